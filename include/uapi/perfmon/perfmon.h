@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * perfmon: the user ABI of the perfmon hardware performance monitoring interface.
+ *
+ * PROTOCOL
+ *
+ * A monitoring session ("context") is a file descriptor.  Its life is:
+ *
+ *   fd = pfm_create_context(flags [, smpl_name, smpl_arg, smpl_arg_size])
+ *   pfm_write_pmcs(fd, struct pfarg_pmc *req, size)     program configuration registers
+ *   pfm_write_pmds(fd, struct pfarg_pmd *req, size)     program data registers (counters)
+ *   pfm_load_context(fd, flags, target)                 attach to a thread (TID) or a CPU
+ *   pfm_start(fd, flags [, set_id])                     start monitoring
+ *   pfm_stop(fd, flags)                                 stop monitoring
+ *   pfm_read_pmds(fd, struct pfarg_pmd *req, size)      read 64-bit counts
+ *   pfm_unload_context(fd, flags)                       detach
+ *   pfm_create_evtsets / pfm_delete_evtsets / pfm_getinfo_evtsets   event sets
+ *   read(fd, union pfarg_msg *, n)                      notification messages
+ *   close(fd)                                           the last close destroys the session
+ *
+ * Registers can be written and read in any state.  Attach and detach always leave
+ * monitoring stopped.  pfm_start/pfm_stop need an attached context.
+ *
+ * STATES
+ *
+ *   UNLOADED --load--> LOADED(stopped) --start--> LOADED(started) --stop--> LOADED(stopped)
+ *   LOADED --unload, or the monitored thread exits--> UNLOADED
+ *
+ * A call made in the wrong state fails with EBUSY (load of a loaded context; create or
+ * delete of event sets while loaded) or EINVAL (start/stop of an unloaded context) and
+ * changes nothing.
+ *
+ * VECTOR CALLS
+ *
+ * pfm_write_pmcs, pfm_write_pmds, pfm_read_pmds, pfm_create_evtsets, pfm_delete_evtsets
+ * and pfm_getinfo_evtsets take a pointer to an array of structures and its size in BYTES.
+ *   - size == 0, or not a multiple of the element size       -> EINVAL
+ *   - size larger than /sys/kernel/perfmon/arg_mem_max       -> E2BIG
+ *   - the array cannot be read (or written back)             -> EFAULT
+ *   - an unknown register or set, a reserved bit set in a PMC value, an unknown flag,
+ *     a non-zero reserved field                              -> EINVAL
+ * The whole vector is checked before anything is applied: a call that fails changes no
+ * state.  Output fields (read_pmds, getinfo_evtsets) are written back only on success.
+ *
+ * REGISTERS
+ *
+ * PMCs (configuration) and PMDs (data) are numbered logically; the active PMU
+ * description (/sys/kernel/perfmon/pmu_desc/) lists every register with its name,
+ * hardware address, default value, reserved-bit mask and width.  Every counting PMD is
+ * exported as a 64-bit value whatever the hardware width: the kernel extends it in
+ * software ("64-bit emulation"), unless the controlling PMC was written with
+ * PFM_PMCFL_NO_EMUL64 on a register that supports it, in which case the raw hardware
+ * value is returned.  An overflow always means a 64-bit overflow.
+ * Each register write and read names its event set in reg_set (set 0 always exists).
+ *
+ * The software-event PMU (<perfmon/perfmon_sw.h>) is present on every machine, at fixed
+ * register numbers, beside any hardware PMU.
+ *
+ * ENTRY POINTS
+ *
+ * The same calls are reached two ways: system calls (in-tree build; numbers published
+ * in /sys/kernel/perfmon/syscall) or ioctls on /dev/perfmon (loadable module), one
+ * ioctl per call with the arguments packed in the pfarg_ioc_* structures below.
+ * libperfmon hides the difference.
+ *
+ * MESSAGES
+ *
+ * read() on the context fd returns whole union pfarg_msg entries (size must be at
+ * least sizeof(union pfarg_msg), else EINVAL; O_NONBLOCK gives EAGAIN on an empty
+ * queue).  poll() reports POLLIN when a message is queued.
+ */
+#ifndef _UAPI_PERFMON_PERFMON_H
+#define _UAPI_PERFMON_PERFMON_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define PFM_VERSION_MAJ		2U
+#define PFM_VERSION_MIN		90U
+#define PFM_VERSION		((PFM_VERSION_MAJ << 16) | PFM_VERSION_MIN)
+#define PFM_VERSION_MAJOR(v)	((v) >> 16)
+#define PFM_VERSION_MINOR(v)	((v) & 0xffff)
+
+/* Register numbering space; the bit vectors below cover all of it. */
+#define PFM_MAX_PMCS		320
+#define PFM_MAX_PMDS		320
+#define PFM_PMC_BV		((PFM_MAX_PMCS + 63) / 64)
+#define PFM_PMD_BV		((PFM_MAX_PMDS + 63) / 64)
+
+/* Event set identifiers are 0..PFM_MAX_SET_ID, not necessarily contiguous. */
+#define PFM_MAX_SET_ID		65535
+
+/* pfm_create_context() flags */
+#define PFM_FL_NOTIFY_BLOCK	0x01	/* block the monitored thread on notification */
+#define PFM_FL_SYSTEM_WIDE	0x02	/* per-CPU session */
+#define PFM_FL_SMPL_FMT		0x04	/* a sampling format follows in the arguments */
+#define PFM_FL_OVFL_NO_MSG	0x08	/* no message queued on overflow */
+#define PFM_FL_CLOEXEC		0x10	/* the new fd is close-on-exec */
+
+/* pfarg_pmc.reg_flags */
+#define PFM_PMCFL_NO_EMUL64	0x01	/* no 64-bit emulation of the counter(s) it controls */
+
+/* pfarg_pmd.reg_flags */
+#define PFM_PMDFL_SMPL		0x01	/* PMD used for sampling */
+#define PFM_PMDFL_SWITCH	0x02	/* PMD used in overflow-based set switching */
+#define PFM_PMDFL_OVFL_NOTIFY	0x04	/* notify on 64-bit overflow */
+#define PFM_PMDFL_RANDOM	0x08	/* randomise the reset value */
+
+/* pfm_load_context() / pfm_unload_context() / pfm_stop() flags: none defined yet. */
+
+/* pfm_start() flags */
+#define PFM_STARTFL_SET		0x01	/* the third argument names the set to start from */
+#define PFM_STARTFL_RESTART	0x02	/* resume after an overflow notification */
+
+/* pfarg_setdesc.set_flags */
+#define PFM_SETFL_OVFL_SWITCH	0x01	/* switch after reg_ovfl_switch_cnt overflows */
+#define PFM_SETFL_TIME_SWITCH	0x02	/* switch when set_timeout expires */
+
+/* message types */
+#define PFM_MSG_OVFL		1	/* a 64-bit overflow happened */
+#define PFM_MSG_END		2	/* the monitored thread exited; the session was detached */
+
+struct pfarg_pmc {
+	__u16 reg_num;			/* which register */
+	__u16 reg_set;			/* event set of the register */
+	__u32 reg_flags;		/* PFM_PMCFL_* */
+	__u64 reg_value;		/* value; reserved bits must be clear */
+	__u64 reg_reserved2[4];		/* must be zero */
+};
+
+struct pfarg_pmd {
+	__u16 reg_num;			/* which register */
+	__u16 reg_set;			/* event set of the register */
+	__u32 reg_flags;		/* PFM_PMDFL_* */
+	__u64 reg_value;		/* 64-bit value: in on write, out on read */
+	__u64 reg_long_reset;		/* reset after overflow and notification */
+	__u64 reg_short_reset;		/* reset after overflow handled in the kernel */
+	__u64 reg_last_reset_val;	/* out: last reset value used */
+	__u64 reg_ovfl_switch_cnt;	/* overflows before a set switch; out: remaining */
+	__u64 reg_reset_pmds[PFM_PMD_BV]; /* PMDs also reset on overflow of this one */
+	__u64 reg_smpl_pmds[PFM_PMD_BV];  /* PMDs recorded in each sample */
+	__u64 reg_smpl_eventid;		/* opaque identifier passed to the format */
+	__u64 reg_random_mask;		/* range of the reset randomisation */
+	__u32 reg_reserved2[8];		/* must be zero */
+};
+
+struct pfarg_setdesc {
+	__u16 set_id;			/* which set */
+	__u16 set_reserved1;		/* must be zero */
+	__u32 set_flags;		/* PFM_SETFL_* */
+	__u64 set_timeout;		/* in: timeout in ns; out: effective timeout */
+	__u64 set_reserved2[6];		/* must be zero */
+};
+
+struct pfarg_setinfo {
+	__u16 set_id;			/* which set */
+	__u16 set_reserved1;		/* must be zero */
+	__u32 set_flags;		/* out: PFM_SETFL_* */
+	__u64 set_ovfl_pmds[PFM_PMD_BV]; /* out: PMDs that overflowed last */
+	__u64 set_runs;			/* out: times the set was activated */
+	__u64 set_timeout;		/* out: effective (or leftover) timeout in ns */
+	__u64 set_act_duration;		/* out: ns the set was active */
+	__u64 set_avail_pmcs[PFM_PMC_BV]; /* out: PMCs usable in this set */
+	__u64 set_avail_pmds[PFM_PMD_BV]; /* out: PMDs usable in this set */
+	__u64 set_reserved3[6];		/* must be zero */
+};
+
+struct pfarg_ovfl_msg {
+	__u32 msg_type;			/* PFM_MSG_OVFL */
+	__u32 msg_ovfl_pid;		/* process id (tgid) */
+	__u16 msg_active_set;		/* active set at overflow */
+	__u16 msg_ovfl_cpu;		/* CPU of the overflow */
+	__u32 msg_ovfl_tid;		/* thread id */
+	__u64 msg_ovfl_ip;		/* instruction pointer at overflow */
+	__u64 msg_ovfl_pmds[PFM_PMD_BV]; /* PMDs that overflowed */
+};
+
+struct pfarg_end_msg {
+	__u32 msg_type;			/* PFM_MSG_END */
+	__u32 msg_end_pid;		/* process id (tgid) of the thread that exited */
+	__u32 msg_end_tid;		/* its thread id */
+	__u32 msg_reserved1;
+	__u64 msg_reserved2[6];
+};
+
+union pfarg_msg {
+	__u32 type;
+	struct pfarg_ovfl_msg pfm_ovfl_msg;
+	struct pfarg_end_msg pfm_end_msg;
+};
+
+/*
+ * The /dev/perfmon door: one ioctl per call, issued on the /dev/perfmon fd.  The
+ * return value is the call's (a new fd for PFM_IOC_CREATE_CONTEXT).
+ */
+struct pfarg_ioc_create {
+	__u32 flags;			/* PFM_FL_* */
+	__u32 reserved1;		/* must be zero */
+	__u64 smpl_name;		/* PFM_FL_SMPL_FMT: pointer to the format name */
+	__u64 smpl_arg;			/* PFM_FL_SMPL_FMT: pointer to its argument */
+	__u64 smpl_arg_size;		/* PFM_FL_SMPL_FMT: size of the argument */
+};
+
+struct pfarg_ioc_vec {
+	__s32 fd;			/* context */
+	__u32 reserved1;		/* must be zero */
+	__u64 req;			/* pointer to the vector */
+	__u64 size;			/* its size in bytes */
+};
+
+struct pfarg_ioc_ctl {
+	__s32 fd;			/* context */
+	__u32 flags;			/* the call's flags */
+	__u64 arg;			/* load: TID or CPU; start with PFM_STARTFL_SET: set id */
+};
+
+/* Call numbers: ioctl numbers and offsets from the first syscall number. */
+#define PFM_CALL_CREATE_CONTEXT		0
+#define PFM_CALL_WRITE_PMCS		1
+#define PFM_CALL_WRITE_PMDS		2
+#define PFM_CALL_READ_PMDS		3
+#define PFM_CALL_LOAD_CONTEXT		4
+#define PFM_CALL_START			5
+#define PFM_CALL_STOP			6
+#define PFM_CALL_CREATE_EVTSETS		7
+#define PFM_CALL_GETINFO_EVTSETS	8
+#define PFM_CALL_DELETE_EVTSETS		9
+#define PFM_CALL_UNLOAD_CONTEXT		10
+#define PFM_CALL_NR			11	/* non-ABI: grows with new calls */
+
+#define PFM_IOC_MAGIC			'J'
+
+#define PFM_IOC_CREATE_CONTEXT	_IOW(PFM_IOC_MAGIC, PFM_CALL_CREATE_CONTEXT, struct pfarg_ioc_create)
+#define PFM_IOC_WRITE_PMCS	_IOW(PFM_IOC_MAGIC, PFM_CALL_WRITE_PMCS, struct pfarg_ioc_vec)
+#define PFM_IOC_WRITE_PMDS	_IOW(PFM_IOC_MAGIC, PFM_CALL_WRITE_PMDS, struct pfarg_ioc_vec)
+#define PFM_IOC_READ_PMDS	_IOW(PFM_IOC_MAGIC, PFM_CALL_READ_PMDS, struct pfarg_ioc_vec)
+#define PFM_IOC_LOAD_CONTEXT	_IOW(PFM_IOC_MAGIC, PFM_CALL_LOAD_CONTEXT, struct pfarg_ioc_ctl)
+#define PFM_IOC_START		_IOW(PFM_IOC_MAGIC, PFM_CALL_START, struct pfarg_ioc_ctl)
+#define PFM_IOC_STOP		_IOW(PFM_IOC_MAGIC, PFM_CALL_STOP, struct pfarg_ioc_ctl)
+#define PFM_IOC_CREATE_EVTSETS	_IOW(PFM_IOC_MAGIC, PFM_CALL_CREATE_EVTSETS, struct pfarg_ioc_vec)
+#define PFM_IOC_GETINFO_EVTSETS	_IOW(PFM_IOC_MAGIC, PFM_CALL_GETINFO_EVTSETS, struct pfarg_ioc_vec)
+#define PFM_IOC_DELETE_EVTSETS	_IOW(PFM_IOC_MAGIC, PFM_CALL_DELETE_EVTSETS, struct pfarg_ioc_vec)
+#define PFM_IOC_UNLOAD_CONTEXT	_IOW(PFM_IOC_MAGIC, PFM_CALL_UNLOAD_CONTEXT, struct pfarg_ioc_ctl)
+
+/*
+ * Layout checks: every structure has a fixed size and no implicit padding, so a 32-bit
+ * program on a 64-bit kernel passes the same bytes.
+ */
+#define PFM_ABI_SIZE_CHECK(type, size) \
+	typedef char pfm_abi_check_##type[(sizeof(struct type) == (size)) ? 1 : -1]
+PFM_ABI_SIZE_CHECK(pfarg_pmc, 48);
+PFM_ABI_SIZE_CHECK(pfarg_pmd, 176);
+PFM_ABI_SIZE_CHECK(pfarg_setdesc, 64);
+PFM_ABI_SIZE_CHECK(pfarg_setinfo, 200);
+PFM_ABI_SIZE_CHECK(pfarg_ovfl_msg, 64);
+PFM_ABI_SIZE_CHECK(pfarg_end_msg, 64);
+typedef char pfm_abi_check_pfarg_msg[(sizeof(union pfarg_msg) == 64) ? 1 : -1];
+PFM_ABI_SIZE_CHECK(pfarg_ioc_create, 32);
+PFM_ABI_SIZE_CHECK(pfarg_ioc_vec, 24);
+PFM_ABI_SIZE_CHECK(pfarg_ioc_ctl, 16);
+#undef PFM_ABI_SIZE_CHECK
+
+#endif /* _UAPI_PERFMON_PERFMON_H */

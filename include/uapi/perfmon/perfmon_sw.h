@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * perfmon: the software-event PMU.
+ *
+ * Present on every machine, beside any hardware PMU, at fixed register numbers:
+ * PMC(PFM_SW_FIRST_PMC + i) controls PMD(PFM_SW_FIRST_PMD + i), for i in
+ * 0..PFM_SW_NUM_COUNTERS-1.  Any counter can count any event.  A PMC value is
+ *
+ *   bits  0-7   event (PFM_SW_EV_*; 0 counts nothing)
+ *   bit  22     EN: the counter counts while monitoring is started
+ *   others      reserved, must be zero
+ *
+ * The counters are 64 bits wide and count only what the monitored thread does
+ * (per-thread sessions) while monitoring is started:
+ *
+ *   TASK_CLOCK      nanoseconds the thread ran on a CPU
+ *   CTX_SWITCHES    times the thread was switched out (preempted or blocked)
+ *   CPU_MIGRATIONS  times the thread resumed on another CPU than it last ran on
+ *   PAGE_FAULTS     page faults on user addresses taken by the thread
+ *   SYSCALLS        system calls entered by the thread; the pfm_stop() (or
+ *                   pfm_read_pmds() while started) that observes the count is
+ *                   itself counted: N calls between start and stop read as N + 1
+ */
+#ifndef _UAPI_PERFMON_PERFMON_SW_H
+#define _UAPI_PERFMON_PERFMON_SW_H
+
+#define PFM_SW_FIRST_PMC	64
+#define PFM_SW_FIRST_PMD	64
+#define PFM_SW_NUM_COUNTERS	8
+
+#define PFM_SW_EV_NONE		0
+#define PFM_SW_EV_TASK_CLOCK	1
+#define PFM_SW_EV_CTX_SWITCHES	2
+#define PFM_SW_EV_CPU_MIGRATIONS 3
+#define PFM_SW_EV_PAGE_FAULTS	4
+#define PFM_SW_EV_SYSCALLS	5
+#define PFM_SW_EV_MAX		5	/* non-ABI: grows with new events */
+
+#define PFM_SW_PMC_EVENT_MASK	0xffULL
+#define PFM_SW_PMC_EN		(1ULL << 22)
+
+#define PFM_SW_PMC(ev)		((__u64)(ev) | PFM_SW_PMC_EN)
+
+#endif /* _UAPI_PERFMON_PERFMON_SW_H */

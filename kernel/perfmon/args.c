@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: copying vector arguments in and out.
+ */
+#include "internal.h"
+
+/* Largest vector a call accepts, in bytes; /sys/kernel/perfmon/arg_mem_max. */
+unsigned long pfm_arg_mem_max = PAGE_SIZE;
+
+/*
+ * Size rules come before the copy so that a bad size is reported as such even with a
+ * bad pointer: EINVAL for a size that is not a whole, non-empty vector, E2BIG over the
+ * limit, then EFAULT.
+ */
+void *pfm_vec_copy_in(const void __user *uptr, u64 size, size_t elem)
+{
+	void *buf;
+
+	if (!size || size % elem)
+		return ERR_PTR(-EINVAL);
+	if (size > READ_ONCE(pfm_arg_mem_max))
+		return ERR_PTR(-E2BIG);
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	if (copy_from_user(buf, uptr, size)) {
+		kfree(buf);
+		return ERR_PTR(-EFAULT);
+	}
+	return buf;
+}
+
+int pfm_vec_copy_out(void __user *uptr, const void *kbuf, u64 size)
+{
+	return copy_to_user(uptr, kbuf, size) ? -EFAULT : 0;
+}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: context allocation, reference counting and creation flags.
+ */
+#include "internal.h"
+
+#define PFM_FL_ALL	(PFM_FL_NOTIFY_BLOCK | PFM_FL_SYSTEM_WIDE | PFM_FL_SMPL_FMT | \
+			 PFM_FL_OVFL_NO_MSG | PFM_FL_CLOEXEC)
+
+int pfm_check_create_flags(u32 flags)
+{
+	if (flags & ~PFM_FL_ALL)
+		return -EINVAL;
+	/* A CPU has no single thread to block. */
+	if ((flags & PFM_FL_SYSTEM_WIDE) && (flags & PFM_FL_NOTIFY_BLOCK))
+		return -EINVAL;
+	return 0;
+}
+
+struct pfm_context *pfm_context_alloc(u32 flags)
+{
+	struct pfm_context *ctx;
+	struct pfm_event_set *set0;
+
+	/* Every context pins the module: its hooks may outlive the fd. */
+	if (!try_module_get(THIS_MODULE))
+		return NULL;
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		goto err_module;
+	set0 = pfm_set_alloc(0);
+	if (!set0)
+		goto err_ctx;
+	refcount_set(&ctx->ref, 1);
+	mutex_init(&ctx->mutex);
+	raw_spin_lock_init(&ctx->lock);
+	init_waitqueue_head(&ctx->msgq_wait);
+	INIT_LIST_HEAD(&ctx->sets);
+	list_add(&set0->list, &ctx->sets);
+	ctx->flags = flags & ~PFM_FL_CLOEXEC;
+	ctx->state = PFM_CTX_UNLOADED;
+	ctx->on_cpu = -1;
+	ctx->last_cpu = -1;
+	return ctx;
+
+err_ctx:
+	kfree(ctx);
+err_module:
+	module_put(THIS_MODULE);
+	return NULL;
+}
+
+void pfm_context_get(struct pfm_context *ctx)
+{
+	refcount_inc(&ctx->ref);
+}
+
+/* The last reference can go from atomic context (the exit hook): only memory is freed. */
+void pfm_context_put(struct pfm_context *ctx)
+{
+	if (!refcount_dec_and_test(&ctx->ref))
+		return;
+	WARN_ON_ONCE(ctx->state == PFM_CTX_LOADED);
+	pfm_free_sets(ctx);
+	mutex_destroy(&ctx->mutex);
+	kfree(ctx);
+	module_put(THIS_MODULE);
+}

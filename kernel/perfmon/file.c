@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: the context file descriptor: read() of messages, poll(), close().
+ */
+#include <linux/anon_inodes.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/poll.h>
+
+#include "internal.h"
+#include "file.h"
+
+static bool pfm_msgq_empty(struct pfm_context *ctx)
+{
+	return !READ_ONCE(ctx->msgq_count);
+}
+
+static bool pfm_msgq_pop(struct pfm_context *ctx, union pfarg_msg *msg)
+{
+	unsigned long flags;
+	bool got = false;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (ctx->msgq_count) {
+		*msg = ctx->msgq[ctx->msgq_head];
+		ctx->msgq_head = (ctx->msgq_head + 1) % PFM_MSGS_COUNT;
+		ctx->msgq_count--;
+		got = true;
+	}
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return got;
+}
+
+/* Whole messages only: as many as fit in the buffer, at least one (or EAGAIN). */
+static ssize_t pfm_read(struct file *file, char __user *buf, size_t size, loff_t *pos)
+{
+	struct pfm_context *ctx = file->private_data;
+	union pfarg_msg msg;
+	ssize_t done = 0;
+	int ret;
+
+	if (size < sizeof(msg))
+		return -EINVAL;
+	while (done + sizeof(msg) <= size) {
+		if (!pfm_msgq_pop(ctx, &msg)) {
+			if (done)
+				break;
+			if (file->f_flags & O_NONBLOCK)
+				return -EAGAIN;
+			ret = wait_event_interruptible(ctx->msgq_wait, !pfm_msgq_empty(ctx));
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (copy_to_user(buf + done, &msg, sizeof(msg)))
+			return done ? done : -EFAULT;
+		done += sizeof(msg);
+	}
+	return done;
+}
+
+static __poll_t pfm_poll(struct file *file, poll_table *wait)
+{
+	struct pfm_context *ctx = file->private_data;
+
+	poll_wait(file, &ctx->msgq_wait, wait);
+	return pfm_msgq_empty(ctx) ? 0 : EPOLLIN | EPOLLRDNORM;
+}
+
+static int pfm_release(struct inode *inode, struct file *file)
+{
+	struct pfm_context *ctx = file->private_data;
+
+	mutex_lock(&ctx->mutex);
+	pfm_env_release(ctx);
+	mutex_unlock(&ctx->mutex);
+	pfm_context_put(ctx);
+	return 0;
+}
+
+static const struct file_operations pfm_file_ops = {
+	.owner = THIS_MODULE,
+	.read = pfm_read,
+	.poll = pfm_poll,
+	.release = pfm_release,
+	.llseek = no_llseek,
+};
+
+int pfm_ctx_install_fd(struct pfm_context *ctx, bool cloexec)
+{
+	return anon_inode_getfd("[pfmfd]", &pfm_file_ops, ctx,
+				O_RDONLY | (cloexec ? O_CLOEXEC : 0));
+}
+
+/* The context behind fd, with a reference the caller drops with pfm_context_put(). */
+struct pfm_context *pfm_ctx_from_fd(int fd)
+{
+	struct pfm_context *ctx;
+	struct fd f = fdget(fd);
+
+	if (!f.file)
+		return ERR_PTR(-EBADF);
+	if (f.file->f_op != &pfm_file_ops) {
+		fdput(f);
+		return ERR_PTR(-EBADF);
+	}
+	ctx = f.file->private_data;
+	pfm_context_get(ctx);
+	fdput(f);
+	return ctx;
+}

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _PERFMON_FILE_H
+#define _PERFMON_FILE_H
+
+int pfm_ctx_install_fd(struct pfm_context *ctx, bool cloexec);
+struct pfm_context *pfm_ctx_from_fd(int fd);
+
+#endif

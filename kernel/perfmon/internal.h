@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon core: types shared by the core files.
+ *
+ * This is the only header the core files include, and the list of kernel headers
+ * below is the whole of what the core needs from the kernel: the host unit tests
+ * (tests/host/) provide a small replacement for each of them.
+ *
+ * Locking, outermost first:
+ *   ctx->mutex   serialises the calls made on one context (they may sleep);
+ *   ctx->lock    (raw, irq-safe) protects the state that the monitored thread's
+ *                context-switch hooks, the exit hook and cross-CPU calls also touch:
+ *                state, live_cpu, the active set and the saved register values.
+ * Nothing that can wake a task up is called with ctx->lock held: the scheduler calls
+ * our switch-out hook with its runqueue lock held.
+ */
+#ifndef _PERFMON_INTERNAL_H
+#define _PERFMON_INTERNAL_H
+
+#include <linux/bitmap.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include <uapi/perfmon/perfmon.h>
+#include <uapi/perfmon/perfmon_sw.h>
+
+#include "pmu.h"
+
+#define PFM_MSGS_COUNT		8	/* depth of a context's message queue */
+
+enum pfm_state {
+	PFM_CTX_UNLOADED,	/* not attached */
+	PFM_CTX_LOADED,		/* attached to a thread (or a CPU) */
+};
+
+/* What a set keeps for each PMD. */
+struct pfm_pmd {
+	u64 value;		/* 64-bit virtual value, valid while the state is saved */
+	u64 hw_last;		/* hardware value at the last sync (emulation base) */
+	u32 flags;		/* PFM_PMDFL_* */
+	u64 long_reset;
+	u64 short_reset;
+	u64 last_reset_val;
+	u64 ovfl_switch_cnt;
+	u64 smpl_eventid;
+	u64 random_mask;
+	u64 reset_pmds[PFM_PMD_BV];
+	u64 smpl_pmds[PFM_PMD_BV];
+};
+
+/* An event set: the whole software image of the PMU. */
+struct pfm_event_set {
+	struct list_head list;		/* in ctx->sets, ordered by id */
+	u16 id;
+	u32 flags;			/* PFM_SETFL_* */
+	u64 timeout_ns;
+	u64 runs;			/* activations */
+	u64 duration_ns;		/* time active */
+	DECLARE_BITMAP(used_pmcs, PFM_MAX_PMCS);	/* written by the user */
+	DECLARE_BITMAP(used_pmds, PFM_MAX_PMDS);
+	DECLARE_BITMAP(no_emul64, PFM_MAX_PMDS);	/* PMDs exported raw */
+	u64 *pmcs;			/* [pfm_pmu.num_pmc_slots] */
+	struct pfm_pmd *pmds;		/* [pfm_pmu.num_pmd_slots] */
+};
+
+struct pfm_context {
+	refcount_t ref;			/* fd + attachment + in-flight users */
+	struct mutex mutex;
+	raw_spinlock_t lock;
+	u32 flags;			/* PFM_FL_* */
+	enum pfm_state state;
+	bool started;
+	int on_cpu;			/* CPU the monitored thread runs on now, or -1 */
+	int last_cpu;			/* CPU the monitored thread last ran on */
+	struct task_struct *task;	/* thread our hooks are on (referenced), or NULL */
+	struct list_head sets;		/* ordered by set id; set 0 always exists */
+	struct pfm_event_set *active;	/* set on the PMU when started */
+	u64 set_started_ns;		/* when the active set last became live */
+
+	struct preempt_notifier pn;	/* context-switch hooks on the monitored thread */
+	struct callback_head unhook_work; /* unhooking run by the monitored thread */
+	struct hlist_node task_node;	/* in the thread-to-context map */
+
+	wait_queue_head_t msgq_wait;
+	union pfarg_msg msgq[PFM_MSGS_COUNT];
+	unsigned int msgq_head;
+	unsigned int msgq_count;
+};
+
+/* ctx.c */
+struct pfm_context *pfm_context_alloc(u32 flags);
+void pfm_context_get(struct pfm_context *ctx);
+void pfm_context_put(struct pfm_context *ctx);
+int pfm_check_create_flags(u32 flags);
+
+/* sets.c */
+struct pfm_event_set *pfm_set_alloc(u16 id);
+void pfm_set_free(struct pfm_event_set *set);
+struct pfm_event_set *pfm_find_set(struct pfm_context *ctx, u16 id);
+void pfm_free_sets(struct pfm_context *ctx);
+
+/* args.c: vector arguments */
+extern unsigned long pfm_arg_mem_max;
+void *pfm_vec_copy_in(const void __user *uptr, u64 size, size_t elem);
+int pfm_vec_copy_out(void __user *uptr, const void *kbuf, u64 size);
+
+/* rw.c */
+long pfm_write_pmcs(struct pfm_context *ctx, struct pfarg_pmc *req, unsigned int n);
+long pfm_write_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n);
+long pfm_read_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n);
+
+/* state.c: attach, detach, start, stop */
+long pfm_load(struct pfm_context *ctx, u32 flags, u64 target);
+long pfm_unload(struct pfm_context *ctx, u32 flags);
+long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg);
+long pfm_stop(struct pfm_context *ctx, u32 flags);
+void pfm_unload_locked(struct pfm_context *ctx);
+void pfm_detach_release(struct pfm_context *ctx, struct task_struct *task);
+
+/* pmu_state.c: moving a set between memory and the PMU */
+void pfm_set_restore(struct pfm_context *ctx, struct pfm_event_set *set);
+void pfm_set_save(struct pfm_context *ctx, struct pfm_event_set *set);
+void pfm_pmu_enable(struct pfm_context *ctx, struct pfm_event_set *set);
+void pfm_pmu_disable(struct pfm_context *ctx, struct pfm_event_set *set);
+u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
+void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
+		       unsigned int i, u64 value);
+void pfm_pmc_update(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
+
+/*
+ * Environment (ctxsw.c in the kernel, a recording stub in the host tests): attaching the
+ * context-switch hooks to a thread, running an operation where the state lives, and
+ * the clock.
+ */
+struct task_struct *pfm_find_task(pid_t tid);
+int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task);
+long pfm_env_detach(struct pfm_context *ctx);
+void pfm_env_release(struct pfm_context *ctx);
+typedef void (*pfm_state_fn)(struct pfm_context *ctx, void *arg);
+void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg);
+u64 pfm_clock_ns(void);
+
+/* sw_pmu.c, sw_hooks.c */
+extern const struct pfm_pmu_unit pfm_sw_unit;
+void pfm_sw_count(unsigned int event, u64 n);
+int pfm_sw_hooks_get(void);
+void pfm_sw_hooks_put(void);
+int pfm_sw_hooks_init(void);
+void pfm_sw_hooks_exit(void);
+
+static inline bool pfm_ctx_is_loaded(const struct pfm_context *ctx)
+{
+	return ctx->state == PFM_CTX_LOADED;
+}
+
+#endif /* _PERFMON_INTERNAL_H */

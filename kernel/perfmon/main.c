@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: module initialisation.
+ */
+#include <linux/init.h>
+#include <linux/module.h>
+
+#include "internal.h"
+#include "ctxsw.h"
+#include "dev.h"
+#include "sysfs.h"
+
+static int __init pfm_init(void)
+{
+	int ret;
+
+	ret = pfm_sw_hooks_init();
+	if (ret < 0)
+		goto err_out;
+	ret = pfm_pmu_add_unit(&pfm_sw_unit);
+	if (ret < 0)
+		goto err_out;
+	ret = pfm_ctxsw_init();
+	if (ret < 0)
+		goto err_pmu;
+	ret = pfm_sysfs_init();
+	if (ret < 0)
+		goto err_ctxsw;
+	ret = pfm_dev_init();
+	if (ret < 0)
+		goto err_sysfs;
+	pr_info("perfmon: version %u.%u, PMU %s\n", PFM_VERSION_MAJ, PFM_VERSION_MIN,
+		pfm_pmu.model);
+	return 0;
+
+err_sysfs:
+	pfm_sysfs_exit();
+err_ctxsw:
+	pfm_ctxsw_exit();
+err_pmu:
+	pfm_pmu_reset();
+err_out:
+	return ret;
+}
+
+static void __exit pfm_exit(void)
+{
+	pfm_dev_exit();
+	pfm_sysfs_exit();
+	pfm_ctxsw_exit();
+	pfm_sw_hooks_exit();
+	pfm_pmu_reset();
+}
+
+module_init(pfm_init);
+module_exit(pfm_exit);
+MODULE_DESCRIPTION("perfmon: perfmon2-style performance monitoring interface");
+MODULE_LICENSE("GPL");

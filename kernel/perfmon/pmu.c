@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: building the logical register map from the PMU units.
+ */
+#include "internal.h"
+
+struct pfm_pmu pfm_pmu;
+
+static int pfm_check_unit(const struct pfm_pmu_unit *u)
+{
+	unsigned int i;
+
+	if (u->first_pmc + u->num_pmcs > PFM_MAX_PMCS ||
+	    u->first_pmd + u->num_pmds > PFM_MAX_PMDS)
+		return -EINVAL;
+	if (!u->write_pmc || !u->write_pmd || !u->read_pmd || !u->enable || !u->disable)
+		return -EINVAL;
+	for (i = 0; i < u->num_pmds; i++) {
+		const struct pfm_regdesc *d = &u->pmds[i];
+
+		if (!(d->type & PFM_REG_I))
+			continue;
+		if (!d->width || d->width > 64 || d->dep_pmc >= u->num_pmcs)
+			return -EINVAL;
+	}
+	for (i = 0; i < u->num_pmcs; i++)
+		if (u->pmcs[i].dfl_val & u->pmcs[i].rsvd_msk)
+			return -EINVAL;
+	return 0;
+}
+
+/*
+ * Registers of a unit may not overlap those of another: the logical numbers are the
+ * ABI, so a unit says where its registers go rather than being placed by the core.
+ */
+int pfm_pmu_add_unit(const struct pfm_pmu_unit *u)
+{
+	unsigned int i;
+	int ret;
+
+	if (pfm_pmu.num_units >= PFM_MAX_UNITS)
+		return -ENOSPC;
+	ret = pfm_check_unit(u);
+	if (ret)
+		return ret;
+	for (i = 0; i < u->num_pmcs; i++)
+		if ((u->pmcs[i].type & PFM_REG_I) && test_bit(u->first_pmc + i, pfm_pmu.impl_pmcs))
+			return -EBUSY;
+	for (i = 0; i < u->num_pmds; i++)
+		if ((u->pmds[i].type & PFM_REG_I) && test_bit(u->first_pmd + i, pfm_pmu.impl_pmds))
+			return -EBUSY;
+
+	for (i = 0; i < u->num_pmcs; i++) {
+		unsigned int n = u->first_pmc + i;
+
+		if (!(u->pmcs[i].type & PFM_REG_I))
+			continue;
+		pfm_pmu.pmc[n] = (struct pfm_reg){ .desc = &u->pmcs[i], .unit = u, .idx = i };
+		__set_bit(n, pfm_pmu.impl_pmcs);
+		pfm_pmu.num_pmc_slots = max(pfm_pmu.num_pmc_slots, n + 1);
+	}
+	for (i = 0; i < u->num_pmds; i++) {
+		unsigned int n = u->first_pmd + i;
+
+		if (!(u->pmds[i].type & PFM_REG_I))
+			continue;
+		pfm_pmu.pmd[n] = (struct pfm_reg){ .desc = &u->pmds[i], .unit = u, .idx = i };
+		__set_bit(n, pfm_pmu.impl_pmds);
+		pfm_pmu.num_pmd_slots = max(pfm_pmu.num_pmd_slots, n + 1);
+	}
+	pfm_pmu.units[pfm_pmu.num_units++] = u;
+	if (!pfm_pmu.model)
+		pfm_pmu.model = u->name;
+	return 0;
+}
+
+void pfm_pmu_reset(void)
+{
+	memset(&pfm_pmu, 0, sizeof(pfm_pmu));
+}

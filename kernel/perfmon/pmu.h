@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon: the PMU description.
+ *
+ * A PMU is made of units: the software-event unit is always there, and a hardware
+ * driver (arch/x86/perfmon/) adds its own.  Each unit describes its registers in
+ * tables and gives the few operations the core needs to move a set's image on and off
+ * the PMU of the CPU it runs on.  The core maps each unit's registers to logical PMC
+ * and PMD numbers and never touches hardware itself, so a driver plugs in without a
+ * change to the core.
+ */
+#ifndef _PERFMON_PMU_H
+#define _PERFMON_PMU_H
+
+/* pfm_regdesc.type */
+#define PFM_REG_I	0x01	/* implemented */
+#define PFM_REG_C64	0x02	/* PMD: counter exported as 64 bits (emulated above width) */
+#define PFM_REG_RO	0x04	/* PMD: read-only */
+#define PFM_REG_INTR	0x08	/* PMD: can raise an overflow interrupt */
+#define PFM_REG_NO64	0x10	/* PMC: accepts PFM_PMCFL_NO_EMUL64 */
+
+#define PFM_MAX_UNITS	4
+
+struct pfm_regdesc {
+	const char *name;
+	u64 addr;		/* hardware address (MSR), 0 for software registers */
+	u64 dfl_val;		/* quiescent value, also the value of a fresh set */
+	u64 rsvd_msk;		/* PMC: bits the user may not set */
+	u16 type;		/* PFM_REG_* */
+	u8 width;		/* PMD: counter width in bits (1..64) */
+	u8 dep_pmc;		/* PMD: index, inside the unit, of its PMC */
+};
+
+/*
+ * Operations run on the CPU whose PMU they touch, with interrupts off.  The enable
+ * bit a user writes in a PMC is honoured only between enable() and disable().
+ */
+struct pfm_pmu_unit {
+	const char *name;
+	u16 first_pmc;			/* logical number of pmcs[0] */
+	u16 first_pmd;			/* logical number of pmds[0] */
+	u16 num_pmcs;
+	u16 num_pmds;
+	const struct pfm_regdesc *pmcs;
+	const struct pfm_regdesc *pmds;
+
+	/* Value checks beyond the reserved-bit mask; 0 or -EINVAL. */
+	int (*pmc_check)(unsigned int idx, u64 value);
+
+	void (*write_pmc)(unsigned int idx, u64 value);
+	void (*write_pmd)(unsigned int idx, u64 value);
+	u64 (*read_pmd)(unsigned int idx);
+	void (*enable)(void);
+	void (*disable)(void);
+
+	/* Resources held while a context using the unit is attached (may sleep). */
+	int (*get)(void);
+	void (*put)(void);		/* must not sleep */
+};
+
+/* One logical register: where it lives. */
+struct pfm_reg {
+	const struct pfm_regdesc *desc;
+	const struct pfm_pmu_unit *unit;
+	u16 idx;			/* index inside the unit */
+};
+
+struct pfm_pmu {
+	const char *model;
+	const struct pfm_pmu_unit *units[PFM_MAX_UNITS];
+	unsigned int num_units;
+	unsigned int num_pmc_slots;	/* highest implemented PMC + 1 */
+	unsigned int num_pmd_slots;
+	struct pfm_reg pmc[PFM_MAX_PMCS];
+	struct pfm_reg pmd[PFM_MAX_PMDS];
+	DECLARE_BITMAP(impl_pmcs, PFM_MAX_PMCS);
+	DECLARE_BITMAP(impl_pmds, PFM_MAX_PMDS);
+};
+
+extern struct pfm_pmu pfm_pmu;
+
+int pfm_pmu_add_unit(const struct pfm_pmu_unit *unit);
+void pfm_pmu_reset(void);
+
+static inline u64 pfm_pmd_ovfl_mask(const struct pfm_regdesc *d)
+{
+	return d->width >= 64 ? ~0ULL : (1ULL << d->width) - 1;
+}
+
+#endif /* _PERFMON_PMU_H */

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: moving a set's image between memory and the PMU, and 64-bit emulation.
+ *
+ * All functions here run with ctx->lock held, on the CPU the monitored thread runs on
+ * when its state is live (see pfm_run_on_state()).  A set is live when it is the
+ * active set of a started context whose thread is on this CPU; otherwise its values
+ * are in memory.
+ *
+ * 64-bit emulation: a PMD narrower than 64 bits is extended by adding, at each sync,
+ * the hardware delta modulo its width.  The PMU interrupt (hardware drivers) syncs at
+ * least once per wrap, so no wrap is lost.
+ */
+#include "internal.h"
+
+static bool pfm_live(const struct pfm_context *ctx, const struct pfm_event_set *set)
+{
+	return ctx->started && set == ctx->active && ctx->on_cpu == smp_processor_id();
+}
+
+static void pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
+{
+	const struct pfm_reg *r = &pfm_pmu.pmd[i];
+	struct pfm_pmd *p = &set->pmds[i];
+	u64 mask = pfm_pmd_ovfl_mask(r->desc);
+	u64 hw = r->unit->read_pmd(r->idx) & mask;
+
+	if (test_bit(i, set->no_emul64))
+		p->value = hw;
+	else
+		p->value += (hw - p->hw_last) & mask;
+	p->hw_last = hw;
+}
+
+static void pfm_pmd_load(struct pfm_event_set *set, unsigned int i)
+{
+	const struct pfm_reg *r = &pfm_pmu.pmd[i];
+	struct pfm_pmd *p = &set->pmds[i];
+	u64 hw = p->value & pfm_pmd_ovfl_mask(r->desc);
+
+	r->unit->write_pmd(r->idx, hw);
+	p->hw_last = hw;
+}
+
+static void pfm_pmc_load(struct pfm_event_set *set, unsigned int i)
+{
+	const struct pfm_reg *r = &pfm_pmu.pmc[i];
+
+	r->unit->write_pmc(r->idx, set->pmcs[i]);
+}
+
+/* Only the registers the set uses are written: the others are quiescent already. */
+void pfm_set_restore(struct pfm_context *ctx, struct pfm_event_set *set)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, set->used_pmcs, pfm_pmu.num_pmc_slots)
+		pfm_pmc_load(set, i);
+	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots)
+		pfm_pmd_load(set, i);
+}
+
+/* Leaves the PMU quiescent for whoever uses this CPU next. */
+void pfm_set_save(struct pfm_context *ctx, struct pfm_event_set *set)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots)
+		pfm_pmd_sync(set, i);
+	for_each_set_bit(i, set->used_pmcs, pfm_pmu.num_pmc_slots) {
+		const struct pfm_reg *r = &pfm_pmu.pmc[i];
+
+		r->unit->write_pmc(r->idx, r->desc->dfl_val);
+	}
+}
+
+void pfm_pmu_enable(struct pfm_context *ctx, struct pfm_event_set *set)
+{
+	unsigned int u;
+
+	for (u = 0; u < pfm_pmu.num_units; u++)
+		pfm_pmu.units[u]->enable();
+}
+
+void pfm_pmu_disable(struct pfm_context *ctx, struct pfm_event_set *set)
+{
+	unsigned int u;
+
+	for (u = 0; u < pfm_pmu.num_units; u++)
+		pfm_pmu.units[u]->disable();
+}
+
+u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i)
+{
+	if (pfm_live(ctx, set) && test_bit(i, set->used_pmds))
+		pfm_pmd_sync(set, i);
+	return set->pmds[i].value;
+}
+
+void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
+		       unsigned int i, u64 value)
+{
+	set->pmds[i].value = value;
+	if (pfm_live(ctx, set))
+		pfm_pmd_load(set, i);
+}
+
+void pfm_pmc_update(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i)
+{
+	if (pfm_live(ctx, set))
+		pfm_pmc_load(set, i);
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: pfm_write_pmcs(), pfm_write_pmds(), pfm_read_pmds().
+ *
+ * Each call checks the whole vector first and applies it only when every element is
+ * valid, so a failed call changes nothing.  Called with ctx->mutex held, which keeps
+ * the set list stable.
+ */
+#include "internal.h"
+
+#define PFM_PMDFL_ALL	(PFM_PMDFL_SMPL | PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY | \
+			 PFM_PMDFL_RANDOM)
+
+static bool pfm_all_zero(const void *p, size_t len)
+{
+	return !memchr_inv(p, 0, len);
+}
+
+static bool pfm_pmds_implemented(const u64 *bv)
+{
+	DECLARE_BITMAP(bits, PFM_MAX_PMDS);
+
+	bitmap_from_arr64(bits, bv, PFM_MAX_PMDS);
+	return bitmap_subset(bits, pfm_pmu.impl_pmds, PFM_MAX_PMDS);
+}
+
+static int pfm_check_pmc(struct pfm_context *ctx, const struct pfarg_pmc *req)
+{
+	const struct pfm_reg *r;
+
+	if (req->reg_num >= PFM_MAX_PMCS || !test_bit(req->reg_num, pfm_pmu.impl_pmcs))
+		return -EINVAL;
+	if (!pfm_find_set(ctx, req->reg_set))
+		return -EINVAL;
+	if (req->reg_flags & ~PFM_PMCFL_NO_EMUL64)
+		return -EINVAL;
+	if (!pfm_all_zero(req->reg_reserved2, sizeof(req->reg_reserved2)))
+		return -EINVAL;
+	r = &pfm_pmu.pmc[req->reg_num];
+	if ((req->reg_flags & PFM_PMCFL_NO_EMUL64) && !(r->desc->type & PFM_REG_NO64))
+		return -EINVAL;
+	if (req->reg_value & r->desc->rsvd_msk)
+		return -EINVAL;
+	if (r->unit->pmc_check && r->unit->pmc_check(r->idx, req->reg_value))
+		return -EINVAL;
+	return 0;
+}
+
+struct pfm_rw_args {
+	void *req;
+	unsigned int n;
+};
+
+static void pfm_apply_pmcs(struct pfm_context *ctx, void *arg)
+{
+	struct pfm_rw_args *a = arg;
+	struct pfarg_pmc *req = a->req;
+	unsigned int k, i;
+
+	for (k = 0; k < a->n; k++) {
+		struct pfm_event_set *set = pfm_find_set(ctx, req[k].reg_set);
+		const struct pfm_reg *r = &pfm_pmu.pmc[req[k].reg_num];
+		const struct pfm_pmu_unit *u = r->unit;
+
+		set->pmcs[req[k].reg_num] = req[k].reg_value;
+		__set_bit(req[k].reg_num, set->used_pmcs);
+		pfm_pmc_update(ctx, set, req[k].reg_num);
+
+		/* The PMDs this PMC controls come into use with it. */
+		for (i = 0; i < u->num_pmds; i++) {
+			unsigned int pmd = u->first_pmd + i;
+
+			if (!(u->pmds[i].type & PFM_REG_I) || u->pmds[i].dep_pmc != r->idx)
+				continue;
+			if (req[k].reg_flags & PFM_PMCFL_NO_EMUL64)
+				__set_bit(pmd, set->no_emul64);
+			else
+				__clear_bit(pmd, set->no_emul64);
+			if (!__test_and_set_bit(pmd, set->used_pmds))
+				pfm_pmd_set_value(ctx, set, pmd, set->pmds[pmd].value);
+		}
+	}
+}
+
+long pfm_write_pmcs(struct pfm_context *ctx, struct pfarg_pmc *req, unsigned int n)
+{
+	struct pfm_rw_args a = { .req = req, .n = n };
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < n; k++) {
+		ret = pfm_check_pmc(ctx, &req[k]);
+		if (ret)
+			return ret;
+	}
+	pfm_run_on_state(ctx, pfm_apply_pmcs, &a);
+	return 0;
+}
+
+static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req, bool write)
+{
+	const struct pfm_reg *r;
+
+	if (req->reg_num >= PFM_MAX_PMDS || !test_bit(req->reg_num, pfm_pmu.impl_pmds))
+		return -EINVAL;
+	if (!pfm_find_set(ctx, req->reg_set))
+		return -EINVAL;
+	if (req->reg_flags & ~PFM_PMDFL_ALL)
+		return -EINVAL;
+	if (!pfm_all_zero(req->reg_reserved2, sizeof(req->reg_reserved2)))
+		return -EINVAL;
+	if (!write)
+		return 0;
+	r = &pfm_pmu.pmd[req->reg_num];
+	if (r->desc->type & PFM_REG_RO)
+		return -EINVAL;
+	if (!pfm_pmds_implemented(req->reg_reset_pmds) ||
+	    !pfm_pmds_implemented(req->reg_smpl_pmds))
+		return -EINVAL;
+	/* Known, but their overflow machinery is not in this version yet. */
+	if (req->reg_flags)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
+{
+	struct pfm_rw_args *a = arg;
+	struct pfarg_pmd *req = a->req;
+	unsigned int k;
+
+	for (k = 0; k < a->n; k++) {
+		struct pfm_event_set *set = pfm_find_set(ctx, req[k].reg_set);
+		unsigned int i = req[k].reg_num;
+		struct pfm_pmd *p = &set->pmds[i];
+
+		p->flags = req[k].reg_flags;
+		p->long_reset = req[k].reg_long_reset;
+		p->short_reset = req[k].reg_short_reset;
+		p->ovfl_switch_cnt = req[k].reg_ovfl_switch_cnt;
+		p->smpl_eventid = req[k].reg_smpl_eventid;
+		p->random_mask = req[k].reg_random_mask;
+		memcpy(p->reset_pmds, req[k].reg_reset_pmds, sizeof(p->reset_pmds));
+		memcpy(p->smpl_pmds, req[k].reg_smpl_pmds, sizeof(p->smpl_pmds));
+		__set_bit(i, set->used_pmds);
+		pfm_pmd_set_value(ctx, set, i, req[k].reg_value);
+	}
+}
+
+long pfm_write_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n)
+{
+	struct pfm_rw_args a = { .req = req, .n = n };
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < n; k++) {
+		ret = pfm_check_pmd(ctx, &req[k], true);
+		if (ret)
+			return ret;
+	}
+	pfm_run_on_state(ctx, pfm_apply_pmds, &a);
+	return 0;
+}
+
+static void pfm_fill_pmds(struct pfm_context *ctx, void *arg)
+{
+	struct pfm_rw_args *a = arg;
+	struct pfarg_pmd *req = a->req;
+	unsigned int k;
+
+	for (k = 0; k < a->n; k++) {
+		struct pfm_event_set *set = pfm_find_set(ctx, req[k].reg_set);
+		unsigned int i = req[k].reg_num;
+
+		req[k].reg_value = pfm_pmd_value(ctx, set, i);
+		req[k].reg_last_reset_val = set->pmds[i].last_reset_val;
+		req[k].reg_ovfl_switch_cnt = set->pmds[i].ovfl_switch_cnt;
+	}
+}
+
+long pfm_read_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n)
+{
+	struct pfm_rw_args a = { .req = req, .n = n };
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < n; k++) {
+		ret = pfm_check_pmd(ctx, &req[k], false);
+		if (ret)
+			return ret;
+	}
+	pfm_run_on_state(ctx, pfm_fill_pmds, &a);
+	return 0;
+}

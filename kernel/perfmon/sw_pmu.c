@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: the software-event PMU.
+ *
+ * It behaves like a hardware PMU: each CPU has a bank of registers (PMCs selecting an
+ * event, 64-bit PMDs) that the core loads and saves at context switch, and events are
+ * counted into the bank of the CPU they happen on, for the thread that owns it.  So
+ * the core treats it exactly like hardware, and its counts are exact.
+ */
+#include "internal.h"
+
+#define N	PFM_SW_NUM_COUNTERS
+
+struct pfm_sw_cpu {
+	struct task_struct *owner;	/* thread whose events count, when enabled */
+	bool enabled;
+	u8 counting[PFM_SW_EV_MAX + 1];	/* counters counting each event */
+	u64 pmc[N];
+	u64 pmd[N];
+	u64 stamp[N];			/* task-clock counters: when they last folded */
+};
+
+static DEFINE_PER_CPU(struct pfm_sw_cpu, pfm_sw_cpu);
+
+static unsigned int pfm_sw_event(u64 pmc)
+{
+	return (pmc & PFM_SW_PMC_EN) ? (pmc & PFM_SW_PMC_EVENT_MASK) : PFM_SW_EV_NONE;
+}
+
+static bool pfm_sw_ticking(const struct pfm_sw_cpu *c, unsigned int i)
+{
+	return c->enabled && pfm_sw_event(c->pmc[i]) == PFM_SW_EV_TASK_CLOCK;
+}
+
+/* Adds the time since the last fold to a running task-clock counter. */
+static void pfm_sw_fold(struct pfm_sw_cpu *c, unsigned int i, u64 now)
+{
+	if (pfm_sw_ticking(c, i)) {
+		c->pmd[i] += now - c->stamp[i];
+		c->stamp[i] = now;
+	}
+}
+
+static void pfm_sw_recount(struct pfm_sw_cpu *c)
+{
+	unsigned int i;
+
+	memset(c->counting, 0, sizeof(c->counting));
+	for (i = 0; i < N; i++)
+		c->counting[pfm_sw_event(c->pmc[i])] |= 1U << i;
+	c->counting[PFM_SW_EV_NONE] = 0;
+}
+
+static int pfm_sw_pmc_check(unsigned int idx, u64 value)
+{
+	return (value & PFM_SW_PMC_EVENT_MASK) > PFM_SW_EV_MAX ? -EINVAL : 0;
+}
+
+static void pfm_sw_write_pmc(unsigned int i, u64 value)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	u64 now = pfm_clock_ns();
+
+	pfm_sw_fold(c, i, now);
+	c->pmc[i] = value;
+	c->stamp[i] = now;
+	pfm_sw_recount(c);
+}
+
+static void pfm_sw_write_pmd(unsigned int i, u64 value)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+
+	c->pmd[i] = value;
+	c->stamp[i] = pfm_clock_ns();
+}
+
+static u64 pfm_sw_read_pmd(unsigned int i)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+
+	pfm_sw_fold(c, i, pfm_clock_ns());
+	return c->pmd[i];
+}
+
+static void pfm_sw_enable(void)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	u64 now = pfm_clock_ns();
+	unsigned int i;
+
+	for (i = 0; i < N; i++)
+		c->stamp[i] = now;
+	c->owner = current;
+	c->enabled = true;
+}
+
+static void pfm_sw_disable(void)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	u64 now = pfm_clock_ns();
+	unsigned int i;
+
+	for (i = 0; i < N; i++)
+		pfm_sw_fold(c, i, now);
+	c->enabled = false;
+	c->owner = NULL;
+}
+
+/*
+ * Called where the event happens, in the thread that caused it.  Interrupts are off
+ * so that a cross-CPU call reading or writing the bank cannot split an update.
+ */
+void pfm_sw_count(unsigned int event, u64 n)
+{
+	struct pfm_sw_cpu *c;
+	unsigned long flags;
+	unsigned int mask, i;
+
+	if (!this_cpu_read(pfm_sw_cpu.enabled))
+		return;
+	local_irq_save(flags);
+	c = this_cpu_ptr(&pfm_sw_cpu);
+	if (c->enabled && c->owner == current) {
+		mask = c->counting[event];
+		for (i = 0; mask; i++, mask >>= 1)
+			if (mask & 1)
+				c->pmd[i] += n;
+	}
+	local_irq_restore(flags);
+}
+
+#define PFM_SW_PMC_DESC(n) {						\
+	.name = "SW_PMC" #n, .type = PFM_REG_I | PFM_REG_NO64,		\
+	.rsvd_msk = ~(PFM_SW_PMC_EVENT_MASK | PFM_SW_PMC_EN),		\
+}
+#define PFM_SW_PMD_DESC(n) {						\
+	.name = "SW_PMD" #n, .type = PFM_REG_I | PFM_REG_C64,		\
+	.width = 64, .dep_pmc = n,					\
+}
+
+static const struct pfm_regdesc pfm_sw_pmcs[N] = {
+	PFM_SW_PMC_DESC(0), PFM_SW_PMC_DESC(1), PFM_SW_PMC_DESC(2), PFM_SW_PMC_DESC(3),
+	PFM_SW_PMC_DESC(4), PFM_SW_PMC_DESC(5), PFM_SW_PMC_DESC(6), PFM_SW_PMC_DESC(7),
+};
+
+static const struct pfm_regdesc pfm_sw_pmds[N] = {
+	PFM_SW_PMD_DESC(0), PFM_SW_PMD_DESC(1), PFM_SW_PMD_DESC(2), PFM_SW_PMD_DESC(3),
+	PFM_SW_PMD_DESC(4), PFM_SW_PMD_DESC(5), PFM_SW_PMD_DESC(6), PFM_SW_PMD_DESC(7),
+};
+
+const struct pfm_pmu_unit pfm_sw_unit = {
+	.name = "software",
+	.first_pmc = PFM_SW_FIRST_PMC,
+	.first_pmd = PFM_SW_FIRST_PMD,
+	.num_pmcs = N,
+	.num_pmds = N,
+	.pmcs = pfm_sw_pmcs,
+	.pmds = pfm_sw_pmds,
+	.pmc_check = pfm_sw_pmc_check,
+	.write_pmc = pfm_sw_write_pmc,
+	.write_pmd = pfm_sw_write_pmd,
+	.read_pmd = pfm_sw_read_pmd,
+	.enable = pfm_sw_enable,
+	.disable = pfm_sw_disable,
+	.get = pfm_sw_hooks_get,
+	.put = pfm_sw_hooks_put,
+};

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: /sys/kernel/perfmon/.
+ *
+ *   version            interface version, "major.minor"
+ *   arg_mem_max        largest vector argument in bytes (rw, at least one element)
+ *   pmu_desc/model     name of the active PMU description
+ *   pmu_desc/pmcN/     name, addr, dfl_val, rsvd_msk of each implemented PMC
+ *   pmu_desc/pmdN/     name, addr, width of each implemented PMD
+ */
+#include <linux/kobject.h>
+#include <linux/sysfs.h>
+
+#include "internal.h"
+#include "sysfs.h"
+
+static struct kobject *pfm_kobj;
+static struct kobject *pfm_desc_kobj;
+
+static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u.%u\n", PFM_VERSION_MAJ, PFM_VERSION_MIN);
+}
+
+static ssize_t arg_mem_max_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", READ_ONCE(pfm_arg_mem_max));
+}
+
+static ssize_t arg_mem_max_store(struct kobject *kobj, struct kobj_attribute *attr,
+				 const char *buf, size_t count)
+{
+	unsigned long v;
+	int ret;
+
+	ret = kstrtoul(buf, 0, &v);
+	if (ret)
+		return ret;
+	/* Below one element of the largest structure no call could be made. */
+	if (v < sizeof(struct pfarg_setinfo) || v > INT_MAX)
+		return -EINVAL;
+	WRITE_ONCE(pfm_arg_mem_max, v);
+	return count;
+}
+
+static ssize_t model_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", pfm_pmu.model);
+}
+
+static struct kobj_attribute pfm_version_attr = __ATTR_RO(version);
+static struct kobj_attribute pfm_arg_mem_max_attr = __ATTR_RW(arg_mem_max);
+static struct kobj_attribute pfm_model_attr = __ATTR_RO(model);
+
+static struct attribute *pfm_top_attrs[] = {
+	&pfm_version_attr.attr,
+	&pfm_arg_mem_max_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group pfm_top_group = {
+	.attrs = pfm_top_attrs,
+};
+
+/* One directory per register. */
+struct pfm_reg_kobj {
+	struct kobject kobj;
+	const struct pfm_regdesc *desc;
+};
+
+#define to_reg(k) container_of(k, struct pfm_reg_kobj, kobj)
+
+static ssize_t name_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_reg(kobj)->desc->name);
+}
+
+static ssize_t addr_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%llx\n", to_reg(kobj)->desc->addr);
+}
+
+static ssize_t dfl_val_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%llx\n", to_reg(kobj)->desc->dfl_val);
+}
+
+static ssize_t rsvd_msk_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%llx\n", to_reg(kobj)->desc->rsvd_msk);
+}
+
+static ssize_t width_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_reg(kobj)->desc->width);
+}
+
+static struct kobj_attribute pfm_name_attr = __ATTR_RO(name);
+static struct kobj_attribute pfm_addr_attr = __ATTR_RO(addr);
+static struct kobj_attribute pfm_dfl_val_attr = __ATTR_RO(dfl_val);
+static struct kobj_attribute pfm_rsvd_msk_attr = __ATTR_RO(rsvd_msk);
+static struct kobj_attribute pfm_width_attr = __ATTR_RO(width);
+
+static struct attribute *pfm_pmc_attrs[] = {
+	&pfm_name_attr.attr, &pfm_addr_attr.attr, &pfm_dfl_val_attr.attr,
+	&pfm_rsvd_msk_attr.attr, NULL,
+};
+ATTRIBUTE_GROUPS(pfm_pmc);
+
+static struct attribute *pfm_pmd_attrs[] = {
+	&pfm_name_attr.attr, &pfm_addr_attr.attr, &pfm_width_attr.attr, NULL,
+};
+ATTRIBUTE_GROUPS(pfm_pmd);
+
+static void pfm_reg_release(struct kobject *kobj)
+{
+	kfree(to_reg(kobj));
+}
+
+static struct kobj_type pfm_pmc_ktype = {
+	.release = pfm_reg_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = pfm_pmc_groups,
+};
+
+static struct kobj_type pfm_pmd_ktype = {
+	.release = pfm_reg_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = pfm_pmd_groups,
+};
+
+static struct kobject *pfm_reg_kobjs[PFM_MAX_PMCS + PFM_MAX_PMDS];
+static unsigned int pfm_nr_reg_kobjs;
+
+static int pfm_add_reg(struct kobj_type *type, const char *prefix, unsigned int n,
+		       const struct pfm_regdesc *desc)
+{
+	struct pfm_reg_kobj *r;
+	int ret;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->desc = desc;
+	ret = kobject_init_and_add(&r->kobj, type, pfm_desc_kobj, "%s%u", prefix, n);
+	if (ret) {
+		kobject_put(&r->kobj);
+		return ret;
+	}
+	pfm_reg_kobjs[pfm_nr_reg_kobjs++] = &r->kobj;
+	return 0;
+}
+
+static void pfm_del_regs(void)
+{
+	while (pfm_nr_reg_kobjs)
+		kobject_put(pfm_reg_kobjs[--pfm_nr_reg_kobjs]);
+}
+
+int pfm_sysfs_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	pfm_kobj = kobject_create_and_add("perfmon", kernel_kobj);
+	if (!pfm_kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(pfm_kobj, &pfm_top_group);
+	if (ret)
+		goto err_kobj;
+	pfm_desc_kobj = kobject_create_and_add("pmu_desc", pfm_kobj);
+	if (!pfm_desc_kobj) {
+		ret = -ENOMEM;
+		goto err_kobj;
+	}
+	ret = sysfs_create_file(pfm_desc_kobj, &pfm_model_attr.attr);
+	if (ret)
+		goto err_desc;
+	for_each_set_bit(i, pfm_pmu.impl_pmcs, PFM_MAX_PMCS) {
+		ret = pfm_add_reg(&pfm_pmc_ktype, "pmc", i, pfm_pmu.pmc[i].desc);
+		if (ret)
+			goto err_regs;
+	}
+	for_each_set_bit(i, pfm_pmu.impl_pmds, PFM_MAX_PMDS) {
+		ret = pfm_add_reg(&pfm_pmd_ktype, "pmd", i, pfm_pmu.pmd[i].desc);
+		if (ret)
+			goto err_regs;
+	}
+	return 0;
+
+err_regs:
+	pfm_del_regs();
+err_desc:
+	kobject_put(pfm_desc_kobj);
+err_kobj:
+	kobject_put(pfm_kobj);
+	return ret;
+}
+
+void pfm_sysfs_exit(void)
+{
+	pfm_del_regs();
+	kobject_put(pfm_desc_kobj);
+	kobject_put(pfm_kobj);
+}

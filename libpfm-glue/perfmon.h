@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * libperfmon: the perfmon calls as C functions.
+ *
+ * Each function is one kernel call, named and shaped like the ABI in
+ * <perfmon/perfmon.h>.  It returns -1 and sets errno on error; the errno is
+ * the kernel's, since the library checks nothing itself.  Whether the calls
+ * go through system calls or ioctls on /dev/perfmon is chosen once per process
+ * at the first call (see pfm_door()).
+ */
+#ifndef _LIBPERFMON_PERFMON_H
+#define _LIBPERFMON_PERFMON_H
+
+#include <stddef.h>
+#include <perfmon/perfmon.h>
+#include <perfmon/perfmon_sw.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* with PFM_FL_SMPL_FMT: (flags, char *smpl_name, void *smpl_arg, size_t smpl_arg_size) */
+int pfm_create_context(int flags, ...);
+int pfm_write_pmcs(int fd, struct pfarg_pmc *req, size_t size);
+int pfm_write_pmds(int fd, struct pfarg_pmd *req, size_t size);
+int pfm_read_pmds(int fd, struct pfarg_pmd *req, size_t size);
+int pfm_load_context(int fd, int flags, int target);
+int pfm_unload_context(int fd, int flags);
+/* with PFM_STARTFL_SET: (fd, flags, int set_id) */
+int pfm_start(int fd, int flags, ...);
+int pfm_stop(int fd, int flags);
+int pfm_create_evtsets(int fd, struct pfarg_setdesc *req, size_t size);
+int pfm_delete_evtsets(int fd, struct pfarg_setdesc *req, size_t size);
+int pfm_getinfo_evtsets(int fd, struct pfarg_setinfo *req, size_t size);
+
+#define PFM_DOOR_IOCTL		0	/* ioctls on /dev/perfmon (module) */
+#define PFM_DOOR_SYSCALL	1	/* system calls (in-tree kernel) */
+
+/*
+ * The door the calls go through: PFM_DOOR_*, or -1 with the errno of the
+ * failed open of /dev/perfmon (ENOENT: the module is not loaded).
+ */
+int pfm_door(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _LIBPERFMON_PERFMON_H */

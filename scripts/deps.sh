@@ -1,0 +1,132 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install everything perfmon needs on Debian 12 and fetch the guest kernel.
+# Idempotent: a second run only checks and exits (well under 2 s).
+#
+#   scripts/deps.sh            (as root, or with sudo available)
+#   KVER=6.1.0-56-amd64 scripts/deps.sh    to pin a kernel version
+#
+# Results:
+#   Debian packages listed in $PKGS below (plus linux-headers-$KVER)
+#   build/guest/vmlinuz-$KVER   the stock Debian kernel booted in QEMU
+#   build/guest/kver            $KVER, read back by scripts/kver.sh
+
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+gdir=$top/build/guest
+
+say()  { echo "deps: $*"; }
+die()  { echo "deps: ERROR: $*" >&2; exit 1; }
+
+if [ "$(id -u)" -eq 0 ]; then
+	SUDO=
+elif command -v sudo >/dev/null 2>&1; then
+	SUDO=sudo
+else
+	die "must run as root (or have sudo) to install packages"
+fi
+
+command -v apt-get >/dev/null 2>&1 || die "apt-get not found: this script is for Debian 12"
+
+export DEBIAN_FRONTEND=noninteractive
+
+updated=0
+apt_update() {
+	[ "$updated" -eq 1 ] && return 0
+	say "apt-get update"
+	$SUDO apt-get update -qq >/dev/null || die "apt-get update failed"
+	updated=1
+}
+
+# --- kernel version -------------------------------------------------------
+image_dep() {
+	apt-cache depends linux-image-amd64 2>/dev/null |
+	    sed -n 's/^ *Depends: linux-image-\([^ <>]*\)$/\1/p' | head -n1
+}
+
+KVER=${KVER:-}
+if [ -z "$KVER" ] && [ -s "$gdir/kver" ]; then
+	KVER=$(head -n1 "$gdir/kver")
+fi
+if [ -z "$KVER" ]; then
+	KVER=$(image_dep)
+	if [ -z "$KVER" ]; then
+		apt_update
+		KVER=$(image_dep)
+	fi
+fi
+[ -n "$KVER" ] || die "cannot determine the kernel version (apt-cache depends linux-image-amd64 gave nothing)"
+say "kernel version $KVER"
+
+# --- packages ---------------------------------------------------------------
+PKGS="gcc make libc6-dev linux-headers-$KVER qemu-system-x86 busybox-static
+      libpfm4-dev check pkg-config cpio gzip kmod xz-utils python3"
+
+missing=
+for p in $PKGS; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = installed ] || missing="$missing $p"
+done
+
+if [ -n "$missing" ]; then
+	say "installing:$missing"
+	apt_update
+	log=$(mktemp "${TMPDIR:-/tmp}/perfmon-apt.XXXXXX")
+	# shellcheck disable=SC2086
+	if ! $SUDO apt-get install -y -q --no-install-recommends $missing >"$log" 2>&1; then
+		tail -n 30 "$log" >&2
+		rm -f "$log"
+		die "apt-get install failed for:$missing"
+	fi
+	rm -f "$log"
+	for p in $missing; do
+		st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+		[ "$st" = installed ] || die "package $p is still not installed"
+	done
+else
+	say "packages already installed"
+fi
+
+[ -e "/lib/modules/$KVER/build" ] ||
+	die "/lib/modules/$KVER/build is missing although linux-headers-$KVER is installed"
+
+# --- guest kernel -----------------------------------------------------------
+mkdir -p "$gdir"
+vmlinuz=$gdir/vmlinuz-$KVER
+
+if [ -s "$vmlinuz" ]; then
+	say "guest kernel present: build/guest/vmlinuz-$KVER"
+elif [ -r "/boot/vmlinuz-$KVER" ]; then
+	say "copying /boot/vmlinuz-$KVER"
+	cp "/boot/vmlinuz-$KVER" "$vmlinuz.tmp" && mv "$vmlinuz.tmp" "$vmlinuz"
+else
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/perfmon-kimg.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT INT TERM
+	# apt-get download drops privileges to _apt: give it a writable dir.
+	chmod 777 "$tmp"
+	say "downloading linux-image-$KVER"
+	if ! (cd "$tmp" && apt-get download -q "linux-image-$KVER" >/dev/null 2>&1); then
+		apt_update
+		(cd "$tmp" && apt-get download -q "linux-image-$KVER") ||
+			die "apt-get download linux-image-$KVER failed"
+	fi
+	deb=
+	for f in "$tmp"/linux-image-*.deb; do [ -f "$f" ] && deb=$f && break; done
+	[ -n "$deb" ] || die "no .deb downloaded for linux-image-$KVER"
+	say "extracting boot/vmlinuz-$KVER"
+	# Only the kernel image is needed: stream the data tarball and keep
+	# one member instead of unpacking the whole module tree.
+	dpkg-deb --fsys-tarfile "$deb" |
+	    tar -xf - -C "$tmp" "./boot/vmlinuz-$KVER" ||
+		die "boot/vmlinuz-$KVER not found in $(basename "$deb")"
+	[ -s "$tmp/boot/vmlinuz-$KVER" ] || die "extracted kernel is empty"
+	cp "$tmp/boot/vmlinuz-$KVER" "$vmlinuz.tmp" && mv "$vmlinuz.tmp" "$vmlinuz"
+	rm -rf "$tmp"
+	trap - EXIT INT TERM
+fi
+
+[ -s "$vmlinuz" ] || die "guest kernel $vmlinuz missing"
+echo "$KVER" > "$gdir/kver.tmp" && mv "$gdir/kver.tmp" "$gdir/kver"
+say "ok: KVER=$KVER, guest kernel build/guest/vmlinuz-$KVER"

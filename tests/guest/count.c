@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * count: the software events count exactly what the thread does.
+ *
+ * Between pfm_start() and pfm_stop() the tests call nothing but the workload:
+ * no assertion, no output (a check assertion writes to the runner), so every
+ * system call and page fault in the window is one the test made on purpose.
+ * The pfm_stop() is itself counted as a system call (perfmon_sw.h).
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "suites.h"
+
+/* A context loaded on this thread, counting 'event' on software counter 0. */
+static int counting_ctx(int event)
+{
+	int fd = ck_ctx_create();
+
+	ck_counter(fd, 0, event);
+	ck_load_self(fd);
+	return fd;
+}
+
+/* start, n getppid, stop: the count of software counter 0 afterwards */
+static uint64_t syscall_window(int fd, long n)
+{
+	int rs, rt;
+
+	rs = pfm_start(fd, 0);
+	do_getppid(n);
+	rt = pfm_stop(fd, 0);
+	ck_assert_msg(rs == 0 && rt == 0, "start %d, stop %d: %s", rs, rt,
+		      strerror(errno));
+	return ck_read_pmd(fd, SW_PMD(0));
+}
+
+static const long syscall_n[] = { 0, 1, 1000, 100000 };
+
+START_TEST(test_syscalls_exact)
+{
+	long n = syscall_n[_i];
+	int fd = counting_ctx(PFM_SW_EV_SYSCALLS);
+
+	ck_assert_uint_eq(syscall_window(fd, n), n + 1);
+	close(fd);
+}
+END_TEST
+
+/* a read while started observes the count, and counts itself */
+START_TEST(test_syscalls_read_while_started)
+{
+	int fd = counting_ctx(PFM_SW_EV_SYSCALLS);
+	struct pfarg_pmd pd;
+	int rs, rr, rt;
+
+	pmd_init(&pd, SW_PMD(0), 0);
+	rs = pfm_start(fd, 0);
+	do_getppid(500);
+	rr = pfm_read_pmds(fd, &pd, sizeof(pd));
+	rt = pfm_stop(fd, 0);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(rr, 0);
+	ck_assert_int_eq(rt, 0);
+	ck_assert_uint_eq(pd.reg_value, 500 + 1);
+	/* 500, the read, the stop */
+	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(0)), 500 + 2);
+	close(fd);
+}
+END_TEST
+
+#define FAULT_PAGES	256
+
+START_TEST(test_page_faults_exact)
+{
+	int fd = counting_ctx(PFM_SW_EV_PAGE_FAULTS);
+	char *warm = ck_fresh_pages(1);
+	char *p = ck_fresh_pages(FAULT_PAGES);
+	int rs, rt;
+
+	/*
+	 * Fault in everything the window runs besides the pages: the touch
+	 * loop and pfm_stop() (a stop of a stopped context is allowed).  The
+	 * stack and pfm_start() are warm already.
+	 */
+	touch_pages(warm, 1);
+	ck_assert_ok(pfm_stop(fd, 0));
+
+	rs = pfm_start(fd, 0);
+	touch_pages(p, FAULT_PAGES);
+	rt = pfm_stop(fd, 0);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(rt, 0);
+	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(0)), FAULT_PAGES);
+
+	/* touched pages fault no more */
+	rs = pfm_start(fd, 0);
+	touch_pages(p, FAULT_PAGES);
+	rt = pfm_stop(fd, 0);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(rt, 0);
+	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(0)), FAULT_PAGES);
+	close(fd);
+}
+END_TEST
+
+#define SPIN_NS		(200 * NSEC_PER_MSEC)
+
+/* running time: what the thread CPU clock says, within 5% */
+START_TEST(test_task_clock_spin)
+{
+	int fd = counting_ctx(PFM_SW_EV_TASK_CLOCK);
+	uint64_t t0, t1, tc, delta;
+	int rs, rt;
+
+	rs = pfm_start(fd, 0);
+	t0 = thread_cpu_ns();
+	t1 = spin_until(t0 + SPIN_NS);
+	rt = pfm_stop(fd, 0);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(rt, 0);
+
+	tc = ck_read_pmd(fd, SW_PMD(0));
+	delta = t1 - t0;
+	ck_assert_msg(tc >= delta - delta / 20 && tc <= delta + delta / 20,
+		      "task-clock %llu ns, thread CPU time %llu ns",
+		      (unsigned long long)tc, (unsigned long long)delta);
+	close(fd);
+}
+END_TEST
+
+/* sleeping is not running */
+START_TEST(test_task_clock_sleep)
+{
+	struct timespec ts = { 0, 200 * NSEC_PER_MSEC };
+	int fd = counting_ctx(PFM_SW_EV_TASK_CLOCK);
+	uint64_t tc;
+	int rs, rt;
+
+	rs = pfm_start(fd, 0);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	rt = pfm_stop(fd, 0);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(rt, 0);
+
+	tc = ck_read_pmd(fd, SW_PMD(0));
+	ck_assert_msg(tc < 5 * NSEC_PER_MSEC, "task-clock %llu ns asleep",
+		      (unsigned long long)tc);
+	close(fd);
+}
+END_TEST
+
+#define SLEEPS		10
+#define SLEEP_SLACK	3	/* preemptions by other tasks */
+
+START_TEST(test_ctx_switches_sleep)
+{
+	int fd = counting_ctx(PFM_SW_EV_CTX_SWITCHES);
+	uint64_t v;
+	int i, rs, rt;
+
+	rs = pfm_start(fd, 0);
+	for (i = 0; i < SLEEPS; i++)
+		usleep(1000);
+	rt = pfm_stop(fd, 0);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(rt, 0);
+
+	v = ck_read_pmd(fd, SW_PMD(0));
+	ck_assert_uint_ge(v, SLEEPS);
+	ck_assert_uint_le(v, SLEEPS + SLEEP_SLACK);
+	close(fd);
+}
+END_TEST
+
+/* stop freezes the count, start resumes from it */
+START_TEST(test_counts_accumulate)
+{
+	int fd = counting_ctx(PFM_SW_EV_SYSCALLS);
+
+	ck_assert_uint_eq(syscall_window(fd, 1000), 1000 + 1);
+	ck_assert_uint_eq(syscall_window(fd, 1000), 2 * 1000 + 2);
+	close(fd);
+}
+END_TEST
+
+/* a written value replaces the count */
+START_TEST(test_write_resets_count)
+{
+	int fd = counting_ctx(PFM_SW_EV_SYSCALLS);
+
+	ck_assert_uint_eq(syscall_window(fd, 50), 50 + 1);
+	ck_write_pmd(fd, SW_PMD(0), 1000);
+	ck_assert_uint_eq(syscall_window(fd, 200), 1000 + 200 + 1);
+	close(fd);
+}
+END_TEST
+
+/* the count is 64 bits wide: near the top, it still adds */
+START_TEST(test_count_64bit)
+{
+	int fd = counting_ctx(PFM_SW_EV_SYSCALLS);
+
+	ck_write_pmd(fd, SW_PMD(0), 0xfffffffffffffff0ULL);
+	ck_assert_uint_eq(syscall_window(fd, 5), 0xfffffffffffffff0ULL + 6);
+	close(fd);
+}
+END_TEST
+
+static int set_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* a pinned thread migrates exactly when its affinity moves it */
+START_TEST(test_cpu_migrations)
+{
+	int fd, rs, r1, c1, r2, c2, rt;
+	cpu_set_t allowed;
+
+	ck_assert_ok(sched_getaffinity(0, sizeof(allowed), &allowed));
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || !CPU_ISSET(0, &allowed) ||
+	    !CPU_ISSET(1, &allowed)) {
+		printf("test_cpu_migrations: skipped, needs CPUs 0 and 1\n");
+		return;
+	}
+
+	fd = counting_ctx(PFM_SW_EV_CPU_MIGRATIONS);
+	ck_assert_ok(set_cpu(0));
+	ck_assert_int_eq(sched_getcpu(), 0);
+
+	rs = pfm_start(fd, 0);
+	r1 = set_cpu(1);
+	c1 = sched_getcpu();
+	r2 = set_cpu(0);
+	c2 = sched_getcpu();
+	rt = pfm_stop(fd, 0);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(r1, 0);
+	ck_assert_int_eq(c1, 1);
+	ck_assert_int_eq(r2, 0);
+	ck_assert_int_eq(c2, 0);
+	ck_assert_int_eq(rt, 0);
+
+	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(0)), 2);
+	close(fd);
+}
+END_TEST
+
+Suite *pfm_count_suite(void)
+{
+	Suite *s = suite_create("count");
+	TCase *tc = pfm_tcase("count");
+
+	tcase_add_loop_test(tc, test_syscalls_exact, 0, ARRAY_SIZE(syscall_n));
+	tcase_add_test(tc, test_syscalls_read_while_started);
+	tcase_add_test(tc, test_page_faults_exact);
+	tcase_add_test(tc, test_task_clock_spin);
+	tcase_add_test(tc, test_task_clock_sleep);
+	tcase_add_test(tc, test_ctx_switches_sleep);
+	tcase_add_test(tc, test_counts_accumulate);
+	tcase_add_test(tc, test_write_resets_count);
+	tcase_add_test(tc, test_count_64bit);
+	tcase_add_test(tc, test_cpu_migrations);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfm_tests: the perfmon guest test suite.
+ *
+ * Runs as root in the guest with perfmon.ko loaded.  Every test runs in its
+ * own process (CK_FORK), so a crash or a leaked context stays in that test.
+ * CK_RUN_SUITE / CK_RUN_CASE select a part, as with any check runner.
+ * Exit status: 0 when every test passed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "perfmon.h"
+#include "suites.h"
+
+int main(void)
+{
+	SRunner *sr;
+	int door, failed;
+
+	door = pfm_door();
+	if (door < 0)
+		printf("pfm_tests: no perfmon door: %s\n", strerror(errno));
+	else
+		printf("pfm_tests: door: %s\n",
+		       door == PFM_DOOR_SYSCALL ? "syscalls" : "/dev/perfmon");
+	fflush(stdout);
+
+	sr = srunner_create(pfm_ctx_suite());
+	srunner_add_suite(sr, pfm_rw_suite());
+	srunner_add_suite(sr, pfm_state_suite());
+	srunner_add_suite(sr, pfm_count_suite());
+	srunner_add_suite(sr, pfm_isolation_suite());
+	srunner_add_suite(sr, pfm_sysfs_suite());
+	srunner_set_fork_status(sr, CK_FORK);
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

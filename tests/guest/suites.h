@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The guest test suites, one per file.
+ */
+#ifndef PFM_TESTS_SUITES_H
+#define PFM_TESTS_SUITES_H
+
+#include <check.h>
+
+Suite *pfm_ctx_suite(void);		/* ctx.c: context creation, fds */
+Suite *pfm_rw_suite(void);		/* rw.c: register vectors */
+Suite *pfm_state_suite(void);		/* state.c: load/start/stop/unload */
+Suite *pfm_count_suite(void);		/* count.c: exact software counts */
+Suite *pfm_isolation_suite(void);	/* isolation.c: per-thread, per-counter */
+Suite *pfm_sysfs_suite(void);		/* sysfs.c: /sys/kernel/perfmon */
+
+#endif /* PFM_TESTS_SUITES_H */

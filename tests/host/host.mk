@@ -1,0 +1,3 @@
+# host tests: see tests/host/
+check-host:
+	@echo "host tests: none yet"

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfmon: count software events of a command.
+ *
+ *   pfmon [-e EV[,EV...]] [--] COMMAND [ARGS]
+ *
+ * One per-thread context with one software-PMU counter per event.  The child
+ * attaches the context to itself and starts it before exec, so the counts
+ * cover the command from its first instruction; the context stays attached
+ * across exec and the kernel detaches it, keeping the final counts, when the
+ * command exits.  The parent then reads and prints them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "perfmon.h"
+
+struct pfmon_event {
+	const char *name;
+	const char *label;	/* name as printed, with its unit */
+	int code;
+};
+
+static const struct pfmon_event pfmon_events[] = {
+	{ "task-clock",		"task-clock (ns)",	PFM_SW_EV_TASK_CLOCK },
+	{ "context-switches",	"context-switches",	PFM_SW_EV_CTX_SWITCHES },
+	{ "cpu-migrations",	"cpu-migrations",	PFM_SW_EV_CPU_MIGRATIONS },
+	{ "page-faults",	"page-faults",		PFM_SW_EV_PAGE_FAULTS },
+	{ "syscalls",		"syscalls",		PFM_SW_EV_SYSCALLS },
+};
+#define PFMON_NUM_EVENTS (sizeof(pfmon_events) / sizeof(pfmon_events[0]))
+
+/* what the child tells the parent when it could not run the command */
+struct child_fail {
+	int err;
+	char what[32];
+};
+
+static const struct pfmon_event *sel[PFM_SW_NUM_COUNTERS];
+static int nsel;
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: pfmon [-e EV[,EV...]] [--] COMMAND [ARGS]\n"
+		   "events (default: all):");
+	for (i = 0; i < PFMON_NUM_EVENTS; i++)
+		fprintf(f, " %s", pfmon_events[i].name);
+	fprintf(f, "\n");
+}
+
+static void die(const char *what)
+{
+	int err = errno;
+
+	/* these are what opening a missing or driverless /dev/perfmon gives */
+	fprintf(stderr, "pfmon: %s: %s%s\n", what, strerror(err),
+		err == ENOENT || err == ENODEV || err == ENXIO ?
+		" (is perfmon.ko loaded?)" : "");
+	exit(1);
+}
+
+static void select_events(char *list)
+{
+	char *tok, *save = NULL;
+	size_t i;
+
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < PFMON_NUM_EVENTS; i++)
+			if (!strcmp(tok, pfmon_events[i].name))
+				break;
+		if (i == PFMON_NUM_EVENTS) {
+			fprintf(stderr, "pfmon: unknown event '%s'\n", tok);
+			usage(stderr);
+			exit(2);
+		}
+		if (nsel == PFM_SW_NUM_COUNTERS) {
+			fprintf(stderr, "pfmon: at most %d events\n",
+				PFM_SW_NUM_COUNTERS);
+			exit(2);
+		}
+		sel[nsel++] = &pfmon_events[i];
+	}
+}
+
+static int setup_context(void)
+{
+	struct pfarg_pmc pc[PFM_SW_NUM_COUNTERS];
+	struct pfarg_pmd pd[PFM_SW_NUM_COUNTERS];
+	int fd, i;
+
+	fd = pfm_create_context(0);
+	if (fd < 0)
+		die("pfm_create_context");
+
+	memset(pc, 0, sizeof(pc));
+	memset(pd, 0, sizeof(pd));
+	for (i = 0; i < nsel; i++) {
+		pc[i].reg_num = PFM_SW_FIRST_PMC + i;
+		pc[i].reg_value = PFM_SW_PMC(sel[i]->code);
+		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
+	}
+	if (pfm_write_pmcs(fd, pc, nsel * sizeof(pc[0])))
+		die("pfm_write_pmcs");
+	if (pfm_write_pmds(fd, pd, nsel * sizeof(pd[0])))
+		die("pfm_write_pmds");
+	return fd;
+}
+
+/*
+ * In the child: attach, start, exec.  A failure is reported to the parent
+ * through the close-on-exec pipe 'errfd' (a successful exec closes it empty),
+ * so that the parent prints no counts for a command that never ran.
+ */
+static void run_child(int fd, int errfd, char **argv)
+{
+	struct child_fail fail;
+	ssize_t n;
+
+	memset(&fail, 0, sizeof(fail));
+	if (pfm_load_context(fd, 0, gettid())) {
+		strcpy(fail.what, "pfm_load_context");
+	} else if (pfm_start(fd, 0)) {
+		strcpy(fail.what, "pfm_start");
+	} else {
+		execvp(argv[0], argv);
+		snprintf(fail.what, sizeof(fail.what), "exec");
+	}
+	fail.err = errno;
+	/* if the parent cannot hear it, it sees no report and an exit 127 */
+	n = write(errfd, &fail, sizeof(fail));
+	(void)n;
+	_exit(127);
+}
+
+static void print_counts(int fd)
+{
+	struct pfarg_pmd pd[PFM_SW_NUM_COUNTERS];
+	int i;
+
+	memset(pd, 0, sizeof(pd));
+	for (i = 0; i < nsel; i++)
+		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
+	if (pfm_read_pmds(fd, pd, nsel * sizeof(pd[0])))
+		die("pfm_read_pmds");
+	for (i = 0; i < nsel; i++)
+		printf("%20" PRIu64 "  %s\n", (uint64_t)pd[i].reg_value,
+		       sel[i]->label);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	struct child_fail fail;
+	int fd, opt, status, pfd[2];
+	ssize_t n;
+	pid_t pid;
+	size_t i;
+
+	/* '+': options end at the command, whose own options are its own */
+	while ((opt = getopt(argc, argv, "+e:h")) != -1) {
+		switch (opt) {
+		case 'e':
+			select_events(optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (!nsel)
+		for (i = 0; i < PFMON_NUM_EVENTS; i++)
+			sel[nsel++] = &pfmon_events[i];
+
+	fd = setup_context();
+
+	if (pipe2(pfd, O_CLOEXEC))
+		die("pipe2");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		close(pfd[0]);
+		run_child(fd, pfd[1], argv + optind);
+	}
+	close(pfd[1]);
+
+	/* like a shell: ^C and ^\ are for the command; we still print */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+
+	do
+		n = read(pfd[0], &fail, sizeof(fail));
+	while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid");
+
+	if (n == (ssize_t)sizeof(fail)) {
+		fail.what[sizeof(fail.what) - 1] = '\0';
+		errno = fail.err;
+		if (!strcmp(fail.what, "exec")) {
+			fprintf(stderr, "pfmon: %s: %s\n", argv[optind],
+				strerror(errno));
+			return 127;
+		}
+		die(fail.what);
+	}
+
+	print_counts(fd);
+	close(fd);
+
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workload: make known amounts of software events, for pfmon demos.
+ *
+ *   workload [-s N_syscalls] [-p N_pages] [-t ms_spin] [-l ms_sleep]
+ *
+ * In that order: N getppid() system calls, N page faults on fresh anonymous
+ * pages, ms of CPU time spent spinning, ms asleep.  It prints nothing, so that
+ * its own system calls stay few and the requested ones stand out.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: workload [-s N_syscalls] [-p N_pages] "
+			"[-t ms_spin] [-l ms_sleep]\n");
+	exit(2);
+}
+
+static long number(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || end == s || *end || v < 0)
+		usage();
+	return v;
+}
+
+static void do_syscalls(long n)
+{
+	long i;
+
+	/* syscall(), not getppid(): no libc may ever answer it from a cache */
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+static void do_pages(long n)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	volatile char *p;
+	long i;
+
+	if (!n)
+		return;
+	p = mmap(NULL, n * psz, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("workload: mmap");
+		exit(1);
+	}
+	/* one fault per page: a huge page would serve 512 pages in one */
+	if (madvise((void *)p, n * psz, MADV_NOHUGEPAGE))
+		perror("workload: madvise");
+	/* a write, so that each page gets its own frame, not the zero page */
+	for (i = 0; i < n; i++)
+		p[i * psz] = 1;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void do_spin(long ms)
+{
+	uint64_t end;
+	volatile unsigned long x = 0;
+	long i;
+
+	if (!ms)
+		return;
+	end = thread_cpu_ns() + (uint64_t)ms * 1000000ULL;
+	/*
+	 * The thread CPU clock is a system call: look at it only every so
+	 * often, so that the spin is CPU time, not system calls.
+	 */
+	do {
+		for (i = 0; i < 100000; i++)
+			x++;
+	} while (thread_cpu_ns() < end);
+}
+
+static void do_sleep(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int main(int argc, char **argv)
+{
+	long nsys = 0, npages = 0, spin = 0, sleep_ms = 0;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "s:p:t:l:")) != -1) {
+		switch (opt) {
+		case 's':
+			nsys = number(optarg);
+			break;
+		case 'p':
+			npages = number(optarg);
+			break;
+		case 't':
+			spin = number(optarg);
+			break;
+		case 'l':
+			sleep_ms = number(optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+
+	do_syscalls(nsys);
+	do_pages(npages);
+	do_spin(spin);
+	do_sleep(sleep_ms);
+	return 0;
+}
