@@ -17,20 +17,25 @@ int pfm_check_create_flags(u32 flags)
 	return 0;
 }
 
+/* A new context, charged to the calling user, or an ERR_PTR. */
 struct pfm_context *pfm_context_alloc(u32 flags)
 {
 	struct pfm_context *ctx;
 	struct pfm_event_set *set0;
+	int ret = -ENOMEM;
 
 	/* Every context pins the module: its hooks may outlive the fd. */
 	if (!try_module_get(THIS_MODULE))
-		return NULL;
+		return ERR_PTR(-ENODEV);
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		goto err_module;
 	set0 = pfm_set_alloc(0);
 	if (!set0)
 		goto err_ctx;
+	ret = pfm_res_ctx_charge(ctx);
+	if (ret)
+		goto err_set;
 	refcount_set(&ctx->ref, 1);
 	mutex_init(&ctx->mutex);
 	raw_spin_lock_init(&ctx->lock);
@@ -41,13 +46,16 @@ struct pfm_context *pfm_context_alloc(u32 flags)
 	ctx->state = PFM_CTX_UNLOADED;
 	ctx->on_cpu = -1;
 	ctx->last_cpu = -1;
+	ctx->cpu = -1;
 	return ctx;
 
+err_set:
+	pfm_set_free(set0);
 err_ctx:
 	kfree(ctx);
 err_module:
 	module_put(THIS_MODULE);
-	return NULL;
+	return ERR_PTR(ret);
 }
 
 void pfm_context_get(struct pfm_context *ctx)
@@ -62,6 +70,7 @@ void pfm_context_put(struct pfm_context *ctx)
 		return;
 	WARN_ON_ONCE(ctx->state == PFM_CTX_LOADED);
 	pfm_free_sets(ctx);
+	pfm_res_ctx_uncharge(ctx);
 	mutex_destroy(&ctx->mutex);
 	kfree(ctx);
 	module_put(THIS_MODULE);

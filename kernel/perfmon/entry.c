@@ -28,6 +28,9 @@ static long pfm_create_context(unsigned long a0, unsigned long a1, unsigned long
 	ret = pfm_check_create_flags(flags);
 	if (ret)
 		return ret;
+	ret = pfm_access_create(flags);
+	if (ret)
+		return ret;
 	if (flags & PFM_FL_SMPL_FMT) {
 		ret = strncpy_from_user(name, (const char __user *)a1, sizeof(name));
 		if (ret < 0)
@@ -39,8 +42,8 @@ static long pfm_create_context(unsigned long a0, unsigned long a1, unsigned long
 		return -EINVAL;
 
 	ctx = pfm_context_alloc(flags);
-	if (!ctx)
-		return -ENOMEM;
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
 	fd = pfm_ctx_install_fd(ctx, flags & PFM_FL_CLOEXEC);
 	if (fd < 0)
 		pfm_context_put(ctx);

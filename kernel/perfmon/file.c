@@ -71,8 +71,10 @@ static int pfm_release(struct inode *inode, struct file *file)
 {
 	struct pfm_context *ctx = file->private_data;
 
+	/* Closing detaches; the context lives on until its hooks are off the thread. */
 	mutex_lock(&ctx->mutex);
-	pfm_env_release(ctx);
+	if (ctx->state == PFM_CTX_LOADED)
+		pfm_unload(ctx, 0);
 	mutex_unlock(&ctx->mutex);
 	pfm_context_put(ctx);
 	return 0;

@@ -18,6 +18,7 @@
 #define _PERFMON_INTERNAL_H
 
 #include <linux/bitmap.h>
+#include <linux/cpu.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
@@ -75,6 +76,8 @@ struct pfm_event_set {
 	struct pfm_pmd *pmds;		/* [pfm_pmu.num_pmd_slots] */
 };
 
+struct pfm_hook;
+
 struct pfm_context {
 	refcount_t ref;			/* fd + attachment + in-flight users */
 	struct mutex mutex;
@@ -82,16 +85,16 @@ struct pfm_context {
 	u32 flags;			/* PFM_FL_* */
 	enum pfm_state state;
 	bool started;
-	int on_cpu;			/* CPU the monitored thread runs on now, or -1 */
+	int on_cpu;			/* CPU the monitored thread (or the monitored CPU)
+					 * runs on now, or -1: where the live state is */
 	int last_cpu;			/* CPU the monitored thread last ran on */
-	struct task_struct *task;	/* thread our hooks are on (referenced), or NULL */
+	int cpu;			/* system-wide: the monitored CPU, or -1 */
+	struct task_struct *task;	/* attached thread, or NULL */
+	struct pfm_hook *hook;		/* its hook (thread.c), or NULL */
+	kuid_t uid;			/* user charged for the context */
 	struct list_head sets;		/* ordered by set id; set 0 always exists */
 	struct pfm_event_set *active;	/* set on the PMU when started */
 	u64 set_started_ns;		/* when the active set last became live */
-
-	struct preempt_notifier pn;	/* context-switch hooks on the monitored thread */
-	struct callback_head unhook_work; /* unhooking run by the monitored thread */
-	struct hlist_node task_node;	/* in the thread-to-context map */
 
 	wait_queue_head_t msgq_wait;
 	union pfarg_msg msgq[PFM_MSGS_COUNT];
@@ -104,6 +107,27 @@ struct pfm_context *pfm_context_alloc(u32 flags);
 void pfm_context_get(struct pfm_context *ctx);
 void pfm_context_put(struct pfm_context *ctx);
 int pfm_check_create_flags(u32 flags);
+
+/* access.c: who may do what */
+extern int pfm_paranoid;
+extern int pfm_sys_group;
+extern int pfm_task_group;
+int pfm_access_create(u32 flags);
+int pfm_access_task(struct task_struct *task);
+int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value);
+
+/* res.c: sessions and per-user limits */
+extern unsigned int pfm_ctx_per_user_max;
+int pfm_res_ctx_charge(struct pfm_context *ctx);
+void pfm_res_ctx_uncharge(struct pfm_context *ctx);
+int pfm_res_session_get(struct pfm_context *ctx, int cpu);
+void pfm_res_session_put(struct pfm_context *ctx, int cpu);
+struct pfm_context *pfm_res_cpu_ctx_get(int cpu);
+unsigned int pfm_res_task_sessions(void);
+unsigned int pfm_res_sys_sessions(void);
+
+/* msg.c */
+void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task);
 
 /* sets.c */
 struct pfm_event_set *pfm_set_alloc(u16 id);
@@ -127,7 +151,8 @@ long pfm_unload(struct pfm_context *ctx, u32 flags);
 long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg);
 long pfm_stop(struct pfm_context *ctx, u32 flags);
 void pfm_unload_locked(struct pfm_context *ctx);
-void pfm_detach_release(struct pfm_context *ctx, struct task_struct *task);
+void pfm_detach_release(struct pfm_context *ctx);
+void pfm_detach_cpu(struct pfm_context *ctx);
 
 /* pmu_state.c: moving a set between memory and the PMU */
 void pfm_set_restore(struct pfm_context *ctx, struct pfm_event_set *set);
@@ -140,14 +165,13 @@ void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 void pfm_pmc_update(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
 
 /*
- * Environment (ctxsw.c in the kernel, a recording stub in the host tests): attaching the
- * context-switch hooks to a thread, running an operation where the state lives, and
- * the clock.
+ * Environment (thread.c and remote.c in the kernel, a recording stub in the host
+ * tests): attaching to a thread, running an operation where the state lives, and the
+ * clock.
  */
 struct task_struct *pfm_find_task(pid_t tid);
 int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task);
 long pfm_env_detach(struct pfm_context *ctx);
-void pfm_env_release(struct pfm_context *ctx);
 typedef void (*pfm_state_fn)(struct pfm_context *ctx, void *arg);
 void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg);
 u64 pfm_clock_ns(void);
@@ -155,6 +179,7 @@ u64 pfm_clock_ns(void);
 /* sw_pmu.c, sw_hooks.c */
 extern const struct pfm_pmu_unit pfm_sw_unit;
 void pfm_sw_count(unsigned int event, u64 n);
+void pfm_sw_count_cpu(unsigned int event, u64 n);
 int pfm_sw_hooks_get(void);
 void pfm_sw_hooks_put(void);
 int pfm_sw_hooks_init(void);

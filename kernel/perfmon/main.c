@@ -6,7 +6,7 @@
 #include <linux/module.h>
 
 #include "internal.h"
-#include "ctxsw.h"
+#include "env.h"
 #include "dev.h"
 #include "sysfs.h"
 
@@ -20,12 +20,15 @@ static int __init pfm_init(void)
 	ret = pfm_pmu_add_unit(&pfm_sw_unit);
 	if (ret < 0)
 		goto err_out;
-	ret = pfm_ctxsw_init();
+	ret = pfm_thread_init();
 	if (ret < 0)
 		goto err_pmu;
+	ret = pfm_hotplug_init();
+	if (ret < 0)
+		goto err_thread;
 	ret = pfm_sysfs_init();
 	if (ret < 0)
-		goto err_ctxsw;
+		goto err_hotplug;
 	ret = pfm_dev_init();
 	if (ret < 0)
 		goto err_sysfs;
@@ -35,8 +38,10 @@ static int __init pfm_init(void)
 
 err_sysfs:
 	pfm_sysfs_exit();
-err_ctxsw:
-	pfm_ctxsw_exit();
+err_hotplug:
+	pfm_hotplug_exit();
+err_thread:
+	pfm_thread_exit();
 err_pmu:
 	pfm_pmu_reset();
 err_out:
@@ -47,7 +52,8 @@ static void __exit pfm_exit(void)
 {
 	pfm_dev_exit();
 	pfm_sysfs_exit();
-	pfm_ctxsw_exit();
+	pfm_hotplug_exit();
+	pfm_thread_exit();
 	pfm_sw_hooks_exit();
 	pfm_pmu_reset();
 }

@@ -26,6 +26,7 @@ struct pfm_regdesc {
 	u64 addr;		/* hardware address (MSR), 0 for software registers */
 	u64 dfl_val;		/* quiescent value, also the value of a fresh set */
 	u64 rsvd_msk;		/* PMC: bits the user may not set */
+	u64 priv_msk;		/* PMC: bits that need privilege (kernel-level counting) */
 	u16 type;		/* PFM_REG_* */
 	u8 width;		/* PMD: counter width in bits (1..64) */
 	u8 dep_pmc;		/* PMD: index, inside the unit, of its PMC */
@@ -50,7 +51,7 @@ struct pfm_pmu_unit {
 	void (*write_pmc)(unsigned int idx, u64 value);
 	void (*write_pmd)(unsigned int idx, u64 value);
 	u64 (*read_pmd)(unsigned int idx);
-	void (*enable)(void);
+	void (*enable)(bool system_wide);	/* system-wide: count for every thread */
 	void (*disable)(void);
 
 	/* Resources held while a context using the unit is attached (may sleep). */

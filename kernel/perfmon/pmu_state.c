@@ -79,7 +79,7 @@ void pfm_pmu_enable(struct pfm_context *ctx, struct pfm_event_set *set)
 	unsigned int u;
 
 	for (u = 0; u < pfm_pmu.num_units; u++)
-		pfm_pmu.units[u]->enable();
+		pfm_pmu.units[u]->enable(ctx->flags & PFM_FL_SYSTEM_WIDE);
 }
 
 void pfm_pmu_disable(struct pfm_context *ctx, struct pfm_event_set *set)

@@ -43,7 +43,7 @@ static int pfm_check_pmc(struct pfm_context *ctx, const struct pfarg_pmc *req)
 		return -EINVAL;
 	if (r->unit->pmc_check && r->unit->pmc_check(r->idx, req->reg_value))
 		return -EINVAL;
-	return 0;
+	return pfm_access_pmc(r->desc, req->reg_value);
 }
 
 struct pfm_rw_args {

@@ -78,51 +78,95 @@ static void pfm_start_locked(struct pfm_context *ctx, struct pfm_event_set *set)
 	}
 }
 
-long pfm_load(struct pfm_context *ctx, u32 flags, u64 target)
+static long pfm_load_task(struct pfm_context *ctx, u64 target)
 {
 	struct task_struct *task;
 	int ret;
 
-	if (flags)
-		return -EINVAL;
-	/* ctx->task still set: a detach asked by another thread awaits its unhooking. */
-	if (ctx->state != PFM_CTX_UNLOADED || READ_ONCE(ctx->task))
-		return -EBUSY;
-	if (ctx->flags & PFM_FL_SYSTEM_WIDE)
-		return -EOPNOTSUPP;	/* CPU attach comes with the access model */
 	if (target > INT_MAX)
 		return -ESRCH;
 	task = pfm_find_task((pid_t)target);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
-	if (task != current) {
-		ret = -EOPNOTSUPP;	/* other threads come with the access model */
-		goto out_task;
-	}
+	ret = pfm_access_task(task);
+	if (ret)
+		goto out;
+	ret = pfm_res_session_get(ctx, -1);
+	if (ret)
+		goto out;
 	ret = pfm_units_get();
 	if (ret)
-		goto out_task;
-	/* The attachment holds a reference on the context and on the thread. */
-	pfm_context_get(ctx);
+		goto err_session;
 	ret = pfm_env_attach(ctx, task);
 	if (ret)
-		goto err_attach;
-	if (!ctx->active)
-		ctx->active = pfm_first_set(ctx);
-	return 0;
+		goto err_units;
+	goto out;
 
-err_attach:
-	pfm_context_put(ctx);
+err_units:
 	pfm_units_put();
-out_task:
+err_session:
+	pfm_res_session_put(ctx, -1);
+out:
 	put_task_struct(task);
 	return ret;
 }
 
+static void pfm_do_attach_cpu(struct pfm_context *ctx, void *arg)
+{
+	int cpu = *(int *)arg;
+
+	ctx->cpu = cpu;
+	ctx->on_cpu = cpu;
+	ctx->started = false;
+	ctx->state = PFM_CTX_LOADED;
+}
+
 /*
- * The atomic part of a detach, shared by unload, close and the thread's exit: with
- * ctx->lock held, on the monitored thread's CPU.  The caller releases the references
- * (pfm_detach_release()) once the lock is dropped.
+ * A CPU session is live on its CPU for as long as it is attached; every operation
+ * is carried there by pfm_run_on_state(), so the caller may run on any CPU.
+ */
+static long pfm_load_cpu(struct pfm_context *ctx, u64 target)
+{
+	int cpu = (int)target;
+	int ret;
+
+	if (target >= nr_cpu_ids)
+		return -EINVAL;
+	/* Before the hotplug lock: enabling a tracepoint takes it too. */
+	ret = pfm_units_get();
+	if (ret)
+		return ret;
+	cpus_read_lock();
+	ret = -EINVAL;
+	if (!cpu_online(cpu))
+		goto err;
+	ret = pfm_res_session_get(ctx, cpu);
+	if (ret)
+		goto err;
+	pfm_context_get(ctx);
+	pfm_run_on_state(ctx, pfm_do_attach_cpu, &cpu);
+	cpus_read_unlock();
+	return 0;
+err:
+	cpus_read_unlock();
+	pfm_units_put();
+	return ret;
+}
+
+long pfm_load(struct pfm_context *ctx, u32 flags, u64 target)
+{
+	if (flags)
+		return -EINVAL;
+	if (ctx->state != PFM_CTX_UNLOADED)
+		return -EBUSY;
+	if (ctx->flags & PFM_FL_SYSTEM_WIDE)
+		return pfm_load_cpu(ctx, target);
+	return pfm_load_task(ctx, target);
+}
+
+/*
+ * The atomic part of a detach, shared by unload, close, the thread's exit and the
+ * CPU going offline: with ctx->lock held, where the state lives.
  */
 void pfm_unload_locked(struct pfm_context *ctx)
 {
@@ -130,10 +174,39 @@ void pfm_unload_locked(struct pfm_context *ctx)
 	ctx->state = PFM_CTX_UNLOADED;
 }
 
-void pfm_detach_release(struct pfm_context *ctx, struct task_struct *task)
+/* Drops what a per-thread attachment held; atomic context allowed. */
+void pfm_detach_release(struct pfm_context *ctx)
 {
 	pfm_units_put();
-	put_task_struct(task);
+	pfm_res_session_put(ctx, -1);
+}
+
+static void pfm_do_detach_cpu(struct pfm_context *ctx, void *arg)
+{
+	int *cpu = arg;
+
+	*cpu = -1;
+	if (ctx->state != PFM_CTX_LOADED || ctx->cpu < 0)
+		return;
+	pfm_unload_locked(ctx);
+	*cpu = ctx->cpu;
+	ctx->cpu = -1;
+	ctx->on_cpu = -1;
+}
+
+/*
+ * Detaches a CPU session; whoever wins the race between unload, close and the CPU
+ * going offline releases what the attachment held.
+ */
+void pfm_detach_cpu(struct pfm_context *ctx)
+{
+	int cpu;
+
+	pfm_run_on_state(ctx, pfm_do_detach_cpu, &cpu);
+	if (cpu < 0)
+		return;
+	pfm_units_put();
+	pfm_res_session_put(ctx, cpu);
 	pfm_context_put(ctx);
 }
 
@@ -143,6 +216,10 @@ long pfm_unload(struct pfm_context *ctx, u32 flags)
 		return -EINVAL;
 	if (ctx->state != PFM_CTX_LOADED)
 		return -EINVAL;
+	if (ctx->flags & PFM_FL_SYSTEM_WIDE) {
+		pfm_detach_cpu(ctx);
+		return 0;
+	}
 	return pfm_env_detach(ctx);
 }
 
@@ -178,7 +255,8 @@ long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg)
 		if (!set)
 			return -EINVAL;
 	} else {
-		set = ctx->active;
+		/* The last active set, the first in id order the first time. */
+		set = ctx->active ?: pfm_first_set(ctx);
 	}
 	pfm_run_on_state(ctx, pfm_do_start, set);
 	return 0;

@@ -34,6 +34,13 @@ static void pfm_probe_fault_kernel(void *data, unsigned long address, struct pt_
 		pfm_sw_count(PFM_SW_EV_PAGE_FAULTS, 1);
 }
 
+/* Per-thread sessions count their switches in their own hook; CPU sessions here. */
+static void pfm_probe_switch(void *data, bool preempt, struct task_struct *prev,
+			     struct task_struct *next, unsigned int prev_state)
+{
+	pfm_sw_count_cpu(PFM_SW_EV_CTX_SWITCHES, 1);
+}
+
 struct pfm_sw_hook {
 	const char *name;
 	void *probe;
@@ -44,6 +51,7 @@ static struct pfm_sw_hook pfm_sw_hooks[] = {
 	{ .name = "sys_enter", .probe = pfm_probe_syscall },
 	{ .name = "page_fault_user", .probe = pfm_probe_fault_user },
 	{ .name = "page_fault_kernel", .probe = pfm_probe_fault_kernel },
+	{ .name = "sched_switch", .probe = pfm_probe_switch },
 };
 
 static DEFINE_MUTEX(pfm_sw_hooks_mutex);

@@ -14,6 +14,7 @@
 struct pfm_sw_cpu {
 	struct task_struct *owner;	/* thread whose events count, when enabled */
 	bool enabled;
+	bool system_wide;		/* every thread's events count */
 	u8 counting[PFM_SW_EV_MAX + 1];	/* counters counting each event */
 	u64 pmc[N];
 	u64 pmd[N];
@@ -83,7 +84,7 @@ static u64 pfm_sw_read_pmd(unsigned int i)
 	return c->pmd[i];
 }
 
-static void pfm_sw_enable(void)
+static void pfm_sw_enable(bool system_wide)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 	u64 now = pfm_clock_ns();
@@ -92,6 +93,7 @@ static void pfm_sw_enable(void)
 	for (i = 0; i < N; i++)
 		c->stamp[i] = now;
 	c->owner = current;
+	c->system_wide = system_wide;
 	c->enabled = true;
 }
 
@@ -111,7 +113,7 @@ static void pfm_sw_disable(void)
  * Called where the event happens, in the thread that caused it.  Interrupts are off
  * so that a cross-CPU call reading or writing the bank cannot split an update.
  */
-void pfm_sw_count(unsigned int event, u64 n)
+static void __pfm_sw_count(unsigned int event, u64 n, bool cpu_only)
 {
 	struct pfm_sw_cpu *c;
 	unsigned long flags;
@@ -121,13 +123,24 @@ void pfm_sw_count(unsigned int event, u64 n)
 		return;
 	local_irq_save(flags);
 	c = this_cpu_ptr(&pfm_sw_cpu);
-	if (c->enabled && c->owner == current) {
+	if (c->enabled && (c->system_wide || (!cpu_only && c->owner == current))) {
 		mask = c->counting[event];
 		for (i = 0; mask; i++, mask >>= 1)
 			if (mask & 1)
 				c->pmd[i] += n;
 	}
 	local_irq_restore(flags);
+}
+
+void pfm_sw_count(unsigned int event, u64 n)
+{
+	__pfm_sw_count(event, n, false);
+}
+
+/* Events seen from the CPU's side only (a switch): they count for CPU sessions. */
+void pfm_sw_count_cpu(unsigned int event, u64 n)
+{
+	__pfm_sw_count(event, n, true);
 }
 
 #define PFM_SW_PMC_DESC(n) {						\

@@ -4,9 +4,13 @@
  *
  *   version            interface version, "major.minor"
  *   arg_mem_max        largest vector argument in bytes (rw, at least one element)
+ *   paranoid, sys_group, task_group   the access model (access.c)
+ *   ctx_per_user_max   contexts a user may hold (res.c)
+ *   task_sessions_count, sys_sessions_count   attached sessions of each kind
  *   pmu_desc/model     name of the active PMU description
  *   pmu_desc/pmcN/     name, addr, dfl_val, rsvd_msk of each implemented PMC
  *   pmu_desc/pmdN/     name, addr, width of each implemented PMD
+ *   syscall            first system call number (in-tree build only: syscall.c)
  */
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
@@ -48,13 +52,92 @@ static ssize_t model_show(struct kobject *kobj, struct kobj_attribute *attr, cha
 	return sysfs_emit(buf, "%s\n", pfm_pmu.model);
 }
 
+/* Integer knobs of the access model: value and the range a store accepts. */
+struct pfm_int_knob {
+	struct kobj_attribute attr;
+	int *val;
+	int min, max;
+};
+
+#define to_knob(a) container_of(a, struct pfm_int_knob, attr)
+
+static ssize_t pfm_knob_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(*to_knob(attr)->val));
+}
+
+static ssize_t pfm_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
+			      const char *buf, size_t count)
+{
+	struct pfm_int_knob *k = to_knob(attr);
+	int v, ret;
+
+	ret = kstrtoint(buf, 0, &v);
+	if (ret)
+		return ret;
+	if (v < k->min || v > k->max)
+		return -EINVAL;
+	WRITE_ONCE(*k->val, v);
+	return count;
+}
+
+#define PFM_INT_KNOB(_name, _var, _min, _max)					\
+	static struct pfm_int_knob pfm_knob_##_name = {				\
+		.attr = __ATTR(_name, 0644, pfm_knob_show, pfm_knob_store),	\
+		.val = &(_var), .min = (_min), .max = (_max),			\
+	}
+
+PFM_INT_KNOB(paranoid, pfm_paranoid, -1, 3);
+PFM_INT_KNOB(sys_group, pfm_sys_group, -1, INT_MAX);
+PFM_INT_KNOB(task_group, pfm_task_group, -1, INT_MAX);
+
+static ssize_t ctx_per_user_max_show(struct kobject *kobj, struct kobj_attribute *attr,
+				     char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(pfm_ctx_per_user_max));
+}
+
+static ssize_t ctx_per_user_max_store(struct kobject *kobj, struct kobj_attribute *attr,
+				      const char *buf, size_t count)
+{
+	unsigned int v;
+	int ret;
+
+	ret = kstrtouint(buf, 0, &v);
+	if (ret)
+		return ret;
+	WRITE_ONCE(pfm_ctx_per_user_max, v);
+	return count;
+}
+
+static ssize_t task_sessions_count_show(struct kobject *kobj, struct kobj_attribute *attr,
+					char *buf)
+{
+	return sysfs_emit(buf, "%u\n", pfm_res_task_sessions());
+}
+
+static ssize_t sys_sessions_count_show(struct kobject *kobj, struct kobj_attribute *attr,
+				       char *buf)
+{
+	return sysfs_emit(buf, "%u\n", pfm_res_sys_sessions());
+}
+
 static struct kobj_attribute pfm_version_attr = __ATTR_RO(version);
 static struct kobj_attribute pfm_arg_mem_max_attr = __ATTR_RW(arg_mem_max);
+static struct kobj_attribute pfm_ctx_per_user_max_attr = __ATTR_RW(ctx_per_user_max);
+static struct kobj_attribute pfm_task_sessions_count_attr = __ATTR_RO(task_sessions_count);
+static struct kobj_attribute pfm_sys_sessions_count_attr = __ATTR_RO(sys_sessions_count);
 static struct kobj_attribute pfm_model_attr = __ATTR_RO(model);
 
 static struct attribute *pfm_top_attrs[] = {
 	&pfm_version_attr.attr,
 	&pfm_arg_mem_max_attr.attr,
+	&pfm_knob_paranoid.attr.attr,
+	&pfm_knob_sys_group.attr.attr,
+	&pfm_knob_task_group.attr.attr,
+	&pfm_ctx_per_user_max_attr.attr,
+	&pfm_task_sessions_count_attr.attr,
+	&pfm_sys_sessions_count_attr.attr,
 	NULL,
 };
 
@@ -202,4 +285,10 @@ void pfm_sysfs_exit(void)
 	pfm_del_regs();
 	kobject_put(pfm_desc_kobj);
 	kobject_put(pfm_kobj);
+}
+
+/* The door's own files go here (syscall.c: "syscall"). */
+struct kobject *pfm_sysfs_kobj(void)
+{
+	return pfm_kobj;
 }

@@ -34,6 +34,7 @@ int main(void)
 	srunner_add_suite(sr, pfm_count_suite());
 	srunner_add_suite(sr, pfm_isolation_suite());
 	srunner_add_suite(sr, pfm_sysfs_suite());
+	srunner_add_suite(sr, pfm_door_suite());
 	srunner_set_fork_status(sr, CK_FORK);
 
 	srunner_run_all(sr, CK_NORMAL);

@@ -13,5 +13,6 @@ Suite *pfm_state_suite(void);		/* state.c: load/start/stop/unload */
 Suite *pfm_count_suite(void);		/* count.c: exact software counts */
 Suite *pfm_isolation_suite(void);	/* isolation.c: per-thread, per-counter */
 Suite *pfm_sysfs_suite(void);		/* sysfs.c: /sys/kernel/perfmon */
+Suite *pfm_door_suite(void);		/* door.c: syscalls or /dev/perfmon */
 
 #endif /* PFM_TESTS_SUITES_H */

@@ -10,12 +10,14 @@
  *   bit  22     EN: the counter counts while monitoring is started
  *   others      reserved, must be zero
  *
- * The counters are 64 bits wide and count only what the monitored thread does
- * (per-thread sessions) while monitoring is started:
+ * The counters are 64 bits wide and count, while monitoring is started, what the
+ * monitored thread does (per-thread sessions) or what happens on the monitored CPU
+ * (system-wide sessions: every thread, and TASK_CLOCK counts wall-clock time):
  *
  *   TASK_CLOCK      nanoseconds the thread ran on a CPU
  *   CTX_SWITCHES    times the thread was switched out (preempted or blocked)
  *   CPU_MIGRATIONS  times the thread resumed on another CPU than it last ran on
+ *                   (per-thread sessions only: a CPU session counts none)
  *   PAGE_FAULTS     page faults on user addresses taken by the thread
  *   SYSCALLS        system calls entered by the thread; the pfm_stop() (or
  *                   pfm_read_pmds() while started) that observes the count is

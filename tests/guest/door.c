@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * door: which way the calls reach the kernel.
+ *
+ * A kernel with perfmon built in publishes its first system call number in
+ * /sys/kernel/perfmon/syscall, and libperfmon must then use the system calls;
+ * with the module there is no such file and libperfmon uses /dev/perfmon.
+ * On the in-tree kernel the tests below also make the system calls by hand,
+ * with no library in between, so that the calls are known to be reached by
+ * their numbers, each number reaching its own call.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "suites.h"
+
+#define PFM_SYSCALL_FILE	PFM_SYSFS "/syscall"
+
+/* The x86_64 number of pfm_create_context (scripts/intree/core.patch). */
+#define PFM_NR_CREATE_CONTEXT	451
+
+static int have_syscalls(void)
+{
+	return access(PFM_SYSCALL_FILE, F_OK) == 0;
+}
+
+/* The published first number; the test fails if it cannot be read. */
+static long sysbase(void)
+{
+	return ck_sysfs_read_long(PFM_SYSCALL_FILE);
+}
+
+/*
+ * Call PFM_CALL_xxx by number, as the kernel's table has it.  The number is
+ * read once, at the first call: reading it later, between a start and a stop,
+ * would add system calls to the counts.
+ */
+static long raw(int call, long a0, long a1, long a2, long a3)
+{
+	static long base;
+
+	if (!base)
+		base = sysbase();
+	return syscall(base + call, a0, a1, a2, a3);
+}
+
+START_TEST(test_door_is_syscall)
+{
+	ck_assert_int_eq(pfm_door(), PFM_DOOR_SYSCALL);
+	ck_assert_int_eq(sysbase(), PFM_NR_CREATE_CONTEXT);
+}
+END_TEST
+
+START_TEST(test_door_is_ioctl)
+{
+	ck_assert_int_eq(pfm_door(), PFM_DOOR_IOCTL);
+}
+END_TEST
+
+/* A context made by the raw call is a perfmon fd that the library can use. */
+START_TEST(test_raw_create_context)
+{
+	char path[64], link[64];
+	ssize_t n;
+	long fd;
+
+	errno = 0;
+	fd = raw(PFM_CALL_CREATE_CONTEXT, 0, 0, 0, 0);
+	ck_assert_msg(fd >= 0, "syscall(pfm_create_context): %s", strerror(errno));
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%ld", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	ck_assert_int_gt(n, 0);
+	link[n] = '\0';
+	ck_assert_str_eq(link, "anon_inode:[pfmfd]");
+
+	ck_write_pmc((int)fd, SW_PMC(0), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	ck_assert_ok(close((int)fd));
+}
+END_TEST
+
+/* Every call that takes a context checks it first. */
+static const int fd_calls[] = {
+	PFM_CALL_WRITE_PMCS, PFM_CALL_WRITE_PMDS, PFM_CALL_READ_PMDS,
+	PFM_CALL_LOAD_CONTEXT, PFM_CALL_START, PFM_CALL_STOP,
+	PFM_CALL_UNLOAD_CONTEXT,
+};
+
+START_TEST(test_raw_bad_fd)
+{
+	int call = fd_calls[_i];
+	int devnull;
+
+	ck_assert_errno(raw(call, -1, 0, 0, 0), EBADF);
+	ck_assert_errno(raw(call, INT_MAX, 0, 0, 0), EBADF);
+	/* an open fd that is not a context */
+	devnull = open("/dev/null", O_RDONLY);
+	ck_assert_int_ge(devnull, 0);
+	ck_assert_errno(raw(call, devnull, 0, 0, 0), EBADF);
+	close(devnull);
+}
+END_TEST
+
+/* A negative target: the same errno as the ioctl door gives (state.c). */
+START_TEST(test_raw_load_negative_target)
+{
+	int fd = ck_ctx_create();
+
+	ck_assert_errno(raw(PFM_CALL_LOAD_CONTEXT, fd, 0, -1, 0), ESRCH);
+	ck_assert_errno(pfm_load_context(fd, 0, -1), ESRCH);
+	close(fd);
+}
+END_TEST
+
+/*
+ * A whole session by number: a call wired to the wrong number would fail
+ * here or count wrongly.  The stop is a system call and counts itself.
+ */
+START_TEST(test_raw_session)
+{
+	struct pfarg_pmc pc;
+	struct pfarg_pmd pd;
+	long fd, rs, rt;
+
+	fd = raw(PFM_CALL_CREATE_CONTEXT, 0, 0, 0, 0);
+	ck_assert_msg(fd >= 0, "create: %s", strerror(errno));
+	pmc_init(&pc, SW_PMC(0), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	ck_assert_ok(raw(PFM_CALL_WRITE_PMCS, fd, (long)&pc, sizeof(pc), 0));
+	pmd_init(&pd, SW_PMD(0), 0);
+	ck_assert_ok(raw(PFM_CALL_WRITE_PMDS, fd, (long)&pd, sizeof(pd), 0));
+	ck_assert_ok(raw(PFM_CALL_LOAD_CONTEXT, fd, 0, self_tid(), 0));
+
+	rs = raw(PFM_CALL_START, fd, 0, 0, 0);
+	do_getppid(100);
+	rt = raw(PFM_CALL_STOP, fd, 0, 0, 0);
+	ck_assert_msg(rs == 0 && rt == 0, "start %ld, stop %ld: %s", rs, rt,
+		      strerror(errno));
+
+	pmd_init(&pd, SW_PMD(0), 0);
+	ck_assert_ok(raw(PFM_CALL_READ_PMDS, fd, (long)&pd, sizeof(pd), 0));
+	ck_assert_uint_eq(pd.reg_value, 100 + 1);
+	ck_assert_ok(raw(PFM_CALL_UNLOAD_CONTEXT, fd, 0, 0, 0));
+	/* unloaded: stop is refused, by the stop call */
+	ck_assert_errno(raw(PFM_CALL_STOP, fd, 0, 0, 0), EINVAL);
+	ck_assert_ok(close((int)fd));
+}
+END_TEST
+
+Suite *pfm_door_suite(void)
+{
+	Suite *s = suite_create("door");
+	TCase *tc;
+
+	/* the kernel under test decides which half applies */
+	if (have_syscalls()) {
+		tc = pfm_tcase("syscall");
+		tcase_add_test(tc, test_door_is_syscall);
+		tcase_add_test(tc, test_raw_create_context);
+		tcase_add_loop_test(tc, test_raw_bad_fd, 0, ARRAY_SIZE(fd_calls));
+		tcase_add_test(tc, test_raw_load_negative_target);
+		tcase_add_test(tc, test_raw_session);
+	} else {
+		tc = pfm_tcase("ioctl");
+		tcase_add_test(tc, test_door_is_ioctl);
+	}
+	suite_add_tcase(s, tc);
+	return s;
+}

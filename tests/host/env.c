@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the core calls outside the host-compiled files, as recording stubs.
+ *
+ * The hooks mirror kernel/perfmon/thread.c on one CPU: attaching the calling thread
+ * hooks it at once (on_cpu = this CPU, state LOADED, stopped); another thread is
+ * attached with its state saved (on_cpu = -1) and no hooks, as if its hooking task
+ * work had not run yet; detaching unloads and releases at once, as if the thread's
+ * unhooking task work ran immediately.  A thread has at most one context (EEXIST).
+ */
+#include "harness.h"
+
+struct pfm_host_env pfm_host_env;
+
+#define ENV_MAX_ATTACHED	8
+static struct pfm_context *env_map[ENV_MAX_ATTACHED];	/* contexts with ctx->task set */
+
+/* thread.c's hook, reduced to whether its notifier is registered */
+struct pfm_hook {
+	bool on;
+};
+
+static struct pfm_hook env_hooks[ENV_MAX_ATTACHED];
+
+u64 pfm_clock_ns(void)
+{
+	return pfm_host_env.clock_ns;
+}
+
+struct task_struct *pfm_find_task(pid_t tid)
+{
+	if (tid == task_pid_vnr(current))
+		return get_task_struct(current);
+	if (tid == shim_task_self.pid)
+		return get_task_struct(&shim_task_self);
+	if (tid == shim_task_other.pid)
+		return get_task_struct(&shim_task_other);
+	return ERR_PTR(-ESRCH);
+}
+
+static int env_map_add(struct pfm_context *ctx, struct task_struct *task)
+{
+	unsigned int i, free = ENV_MAX_ATTACHED;
+
+	for (i = 0; i < ENV_MAX_ATTACHED; i++) {
+		if (env_map[i] && env_map[i]->task == task)
+			return -EEXIST;
+		if (!env_map[i] && free == ENV_MAX_ATTACHED)
+			free = i;
+	}
+	ck_assert_uint_lt(free, ENV_MAX_ATTACHED);
+	ctx->task = task;
+	ctx->hook = &env_hooks[free];
+	env_map[free] = ctx;
+	pfm_host_env.attached++;
+	return 0;
+}
+
+static void env_map_del(struct pfm_context *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < ENV_MAX_ATTACHED; i++) {
+		if (env_map[i] == ctx) {
+			env_map[i] = NULL;
+			WRITE_ONCE(ctx->task, NULL);
+			ctx->hook = NULL;
+			pfm_host_env.attached--;
+			return;
+		}
+	}
+	ck_abort_msg("detach of a context that is not attached");
+}
+
+int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task)
+{
+	unsigned long flags;
+	int ret;
+
+	pfm_host_env.attach_calls++;
+	if (pfm_host_env.attach_ret)
+		return pfm_host_env.attach_ret;
+	ret = env_map_add(ctx, task);
+	if (ret)
+		return ret;
+	/* The hook holds the thread and the context. */
+	get_task_struct(task);
+	pfm_context_get(ctx);
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	ctx->started = false;
+	ctx->state = PFM_CTX_LOADED;
+	ctx->hook->on = false;
+	if (task == current) {
+		ctx->hook->on = true;
+		ctx->on_cpu = smp_processor_id();
+		ctx->last_cpu = ctx->on_cpu;
+	}
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return 0;
+}
+
+long pfm_env_detach(struct pfm_context *ctx)
+{
+	struct task_struct *task = ctx->task;
+	unsigned long flags;
+
+	pfm_host_env.detach_calls++;
+	ck_assert_ptr_nonnull(task);
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (ctx->state == PFM_CTX_LOADED)
+		pfm_unload_locked(ctx);
+	ctx->hook->on = false;
+	ctx->on_cpu = -1;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	env_map_del(ctx);
+	pfm_detach_release(ctx);
+	put_task_struct(task);
+	pfm_context_put(ctx);
+	return 0;
+}
+
+/* One CPU: the state is here (on_cpu 0) or saved (on_cpu -1). */
+void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg)
+{
+	unsigned long flags;
+
+	pfm_host_env.run_on_state_calls++;
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	WARN_ON(ctx->on_cpu >= 0 && ctx->on_cpu != smp_processor_id());
+	fn(ctx, arg);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
+/* thread.c's switch-out hook */
+void pfm_host_sched_out(struct pfm_context *ctx)
+{
+	raw_spin_lock(&ctx->lock);
+	ck_assert(ctx->hook && ctx->hook->on);
+	if (ctx->started && ctx->on_cpu >= 0) {
+		pfm_sw_count(PFM_SW_EV_CTX_SWITCHES, 1);
+		pfm_pmu_disable(ctx, ctx->active);
+		pfm_set_save(ctx, ctx->active);
+	}
+	ctx->on_cpu = -1;
+	raw_spin_unlock(&ctx->lock);
+}
+
+/* thread.c's switch-in hook, back on this CPU */
+void pfm_host_sched_in(struct pfm_context *ctx)
+{
+	unsigned long flags;
+	int cpu = smp_processor_id();
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	ck_assert(ctx->hook && ctx->hook->on);
+	ctx->on_cpu = cpu;
+	if (ctx->started) {
+		pfm_set_restore(ctx, ctx->active);
+		pfm_pmu_enable(ctx, ctx->active);
+		if (ctx->last_cpu != cpu)
+			pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);
+		ctx->last_cpu = cpu;
+	}
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
+/* sw_hooks.c */
+int pfm_sw_hooks_get(void)
+{
+	if (pfm_host_env.sw_hooks_get_ret)
+		return pfm_host_env.sw_hooks_get_ret;
+	/*
+	 * The first user registers the probes (pfm_sw_hooks_sync()): a tracepoint's
+	 * first probe enables its static key, and static_key_enable() takes
+	 * cpus_read_lock().  (The last put unregisters from a work item.)
+	 */
+	if (!pfm_host_env.sw_hooks_users++) {
+		cpus_read_lock();
+		cpus_read_unlock();
+	}
+	return 0;
+}
+
+void pfm_sw_hooks_put(void)
+{
+	WARN_ON(pfm_host_env.sw_hooks_users <= 0);
+	pfm_host_env.sw_hooks_users--;
+}
+
+int pfm_sw_hooks_init(void)
+{
+	return 0;
+}
+
+void pfm_sw_hooks_exit(void)
+{
+}
+
+/* access.c */
+int pfm_access_task(struct task_struct *task)
+{
+	return pfm_host_env.access_task_ret;
+}
+
+int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value)
+{
+	pfm_host_env.access_pmc_calls++;
+	if (value & pfm_host_env.access_pmc_deny)
+		return -EPERM;
+	return pfm_host_env.access_pmc_ret;
+}
+
+/* res.c */
+int pfm_res_ctx_charge(struct pfm_context *ctx)
+{
+	if (pfm_host_env.charge_ret)
+		return pfm_host_env.charge_ret;
+	pfm_host_env.charged++;
+	return 0;
+}
+
+void pfm_res_ctx_uncharge(struct pfm_context *ctx)
+{
+	WARN_ON(pfm_host_env.charged <= 0);
+	pfm_host_env.charged--;
+}
+
+int pfm_res_session_get(struct pfm_context *ctx, int cpu)
+{
+	if (pfm_host_env.session_ret)
+		return pfm_host_env.session_ret;
+	if (cpu < 0)
+		pfm_host_env.task_sessions++;
+	else
+		pfm_host_env.cpu_sessions++;
+	return 0;
+}
+
+void pfm_res_session_put(struct pfm_context *ctx, int cpu)
+{
+	int *n = cpu < 0 ? &pfm_host_env.task_sessions : &pfm_host_env.cpu_sessions;
+
+	WARN_ON(*n <= 0);
+	(*n)--;
+}
+
+/* msg.c */
+void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task)
+{
+	pfm_host_env.end_msgs++;
+}

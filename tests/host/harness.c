@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fixtures and shortcuts shared by the host tests.
+ */
+#include <string.h>
+
+#include "harness.h"
+
+static long base_live;
+
+bool pfm_host_known_bugs(void)
+{
+	const char *v = getenv("PFM_HOST_KNOWN_BUGS");
+
+	return v && *v && strcmp(v, "0");
+}
+
+void pfm_host_add_known_bug(TCase *tc, const TTest *t)
+{
+	if (pfm_host_known_bugs())
+		tcase_add_test(tc, t);
+}
+
+static void pfm_host_note(void)
+{
+	base_live = shim_alloc_live;
+}
+
+void pfm_host_setup_bare(void)
+{
+	pfm_pmu_reset();
+	pfm_host_note();
+}
+
+void pfm_host_setup_sw(void)
+{
+	pfm_pmu_reset();
+	ck_assert_int_eq(pfm_pmu_add_unit(&pfm_sw_unit), 0);
+	pfm_host_note();
+}
+
+void pfm_host_setup(void)
+{
+	pfm_pmu_reset();
+	ck_assert_int_eq(pfm_pmu_add_unit(&fake_unit), 0);
+	ck_assert_int_eq(pfm_pmu_add_unit(&pfm_sw_unit), 0);
+	pfm_host_note();
+}
+
+/* Everything taken was given back, and nothing went wrong on the way. */
+void pfm_host_teardown(void)
+{
+	ck_assert_msg(!shim_warn_count, "%u WARN fired, the last: %s", shim_warn_count,
+		      shim_warn_last);
+	ck_assert_msg(shim_alloc_live == base_live, "%ld allocations leaked",
+		      shim_alloc_live - base_live);
+	ck_assert_int_eq(shim_this_module.refs, 0);
+	ck_assert_int_eq(shim_task_self.usage, 0);
+	ck_assert_int_eq(shim_task_other.usage, 0);
+	ck_assert_int_eq(pfm_host_env.attached, 0);
+	ck_assert_int_eq(pfm_host_env.sw_hooks_users, 0);
+	ck_assert_int_eq(pfm_host_env.charged, 0);
+	ck_assert_int_eq(pfm_host_env.task_sessions, 0);
+	ck_assert_int_eq(pfm_host_env.cpu_sessions, 0);
+	ck_assert_int_eq(fake_pmu.users, 0);
+	ck_assert_int_eq(shim_cpus_read_locked, 0);
+}
+
+TCase *pfm_host_tcase(const char *name, void (*setup)(void))
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_add_checked_fixture(tc, setup, pfm_host_teardown);
+	tcase_set_timeout(tc, 10);
+	return tc;
+}
+
+struct pfm_context *ck_ctx_new(u32 flags)
+{
+	struct pfm_context *ctx = pfm_context_alloc(flags);
+
+	ck_assert_msg(ctx && !IS_ERR(ctx), "pfm_context_alloc(%#x) failed", flags);
+	return ctx;
+}
+
+void ck_load_self(struct pfm_context *ctx)
+{
+	ck_assert_int_eq(pfm_load(ctx, 0, current->pid), 0);
+}
+
+void ck_unload(struct pfm_context *ctx)
+{
+	ck_assert_int_eq(pfm_unload(ctx, 0), 0);
+}
+
+void ck_start(struct pfm_context *ctx)
+{
+	ck_assert_int_eq(pfm_start(ctx, 0, 0), 0);
+}
+
+void ck_stop(struct pfm_context *ctx)
+{
+	ck_assert_int_eq(pfm_stop(ctx, 0), 0);
+}
+
+void ck_write_pmc(struct pfm_context *ctx, u16 num, u64 value, u32 flags)
+{
+	struct pfarg_pmc req = { .reg_num = num, .reg_flags = flags, .reg_value = value };
+
+	ck_assert_int_eq(pfm_write_pmcs(ctx, &req, 1), 0);
+}
+
+void ck_write_pmd(struct pfm_context *ctx, u16 num, u64 value)
+{
+	struct pfarg_pmd req = { .reg_num = num, .reg_value = value };
+
+	ck_assert_int_eq(pfm_write_pmds(ctx, &req, 1), 0);
+}
+
+u64 ck_read_pmd(struct pfm_context *ctx, u16 num)
+{
+	struct pfarg_pmd req = { .reg_num = num };
+
+	ck_assert_int_eq(pfm_read_pmds(ctx, &req, 1), 0);
+	return req.reg_value;
+}
+
+struct pfm_event_set *ctx_set0(struct pfm_context *ctx)
+{
+	struct pfm_event_set *set = pfm_find_set(ctx, 0);
+
+	ck_assert_ptr_nonnull(set);
+	return set;
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Host unit tests of the perfmon core: what every test file shares.
+ *
+ * The core files (kernel/perfmon/{ctx,args,rw,sets,pmu,pmu_state,state,sw_pmu}.c) are
+ * compiled unchanged against the shim in shim/.  What the core calls in the
+ * kernel-only files (ctxsw.c, sw_hooks.c, access.c, res.c, msg.c) is provided by
+ * env.c as recording stubs; fake_pmu.c is a 48-bit hardware unit of the tests' own.
+ *
+ * Every test runs in its own process (CK_FORK) with a checked fixture: the setup
+ * registers the units and notes the allocator, and the teardown requires that
+ * everything taken was given back (memory, module, task, unit and session
+ * references, attachments) and that no WARN fired.
+ */
+#ifndef PFM_HOST_HARNESS_H
+#define PFM_HOST_HARNESS_H
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"		/* the core's own header, through the shim */
+#include "kshim_test.h"
+
+/* Suites, one per file */
+Suite *pfm_args_suite(void);
+Suite *pfm_rw_suite(void);
+Suite *pfm_emul64_suite(void);
+Suite *pfm_state_suite(void);
+Suite *pfm_sw_suite(void);
+Suite *pfm_ctx_suite(void);
+Suite *pfm_pmu_suite(void);
+
+/*
+ * Tests that show a known bug of the core fail until it is fixed: they run only with
+ * PFM_HOST_KNOWN_BUGS=1 in the environment, so that the default run stays green.
+ */
+bool pfm_host_known_bugs(void);
+void pfm_host_add_known_bug(TCase *tc, const TTest *t);
+
+/*
+ * The fake hardware unit: PMC0..3 at logical 0..3 (bits 63..32 reserved, bit 22
+ * enables counting), PMD0..3 at logical 0..3, 48 bits wide, PMDi counting under PMCi.
+ * PMC0..2 accept PFM_PMCFL_NO_EMUL64; PMC3 (a fixed-function-like control) does not,
+ * and its quiescent value is FAKE_PMC3_DFL.  One register file (CPU 0), and counters
+ * of every access the core makes to it.
+ */
+#define FAKE_NUM		4
+#define FAKE_WIDTH		48
+#define FAKE_MASK		((1ULL << FAKE_WIDTH) - 1)
+#define FAKE_PMC_EN		(1ULL << 22)
+#define FAKE_PMC_RSVD		0xffffffff00000000ULL
+#define FAKE_PMC3_DFL		0x5ULL
+
+struct fake_pmu {
+	u64 pmc[FAKE_NUM];
+	u64 pmd[FAKE_NUM];
+	bool enabled;
+	bool system_wide;
+	unsigned int nr_write_pmc;
+	unsigned int nr_write_pmd;
+	unsigned int nr_read_pmd;
+	unsigned int nr_enable;
+	unsigned int nr_disable;
+	int users;		/* get() - put() */
+	int get_ret;		/* what get() returns */
+};
+
+extern struct fake_pmu fake_pmu;
+extern const struct pfm_pmu_unit fake_unit;
+extern const struct pfm_regdesc fake_pmcs[FAKE_NUM];
+extern const struct pfm_regdesc fake_pmds[FAKE_NUM];
+
+/* Counts delta events on counter i if the unit is enabled and PMCi has EN. */
+void fake_pmu_advance(unsigned int i, u64 delta);
+/* Register accesses (reads, writes, enable, disable) made so far. */
+unsigned int fake_pmu_accesses(void);
+
+/*
+ * The environment (env.c): the clock, the threads, the hooks, the software-event
+ * probes, the access model and the session accounting, as recording stubs.
+ */
+struct pfm_host_env {
+	u64 clock_ns;			/* pfm_clock_ns() */
+	int attached;			/* contexts attached to a thread or a CPU */
+	unsigned int attach_calls;
+	unsigned int detach_calls;
+	unsigned int run_on_state_calls;
+	int attach_ret;			/* injected pfm_env_attach() error */
+	int sw_hooks_users;
+	int sw_hooks_get_ret;		/* injected pfm_sw_hooks_get() error */
+	int access_task_ret;		/* pfm_access_task() result */
+	int access_pmc_ret;		/* pfm_access_pmc() result */
+	u64 access_pmc_deny;		/* pfm_access_pmc() says EPERM to these bits */
+	unsigned int access_pmc_calls;
+	int charged;			/* contexts charged to the user */
+	int charge_ret;			/* injected pfm_res_ctx_charge() error */
+	int task_sessions;
+	int cpu_sessions;
+	int session_ret;		/* injected pfm_res_session_get() error */
+	unsigned int end_msgs;		/* pfm_msg_end() calls */
+};
+
+extern struct pfm_host_env pfm_host_env;
+
+/* The monitored thread leaving and coming back to the CPU (ctxsw.c's hooks). */
+void pfm_host_sched_out(struct pfm_context *ctx);
+void pfm_host_sched_in(struct pfm_context *ctx);
+
+/* Fixtures: units registered, then the teardown checks everything was given back. */
+void pfm_host_setup(void);		/* fake unit, then the software unit */
+void pfm_host_setup_sw(void);		/* the software unit only */
+void pfm_host_setup_bare(void);		/* no unit */
+void pfm_host_teardown(void);
+/* A test case with the given fixture, 5 s timeout. */
+TCase *pfm_host_tcase(const char *name, void (*setup)(void));
+
+/* Shortcuts; each asserts the call succeeded. */
+struct pfm_context *ck_ctx_new(u32 flags);
+void ck_load_self(struct pfm_context *ctx);
+void ck_unload(struct pfm_context *ctx);
+void ck_start(struct pfm_context *ctx);
+void ck_stop(struct pfm_context *ctx);
+void ck_write_pmc(struct pfm_context *ctx, u16 num, u64 value, u32 flags);
+void ck_write_pmd(struct pfm_context *ctx, u16 num, u64 value);
+u64 ck_read_pmd(struct pfm_context *ctx, u16 num);
+struct pfm_event_set *ctx_set0(struct pfm_context *ctx);
+
+#define ck_assert_u64_eq(a, b)	ck_assert_uint_eq((u64)(a), (u64)(b))
+
+#endif /* PFM_HOST_HARNESS_H */

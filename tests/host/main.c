@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfm_host_tests: host unit tests of the perfmon core (see harness.h).
+ *
+ * Every test runs in its own process (CK_FORK): the core's globals (the PMU
+ * description, the software PMU's register bank) start fresh in each.
+ * PFM_HOST_KNOWN_BUGS=1 adds the tests that show known bugs of the core.
+ * Exit status: 0 when every test passed.
+ */
+#include "harness.h"
+
+int main(void)
+{
+	SRunner *sr;
+	int failed;
+
+	sr = srunner_create(pfm_args_suite());
+	srunner_add_suite(sr, pfm_ctx_suite());
+	srunner_add_suite(sr, pfm_pmu_suite());
+	srunner_add_suite(sr, pfm_rw_suite());
+	srunner_add_suite(sr, pfm_emul64_suite());
+	srunner_add_suite(sr, pfm_state_suite());
+	srunner_add_suite(sr, pfm_sw_suite());
+	srunner_set_fork_status(sr, CK_FORK);
+	if (pfm_host_known_bugs())
+		printf("pfm_host_tests: PFM_HOST_KNOWN_BUGS set: known-bug tests included\n");
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kshim.c: the state behind kshim.h, which the host tests drive and check.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kshim.h"
+#include "kshim_test.h"
+
+/* WARN */
+unsigned int shim_warn_count;
+const char *shim_warn_last;
+
+void shim_warn(const char *cond, const char *file, int line)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s:%d: WARN_ON(%s)", file, line, cond);
+	shim_warn_last = buf;
+	shim_warn_count++;
+	fprintf(stderr, "kshim: %s\n", buf);
+}
+
+unsigned int shim_printk_count;
+
+void shim_printk(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	shim_printk_count++;
+}
+
+/* The allocator: malloc underneath (so ASan sees every buffer), counted. */
+long shim_alloc_live;
+unsigned long shim_alloc_calls;
+unsigned long shim_alloc_failed;
+static unsigned long shim_fail_countdown;
+
+void shim_alloc_fail_nth(unsigned long n)
+{
+	shim_fail_countdown = n;
+}
+
+void *shim_kmalloc(size_t size, gfp_t gfp, bool zero)
+{
+	void *p;
+
+	shim_alloc_calls++;
+	if (shim_fail_countdown && !--shim_fail_countdown) {
+		shim_alloc_failed++;
+		return NULL;
+	}
+	p = malloc(size ? size : 1);
+	if (!p)
+		return NULL;
+	/* kmalloc() memory is not zeroed: poison it so that a missed init shows. */
+	memset(p, zero ? 0 : 0xa5, size);
+	shim_alloc_live++;
+	return p;
+}
+
+void kfree(const void *p)
+{
+	if (!p)
+		return;
+	shim_alloc_live--;
+	free((void *)p);
+}
+
+/* User memory: host memory, but low addresses and the bad marker fault. */
+unsigned long shim_uaccess_calls;
+
+bool shim_uptr_faults(const void *uptr)
+{
+	return (uintptr_t)uptr < 4096 || uptr == SHIM_BAD_UPTR;
+}
+
+unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
+{
+	shim_uaccess_calls++;
+	if (shim_uptr_faults(from)) {
+		memset(to, 0, n);	/* the kernel zeroes what it could not copy */
+		return n;
+	}
+	memcpy(to, from, n);
+	return 0;
+}
+
+unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
+{
+	shim_uaccess_calls++;
+	if (shim_uptr_faults(to))
+		return n;
+	memcpy(to, from, n);
+	return 0;
+}
+
+/* Tasks: the test's own thread, and another thread of the same process. */
+struct task_struct shim_task_self = { .pid = 1000, .comm = "self" };
+struct task_struct shim_task_other = { .pid = 1001, .comm = "other" };
+struct task_struct *shim_current = &shim_task_self;
+int shim_cpu;
+
+/* CPUs: two exist, only CPU 0 is online (and runs everything). */
+unsigned int nr_cpu_ids = 2;
+unsigned long shim_cpu_online = 1UL;
+int shim_cpus_read_locked;
+
+/* The module */
+struct module shim_this_module;
+bool shim_module_get_fail;
+
+bool try_module_get(struct module *m)
+{
+	if (shim_module_get_fail)
+		return false;
+	m->refs++;
+	return true;
+}
+
+void module_put(struct module *m)
+{
+	WARN_ON(m->refs <= 0);
+	m->refs--;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The test side of the shim: knobs and counters of kshim.c.  Not seen by the core.
+ */
+#ifndef _PFM_KSHIM_TEST_H
+#define _PFM_KSHIM_TEST_H
+
+#include "kshim.h"
+
+extern long shim_alloc_live;		/* allocations not freed yet */
+extern unsigned long shim_alloc_calls;	/* allocations asked for */
+extern unsigned long shim_alloc_failed;	/* allocations failed on purpose */
+/* Fail the nth allocation from now (1: the next one); 0: fail none. */
+void shim_alloc_fail_nth(unsigned long n);
+
+extern unsigned long shim_uaccess_calls;	/* copy_{from,to}_user() calls */
+bool shim_uptr_faults(const void *uptr);
+
+extern unsigned int shim_printk_count;
+
+extern struct task_struct shim_task_self;	/* `current` unless a test says */
+extern struct task_struct shim_task_other;
+
+extern bool shim_module_get_fail;	/* try_module_get() fails */
+
+#endif /* _PFM_KSHIM_TEST_H */

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sw: the software-event PMU (sw_pmu.c), first as a register bank driven directly
+ * through its unit operations, then through the core.
+ *
+ * Counter i is PMC/PMD i of the unit (logical PFM_SW_FIRST_PMC/PMD + i).  A counter
+ * counts its event while the bank is enabled, its PMC has EN and a non-zero event,
+ * and the event happens in the thread that enabled the bank.
+ */
+#include "harness.h"
+
+static const struct pfm_pmu_unit *u = &pfm_sw_unit;
+
+static void count(unsigned int event, unsigned int times)
+{
+	while (times--)
+		pfm_sw_count(event, 1);
+}
+
+START_TEST(test_counts_syscalls)
+{
+	u->write_pmc(2, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	u->write_pmd(2, 0);
+	u->enable(false);
+	count(PFM_SW_EV_SYSCALLS, 7);
+	ck_assert_u64_eq(u->read_pmd(2), 7);
+	pfm_sw_count(PFM_SW_EV_SYSCALLS, 100);
+	ck_assert_u64_eq(u->read_pmd(2), 107);
+	/* other events and other counters are left alone */
+	count(PFM_SW_EV_PAGE_FAULTS, 3);
+	ck_assert_u64_eq(u->read_pmd(2), 107);
+	ck_assert_u64_eq(u->read_pmd(1), 0);
+	ck_assert_u64_eq(u->read_pmd(3), 0);
+	u->disable();
+}
+END_TEST
+
+START_TEST(test_not_counting)
+{
+	u->write_pmc(0, PFM_SW_EV_SYSCALLS);			/* EN clear */
+	u->write_pmc(1, PFM_SW_PMC(PFM_SW_EV_NONE));		/* event 0 */
+	u->write_pmc(2, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));	/* counts, but not yet */
+	count(PFM_SW_EV_SYSCALLS, 4);				/* bank not enabled */
+	u->enable(false);
+	count(PFM_SW_EV_SYSCALLS, 5);
+	count(PFM_SW_EV_NONE, 5);
+	ck_assert_u64_eq(u->read_pmd(0), 0);
+	ck_assert_u64_eq(u->read_pmd(1), 0);
+	ck_assert_u64_eq(u->read_pmd(2), 5);
+	u->disable();
+}
+END_TEST
+
+START_TEST(test_disable_stops)
+{
+	u->write_pmc(5, PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS));
+	u->enable(false);
+	count(PFM_SW_EV_PAGE_FAULTS, 3);
+	u->disable();
+	count(PFM_SW_EV_PAGE_FAULTS, 10);
+	ck_assert_u64_eq(u->read_pmd(5), 3);
+	u->enable(false);
+	count(PFM_SW_EV_PAGE_FAULTS, 1);
+	ck_assert_u64_eq(u->read_pmd(5), 4);
+	/* a PMC rewritten to quiescent stops its counter at once */
+	u->write_pmc(5, 0);
+	count(PFM_SW_EV_PAGE_FAULTS, 1);
+	ck_assert_u64_eq(u->read_pmd(5), 4);
+	u->disable();
+}
+END_TEST
+
+START_TEST(test_task_clock)
+{
+	pfm_host_env.clock_ns = 900;
+	u->write_pmc(0, PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
+	u->write_pmd(0, 0);
+	pfm_host_env.clock_ns = 1000;
+	ck_assert_u64_eq(u->read_pmd(0), 0);		/* not enabled: no time */
+	u->enable(false);
+	pfm_host_env.clock_ns = 1500;
+	ck_assert_u64_eq(u->read_pmd(0), 500);
+	ck_assert_u64_eq(u->read_pmd(0), 500);		/* reading folds once */
+	pfm_host_env.clock_ns = 1700;
+	u->disable();
+	pfm_host_env.clock_ns = 5000;
+	ck_assert_u64_eq(u->read_pmd(0), 700);
+	u->enable(false);
+	pfm_host_env.clock_ns = 5010;
+	ck_assert_u64_eq(u->read_pmd(0), 710);
+	/* changing the event folds the time so far, then stops the clock */
+	pfm_host_env.clock_ns = 5020;
+	u->write_pmc(0, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	pfm_host_env.clock_ns = 9000;
+	ck_assert_u64_eq(u->read_pmd(0), 720);
+	u->disable();
+}
+END_TEST
+
+START_TEST(test_two_counters_same_event)
+{
+	u->write_pmc(0, PFM_SW_PMC(PFM_SW_EV_CTX_SWITCHES));
+	u->write_pmc(7, PFM_SW_PMC(PFM_SW_EV_CTX_SWITCHES));
+	u->write_pmd(7, 1000);
+	u->enable(false);
+	count(PFM_SW_EV_CTX_SWITCHES, 6);
+	ck_assert_u64_eq(u->read_pmd(0), 6);
+	ck_assert_u64_eq(u->read_pmd(7), 1006);
+	u->disable();
+}
+END_TEST
+
+/* Per-thread: only the thread that enabled the bank counts. */
+START_TEST(test_owner_only)
+{
+	u->write_pmc(3, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	u->enable(false);
+	count(PFM_SW_EV_SYSCALLS, 2);
+	current = &shim_task_other;
+	count(PFM_SW_EV_SYSCALLS, 50);
+	current = &shim_task_self;
+	count(PFM_SW_EV_SYSCALLS, 1);
+	ck_assert_u64_eq(u->read_pmd(3), 3);
+	/* CPU-side events count for CPU sessions only */
+	pfm_sw_count_cpu(PFM_SW_EV_SYSCALLS, 9);
+	ck_assert_u64_eq(u->read_pmd(3), 3);
+	u->disable();
+}
+END_TEST
+
+/* System-wide: every thread's events count, and the CPU's own. */
+START_TEST(test_system_wide_counts_all)
+{
+	u->write_pmc(3, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	u->enable(true);
+	count(PFM_SW_EV_SYSCALLS, 2);
+	current = &shim_task_other;
+	count(PFM_SW_EV_SYSCALLS, 5);
+	current = &shim_task_self;
+	pfm_sw_count_cpu(PFM_SW_EV_SYSCALLS, 1);
+	ck_assert_u64_eq(u->read_pmd(3), 8);
+	u->disable();
+	/* re-enabled per-thread, it is per-thread again */
+	u->enable(false);
+	current = &shim_task_other;
+	count(PFM_SW_EV_SYSCALLS, 5);
+	current = &shim_task_self;
+	ck_assert_u64_eq(u->read_pmd(3), 8);
+	u->disable();
+}
+END_TEST
+
+START_TEST(test_pmc_check)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfarg_pmc c = { .reg_num = PFM_SW_FIRST_PMC };
+	unsigned int ev;
+
+	ck_assert_ptr_nonnull(u->pmc_check);
+	for (ev = 0; ev <= 0xff; ev++) {
+		int want = ev > PFM_SW_EV_MAX ? -EINVAL : 0;
+
+		ck_assert_int_eq(u->pmc_check(0, ev), want);
+		ck_assert_int_eq(u->pmc_check(7, PFM_SW_PMC(ev)), want);
+		c.reg_value = PFM_SW_PMC(ev);
+		ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), want);
+	}
+	pfm_context_put(ctx);
+}
+END_TEST
+
+/* Through the core: a user's view of a syscall counter and a task clock. */
+START_TEST(test_through_core)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	u16 sys = 2, clk = 5;
+
+	ck_write_pmc(ctx, PFM_SW_FIRST_PMC + sys, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_write_pmc(ctx, PFM_SW_FIRST_PMC + clk, PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK), 0);
+	ck_load_self(ctx);
+	count(PFM_SW_EV_SYSCALLS, 3);			/* loaded, not started */
+	pfm_host_env.clock_ns = 1000;
+	ck_start(ctx);
+	count(PFM_SW_EV_SYSCALLS, 7);
+	pfm_host_env.clock_ns = 1500;
+	ck_assert_u64_eq(ck_read_pmd(ctx, PFM_SW_FIRST_PMD + sys), 7);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PFM_SW_FIRST_PMD + clk), 500);
+	/* switched out: a context switch is counted, time is not */
+	ck_write_pmc(ctx, PFM_SW_FIRST_PMC + 0, PFM_SW_PMC(PFM_SW_EV_CTX_SWITCHES), 0);
+	pfm_host_sched_out(ctx);
+	pfm_host_env.clock_ns = 2500;
+	count(PFM_SW_EV_SYSCALLS, 100);			/* someone else's */
+	pfm_host_sched_in(ctx);
+	pfm_host_env.clock_ns = 2700;
+	ck_stop(ctx);
+	count(PFM_SW_EV_SYSCALLS, 4);			/* stopped */
+	pfm_host_env.clock_ns = 9000;
+	ck_assert_u64_eq(ck_read_pmd(ctx, PFM_SW_FIRST_PMD + sys), 7);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PFM_SW_FIRST_PMD + clk), 700);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PFM_SW_FIRST_PMD + 0), 1);
+	ck_unload(ctx);
+	pfm_context_put(ctx);
+}
+END_TEST
+
+Suite *pfm_sw_suite(void)
+{
+	Suite *s = suite_create("sw");
+	TCase *tc = pfm_host_tcase("bank", pfm_host_setup_sw);
+
+	tcase_add_test(tc, test_counts_syscalls);
+	tcase_add_test(tc, test_not_counting);
+	tcase_add_test(tc, test_disable_stops);
+	tcase_add_test(tc, test_task_clock);
+	tcase_add_test(tc, test_two_counters_same_event);
+	tcase_add_test(tc, test_owner_only);
+	tcase_add_test(tc, test_system_wide_counts_all);
+	tcase_add_test(tc, test_pmc_check);
+	tcase_add_test(tc, test_through_core);
+	suite_add_tcase(s, tc);
+	return s;
+}
