@@ -47,6 +47,7 @@ struct pfm_context *pfm_context_alloc(u32 flags)
 	ctx->on_cpu = -1;
 	ctx->last_cpu = -1;
 	ctx->cpu = -1;
+	pfm_timer_init(ctx);
 	return ctx;
 
 err_set:
@@ -69,6 +70,8 @@ void pfm_context_put(struct pfm_context *ctx)
 	if (!refcount_dec_and_test(&ctx->ref))
 		return;
 	WARN_ON_ONCE(ctx->state == PFM_CTX_LOADED);
+	/* Disarmed when the state left the CPU; the timer cannot be running. */
+	WARN_ON_ONCE(hrtimer_active(&ctx->timer));
 	pfm_free_sets(ctx);
 	pfm_res_ctx_uncharge(ctx);
 	mutex_destroy(&ctx->mutex);

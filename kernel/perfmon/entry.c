@@ -113,11 +113,40 @@ static long pfm_read_pmds_entry(unsigned long a0, unsigned long a1, unsigned lon
 	return pfm_vec_call(a0, a1, a2, sizeof(struct pfarg_pmd), pfm_do_read_pmds, true);
 }
 
-/* Event sets are not in this version yet: the calls exist and say so. */
-static long pfm_evtsets_entry(unsigned long a0, unsigned long a1, unsigned long a2,
-			      unsigned long a3)
+static long pfm_do_create_evtsets(struct pfm_context *ctx, void *req, unsigned int n)
 {
-	return -ENOSYS;
+	return pfm_create_evtsets(ctx, req, n);
+}
+
+static long pfm_do_delete_evtsets(struct pfm_context *ctx, void *req, unsigned int n)
+{
+	return pfm_delete_evtsets(ctx, req, n);
+}
+
+static long pfm_do_getinfo_evtsets(struct pfm_context *ctx, void *req, unsigned int n)
+{
+	return pfm_getinfo_evtsets(ctx, req, n);
+}
+
+static long pfm_create_evtsets_entry(unsigned long a0, unsigned long a1, unsigned long a2,
+				     unsigned long a3)
+{
+	return pfm_vec_call(a0, a1, a2, sizeof(struct pfarg_setdesc),
+			    pfm_do_create_evtsets, true);
+}
+
+static long pfm_delete_evtsets_entry(unsigned long a0, unsigned long a1, unsigned long a2,
+				     unsigned long a3)
+{
+	return pfm_vec_call(a0, a1, a2, sizeof(struct pfarg_setdesc),
+			    pfm_do_delete_evtsets, false);
+}
+
+static long pfm_getinfo_evtsets_entry(unsigned long a0, unsigned long a1, unsigned long a2,
+				      unsigned long a3)
+{
+	return pfm_vec_call(a0, a1, a2, sizeof(struct pfarg_setinfo),
+			    pfm_do_getinfo_evtsets, true);
 }
 
 typedef long (*pfm_ctl_fn)(struct pfm_context *ctx, u32 flags, u64 arg);
@@ -188,9 +217,9 @@ const struct pfm_entry pfm_entries[PFM_CALL_NR] = {
 	[PFM_CALL_LOAD_CONTEXT]		= { "pfm_load_context", pfm_load_entry },
 	[PFM_CALL_START]		= { "pfm_start", pfm_start_entry },
 	[PFM_CALL_STOP]			= { "pfm_stop", pfm_stop_entry },
-	[PFM_CALL_CREATE_EVTSETS]	= { "pfm_create_evtsets", pfm_evtsets_entry },
-	[PFM_CALL_GETINFO_EVTSETS]	= { "pfm_getinfo_evtsets", pfm_evtsets_entry },
-	[PFM_CALL_DELETE_EVTSETS]	= { "pfm_delete_evtsets", pfm_evtsets_entry },
+	[PFM_CALL_CREATE_EVTSETS]	= { "pfm_create_evtsets", pfm_create_evtsets_entry },
+	[PFM_CALL_GETINFO_EVTSETS]	= { "pfm_getinfo_evtsets", pfm_getinfo_evtsets_entry },
+	[PFM_CALL_DELETE_EVTSETS]	= { "pfm_delete_evtsets", pfm_delete_evtsets_entry },
 	[PFM_CALL_UNLOAD_CONTEXT]	= { "pfm_unload_context", pfm_unload_entry },
 };
 

@@ -19,6 +19,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/cpu.h>
+#include <linux/hrtimer.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
@@ -48,13 +49,14 @@ enum pfm_state {
 
 /* What a set keeps for each PMD. */
 struct pfm_pmd {
-	u64 value;		/* 64-bit virtual value, valid while the state is saved */
-	u64 hw_last;		/* hardware value at the last sync (emulation base) */
+	u64 value;		/* 64-bit virtual value; while live, its low bits are
+				 * the hardware value at the last sync */
 	u32 flags;		/* PFM_PMDFL_* */
 	u64 long_reset;
 	u64 short_reset;
 	u64 last_reset_val;
-	u64 ovfl_switch_cnt;
+	u64 ovfl_switch_cnt;		/* overflows before a switch, as written */
+	u64 switch_left;		/* overflows left before the switch */
 	u64 smpl_eventid;
 	u64 random_mask;
 	u64 reset_pmds[PFM_PMD_BV];
@@ -66,9 +68,11 @@ struct pfm_event_set {
 	struct list_head list;		/* in ctx->sets, ordered by id */
 	u16 id;
 	u32 flags;			/* PFM_SETFL_* */
-	u64 timeout_ns;
+	u64 timeout_ns;			/* effective switch timeout */
+	u64 timeout_left_ns;		/* left of it while switched out or stopped */
 	u64 runs;			/* activations */
-	u64 duration_ns;		/* time active */
+	u64 duration_ns;		/* time live: on the CPU, started, active */
+	DECLARE_BITMAP(ovfl_pmds, PFM_MAX_PMDS);	/* overflowed last */
 	DECLARE_BITMAP(used_pmcs, PFM_MAX_PMCS);	/* written by the user */
 	DECLARE_BITMAP(used_pmds, PFM_MAX_PMDS);
 	DECLARE_BITMAP(no_emul64, PFM_MAX_PMDS);	/* PMDs exported raw */
@@ -94,7 +98,10 @@ struct pfm_context {
 	kuid_t uid;			/* user charged for the context */
 	struct list_head sets;		/* ordered by set id; set 0 always exists */
 	struct pfm_event_set *active;	/* set on the PMU when started */
-	u64 set_started_ns;		/* when the active set last became live */
+	u64 live_since_ns;		/* when the active set last became live */
+	struct hrtimer timer;		/* the active set's switch timeout */
+	bool in_timer;			/* the timer callback is switching */
+	u64 nr_switches;		/* set switches done by the kernel */
 
 	wait_queue_head_t msgq_wait;
 	union pfarg_msg msgq[PFM_MSGS_COUNT];
@@ -133,7 +140,25 @@ void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task);
 struct pfm_event_set *pfm_set_alloc(u16 id);
 void pfm_set_free(struct pfm_event_set *set);
 struct pfm_event_set *pfm_find_set(struct pfm_context *ctx, u16 id);
+struct pfm_event_set *pfm_first_set(struct pfm_context *ctx);
+struct pfm_event_set *pfm_next_set(struct pfm_context *ctx, struct pfm_event_set *set);
 void pfm_free_sets(struct pfm_context *ctx);
+long pfm_create_evtsets(struct pfm_context *ctx, struct pfarg_setdesc *req, unsigned int n);
+long pfm_delete_evtsets(struct pfm_context *ctx, struct pfarg_setdesc *req, unsigned int n);
+long pfm_getinfo_evtsets(struct pfm_context *ctx, struct pfarg_setinfo *req, unsigned int n);
+
+/* switch.c: going live, leaving, switching sets */
+void pfm_live_in(struct pfm_context *ctx);
+void pfm_live_out(struct pfm_context *ctx);
+bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu);
+void pfm_sched_out_locked(struct pfm_context *ctx);
+void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set);
+void pfm_switch_locked(struct pfm_context *ctx, struct pfm_event_set *next);
+void pfm_timer_init(struct pfm_context *ctx);
+u64 pfm_timer_resolution_ns(void);
+
+/* ovfl.c */
+void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *unit, u64 bits);
 
 /* args.c: vector arguments */
 extern unsigned long pfm_arg_mem_max;
@@ -157,6 +182,11 @@ void pfm_detach_cpu(struct pfm_context *ctx);
 /* pmu_state.c: moving a set between memory and the PMU */
 void pfm_set_restore(struct pfm_context *ctx, struct pfm_event_set *set);
 void pfm_set_save(struct pfm_context *ctx, struct pfm_event_set *set);
+void pfm_set_swap(struct pfm_context *ctx, struct pfm_event_set *from,
+		  struct pfm_event_set *to);
+bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i);
+void pfm_pmd_load(struct pfm_event_set *set, unsigned int i);
+DECLARE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
 void pfm_pmu_enable(struct pfm_context *ctx, struct pfm_event_set *set);
 void pfm_pmu_disable(struct pfm_context *ctx, struct pfm_event_set *set);
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);

@@ -8,6 +8,7 @@
 #include "internal.h"
 #include "env.h"
 #include "dev.h"
+#include "stats.h"
 #include "sysfs.h"
 
 static int __init pfm_init(void)
@@ -32,6 +33,7 @@ static int __init pfm_init(void)
 	ret = pfm_dev_init();
 	if (ret < 0)
 		goto err_sysfs;
+	pfm_stats_init();
 	pr_info("perfmon: version %u.%u, PMU %s\n", PFM_VERSION_MAJ, PFM_VERSION_MIN,
 		pfm_pmu.model);
 	return 0;
@@ -50,6 +52,7 @@ err_out:
 
 static void __exit pfm_exit(void)
 {
+	pfm_stats_exit();
 	pfm_dev_exit();
 	pfm_sysfs_exit();
 	pfm_hotplug_exit();

@@ -78,3 +78,29 @@ void pfm_pmu_reset(void)
 {
 	memset(&pfm_pmu, 0, sizeof(pfm_pmu));
 }
+
+/* Logical bitmaps of the registers usable now: implemented, and not held elsewhere. */
+void pfm_pmu_avail(unsigned long *pmcs, unsigned long *pmds)
+{
+	DECLARE_BITMAP(upmcs, PFM_MAX_PMCS);
+	DECLARE_BITMAP(upmds, PFM_MAX_PMDS);
+	unsigned int u, i;
+
+	bitmap_copy(pmcs, pfm_pmu.impl_pmcs, PFM_MAX_PMCS);
+	bitmap_copy(pmds, pfm_pmu.impl_pmds, PFM_MAX_PMDS);
+	for (u = 0; u < pfm_pmu.num_units; u++) {
+		const struct pfm_pmu_unit *unit = pfm_pmu.units[u];
+
+		if (!unit->avail)
+			continue;
+		bitmap_fill(upmcs, unit->num_pmcs);
+		bitmap_fill(upmds, unit->num_pmds);
+		unit->avail(upmcs, upmds);
+		for (i = 0; i < unit->num_pmcs; i++)
+			if (!test_bit(i, upmcs))
+				__clear_bit(unit->first_pmc + i, pmcs);
+		for (i = 0; i < unit->num_pmds; i++)
+			if (!test_bit(i, upmds))
+				__clear_bit(unit->first_pmd + i, pmds);
+	}
+}

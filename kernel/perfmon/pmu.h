@@ -57,6 +57,13 @@ struct pfm_pmu_unit {
 	/* Resources held while a context using the unit is attached (may sleep). */
 	int (*get)(void);
 	void (*put)(void);		/* must not sleep */
+
+	/*
+	 * Optional: clears, in unit-local bitmaps of num_pmcs/num_pmds bits, the
+	 * registers someone else holds now (the NMI watchdog, perf_events).  The core
+	 * reports them unavailable and refuses writes to them (EBUSY).
+	 */
+	void (*avail)(unsigned long *pmcs, unsigned long *pmds);
 };
 
 /* One logical register: where it lives. */
@@ -82,6 +89,15 @@ extern struct pfm_pmu pfm_pmu;
 
 int pfm_pmu_add_unit(const struct pfm_pmu_unit *unit);
 void pfm_pmu_reset(void);
+void pfm_pmu_avail(unsigned long *pmcs, unsigned long *pmds);
+
+/*
+ * A unit's counters overflowed: bits are unit-local PMD indices.  Called on the CPU
+ * whose PMU overflowed, with interrupts off (from its PMU interrupt, or where a
+ * software counter wrapped); the core syncs the PMDs, handles 64-bit overflows
+ * (reset, set switching) and leaves the PMU running.
+ */
+void pfm_pmu_overflow(const struct pfm_pmu_unit *unit, u64 bits);
 
 static inline u64 pfm_pmd_ovfl_mask(const struct pfm_regdesc *d)
 {

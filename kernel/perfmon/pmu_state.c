@@ -8,38 +8,45 @@
  * are in memory.
  *
  * 64-bit emulation: a PMD narrower than 64 bits is extended by adding, at each sync,
- * the hardware delta modulo its width.  The PMU interrupt (hardware drivers) syncs at
- * least once per wrap, so no wrap is lost.
+ * the hardware delta modulo its width to the 64-bit value, whose low bits are the
+ * hardware value at the previous sync.  The PMU interrupt (hardware drivers) syncs
+ * at least once per wrap, so no wrap is lost; a carry out of 64 bits is an overflow.
  */
 #include "internal.h"
+#include "stats.h"
 
 static bool pfm_live(const struct pfm_context *ctx, const struct pfm_event_set *set)
 {
 	return ctx->started && set == ctx->active && ctx->on_cpu == smp_processor_id();
 }
 
-static void pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
+/* The context whose set is on this CPU's PMU, between enable and disable. */
+DEFINE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
+
+/* Brings the 64-bit value up to date; true when it carried out of 64 bits. */
+bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmd[i];
 	struct pfm_pmd *p = &set->pmds[i];
 	u64 mask = pfm_pmd_ovfl_mask(r->desc);
 	u64 hw = r->unit->read_pmd(r->idx) & mask;
+	u64 old = p->value;
 
-	if (test_bit(i, set->no_emul64))
+	if (test_bit(i, set->no_emul64)) {
 		p->value = hw;
-	else
-		p->value += (hw - p->hw_last) & mask;
-	p->hw_last = hw;
+		return false;
+	}
+	p->value += (hw - (old & mask)) & mask;
+	return p->value < old;
 }
 
-static void pfm_pmd_load(struct pfm_event_set *set, unsigned int i)
+void pfm_pmd_load(struct pfm_event_set *set, unsigned int i)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmd[i];
 	struct pfm_pmd *p = &set->pmds[i];
 	u64 hw = p->value & pfm_pmd_ovfl_mask(r->desc);
 
 	r->unit->write_pmd(r->idx, hw);
-	p->hw_last = hw;
 }
 
 static void pfm_pmc_load(struct pfm_event_set *set, unsigned int i)
@@ -74,10 +81,40 @@ void pfm_set_save(struct pfm_context *ctx, struct pfm_event_set *set)
 	}
 }
 
+/*
+ * From one set to another while live: only the PMCs that differ are written, the
+ * PMDs of the new set loaded.  The PMU is disabled around it by the caller.
+ */
+void pfm_set_swap(struct pfm_context *ctx, struct pfm_event_set *from,
+		  struct pfm_event_set *to)
+{
+	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
+	unsigned int i, pmc_writes = 0;
+
+	for_each_set_bit(i, from->used_pmds, pfm_pmu.num_pmd_slots)
+		pfm_pmd_sync(from, i);
+	bitmap_or(pmcs, from->used_pmcs, to->used_pmcs, pfm_pmu.num_pmc_slots);
+	for_each_set_bit(i, pmcs, pfm_pmu.num_pmc_slots) {
+		const struct pfm_reg *r = &pfm_pmu.pmc[i];
+		u64 cur = test_bit(i, from->used_pmcs) ? from->pmcs[i] : r->desc->dfl_val;
+		u64 want = test_bit(i, to->used_pmcs) ? to->pmcs[i] : r->desc->dfl_val;
+
+		if (cur != want) {
+			r->unit->write_pmc(r->idx, want);
+			pmc_writes++;
+		}
+	}
+	for_each_set_bit(i, to->used_pmds, pfm_pmu.num_pmd_slots)
+		pfm_pmd_load(to, i);
+	pfm_stat_add(set_switch_pmc_writes, pmc_writes);
+	pfm_stat_add(set_switch_pmd_writes, bitmap_weight(to->used_pmds, pfm_pmu.num_pmd_slots));
+}
+
 void pfm_pmu_enable(struct pfm_context *ctx, struct pfm_event_set *set)
 {
 	unsigned int u;
 
+	this_cpu_write(pfm_pmu_owner, ctx);
 	for (u = 0; u < pfm_pmu.num_units; u++)
 		pfm_pmu.units[u]->enable(ctx->flags & PFM_FL_SYSTEM_WIDE);
 }
@@ -88,6 +125,7 @@ void pfm_pmu_disable(struct pfm_context *ctx, struct pfm_event_set *set)
 
 	for (u = 0; u < pfm_pmu.num_units; u++)
 		pfm_pmu.units[u]->disable();
+	this_cpu_write(pfm_pmu_owner, NULL);
 }
 
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i)

@@ -117,8 +117,8 @@ static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req, b
 	if (!pfm_pmds_implemented(req->reg_reset_pmds) ||
 	    !pfm_pmds_implemented(req->reg_smpl_pmds))
 		return -EINVAL;
-	/* Known, but their overflow machinery is not in this version yet. */
-	if (req->reg_flags)
+	/* Known, but sampling and notification are not in this version yet. */
+	if (req->reg_flags & ~PFM_PMDFL_SWITCH)
 		return -EOPNOTSUPP;
 	return 0;
 }

@@ -57,3 +57,202 @@ void pfm_free_sets(struct pfm_context *ctx)
 		pfm_set_free(set);
 	}
 }
+
+struct pfm_event_set *pfm_first_set(struct pfm_context *ctx)
+{
+	return list_first_entry(&ctx->sets, struct pfm_event_set, list);
+}
+
+/* Round-robin in id order. */
+struct pfm_event_set *pfm_next_set(struct pfm_context *ctx, struct pfm_event_set *set)
+{
+	if (list_is_last(&set->list, &ctx->sets))
+		return pfm_first_set(ctx);
+	return list_next_entry(set, list);
+}
+
+static void pfm_insert_set(struct pfm_context *ctx, struct pfm_event_set *new)
+{
+	struct pfm_event_set *set;
+
+	list_for_each_entry(set, &ctx->sets, list) {
+		if (set->id > new->id) {
+			list_add_tail(&new->list, &set->list);
+			return;
+		}
+	}
+	list_add_tail(&new->list, &ctx->sets);
+}
+
+#define PFM_SETFL_ALL	(PFM_SETFL_OVFL_SWITCH | PFM_SETFL_TIME_SWITCH)
+
+static int pfm_check_setdesc(const struct pfarg_setdesc *d)
+{
+	if (d->set_flags & ~PFM_SETFL_ALL)
+		return -EINVAL;
+	if (d->set_reserved1 || memchr_inv(d->set_reserved2, 0, sizeof(d->set_reserved2)))
+		return -EINVAL;
+	if ((d->set_flags & PFM_SETFL_TIME_SWITCH) && !d->set_timeout)
+		return -EINVAL;
+	return 0;
+}
+
+/* The timeout the timer can honour: rounded up to its resolution. */
+static u64 pfm_effective_timeout(u64 ns)
+{
+	u64 res = pfm_timer_resolution_ns();
+
+	if (!ns)
+		return 0;
+	if (ns > U64_MAX - res)
+		return U64_MAX / res * res;
+	return DIV_ROUND_UP_ULL(ns, res) * res;
+}
+
+/*
+ * Creates sets, or changes the properties of existing ones without touching their
+ * registers; only while detached.  Effective timeouts are written back.  New sets
+ * are allocated first so that a failure leaves the list as it was.
+ */
+long pfm_create_evtsets(struct pfm_context *ctx, struct pfarg_setdesc *req, unsigned int n)
+{
+	struct pfm_event_set **fresh;
+	unsigned int k, j;
+	int ret;
+
+	if (ctx->state != PFM_CTX_UNLOADED)
+		return -EBUSY;
+	for (k = 0; k < n; k++) {
+		ret = pfm_check_setdesc(&req[k]);
+		if (ret)
+			return ret;
+	}
+	fresh = kcalloc(n, sizeof(*fresh), GFP_KERNEL);
+	if (!fresh)
+		return -ENOMEM;
+	for (k = 0; k < n; k++) {
+		if (pfm_find_set(ctx, req[k].set_id))
+			continue;
+		for (j = 0; j < k; j++)
+			if (fresh[j] && fresh[j]->id == req[k].set_id)
+				break;
+		if (j < k)
+			continue;
+		fresh[k] = pfm_set_alloc(req[k].set_id);
+		if (!fresh[k]) {
+			ret = -ENOMEM;
+			goto err;
+		}
+	}
+	for (k = 0; k < n; k++)
+		if (fresh[k])
+			pfm_insert_set(ctx, fresh[k]);
+	for (k = 0; k < n; k++) {
+		struct pfm_event_set *set = pfm_find_set(ctx, req[k].set_id);
+
+		set->flags = req[k].set_flags;
+		set->timeout_ns = pfm_effective_timeout(req[k].set_timeout);
+		set->timeout_left_ns = set->timeout_ns;
+		req[k].set_timeout = set->timeout_ns;
+	}
+	kfree(fresh);
+	return 0;
+err:
+	for (k = 0; k < n; k++)
+		pfm_set_free(fresh[k]);
+	kfree(fresh);
+	return ret;
+}
+
+/* Only while detached; at least one set must remain. */
+long pfm_delete_evtsets(struct pfm_context *ctx, struct pfarg_setdesc *req, unsigned int n)
+{
+	struct pfm_event_set *set, *tmp;
+	unsigned int k, j, nr_sets = 0;
+
+	if (ctx->state != PFM_CTX_UNLOADED)
+		return -EBUSY;
+	list_for_each_entry(set, &ctx->sets, list)
+		nr_sets++;
+	for (k = 0; k < n; k++) {
+		if (req[k].set_flags || req[k].set_timeout || req[k].set_reserved1 ||
+		    memchr_inv(req[k].set_reserved2, 0, sizeof(req[k].set_reserved2)))
+			return -EINVAL;
+		if (!pfm_find_set(ctx, req[k].set_id))
+			return -EINVAL;
+		for (j = 0; j < k; j++)
+			if (req[j].set_id == req[k].set_id)
+				return -EINVAL;
+	}
+	if (n >= nr_sets)
+		return -EBUSY;
+	list_for_each_entry_safe(set, tmp, &ctx->sets, list) {
+		for (k = 0; k < n; k++)
+			if (req[k].set_id == set->id)
+				break;
+		if (k == n)
+			continue;
+		if (ctx->active == set)
+			ctx->active = NULL;
+		list_del(&set->list);
+		pfm_set_free(set);
+	}
+	return 0;
+}
+
+struct pfm_info_args {
+	struct pfarg_setinfo *req;
+	unsigned int n;
+	const unsigned long *avail_pmcs;
+	const unsigned long *avail_pmds;
+};
+
+static void pfm_fill_setinfo(struct pfm_context *ctx, void *arg)
+{
+	struct pfm_info_args *a = arg;
+	bool live = ctx->started && ctx->on_cpu == smp_processor_id();
+	unsigned int k;
+
+	for (k = 0; k < a->n; k++) {
+		struct pfarg_setinfo *r = &a->req[k];
+		struct pfm_event_set *set = pfm_find_set(ctx, r->set_id);
+		u64 duration = set->duration_ns;
+		u64 timeout = set->timeout_ns;
+
+		if (set == ctx->active && ctx->started) {
+			timeout = set->timeout_left_ns;
+			if (live) {
+				duration += pfm_clock_ns() - ctx->live_since_ns;
+				if (set->flags & PFM_SETFL_TIME_SWITCH)
+					timeout = max_t(s64, 0,
+						ktime_to_ns(hrtimer_get_remaining(&ctx->timer)));
+			}
+		}
+		r->set_flags = set->flags;
+		bitmap_to_arr64(r->set_ovfl_pmds, set->ovfl_pmds, PFM_MAX_PMDS);
+		r->set_runs = set->runs;
+		r->set_timeout = timeout;
+		r->set_act_duration = duration;
+		bitmap_to_arr64(r->set_avail_pmcs, a->avail_pmcs, PFM_MAX_PMCS);
+		bitmap_to_arr64(r->set_avail_pmds, a->avail_pmds, PFM_MAX_PMDS);
+	}
+}
+
+long pfm_getinfo_evtsets(struct pfm_context *ctx, struct pfarg_setinfo *req, unsigned int n)
+{
+	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
+	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
+	struct pfm_info_args a = { .req = req, .n = n, .avail_pmcs = pmcs, .avail_pmds = pmds };
+	unsigned int k;
+
+	for (k = 0; k < n; k++) {
+		if (req[k].set_reserved1 ||
+		    memchr_inv(req[k].set_reserved3, 0, sizeof(req[k].set_reserved3)))
+			return -EINVAL;
+		if (!pfm_find_set(ctx, req[k].set_id))
+			return -EINVAL;
+	}
+	pfm_pmu_avail(pmcs, pmds);
+	pfm_run_on_state(ctx, pfm_fill_setinfo, &a);
+	return 0;
+}

@@ -11,11 +11,6 @@
 
 #define PFM_STARTFL_ALL	(PFM_STARTFL_SET | PFM_STARTFL_RESTART)
 
-static struct pfm_event_set *pfm_first_set(struct pfm_context *ctx)
-{
-	return list_first_entry(&ctx->sets, struct pfm_event_set, list);
-}
-
 static bool pfm_here(const struct pfm_context *ctx)
 {
 	return ctx->on_cpu == smp_processor_id();
@@ -53,28 +48,20 @@ static void pfm_units_put(void)
 /* Called with ctx->lock held, where the state lives. */
 static void pfm_stop_locked(struct pfm_context *ctx)
 {
-	struct pfm_event_set *set = ctx->active;
-
 	if (!ctx->started)
 		return;
-	if (pfm_here(ctx)) {
-		pfm_pmu_disable(ctx, set);
-		pfm_set_save(ctx, set);
-	}
-	set->duration_ns += pfm_clock_ns() - ctx->set_started_ns;
+	if (pfm_here(ctx))
+		pfm_live_out(ctx);
 	ctx->started = false;
 }
 
 static void pfm_start_locked(struct pfm_context *ctx, struct pfm_event_set *set)
 {
-	ctx->active = set;
+	pfm_set_activate(ctx, set);
 	ctx->started = true;
-	ctx->set_started_ns = pfm_clock_ns();
-	set->runs++;
 	if (pfm_here(ctx)) {
 		ctx->last_cpu = ctx->on_cpu;
-		pfm_set_restore(ctx, set);
-		pfm_pmu_enable(ctx, set);
+		pfm_live_in(ctx);
 	}
 }
 

@@ -110,14 +110,17 @@ static void pfm_sw_disable(void)
 }
 
 /*
- * Called where the event happens, in the thread that caused it.  Interrupts are off
- * so that a cross-CPU call reading or writing the bank cannot split an update.
+ * Called where the event happens, in the thread that caused it, never with the
+ * owner's ctx->lock held (a wrap calls the core's overflow path, which takes it).
+ * Interrupts are off so that a cross-CPU call reading or writing the bank cannot
+ * split an update.
  */
 static void __pfm_sw_count(unsigned int event, u64 n, bool cpu_only)
 {
 	struct pfm_sw_cpu *c;
 	unsigned long flags;
 	unsigned int mask, i;
+	u64 ovfl = 0;
 
 	if (!this_cpu_read(pfm_sw_cpu.enabled))
 		return;
@@ -125,10 +128,16 @@ static void __pfm_sw_count(unsigned int event, u64 n, bool cpu_only)
 	c = this_cpu_ptr(&pfm_sw_cpu);
 	if (c->enabled && (c->system_wide || (!cpu_only && c->owner == current))) {
 		mask = c->counting[event];
-		for (i = 0; mask; i++, mask >>= 1)
-			if (mask & 1)
-				c->pmd[i] += n;
+		for (i = 0; mask; i++, mask >>= 1) {
+			if (!(mask & 1))
+				continue;
+			c->pmd[i] += n;
+			if (c->pmd[i] < n)
+				ovfl |= 1ULL << i;
+		}
 	}
+	if (ovfl)
+		pfm_pmu_overflow(&pfm_sw_unit, ovfl);
 	local_irq_restore(flags);
 }
 

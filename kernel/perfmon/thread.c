@@ -90,19 +90,15 @@ static void pfm_sched_in(struct preempt_notifier *pn, int cpu)
 	struct pfm_context *ctx = hook->ctx;
 	unsigned long flags;
 
+	bool migrated = false;
+
 	raw_spin_lock_irqsave(&ctx->lock, flags);
-	if (ctx->hook != hook)
-		goto out;
-	ctx->on_cpu = cpu;
-	if (ctx->started) {
-		pfm_set_restore(ctx, ctx->active);
-		pfm_pmu_enable(ctx, ctx->active);
-		if (ctx->last_cpu != cpu)
-			pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);
-		ctx->last_cpu = cpu;
-	}
-out:
+	if (ctx->hook == hook)
+		migrated = pfm_sched_in_locked(ctx, cpu);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	/* Counted once live, outside the lock (see pfm_sw_count()). */
+	if (migrated)
+		pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);
 }
 
 /* Runs with the runqueue lock held and interrupts off. */
@@ -111,16 +107,16 @@ static void pfm_sched_out(struct preempt_notifier *pn, struct task_struct *next)
 	struct pfm_hook *hook = container_of(pn, struct pfm_hook, pn);
 	struct pfm_context *ctx = hook->ctx;
 
-	raw_spin_lock(&ctx->lock);
-	if (ctx->hook != hook)
-		goto out;
-	if (ctx->started && ctx->on_cpu >= 0) {
+	/*
+	 * Counted while still live, outside the lock (see pfm_sw_count()); only by
+	 * the live hook: a dead one may sit beside it.  ctx->hook cannot change
+	 * under us: interrupts are off and this thread is the one that would.
+	 */
+	if (READ_ONCE(ctx->hook) == hook)
 		pfm_sw_count(PFM_SW_EV_CTX_SWITCHES, 1);
-		pfm_pmu_disable(ctx, ctx->active);
-		pfm_set_save(ctx, ctx->active);
-	}
-	ctx->on_cpu = -1;
-out:
+	raw_spin_lock(&ctx->lock);
+	if (ctx->hook == hook)
+		pfm_sched_out_locked(ctx);
 	raw_spin_unlock(&ctx->lock);
 }
 
@@ -141,10 +137,8 @@ static void pfm_hook_on_locked(struct pfm_hook *hook)
 		return;
 	ctx->on_cpu = smp_processor_id();
 	ctx->last_cpu = ctx->on_cpu;
-	if (ctx->started) {
-		pfm_set_restore(ctx, ctx->active);
-		pfm_pmu_enable(ctx, ctx->active);
-	}
+	if (ctx->started)
+		pfm_live_in(ctx);
 }
 
 static void pfm_hook_work(struct callback_head *head)

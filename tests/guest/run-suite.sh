@@ -3,8 +3,26 @@
 # In the guest: load perfmon.ko, run the suite, unload the module.  The unload must
 # succeed once every context is closed, and leave no trace in /sys or /dev.
 insmod /lib/perfmon.ko || { echo "run-suite: insmod failed"; exit 1; }
-CK_DEFAULT_TIMEOUT=120 /bin/pfm_tests
+
+# A suite that stops making progress is a failure with evidence: the backtraces of
+# every CPU and of the blocked tasks go to the kernel log, which init prints.
+CK_DEFAULT_TIMEOUT=120 /bin/pfm_tests &
+pid=$!
+waited=0
+while kill -0 $pid 2>/dev/null; do
+	sleep 2
+	waited=$((waited + 2))
+	if [ $waited -ge 900 ]; then
+		echo "run-suite: the suite is stuck after ${waited}s; backtraces follow"
+		echo 1 > /proc/sys/kernel/sysrq
+		echo l > /proc/sysrq-trigger
+		echo w > /proc/sysrq-trigger
+		exit 1
+	fi
+done
+wait $pid
 rc=$?
+
 # The module is pinned while a context exists: this is the leak check for contexts.
 if ! rmmod perfmon; then
 	echo "run-suite: rmmod perfmon failed (a context leaked?)"

@@ -300,26 +300,6 @@ START_TEST(test_thread_exit_unloads)
 }
 END_TEST
 
-/*
- * NOT YET: event sets are not implemented in this issue; the kernel answers
- * ENOSYS.  Replace this test when they are.
- */
-START_TEST(test_evtsets_not_yet)
-{
-	struct pfarg_setdesc sd;
-	struct pfarg_setinfo si;
-	int fd = ck_ctx_create();
-
-	memset(&sd, 0, sizeof(sd));
-	memset(&si, 0, sizeof(si));
-	sd.set_id = 1;
-	ck_assert_errno(pfm_create_evtsets(fd, &sd, sizeof(sd)), ENOSYS);
-	ck_assert_errno(pfm_getinfo_evtsets(fd, &si, sizeof(si)), ENOSYS);
-	ck_assert_errno(pfm_delete_evtsets(fd, &sd, sizeof(sd)), ENOSYS);
-	close(fd);
-}
-END_TEST
-
 Suite *pfm_state_suite(void)
 {
 	Suite *s = suite_create("state");
@@ -342,7 +322,6 @@ Suite *pfm_state_suite(void)
 	tcase_add_test(tc, test_load_leaves_stopped);
 	tcase_add_test(tc, test_unload_stops);
 	tcase_add_test(tc, test_thread_exit_unloads);
-	tcase_add_test(tc, test_evtsets_not_yet);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,6 +9,10 @@
  * unhooking task work ran immediately.  A thread has at most one context (EEXIST).
  */
 #include "harness.h"
+#include "stats.h"
+
+/* stats.c */
+struct pfm_stats pfm_stats;
 
 struct pfm_host_env pfm_host_env;
 
@@ -23,6 +27,11 @@ struct pfm_hook {
 static struct pfm_hook env_hooks[ENV_MAX_ATTACHED];
 
 u64 pfm_clock_ns(void)
+{
+	return pfm_host_env.clock_ns;
+}
+
+s64 shim_now_ns(void)
 {
 	return pfm_host_env.clock_ns;
 }
@@ -134,14 +143,10 @@ void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg)
 /* thread.c's switch-out hook */
 void pfm_host_sched_out(struct pfm_context *ctx)
 {
-	raw_spin_lock(&ctx->lock);
 	ck_assert(ctx->hook && ctx->hook->on);
-	if (ctx->started && ctx->on_cpu >= 0) {
-		pfm_sw_count(PFM_SW_EV_CTX_SWITCHES, 1);
-		pfm_pmu_disable(ctx, ctx->active);
-		pfm_set_save(ctx, ctx->active);
-	}
-	ctx->on_cpu = -1;
+	pfm_sw_count(PFM_SW_EV_CTX_SWITCHES, 1);
+	raw_spin_lock(&ctx->lock);
+	pfm_sched_out_locked(ctx);
 	raw_spin_unlock(&ctx->lock);
 }
 
@@ -149,19 +154,14 @@ void pfm_host_sched_out(struct pfm_context *ctx)
 void pfm_host_sched_in(struct pfm_context *ctx)
 {
 	unsigned long flags;
-	int cpu = smp_processor_id();
+	bool migrated;
 
-	raw_spin_lock_irqsave(&ctx->lock, flags);
 	ck_assert(ctx->hook && ctx->hook->on);
-	ctx->on_cpu = cpu;
-	if (ctx->started) {
-		pfm_set_restore(ctx, ctx->active);
-		pfm_pmu_enable(ctx, ctx->active);
-		if (ctx->last_cpu != cpu)
-			pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);
-		ctx->last_cpu = cpu;
-	}
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	migrated = pfm_sched_in_locked(ctx, smp_processor_id());
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	if (migrated)
+		pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);
 }
 
 /* sw_hooks.c */

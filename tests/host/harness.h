@@ -30,6 +30,7 @@ Suite *pfm_state_suite(void);
 Suite *pfm_sw_suite(void);
 Suite *pfm_ctx_suite(void);
 Suite *pfm_pmu_suite(void);
+Suite *pfm_sets_suite(void);
 
 /*
  * Tests that show a known bug of the core fail until it is fixed: they run only with

@@ -15,9 +15,9 @@ PFM_HOST_B	:= $(B)/host
 PFM_HOST_CORE	?= $(TOP)/kernel/perfmon
 PFM_HOST_BIN	:= $(PFM_HOST_B)/pfm_host_tests
 
-# The core files that run on the host; the kernel-only rest (ctxsw.c, sw_hooks.c,
+# The core files that run on the host; the kernel-only rest (thread.c, sw_hooks.c,
 # access.c, res.c, msg.c, file.c, dev.c, ...) is replaced by tests/host/env.c.
-PFM_HOST_CORE_SRCS := ctx.c args.c rw.c sets.c pmu.c pmu_state.c state.c sw_pmu.c
+PFM_HOST_CORE_SRCS := ctx.c args.c rw.c sets.c pmu.c pmu_state.c state.c sw_pmu.c switch.c ovfl.c
 PFM_HOST_TEST_SRCS := $(notdir $(wildcard $(PFM_HOST_DIR)/*.c))
 
 PFM_HOST_CORE_OBJS := $(addprefix $(PFM_HOST_B)/core/,$(PFM_HOST_CORE_SRCS:.c=.o))
@@ -47,15 +47,18 @@ check-host: $(PFM_HOST_BIN)
 host-tests: $(PFM_HOST_BIN)
 
 $(PFM_HOST_BIN): $(PFM_HOST_CORE_OBJS) $(PFM_HOST_TEST_OBJS)
-	$(CC) $(PFM_HOST_CFLAGS) -o $@ $^ $(PFM_HOST_CHECK_LIBS)
+	@echo "  LD      $(@F)"
+	@$(CC) $(PFM_HOST_CFLAGS) -o $@ $^ $(PFM_HOST_CHECK_LIBS)
 
 $(PFM_HOST_B)/core/%.o: $(PFM_HOST_CORE)/%.c $(PFM_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(PFM_HOST_CFLAGS) -c -o $@ $<
+	@echo "  CC      host/core/$(@F)"
+	@$(CC) $(PFM_HOST_CFLAGS) -c -o $@ $<
 
 $(PFM_HOST_B)/tests/%.o: $(PFM_HOST_DIR)/%.c $(PFM_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(PFM_HOST_CFLAGS) $(PFM_HOST_CHECK_CFLAGS) -c -o $@ $<
+	@echo "  CC      host/tests/$(@F)"
+	@$(CC) $(PFM_HOST_CFLAGS) $(PFM_HOST_CHECK_CFLAGS) -c -o $@ $<
 
 $(PFM_HOST_B)/tests/kshim.o: $(PFM_HOST_DIR)/shim/kshim.c $(PFM_HOST_HDRS)
 	@mkdir -p $(@D)

@@ -128,3 +128,55 @@ void module_put(struct module *m)
 	WARN_ON(m->refs <= 0);
 	m->refs--;
 }
+
+/* hrtimer: expiries on the fake clock of the tests (pfm_clock_ns()). */
+unsigned int hrtimer_resolution = 1;
+unsigned long shim_hrtimer_starts, shim_hrtimer_cancels;
+
+void hrtimer_init(struct hrtimer *timer, int clock, enum hrtimer_mode mode)
+{
+	memset(timer, 0, sizeof(*timer));
+}
+
+void hrtimer_start(struct hrtimer *timer, ktime_t rel, enum hrtimer_mode mode)
+{
+	timer->armed = true;
+	timer->expires = shim_now_ns() + rel;
+	shim_hrtimer_starts++;
+}
+
+int hrtimer_try_to_cancel(struct hrtimer *timer)
+{
+	int was = timer->armed;
+
+	timer->armed = false;
+	shim_hrtimer_cancels++;
+	return was;
+}
+
+ktime_t hrtimer_get_remaining(const struct hrtimer *timer)
+{
+	return timer->expires - shim_now_ns();
+}
+
+u64 hrtimer_forward_now(struct hrtimer *timer, ktime_t interval)
+{
+	u64 n = 0;
+
+	while (timer->expires <= shim_now_ns()) {
+		timer->expires += interval;
+		n++;
+	}
+	return n;
+}
+
+/* Runs an armed timer's function as its expiry would, if the clock has reached it. */
+bool shim_hrtimer_fire(struct hrtimer *timer)
+{
+	if (!timer->armed || timer->expires > shim_now_ns())
+		return false;
+	timer->armed = false;
+	if (timer->function(timer) == HRTIMER_RESTART)
+		timer->armed = true;
+	return true;
+}

@@ -99,6 +99,14 @@ static inline void *memchr_inv(const void *s, int c, size_t n)
 	return NULL;
 }
 
+#ifndef U64_MAX
+#define U64_MAX			((u64)~0ULL)
+#endif
+#define DIV_ROUND_UP_ULL(n, d)	(((n) + (d) - 1) / (d))
+#ifndef max_t
+#define max_t(type, a, b)	((type)(a) > (type)(b) ? (type)(a) : (type)(b))
+#endif
+
 /* bitops.h, bitmap.h */
 #define BITS_PER_LONG		64
 #define BITS_TO_LONGS(n)	(((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
@@ -169,6 +177,55 @@ static inline bool bitmap_subset(const unsigned long *a, const unsigned long *b,
 	return true;
 }
 
+static inline void bitmap_copy(unsigned long *dst, const unsigned long *src,
+			       unsigned int nbits)
+{
+	memcpy(dst, src, BITS_TO_LONGS(nbits) * sizeof(unsigned long));
+}
+
+static inline void bitmap_fill(unsigned long *dst, unsigned int nbits)
+{
+	unsigned int i;
+
+	bitmap_zero(dst, nbits);
+	for (i = 0; i < nbits; i++)
+		__set_bit(i, dst);
+}
+
+static inline void bitmap_or(unsigned long *dst, const unsigned long *a,
+			     const unsigned long *b, unsigned int nbits)
+{
+	unsigned int k;
+
+	for (k = 0; k < BITS_TO_LONGS(nbits); k++)
+		dst[k] = a[k] | b[k];
+}
+
+static inline unsigned int bitmap_weight(const unsigned long *src, unsigned int nbits)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < nbits; i++)
+		n += test_bit(i, src);
+	return n;
+}
+
+static inline bool bitmap_empty(const unsigned long *src, unsigned int nbits)
+{
+	return find_next_bit(src, nbits, 0) >= nbits;
+}
+
+static inline void bitmap_to_arr64(u64 *buf, const unsigned long *bitmap,
+				   unsigned int nbits)
+{
+	unsigned int k;
+
+	for (k = 0; k < BITS_TO_LONGS(nbits); k++)
+		buf[k] = bitmap[k];
+	if (nbits % BITS_PER_LONG)
+		buf[k - 1] &= BIT_MASK(nbits) - 1;
+}
+
 /* list.h */
 struct list_head {
 	struct list_head *next, *prev;
@@ -215,6 +272,11 @@ static inline void list_del(struct list_head *e)
 static inline bool list_empty(const struct list_head *head)
 {
 	return head->next == head;
+}
+
+static inline bool list_is_last(const struct list_head *l, const struct list_head *head)
+{
+	return l->next == head;
 }
 
 #define list_entry(ptr, type, member)	container_of(ptr, type, member)
@@ -328,6 +390,42 @@ extern int shim_cpus_read_locked;	/* depth */
 #define this_cpu_ptr(ptr)		(ptr)
 #define per_cpu_ptr(ptr, cpu)		((void)(cpu), (ptr))
 #define this_cpu_read(var)		(var)
+#define this_cpu_write(var, v)		((var) = (v))
+#define __this_cpu_add(var, n)		((var) += (n))
+#define DECLARE_PER_CPU(type, name)	extern type name
+
+/*
+ * hrtimer.h: one timer base on the fake clock (pfm_host_env.clock_ns, see env.c);
+ * tests fire a timer with shim_hrtimer_fire().
+ */
+typedef s64 ktime_t;
+#define ns_to_ktime(ns)		((ktime_t)(ns))
+#define ktime_to_ns(kt)		((s64)(kt))
+#define CLOCK_MONOTONIC		1
+enum hrtimer_mode {
+	HRTIMER_MODE_REL_PINNED_HARD = 1,
+};
+enum hrtimer_restart {
+	HRTIMER_NORESTART,
+	HRTIMER_RESTART,
+};
+struct hrtimer {
+	enum hrtimer_restart (*function)(struct hrtimer *timer);
+	bool armed;
+	s64 expires;
+};
+extern unsigned int hrtimer_resolution;
+extern unsigned long shim_hrtimer_starts, shim_hrtimer_cancels;
+s64 shim_now_ns(void);
+void hrtimer_init(struct hrtimer *timer, int clock, enum hrtimer_mode mode);
+void hrtimer_start(struct hrtimer *timer, ktime_t rel, enum hrtimer_mode mode);
+int hrtimer_try_to_cancel(struct hrtimer *timer);
+ktime_t hrtimer_get_remaining(const struct hrtimer *timer);
+u64 hrtimer_forward_now(struct hrtimer *timer, ktime_t interval);
+static inline bool hrtimer_active(const struct hrtimer *timer)
+{
+	return timer->armed;
+}
 
 /* module.h */
 struct module {

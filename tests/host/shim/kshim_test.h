@@ -23,4 +23,6 @@ extern struct task_struct shim_task_other;
 
 extern bool shim_module_get_fail;	/* try_module_get() fails */
 
+bool shim_hrtimer_fire(struct hrtimer *timer);
+
 #endif /* _PFM_KSHIM_TEST_H */

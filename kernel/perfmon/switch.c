@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: the active set going live and leaving, and switching sets.
+ *
+ * A set is live while it is the active set of a started context whose thread is on a
+ * CPU (a CPU session is on its CPU all the time).  Only live time counts: a set's
+ * duration and its switch timeout advance while it is live, so a per-thread session
+ * multiplexes on the thread's virtual time and a CPU session on wall-clock time.
+ *
+ * Switches happen where the state is live, in the monitored thread's own context:
+ * from the timeout's hrtimer (pinned to the CPU the set is live on) or from the
+ * overflow path.  Sets are taken round-robin in id order.  All functions here run
+ * with ctx->lock held.
+ */
+#include "internal.h"
+#include "stats.h"
+
+/* Below this a switch timer would do little but switch. */
+#define PFM_MIN_TIMEOUT_NS	10000ULL
+
+static bool pfm_set_times(const struct pfm_event_set *set)
+{
+	return set->flags & PFM_SETFL_TIME_SWITCH;
+}
+
+u64 pfm_timer_resolution_ns(void)
+{
+	return max_t(u64, hrtimer_resolution, PFM_MIN_TIMEOUT_NS);
+}
+
+/* Thresholds and timeout start afresh each time a set becomes the active one. */
+void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set)
+{
+	unsigned int i;
+
+	ctx->active = set;
+	set->runs++;
+	set->timeout_left_ns = set->timeout_ns;
+	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots)
+		set->pmds[i].switch_left = set->pmds[i].ovfl_switch_cnt;
+}
+
+static void pfm_timer_arm(struct pfm_context *ctx)
+{
+	if (pfm_set_times(ctx->active))
+		hrtimer_start(&ctx->timer, ns_to_ktime(ctx->active->timeout_left_ns),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* The timer runs on this CPU, where the caller has interrupts off: it cannot be firing. */
+static void pfm_timer_disarm(struct pfm_context *ctx)
+{
+	struct pfm_event_set *set = ctx->active;
+	s64 left;
+
+	if (!pfm_set_times(set))
+		return;
+	left = ktime_to_ns(hrtimer_get_remaining(&ctx->timer));
+	hrtimer_try_to_cancel(&ctx->timer);
+	set->timeout_left_ns = left > 0 ? left : 0;
+}
+
+void pfm_live_in(struct pfm_context *ctx)
+{
+	pfm_set_restore(ctx, ctx->active);
+	ctx->live_since_ns = pfm_clock_ns();
+	pfm_pmu_enable(ctx, ctx->active);
+	pfm_timer_arm(ctx);
+}
+
+void pfm_live_out(struct pfm_context *ctx)
+{
+	struct pfm_event_set *set = ctx->active;
+
+	pfm_timer_disarm(ctx);
+	pfm_pmu_disable(ctx, set);
+	set->duration_ns += pfm_clock_ns() - ctx->live_since_ns;
+	pfm_set_save(ctx, set);
+}
+
+/*
+ * The monitored thread comes onto cpu (ctx->lock held): the state goes live there if
+ * monitoring is started.  True if it resumed on another CPU than it last ran on.
+ */
+bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu)
+{
+	bool migrated = false;
+
+	ctx->on_cpu = cpu;
+	if (ctx->started) {
+		pfm_live_in(ctx);
+		migrated = ctx->last_cpu != cpu;
+		ctx->last_cpu = cpu;
+	}
+	return migrated;
+}
+
+/* The monitored thread leaves its CPU (ctx->lock held). */
+void pfm_sched_out_locked(struct pfm_context *ctx)
+{
+	if (ctx->started && ctx->on_cpu >= 0)
+		pfm_live_out(ctx);
+	ctx->on_cpu = -1;
+}
+
+/* While live: from the active set to next (which may be the same set). */
+void pfm_switch_locked(struct pfm_context *ctx, struct pfm_event_set *next)
+{
+	struct pfm_event_set *prev = ctx->active;
+	u64 start = pfm_clock_ns(), now;
+
+	if (!ctx->in_timer)
+		pfm_timer_disarm(ctx);
+	if (next != prev) {
+		/* Durations cover what the counters saw: from enable to disable. */
+		pfm_pmu_disable(ctx, prev);
+		now = pfm_clock_ns();
+		prev->duration_ns += now - ctx->live_since_ns;
+		pfm_set_swap(ctx, prev, next);
+	}
+	pfm_set_activate(ctx, next);
+	ctx->nr_switches++;
+	if (next != prev) {
+		ctx->live_since_ns = pfm_clock_ns();
+		pfm_pmu_enable(ctx, next);
+		pfm_stat_add(set_switches, 1);
+		pfm_stat_add(set_switch_ns, pfm_clock_ns() - start);
+	}
+	if (!ctx->in_timer)
+		pfm_timer_arm(ctx);
+}
+
+static enum hrtimer_restart pfm_timer_fn(struct hrtimer *timer)
+{
+	struct pfm_context *ctx = container_of(timer, struct pfm_context, timer);
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+
+	raw_spin_lock(&ctx->lock);
+	if (ctx->started && ctx->on_cpu == smp_processor_id() && pfm_set_times(ctx->active)) {
+		ctx->in_timer = true;
+		pfm_switch_locked(ctx, pfm_next_set(ctx, ctx->active));
+		ctx->in_timer = false;
+		if (pfm_set_times(ctx->active)) {
+			hrtimer_forward_now(timer, ns_to_ktime(ctx->active->timeout_ns));
+			ret = HRTIMER_RESTART;
+		}
+	}
+	raw_spin_unlock(&ctx->lock);
+	return ret;
+}
+
+void pfm_timer_init(struct pfm_context *ctx)
+{
+	hrtimer_init(&ctx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	ctx->timer.function = pfm_timer_fn;
+}
