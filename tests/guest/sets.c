@@ -309,17 +309,20 @@ static struct mux_result multiplex(int nsets, uint64_t timeout, struct workload 
 
 /*
  * Estimates land within a tolerance of the exact totals, and the tolerance tightens
- * as the timeout shrinks: with timeouts well below the phase length every set sees
- * every phase.  Tolerances are set from measured errors under QEMU TCG with margin
- * (measured worst errors in the comments).
+ * as the timeout shrinks: the phases (about 10-30 ms each) are then sampled by
+ * every set many times over.  The tolerance bounds the mean relative error over the
+ * sets and both events.  Under QEMU TCG the guest's timers and clock are coarse and
+ * jittery, more so when the host is busy: measured mean errors over several runs
+ * were 0.12-0.21 (8 ms), 0.07-0.29 (2 ms) and 0.04-0.12 (500 us); the bounds leave
+ * room for that noise.  The switching itself is proved exact by the host tests.
  */
 static const struct {
 	uint64_t timeout;
 	double tol;
 } mux_cases[] = {
-	{ 8000000, 10 },
-	{ 2000000, 10 },
-	{ 500000, 10 },
+	{ 8000000, 0.50 },
+	{ 2000000, 0.40 },
+	{ 500000, 0.25 },
 };
 
 START_TEST(test_sets_multiplex_accuracy)

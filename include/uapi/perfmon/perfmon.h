@@ -27,8 +27,58 @@
  *   LOADED --unload, or the monitored thread exits--> UNLOADED
  *
  * A call made in the wrong state fails with EBUSY (load of a loaded context; create or
- * delete of event sets while loaded) or EINVAL (start/stop of an unloaded context) and
- * changes nothing.
+ * delete of event sets while loaded) or EINVAL (start/stop/unload of an unloaded
+ * context) and changes nothing.
+ *
+ * ATTACHING
+ *
+ * Per-thread: pfm_load_context(fd, 0, tid).  Any thread the caller may read as ptrace
+ * would (PTRACE_MODE_READ_REALCREDS: same user and the target dumpable, or
+ * CAP_SYS_PTRACE) — EACCES otherwise, EPERM for a kernel thread, ESRCH for no such
+ * thread.  The target need not be stopped: the kernel reaches its PMU state wherever
+ * it runs.  Another thread starts being counted when it next returns to user mode.
+ * A thread has at most one context attached (EEXIST).
+ * Per-CPU (PFM_FL_SYSTEM_WIDE): pfm_load_context(fd, 0, cpu); the caller may run on
+ * any CPU, every operation is carried to the monitored CPU.  EINVAL for a CPU that
+ * does not exist or is offline; EBUSY if the CPU has a session already.  Per-thread
+ * and per-CPU sessions share the PMU and are exclusive machine-wide (EBUSY).
+ *
+ * LIFECYCLE
+ *
+ * - The monitored thread exits: the context is detached, its counts stay readable,
+ *   and a PFM_MSG_END message is queued.
+ * - close() of the last fd while attached: the context is detached and freed; the
+ *   monitored thread is left with nothing.
+ * - fork(): attachments are never inherited (the fd is, as any fd).
+ * - exec(): the attachment stays; the fd follows PFM_FL_CLOEXEC.
+ * - A CPU going offline detaches its per-CPU session.
+ *
+ * ACCESS (/sys/kernel/perfmon/)
+ *
+ * paranoid (default 2): -1 no restriction; 0 CPU sessions and kernel-level counting
+ * open to all; 1 CPU sessions need CAP_PERFMON; 2 CPU sessions and kernel-level
+ * counting need CAP_PERFMON; 3 every session needs CAP_PERFMON.  CAP_SYS_ADMIN counts
+ * as CAP_PERFMON.  sys_group / task_group (default -1, any): only that group may
+ * create CPU / per-thread sessions.  ctx_per_user_max: contexts a user may hold
+ * (EMFILE beyond).  Refusals are EPERM.
+ *
+ * EVENT SETS
+ *
+ * Each set holds the whole PMU state; set 0 exists from creation, ids are 0..65535,
+ * kept in id order and switched round-robin by the kernel in the monitored thread's
+ * context: after set_timeout ns of the set being live (PFM_SETFL_TIME_SWITCH; thread
+ * time for per-thread sessions, wall-clock for per-CPU ones; rounded up to the timer
+ * resolution, at least 10 us, and written back), or after reg_ovfl_switch_cnt 64-bit
+ * overflows of a PMD written with PFM_PMDFL_SWITCH in a set with
+ * PFM_SETFL_OVFL_SWITCH (the PMD is reset to reg_short_reset at each overflow and
+ * keeps counting).  Thresholds and timeouts start afresh when a set becomes active.
+ * Sets are created (or their properties changed, registers untouched) and deleted
+ * only while detached; the last set cannot be deleted (EBUSY).  pfm_start() starts
+ * from the set named with PFM_STARTFL_SET, else from the last active one (the first
+ * in id order the first time).  pfm_getinfo_evtsets() reports runs, live duration,
+ * effective (or, for the active set, leftover) timeout, the PMDs that overflowed
+ * last and the registers available.  A scaled estimate of a count is
+ * count * (sum of the sets' durations) / (the set's duration).
  *
  * VECTOR CALLS
  *
@@ -52,6 +102,9 @@
  * PFM_PMCFL_NO_EMUL64 on a register that supports it, in which case the raw hardware
  * value is returned.  An overflow always means a 64-bit overflow.
  * Each register write and read names its event set in reg_set (set 0 always exists).
+ * In this version PFM_PMDFL_SMPL, PFM_PMDFL_OVFL_NOTIFY and PFM_PMDFL_RANDOM are
+ * refused with EOPNOTSUPP (sampling and notification come later), and
+ * pfm_start(PFM_STARTFL_RESTART) finds nothing to resume (EBUSY).
  *
  * The software-event PMU (<perfmon/perfmon_sw.h>) is present on every machine, at fixed
  * register numbers, beside any hardware PMU.
