@@ -325,31 +325,49 @@ static const struct {
 	{ 500000, 0.25 },
 };
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Three runs of each case, judged by their median: a run during which the host took
+ * the emulated CPU away for a while sees a time jump that no counter saw.
+ */
 START_TEST(test_sets_multiplex_accuracy)
 {
 	static const int nsets[] = { 2, 3, 4 };
 	struct workload w = { .n1 = 10000, .n2 = 64, .rounds = 12 };
-	unsigned int k;
+	unsigned int k, rep;
 	int n = nsets[_i];
 
 	for (k = 0; k < ARRAY_SIZE(mux_cases); k++) {
-		uint64_t cpu;
-		struct mux_result r = multiplex(n, mux_cases[k].timeout, &w, &cpu);
+		double errs[3];
 
-		printf("sets: %d sets, timeout %llu us: mean err %.3f, worst syscalls %.3f "
-		       "faults %.3f, runs %llu, active %llu us, thread cpu %llu us\n", n,
-		       (unsigned long long)mux_cases[k].timeout / 1000, r.mean_err,
-		       r.err_syscalls, r.err_faults, (unsigned long long)r.runs,
-		       (unsigned long long)r.total_ns / 1000, (unsigned long long)cpu / 1000);
-		ck_assert_msg(r.mean_err <= mux_cases[k].tol,
-			      "%d sets, timeout %llu ns: mean error %.3f over %.2f", n,
-			      (unsigned long long)mux_cases[k].timeout, r.mean_err,
+		for (rep = 0; rep < ARRAY_SIZE(errs); rep++) {
+			uint64_t cpu;
+			struct mux_result r = multiplex(n, mux_cases[k].timeout, &w, &cpu);
+
+			printf("sets: %d sets, timeout %llu us: mean err %.3f, worst syscalls "
+			       "%.3f faults %.3f, runs %llu, active %llu us, thread cpu %llu us\n",
+			       n, (unsigned long long)mux_cases[k].timeout / 1000, r.mean_err,
+			       r.err_syscalls, r.err_faults, (unsigned long long)r.runs,
+			       (unsigned long long)r.total_ns / 1000,
+			       (unsigned long long)cpu / 1000);
+			errs[rep] = r.mean_err;
+			/* the sets' active times add up to the time monitored */
+			ck_assert_msg(r.total_ns <= cpu * 1.05 && r.total_ns >= cpu * 0.95,
+				      "active %llu ns, thread cpu %llu ns",
+				      (unsigned long long)r.total_ns, (unsigned long long)cpu);
+			ck_assert_uint_ge(r.runs, (unsigned long long)n);
+		}
+		qsort(errs, ARRAY_SIZE(errs), sizeof(errs[0]), cmp_double);
+		ck_assert_msg(errs[1] <= mux_cases[k].tol,
+			      "%d sets, timeout %llu ns: median of mean errors %.3f over %.2f", n,
+			      (unsigned long long)mux_cases[k].timeout, errs[1],
 			      mux_cases[k].tol);
-		/* the sets' active times add up to the time monitored */
-		ck_assert_msg(r.total_ns <= cpu * 1.05 && r.total_ns >= cpu * 0.95,
-			      "active %llu ns, thread cpu %llu ns",
-			      (unsigned long long)r.total_ns, (unsigned long long)cpu);
-		ck_assert_uint_ge(r.runs, (unsigned long long)n);
 	}
 }
 END_TEST
