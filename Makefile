@@ -4,8 +4,12 @@
 #   make deps     install the Debian packages and the guest kernel (idempotent)
 #   make module   build perfmon.ko for the guest kernel
 #   make lib      build libperfmon
-#   make check    host unit tests, then the guest suite in QEMU
+#   make kernel   build the in-tree debug kernel with the pfm_* system calls
+#   make check    host unit tests, then the guest suite in QEMU twice: on the
+#                 stock kernel with perfmon.ko, and on the in-tree debug kernel
 #   make demo     boot the guest and measure a workload with pfmon
+#   make bench    benchmarks (bench-msr: MSR accesses per operation on the simulated
+#                 x86 PMUs, tests/sim/; bench-mux: set multiplexing in the guest)
 #   make clean
 
 TOP	:= $(abspath .)
@@ -15,11 +19,19 @@ KVER	:= $(shell $(TOP)/scripts/kver.sh)
 endif
 KDIR	?= /lib/modules/$(KVER)/build
 GUEST_KERNEL ?= $(B)/guest/vmlinuz-$(KVER)
+# The in-tree kernel (scripts/intree/): perfmon built in, bug detectors on.
+DEBUG_KERNEL ?= $(B)/intree/bzImage
+# Any warning ends the debug run: KASAN and UBSAN reports, WARN_ON()s; so does a
+# thread stuck for 2 minutes (a deadlock would otherwise run into the timeout).  The
+# guest console shows only emergencies: on a panic, replay the whole kernel log to
+# it, so that the report that caused the panic is seen in full.
+DEBUG_APPEND ?= panic_on_warn=1 hung_task_panic=1 panic_print=0x20
 
 CC	?= cc
 CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -I$(TOP)/include/uapi -I$(TOP)/libpfm-glue
 
-.PHONY: all deps module lib check check-host check-guest demo demo-run clean
+.PHONY: all deps module lib kernel check check-host check-guest check-guest-debug \
+	demo demo-run clean
 all: module lib
 
 deps:
@@ -29,6 +41,7 @@ include libpfm-glue/lib.mk
 include tools/tools.mk
 include tests/host/host.mk
 include tests/guest/guest.mk
+include tools/bench/bench.mk
 
 PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko
 MKINITRAMFS := $(TOP)/scripts/guest/mkinitramfs.sh
@@ -37,15 +50,25 @@ RUN_GUEST := $(TOP)/scripts/guest/run.sh
 module:
 	$(MAKE) -C $(KDIR) M=$(TOP)/kernel/perfmon PFM_TOP=$(TOP) modules
 
+kernel:
+	$(TOP)/scripts/intree/build.sh $(B)/intree
+
 # deps first, in its own step: the guest kernel version is known only after it.
 check: deps
-	$(MAKE) check-host check-guest
+	$(MAKE) check-host check-guest check-guest-debug
 
 check-guest: module guest-bins
 	$(MKINITRAMFS) $(B)/guest/check.cpio.gz $(TOP)/tests/guest/run-suite.sh \
 		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/pfm_tests:/bin/pfm_tests
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/check.cpio.gz \
 		--log $(B)/guest/check.log
+
+# The same suite on the debug kernel, through the system calls.
+check-guest-debug: kernel guest-bins
+	$(MKINITRAMFS) $(B)/guest/check-debug.cpio.gz $(TOP)/tests/guest/run-suite-intree.sh \
+		$(B)/guest/bin/pfm_tests:/bin/pfm_tests
+	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/guest/check-debug.cpio.gz \
+		--append "$(DEBUG_APPEND)" --timeout 900 --log $(B)/guest/check-debug.log
 
 demo: deps
 	$(MAKE) demo-run

@@ -8,7 +8,8 @@
 #   KVER=6.1.0-56-amd64 scripts/deps.sh    to pin a kernel version
 #
 # Results:
-#   Debian packages listed in $PKGS below (plus linux-headers-$KVER)
+#   Debian packages listed in $PKGS below (plus linux-headers-$KVER), among
+#   them linux-source-6.1 and the tools to build it (scripts/intree/)
 #   build/guest/vmlinuz-$KVER   the stock Debian kernel booted in QEMU
 #   build/guest/kver            $KVER, read back by scripts/kver.sh
 
@@ -63,6 +64,10 @@ say "kernel version $KVER"
 # --- packages ---------------------------------------------------------------
 PKGS="gcc make libc6-dev linux-headers-$KVER qemu-system-x86 busybox-static
       libpfm4-dev check pkg-config cpio gzip kmod xz-utils python3"
+# The in-tree debug kernel (scripts/intree/build.sh): Debian's kernel source,
+# and what building it needs (libelf-dev for objtool, libssl-dev for the
+# kernel's host tools, perl for its build scripts).
+PKGS="$PKGS linux-source-6.1 bc bison flex libelf-dev libssl-dev patch perl"
 
 missing=
 for p in $PKGS; do

@@ -10,6 +10,7 @@
 #include "dev.h"
 #include "stats.h"
 #include "sysfs.h"
+#include "../../arch/x86/perfmon/probe.h"
 
 static int __init pfm_init(void)
 {
@@ -18,9 +19,13 @@ static int __init pfm_init(void)
 	ret = pfm_sw_hooks_init();
 	if (ret < 0)
 		goto err_out;
-	ret = pfm_pmu_add_unit(&pfm_sw_unit);
+	/* The hardware unit first, so that pmu_desc/model names it. */
+	ret = pfm_x86_probe();
 	if (ret < 0)
 		goto err_out;
+	ret = pfm_pmu_add_unit(&pfm_sw_unit);
+	if (ret < 0)
+		goto err_pmu;
 	ret = pfm_thread_init();
 	if (ret < 0)
 		goto err_pmu;
@@ -46,6 +51,7 @@ err_thread:
 	pfm_thread_exit();
 err_pmu:
 	pfm_pmu_reset();
+	pfm_x86_remove();
 err_out:
 	return ret;
 }
@@ -59,6 +65,7 @@ static void __exit pfm_exit(void)
 	pfm_thread_exit();
 	pfm_sw_hooks_exit();
 	pfm_pmu_reset();
+	pfm_x86_remove();
 }
 
 module_init(pfm_init);

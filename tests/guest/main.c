@@ -6,19 +6,33 @@
  * own process (CK_FORK), so a crash or a leaked context stays in that test.
  * CK_RUN_SUITE / CK_RUN_CASE select a part, as with any check runner.
  * Exit status: 0 when every test passed.
+ *
+ * "pfm_tests --getppid N" makes N getppid system calls and exits, nothing
+ * else: lifecycle.c execs it in a monitored process.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "perfmon.h"
 #include "suites.h"
 
-int main(void)
+int main(int argc, char **argv)
 {
 	SRunner *sr;
 	int door, failed;
+	long i, n;
+
+	/* before anything that makes a system call */
+	if (argc == 3 && !strcmp(argv[1], "--getppid")) {
+		n = atol(argv[2]);
+		for (i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		_exit(0);
+	}
 
 	door = pfm_door();
 	if (door < 0)
@@ -35,6 +49,11 @@ int main(void)
 	srunner_add_suite(sr, pfm_isolation_suite());
 	srunner_add_suite(sr, pfm_sysfs_suite());
 	srunner_add_suite(sr, pfm_door_suite());
+	srunner_add_suite(sr, pfm_attach_suite());
+	srunner_add_suite(sr, pfm_lifecycle_suite());
+	srunner_add_suite(sr, pfm_access_suite());
+	srunner_add_suite(sr, pfm_cpu_suite());
+	srunner_add_suite(sr, pfm_sets_suite());
 	srunner_set_fork_status(sr, CK_FORK);
 
 	srunner_run_all(sr, CK_NORMAL);

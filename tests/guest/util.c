@@ -4,10 +4,16 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -229,4 +235,293 @@ void arg_mem_max_restore(void)
 	if (arg_mem_max_saved[0] && sysfs_write(PFM_ARG_MEM_MAX, arg_mem_max_saved))
 		fprintf(stderr, "pfm_tests: cannot restore %s to %s",
 			PFM_ARG_MEM_MAX, arg_mem_max_saved);
+}
+
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	if (cpu >= 0) {
+		CPU_SET(cpu, &set);
+	} else {
+		for (i = 0; i < CPU_SETSIZE; i++)
+			CPU_SET(i, &set);
+	}
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+void ck_pin(int cpu)
+{
+	ck_assert_msg(!pin_to(cpu), "sched_setaffinity(cpu %d): %s", cpu,
+		      strerror(errno));
+}
+
+int possible_cpus(void)
+{
+	char buf[64], *p;
+
+	/* "0-1", "0", "0-3,5": the last number is the highest CPU */
+	ck_assert_msg(!sysfs_read("/sys/devices/system/cpu/possible", buf,
+				  sizeof(buf)), "read possible CPUs: %s",
+		      strerror(errno));
+	buf[strcspn(buf, "\n")] = '\0';
+	p = buf + strlen(buf);
+	while (p > buf && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	ck_assert_msg(*p, "possible CPUs: '%s'", buf);
+	return atoi(p) + 1;
+}
+
+int wait_blocked_read(pid_t tid, int fd)
+{
+	char path[64], buf[256];
+	unsigned long a0;
+	long nr;
+	int i;
+
+	/*
+	 * /proc/<tid>/syscall names the system call a blocked thread is in
+	 * ("running" while it runs): "nr 0xarg0 ...".
+	 */
+	snprintf(path, sizeof(path), "/proc/%d/syscall", tid);
+	for (i = 0; i < 20000; i++) {
+		if (sysfs_read(path, buf, sizeof(buf)))
+			return -1;
+		if (sscanf(buf, "%ld 0x%lx", &nr, &a0) == 2 && nr == SYS_read &&
+		    a0 == (unsigned long)fd)
+			return 0;
+		usleep(1000);
+	}
+	errno = ETIMEDOUT;
+	return -1;
+}
+
+int wait_pid_timeout(pid_t pid, int timeout_ms)
+{
+	int status, i;
+	pid_t r;
+
+	for (i = 0; i < timeout_ms; i++) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return status;
+		if (r < 0)
+			return -1;
+		usleep(1000);
+	}
+	errno = ETIMEDOUT;
+	return -1;
+}
+
+static void kid_close(struct kid *k)
+{
+	int i, j;
+
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < 2; j++) {
+			if (k->cmd[i][j] >= 0)
+				close(k->cmd[i][j]);
+			k->cmd[i][j] = -1;
+		}
+	}
+	k->pid = -1;
+}
+
+static void __attribute__((noreturn)) kid_main(struct kid *k)
+{
+	unsigned int lo, hi;
+	long n;
+
+	/*
+	 * Hold nothing but the read ends of the order pipes: an inherited
+	 * context fd would keep the context open after the test closes it.
+	 */
+	lo = k->cmd[0][0] < k->cmd[1][0] ? k->cmd[0][0] : k->cmd[1][0];
+	hi = k->cmd[0][0] ^ k->cmd[1][0] ^ lo;
+	if ((lo > 3 && close_range(3, lo - 1, 0)) ||
+	    (hi > lo + 1 && close_range(lo + 1, hi - 1, 0)) ||
+	    close_range(hi + 1, ~0U, 0))
+		_exit(119);
+
+	if (k->uid) {
+		if (setgroups(0, NULL) || setresgid(k->gid, k->gid, k->gid) ||
+		    setresuid(k->uid, k->uid, k->uid))
+			_exit(120);
+		/*
+		 * A change of user makes the process undumpable, which would
+		 * refuse it to every tracer of that same user: undo that.
+		 */
+		if (prctl(PR_SET_DUMPABLE, 1))
+			_exit(121);
+	}
+	/* After the change of user, which clears it. */
+	if (!k->no_pdeath)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (k->cpu >= 0 && pin_to(k->cpu))
+		_exit(122);
+	for (;;) {
+		if (read(k->cmd[k->turn][0], &n, sizeof(n)) != sizeof(n))
+			_exit(123);
+		k->turn ^= 1;
+		if (n == KID_SPIN) {
+			for (;;)
+				__asm__ volatile("" ::: "memory");
+		}
+		if (n < 0) {
+			do_getppid(-n - 1);
+			_exit(0);
+		}
+		do_getppid(n);
+	}
+}
+
+int kid_pipes(struct kid *k)
+{
+	int i;
+
+	memset(k->cmd, 0xff, sizeof(k->cmd));
+	k->turn = 0;
+	for (i = 0; i < 2; i++)
+		if (pipe2(k->cmd[i], O_CLOEXEC))
+			return -1;
+	return 0;
+}
+
+int kid_spawn(struct kid *k)
+{
+	k->pid = fork();
+	if (k->pid < 0)
+		return -1;
+	if (!k->pid)
+		kid_main(k);
+	return wait_blocked_read(k->pid, k->cmd[k->turn][0]);
+}
+
+int kid_start(struct kid *k)
+{
+	if (kid_pipes(k))
+		return -1;
+	return kid_spawn(k);
+}
+
+int kid_order(struct kid *k, long n)
+{
+	ssize_t r = write(k->cmd[k->turn][1], &n, sizeof(n));
+
+	k->turn ^= 1;
+	return r == sizeof(n) ? 0 : -1;
+}
+
+int kid_run(struct kid *k, long n)
+{
+	if (kid_order(k, n))
+		return -1;
+	return wait_blocked_read(k->pid, k->cmd[k->turn][0]);
+}
+
+int kid_run_exit(struct kid *k, long n)
+{
+	int status;
+
+	if (kid_order(k, -n - 1))
+		return -1;
+	if (waitpid(k->pid, &status, 0) != k->pid)
+		return -1;
+	kid_close(k);
+	return status;
+}
+
+void kid_kill(struct kid *k)
+{
+	if (k->pid > 0) {
+		kill(k->pid, SIGKILL);
+		waitpid(k->pid, NULL, 0);
+	}
+	kid_close(k);
+}
+
+void ck_kid_start(struct kid *k)
+{
+	ck_assert_msg(!kid_start(k), "starting a child: %s", strerror(errno));
+}
+
+void ck_kid_run(struct kid *k, long n)
+{
+	ck_assert_msg(!kid_run(k, n), "child %d, %ld getppid: %s", k->pid, n,
+		      strerror(errno));
+}
+
+void ck_kid_run_exit(struct kid *k, long n)
+{
+	pid_t pid = k->pid;
+	int status = kid_run_exit(k, n);
+
+	ck_assert_msg(status == 0, "child %d, %ld getppid and exit: status %#x (%s)",
+		      pid, n, status, status < 0 ? strerror(errno) : "wait status");
+}
+
+static char *report;
+
+void child_report_init(void)
+{
+	if (!report) {
+		report = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		ck_assert_msg(report != MAP_FAILED, "mmap: %s", strerror(errno));
+	}
+	report[0] = '\0';
+}
+
+const char *child_report(void)
+{
+	return report && report[0] ? report : "(no report)";
+}
+
+void child_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (report) {
+		va_start(ap, fmt);
+		vsnprintf(report, 4096, fmt, ap);
+		va_end(ap);
+	}
+	_exit(1);
+}
+
+void ck_child_status(int status, const char *who)
+{
+	ck_assert_msg(status != -1, "%s: wait: %s", who, strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+		ck_abort_msg("%s: %s", who, child_report());
+	ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "%s: wait status %#x", who, status);
+}
+
+void ck_child(const char *who, void (*fn)(void *arg), void *arg)
+{
+	int status;
+	pid_t pid;
+
+	child_report_init();
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		fn(arg);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_child_status(status, who);
+}
+
+int ck_sys_ctx(int event)
+{
+	int fd = pfm_create_context(PFM_FL_SYSTEM_WIDE);
+
+	ck_assert_msg(fd >= 0, "pfm_create_context(PFM_FL_SYSTEM_WIDE): %s",
+		      strerror(errno));
+	ck_counter(fd, 0, event);
+	return fd;
 }

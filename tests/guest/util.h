@@ -89,4 +89,91 @@ long ck_sysfs_read_long(const char *path);
 void arg_mem_max_save(void);
 void arg_mem_max_restore(void);
 
+/*
+ * Another process to monitor: a forked child that blocks reading one of two
+ * pipes in turn and runs the orders written to it.  Order n >= 0: n getppid,
+ * then block reading the other pipe; order n < 0: -n - 1 getppid, then
+ * _exit(0); KID_SPIN: loop in user mode, no system call, until killed.
+ * The read that fetched an order was entered before the order was written,
+ * so a started context on the kid counts an order n as n + 1 (the getppid
+ * and the read of the next order, or the exit_group).
+ *
+ * The kid keeps no other fd: a context the test closes is closed.
+ * Set the fields below before kid_start(); KID_INIT is "no change".
+ */
+struct kid {
+	pid_t pid;
+	int cpu;		/* pin to this CPU, or -1 */
+	uid_t uid;		/* become this user (and gid), or 0 */
+	gid_t gid;
+	int no_pdeath;		/* survive the parent (it is adopted) */
+	int cmd[2][2];		/* the two order pipes */
+	int turn;		/* the pipe the kid reads next */
+};
+
+#define KID_INIT		{ .pid = -1, .cpu = -1 }
+#define KID_FOREVER		0x7fffffffffffffffL	/* getppid until killed */
+#define KID_SPIN		(-KID_FOREVER - 1)	/* user-mode loop until killed */
+
+/* Non-asserting forms (usable in any child): 0 or -1 with errno. */
+int kid_start(struct kid *k);
+/* kid_start() in two steps: the pipes, then the fork (maybe elsewhere). */
+int kid_pipes(struct kid *k);
+int kid_spawn(struct kid *k);
+/* Writes the order only: no wait, one system call. */
+int kid_order(struct kid *k, long n);
+/* Order n >= 0, and wait until the kid waits for the next order. */
+int kid_run(struct kid *k, long n);
+/* n getppid and exit; returns the kid's wait status, or -1. */
+int kid_run_exit(struct kid *k, long n);
+/* SIGKILL and reap (if still ours); closes the pipes. */
+void kid_kill(struct kid *k);
+
+/* Asserting forms, for the test process. */
+void ck_kid_start(struct kid *k);
+void ck_kid_run(struct kid *k, long n);
+/* n getppid, then the kid must exit with status 0. */
+void ck_kid_run_exit(struct kid *k, long n);
+
+/* Waits until thread tid blocks in read(fd): 0, or -1 after 20 s. */
+int wait_blocked_read(pid_t tid, int fd);
+/* Waits for pid: its wait status, or -1 after timeout_ms. */
+int wait_pid_timeout(pid_t pid, int timeout_ms);
+
+/* Pins the calling thread to cpu (-1: every CPU). */
+void ck_pin(int cpu);
+/* Number of possible CPUs (/sys/devices/system/cpu/possible). */
+int possible_cpus(void);
+
+/*
+ * Children that check things.  Check assertions must not run in a forked
+ * child; a child uses child_expect() instead, which records what went wrong
+ * in a page shared with the test process and exits with status 1.  The test
+ * process then fails with that message (ck_child_status()).
+ */
+void child_report_init(void);
+const char *child_report(void);
+void child_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* In a child: 'expr' must fail with errno err, or succeed (>= 0) if err is 0. */
+#define child_expect(expr, err) do {					\
+	long __r;							\
+	int __e;							\
+	errno = 0;							\
+	__r = (expr);							\
+	__e = errno;							\
+	if ((err) ? !(__r == -1 && __e == (err)) : __r < 0)		\
+		child_fail("%s: returned %ld, errno %d (%s); expected %s",\
+			   #expr, __r, __e, strerror(__e),		\
+			   (err) ? #err : "success");			\
+} while (0)
+
+/* The wait status of a child that used child_expect() must say "exit 0". */
+void ck_child_status(int status, const char *who);
+/* Forks; the child runs fn(arg) then _exit(0); waits and checks the status. */
+void ck_child(const char *who, void (*fn)(void *arg), void *arg);
+
+/* A system-wide context counting 'event' on software counter 0. */
+int ck_sys_ctx(int event);
+
 #endif /* PFM_TESTS_UTIL_H */

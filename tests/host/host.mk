@@ -63,3 +63,6 @@ $(PFM_HOST_B)/tests/%.o: $(PFM_HOST_DIR)/%.c $(PFM_HOST_HDRS)
 $(PFM_HOST_B)/tests/kshim.o: $(PFM_HOST_DIR)/shim/kshim.c $(PFM_HOST_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(PFM_HOST_CFLAGS) -c -o $@ $<
+
+# The x86 PMU drivers on the register-level simulator (check-host runs it too).
+include $(TOP)/tests/sim/sim.mk

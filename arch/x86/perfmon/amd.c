@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon x86: AMD (and Hygon) core performance counters (AMD APM vol. 2,
+ * "Performance Monitoring Counters").
+ *
+ *   amd64             four PERF_CTL/PERF_CTR pairs at 0xC0010000/0xC0010004, on every
+ *                     AMD64 processor
+ *   amd64_core        PerfCtrExtCore (CPUID 0x80000001:ECX[23], family 15h on): six
+ *                     pairs interleaved from 0xC0010200; the legacy MSRs alias the
+ *                     first four
+ *   amd64_perfmon_v2  PerfMonV2 (CPUID 0x80000022:EAX[0]): as many core counters as
+ *                     0x80000022:EBX[3:0] says, PerfCntrGlobalCtl to start and stop
+ *                     them together, PerfCntrGlobalStatus to find overflows
+ *
+ * Counters are 48 bits.  Before PerfMonV2 there is no status register: overflows
+ * are found from the counters, which run armed (x86.h).
+ */
+#include "x86.h"
+
+#define SEL_OK		(PFM_X86_SEL_EVENT | PFM_X86_SEL_UMASK | PFM_X86_SEL_USR | \
+			 PFM_X86_SEL_OS | PFM_X86_SEL_EDGE | PFM_X86_SEL_INT | \
+			 PFM_X86_SEL_EN | PFM_X86_SEL_INV | PFM_X86_SEL_CMASK)
+#define SEL_GUEST_HOST	(3ULL << 40)
+#define AMD_WIDTH	48
+
+int pfm_amd_probe(enum pfm_x86_force force, const char **why)
+{
+	struct pfm_x86_pmu *p = &pfm_x86_pmu;
+	unsigned int family = pfm_x86_cpu_family(), i;
+	bool ext_core = false, v2 = false;
+	unsigned int ncore = 0;
+	u64 sel_ok = SEL_OK;
+	u32 r[4], maxext;
+
+	pfm_hw_cpuid(0x80000000, 0, r);
+	maxext = r[0];
+	if (maxext >= 0x80000001) {
+		pfm_hw_cpuid(0x80000001, 0, r);
+		ext_core = r[2] & (1U << 23);
+	}
+	if (maxext >= 0x80000022) {
+		pfm_hw_cpuid(0x80000022, 0, r);
+		v2 = r[0] & 1;
+		ncore = r[1] & 0xf;
+	}
+	if (force == PFM_X86_FORCE_AUTO) {
+		if (v2 && ncore)
+			force = PFM_X86_FORCE_AMD64_V2;
+		else if (ext_core)
+			force = PFM_X86_FORCE_AMD64_CORE;
+		else
+			force = PFM_X86_FORCE_AMD64;
+	}
+	if (force == PFM_X86_FORCE_AMD64_V2 && !(v2 && ncore)) {
+		*why = "no PerfMonV2 (CPUID 0x80000022)";
+		return -ENODEV;
+	}
+	if (force == PFM_X86_FORCE_AMD64_CORE && !ext_core) {
+		*why = "no PerfCtrExtCore (CPUID 0x80000001)";
+		return -ENODEV;
+	}
+
+	p->note = NULL;
+	p->gp_mask = (1ULL << AMD_WIDTH) - 1;
+	if (force == PFM_X86_FORCE_AMD64) {
+		p->name = "amd64";
+		p->num_gp = 4;
+	} else if (force == PFM_X86_FORCE_AMD64_CORE) {
+		p->name = "amd64_core";
+		p->num_gp = 6;
+	} else {
+		p->name = "amd64_perfmon_v2";
+		p->num_gp = ncore > PFM_X86_MAX_GP ? PFM_X86_MAX_GP : ncore;
+		p->gctrl_msr = MSR_PFM_AMD_GLOBAL_CTL;
+		p->gstatus_msr = MSR_PFM_AMD_GLOBAL_STATUS;
+		p->gack_msr = MSR_PFM_AMD_GLOBAL_STATUS_CLR;
+	}
+	p->gp_period = 1ULL << (AMD_WIDTH - 1);
+
+	/* EventSelect[11:8] and Host/GuestOnly since family 10h */
+	if (family >= 0x10)
+		sel_ok |= PFM_X86_SEL_AMD_EVENT_HI;
+	p->sel_hw_ok = sel_ok | (family >= 0x10 ? SEL_GUEST_HOST : 0);
+	for (i = 0; i < p->num_gp; i++) {
+		if (force == PFM_X86_FORCE_AMD64) {
+			p->sel_msr[i] = MSR_PFM_K7_EVNTSEL0 + i;
+			p->ctr_msr[i] = MSR_PFM_K7_PERFCTR0 + i;
+		} else {
+			p->sel_msr[i] = MSR_PFM_F15H_PERF_CTL0 + 2 * i;
+			p->ctr_msr[i] = MSR_PFM_F15H_PERF_CTR0 + 2 * i;
+		}
+		p->res_msr[i] = p->ctr_msr[i];
+		pfm_x86_desc_gp(i, ~sel_ok, PFM_X86_SEL_OS, AMD_WIDTH, p->sel_msr[i],
+				p->ctr_msr[i]);
+	}
+	return 0;
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon x86: Intel architectural performance monitoring, versions 1 to 5.
+ *
+ * Everything comes from CPUID leaf 0xA (Intel SDM vol. 3B, "Architectural
+ * Performance Monitoring"):
+ *   EAX  version, number and width of the general-purpose counters, length of EBX
+ *   EBX  architectural events not available (bit set)
+ *   ECX  fixed counters present (v5: a bitmap)
+ *   EDX  number and width of the fixed counters (v2+), AnyThread deprecated (bit 15)
+ * and IA32_PERF_CAPABILITIES (when CPUID.1:ECX.PDCM) for full-width counter writes.
+ *
+ *   v1   IA32_PERFEVTSELx / IA32_PMCx; EN in each event select starts a counter
+ *   v2   fixed counters and IA32_FIXED_CTR_CTRL; IA32_PERF_GLOBAL_CTRL, _STATUS,
+ *        _OVF_CTRL
+ *   v3   AnyThread (bit 21 of the event select, bit 2 of each fixed nibble)
+ *   v4   IA32_PERF_GLOBAL_STATUS_RESET (same MSR and use as _OVF_CTRL) and _SET
+ *   v5   fixed-counter bitmap, AnyThread may be deprecated
+ */
+#include "x86.h"
+
+#define SEL_ARCH_OK	(PFM_X86_SEL_EVENT | PFM_X86_SEL_UMASK | PFM_X86_SEL_USR | \
+			 PFM_X86_SEL_OS | PFM_X86_SEL_EDGE | PFM_X86_SEL_INT | \
+			 PFM_X86_SEL_EN | PFM_X86_SEL_INV | PFM_X86_SEL_CMASK)
+
+/* The architectural events, in the order of CPUID.0AH:EBX. */
+static const u16 pfm_intel_arch_events[] = {
+	0x003c,		/* UnHalted Core Cycles */
+	0x00c0,		/* Instructions Retired */
+	0x013c,		/* UnHalted Reference Cycles */
+	0x4f2e,		/* LLC Reference */
+	0x412e,		/* LLC Misses */
+	0x00c4,		/* Branch Instructions Retired */
+	0x00c5,		/* Branch Misses Retired */
+	0x01a4,		/* Topdown Slots */
+};
+
+static u32 pfm_intel_events_missing;	/* bit k: pfm_intel_arch_events[k] absent */
+
+/* An architectural event the CPU says it does not have is refused. */
+static int pfm_intel_pmc_check(unsigned int idx, u64 value)
+{
+	u16 code = value & (PFM_X86_SEL_EVENT | PFM_X86_SEL_UMASK);
+	unsigned int k;
+
+	if (idx >= PFM_X86_MAX_GP)
+		return 0;
+	for (k = 0; k < ARRAY_SIZE(pfm_intel_arch_events); k++)
+		if (pfm_intel_arch_events[k] == code && (pfm_intel_events_missing & (1U << k)))
+			return -EINVAL;
+	return 0;
+}
+
+static const char *const pfm_intel_names[] = {
+	NULL, "intel_arch_v1", "intel_arch_v2", "intel_arch_v3", "intel_arch_v4",
+	"intel_arch_v5",
+};
+
+int pfm_intel_probe(const char **why)
+{
+	struct pfm_x86_pmu *p = &pfm_x86_pmu;
+	unsigned int version, width, fwidth = 0, nfixed = 0, evlen, i, j;
+	u64 sel_ok, any = 0, caps = 0, fixed_ok = 0, fixed_priv = 0;
+	unsigned long fixed = 0;
+	u32 r[4], ebx, ecx, edx;
+	bool fw = false;
+
+	pfm_hw_cpuid(0, 0, r);
+	if (r[0] < 0xa) {
+		*why = "no CPUID leaf 0xA";
+		return -ENODEV;
+	}
+	if (r[0] >= 7) {
+		pfm_hw_cpuid(7, 0, r);
+		/* P and E cores have different PMUs; one description cannot serve both. */
+		if (r[3] & (1U << 15)) {
+			*why = "hybrid CPU (core types with different PMUs)";
+			return -ENODEV;
+		}
+	}
+	pfm_hw_cpuid(0xa, 0, r);
+	ebx = r[1];
+	ecx = r[2];
+	edx = r[3];
+	version = r[0] & 0xff;
+	p->num_gp = (r[0] >> 8) & 0xff;
+	width = (r[0] >> 16) & 0xff;
+	evlen = r[0] >> 24;
+	if (!version) {
+		*why = "no architectural performance monitoring (CPUID leaf 0xA)";
+		return -ENODEV;
+	}
+	if (!p->num_gp || width < 32 || width > 64) {
+		*why = "CPUID leaf 0xA reports no usable counter";
+		return -ENODEV;
+	}
+	p->note = NULL;
+	if (version > 5) {
+		version = 5;
+		p->note = "newer version run as v5";
+	}
+	if (p->num_gp > PFM_X86_MAX_GP)
+		p->num_gp = PFM_X86_MAX_GP;
+
+	pfm_intel_events_missing = ebx;
+	for (i = evlen; i < 32; i++)
+		pfm_intel_events_missing |= 1U << i;
+
+	if (version >= 3 && !(version >= 5 && (edx & (1U << 15))))
+		any = PFM_X86_SEL_ANY;
+
+	pfm_hw_cpuid(1, 0, r);
+	if ((r[2] & (1U << 15)) && !pfm_hw_rdmsr_safe(MSR_PFM_INTEL_PERF_CAPABILITIES, &caps))
+		fw = caps & PFM_X86_PERF_CAP_FW_WRITE;
+
+	if (version >= 2) {
+		nfixed = edx & 0x1f;
+		fwidth = (edx >> 5) & 0xff;
+		if (nfixed > PFM_X86_MAX_FIXED)
+			nfixed = PFM_X86_MAX_FIXED;
+		fixed = (1UL << nfixed) - 1;
+		if (version >= 5)
+			fixed |= ecx & ((1UL << PFM_X86_MAX_FIXED) - 1);
+		if (fwidth < 32 || fwidth > 64)
+			fixed = 0;
+	}
+
+	p->name = pfm_intel_names[version];
+	p->gp_mask = width == 64 ? ~0ULL : (1ULL << width) - 1;
+	/* 32-bit writes (sign-extended) can arm a counter at most 2^31 below its top. */
+	p->gp_period = fw ? 1ULL << (width - 1) : 1ULL << 31;
+	if (!p->note)
+		p->note = fw ? "full-width writes" : "32-bit counter writes";
+
+	sel_ok = SEL_ARCH_OK | any;
+	p->sel_hw_ok = sel_ok | PFM_X86_SEL_PC;
+	for (i = 0; i < p->num_gp; i++) {
+		p->sel_msr[i] = MSR_PFM_INTEL_PERFEVTSEL0 + i;
+		p->res_msr[i] = MSR_PFM_INTEL_PMC0 + i;
+		p->ctr_msr[i] = (fw ? MSR_PFM_INTEL_A_PMC0 : MSR_PFM_INTEL_PMC0) + i;
+		pfm_x86_desc_gp(i, ~sel_ok, PFM_X86_SEL_OS | any, width, p->sel_msr[i],
+				p->ctr_msr[i]);
+	}
+
+	if (fixed) {
+		p->fixed = fixed;
+		p->fixed_mask = fwidth == 64 ? ~0ULL : (1ULL << fwidth) - 1;
+		p->fixed_period = 1ULL << (fwidth - 1);
+		p->fixed_ctr_msr0 = MSR_PFM_INTEL_FIXED_CTR0;
+		p->fixed_ctrl_msr = MSR_PFM_INTEL_FIXED_CTR_CTRL;
+		for_each_set_bit(j, &fixed, PFM_X86_MAX_FIXED) {
+			fixed_ok |= (PFM_X86_FIXED_OS(j) | PFM_X86_FIXED_USR(j) |
+				     PFM_X86_FIXED_PMI(j)) | (any ? PFM_X86_FIXED_ANY(j) : 0);
+			fixed_priv |= PFM_X86_FIXED_OS(j) | (any ? PFM_X86_FIXED_ANY(j) : 0);
+		}
+		p->fixed_ctrl_hw_ok = fixed_ok;
+		pfm_x86_desc_fixed(fixed, ~fixed_ok, fixed_priv, fwidth);
+	}
+	if (version >= 2) {
+		p->gctrl_msr = MSR_PFM_INTEL_GLOBAL_CTRL;
+		p->gstatus_msr = MSR_PFM_INTEL_GLOBAL_STATUS;
+		p->gack_msr = MSR_PFM_INTEL_GLOBAL_OVF_CTRL;
+	}
+	p->pmc_check = pfm_intel_pmc_check;
+	return 0;
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon x86: what the vendor probes (intel.c, amd.c) and the common PMU engine
+ * (x86_pmu.c) share.
+ *
+ * A vendor probe reads CPUID and fills a struct pfm_x86_pmu: the MSR of every
+ * register, the widths, what the global registers are, and the register
+ * descriptions the core exports.  The engine then runs every model the same way.
+ *
+ * Unit-local register indices (the logical numbers of <perfmon/perfmon_x86.h>, the
+ * unit sitting at PMC0/PMD0):
+ *   PMC 0..15   event selects          PMD 0..15   their counters
+ *   PMC 16      fixed-counter control  PMD 16..23  fixed counters
+ */
+#ifndef _PFM_X86_H
+#define _PFM_X86_H
+
+#include "hw.h"
+
+#include <uapi/perfmon/perfmon.h>
+#include <uapi/perfmon/perfmon_x86.h>
+
+#include "../../../kernel/perfmon/pmu.h"
+
+#define PFM_X86_NUM_PMCS	(PFM_X86_FIXED_CTRL_PMC + 1)
+#define PFM_X86_NUM_PMDS	(PFM_X86_FIRST_FIXED_PMD + PFM_X86_MAX_FIXED)
+
+/* Bits of the global control and status registers: GP i at i, fixed j at 32 + j. */
+#define PFM_X86_GBIT_FIXED	32
+
+/* MSRs (Intel SDM vol. 4, AMD APM vol. 2 ch. 13; as in the kernel's msr-index.h) */
+#define MSR_PFM_INTEL_PMC0		0x0c1	/* IA32_PMC0, 32-bit writes */
+#define MSR_PFM_INTEL_PERFEVTSEL0	0x186
+#define MSR_PFM_INTEL_PERF_CAPABILITIES	0x345
+#define MSR_PFM_INTEL_A_PMC0		0x4c1	/* IA32_A_PMC0, full-width writes */
+#define MSR_PFM_INTEL_FIXED_CTR0	0x309
+#define MSR_PFM_INTEL_FIXED_CTR_CTRL	0x38d
+#define MSR_PFM_INTEL_GLOBAL_STATUS	0x38e
+#define MSR_PFM_INTEL_GLOBAL_CTRL	0x38f
+#define MSR_PFM_INTEL_GLOBAL_OVF_CTRL	0x390	/* v4: IA32_PERF_GLOBAL_STATUS_RESET */
+#define MSR_PFM_INTEL_GLOBAL_STATUS_SET	0x391	/* v4 */
+#define MSR_PFM_K7_EVNTSEL0		0xc0010000
+#define MSR_PFM_K7_PERFCTR0		0xc0010004
+#define MSR_PFM_F15H_PERF_CTL0		0xc0010200	/* CTL i at +2i */
+#define MSR_PFM_F15H_PERF_CTR0		0xc0010201	/* CTR i at +2i */
+#define MSR_PFM_AMD_GLOBAL_STATUS	0xc0000300
+#define MSR_PFM_AMD_GLOBAL_CTL		0xc0000301
+#define MSR_PFM_AMD_GLOBAL_STATUS_CLR	0xc0000302
+
+#define PFM_X86_PERF_CAP_FW_WRITE	(1ULL << 13)
+
+enum pfm_x86_vendor {
+	PFM_X86_OTHER,
+	PFM_X86_INTEL,
+	PFM_X86_AMD,		/* and Hygon */
+};
+
+struct pfm_x86_pmu {
+	const char *name;		/* the model, shown in pmu_desc/model */
+	unsigned int num_gp;
+	unsigned long fixed;		/* fixed counters present (bit j: FIXED_CTRj) */
+	u64 gp_mask;			/* hardware width of the GP counters */
+	u64 fixed_mask;			/* and of the fixed counters */
+	/*
+	 * Counters run "armed": the hardware holds the exported value plus an offset
+	 * chosen so that it overflows (and interrupts) within one period of events,
+	 * and is re-armed at each overflow.  The period is half the width, so the
+	 * core's delta between two syncs is never ambiguous, or 2^31 where only
+	 * 32-bit writes exist (IA32_PMCx sign-extends bit 31).  Where there is no
+	 * global status, a counter below its armed range is one that overflowed.
+	 */
+	u64 gp_period;
+	u64 fixed_period;
+	u32 sel_msr[PFM_X86_MAX_GP];
+	u32 ctr_msr[PFM_X86_MAX_GP];	/* read and written */
+	u32 res_msr[PFM_X86_MAX_GP];	/* counter address the reservation tracks */
+	u32 fixed_ctr_msr0;
+	u32 fixed_ctrl_msr;		/* 0: no fixed counters */
+	u32 gctrl_msr;			/* 0: no global control */
+	u32 gstatus_msr;		/* 0: overflows found from the counters */
+	u32 gack_msr;			/* write-1-to-clear of the status */
+	u64 sel_hw_ok;			/* event select bits the hardware accepts */
+	u64 fixed_ctrl_hw_ok;
+	int (*pmc_check)(unsigned int idx, u64 value);	/* vendor checks, optional */
+	const char *note;		/* for the log line */
+};
+
+extern struct pfm_x86_pmu pfm_x86_pmu;
+extern struct pfm_regdesc pfm_x86_pmcs[PFM_X86_NUM_PMCS];
+extern struct pfm_regdesc pfm_x86_pmds[PFM_X86_NUM_PMDS];
+
+/* The models a probe can be asked for (pmu_model=). */
+enum pfm_x86_force {
+	PFM_X86_FORCE_AUTO,
+	PFM_X86_FORCE_SOFTWARE,
+	PFM_X86_FORCE_INTEL_ARCH,
+	PFM_X86_FORCE_AMD64,
+	PFM_X86_FORCE_AMD64_CORE,
+	PFM_X86_FORCE_AMD64_V2,
+	PFM_X86_FORCE_BAD,
+};
+
+/* CPUID helpers */
+enum pfm_x86_vendor pfm_x86_cpu_vendor(void);
+unsigned int pfm_x86_cpu_family(void);
+bool pfm_x86_cpu_hypervisor(void);
+
+/*
+ * Vendor probes: fill pfm_x86_pmu and the descriptions from CPUID, or return a
+ * negative errno and set *why (one phrase for the log).
+ */
+int pfm_intel_probe(const char **why);
+int pfm_amd_probe(enum pfm_x86_force force, const char **why);
+
+/* Helpers the probes use to fill the descriptions. */
+void pfm_x86_desc_gp(unsigned int i, u64 rsvd, u64 priv, unsigned int width,
+		     u64 sel_addr, u64 ctr_addr);
+void pfm_x86_desc_fixed(unsigned long present, u64 rsvd, u64 priv, unsigned int width);
+
+/* x86_pmu.c: the engine's entry points, for the module (main.c) and the tests. */
+int pfm_x86_probe(void);
+void pfm_x86_remove(void);
+extern const struct pfm_pmu_unit *pfm_x86_active_unit;
+
+#endif /* _PFM_X86_H */

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * perfmon: the x86 hardware PMUs (arch/x86/perfmon/).
+ *
+ * MODELS
+ *
+ * One hardware PMU description is active beside the software PMU
+ * (<perfmon/perfmon_sw.h>); /sys/kernel/perfmon/pmu_desc/model names it:
+ *
+ *   intel_arch_v1 .. intel_arch_v5   Intel architectural performance monitoring,
+ *                                    version from CPUID leaf 0xA
+ *   amd64                            AMD: the four legacy PERF_CTL/PERF_CTR pairs
+ *   amd64_core                       AMD: the six core counters (PerfCtrExtCore)
+ *   amd64_perfmon_v2                 AMD: PerfMonV2 (global control and status)
+ *   software                         no usable hardware PMU: software events only
+ *
+ * The module parameter pmu_model (perfmon.pmu_model= on the kernel command line)
+ * forces one: auto (default), software, intel_arch, amd64, amd64_core or
+ * amd64_perfmon_v2.  A forced model skips the vendor check, never the discovery
+ * from CPUID nor the check that the registers really exist.
+ *
+ * REGISTERS
+ *
+ * The same logical numbers on both vendors for the general-purpose counters:
+ *
+ *   PMC0..PMC15   event selects: Intel IA32_PERFEVTSELx, AMD PERF_CTLx
+ *   PMD0..PMD15   their counters, PMDi counting under PMCi: Intel IA32_PMCx (or the
+ *                 full-width alias IA32_A_PMCx), AMD PERF_CTRx
+ *   PMC16         Intel IA32_FIXED_CTR_CTRL: four bits per fixed counter
+ *   PMD16..PMD23  Intel IA32_FIXED_CTR0..7, all counting under PMC16
+ *
+ * Only the registers the CPU has are implemented (pmu_desc lists them).  The global
+ * control, status and overflow registers are the kernel's and are not exported.
+ *
+ * EVENT SELECT VALUES (PMC0..15) are written as libpfm4 encodes them
+ * (pfm_get_os_event_encoding(..., PFM_OS_NONE, ...)):
+ *
+ *   bits  7:0   event select           bit 20  INT (see below)
+ *   bits 15:8   unit mask              bit 21  Intel AnyThread (v3 and v4, privileged)
+ *   bit  16     USR: count at CPL 1-3  bit 22  EN (see below)
+ *   bit  17     OS: count at CPL 0     bit 23  INV
+ *   bit  18     EDGE                   bits 31:24  counter mask
+ *   AMD only: bits 35:32  event select bits 11:8 (family 10h and later)
+ *
+ * Everything else is reserved and refused (EINVAL), including Intel's pin control
+ * (bit 19) and AMD's HostOnly/GuestOnly (bits 41:40).  So are the architectural
+ * events CPUID leaf 0xA says this CPU does not have.
+ *
+ *   EN    is the counter's on/off switch, as in the software PMU: a counter whose PMC
+ *         has EN clear does not count.  With EN set it counts while monitoring is
+ *         started; the kernel, not the value, starts and stops it.
+ *   INT   is accepted and ignored: the kernel sets INT on every counter it runs, since
+ *         the overflow interrupt is what extends counters to 64 bits.
+ *
+ * IA32_FIXED_CTR_CTRL (PMC16), four bits per fixed counter j at bit 4j:
+ *   bit 0  OS    bit 1  USR    bit 2  AnyThread (v3, v4; privileged)    bit 3  PMI
+ * A fixed counter is on when OS or USR is set; PMI is accepted and ignored like INT.
+ *
+ * Kernel-level counting (OS) and AnyThread need privilege: at
+ * /sys/kernel/perfmon/paranoid >= 2 only perfmon-capable users may set them (EPERM).
+ *
+ * COUNTERS
+ *
+ * Every counter reads as 64 bits; pmu_desc/pmdN/width is the hardware's width (48 on
+ * current CPUs), the part of the value the hardware holds.  With PFM_PMCFL_NO_EMUL64
+ * the PMD reads as that many bits.  The kernel takes an overflow interrupt at least
+ * every 2^(width-1) events of each counter (every 2^31 on Intel CPUs without
+ * full-width counter writes) to extend it.
+ *
+ * AVAILABILITY
+ *
+ * Counters held by someone else (perf_events, the NMI watchdog) are never touched:
+ * pfm_getinfo_evtsets() leaves them out of set_avail_pmcs/pmds.  perf_events holds
+ * every general-purpose counter while it has any event, and uses the fixed counters
+ * without reserving them; so the fixed counters are available only when at least
+ * one general-purpose counter is.
+ */
+#ifndef _UAPI_PERFMON_PERFMON_X86_H
+#define _UAPI_PERFMON_PERFMON_X86_H
+
+#define PFM_X86_FIRST_GP_PMC		0
+#define PFM_X86_FIRST_GP_PMD		0
+#define PFM_X86_MAX_GP			16
+#define PFM_X86_FIXED_CTRL_PMC		16
+#define PFM_X86_FIRST_FIXED_PMD		16
+#define PFM_X86_MAX_FIXED		8
+
+/* event select bits */
+#define PFM_X86_SEL_EVENT		0x00000000000000ffULL
+#define PFM_X86_SEL_UMASK		0x000000000000ff00ULL
+#define PFM_X86_SEL_USR			(1ULL << 16)
+#define PFM_X86_SEL_OS			(1ULL << 17)
+#define PFM_X86_SEL_EDGE		(1ULL << 18)
+#define PFM_X86_SEL_PC			(1ULL << 19)	/* Intel, refused */
+#define PFM_X86_SEL_INT			(1ULL << 20)
+#define PFM_X86_SEL_ANY			(1ULL << 21)	/* Intel v3, v4 */
+#define PFM_X86_SEL_EN			(1ULL << 22)
+#define PFM_X86_SEL_INV			(1ULL << 23)
+#define PFM_X86_SEL_CMASK		0x00000000ff000000ULL
+#define PFM_X86_SEL_AMD_EVENT_HI	0x0000000f00000000ULL
+
+/* IA32_FIXED_CTR_CTRL bits of fixed counter j */
+#define PFM_X86_FIXED_OS(j)		(0x1ULL << (4 * (j)))
+#define PFM_X86_FIXED_USR(j)		(0x2ULL << (4 * (j)))
+#define PFM_X86_FIXED_ANY(j)		(0x4ULL << (4 * (j)))
+#define PFM_X86_FIXED_PMI(j)		(0x8ULL << (4 * (j)))
+
+#endif /* _UAPI_PERFMON_PERFMON_X86_H */

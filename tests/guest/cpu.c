@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpu: system-wide (per-CPU) sessions.
+ *
+ * A CPU session counts what happens on its CPU, whoever runs there, and is
+ * controlled from any CPU.  It excludes per-thread sessions machine-wide,
+ * and goes away with its CPU.  The guest has two CPUs; the tests pin the
+ * controller and the workload to keep them apart.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "suites.h"
+
+#define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
+
+static uint64_t count(int fd)
+{
+	return ck_read_pmd(fd, SW_PMD(0));
+}
+
+static void ck_load_cpu(int fd, int cpu)
+{
+	ck_assert_msg(!pfm_load_context(fd, 0, cpu), "pfm_load_context(cpu %d): %s",
+		      cpu, strerror(errno));
+}
+
+static uint64_t elapsed_ns(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000000000ULL + b->tv_nsec - a->tv_nsec;
+}
+
+static void ck_two_cpus(void)
+{
+	ck_assert_msg(sysconf(_SC_NPROCESSORS_ONLN) >= 2,
+		      "the guest must have two CPUs online");
+}
+
+START_TEST(test_sys_bad_cpu)
+{
+	int fd = ck_sys_ctx(PFM_SW_EV_SYSCALLS);
+
+	ck_assert_errno(pfm_load_context(fd, 0, possible_cpus()), EINVAL);
+	ck_assert_errno(pfm_load_context(fd, 0, INT_MAX), EINVAL);
+	ck_assert_errno(pfm_load_context(fd, 0, -1), EINVAL);
+	ck_assert_errno(pfm_start(fd, 0), EINVAL);
+	ck_load_cpu(fd, 0);
+	ck_assert_ok(pfm_unload_context(fd, 0));
+	close(fd);
+}
+END_TEST
+
+/*
+ * A kid pinned to CPU 1 makes N system calls: the CPU 1 session sees them
+ * (and whatever else runs there, little in the guest), the CPU 0 session,
+ * with the controller on CPU 0, does not.
+ */
+#define SYS_N		10000
+
+START_TEST(test_sys_counts_cpu)
+{
+	struct kid k = KID_INIT;
+	int f0, f1, rs0, rs1, rt0, rt1, ro, status;
+	uint64_t c0, c1;
+	pid_t w;
+
+	ck_two_cpus();
+	ck_pin(0);
+	k.cpu = 1;
+	ck_kid_start(&k);
+	f0 = ck_sys_ctx(PFM_SW_EV_SYSCALLS);
+	f1 = ck_sys_ctx(PFM_SW_EV_SYSCALLS);
+	ck_load_cpu(f0, 0);
+	ck_load_cpu(f1, 1);
+
+	rs0 = pfm_start(f0, 0);
+	rs1 = pfm_start(f1, 0);
+	/* N getppid and exit: the read it wakes from was entered before */
+	ro = kid_order(&k, -SYS_N - 1);
+	w = waitpid(k.pid, &status, 0);
+	rt1 = pfm_stop(f1, 0);
+	rt0 = pfm_stop(f0, 0);
+
+	ck_assert_int_eq(rs0, 0);
+	ck_assert_int_eq(rs1, 0);
+	ck_assert_int_eq(ro, 0);
+	ck_assert_int_eq(w, k.pid);
+	ck_assert_int_eq(status, 0);
+	ck_assert_int_eq(rt1, 0);
+	ck_assert_int_eq(rt0, 0);
+	k.pid = -1;
+	kid_kill(&k);
+
+	c0 = count(f0);
+	c1 = count(f1);
+	/* N getppid and the exit_group, plus the odd call of another task */
+	ck_assert_msg(c1 >= SYS_N + 1 && c1 <= SYS_N + 200,
+		      "CPU 1 counted %llu for %d", (unsigned long long)c1, SYS_N);
+	ck_assert_msg(c0 < SYS_N / 10, "CPU 0 counted %llu",
+		      (unsigned long long)c0);
+	close(f0);
+	close(f1);
+}
+END_TEST
+
+/* TASK_CLOCK in a CPU session is wall-clock time while started. */
+START_TEST(test_sys_task_clock)
+{
+	struct timespec t0, t1;
+	uint64_t ns, window;
+	int fd = ck_sys_ctx(PFM_SW_EV_TASK_CLOCK), rs, rt;
+
+	ck_load_cpu(fd, 1 % possible_cpus());
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rs = pfm_start(fd, 0);
+	usleep(200000);
+	rt = pfm_stop(fd, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(rt, 0);
+	ns = count(fd);
+	window = elapsed_ns(&t0, &t1);
+	ck_assert_msg(ns >= 190 * NSEC_PER_MSEC && ns <= 260 * NSEC_PER_MSEC &&
+		      ns <= window,
+		      "%llu ns counted over a 200 ms sleep (%llu ns between the calls)",
+		      (unsigned long long)ns, (unsigned long long)window);
+	close(fd);
+}
+END_TEST
+
+/* One CPU session per CPU. */
+START_TEST(test_sys_one_per_cpu)
+{
+	int a = ck_sys_ctx(PFM_SW_EV_SYSCALLS), b = ck_sys_ctx(PFM_SW_EV_SYSCALLS);
+	int c = ck_sys_ctx(PFM_SW_EV_SYSCALLS);
+
+	ck_two_cpus();
+	ck_load_cpu(a, 0);
+	ck_assert_errno(pfm_load_context(b, 0, 0), EBUSY);
+	ck_assert_errno(pfm_start(b, 0), EINVAL);
+	ck_load_cpu(b, 1);
+	ck_assert_errno(pfm_load_context(c, 0, 1), EBUSY);
+	ck_assert_errno(pfm_load_context(c, 0, 0), EBUSY);
+	ck_assert_ok(pfm_unload_context(a, 0));
+	ck_load_cpu(c, 0);
+	/* a close frees the CPU too */
+	close(b);
+	ck_load_cpu(a, 1);
+	ck_assert_ok(pfm_unload_context(a, 0));
+	ck_assert_ok(pfm_unload_context(c, 0));
+	close(a);
+	close(c);
+}
+END_TEST
+
+/* A CPU session keeps every per-thread load out, and the reverse. */
+START_TEST(test_sys_excludes_task)
+{
+	struct kid k = KID_INIT;
+	int s = ck_sys_ctx(PFM_SW_EV_SYSCALLS), t = ck_ctx_create();
+
+	ck_kid_start(&k);
+	ck_load_cpu(s, 0);
+	ck_assert_errno(pfm_load_context(t, 0, self_tid()), EBUSY);
+	ck_assert_errno(pfm_load_context(t, 0, k.pid), EBUSY);
+	ck_assert_errno(pfm_start(t, 0), EINVAL);
+	ck_assert_ok(pfm_unload_context(s, 0));
+	ck_load_self(t);
+	ck_assert_ok(pfm_unload_context(t, 0));
+	ck_assert_ok(pfm_load_context(t, 0, k.pid));
+	ck_assert_ok(pfm_unload_context(t, 0));
+	ck_kid_run_exit(&k, 0);
+	close(s);
+	close(t);
+}
+END_TEST
+
+START_TEST(test_task_excludes_sys)
+{
+	struct kid k = KID_INIT;
+	int s = ck_sys_ctx(PFM_SW_EV_SYSCALLS), t = ck_ctx_create();
+
+	ck_two_cpus();
+	ck_load_self(t);
+	ck_assert_errno(pfm_load_context(s, 0, 0), EBUSY);
+	ck_assert_errno(pfm_load_context(s, 0, 1), EBUSY);
+	ck_assert_errno(pfm_start(s, 0), EINVAL);
+	ck_assert_ok(pfm_unload_context(t, 0));
+	ck_load_cpu(s, 0);
+	ck_assert_ok(pfm_unload_context(s, 0));
+
+	/* attached to another process: until it exits */
+	ck_kid_start(&k);
+	ck_assert_ok(pfm_load_context(t, 0, k.pid));
+	ck_assert_errno(pfm_load_context(s, 0, 1), EBUSY);
+	ck_kid_run_exit(&k, 0);
+	ck_load_cpu(s, 1);
+	ck_assert_ok(pfm_unload_context(s, 0));
+	close(s);
+	close(t);
+}
+END_TEST
+
+/* Unchecked fixture: CPU 1 back online whatever a test did. */
+static void cpu1_online(void)
+{
+	char buf[8];
+
+	if (!sysfs_read(CPU1_ONLINE, buf, sizeof(buf)) && buf[0] == '0' &&
+	    sysfs_write(CPU1_ONLINE, "1\n"))
+		fprintf(stderr, "cpu: cannot bring CPU 1 back online\n");
+}
+
+/* Taking a CPU offline detaches its session, counts kept. */
+#define HOTPLUG_N	1000
+
+START_TEST(test_hotplug_detaches)
+{
+	int fd, other, rs, r, err;
+	uint64_t c1, c2;
+
+	if (access(CPU1_ONLINE, F_OK)) {
+		printf("cpu: no %s: hotplug test skipped\n", CPU1_ONLINE);
+		return;
+	}
+	ck_assert_int_eq(ck_sysfs_read_long(CPU1_ONLINE), 1);
+	fd = ck_sys_ctx(PFM_SW_EV_SYSCALLS);
+	other = ck_sys_ctx(PFM_SW_EV_SYSCALLS);
+	ck_load_cpu(fd, 1);
+	ck_pin(1);
+	rs = pfm_start(fd, 0);
+	do_getppid(HOTPLUG_N);
+	/* free to move off CPU 1 when it goes */
+	ck_pin(-1);
+	ck_assert_int_eq(rs, 0);
+
+	errno = 0;
+	r = sysfs_write(CPU1_ONLINE, "0\n");
+	err = errno;
+	ck_assert_msg(!r, "taking CPU 1 offline: %s", strerror(err));
+
+	ck_assert_errno(pfm_start(fd, 0), EINVAL);
+	ck_assert_errno(pfm_stop(fd, 0), EINVAL);
+	ck_assert_errno(pfm_unload_context(fd, 0), EINVAL);
+	c1 = count(fd);
+	/* the getppid, the pin, the start's and the write's own calls */
+	ck_assert_msg(c1 >= HOTPLUG_N && c1 <= HOTPLUG_N + 200,
+		      "counted %llu for %d", (unsigned long long)c1, HOTPLUG_N);
+	ck_assert_errno(pfm_load_context(fd, 0, 1), EINVAL);
+	ck_assert_errno(pfm_load_context(other, 0, 1), EINVAL);
+
+	ck_assert_ok(sysfs_write(CPU1_ONLINE, "1\n"));
+	c2 = count(fd);
+	ck_assert_uint_eq(c2, c1);
+	ck_load_cpu(fd, 1);
+	ck_assert_ok(pfm_start(fd, 0));
+	ck_assert_ok(pfm_stop(fd, 0));
+	ck_assert_ok(pfm_unload_context(fd, 0));
+	ck_assert_errno(pfm_unload_context(fd, 0), EINVAL);
+	ck_load_cpu(other, 1);
+	close(other);
+	close(fd);
+}
+END_TEST
+
+Suite *pfm_cpu_suite(void)
+{
+	Suite *s = suite_create("cpu");
+	TCase *tc;
+
+	tc = pfm_tcase("cpu");
+	tcase_add_test(tc, test_sys_bad_cpu);
+	tcase_add_test(tc, test_sys_counts_cpu);
+	tcase_add_test(tc, test_sys_task_clock);
+	tcase_add_test(tc, test_sys_one_per_cpu);
+	tcase_add_test(tc, test_sys_excludes_task);
+	tcase_add_test(tc, test_task_excludes_sys);
+	suite_add_tcase(s, tc);
+
+	tc = pfm_tcase("hotplug");
+	tcase_add_unchecked_fixture(tc, NULL, cpu1_online);
+	tcase_add_test(tc, test_hotplug_detaches);
+	suite_add_tcase(s, tc);
+	return s;
+}

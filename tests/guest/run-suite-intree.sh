@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# In the guest, on the in-tree debug kernel (scripts/intree/): perfmon is built in,
+# with the system calls as its only door.  No module is loaded; the door is checked
+# before the suite runs, and the suite's door tests make the system calls by number.
+# The kernel's bug detectors (KASAN, lockdep, kmemleak, ...) report to the kernel log,
+# which the guest init scans after this script, kmemleak included.
+rc=0
+if [ ! -r /sys/kernel/perfmon/syscall ]; then
+	echo "run-suite-intree: /sys/kernel/perfmon/syscall is missing: not an in-tree kernel?"
+	exit 1
+fi
+echo "run-suite-intree: perfmon system calls from $(cat /sys/kernel/perfmon/syscall)"
+# With no device, libperfmon can only have reached the core through the system calls.
+if [ -e /dev/perfmon ]; then
+	echo "run-suite-intree: /dev/perfmon exists: the in-tree build must not have it"
+	exit 1
+fi
+if grep -qs '^perfmon ' /proc/modules; then
+	echo "run-suite-intree: a perfmon module is loaded"
+	exit 1
+fi
+CK_DEFAULT_TIMEOUT=120 /bin/pfm_tests || rc=$?
+exit $rc
