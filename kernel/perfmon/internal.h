@@ -73,6 +73,7 @@ struct pfm_event_set {
 	u64 runs;			/* activations */
 	u64 duration_ns;		/* time live: on the CPU, started, active */
 	DECLARE_BITMAP(ovfl_pmds, PFM_MAX_PMDS);	/* overflowed last */
+	DECLARE_BITMAP(ovfl_pending, PFM_MAX_PMDS);	/* carried, not yet acted on */
 	DECLARE_BITMAP(used_pmcs, PFM_MAX_PMCS);	/* written by the user */
 	DECLARE_BITMAP(used_pmds, PFM_MAX_PMDS);
 	DECLARE_BITMAP(no_emul64, PFM_MAX_PMDS);	/* PMDs exported raw */
@@ -159,6 +160,7 @@ u64 pfm_timer_resolution_ns(void);
 
 /* ovfl.c */
 void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *unit, u64 bits);
+void pfm_overflow_pending_locked(struct pfm_context *ctx);
 
 /* args.c: vector arguments */
 extern unsigned long pfm_arg_mem_max;

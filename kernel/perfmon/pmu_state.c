@@ -23,7 +23,11 @@ static bool pfm_live(const struct pfm_context *ctx, const struct pfm_event_set *
 /* The context whose set is on this CPU's PMU, between enable and disable. */
 DEFINE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
 
-/* Brings the 64-bit value up to date; true when it carried out of 64 bits. */
+/*
+ * Brings the 64-bit value up to date; true when it carried out of 64 bits.  Whoever
+ * syncs first sees the carry, maybe before the unit reports the overflow: it is
+ * marked pending and acted on by the overflow path, or when the set next goes live.
+ */
 bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmd[i];
@@ -37,7 +41,10 @@ bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
 		return false;
 	}
 	p->value += (hw - (old & mask)) & mask;
-	return p->value < old;
+	if (p->value >= old)
+		return false;
+	__set_bit(i, set->ovfl_pending);
+	return true;
 }
 
 void pfm_pmd_load(struct pfm_event_set *set, unsigned int i)

@@ -24,7 +24,14 @@ static bool pfm_pmds_implemented(const u64 *bv)
 	return bitmap_subset(bits, pfm_pmu.impl_pmds, PFM_MAX_PMDS);
 }
 
-static int pfm_check_pmc(struct pfm_context *ctx, const struct pfarg_pmc *req)
+/* Registers held by someone else (the NMI watchdog, perf_events) are not ours to write. */
+struct pfm_avail {
+	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
+	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
+};
+
+static int pfm_check_pmc(struct pfm_context *ctx, const struct pfarg_pmc *req,
+			 const struct pfm_avail *avail)
 {
 	const struct pfm_reg *r;
 
@@ -43,6 +50,8 @@ static int pfm_check_pmc(struct pfm_context *ctx, const struct pfarg_pmc *req)
 		return -EINVAL;
 	if (r->unit->pmc_check && r->unit->pmc_check(r->idx, req->reg_value))
 		return -EINVAL;
+	if (!test_bit(req->reg_num, avail->pmcs))
+		return -EBUSY;
 	return pfm_access_pmc(r->desc, req->reg_value);
 }
 
@@ -85,11 +94,13 @@ static void pfm_apply_pmcs(struct pfm_context *ctx, void *arg)
 long pfm_write_pmcs(struct pfm_context *ctx, struct pfarg_pmc *req, unsigned int n)
 {
 	struct pfm_rw_args a = { .req = req, .n = n };
+	struct pfm_avail avail;
 	unsigned int k;
 	int ret;
 
+	pfm_pmu_avail(avail.pmcs, avail.pmds);
 	for (k = 0; k < n; k++) {
-		ret = pfm_check_pmc(ctx, &req[k]);
+		ret = pfm_check_pmc(ctx, &req[k], &avail);
 		if (ret)
 			return ret;
 	}
@@ -97,7 +108,8 @@ long pfm_write_pmcs(struct pfm_context *ctx, struct pfarg_pmc *req, unsigned int
 	return 0;
 }
 
-static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req, bool write)
+static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req,
+			 const struct pfm_avail *avail)
 {
 	const struct pfm_reg *r;
 
@@ -109,11 +121,13 @@ static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req, b
 		return -EINVAL;
 	if (!pfm_all_zero(req->reg_reserved2, sizeof(req->reg_reserved2)))
 		return -EINVAL;
-	if (!write)
+	if (!avail)
 		return 0;
 	r = &pfm_pmu.pmd[req->reg_num];
 	if (r->desc->type & PFM_REG_RO)
 		return -EINVAL;
+	if (!test_bit(req->reg_num, avail->pmds))
+		return -EBUSY;
 	if (!pfm_pmds_implemented(req->reg_reset_pmds) ||
 	    !pfm_pmds_implemented(req->reg_smpl_pmds))
 		return -EINVAL;
@@ -150,11 +164,13 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 long pfm_write_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n)
 {
 	struct pfm_rw_args a = { .req = req, .n = n };
+	struct pfm_avail avail;
 	unsigned int k;
 	int ret;
 
+	pfm_pmu_avail(avail.pmcs, avail.pmds);
 	for (k = 0; k < n; k++) {
-		ret = pfm_check_pmd(ctx, &req[k], true);
+		ret = pfm_check_pmd(ctx, &req[k], &avail);
 		if (ret)
 			return ret;
 	}
@@ -185,7 +201,7 @@ long pfm_read_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int 
 	int ret;
 
 	for (k = 0; k < n; k++) {
-		ret = pfm_check_pmd(ctx, &req[k], false);
+		ret = pfm_check_pmd(ctx, &req[k], NULL);
 		if (ret)
 			return ret;
 	}

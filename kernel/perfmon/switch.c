@@ -66,6 +66,8 @@ void pfm_live_in(struct pfm_context *ctx)
 	ctx->live_since_ns = pfm_clock_ns();
 	pfm_pmu_enable(ctx, ctx->active);
 	pfm_timer_arm(ctx);
+	/* Overflows that carried while the set was away are acted on now. */
+	pfm_overflow_pending_locked(ctx);
 }
 
 void pfm_live_out(struct pfm_context *ctx)

@@ -357,8 +357,12 @@ START_TEST(test_sets_multiplex_accuracy)
 			       (unsigned long long)r.total_ns / 1000,
 			       (unsigned long long)cpu / 1000);
 			errs[rep] = r.mean_err;
-			/* the sets' active times add up to the time monitored */
-			ck_assert_msg(r.total_ns <= cpu * 1.05 && r.total_ns >= cpu * 0.95,
+			/*
+			 * The sets' active times add up to the time monitored, less
+			 * the time spent switching (excluded, as the counters do not
+			 * count it either: several percent on the debug kernel).
+			 */
+			ck_assert_msg(r.total_ns <= cpu * 1.05 && r.total_ns >= cpu * 0.85,
 				      "active %llu ns, thread cpu %llu ns",
 				      (unsigned long long)r.total_ns, (unsigned long long)cpu);
 			ck_assert_uint_ge(r.runs, (unsigned long long)n);

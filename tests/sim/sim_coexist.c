@@ -213,15 +213,10 @@ Suite *sim_coexist_suite(void)
 	tcase_add_loop_test(tc, test_their_pmi_not_ours, 0, SIM_NR_MODELS);
 	suite_add_tcase(s, tc);
 
-	/*
-	 * The core's part: refusing the write (EBUSY).  kernel/perfmon/rw.c does not
-	 * consult pfm_pmu_avail() yet: run with PFM_HOST_KNOWN_BUGS=1.
-	 */
-	if (pfm_host_known_bugs()) {
-		tc = sim_tcase("coexist_core");
-		tcase_add_loop_test(tc, test_other_write_ebusy, 0, SIM_NR_MODELS);
-		tcase_add_loop_test(tc, test_perf_write_ebusy, 0, SIM_NR_MODELS);
-		suite_add_tcase(s, tc);
-	}
+	/* The core's part: refusing the write (EBUSY, rw.c through pfm_pmu_avail()). */
+	tc = sim_tcase("coexist_core");
+	tcase_add_loop_test(tc, test_other_write_ebusy, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_perf_write_ebusy, 0, SIM_NR_MODELS);
+	suite_add_tcase(s, tc);
 	return s;
 }
