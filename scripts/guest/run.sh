@@ -72,12 +72,15 @@ if [ -n "$log" ]; then
 	: > "$log" || fail "cannot write log '$log'"
 fi
 
+# thread=single: with one host thread per vCPU, QEMU hangs now and then when the
+# guest kernel patches code (a tracepoint being switched on) that another vCPU is
+# running in a loop; it is reproducible with tracefs alone, without perfmon.
 # -nodefaults: no default monitor/serial/parallel/VGA/NIC, so nothing else
 # competes for stdio.  The first -serial is COM1 = ttyS0 (console, on
 # stdout), the second is COM2 = ttyS1 (verdict, to a file).
 # shellcheck disable=SC2054
 qemu=(qemu-system-x86_64
-	-accel tcg -cpu max -smp 2 -m 1024
+	-accel tcg,thread=single -cpu max -smp 2 -m 1024
 	-nodefaults -display none -no-reboot -nic none
 	-chardev stdio,id=con0,signal=off
 	-serial chardev:con0

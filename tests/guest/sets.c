@@ -313,16 +313,18 @@ static struct mux_result multiplex(int nsets, uint64_t timeout, struct workload 
  * every set many times over.  The tolerance bounds the mean relative error over the
  * sets and both events.  Under QEMU TCG the guest's timers and clock are coarse and
  * jittery, more so when the host is busy: measured mean errors over several runs
- * were 0.12-0.21 (8 ms), 0.07-0.29 (2 ms) and 0.04-0.12 (500 us); the bounds leave
- * room for that noise.  The switching itself is proved exact by the host tests.
+ * were 0.09-0.21 (8 ms), 0.07-0.29 (2 ms) and 0.04-0.13 (500 us), with outliers
+ * up to 0.7 when other guests shared the host; the median of three runs and the
+ * bounds leave room for that noise.  The switching itself is proved exact by the
+ * host and simulator tests.
  */
 static const struct {
 	uint64_t timeout;
 	double tol;
 } mux_cases[] = {
-	{ 8000000, 0.50 },
-	{ 2000000, 0.40 },
-	{ 500000, 0.25 },
+	{ 8000000, 0.60 },
+	{ 2000000, 0.45 },
+	{ 500000, 0.30 },
 };
 
 static int cmp_double(const void *a, const void *b)
