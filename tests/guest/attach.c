@@ -17,26 +17,6 @@
 #include "util.h"
 #include "suites.h"
 
-/* A context counting system calls on software counter 0. */
-static int syscall_ctx(void)
-{
-	int fd = ck_ctx_create();
-
-	ck_counter(fd, 0, PFM_SW_EV_SYSCALLS);
-	return fd;
-}
-
-static void ck_load(int fd, pid_t tid)
-{
-	ck_assert_msg(!pfm_load_context(fd, 0, tid), "pfm_load_context(%d): %s",
-		      tid, strerror(errno));
-}
-
-static uint64_t count(int fd)
-{
-	return ck_read_pmd(fd, SW_PMD(0));
-}
-
 /* The target need not be stopped or traced; counting starts on its wakeup. */
 START_TEST(test_remote_count_exact)
 {

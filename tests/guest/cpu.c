@@ -19,11 +19,6 @@
 
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
 
-static uint64_t count(int fd)
-{
-	return ck_read_pmd(fd, SW_PMD(0));
-}
-
 static void ck_load_cpu(int fd, int cpu)
 {
 	ck_assert_msg(!pfm_load_context(fd, 0, cpu), "pfm_load_context(cpu %d): %s",

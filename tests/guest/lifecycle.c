@@ -21,25 +21,6 @@
 #include "suites.h"
 
 
-static int syscall_ctx(void)
-{
-	int fd = ck_ctx_create();
-
-	ck_counter(fd, 0, PFM_SW_EV_SYSCALLS);
-	return fd;
-}
-
-static void ck_load(int fd, pid_t tid)
-{
-	ck_assert_msg(!pfm_load_context(fd, 0, tid), "pfm_load_context(%d): %s",
-		      tid, strerror(errno));
-}
-
-static uint64_t count(int fd)
-{
-	return ck_read_pmd(fd, SW_PMD(0));
-}
-
 /*
  * A context attached to the test process for the length of a test, so that
  * the software PMU's tracepoints stay registered when the context under test

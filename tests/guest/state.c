@@ -15,15 +15,6 @@
 #include "util.h"
 #include "suites.h"
 
-/* A context counting syscalls on software counter 0. */
-static int syscall_ctx(void)
-{
-	int fd = ck_ctx_create();
-
-	ck_counter(fd, 0, PFM_SW_EV_SYSCALLS);
-	return fd;
-}
-
 START_TEST(test_start_stop_unloaded)
 {
 	int fd = ck_ctx_create();

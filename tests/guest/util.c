@@ -525,3 +525,22 @@ int ck_sys_ctx(int event)
 	ck_counter(fd, 0, event);
 	return fd;
 }
+
+void ck_load(int fd, pid_t tid)
+{
+	ck_assert_msg(!pfm_load_context(fd, 0, tid), "pfm_load_context(%d): %s",
+		      tid, strerror(errno));
+}
+
+int syscall_ctx(void)
+{
+	int fd = ck_ctx_create();
+
+	ck_counter(fd, 0, PFM_SW_EV_SYSCALLS);
+	return fd;
+}
+
+uint64_t count(int fd)
+{
+	return ck_read_pmd(fd, SW_PMD(0));
+}

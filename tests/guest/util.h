@@ -68,6 +68,10 @@ uint64_t ck_read_pmd(int fd, unsigned int num);
 /* Software counter i counts 'event' (EN set), from 0. */
 void ck_counter(int fd, int i, int event);
 void ck_load_self(int fd);
+void ck_load(int fd, pid_t tid);
+/* A new context counting system calls on software counter 0, and that count. */
+int syscall_ctx(void);
+uint64_t count(int fd);
 
 /* Exactly n system calls (getppid). */
 void do_getppid(long n);
