@@ -84,6 +84,19 @@ static void pfm_hook_set_dead(struct pfm_hook *hook)
 	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
 }
 
+/* Out of the map; drops the reference the map entry held. */
+static void pfm_hook_unmap(struct pfm_hook *hook)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
+	hash_del(&hook->node);
+	atomic_dec(&pfm_nr_hooks);
+	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
+	hook->mapped = false;
+	pfm_hook_put(hook);
+}
+
 static void pfm_sched_in(struct preempt_notifier *pn, int cpu)
 {
 	struct pfm_hook *hook = container_of(pn, struct pfm_hook, pn);
@@ -192,14 +205,8 @@ static bool pfm_hook_off(struct pfm_hook *hook)
 		pfm_hook_set_dead(hook);
 		pfm_detach_release(ctx);
 	}
-	if (hook->mapped) {
-		raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
-		hash_del(&hook->node);
-		atomic_dec(&pfm_nr_hooks);
-		raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
-		hook->mapped = false;
-		pfm_hook_put(hook);
-	}
+	if (hook->mapped)
+		pfm_hook_unmap(hook);
 	return was_live;
 }
 
@@ -272,11 +279,7 @@ int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task)
 		pfm_hook_detach_locked(hook);
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 		pfm_hook_set_dead(hook);
-		raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
-		hash_del(&hook->node);
-		atomic_dec(&pfm_nr_hooks);
-		raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
-		pfm_hook_put(hook);
+		pfm_hook_unmap(hook);
 		return -ESRCH;
 	}
 	/* A thread running user code on another CPU goes through the kernel now. */
