@@ -57,18 +57,22 @@ kernel:
 check: deps
 	$(MAKE) check-host check-guest check-guest-debug
 
+# SUITE=name runs one guest suite only (the kernel hands CK_RUN_SUITE to init).
+GUEST_SUITE := $(if $(SUITE),CK_RUN_SUITE=$(SUITE))
+
 check-guest: module guest-bins
 	$(MKINITRAMFS) $(B)/guest/check.cpio.gz $(TOP)/tests/guest/run-suite.sh \
 		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/pfm_tests:/bin/pfm_tests
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/check.cpio.gz \
-		--log $(B)/guest/check.log
+		$(if $(GUEST_SUITE),--append "$(GUEST_SUITE)") --log $(B)/guest/check.log
 
 # The same suite on the debug kernel, through the system calls.
 check-guest-debug: kernel guest-bins
 	$(MKINITRAMFS) $(B)/guest/check-debug.cpio.gz $(TOP)/tests/guest/run-suite-intree.sh \
 		$(B)/guest/bin/pfm_tests:/bin/pfm_tests
 	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/guest/check-debug.cpio.gz \
-		--append "$(DEBUG_APPEND)" --timeout 900 --log $(B)/guest/check-debug.log
+		--append "$(DEBUG_APPEND) $(GUEST_SUITE)" --timeout 900 \
+		--log $(B)/guest/check-debug.log
 
 demo: deps
 	$(MAKE) demo-run

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <perfmon/perfmon.h>
 #include <perfmon/perfmon_sw.h>
+#include <perfmon/perfmon_dfl_smpl.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,15 +11,14 @@
 #include "internal.h"
 #include "entry.h"
 #include "file.h"
-
-#define PFM_SMPL_NAME_MAX	64
+#include "smpl.h"
 
 static long pfm_create_context(unsigned long a0, unsigned long a1, unsigned long a2,
 			       unsigned long a3)
 {
+	struct pfm_smpl_buf smpl = {};
 	u32 flags = (u32)a0;
 	struct pfm_context *ctx;
-	char name[PFM_SMPL_NAME_MAX];
 	long ret;
 	int fd;
 
@@ -32,21 +31,25 @@ static long pfm_create_context(unsigned long a0, unsigned long a1, unsigned long
 	if (ret)
 		return ret;
 	if (flags & PFM_FL_SMPL_FMT) {
-		ret = strncpy_from_user(name, (const char __user *)a1, sizeof(name));
-		if (ret < 0)
+		ret = pfm_smpl_setup(&smpl, flags, (const char __user *)a1,
+				     (const void __user *)a2, a3);
+		if (ret)
 			return ret;
-		/* No sampling format is registered in this version: every name is unknown. */
+	} else if (a1 || a2 || a3) {
 		return -EINVAL;
 	}
-	if (a1 || a2 || a3)
-		return -EINVAL;
 
 	ctx = pfm_context_alloc(flags);
-	if (IS_ERR(ctx))
+	if (IS_ERR(ctx)) {
+		pfm_smpl_release(&smpl);
 		return PTR_ERR(ctx);
+	}
+	ctx->smpl = smpl;
 	fd = pfm_ctx_install_fd(ctx, flags & PFM_FL_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		pfm_smpl_release(&ctx->smpl);
 		pfm_context_put(ctx);
+	}
 	return fd;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfmon: the context file descriptor: read() of messages, poll(), close().
+ * perfmon: the context file descriptor: read() of messages, poll(), mmap() of the
+ * sampling buffer, close().
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -9,6 +10,7 @@
 
 #include "internal.h"
 #include "file.h"
+#include "smpl.h"
 
 static bool pfm_msgq_empty(struct pfm_context *ctx)
 {
@@ -75,15 +77,29 @@ static int pfm_release(struct inode *inode, struct file *file)
 	mutex_lock(&ctx->mutex);
 	if (ctx->state == PFM_CTX_LOADED)
 		pfm_unload(ctx, 0);
+	/* No mapping is left (each holds the file) and, detached, no overflow writes. */
+	pfm_smpl_release(&ctx->smpl);
 	mutex_unlock(&ctx->mutex);
 	pfm_context_put(ctx);
 	return 0;
+}
+
+/*
+ * No ctx->mutex here: mmap_lock is held, and the buffer cannot change under an open
+ * file (set before the fd existed, freed at its release).
+ */
+static int pfm_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct pfm_context *ctx = file->private_data;
+
+	return pfm_smpl_buf_mmap(&ctx->smpl, vma);
 }
 
 static const struct file_operations pfm_file_ops = {
 	.owner = THIS_MODULE,
 	.read = pfm_read,
 	.poll = pfm_poll,
+	.mmap = pfm_mmap,
 	.release = pfm_release,
 	.llseek = no_llseek,
 };

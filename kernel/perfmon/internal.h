@@ -82,6 +82,17 @@ struct pfm_event_set {
 };
 
 struct pfm_hook;
+struct pfm_smpl_fmt;
+struct user_struct;
+
+/* A context's sampling buffer (smpl.h); addr is NULL without a format. */
+struct pfm_smpl_buf {
+	const struct pfm_smpl_fmt *fmt;	/* holds a reference on the format's module */
+	void *addr;			/* vmalloc_user() memory */
+	size_t size;			/* a page multiple */
+	struct user_struct *user;	/* charged with the pages, or NULL */
+	unsigned long charged_pages;
+};
 
 struct pfm_context {
 	refcount_t ref;			/* fd + attachment + in-flight users */
@@ -103,6 +114,8 @@ struct pfm_context {
 	struct hrtimer timer;		/* the active set's switch timeout */
 	bool in_timer;			/* the timer callback is switching */
 	u64 nr_switches;		/* set switches done by the kernel */
+
+	struct pfm_smpl_buf smpl;	/* set at creation, freed at the last close */
 
 	wait_queue_head_t msgq_wait;
 	union pfarg_msg msgq[PFM_MSGS_COUNT];
@@ -211,6 +224,7 @@ u64 pfm_clock_ns(void);
 /* sw_pmu.c, sw_hooks.c */
 extern const struct pfm_pmu_unit pfm_sw_unit;
 void pfm_sw_count(unsigned int event, u64 n);
+void pfm_sw_count_kernel(unsigned int event, u64 n);
 void pfm_sw_count_cpu(unsigned int event, u64 n);
 int pfm_sw_hooks_get(void);
 void pfm_sw_hooks_put(void);

@@ -9,6 +9,7 @@
 #include "env.h"
 #include "dev.h"
 #include "stats.h"
+#include "smpl.h"
 #include "sysfs.h"
 #include "../../arch/x86/perfmon/probe.h"
 
@@ -32,9 +33,12 @@ static int __init pfm_init(void)
 	ret = pfm_hotplug_init();
 	if (ret < 0)
 		goto err_thread;
-	ret = pfm_sysfs_init();
+	ret = pfm_dfl_smpl_init();
 	if (ret < 0)
 		goto err_hotplug;
+	ret = pfm_sysfs_init();
+	if (ret < 0)
+		goto err_smpl;
 	ret = pfm_dev_init();
 	if (ret < 0)
 		goto err_sysfs;
@@ -45,6 +49,8 @@ static int __init pfm_init(void)
 
 err_sysfs:
 	pfm_sysfs_exit();
+err_smpl:
+	pfm_dfl_smpl_exit();
 err_hotplug:
 	pfm_hotplug_exit();
 err_thread:
@@ -61,6 +67,7 @@ static void __exit pfm_exit(void)
 	pfm_stats_exit();
 	pfm_dev_exit();
 	pfm_sysfs_exit();
+	pfm_dfl_smpl_exit();
 	pfm_hotplug_exit();
 	pfm_thread_exit();
 	pfm_sw_hooks_exit();

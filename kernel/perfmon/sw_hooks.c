@@ -26,12 +26,15 @@ static void pfm_probe_fault_user(void *data, unsigned long address, struct pt_re
 	pfm_sw_count(PFM_SW_EV_PAGE_FAULTS, 1);
 }
 
-/* Faults the kernel takes on user memory on the thread's behalf (copy_*_user) count too. */
+/*
+ * Faults the kernel takes on user memory on the thread's behalf (copy_*_user) are
+ * kernel-level faults; those on kernel addresses are not the thread's doing.
+ */
 static void pfm_probe_fault_kernel(void *data, unsigned long address, struct pt_regs *regs,
 				   unsigned long error_code)
 {
 	if (address < TASK_SIZE_MAX)
-		pfm_sw_count(PFM_SW_EV_PAGE_FAULTS, 1);
+		pfm_sw_count_kernel(PFM_SW_EV_PAGE_FAULTS, 1);
 }
 
 /* Per-thread sessions count their switches in their own hook; CPU sessions here. */

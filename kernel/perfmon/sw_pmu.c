@@ -16,6 +16,8 @@ struct pfm_sw_cpu {
 	bool enabled;
 	bool system_wide;		/* every thread's events count */
 	u8 counting[PFM_SW_EV_MAX + 1];	/* counters counting each event */
+	u8 at_usr;			/* counters counting at user level */
+	u8 at_os;			/* counters counting at kernel level */
 	u64 pmc[N];
 	u64 pmd[N];
 	u64 stamp[N];			/* task-clock counters: when they last folded */
@@ -23,9 +25,22 @@ struct pfm_sw_cpu {
 
 static DEFINE_PER_CPU(struct pfm_sw_cpu, pfm_sw_cpu);
 
+#define PFM_SW_LEVELS	(PFM_SW_PMC_USR | PFM_SW_PMC_OS)
+
+/* The level an event has when its cause does not say otherwise (perfmon_sw.h). */
+static const u64 pfm_sw_own_level[PFM_SW_EV_MAX + 1] = {
+	[PFM_SW_EV_TASK_CLOCK]		= PFM_SW_LEVELS,
+	[PFM_SW_EV_CTX_SWITCHES]	= PFM_SW_LEVELS,
+	[PFM_SW_EV_CPU_MIGRATIONS]	= PFM_SW_LEVELS,
+	[PFM_SW_EV_PAGE_FAULTS]		= PFM_SW_PMC_USR,
+	[PFM_SW_EV_SYSCALLS]		= PFM_SW_PMC_USR,
+};
+
 static unsigned int pfm_sw_event(u64 pmc)
 {
-	return (pmc & PFM_SW_PMC_EN) ? (pmc & PFM_SW_PMC_EVENT_MASK) : PFM_SW_EV_NONE;
+	if (!(pmc & PFM_SW_PMC_EN) || !(pmc & PFM_SW_LEVELS))
+		return PFM_SW_EV_NONE;
+	return pmc & PFM_SW_PMC_EVENT_MASK;
 }
 
 static bool pfm_sw_ticking(const struct pfm_sw_cpu *c, unsigned int i)
@@ -47,8 +62,15 @@ static void pfm_sw_recount(struct pfm_sw_cpu *c)
 	unsigned int i;
 
 	memset(c->counting, 0, sizeof(c->counting));
-	for (i = 0; i < N; i++)
+	c->at_usr = 0;
+	c->at_os = 0;
+	for (i = 0; i < N; i++) {
 		c->counting[pfm_sw_event(c->pmc[i])] |= 1U << i;
+		if (c->pmc[i] & PFM_SW_PMC_USR)
+			c->at_usr |= 1U << i;
+		if (c->pmc[i] & PFM_SW_PMC_OS)
+			c->at_os |= 1U << i;
+	}
 	c->counting[PFM_SW_EV_NONE] = 0;
 }
 
@@ -115,7 +137,7 @@ static void pfm_sw_disable(void)
  * Interrupts are off so that a cross-CPU call reading or writing the bank cannot
  * split an update.
  */
-static void __pfm_sw_count(unsigned int event, u64 n, bool cpu_only)
+static void __pfm_sw_count(unsigned int event, u64 n, u64 level, bool cpu_only)
 {
 	struct pfm_sw_cpu *c;
 	unsigned long flags;
@@ -128,6 +150,8 @@ static void __pfm_sw_count(unsigned int event, u64 n, bool cpu_only)
 	c = this_cpu_ptr(&pfm_sw_cpu);
 	if (c->enabled && (c->system_wide || (!cpu_only && c->owner == current))) {
 		mask = c->counting[event];
+		mask &= ((level & PFM_SW_PMC_USR) ? c->at_usr : 0) |
+			((level & PFM_SW_PMC_OS) ? c->at_os : 0);
 		for (i = 0; mask; i++, mask >>= 1) {
 			if (!(mask & 1))
 				continue;
@@ -143,18 +167,25 @@ static void __pfm_sw_count(unsigned int event, u64 n, bool cpu_only)
 
 void pfm_sw_count(unsigned int event, u64 n)
 {
-	__pfm_sw_count(event, n, false);
+	__pfm_sw_count(event, n, pfm_sw_own_level[event], false);
+}
+
+/* An event the kernel caused on the thread's behalf (a fault in copy_to_user). */
+void pfm_sw_count_kernel(unsigned int event, u64 n)
+{
+	__pfm_sw_count(event, n, PFM_SW_PMC_OS, false);
 }
 
 /* Events seen from the CPU's side only (a switch): they count for CPU sessions. */
 void pfm_sw_count_cpu(unsigned int event, u64 n)
 {
-	__pfm_sw_count(event, n, true);
+	__pfm_sw_count(event, n, pfm_sw_own_level[event], true);
 }
 
 #define PFM_SW_PMC_DESC(n) {						\
 	.name = "SW_PMC" #n, .type = PFM_REG_I | PFM_REG_NO64,		\
-	.rsvd_msk = ~(PFM_SW_PMC_EVENT_MASK | PFM_SW_PMC_EN),		\
+	.rsvd_msk = ~(PFM_SW_PMC_EVENT_MASK | PFM_SW_LEVELS | PFM_SW_PMC_EN), \
+	.priv_msk = PFM_SW_PMC_OS,					\
 }
 #define PFM_SW_PMD_DESC(n) {						\
 	.name = "SW_PMD" #n, .type = PFM_REG_I | PFM_REG_C64,		\

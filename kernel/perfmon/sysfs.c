@@ -7,8 +7,10 @@
  *   paranoid, sys_group, task_group   the access model (access.c)
  *   ctx_per_user_max   contexts a user may hold (res.c)
  *   task_sessions_count, sys_sessions_count   attached sessions of each kind
+ *   smpl_buffer_mem_max  bytes all sampling buffers together may take (rw, default
+ *                        unlimited); smpl_buffer_mem_cur  bytes they take now
  *   pmu_desc/model     name of the active PMU description
- *   pmu_desc/pmcN/     name, addr, dfl_val, rsvd_msk of each implemented PMC
+ *   pmu_desc/pmcN/     name, addr, dfl_val, rsvd_msk, priv_msk of each implemented PMC
  *   pmu_desc/pmdN/     name, addr, width of each implemented PMD
  *   syscall            first system call number (in-tree build only: syscall.c)
  */
@@ -16,6 +18,7 @@
 #include <linux/sysfs.h>
 
 #include "internal.h"
+#include "smpl.h"
 #include "sysfs.h"
 
 static struct kobject *pfm_kobj;
@@ -122,7 +125,35 @@ static ssize_t sys_sessions_count_show(struct kobject *kobj, struct kobj_attribu
 	return sysfs_emit(buf, "%u\n", pfm_res_sys_sessions());
 }
 
+static ssize_t smpl_buffer_mem_max_show(struct kobject *kobj, struct kobj_attribute *attr,
+					char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", READ_ONCE(pfm_smpl_mem_max));
+}
+
+/* Lowering it below what is in use refuses new buffers and frees none. */
+static ssize_t smpl_buffer_mem_max_store(struct kobject *kobj, struct kobj_attribute *attr,
+					 const char *buf, size_t count)
+{
+	unsigned long v;
+	int ret;
+
+	ret = kstrtoul(buf, 0, &v);
+	if (ret)
+		return ret;
+	WRITE_ONCE(pfm_smpl_mem_max, v);
+	return count;
+}
+
+static ssize_t smpl_buffer_mem_cur_show(struct kobject *kobj, struct kobj_attribute *attr,
+					char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&pfm_smpl_mem_cur));
+}
+
 static struct kobj_attribute pfm_version_attr = __ATTR_RO(version);
+static struct kobj_attribute pfm_smpl_buffer_mem_max_attr = __ATTR_RW(smpl_buffer_mem_max);
+static struct kobj_attribute pfm_smpl_buffer_mem_cur_attr = __ATTR_RO(smpl_buffer_mem_cur);
 static struct kobj_attribute pfm_arg_mem_max_attr = __ATTR_RW(arg_mem_max);
 static struct kobj_attribute pfm_ctx_per_user_max_attr = __ATTR_RW(ctx_per_user_max);
 static struct kobj_attribute pfm_task_sessions_count_attr = __ATTR_RO(task_sessions_count);
@@ -138,6 +169,8 @@ static struct attribute *pfm_top_attrs[] = {
 	&pfm_ctx_per_user_max_attr.attr,
 	&pfm_task_sessions_count_attr.attr,
 	&pfm_sys_sessions_count_attr.attr,
+	&pfm_smpl_buffer_mem_max_attr.attr,
+	&pfm_smpl_buffer_mem_cur_attr.attr,
 	NULL,
 };
 
@@ -173,6 +206,11 @@ static ssize_t rsvd_msk_show(struct kobject *kobj, struct kobj_attribute *attr, 
 	return sysfs_emit(buf, "0x%llx\n", to_reg(kobj)->desc->rsvd_msk);
 }
 
+static ssize_t priv_msk_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%llx\n", to_reg(kobj)->desc->priv_msk);
+}
+
 static ssize_t width_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	return sysfs_emit(buf, "%u\n", to_reg(kobj)->desc->width);
@@ -182,11 +220,12 @@ static struct kobj_attribute pfm_name_attr = __ATTR_RO(name);
 static struct kobj_attribute pfm_addr_attr = __ATTR_RO(addr);
 static struct kobj_attribute pfm_dfl_val_attr = __ATTR_RO(dfl_val);
 static struct kobj_attribute pfm_rsvd_msk_attr = __ATTR_RO(rsvd_msk);
+static struct kobj_attribute pfm_priv_msk_attr = __ATTR_RO(priv_msk);
 static struct kobj_attribute pfm_width_attr = __ATTR_RO(width);
 
 static struct attribute *pfm_pmc_attrs[] = {
 	&pfm_name_attr.attr, &pfm_addr_attr.attr, &pfm_dfl_val_attr.attr,
-	&pfm_rsvd_msk_attr.attr, NULL,
+	&pfm_rsvd_msk_attr.attr, &pfm_priv_msk_attr.attr, NULL,
 };
 ATTRIBUTE_GROUPS(pfm_pmc);
 

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "users.h"
 #include "util.h"
 #include "suites.h"
 
@@ -28,10 +29,6 @@
 #define PFM_CTX_PER_USER_MAX	PFM_SYSFS "/ctx_per_user_max"
 #define PFM_TASK_SESSIONS	PFM_SYSFS "/task_sessions_count"
 #define PFM_SYS_SESSIONS	PFM_SYSFS "/sys_sessions_count"
-
-#define NOBODY			65534
-#define OTHER_UID		1000
-#define GROUP			1234
 
 /* The knobs the tests change, as they were before the test case. */
 static const char *const knob_paths[] = {
@@ -66,95 +63,6 @@ static void ck_knob(const char *path, long v)
 	ck_assert_msg(!sysfs_write(path, buf), "write %ld to %s: %s", v, path,
 		      strerror(errno));
 	ck_assert_int_eq(ck_sysfs_read_long(path), v);
-}
-
-enum who {
-	ROOT,			/* unchanged */
-	USER_NOBODY,		/* uid/gid 65534, no capability */
-	USER_NOBODY_GROUP,	/* the same, in group 1234 too */
-	USER_PERFMON,		/* uid/gid 1000 with CAP_PERFMON only */
-	USER_PTRACE,		/* uid/gid 1000 with CAP_SYS_PTRACE only */
-};
-
-static const char *const who_name[] = {
-	"root", "nobody", "nobody in group 1234", "uid 1000 with CAP_PERFMON",
-	"uid 1000 with CAP_SYS_PTRACE",
-};
-
-static void keep_only_cap(int cap)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2] = {};
-
-	data[cap / 32].effective = 1U << (cap % 32);
-	data[cap / 32].permitted = 1U << (cap % 32);
-	if (syscall(SYS_capset, &hdr, data))
-		child_fail("capset(cap %d): %s", cap, strerror(errno));
-}
-
-/* In the child: take the identity 'who'. */
-static void become(enum who who)
-{
-	gid_t group = GROUP;
-	uid_t uid;
-
-	if (who == ROOT)
-		return;
-	uid = (who == USER_PERFMON || who == USER_PTRACE) ? OTHER_UID : NOBODY;
-	/* keep the permitted capabilities across the change of uid */
-	if (uid == OTHER_UID && prctl(PR_SET_KEEPCAPS, 1))
-		child_fail("PR_SET_KEEPCAPS: %s", strerror(errno));
-	if (setgroups(who == USER_NOBODY_GROUP, &group) ||
-	    setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
-		child_fail("becoming %s: %s", who_name[who], strerror(errno));
-	if (who == USER_PERFMON)
-		keep_only_cap(CAP_PERFMON);
-	if (who == USER_PTRACE)
-		keep_only_cap(CAP_SYS_PTRACE);
-	/*
-	 * The change of user made the process undumpable; its own children
-	 * would inherit that and be refused to it as they are to ptrace.
-	 */
-	if (prctl(PR_SET_DUMPABLE, 1))
-		child_fail("PR_SET_DUMPABLE: %s", strerror(errno));
-	if (geteuid() != uid)
-		child_fail("still uid %d", geteuid());
-}
-
-/* What a child found: its wait status and report. */
-struct run {
-	int status;
-	enum who who;
-	char msg[512];
-};
-
-static void as_user(struct run *r, enum who who, void (*fn)(void *), void *arg)
-{
-	pid_t pid;
-
-	child_report_init();
-	r->who = who;
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (!pid) {
-		become(who);
-		fn(arg);
-		_exit(0);
-	}
-	if (waitpid(pid, &r->status, 0) != pid)
-		r->status = -1;
-	snprintf(r->msg, sizeof(r->msg), "%s", child_report());
-}
-
-static void ck_run(const struct run *r)
-{
-	ck_assert_msg(r->status != -1, "as %s: wait failed", who_name[r->who]);
-	if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 1)
-		ck_abort_msg("as %s: %s", who_name[r->who], r->msg);
-	ck_assert_msg(WIFEXITED(r->status) && !WEXITSTATUS(r->status),
-		      "as %s: wait status %#x", who_name[r->who], r->status);
 }
 
 /* pfm_create_context(flags) must give err (0: a context). */

@@ -54,6 +54,8 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pfm_access_suite());
 	srunner_add_suite(sr, pfm_cpu_suite());
 	srunner_add_suite(sr, pfm_sets_suite());
+	srunner_add_suite(sr, pfm_levels_suite());
+	srunner_add_suite(sr, pfm_smpl_suite());
 	srunner_set_fork_status(sr, CK_FORK);
 
 	srunner_run_all(sr, CK_NORMAL);

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -54,6 +55,38 @@ START_TEST(test_pmu_desc_sw_regs)
 }
 END_TEST
 
+static uint64_t ck_read_mask(const char *path)
+{
+	char buf[64], *end;
+	uint64_t v;
+
+	ck_assert_msg(!sysfs_read(path, buf, sizeof(buf)), "read %s: %s", path,
+		      strerror(errno));
+	v = strtoull(buf, &end, 16);
+	ck_assert_msg(!strncmp(buf, "0x", 2) && *end == '\n', "%s: '%s'", path, buf);
+	return v;
+}
+
+/* each software PMC says which bits are reserved and which need privilege */
+START_TEST(test_pmu_desc_sw_masks)
+{
+	char path[128];
+	uint64_t v;
+	int i;
+
+	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++) {
+		snprintf(path, sizeof(path), PFM_SYSFS "/pmu_desc/pmc%d/priv_msk", SW_PMC(i));
+		v = ck_read_mask(path);
+		ck_assert_msg(v == PFM_SW_PMC_OS, "%s: %#llx", path, (unsigned long long)v);
+		snprintf(path, sizeof(path), PFM_SYSFS "/pmu_desc/pmc%d/rsvd_msk", SW_PMC(i));
+		v = ck_read_mask(path);
+		ck_assert_msg(v == ~(PFM_SW_PMC_EVENT_MASK | PFM_SW_PMC_USR | PFM_SW_PMC_OS |
+				     PFM_SW_PMC_EN),
+			      "%s: %#llx", path, (unsigned long long)v);
+	}
+}
+END_TEST
+
 START_TEST(test_arg_mem_max_write)
 {
 	long old = ck_sysfs_read_long(PFM_ARG_MEM_MAX);
@@ -92,6 +125,7 @@ Suite *pfm_sysfs_suite(void)
 	tcase_add_test(tc, test_version);
 	tcase_add_test(tc, test_pmu_desc_model);
 	tcase_add_test(tc, test_pmu_desc_sw_regs);
+	tcase_add_test(tc, test_pmu_desc_sw_masks);
 	suite_add_tcase(s, tc);
 
 	/* these change arg_mem_max: the runner puts it back whatever happens */

@@ -221,20 +221,28 @@ long ck_sysfs_read_long(const char *path)
 	return v;
 }
 
-static char arg_mem_max_saved[64];
+void knob_save(struct knob *k)
+{
+	if (sysfs_read(k->path, k->saved, sizeof(k->saved)))
+		k->saved[0] = '\0';
+}
+
+void knob_restore(const struct knob *k)
+{
+	if (k->saved[0] && sysfs_write(k->path, k->saved))
+		fprintf(stderr, "pfm_tests: cannot restore %s to %s", k->path, k->saved);
+}
+
+static struct knob arg_mem_max_knob = { .path = PFM_ARG_MEM_MAX };
 
 void arg_mem_max_save(void)
 {
-	if (sysfs_read(PFM_ARG_MEM_MAX, arg_mem_max_saved,
-		       sizeof(arg_mem_max_saved)))
-		arg_mem_max_saved[0] = '\0';
+	knob_save(&arg_mem_max_knob);
 }
 
 void arg_mem_max_restore(void)
 {
-	if (arg_mem_max_saved[0] && sysfs_write(PFM_ARG_MEM_MAX, arg_mem_max_saved))
-		fprintf(stderr, "pfm_tests: cannot restore %s to %s",
-			PFM_ARG_MEM_MAX, arg_mem_max_saved);
+	knob_restore(&arg_mem_max_knob);
 }
 
 static int pin_to(int cpu)

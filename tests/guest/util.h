@@ -89,6 +89,15 @@ int sysfs_read(const char *path, char *buf, size_t len);
 int sysfs_write(const char *path, const char *s);
 long ck_sysfs_read_long(const char *path);
 
+/* A sysfs knob's value, kept to be put back after a test changed it. */
+struct knob {
+	const char *path;
+	char saved[64];
+};
+
+void knob_save(struct knob *k);
+void knob_restore(const struct knob *k);
+
 /* Unchecked fixture: the tests may change arg_mem_max, put it back. */
 void arg_mem_max_save(void);
 void arg_mem_max_restore(void);

@@ -329,9 +329,10 @@ START_TEST(test_reserved_bits)
 	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), -EINVAL);
 	for (bit = 0; bit < 64; bit++) {
 		c = pmc(SW_PMC(0), 1ULL << bit);
-		/* EN, or an event bit that makes a known event */
+		/* EN, USR, OS, or an event bit that makes a known event */
 		ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1),
-				 (bit == 22 || (1ULL << bit) <= PFM_SW_EV_MAX) ? 0 : -EINVAL);
+				 (bit == 22 || bit == 16 || bit == 17 ||
+				  (1ULL << bit) <= PFM_SW_EV_MAX) ? 0 : -EINVAL);
 	}
 	pfm_context_put(ctx);
 }

@@ -9,6 +9,8 @@
  */
 #include "harness.h"
 
+#define N_SW	PFM_SW_NUM_COUNTERS
+
 static const struct pfm_pmu_unit *u = &pfm_sw_unit;
 
 static void count(unsigned int event, unsigned int times)
@@ -169,6 +171,71 @@ START_TEST(test_pmc_check)
 }
 END_TEST
 
+/* USR and OS select the levels whose events count; some events have no level. */
+START_TEST(test_levels)
+{
+	static const u64 lvl[] = { PFM_SW_PMC_USR, PFM_SW_PMC_OS,
+				   PFM_SW_PMC_USR | PFM_SW_PMC_OS, 0 };
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		u->write_pmc(i, PFM_SW_EV_PAGE_FAULTS | PFM_SW_PMC_EN | lvl[i]);
+		u->write_pmc(4 + i, PFM_SW_EV_CTX_SWITCHES | PFM_SW_PMC_EN | lvl[i]);
+	}
+	u->enable(false);
+	count(PFM_SW_EV_PAGE_FAULTS, 3);		/* user-mode accesses */
+	pfm_sw_count_kernel(PFM_SW_EV_PAGE_FAULTS, 2);	/* copy_to_user */
+	count(PFM_SW_EV_CTX_SWITCHES, 5);
+	ck_assert_u64_eq(u->read_pmd(0), 3);
+	ck_assert_u64_eq(u->read_pmd(1), 2);
+	ck_assert_u64_eq(u->read_pmd(2), 5);
+	ck_assert_u64_eq(u->read_pmd(3), 0);
+	ck_assert_u64_eq(u->read_pmd(4), 5);
+	ck_assert_u64_eq(u->read_pmd(5), 5);
+	ck_assert_u64_eq(u->read_pmd(6), 5);
+	ck_assert_u64_eq(u->read_pmd(7), 0);
+	/* a system call is a user-level event */
+	u->write_pmc(1, PFM_SW_EV_SYSCALLS | PFM_SW_PMC_EN | PFM_SW_PMC_OS);
+	u->write_pmc(2, PFM_SW_EV_SYSCALLS | PFM_SW_PMC_EN | PFM_SW_PMC_USR);
+	count(PFM_SW_EV_SYSCALLS, 4);
+	ck_assert_u64_eq(u->read_pmd(1), 2);
+	ck_assert_u64_eq(u->read_pmd(2), 9);
+	u->disable();
+}
+END_TEST
+
+/* A task clock counts the thread's time at either level, and at none without one. */
+START_TEST(test_task_clock_levels)
+{
+	pfm_host_env.clock_ns = 100;
+	u->write_pmc(0, PFM_SW_EV_TASK_CLOCK | PFM_SW_PMC_EN | PFM_SW_PMC_OS);
+	u->write_pmc(1, PFM_SW_EV_TASK_CLOCK | PFM_SW_PMC_EN);
+	u->enable(false);
+	pfm_host_env.clock_ns = 400;
+	ck_assert_u64_eq(u->read_pmd(0), 300);
+	ck_assert_u64_eq(u->read_pmd(1), 0);
+	u->disable();
+}
+END_TEST
+
+/* Only OS needs privilege; the core asks for it with the register's priv_msk. */
+START_TEST(test_os_is_privileged)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfarg_pmc c = { .reg_num = PFM_SW_FIRST_PMC + 3 };
+	unsigned int i;
+
+	for (i = 0; i < N_SW; i++)
+		ck_assert_u64_eq(u->pmcs[i].priv_msk, PFM_SW_PMC_OS);
+	pfm_host_env.access_pmc_deny = PFM_SW_PMC_OS;
+	c.reg_value = PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS) | PFM_SW_PMC_OS;
+	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), -EPERM);
+	c.reg_value = PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS);
+	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), 0);
+	pfm_context_put(ctx);
+}
+END_TEST
+
 /* Through the core: a user's view of a syscall counter and a task clock. */
 START_TEST(test_through_core)
 {
@@ -217,6 +284,9 @@ Suite *pfm_sw_suite(void)
 	tcase_add_test(tc, test_system_wide_counts_all);
 	tcase_add_test(tc, test_pmc_check);
 	tcase_add_test(tc, test_through_core);
+	tcase_add_test(tc, test_levels);
+	tcase_add_test(tc, test_task_clock_levels);
+	tcase_add_test(tc, test_os_is_privileged);
 	suite_add_tcase(s, tc);
 	return s;
 }

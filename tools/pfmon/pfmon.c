@@ -2,8 +2,11 @@
 /*
  * pfmon: count software events of a command.
  *
- *   pfmon [-e EV[,EV...]] [--] COMMAND [ARGS]
+ *   pfmon [-u] [-k] [-e EV[,EV...]] [--] COMMAND [ARGS]
  *
+ * -u counts events at user level, -k at kernel level (which needs privilege
+ * under the default paranoid setting); with neither, user level, as perfmon2's
+ * pfmon did.
  * One per-thread context with one software-PMU counter per event.  The child
  * attaches the context to itself and starts it before exec, so the counts
  * cover the command from its first instruction; the context stays attached
@@ -48,12 +51,15 @@ struct child_fail {
 
 static const struct pfmon_event *sel[PFM_SW_NUM_COUNTERS];
 static int nsel;
+static uint64_t levels;		/* PFM_SW_PMC_USR and/or PFM_SW_PMC_OS */
 
 static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: pfmon [-e EV[,EV...]] [--] COMMAND [ARGS]\n"
+	fprintf(f, "usage: pfmon [-u] [-k] [-e EV[,EV...]] [--] COMMAND [ARGS]\n"
+		   "  -u  count at user level (the default)\n"
+		   "  -k  count at kernel level\n"
 		   "events (default: all):");
 	for (i = 0; i < PFMON_NUM_EVENTS; i++)
 		fprintf(f, " %s", pfmon_events[i].name);
@@ -108,7 +114,7 @@ static int setup_context(void)
 	memset(pd, 0, sizeof(pd));
 	for (i = 0; i < nsel; i++) {
 		pc[i].reg_num = PFM_SW_FIRST_PMC + i;
-		pc[i].reg_value = PFM_SW_PMC(sel[i]->code);
+		pc[i].reg_value = sel[i]->code | PFM_SW_PMC_EN | levels;
 		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
 	}
 	if (pfm_write_pmcs(fd, pc, nsel * sizeof(pc[0])))
@@ -169,10 +175,16 @@ int main(int argc, char **argv)
 	size_t i;
 
 	/* '+': options end at the command, whose own options are its own */
-	while ((opt = getopt(argc, argv, "+e:h")) != -1) {
+	while ((opt = getopt(argc, argv, "+e:hku")) != -1) {
 		switch (opt) {
 		case 'e':
 			select_events(optarg);
+			break;
+		case 'k':
+			levels |= PFM_SW_PMC_OS;
+			break;
+		case 'u':
+			levels |= PFM_SW_PMC_USR;
 			break;
 		case 'h':
 			usage(stdout);
@@ -186,6 +198,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!levels)
+		levels = PFM_SW_PMC_USR;
 	if (!nsel)
 		for (i = 0; i < PFMON_NUM_EVENTS; i++)
 			sel[nsel++] = &pfmon_events[i];

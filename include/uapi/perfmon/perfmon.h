@@ -16,6 +16,7 @@
  *   pfm_unload_context(fd, flags)                       detach
  *   pfm_create_evtsets / pfm_delete_evtsets / pfm_getinfo_evtsets   event sets
  *   read(fd, union pfarg_msg *, n)                      notification messages
+ *   mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0)       the sampling buffer, if any
  *   close(fd)                                           the last close destroys the session
  *
  * Registers can be written and read in any state.  Attach and detach always leave
@@ -61,6 +62,14 @@
  * as CAP_PERFMON.  sys_group / task_group (default -1, any): only that group may
  * create CPU / per-thread sessions.  ctx_per_user_max: contexts a user may hold
  * (EMFILE beyond).  Refusals are EPERM.
+ * Sampling buffers are locked memory, charged to the creating user's locked_vm
+ * against RLIMIT_MEMLOCK (not with CAP_IPC_LOCK), and all together capped by
+ * smpl_buffer_mem_max (default unlimited; smpl_buffer_mem_cur shows the use): ENOMEM
+ * beyond either.
+ * Kernel-level counting is asked for by the PMC bits in a register's priv_msk
+ * (pmu_desc/pmcN/priv_msk): the OS bit of the software PMU and of x86 event
+ * selects, the ring-0 enables of the x86 fixed-counter control.  Writing one
+ * without the privilege fails with EPERM, and the whole vector with it.
  *
  * EVENT SETS
  *
@@ -103,8 +112,15 @@
  * value is returned.  An overflow always means a 64-bit overflow.
  * Each register write and read names its event set in reg_set (set 0 always exists).
  * In this version PFM_PMDFL_SMPL, PFM_PMDFL_OVFL_NOTIFY and PFM_PMDFL_RANDOM are
- * refused with EOPNOTSUPP (sampling and notification come later), and
+ * refused with EOPNOTSUPP (recording samples and notification come later), and
  * pfm_start(PFM_STARTFL_RESTART) finds nothing to resume (EBUSY).
+ *
+ * SAMPLING FORMATS
+ *
+ * pfm_create_context(PFM_FL_SMPL_FMT, name, arg, arg_size) gives the context a
+ * sampling buffer laid out by the named format; the one format so far is "default"
+ * (<perfmon/perfmon_dfl_smpl.h>, which lists the errors).  Without the flag, name and
+ * arg must be NULL and arg_size 0 (EINVAL).
  *
  * The software-event PMU (<perfmon/perfmon_sw.h>) is present on every machine, at fixed
  * register numbers, beside any hardware PMU.
@@ -149,6 +165,9 @@
 #define PFM_FL_SMPL_FMT		0x04	/* a sampling format follows in the arguments */
 #define PFM_FL_OVFL_NO_MSG	0x08	/* no message queued on overflow */
 #define PFM_FL_CLOEXEC		0x10	/* the new fd is close-on-exec */
+
+/* Sampling format names (PFM_FL_SMPL_FMT) are shorter than this, with their NUL. */
+#define PFM_SMPL_NAME_MAX	64
 
 /* pfarg_pmc.reg_flags */
 #define PFM_PMCFL_NO_EMUL64	0x01	/* no 64-bit emulation of the counter(s) it controls */

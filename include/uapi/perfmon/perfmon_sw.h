@@ -7,8 +7,23 @@
  * 0..PFM_SW_NUM_COUNTERS-1.  Any counter can count any event.  A PMC value is
  *
  *   bits  0-7   event (PFM_SW_EV_*; 0 counts nothing)
+ *   bit  16     USR: count events at user level
+ *   bit  17     OS: count events at kernel level; needs privilege (see perfmon.h,
+ *               ACCESS: EPERM when refused)
  *   bit  22     EN: the counter counts while monitoring is started
  *   others      reserved, must be zero
+ *
+ * A counter with neither USR nor OS counts nothing.  Levels are those of the
+ * instruction that causes the event:
+ *
+ *   PAGE_FAULTS     USR: faults of user-mode accesses; OS: faults the kernel takes
+ *                   on user memory on the thread's behalf (copy to or from user
+ *                   space in a system call)
+ *   SYSCALLS        USR: the system call instruction runs at user level
+ *   TASK_CLOCK, CTX_SWITCHES, CPU_MIGRATIONS
+ *                   belong to no level: counted when USR or OS is set, as the
+ *                   thread's CPU time, voluntary and involuntary switches are
+ *                   (getrusage(2) reports them to any process)
  *
  * The counters are 64 bits wide and count, while monitoring is started, what the
  * monitored thread does (per-thread sessions) or what happens on the monitored CPU
@@ -39,8 +54,11 @@
 #define PFM_SW_EV_MAX		5	/* non-ABI: grows with new events */
 
 #define PFM_SW_PMC_EVENT_MASK	0xffULL
+#define PFM_SW_PMC_USR		(1ULL << 16)
+#define PFM_SW_PMC_OS		(1ULL << 17)
 #define PFM_SW_PMC_EN		(1ULL << 22)
 
-#define PFM_SW_PMC(ev)		((__u64)(ev) | PFM_SW_PMC_EN)
+/* Counts ev at user level, the level any user may count at. */
+#define PFM_SW_PMC(ev)		((__u64)(ev) | PFM_SW_PMC_USR | PFM_SW_PMC_EN)
 
 #endif /* _UAPI_PERFMON_PERFMON_SW_H */

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * perfmon: the "default" sampling format.
+ *
+ * A context gets a sampling buffer when it is created with PFM_FL_SMPL_FMT:
+ *
+ *   struct pfm_dfl_smpl_arg arg = { .buf_size = ... };
+ *   fd = pfm_create_context(PFM_FL_SMPL_FMT, PFM_DFL_SMPL_NAME, &arg, sizeof(arg));
+ *   hdr = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+ *
+ * The buffer is buf_size bytes rounded up to whole pages, zeroed, then given the
+ * header below.  It is locked memory: its pages are charged to the creating user's
+ * locked memory (the locked_vm that io_uring and RDMA registrations also use) and
+ * must fit in RLIMIT_MEMLOCK with what the user has locked already, unless the
+ * caller has CAP_IPC_LOCK; all sampling buffers together must also fit in
+ * /sys/kernel/perfmon/smpl_buffer_mem_max.  Either limit gives ENOMEM.  The charge
+ * is returned when the buffer is freed, at the last close of the context fd (a
+ * mapping keeps the fd's file open).
+ *
+ * pfm_create_context() with PFM_FL_SMPL_FMT fails with
+ *   EFAULT   the name or the argument cannot be read
+ *   EINVAL   unknown format name (or no NUL in PFM_SMPL_NAME_MAX bytes), an argument
+ *            size other than the format's, buf_size too small for the header and
+ *            one sample, unknown buf_flags, non-zero reserved fields
+ *   ENOMEM   over a locked-memory limit, or no memory
+ *
+ * mmap() of the fd maps the buffer read-only from offset 0, at most its size:
+ * EACCES for a writable mapping, EINVAL for another offset or a larger size,
+ * ENODEV if the context has no buffer.
+ *
+ * Samples: each entry is a struct pfm_dfl_smpl_entry followed by the values of the
+ * PMDs named in reg_smpl_pmds of the overflowing PMD, in increasing register order.
+ * Recording samples on overflow comes with overflow notification (PFM_PMDFL_SMPL is
+ * refused with EOPNOTSUPP in this version); until then hdr_count stays 0.
+ */
+#ifndef _UAPI_PERFMON_PERFMON_DFL_SMPL_H
+#define _UAPI_PERFMON_PERFMON_DFL_SMPL_H
+
+#include <linux/types.h>
+
+#define PFM_DFL_SMPL_NAME	"default"
+#define PFM_DFL_SMPL_VERSION	0x10000U	/* 1.0 */
+
+struct pfm_dfl_smpl_arg {
+	__u64 buf_size;			/* bytes wanted (rounded up to pages) */
+	__u32 buf_flags;		/* none defined: must be zero */
+	__u32 reserved1;		/* must be zero */
+	__u64 reserved[6];		/* must be zero */
+};
+
+struct pfm_dfl_smpl_hdr {
+	__u64 hdr_count;		/* valid entries */
+	__u64 hdr_cur_offs;		/* offset of the next entry from the buffer start */
+	__u64 hdr_overflows;		/* times the buffer became full */
+	__u64 hdr_buf_size;		/* bytes in the buffer, header included */
+	__u64 hdr_min_buf_space;	/* room an entry needs at most */
+	__u32 hdr_version;		/* PFM_DFL_SMPL_VERSION */
+	__u32 hdr_buf_flags;		/* buf_flags as given */
+	__u64 hdr_reserved[10];
+};
+
+struct pfm_dfl_smpl_entry {
+	__u32 pid;			/* thread id */
+	__u16 ovfl_pmd;			/* PMD that overflowed */
+	__u16 reserved;
+	__u64 last_reset_val;		/* value the PMD was reset to */
+	__u64 ip;			/* instruction pointer at the overflow */
+	__u64 tstamp;			/* ns, CLOCK_MONOTONIC */
+	__u16 cpu;			/* CPU of the overflow */
+	__u16 set;			/* active event set */
+	__u32 tgid;			/* process id */
+};
+
+typedef char pfm_abi_check_dfl_smpl_arg[(sizeof(struct pfm_dfl_smpl_arg) == 64) ? 1 : -1];
+typedef char pfm_abi_check_dfl_smpl_hdr[(sizeof(struct pfm_dfl_smpl_hdr) == 128) ? 1 : -1];
+typedef char pfm_abi_check_dfl_smpl_entry[(sizeof(struct pfm_dfl_smpl_entry) == 40) ? 1 : -1];
+
+#endif /* _UAPI_PERFMON_PERFMON_DFL_SMPL_H */

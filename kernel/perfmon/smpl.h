@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon: sampling formats and their buffers.
+ *
+ * A format is a named layout of the sampling buffer and the argument that sizes it.
+ * The core allocates the buffer when the context is created, charges it as locked
+ * memory (smpl_buf.c) and maps it read-only into the monitoring process.  The buffer
+ * lives until the last close of the context fd: a mapping holds the file, so nothing
+ * can still be mapped when it goes.
+ */
+#ifndef _PERFMON_SMPL_H
+#define _PERFMON_SMPL_H
+
+#include <linux/list.h>
+#include <linux/mm_types.h>
+#include <linux/types.h>
+
+struct pfm_smpl_fmt {
+	const char *name;
+	u32 version;
+	size_t arg_size;		/* exact size of the argument */
+	/* 0, or -EINVAL for any field the format does not accept */
+	int (*validate)(u32 ctx_flags, const void *arg);
+	/* the buffer size the (valid) argument asks for, in bytes */
+	u64 (*getsize)(const void *arg);
+	/* lays out a new buffer of size bytes (page multiple, zeroed) */
+	void (*init)(void *buf, size_t size, const void *arg);
+	struct module *owner;
+	struct list_head list;
+};
+
+int pfm_smpl_fmt_register(struct pfm_smpl_fmt *fmt);
+void pfm_smpl_fmt_unregister(struct pfm_smpl_fmt *fmt);
+
+/* smpl_fmt.c: the format named by the caller, with its buffer set up in b */
+int pfm_smpl_setup(struct pfm_smpl_buf *b, u32 ctx_flags, const char __user *uname,
+		   const void __user *uarg, u64 arg_size);
+void pfm_smpl_release(struct pfm_smpl_buf *b);
+
+/* smpl_buf.c */
+extern atomic_long_t pfm_smpl_mem_cur;
+extern unsigned long pfm_smpl_mem_max;
+int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size);
+void pfm_smpl_buf_free(struct pfm_smpl_buf *b);
+int pfm_smpl_buf_mmap(struct pfm_smpl_buf *b, struct vm_area_struct *vma);
+
+/* dfl_smpl.c */
+int pfm_dfl_smpl_init(void);
+void pfm_dfl_smpl_exit(void);
+
+#endif

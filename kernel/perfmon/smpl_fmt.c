@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: the registry of sampling formats, and setting one up for a new context.
+ *
+ * Formats may come from other modules later (a PEBS format, say): a context holds a
+ * reference on its format's module for as long as it has the buffer.
+ */
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include <uapi/perfmon/perfmon_dfl_smpl.h>
+
+#include "internal.h"
+#include "smpl.h"
+
+static LIST_HEAD(pfm_smpl_fmts);
+static DEFINE_MUTEX(pfm_smpl_fmts_mutex);
+
+static struct pfm_smpl_fmt *pfm_smpl_fmt_find(const char *name)
+{
+	struct pfm_smpl_fmt *fmt;
+
+	lockdep_assert_held(&pfm_smpl_fmts_mutex);
+	list_for_each_entry(fmt, &pfm_smpl_fmts, list)
+		if (!strcmp(fmt->name, name))
+			return fmt;
+	return NULL;
+}
+
+int pfm_smpl_fmt_register(struct pfm_smpl_fmt *fmt)
+{
+	int ret = 0;
+
+	if (strlen(fmt->name) >= PFM_SMPL_NAME_MAX || !fmt->validate || !fmt->getsize ||
+	    !fmt->init)
+		return -EINVAL;
+	mutex_lock(&pfm_smpl_fmts_mutex);
+	if (pfm_smpl_fmt_find(fmt->name))
+		ret = -EBUSY;
+	else
+		list_add_tail(&fmt->list, &pfm_smpl_fmts);
+	mutex_unlock(&pfm_smpl_fmts_mutex);
+	return ret;
+}
+
+/* The format's module is going: no context can hold a reference on it. */
+void pfm_smpl_fmt_unregister(struct pfm_smpl_fmt *fmt)
+{
+	mutex_lock(&pfm_smpl_fmts_mutex);
+	list_del(&fmt->list);
+	mutex_unlock(&pfm_smpl_fmts_mutex);
+}
+
+static const struct pfm_smpl_fmt *pfm_smpl_fmt_get(const char *name)
+{
+	struct pfm_smpl_fmt *fmt;
+
+	mutex_lock(&pfm_smpl_fmts_mutex);
+	fmt = pfm_smpl_fmt_find(name);
+	if (fmt && !try_module_get(fmt->owner))
+		fmt = NULL;
+	mutex_unlock(&pfm_smpl_fmts_mutex);
+	return fmt;
+}
+
+/*
+ * Everything the caller gave is checked before any memory is charged, so a refused
+ * call leaves no trace; b is filled only on success.
+ */
+int pfm_smpl_setup(struct pfm_smpl_buf *b, u32 ctx_flags, const char __user *uname,
+		   const void __user *uarg, u64 arg_size)
+{
+	const struct pfm_smpl_fmt *fmt;
+	struct pfm_smpl_buf nb = {};
+	char name[PFM_SMPL_NAME_MAX];
+	void *arg = NULL;
+	long len;
+	int ret;
+
+	len = strncpy_from_user(name, uname, sizeof(name));
+	if (len < 0)
+		return len;
+	if (len == sizeof(name))
+		return -EINVAL;
+	fmt = pfm_smpl_fmt_get(name);
+	if (!fmt)
+		return -EINVAL;
+	ret = -EINVAL;
+	if (arg_size != fmt->arg_size)
+		goto err_fmt;
+	arg = memdup_user(uarg, arg_size);
+	if (IS_ERR(arg)) {
+		ret = PTR_ERR(arg);
+		arg = NULL;
+		goto err_fmt;
+	}
+	ret = fmt->validate(ctx_flags, arg);
+	if (ret)
+		goto err_arg;
+	ret = pfm_smpl_buf_alloc(&nb, fmt->getsize(arg));
+	if (ret)
+		goto err_arg;
+	fmt->init(nb.addr, nb.size, arg);
+	nb.fmt = fmt;
+	kfree(arg);
+	*b = nb;
+	return 0;
+
+err_arg:
+	kfree(arg);
+err_fmt:
+	module_put(fmt->owner);
+	return ret;
+}
+
+void pfm_smpl_release(struct pfm_smpl_buf *b)
+{
+	if (!b->fmt)
+		return;
+	pfm_smpl_buf_free(b);
+	module_put(b->fmt->owner);
+	b->fmt = NULL;
+}

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smpl: sampling buffers of the "default" format: creation and its refusals,
+ * the read-only mapping, and the locked-memory limits they are charged to
+ * (RLIMIT_MEMLOCK per user, smpl_buffer_mem_max for all).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "users.h"
+#include "util.h"
+#include "suites.h"
+
+#define PFM_SMPL_MEM_MAX	PFM_SYSFS "/smpl_buffer_mem_max"
+#define PFM_SMPL_MEM_CUR	PFM_SYSFS "/smpl_buffer_mem_cur"
+
+/* The smallest buffer the format takes: its header and one entry of every PMD. */
+#define MIN_BUF	(sizeof(struct pfm_dfl_smpl_hdr) + sizeof(struct pfm_dfl_smpl_entry) + \
+		 PFM_MAX_PMDS * sizeof(uint64_t))
+
+static int smpl_ctx(uint64_t buf_size)
+{
+	struct pfm_dfl_smpl_arg arg = { .buf_size = buf_size };
+
+	return pfm_create_context(PFM_FL_SMPL_FMT, PFM_DFL_SMPL_NAME, &arg, sizeof(arg));
+}
+
+static int ck_smpl_ctx(uint64_t buf_size)
+{
+	int fd = smpl_ctx(buf_size);
+
+	ck_assert_msg(fd >= 0, "buffer of %llu bytes: %s", (unsigned long long)buf_size,
+		      strerror(errno));
+	return fd;
+}
+
+static long mem_cur(void)
+{
+	return ck_sysfs_read_long(PFM_SMPL_MEM_CUR);
+}
+
+static void *ck_map(int fd, size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+
+	ck_assert_msg(p != MAP_FAILED, "mmap of %zu bytes: %s", size, strerror(errno));
+	return p;
+}
+
+/* The buffer is whole pages, mapped read-only, with its header laid out. */
+START_TEST(test_buffer_header)
+{
+	long psz = page_size(), before = mem_cur();
+	const struct pfm_dfl_smpl_hdr *h;
+	size_t size = 16 * psz;
+	int fd;
+
+	fd = ck_smpl_ctx(15 * psz + 1);
+	ck_assert_int_eq(mem_cur(), before + size);
+	h = ck_map(fd, size);
+	ck_assert_uint_eq(h->hdr_version, PFM_DFL_SMPL_VERSION);
+	ck_assert_uint_eq(h->hdr_buf_size, size);
+	ck_assert_uint_eq(h->hdr_cur_offs, sizeof(*h));
+	ck_assert_uint_eq(h->hdr_count, 0);
+	ck_assert_uint_eq(h->hdr_overflows, 0);
+	ck_assert_uint_eq(h->hdr_min_buf_space, MIN_BUF - sizeof(*h));
+	ck_assert_uint_eq(h->hdr_buf_flags, 0);
+	/* the rest is zero: nothing of an earlier user of the pages shows */
+	for (size_t i = sizeof(*h); i < size; i++)
+		ck_assert_msg(!((const char *)h)[i], "byte %zu is not zero", i);
+	/* the mapping keeps the buffer after the fd is closed */
+	close(fd);
+	ck_assert_int_eq(mem_cur(), before + size);
+	ck_assert_uint_eq(h->hdr_buf_size, size);
+	ck_assert_ok(munmap((void *)h, size));
+	ck_assert_int_eq(mem_cur(), before);
+}
+END_TEST
+
+START_TEST(test_smallest_buffer)
+{
+	int fd;
+
+	ck_assert_errno(smpl_ctx(MIN_BUF - 1), EINVAL);
+	fd = ck_smpl_ctx(MIN_BUF);
+	close(fd);
+	ck_assert_errno(smpl_ctx(0), EINVAL);
+}
+END_TEST
+
+/* Every refusal is precise and leaves no buffer behind. */
+START_TEST(test_create_refusals)
+{
+	struct pfm_dfl_smpl_arg arg = { .buf_size = 4 * page_size() };
+	char long_name[PFM_SMPL_NAME_MAX + 8];
+	long before = mem_cur();
+	void *bad = (void *)16;
+
+	memset(long_name, 'd', sizeof(long_name));
+	long_name[sizeof(long_name) - 1] = '\0';
+	ck_assert_errno(pfm_create_context(PFM_FL_SMPL_FMT, (char *)bad, &arg, sizeof(arg)),
+			EFAULT);
+	ck_assert_errno(pfm_create_context(PFM_FL_SMPL_FMT, "Default", &arg, sizeof(arg)),
+			EINVAL);
+	ck_assert_errno(pfm_create_context(PFM_FL_SMPL_FMT, long_name, &arg, sizeof(arg)),
+			EINVAL);
+	ck_assert_errno(pfm_create_context(PFM_FL_SMPL_FMT, "default", bad, sizeof(arg)),
+			EFAULT);
+	ck_assert_errno(pfm_create_context(PFM_FL_SMPL_FMT, "default", &arg, sizeof(arg) - 1),
+			EINVAL);
+	ck_assert_errno(pfm_create_context(PFM_FL_SMPL_FMT, "default", &arg, sizeof(arg) + 8),
+			EINVAL);
+	ck_assert_errno(pfm_create_context(PFM_FL_SMPL_FMT, "default", &arg, (size_t)0),
+			EINVAL);
+	arg.buf_flags = 1;
+	ck_assert_errno(pfm_create_context(PFM_FL_SMPL_FMT, "default", &arg, sizeof(arg)),
+			EINVAL);
+	arg.buf_flags = 0;
+	arg.reserved1 = 1;
+	ck_assert_errno(pfm_create_context(PFM_FL_SMPL_FMT, "default", &arg, sizeof(arg)),
+			EINVAL);
+	arg.reserved1 = 0;
+	arg.reserved[5] = 1;
+	ck_assert_errno(pfm_create_context(PFM_FL_SMPL_FMT, "default", &arg, sizeof(arg)),
+			EINVAL);
+	/* more than the machine has */
+	ck_assert_errno(smpl_ctx(1ULL << 50), ENOMEM);
+	ck_assert_errno(smpl_ctx(~0ULL), ENOMEM);
+	ck_assert_int_eq(mem_cur(), before);
+}
+END_TEST
+
+START_TEST(test_mmap_refusals)
+{
+	long psz = page_size();
+	int fd = ck_smpl_ctx(4 * psz), plain = ck_ctx_create();
+	void *p;
+
+	/* the fd is read-only: the kernel refuses a shared writable mapping itself */
+	ck_assert_ptr_eq(mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
+			 MAP_FAILED);
+	ck_assert_int_eq(errno, EACCES);
+	ck_assert_ptr_eq(mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0),
+			 MAP_FAILED);
+	ck_assert_int_eq(errno, EACCES);
+	ck_assert_ptr_eq(mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, psz), MAP_FAILED);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_eq(mmap(NULL, 5 * psz, PROT_READ, MAP_SHARED, fd, 0), MAP_FAILED);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_eq(mmap(NULL, psz, PROT_READ, MAP_SHARED, plain, 0), MAP_FAILED);
+	ck_assert_int_eq(errno, ENODEV);
+	/* a part of the buffer maps; it cannot be made writable */
+	p = ck_map(fd, psz);
+	ck_assert_errno(mprotect(p, psz, PROT_READ | PROT_WRITE), EACCES);
+	ck_assert_uint_eq(((struct pfm_dfl_smpl_hdr *)p)->hdr_buf_size, 4 * psz);
+	ck_assert_ok(munmap(p, psz));
+	/* nor can a private read-only mapping, which could otherwise be */
+	p = mmap(NULL, 2 * psz, PROT_READ, MAP_PRIVATE, fd, 0);
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	ck_assert_errno(mprotect(p, psz, PROT_READ | PROT_WRITE), EACCES);
+	ck_assert_uint_eq(((struct pfm_dfl_smpl_hdr *)p)->hdr_version, PFM_DFL_SMPL_VERSION);
+	ck_assert_ok(munmap(p, 2 * psz));
+	close(plain);
+	close(fd);
+}
+END_TEST
+
+/* The buffer pins no more than it says: the counting path is untouched. */
+START_TEST(test_buffer_context_counts)
+{
+	int fd = ck_smpl_ctx(8 * page_size());
+
+	ck_counter(fd, 0, PFM_SW_EV_SYSCALLS);
+	ck_load_self(fd);
+	/* no check assertion between start and stop: it would make a system call */
+	pfm_start(fd, 0);
+	do_getppid(50);
+	pfm_stop(fd, 0);
+	ck_assert_uint_eq(count(fd), 51);
+	close(fd);
+}
+END_TEST
+
+/*
+ * RLIMIT_MEMLOCK: the user's buffers together fit in it; closing gives the
+ * pages back.  Run as a user with no CAP_IPC_LOCK.
+ */
+static void memlock_limit(void *arg)
+{
+	struct rlimit rl = { .rlim_cur = 16 * page_size(), .rlim_max = 16 * page_size() };
+	long psz = page_size();
+	int a, b;
+
+	(void)arg;
+	child_expect(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
+	child_expect(smpl_ctx(17 * psz), ENOMEM);
+	child_expect(a = smpl_ctx(12 * psz), 0);
+	child_expect(smpl_ctx(5 * psz), ENOMEM);
+	child_expect(b = smpl_ctx(4 * psz), 0);
+	child_expect(smpl_ctx(MIN_BUF), ENOMEM);
+	close(a);
+	child_expect(a = smpl_ctx(12 * psz), 0);
+	close(a);
+	close(b);
+	/* the whole limit is free again */
+	child_expect(a = smpl_ctx(16 * psz), 0);
+	close(a);
+	rl.rlim_cur = 0;
+	child_expect(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
+	child_expect(smpl_ctx(MIN_BUF), ENOMEM);
+	/* a context without a buffer needs no locked memory */
+	child_expect(a = pfm_create_context(0), 0);
+	close(a);
+}
+
+START_TEST(test_memlock_limit)
+{
+	struct run r;
+
+	as_user(&r, USER_NOBODY, memlock_limit, NULL);
+	ck_run(&r);
+	as_user(&r, USER_PERFMON, memlock_limit, NULL);
+	ck_run(&r);
+}
+END_TEST
+
+/* The charge is the user's, not the process's: two processes share the limit. */
+static void memlock_per_user(void *arg)
+{
+	struct rlimit rl = { .rlim_cur = 16 * page_size(), .rlim_max = 16 * page_size() };
+	int up[2], down[2], fd;
+	pid_t pid;
+	char c;
+
+	(void)arg;
+	child_expect(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
+	child_expect(pipe(up), 0);
+	child_expect(pipe(down), 0);
+	child_expect(pid = fork(), 0);
+	if (!pid) {
+		/* holds 12 pages until the parent has tried */
+		fd = smpl_ctx(12 * page_size());
+		c = fd >= 0 ? 'y' : 'n';
+		if (write(up[1], &c, 1) != 1 || read(down[0], &c, 1) != 1)
+			_exit(2);
+		_exit(fd >= 0 ? 0 : 1);
+	}
+	if (read(up[0], &c, 1) != 1 || c != 'y')
+		child_fail("the other process could not make its buffer");
+	child_expect(smpl_ctx(8 * page_size()), ENOMEM);
+	child_expect(write(down[1], &c, 1), 0);
+	if (wait_pid_timeout(pid, 20000) != 0)
+		child_fail("the other process failed");
+	child_expect(fd = smpl_ctx(8 * page_size()), 0);
+	close(fd);
+}
+
+START_TEST(test_memlock_per_user)
+{
+	struct run r;
+
+	as_user(&r, USER_NOBODY, memlock_per_user, NULL);
+	ck_run(&r);
+}
+END_TEST
+
+/* CAP_IPC_LOCK lifts the per-user limit, as it does for mlock(). */
+static void memlock_ipc_lock(void *arg)
+{
+	struct rlimit rl = { 0, 0 };
+	int fd;
+
+	(void)arg;
+	child_expect(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
+	child_expect(fd = smpl_ctx(64 * page_size()), 0);
+	close(fd);
+}
+
+START_TEST(test_memlock_ipc_lock)
+{
+	struct run r;
+
+	as_user(&r, USER_IPC_LOCK, memlock_ipc_lock, NULL);
+	ck_run(&r);
+}
+END_TEST
+
+static struct knob mem_max = { .path = PFM_SMPL_MEM_MAX };
+
+static void mem_max_save(void)
+{
+	knob_save(&mem_max);
+}
+
+static void mem_max_restore(void)
+{
+	knob_restore(&mem_max);
+}
+
+/* smpl_buffer_mem_max caps every buffer together, root's too. */
+START_TEST(test_mem_max)
+{
+	long psz = page_size();
+	char buf[32];
+	int a;
+
+	ck_assert_int_eq(mem_cur(), 0);
+	snprintf(buf, sizeof(buf), "%ld\n", 8 * psz);
+	ck_assert_ok(sysfs_write(PFM_SMPL_MEM_MAX, buf));
+	ck_assert_errno(smpl_ctx(9 * psz), ENOMEM);
+	a = ck_smpl_ctx(6 * psz);
+	ck_assert_int_eq(mem_cur(), 6 * psz);
+	ck_assert_errno(smpl_ctx(3 * psz), ENOMEM);
+	close(ck_smpl_ctx(2 * psz));
+	/* lowered below what is in use: new buffers are refused, old ones stay */
+	ck_assert_ok(sysfs_write(PFM_SMPL_MEM_MAX, "4096\n"));
+	ck_assert_errno(smpl_ctx(MIN_BUF), ENOMEM);
+	ck_assert_int_eq(mem_cur(), 6 * psz);
+	close(a);
+	ck_assert_int_eq(mem_cur(), 0);
+	mem_max_restore();
+	ck_assert_errno(sysfs_write(PFM_SMPL_MEM_MAX, "lots\n"), EINVAL);
+}
+END_TEST
+
+START_TEST(test_mem_max_default)
+{
+	char buf[32];
+
+	ck_assert_ok(sysfs_read(PFM_SMPL_MEM_MAX, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "18446744073709551615\n");
+}
+END_TEST
+
+Suite *pfm_smpl_suite(void)
+{
+	Suite *s = suite_create("smpl");
+	TCase *tc = pfm_tcase("smpl");
+
+	tcase_add_unchecked_fixture(tc, mem_max_save, mem_max_restore);
+	tcase_add_test(tc, test_mem_max_default);
+	tcase_add_test(tc, test_buffer_header);
+	tcase_add_test(tc, test_smallest_buffer);
+	tcase_add_test(tc, test_create_refusals);
+	tcase_add_test(tc, test_mmap_refusals);
+	tcase_add_test(tc, test_buffer_context_counts);
+	tcase_add_test(tc, test_memlock_limit);
+	tcase_add_test(tc, test_memlock_per_user);
+	tcase_add_test(tc, test_memlock_ipc_lock);
+	tcase_add_test(tc, test_mem_max);
+	suite_add_tcase(s, tc);
+	return s;
+}
