@@ -144,6 +144,11 @@ START_TEST(test_default_policy)
 	ck_run(&r);
 	as_user(&r, USER_PERFMON, expect_create, (void *)&task_ok);
 	ck_run(&r);
+	/* CAP_SYS_ADMIN still counts as CAP_PERFMON; CAP_SYS_PTRACE does not */
+	as_user(&r, USER_ADMIN, expect_sys_session, NULL);
+	ck_run(&r);
+	as_user(&r, USER_PTRACE, expect_create, (void *)&sys_eperm);
+	ck_run(&r);
 }
 END_TEST
 
