@@ -87,3 +87,5 @@ demo-run: module guest-bins
 clean:
 	rm -rf $(B)
 	-$(MAKE) -C $(KDIR) M=$(TOP)/kernel/perfmon clean >/dev/null 2>&1
+	@# kbuild cleans only below M: the x86 drivers are built from ../../arch
+	rm -f $(TOP)/arch/x86/perfmon/*.o $(TOP)/arch/x86/perfmon/.*.cmd
