@@ -33,24 +33,24 @@ static int __init pfm_init(void)
 	ret = pfm_hotplug_init();
 	if (ret < 0)
 		goto err_thread;
-	ret = pfm_dfl_smpl_init();
-	if (ret < 0)
-		goto err_hotplug;
 	ret = pfm_sysfs_init();
 	if (ret < 0)
-		goto err_smpl;
-	ret = pfm_dev_init();
+		goto err_hotplug;
+	ret = pfm_smpl_init();
 	if (ret < 0)
 		goto err_sysfs;
+	ret = pfm_dev_init();
+	if (ret < 0)
+		goto err_smpl;
 	pfm_stats_init();
 	pr_info("perfmon: version %u.%u, PMU %s\n", PFM_VERSION_MAJ, PFM_VERSION_MIN,
 		pfm_pmu.model);
 	return 0;
 
+err_smpl:
+	pfm_smpl_exit();
 err_sysfs:
 	pfm_sysfs_exit();
-err_smpl:
-	pfm_dfl_smpl_exit();
 err_hotplug:
 	pfm_hotplug_exit();
 err_thread:
@@ -66,8 +66,8 @@ static void __exit pfm_exit(void)
 {
 	pfm_stats_exit();
 	pfm_dev_exit();
+	pfm_smpl_exit();
 	pfm_sysfs_exit();
-	pfm_dfl_smpl_exit();
 	pfm_hotplug_exit();
 	pfm_thread_exit();
 	pfm_sw_hooks_exit();

@@ -27,6 +27,7 @@ struct pfm_smpl_fmt {
 	void (*init)(void *buf, size_t size, const void *arg);
 	struct module *owner;
 	struct list_head list;
+	struct kobject *kobj;		/* formats/<name>/ */
 };
 
 int pfm_smpl_fmt_register(struct pfm_smpl_fmt *fmt);
@@ -43,6 +44,9 @@ extern unsigned long pfm_smpl_mem_max;
 int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size);
 void pfm_smpl_buf_free(struct pfm_smpl_buf *b);
 int pfm_smpl_buf_mmap(struct pfm_smpl_buf *b, struct vm_area_struct *vma);
+
+int pfm_smpl_init(void);
+void pfm_smpl_exit(void);
 
 /* dfl_smpl.c */
 int pfm_dfl_smpl_init(void);

@@ -3,18 +3,70 @@
  * perfmon: the registry of sampling formats, and setting one up for a new context.
  *
  * Formats may come from other modules later (a PEBS format, say): a context holds a
- * reference on its format's module for as long as it has the buffer.
+ * reference on its format's module for as long as it has the buffer.  Each format
+ * shows in /sys/kernel/perfmon/formats/<name>/version ("major.minor").
  */
+#include <linux/kobject.h>
 #include <linux/string.h>
-#include <linux/vmalloc.h>
+#include <linux/sysfs.h>
 
 #include <uapi/perfmon/perfmon_dfl_smpl.h>
 
 #include "internal.h"
 #include "smpl.h"
+#include "sysfs.h"
 
 static LIST_HEAD(pfm_smpl_fmts);
 static DEFINE_MUTEX(pfm_smpl_fmts_mutex);
+static struct kobject *pfm_fmts_kobj;
+
+struct pfm_fmt_kobj {
+	struct kobject kobj;
+	const struct pfm_smpl_fmt *fmt;
+};
+
+static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	u32 v = container_of(kobj, struct pfm_fmt_kobj, kobj)->fmt->version;
+
+	return sysfs_emit(buf, "%u.%u\n", v >> 16, v & 0xffff);
+}
+
+static struct kobj_attribute pfm_fmt_version_attr = __ATTR_RO(version);
+
+static struct attribute *pfm_fmt_attrs[] = {
+	&pfm_fmt_version_attr.attr, NULL,
+};
+ATTRIBUTE_GROUPS(pfm_fmt);
+
+static void pfm_fmt_kobj_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct pfm_fmt_kobj, kobj));
+}
+
+static struct kobj_type pfm_fmt_ktype = {
+	.release = pfm_fmt_kobj_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = pfm_fmt_groups,
+};
+
+static int pfm_fmt_sysfs_add(struct pfm_smpl_fmt *fmt)
+{
+	struct pfm_fmt_kobj *k;
+	int ret;
+
+	k = kzalloc(sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return -ENOMEM;
+	k->fmt = fmt;
+	ret = kobject_init_and_add(&k->kobj, &pfm_fmt_ktype, pfm_fmts_kobj, "%s", fmt->name);
+	if (ret) {
+		kobject_put(&k->kobj);
+		return ret;
+	}
+	fmt->kobj = &k->kobj;
+	return 0;
+}
 
 static struct pfm_smpl_fmt *pfm_smpl_fmt_find(const char *name)
 {
@@ -38,6 +90,8 @@ int pfm_smpl_fmt_register(struct pfm_smpl_fmt *fmt)
 	if (pfm_smpl_fmt_find(fmt->name))
 		ret = -EBUSY;
 	else
+		ret = pfm_fmt_sysfs_add(fmt);
+	if (!ret)
 		list_add_tail(&fmt->list, &pfm_smpl_fmts);
 	mutex_unlock(&pfm_smpl_fmts_mutex);
 	return ret;
@@ -48,6 +102,8 @@ void pfm_smpl_fmt_unregister(struct pfm_smpl_fmt *fmt)
 {
 	mutex_lock(&pfm_smpl_fmts_mutex);
 	list_del(&fmt->list);
+	kobject_put(fmt->kobj);
+	fmt->kobj = NULL;
 	mutex_unlock(&pfm_smpl_fmts_mutex);
 }
 
@@ -120,4 +176,24 @@ void pfm_smpl_release(struct pfm_smpl_buf *b)
 	pfm_smpl_buf_free(b);
 	module_put(b->fmt->owner);
 	b->fmt = NULL;
+}
+
+/* After sysfs: the formats directory, then the formats built into perfmon. */
+int pfm_smpl_init(void)
+{
+	int ret;
+
+	pfm_fmts_kobj = kobject_create_and_add("formats", pfm_sysfs_kobj());
+	if (!pfm_fmts_kobj)
+		return -ENOMEM;
+	ret = pfm_dfl_smpl_init();
+	if (ret)
+		kobject_put(pfm_fmts_kobj);
+	return ret;
+}
+
+void pfm_smpl_exit(void)
+{
+	pfm_dfl_smpl_exit();
+	kobject_put(pfm_fmts_kobj);
 }

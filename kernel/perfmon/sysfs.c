@@ -13,6 +13,7 @@
  *   pmu_desc/pmcN/     name, addr, dfl_val, rsvd_msk, priv_msk of each implemented PMC
  *   pmu_desc/pmdN/     name, addr, width of each implemented PMD
  *   syscall            first system call number (in-tree build only: syscall.c)
+ *   formats/NAME/version  each sampling format (smpl_fmt.c)
  */
 #include <linux/kobject.h>
 #include <linux/sysfs.h>

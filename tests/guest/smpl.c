@@ -327,6 +327,18 @@ START_TEST(test_mem_max)
 }
 END_TEST
 
+/* Each format is listed with its version. */
+START_TEST(test_formats_listed)
+{
+	char buf[32];
+
+	ck_assert_ok(sysfs_read(PFM_SYSFS "/formats/default/version", buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "1.0\n");
+	ck_assert_errno(sysfs_read(PFM_SYSFS "/formats/Default/version", buf, sizeof(buf)),
+			ENOENT);
+}
+END_TEST
+
 START_TEST(test_mem_max_default)
 {
 	char buf[32];
@@ -342,6 +354,7 @@ Suite *pfm_smpl_suite(void)
 	TCase *tc = pfm_tcase("smpl");
 
 	tcase_add_unchecked_fixture(tc, mem_max_save, mem_max_restore);
+	tcase_add_test(tc, test_formats_listed);
 	tcase_add_test(tc, test_mem_max_default);
 	tcase_add_test(tc, test_buffer_header);
 	tcase_add_test(tc, test_smallest_buffer);

@@ -119,7 +119,8 @@
  *
  * pfm_create_context(PFM_FL_SMPL_FMT, name, arg, arg_size) gives the context a
  * sampling buffer laid out by the named format; the one format so far is "default"
- * (<perfmon/perfmon_dfl_smpl.h>, which lists the errors).  Without the flag, name and
+ * (<perfmon/perfmon_dfl_smpl.h>, which lists the errors).  /sys/kernel/perfmon/formats/
+ * has a directory per format, with its version ("1.0").  Without the flag, name and
  * arg must be NULL and arg_size 0 (EINVAL).
  *
  * The software-event PMU (<perfmon/perfmon_sw.h>) is present on every machine, at fixed
