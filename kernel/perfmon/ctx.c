@@ -40,6 +40,8 @@ struct pfm_context *pfm_context_alloc(u32 flags)
 	mutex_init(&ctx->mutex);
 	raw_spin_lock_init(&ctx->lock);
 	init_waitqueue_head(&ctx->msgq_wait);
+	init_waitqueue_head(&ctx->restart_wait);
+	pfm_msg_init(ctx);
 	INIT_LIST_HEAD(&ctx->sets);
 	list_add(&set0->list, &ctx->sets);
 	ctx->flags = flags & ~PFM_FL_CLOEXEC;

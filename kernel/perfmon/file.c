@@ -69,9 +69,19 @@ static __poll_t pfm_poll(struct file *file, poll_table *wait)
 	return pfm_msgq_empty(ctx) ? 0 : EPOLLIN | EPOLLRDNORM;
 }
 
+/* O_ASYNC: SIGIO (or F_SETSIG's signal) when a message is queued. */
+static int pfm_fasync(int fd, struct file *file, int on)
+{
+	struct pfm_context *ctx = file->private_data;
+
+	return fasync_helper(fd, file, on, &ctx->fasync);
+}
+
 static int pfm_release(struct inode *inode, struct file *file)
 {
 	struct pfm_context *ctx = file->private_data;
+
+	pfm_fasync(-1, file, 0);
 
 	/* Closing detaches; the context lives on until its hooks are off the thread. */
 	mutex_lock(&ctx->mutex);
@@ -100,6 +110,7 @@ static const struct file_operations pfm_file_ops = {
 	.read = pfm_read,
 	.poll = pfm_poll,
 	.mmap = pfm_mmap,
+	.fasync = pfm_fasync,
 	.release = pfm_release,
 	.llseek = no_llseek,
 };

@@ -21,6 +21,7 @@
 #include <linux/cpu.h>
 #include <linux/hrtimer.h>
 #include <linux/errno.h>
+#include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -74,6 +75,7 @@ struct pfm_event_set {
 	u64 duration_ns;		/* time live: on the CPU, started, active */
 	DECLARE_BITMAP(ovfl_pmds, PFM_MAX_PMDS);	/* overflowed last */
 	DECLARE_BITMAP(ovfl_pending, PFM_MAX_PMDS);	/* carried, not yet acted on */
+	DECLARE_BITMAP(restart_pmds, PFM_MAX_PMDS);	/* notified: long reset at restart */
 	DECLARE_BITMAP(used_pmcs, PFM_MAX_PMCS);	/* written by the user */
 	DECLARE_BITMAP(used_pmds, PFM_MAX_PMDS);
 	DECLARE_BITMAP(no_emul64, PFM_MAX_PMDS);	/* PMDs exported raw */
@@ -117,6 +119,11 @@ struct pfm_context {
 
 	struct pfm_smpl_buf smpl;	/* set at creation, freed at the last close */
 
+	bool masked;			/* stopped by a notifying overflow until restart */
+	bool restart_switch;		/* that overflow also completed a set switch */
+	struct irq_work wake_work;	/* wakes readers up from any context (msg.c) */
+	wait_queue_head_t restart_wait;	/* PFM_FL_NOTIFY_BLOCK: the held thread */
+	struct fasync_struct *fasync;	/* SIGIO owners */
 	wait_queue_head_t msgq_wait;
 	union pfarg_msg msgq[PFM_MSGS_COUNT];
 	unsigned int msgq_head;
@@ -148,7 +155,9 @@ unsigned int pfm_res_task_sessions(void);
 unsigned int pfm_res_sys_sessions(void);
 
 /* msg.c */
+void pfm_msg_init(struct pfm_context *ctx);
 void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task);
+void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl);
 
 /* sets.c */
 struct pfm_event_set *pfm_set_alloc(u16 id);
@@ -174,6 +183,8 @@ u64 pfm_timer_resolution_ns(void);
 /* ovfl.c */
 void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *unit, u64 bits);
 void pfm_overflow_pending_locked(struct pfm_context *ctx);
+struct pfm_event_set *pfm_overflow_restart_locked(struct pfm_context *ctx);
+void pfm_overflow_unmask_locked(struct pfm_context *ctx);
 
 /* args.c: vector arguments */
 extern unsigned long pfm_arg_mem_max;
@@ -217,6 +228,8 @@ void pfm_pmc_update(struct pfm_context *ctx, struct pfm_event_set *set, unsigned
 struct task_struct *pfm_find_task(pid_t tid);
 int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task);
 long pfm_env_detach(struct pfm_context *ctx);
+void pfm_env_block(struct pfm_context *ctx);
+void pfm_env_unblock(struct pfm_context *ctx);
 typedef void (*pfm_state_fn)(struct pfm_context *ctx, void *arg);
 void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg);
 u64 pfm_clock_ns(void);

@@ -1,10 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfmon: the message queue of a context.
+ * perfmon: the message queue of a context, and waking its readers.
+ *
+ * Messages are queued where the event happens, often with ctx->lock held and
+ * sometimes under the scheduler's runqueue lock (an overflow seen at a context
+ * switch): nothing there may wake a task up.  So readers and SIGIO owners are woken
+ * from an irq_work, which holds a reference on the context until it has run.
  */
+#include <linux/fs.h>
+#include <linux/irq_work.h>
 #include <linux/pid.h>
+#include <linux/ptrace.h>
+#include <linux/sched/task_stack.h>
 
 #include "internal.h"
+
+static void pfm_wake_fn(struct irq_work *work)
+{
+	struct pfm_context *ctx = container_of(work, struct pfm_context, wake_work);
+
+	wake_up_interruptible(&ctx->msgq_wait);
+	kill_fasync(&ctx->fasync, SIGIO, POLL_IN);
+	pfm_context_put(ctx);
+}
+
+void pfm_msg_init(struct pfm_context *ctx)
+{
+	init_irq_work(&ctx->wake_work, pfm_wake_fn);
+}
+
+/* Any context, any lock held. */
+static void pfm_wake_readers(struct pfm_context *ctx)
+{
+	pfm_context_get(ctx);
+	/* Already queued: that one holds its own reference, and ours is not the last. */
+	if (!irq_work_queue(&ctx->wake_work))
+		pfm_context_put(ctx);
+}
 
 /*
  * Queues msg; false when the queue is full.  Called with ctx->lock held: the caller
@@ -33,5 +65,32 @@ void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task)
 	queued = pfm_msg_queue_locked(ctx, &msg);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	if (queued)
-		wake_up_interruptible(&ctx->msgq_wait);
+		pfm_wake_readers(ctx);
+}
+
+/*
+ * PMDs ovfl overflowed and asked for notification; current is the thread that
+ * caused it (per-thread sessions) or whatever ran on the CPU (CPU sessions).  A full
+ * queue drops the message: the context is masked all the same, and the reader learns
+ * of it from the counts.
+ */
+void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl)
+{
+	struct pfarg_ovfl_msg *m;
+	union pfarg_msg msg = {};
+
+	lockdep_assert_held(&ctx->lock);
+	if (!(ctx->flags & PFM_FL_OVFL_NO_MSG)) {
+		m = &msg.pfm_ovfl_msg;
+		m->msg_type = PFM_MSG_OVFL;
+		m->msg_ovfl_pid = task_tgid_vnr(current);
+		m->msg_ovfl_tid = task_pid_vnr(current);
+		m->msg_active_set = ctx->active->id;
+		m->msg_ovfl_cpu = smp_processor_id();
+		if (!(current->flags & PF_KTHREAD))
+			m->msg_ovfl_ip = instruction_pointer(task_pt_regs(current));
+		bitmap_to_arr64(m->msg_ovfl_pmds, ovfl, PFM_MAX_PMDS);
+		pfm_msg_queue_locked(ctx, &msg);
+	}
+	pfm_wake_readers(ctx);
 }

@@ -5,17 +5,65 @@
  * A unit reports that counters overflowed at their hardware width; the core syncs
  * them and acts on the ones that carried out of 64 bits (an overflow always means a
  * 64-bit overflow): reset to the short reset value (what was counted past the
- * overflow is kept), count down the set-switch thresholds, switch.  A carry seen
- * first by another sync (a read, a save) is pending until then (pfm_pmd_sync()).
+ * overflow is kept), count down the set-switch thresholds, switch; or, for a PMD that
+ * asked for notification, stop monitoring ("masked") and tell the controller.  A carry
+ * seen first by another sync (a read, a save) is pending until then (pfm_pmd_sync()).
  */
 #include "internal.h"
 #include "stats.h"
+
+/*
+ * Reloads PMD i after its overflow: what it counted past the overflow is kept.  The
+ * PMDs named in its reset_pmds restart from their own reset value.
+ */
+static void pfm_pmd_reset(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i,
+			  bool long_reset, bool live)
+{
+	struct pfm_pmd *p = &set->pmds[i];
+	unsigned int j;
+
+	p->last_reset_val = long_reset ? p->long_reset : p->short_reset;
+	p->value += p->last_reset_val;
+	if (live)
+		pfm_pmd_load(set, i);
+	for_each_set_bit(j, (unsigned long *)p->reset_pmds, pfm_pmu.num_pmd_slots) {
+		struct pfm_pmd *q = &set->pmds[j];
+
+		if (j == i || !test_bit(j, set->used_pmds))
+			continue;
+		q->last_reset_val = long_reset ? q->long_reset : q->short_reset;
+		if (live)
+			pfm_pmd_set_value(ctx, set, j, q->last_reset_val);
+		else
+			q->value = q->last_reset_val;
+	}
+}
+
+/*
+ * A PMD with PFM_PMDFL_OVFL_NOTIFY overflowed: monitoring stops where it is (the
+ * counters keep what they counted past the overflow), a message is queued and the
+ * controller is woken up; pfm_start(PFM_STARTFL_RESTART) resumes.
+ */
+static void pfm_mask_locked(struct pfm_context *ctx, const unsigned long *notify)
+{
+	struct pfm_event_set *set = ctx->active;
+
+	bitmap_or(set->restart_pmds, set->restart_pmds, notify, PFM_MAX_PMDS);
+	pfm_live_out(ctx);
+	ctx->started = false;
+	ctx->masked = true;
+	pfm_stat_add(notifications, 1);
+	pfm_msg_ovfl_locked(ctx, notify);
+	if (ctx->flags & PFM_FL_NOTIFY_BLOCK)
+		pfm_env_block(ctx);
+}
 
 /* Acts on the pending 64-bit overflows of the live active set. */
 void pfm_overflow_pending_locked(struct pfm_context *ctx)
 {
 	struct pfm_event_set *set = ctx->active;
 	DECLARE_BITMAP(ovfl, PFM_MAX_PMDS);
+	DECLARE_BITMAP(notify, PFM_MAX_PMDS);
 	bool do_switch = false;
 	unsigned int i;
 
@@ -23,20 +71,58 @@ void pfm_overflow_pending_locked(struct pfm_context *ctx)
 		return;
 	bitmap_copy(ovfl, set->ovfl_pending, PFM_MAX_PMDS);
 	bitmap_zero(set->ovfl_pending, PFM_MAX_PMDS);
+	bitmap_zero(notify, PFM_MAX_PMDS);
 	for_each_set_bit(i, ovfl, pfm_pmu.num_pmd_slots) {
 		struct pfm_pmd *p = &set->pmds[i];
 
-		p->value += p->short_reset;
-		p->last_reset_val = p->short_reset;
-		pfm_pmd_load(set, i);
+		/* A notified PMD is reset at restart, with its long reset value. */
+		if (p->flags & PFM_PMDFL_OVFL_NOTIFY)
+			__set_bit(i, notify);
+		else
+			pfm_pmd_reset(ctx, set, i, false, true);
 		if ((set->flags & PFM_SETFL_OVFL_SWITCH) && (p->flags & PFM_PMDFL_SWITCH) &&
 		    p->switch_left && !--p->switch_left)
 			do_switch = true;
 	}
 	pfm_stat_add(overflows, bitmap_weight(ovfl, PFM_MAX_PMDS));
 	bitmap_copy(set->ovfl_pmds, ovfl, PFM_MAX_PMDS);
-	if (do_switch)
+	if (!bitmap_empty(notify, PFM_MAX_PMDS)) {
+		/* The switch waits for the restart, so the reader sees this set's counts. */
+		ctx->restart_switch = do_switch;
+		pfm_mask_locked(ctx, notify);
+	} else if (do_switch) {
 		pfm_switch_locked(ctx, pfm_next_set(ctx, set));
+	}
+}
+
+/*
+ * Restart of a masked context, the state saved (not live): the notified PMDs take
+ * their long reset value.  Returns the set to resume with.
+ */
+struct pfm_event_set *pfm_overflow_restart_locked(struct pfm_context *ctx)
+{
+	struct pfm_event_set *set = ctx->active;
+	unsigned int i;
+
+	for_each_set_bit(i, set->restart_pmds, pfm_pmu.num_pmd_slots)
+		pfm_pmd_reset(ctx, set, i, true, false);
+	bitmap_zero(set->restart_pmds, PFM_MAX_PMDS);
+	ctx->masked = false;
+	if (ctx->restart_switch) {
+		ctx->restart_switch = false;
+		return pfm_next_set(ctx, set);
+	}
+	return set;
+}
+
+/* Start, stop or detach of a masked context: the pending resets are dropped. */
+void pfm_overflow_unmask_locked(struct pfm_context *ctx)
+{
+	if (!ctx->masked)
+		return;
+	bitmap_zero(ctx->active->restart_pmds, PFM_MAX_PMDS);
+	ctx->masked = false;
+	ctx->restart_switch = false;
 }
 
 void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *unit, u64 bits)

@@ -131,8 +131,8 @@ static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req,
 	if (!pfm_pmds_implemented(req->reg_reset_pmds) ||
 	    !pfm_pmds_implemented(req->reg_smpl_pmds))
 		return -EINVAL;
-	/* Known, but sampling and notification are not in this version yet. */
-	if (req->reg_flags & ~PFM_PMDFL_SWITCH)
+	/* Known, but sampling and randomised resets are not in this version yet. */
+	if (req->reg_flags & (PFM_PMDFL_SMPL | PFM_PMDFL_RANDOM))
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -157,6 +157,8 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 		memcpy(p->reset_pmds, req[k].reg_reset_pmds, sizeof(p->reset_pmds));
 		memcpy(p->smpl_pmds, req[k].reg_smpl_pmds, sizeof(p->smpl_pmds));
 		__set_bit(i, set->used_pmds);
+		/* a new value replaces the reset a restart would have made */
+		__clear_bit(i, set->restart_pmds);
 		pfm_pmd_set_value(ctx, set, i, req[k].reg_value);
 	}
 }

@@ -48,6 +48,7 @@ static void pfm_units_put(void)
 /* Called with ctx->lock held, where the state lives. */
 static void pfm_stop_locked(struct pfm_context *ctx)
 {
+	pfm_overflow_unmask_locked(ctx);
 	if (!ctx->started)
 		return;
 	if (pfm_here(ctx))
@@ -57,6 +58,7 @@ static void pfm_stop_locked(struct pfm_context *ctx)
 
 static void pfm_start_locked(struct pfm_context *ctx, struct pfm_event_set *set)
 {
+	pfm_overflow_unmask_locked(ctx);
 	pfm_set_activate(ctx, set);
 	ctx->started = true;
 	if (pfm_here(ctx)) {
@@ -77,6 +79,10 @@ static long pfm_load_task(struct pfm_context *ctx, u64 target)
 		return PTR_ERR(task);
 	ret = pfm_access_task(task);
 	if (ret)
+		goto out;
+	/* A thread held until it restarts itself would never run again. */
+	ret = -EINVAL;
+	if ((ctx->flags & PFM_FL_NOTIFY_BLOCK) && task == current)
 		goto out;
 	ret = pfm_res_session_get(ctx, -1);
 	if (ret)
@@ -224,19 +230,46 @@ static void pfm_do_start(struct pfm_context *ctx, void *arg)
 	pfm_start_locked(ctx, set);
 }
 
+/* Resumes a masked context, without making its set active anew (unless it switches). */
+static void pfm_do_restart(struct pfm_context *ctx, void *arg)
+{
+	struct pfm_event_set *set;
+	int *ret = arg;
+
+	if (ctx->state != PFM_CTX_LOADED || !ctx->masked) {
+		*ret = -EBUSY;
+		return;
+	}
+	set = pfm_overflow_restart_locked(ctx);
+	if (set != ctx->active)
+		pfm_set_activate(ctx, set);
+	ctx->started = true;
+	if (pfm_here(ctx)) {
+		ctx->last_cpu = ctx->on_cpu;
+		pfm_live_in(ctx);
+	}
+	*ret = 0;
+}
+
 long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg)
 {
 	struct pfm_event_set *set;
+	int ret;
 
 	if (flags & ~PFM_STARTFL_ALL)
 		return -EINVAL;
 	if (!(flags & PFM_STARTFL_SET) && arg)
 		return -EINVAL;
+	/* A restart resumes where monitoring stopped: it names no set. */
+	if ((flags & PFM_STARTFL_SET) && (flags & PFM_STARTFL_RESTART))
+		return -EINVAL;
 	if (ctx->state != PFM_CTX_LOADED)
 		return -EINVAL;
-	/* Nothing can be pending: overflow notifications are not in this version yet. */
-	if (flags & PFM_STARTFL_RESTART)
-		return -EBUSY;
+	if (flags & PFM_STARTFL_RESTART) {
+		pfm_run_on_state(ctx, pfm_do_restart, &ret);
+		pfm_env_unblock(ctx);
+		return ret;
+	}
 	if (flags & PFM_STARTFL_SET) {
 		set = arg <= PFM_MAX_SET_ID ? pfm_find_set(ctx, (u16)arg) : NULL;
 		if (!set)
@@ -246,6 +279,7 @@ long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg)
 		set = ctx->active ?: pfm_first_set(ctx);
 	}
 	pfm_run_on_state(ctx, pfm_do_start, set);
+	pfm_env_unblock(ctx);
 	return 0;
 }
 
@@ -261,5 +295,6 @@ long pfm_stop(struct pfm_context *ctx, u32 flags)
 	if (ctx->state != PFM_CTX_LOADED)
 		return -EINVAL;
 	pfm_run_on_state(ctx, pfm_do_stop, NULL);
+	pfm_env_unblock(ctx);
 	return 0;
 }

@@ -27,12 +27,14 @@ static int pfm_stats_show(struct seq_file *m, void *v)
 		sum.set_switch_pmc_writes += READ_ONCE(s->set_switch_pmc_writes);
 		sum.set_switch_pmd_writes += READ_ONCE(s->set_switch_pmd_writes);
 		sum.overflows += READ_ONCE(s->overflows);
+		sum.notifications += READ_ONCE(s->notifications);
 	}
 	seq_printf(m, "set_switches %llu\n", sum.set_switches);
 	seq_printf(m, "set_switch_ns %llu\n", sum.set_switch_ns);
 	seq_printf(m, "set_switch_pmc_writes %llu\n", sum.set_switch_pmc_writes);
 	seq_printf(m, "set_switch_pmd_writes %llu\n", sum.set_switch_pmd_writes);
 	seq_printf(m, "overflows %llu\n", sum.overflows);
+	seq_printf(m, "notifications %llu\n", sum.notifications);
 	return 0;
 }
 

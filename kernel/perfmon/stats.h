@@ -10,6 +10,7 @@ struct pfm_stats {
 	u64 set_switch_pmc_writes;	/* PMC writes they made */
 	u64 set_switch_pmd_writes;	/* PMD writes they made */
 	u64 overflows;			/* 64-bit overflows handled */
+	u64 notifications;		/* overflows that masked monitoring */
 };
 
 DECLARE_PER_CPU(struct pfm_stats, pfm_stats);

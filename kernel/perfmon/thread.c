@@ -15,6 +15,10 @@
  * A hook lives while it is in the map or has a task_work item pending; it holds a
  * reference on its context and on its thread.  Hook fields other than refs and live
  * are touched only by the hooked thread.
+ *
+ * PFM_FL_NOTIFY_BLOCK: a notifying overflow in the thread queues a task_work item
+ * that holds it, on its way back to user mode, until the controller restarts, stops
+ * or detaches (pfm_env_block(), pfm_env_unblock()).
  */
 #include <linux/hashtable.h>
 #include <linux/pid.h>
@@ -35,8 +39,10 @@ struct pfm_hook {
 	bool live;			/* ctx is attached through this hook (map lock) */
 	bool mapped;
 	bool on;			/* pn registered */
+	bool block_pending;		/* block_work queued */
 	struct callback_head hook_work;
 	struct callback_head unhook_work;
+	struct callback_head block_work;
 };
 
 static DEFINE_HASHTABLE(pfm_hooks, 8);
@@ -302,6 +308,43 @@ static void pfm_do_detach(struct pfm_context *ctx, void *arg)
 	}
 }
 
+static void pfm_block_work(struct callback_head *work)
+{
+	struct pfm_hook *hook = container_of(work, struct pfm_hook, block_work);
+	struct pfm_context *ctx = hook->ctx;
+
+	hook->block_pending = false;
+	/* A signal ends the wait too: the thread can always be killed. */
+	wait_event_interruptible(ctx->restart_wait,
+				 !READ_ONCE(ctx->masked) || READ_ONCE(ctx->hook) != hook);
+	pfm_hook_put(hook);
+}
+
+/* ctx->lock held, just masked: holds the monitored thread if the overflow is its own. */
+void pfm_env_block(struct pfm_context *ctx)
+{
+	struct pfm_hook *hook = ctx->hook;
+
+	lockdep_assert_held(&ctx->lock);
+	if (!hook || hook->task != current || hook->block_pending)
+		return;
+	refcount_inc(&hook->refs);
+	hook->block_pending = true;
+	init_task_work(&hook->block_work, pfm_block_work);
+	/* Fails only in the thread's exit: there is no user mode to hold it from. */
+	if (task_work_add(current, &hook->block_work, TWA_RESUME)) {
+		hook->block_pending = false;
+		refcount_dec(&hook->refs);	/* the map's reference remains */
+	}
+}
+
+/* After a restart, start, stop or detach; no lock held. */
+void pfm_env_unblock(struct pfm_context *ctx)
+{
+	if (ctx->flags & PFM_FL_NOTIFY_BLOCK)
+		wake_up_interruptible(&ctx->restart_wait);
+}
+
 /* Detaches a per-thread context; ctx->mutex held. */
 long pfm_env_detach(struct pfm_context *ctx)
 {
@@ -312,6 +355,7 @@ long pfm_env_detach(struct pfm_context *ctx)
 		return 0;
 	}
 	pfm_run_on_state(ctx, pfm_do_detach, &d);
+	pfm_env_unblock(ctx);
 	if (!d.hook)
 		return 0;
 	pfm_hook_set_dead(d.hook);

@@ -56,6 +56,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pfm_sets_suite());
 	srunner_add_suite(sr, pfm_levels_suite());
 	srunner_add_suite(sr, pfm_smpl_suite());
+	srunner_add_suite(sr, pfm_notify_suite());
 	srunner_set_fork_status(sr, CK_FORK);
 
 	srunner_run_all(sr, CK_NORMAL);

@@ -21,5 +21,6 @@ Suite *pfm_cpu_suite(void);		/* cpu.c: system-wide sessions, hotplug */
 Suite *pfm_sets_suite(void);		/* sets.c: event sets, multiplexing */
 Suite *pfm_levels_suite(void);		/* levels.c: user and kernel level */
 Suite *pfm_smpl_suite(void);		/* smpl.c: sampling buffers, locked memory */
+Suite *pfm_notify_suite(void);		/* notify.c: overflow notification, restart */
 
 #endif /* PFM_TESTS_SUITES_H */

@@ -140,6 +140,13 @@ void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg)
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 }
 
+/* The hook a thread attached from elsewhere puts on itself (thread.c's task_work). */
+void pfm_host_hook_on(struct pfm_context *ctx)
+{
+	ck_assert_ptr_eq(ctx->task, current);
+	ctx->hook->on = true;
+}
+
 /* thread.c's switch-out hook */
 void pfm_host_sched_out(struct pfm_context *ctx)
 {
@@ -244,7 +251,26 @@ void pfm_res_session_put(struct pfm_context *ctx, int cpu)
 	(*n)--;
 }
 
+void pfm_env_block(struct pfm_context *ctx)
+{
+	pfm_host_env.blocks++;
+}
+
+void pfm_env_unblock(struct pfm_context *ctx)
+{
+}
+
 /* msg.c */
+void pfm_msg_init(struct pfm_context *ctx)
+{
+}
+
+void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl)
+{
+	pfm_host_env.ovfl_msgs++;
+	bitmap_copy(pfm_host_env.ovfl_msg_pmds, ovfl, PFM_MAX_PMDS);
+}
+
 void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task)
 {
 	pfm_host_env.end_msgs++;

@@ -31,6 +31,7 @@ Suite *pfm_sw_suite(void);
 Suite *pfm_ctx_suite(void);
 Suite *pfm_pmu_suite(void);
 Suite *pfm_sets_suite(void);
+Suite *pfm_notify_suite(void);
 
 /*
  * Tests that show a known bug of the core fail until it is fixed: they run only with
@@ -100,6 +101,9 @@ struct pfm_host_env {
 	int cpu_sessions;
 	int session_ret;		/* injected pfm_res_session_get() error */
 	unsigned int end_msgs;		/* pfm_msg_end() calls */
+	unsigned int ovfl_msgs;		/* pfm_msg_ovfl_locked() calls */
+	unsigned int blocks;		/* pfm_env_block() calls */
+	unsigned long ovfl_msg_pmds[BITS_TO_LONGS(PFM_MAX_PMDS)];	/* of the last one */
 };
 
 extern struct pfm_host_env pfm_host_env;
@@ -107,6 +111,8 @@ extern struct pfm_host_env pfm_host_env;
 /* The monitored thread leaving and coming back to the CPU (ctxsw.c's hooks). */
 void pfm_host_sched_out(struct pfm_context *ctx);
 void pfm_host_sched_in(struct pfm_context *ctx);
+/* The thread attached from elsewhere (current now) hooks itself. */
+void pfm_host_hook_on(struct pfm_context *ctx);
 
 /* Fixtures: units registered, then the teardown checks everything was given back. */
 void pfm_host_setup(void);		/* fake unit, then the software unit */

@@ -159,7 +159,8 @@ static const struct {
 	  -EINVAL },
 	{ "SMPL", { .reg_num = 1, .reg_flags = PFM_PMDFL_SMPL }, -EOPNOTSUPP },
 	{ "RANDOM", { .reg_num = 1, .reg_flags = PFM_PMDFL_RANDOM }, -EOPNOTSUPP },
-	{ "OVFL_NOTIFY", { .reg_num = 1, .reg_flags = PFM_PMDFL_OVFL_NOTIFY }, -EOPNOTSUPP },
+	{ "SMPL|OVFL_NOTIFY", { .reg_num = 1,
+			       .reg_flags = PFM_PMDFL_SMPL | PFM_PMDFL_OVFL_NOTIFY }, -EOPNOTSUPP },
 	{ "RANDOM", { .reg_num = 1, .reg_flags = PFM_PMDFL_RANDOM }, -EOPNOTSUPP },
 };
 
@@ -392,9 +393,10 @@ END_TEST
 /* Known flags whose machinery is not there yet: EOPNOTSUPP, on write only. */
 START_TEST(test_pmd_flags_not_supported)
 {
-	static const u32 flags[] = { PFM_PMDFL_SMPL, PFM_PMDFL_OVFL_NOTIFY, PFM_PMDFL_RANDOM,
+	static const u32 flags[] = { PFM_PMDFL_SMPL, PFM_PMDFL_RANDOM,
 				     PFM_PMDFL_SMPL | PFM_PMDFL_RANDOM,
-				     PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY };
+				     PFM_PMDFL_SWITCH | PFM_PMDFL_RANDOM,
+				     PFM_PMDFL_OVFL_NOTIFY | PFM_PMDFL_SMPL };
 	struct pfm_context *ctx = ck_ctx_new(0);
 	struct pfarg_pmd d = pmd(0, 0);
 	unsigned int i;
@@ -407,8 +409,10 @@ START_TEST(test_pmd_flags_not_supported)
 	/* An unknown flag with a known one is EINVAL. */
 	d.reg_flags = PFM_PMDFL_SMPL | 0x40;
 	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), -EINVAL);
-	/* Overflow-based set switching is there. */
+	/* Overflow-based set switching and notification are there. */
 	d.reg_flags = PFM_PMDFL_SWITCH;
+	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), 0);
+	d.reg_flags = PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY;
 	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), 0);
 	pfm_context_put(ctx);
 }

@@ -25,6 +25,7 @@
  * STATES
  *
  *   UNLOADED --load--> LOADED(stopped) --start--> LOADED(started) --stop--> LOADED(stopped)
+ *   LOADED(started) --notifying overflow--> LOADED(masked) --start(RESTART)--> LOADED(started)
  *   LOADED --unload, or the monitored thread exits--> UNLOADED
  *
  * A call made in the wrong state fails with EBUSY (load of a loaded context; create or
@@ -111,9 +112,28 @@
  * PFM_PMCFL_NO_EMUL64 on a register that supports it, in which case the raw hardware
  * value is returned.  An overflow always means a 64-bit overflow.
  * Each register write and read names its event set in reg_set (set 0 always exists).
- * In this version PFM_PMDFL_SMPL, PFM_PMDFL_OVFL_NOTIFY and PFM_PMDFL_RANDOM are
- * refused with EOPNOTSUPP (recording samples and notification come later), and
- * pfm_start(PFM_STARTFL_RESTART) finds nothing to resume (EBUSY).
+ * In this version PFM_PMDFL_SMPL and PFM_PMDFL_RANDOM are refused with EOPNOTSUPP
+ * (recording samples and randomised resets come later).
+ *
+ * OVERFLOW NOTIFICATION
+ *
+ * A PMD is reset at its 64-bit overflow, keeping what it counted past it: to
+ * reg_short_reset, or, if it was written with PFM_PMDFL_OVFL_NOTIFY, to
+ * reg_long_reset at the restart.  The PMDs named in its reg_reset_pmds are set to
+ * their own reset value at the same time.  A notifying overflow:
+ *   - stops monitoring where it is ("masked": nothing counts, the counts stay
+ *     readable; a set switch the overflow completed waits for the restart);
+ *   - queues a PFM_MSG_OVFL message (not with PFM_FL_OVFL_NO_MSG; not when the
+ *     8-message queue is full), wakes read() and poll(), and sends SIGIO to the
+ *     owner of an fd with O_ASYNC (fcntl F_SETOWN, F_SETSIG);
+ *   - with PFM_FL_NOTIFY_BLOCK, holds the monitored thread on its way back to user
+ *     mode until the restart (a signal ends the hold; loading such a context on the
+ *     caller's own thread is EINVAL).
+ * pfm_start(fd, PFM_STARTFL_RESTART) resumes: the notified PMDs take their long
+ * reset value and counting goes on in the same set (or the next, if a switch
+ * waited).  EBUSY when nothing is masked; EINVAL with PFM_STARTFL_SET.  A plain
+ * pfm_start(), pfm_stop() or detach lifts the mask too, without the resets, and
+ * releases a held thread.  Writing a PMD drops its pending reset.
  *
  * SAMPLING FORMATS
  *
@@ -240,11 +260,12 @@ struct pfarg_setinfo {
 
 struct pfarg_ovfl_msg {
 	__u32 msg_type;			/* PFM_MSG_OVFL */
-	__u32 msg_ovfl_pid;		/* process id (tgid) */
+	__u32 msg_ovfl_pid;		/* process id (tgid) of the thread that ran */
 	__u16 msg_active_set;		/* active set at overflow */
 	__u16 msg_ovfl_cpu;		/* CPU of the overflow */
 	__u32 msg_ovfl_tid;		/* thread id */
-	__u64 msg_ovfl_ip;		/* instruction pointer at overflow */
+	__u64 msg_ovfl_ip;		/* the thread's user-mode instruction pointer
+					 * (0 for a kernel thread) */
 	__u64 msg_ovfl_pmds[PFM_PMD_BV]; /* PMDs that overflowed */
 };
 

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * notify: overflow notification (ovfl.c) and restart (state.c).
+ *
+ * A PMD written with PFM_PMDFL_OVFL_NOTIFY masks monitoring at its 64-bit overflow
+ * and the controller gets a message (env.c records pfm_msg_ovfl_locked()); the
+ * counters stop where they are until pfm_start(PFM_STARTFL_RESTART) reloads the
+ * notified PMDs with their long reset value.  System calls of the software PMU are
+ * the events: each pfm_sw_count() is one.
+ */
+#include "harness.h"
+
+#define PMC	PFM_SW_FIRST_PMC
+#define PMD	PFM_SW_FIRST_PMD
+
+static void ck_pmd(struct pfm_context *ctx, u16 set, u16 num, u64 value, u32 flags,
+		   u64 short_reset, u64 long_reset)
+{
+	struct pfarg_pmd r = {
+		.reg_num = num, .reg_set = set, .reg_value = value, .reg_flags = flags,
+		.reg_short_reset = short_reset, .reg_long_reset = long_reset,
+	};
+
+	ck_assert_int_eq(pfm_write_pmds(ctx, &r, 1), 0);
+}
+
+static void syscalls(unsigned int n)
+{
+	while (n--)
+		pfm_sw_count(PFM_SW_EV_SYSCALLS, 1);
+}
+
+/* A context counting system calls on PMD64 (notifying) and PMD65 (not). */
+static struct pfm_context *notify_ctx(u64 start, u64 long_reset)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+
+	ck_write_pmc(ctx, PMC, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_write_pmc(ctx, PMC + 1, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_pmd(ctx, 0, PMD, start, PFM_PMDFL_OVFL_NOTIFY, 0, long_reset);
+	ck_write_pmd(ctx, PMD + 1, 0);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	return ctx;
+}
+
+static void done(struct pfm_context *ctx)
+{
+	if (ctx->state == PFM_CTX_LOADED)
+		ck_unload(ctx);
+	pfm_context_put(ctx);
+}
+
+START_TEST(test_notify_masks)
+{
+	struct pfm_context *ctx = notify_ctx(-3ULL, -5ULL);
+
+	syscalls(2);
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 0);
+	syscalls(1);					/* the overflow */
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 1);
+	ck_assert(test_bit(PMD, pfm_host_env.ovfl_msg_pmds));
+	ck_assert_uint_eq(bitmap_weight(pfm_host_env.ovfl_msg_pmds, PFM_MAX_PMDS), 1);
+	ck_assert(ctx->masked);
+	ck_assert(!ctx->started);
+	/* masked: nothing counts, and the counters keep what they had */
+	syscalls(10);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), 0);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD + 1), 3);
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 1);
+
+	/* restart: the long reset, then counting again up to the next overflow */
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
+	ck_assert(!ctx->masked);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -5ULL);
+	ck_assert_u64_eq(ctx_set0(ctx)->pmds[PMD].last_reset_val, -5ULL);
+	syscalls(4);
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 1);
+	syscalls(1);
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 2);
+	ck_assert(ctx->masked);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD + 1), 8);
+	/* a restart of a masked context started by nobody else is the only resume */
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), -EBUSY);
+	done(ctx);
+}
+END_TEST
+
+START_TEST(test_restart_refusals)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+
+	/* not attached: EINVAL as any start; attached, nothing to resume: EBUSY */
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), -EINVAL);
+	ck_load_self(ctx);
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), -EBUSY);
+	ck_start(ctx);
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), -EBUSY);
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART | PFM_STARTFL_SET, 0), -EINVAL);
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 1), -EINVAL);
+	ck_assert(ctx->started);
+	done(ctx);
+}
+END_TEST
+
+/* Stop, plain start and detach lift the mask and drop the pending reset. */
+START_TEST(test_mask_lifted)
+{
+	struct pfm_context *ctx;
+	unsigned int how;
+
+	for (how = 0; how < 3; how++) {
+		ctx = notify_ctx(-1ULL, -7ULL);
+		syscalls(1);
+		ck_assert(ctx->masked);
+		if (how == 0)
+			ck_stop(ctx);
+		else if (how == 1)
+			ck_start(ctx);
+		else
+			ck_unload(ctx);
+		ck_assert(!ctx->masked);
+		ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0),
+				 how == 2 ? -EINVAL : -EBUSY);
+		ck_assert_u64_eq(ck_read_pmd(ctx, PMD), 0);
+		done(ctx);
+	}
+}
+END_TEST
+
+/* A PMD written while masked keeps the written value at restart. */
+START_TEST(test_write_replaces_reset)
+{
+	struct pfm_context *ctx = notify_ctx(-1ULL, -7ULL);
+
+	syscalls(1);
+	ck_pmd(ctx, 0, PMD, 100, PFM_PMDFL_OVFL_NOTIFY, 0, -7ULL);
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), 100);
+	syscalls(2);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), 102);
+	done(ctx);
+}
+END_TEST
+
+/* Overflows without notification are reset at once; reset_pmds follow their PMD. */
+START_TEST(test_short_reset_and_reset_pmds)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfarg_pmd r = {
+		.reg_num = PMD, .reg_value = -2ULL, .reg_short_reset = -4ULL,
+		.reg_long_reset = -1000ULL,
+	};
+
+	ck_write_pmc(ctx, PMC, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_write_pmc(ctx, PMC + 1, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	r.reg_reset_pmds[PMD / 64] = 1ULL << ((PMD + 1) % 64);
+	ck_assert_int_eq(pfm_write_pmds(ctx, &r, 1), 0);
+	ck_pmd(ctx, 0, PMD + 1, 50, 0, 7, 9);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	syscalls(2);					/* PMD64 overflows */
+	ck_assert(!ctx->masked);
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 0);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -4ULL);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD + 1), 7);	/* its short reset */
+	syscalls(3);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -1ULL);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD + 1), 10);
+	done(ctx);
+}
+END_TEST
+
+/* A notifying overflow that completes a set switch: the switch waits for the restart. */
+START_TEST(test_switch_deferred)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfarg_setdesc d[2] = {
+		{ .set_id = 0, .set_flags = PFM_SETFL_OVFL_SWITCH }, { .set_id = 1 },
+	};
+	struct pfarg_pmd r = {
+		.reg_num = PMD, .reg_value = -2ULL, .reg_long_reset = -2ULL,
+		.reg_flags = PFM_PMDFL_OVFL_NOTIFY | PFM_PMDFL_SWITCH,
+		.reg_ovfl_switch_cnt = 1,
+	};
+	struct pfarg_pmc c = {
+		.reg_num = PMC, .reg_set = 1, .reg_value = PFM_SW_PMC(PFM_SW_EV_SYSCALLS),
+	};
+
+	ck_assert_int_eq(pfm_create_evtsets(ctx, d, 2), 0);
+	ck_write_pmc(ctx, PMC, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_assert_int_eq(pfm_write_pmds(ctx, &r, 1), 0);
+	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), 0);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	syscalls(2);
+	ck_assert(ctx->masked);
+	ck_assert_uint_eq(ctx->active->id, 0);
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
+	ck_assert_uint_eq(ctx->active->id, 1);
+	/* set 0's PMD got its long reset all the same */
+	ck_assert_u64_eq(pfm_find_set(ctx, 0)->pmds[PMD].value, -2ULL);
+	syscalls(3);
+	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmds[PMD].value, 0);
+	ck_stop(ctx);
+	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmds[PMD].value, 3);
+	done(ctx);
+}
+END_TEST
+
+/* Switched out while masked, the thread comes back still masked. */
+START_TEST(test_masked_across_switch)
+{
+	struct pfm_context *ctx = notify_ctx(-1ULL, -3ULL);
+
+	syscalls(1);
+	pfm_host_sched_out(ctx);
+	pfm_host_sched_in(ctx);
+	syscalls(5);
+	ck_assert(ctx->masked);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD + 1), 1);
+	pfm_host_sched_out(ctx);
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
+	syscalls(5);					/* away: not counted */
+	pfm_host_sched_in(ctx);
+	syscalls(2);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -1ULL);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD + 1), 3);
+	done(ctx);
+}
+END_TEST
+
+/* NOTIFY_BLOCK: not on the caller itself; a mask asks the environment to hold the thread. */
+START_TEST(test_notify_block)
+{
+	struct pfm_context *ctx = ck_ctx_new(PFM_FL_NOTIFY_BLOCK);
+	struct pfarg_pmd r = {
+		.reg_num = PMD, .reg_value = -1ULL, .reg_flags = PFM_PMDFL_OVFL_NOTIFY,
+	};
+
+	ck_write_pmc(ctx, PMC, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_assert_int_eq(pfm_write_pmds(ctx, &r, 1), 0);
+	ck_assert_int_eq(pfm_load(ctx, 0, current->pid), -EINVAL);
+	ck_assert_int_eq(pfm_host_env.attached, 0);
+	ck_assert_int_eq(pfm_load(ctx, 0, shim_task_other.pid), 0);
+	/* the monitored thread runs (the start reaches it there) and overflows */
+	current = &shim_task_other;
+	pfm_host_hook_on(ctx);
+	pfm_host_sched_in(ctx);
+	ck_start(ctx);
+	syscalls(1);
+	current = &shim_task_self;
+	ck_assert(ctx->masked);
+	ck_assert_uint_eq(pfm_host_env.blocks, 1);
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
+	done(ctx);
+}
+END_TEST
+
+Suite *pfm_notify_suite(void)
+{
+	Suite *s = suite_create("notify");
+	TCase *tc = pfm_host_tcase("notify", pfm_host_setup_sw);
+
+	tcase_add_test(tc, test_notify_masks);
+	tcase_add_test(tc, test_restart_refusals);
+	tcase_add_test(tc, test_mask_lifted);
+	tcase_add_test(tc, test_write_replaces_reset);
+	tcase_add_test(tc, test_short_reset_and_reset_pmds);
+	tcase_add_test(tc, test_switch_deferred);
+	tcase_add_test(tc, test_masked_across_switch);
+	tcase_add_test(tc, test_notify_block);
+	suite_add_tcase(s, tc);
+	return s;
+}
