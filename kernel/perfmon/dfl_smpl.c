@@ -3,6 +3,10 @@
  * perfmon: the "default" sampling format (uapi/perfmon/perfmon_dfl_smpl.h): a header,
  * then fixed entries each followed by the sampled PMD values.
  */
+#include <linux/ptrace.h>
+#include <linux/sched/task_stack.h>
+#include <linux/timekeeping.h>
+
 #include <uapi/perfmon/perfmon_dfl_smpl.h>
 
 #include "internal.h"
@@ -45,6 +49,55 @@ static void pfm_dfl_smpl_init_buf(void *buf, size_t size, const void *data)
 	hdr->hdr_buf_flags = arg->buf_flags;
 }
 
+/*
+ * One entry and the values of the PMDs the overflowed one names, in register order.
+ * The header's count moves last, after a barrier, so that a reader polling it sees
+ * whole entries.
+ */
+static bool pfm_dfl_smpl_handler(struct pfm_smpl_buf *b, struct pfm_context *ctx,
+				 struct pfm_event_set *set, unsigned int pmd)
+{
+	struct pfm_dfl_smpl_hdr *hdr = b->addr;
+	struct pfm_pmd *p = &set->pmds[pmd];
+	struct pfm_dfl_smpl_entry *e;
+	unsigned long *smpl = (unsigned long *)p->smpl_pmds;
+	u64 cur = hdr->hdr_cur_offs, *val;
+	size_t need;
+	unsigned int j;
+
+	need = sizeof(*e) + bitmap_weight(smpl, PFM_MAX_PMDS) * sizeof(u64);
+	if (cur > b->size || need > b->size - cur) {
+		hdr->hdr_overflows++;
+		return true;
+	}
+	e = b->addr + cur;
+	e->pid = task_pid_vnr(current);
+	e->tgid = task_tgid_vnr(current);
+	e->ovfl_pmd = pmd;
+	e->last_reset_val = p->last_reset_val;
+	e->ip = (current->flags & PF_KTHREAD) ? 0 :
+		instruction_pointer(task_pt_regs(current));
+	e->tstamp = ktime_get_ns();
+	e->cpu = smp_processor_id();
+	e->set = set->id;
+	val = (u64 *)(e + 1);
+	for_each_set_bit(j, smpl, PFM_MAX_PMDS)
+		*val++ = pfm_pmd_value(ctx, set, j);
+	hdr->hdr_cur_offs = cur + need;
+	smp_wmb();
+	hdr->hdr_count++;
+	return b->size - hdr->hdr_cur_offs < hdr->hdr_min_buf_space;
+}
+
+/* The reader has taken the samples: start the buffer over. */
+static void pfm_dfl_smpl_restart(struct pfm_smpl_buf *b)
+{
+	struct pfm_dfl_smpl_hdr *hdr = b->addr;
+
+	hdr->hdr_count = 0;
+	hdr->hdr_cur_offs = sizeof(*hdr);
+}
+
 static struct pfm_smpl_fmt pfm_dfl_smpl_fmt = {
 	.name = PFM_DFL_SMPL_NAME,
 	.version = PFM_DFL_SMPL_VERSION,
@@ -52,6 +105,8 @@ static struct pfm_smpl_fmt pfm_dfl_smpl_fmt = {
 	.validate = pfm_dfl_smpl_validate,
 	.getsize = pfm_dfl_smpl_getsize,
 	.init = pfm_dfl_smpl_init_buf,
+	.handler = pfm_dfl_smpl_handler,
+	.restart = pfm_dfl_smpl_restart,
 	.owner = THIS_MODULE,
 };
 

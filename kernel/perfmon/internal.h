@@ -154,6 +154,11 @@ struct pfm_context *pfm_res_cpu_ctx_get(int cpu);
 unsigned int pfm_res_task_sessions(void);
 unsigned int pfm_res_sys_sessions(void);
 
+/* smpl_fmt.c: the context's sampling format at an overflow and at a restart */
+bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
+			    unsigned int pmd);
+void pfm_smpl_restart_locked(struct pfm_context *ctx);
+
 /* msg.c */
 void pfm_msg_init(struct pfm_context *ctx);
 void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task);

@@ -74,9 +74,13 @@ void pfm_overflow_pending_locked(struct pfm_context *ctx)
 	bitmap_zero(notify, PFM_MAX_PMDS);
 	for_each_set_bit(i, ovfl, pfm_pmu.num_pmd_slots) {
 		struct pfm_pmd *p = &set->pmds[i];
+		bool full = false;
 
+		/* A full sampling buffer notifies as PFM_PMDFL_OVFL_NOTIFY does. */
+		if (p->flags & PFM_PMDFL_SMPL)
+			full = pfm_smpl_record_locked(ctx, set, i);
 		/* A notified PMD is reset at restart, with its long reset value. */
-		if (p->flags & PFM_PMDFL_OVFL_NOTIFY)
+		if (full || (p->flags & PFM_PMDFL_OVFL_NOTIFY))
 			__set_bit(i, notify);
 		else
 			pfm_pmd_reset(ctx, set, i, false, true);
@@ -107,6 +111,7 @@ struct pfm_event_set *pfm_overflow_restart_locked(struct pfm_context *ctx)
 	for_each_set_bit(i, set->restart_pmds, pfm_pmu.num_pmd_slots)
 		pfm_pmd_reset(ctx, set, i, true, false);
 	bitmap_zero(set->restart_pmds, PFM_MAX_PMDS);
+	pfm_smpl_restart_locked(ctx);
 	ctx->masked = false;
 	if (ctx->restart_switch) {
 		ctx->restart_switch = false;

@@ -131,8 +131,11 @@ static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req,
 	if (!pfm_pmds_implemented(req->reg_reset_pmds) ||
 	    !pfm_pmds_implemented(req->reg_smpl_pmds))
 		return -EINVAL;
-	/* Known, but sampling and randomised resets are not in this version yet. */
-	if (req->reg_flags & (PFM_PMDFL_SMPL | PFM_PMDFL_RANDOM))
+	/* Samples go to the context's sampling buffer. */
+	if ((req->reg_flags & PFM_PMDFL_SMPL) && !ctx->smpl.fmt)
+		return -EINVAL;
+	/* Known, but randomised resets are not in this version yet. */
+	if (req->reg_flags & PFM_PMDFL_RANDOM)
 		return -EOPNOTSUPP;
 	return 0;
 }

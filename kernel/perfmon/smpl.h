@@ -25,6 +25,15 @@ struct pfm_smpl_fmt {
 	u64 (*getsize)(const void *arg);
 	/* lays out a new buffer of size bytes (page multiple, zeroed) */
 	void (*init)(void *buf, size_t size, const void *arg);
+	/*
+	 * PMD pmd of the live active set overflowed (ctx->lock held, interrupts off,
+	 * in the thread that caused it): records a sample; true when the buffer has
+	 * no room for another, which masks monitoring and notifies the controller.
+	 */
+	bool (*handler)(struct pfm_smpl_buf *b, struct pfm_context *ctx,
+			struct pfm_event_set *set, unsigned int pmd);
+	/* the controller restarts after a notification (ctx->lock held) */
+	void (*restart)(struct pfm_smpl_buf *b);
 	struct module *owner;
 	struct list_head list;
 	struct kobject *kobj;		/* formats/<name>/ */

@@ -84,7 +84,7 @@ int pfm_smpl_fmt_register(struct pfm_smpl_fmt *fmt)
 	int ret = 0;
 
 	if (strlen(fmt->name) >= PFM_SMPL_NAME_MAX || !fmt->validate || !fmt->getsize ||
-	    !fmt->init)
+	    !fmt->init || !fmt->handler)
 		return -EINVAL;
 	mutex_lock(&pfm_smpl_fmts_mutex);
 	if (pfm_smpl_fmt_find(fmt->name))
@@ -196,4 +196,18 @@ void pfm_smpl_exit(void)
 {
 	pfm_dfl_smpl_exit();
 	kobject_put(pfm_fmts_kobj);
+}
+
+bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
+			    unsigned int pmd)
+{
+	if (!ctx->smpl.fmt)
+		return false;
+	return ctx->smpl.fmt->handler(&ctx->smpl, ctx, set, pmd);
+}
+
+void pfm_smpl_restart_locked(struct pfm_context *ctx)
+{
+	if (ctx->smpl.fmt && ctx->smpl.fmt->restart)
+		ctx->smpl.fmt->restart(&ctx->smpl);
 }

@@ -5,6 +5,7 @@
  * (RLIMIT_MEMLOCK per user, smpl_buffer_mem_max for all).
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -289,6 +290,152 @@ START_TEST(test_memlock_ipc_lock)
 }
 END_TEST
 
+/*
+ * Sampling: PMD64 takes a sample every P system calls; each sample records PMD65
+ * (system calls since the start) and PMD66 (page faults).
+ */
+#define P	50
+
+extern char __executable_start[], etext[];
+
+struct sample {
+	struct pfm_dfl_smpl_entry e;
+	uint64_t syscalls, faults;
+};
+
+static int sampling_ctx(uint64_t buf_size, uint32_t notify)
+{
+	int fd = ck_smpl_ctx(buf_size);
+	struct pfarg_pmd pd[3];
+
+	ck_write_pmc(fd, SW_PMC(0), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	ck_write_pmc(fd, SW_PMC(1), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	ck_write_pmc(fd, SW_PMC(2), PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS));
+	pmd_init(&pd[0], SW_PMD(0), -(uint64_t)P);
+	pd[0].reg_flags = PFM_PMDFL_SMPL | notify;
+	pd[0].reg_short_reset = -(uint64_t)P;
+	pd[0].reg_long_reset = -(uint64_t)P;
+	pd[0].reg_smpl_pmds[SW_PMD(1) / 64] = 3ULL << (SW_PMD(1) % 64);
+	pd[0].reg_smpl_eventid = 7;
+	pmd_init(&pd[1], SW_PMD(1), 0);
+	pmd_init(&pd[2], SW_PMD(2), 0);
+	ck_assert_ok(pfm_write_pmds(fd, pd, sizeof(pd)));
+	return fd;
+}
+
+/* Sample k (from 1) of a run that began with 'base' system calls counted. */
+static void ck_sample(const struct sample *s, unsigned int k, uint64_t base, uint64_t prev_ts)
+{
+	ck_assert_int_eq(s->e.pid, self_tid());
+	ck_assert_int_eq(s->e.tgid, getpid());
+	ck_assert_uint_eq(s->e.ovfl_pmd, SW_PMD(0));
+	ck_assert_uint_eq(s->e.set, 0);
+	ck_assert_int_lt(s->e.cpu, possible_cpus());
+	ck_assert_msg(s->e.ip >= (uintptr_t)__executable_start && s->e.ip < (uintptr_t)etext,
+		      "sample %u: ip %#llx", k, (unsigned long long)s->e.ip);
+	ck_assert_uint_ge(s->e.tstamp, prev_ts);
+	ck_assert_uint_eq(s->syscalls, base + k * P);
+	ck_assert_uint_eq(s->e.last_reset_val, k == 1 && !base ? 0 : -(uint64_t)P);
+}
+
+/* Exactly one sample per P system calls, each with the counts of the moment. */
+START_TEST(test_samples)
+{
+	long psz = page_size();
+	int fd = sampling_ctx(16 * psz, 0);
+	const struct pfm_dfl_smpl_hdr *h = ck_map(fd, 16 * psz);
+	const struct sample *s = (const void *)(h + 1);
+	uint64_t ts = 0;
+	unsigned int k;
+
+	ck_load_self(fd);
+	pfm_start(fd, 0);
+	do_getppid(10 * P + P / 2);
+	pfm_stop(fd, 0);
+	ck_assert_uint_eq(h->hdr_count, 10);
+	ck_assert_uint_eq(h->hdr_cur_offs, sizeof(*h) + 10 * sizeof(*s));
+	ck_assert_uint_eq(h->hdr_overflows, 0);
+	for (k = 1; k <= 10; k++) {
+		ck_sample(&s[k - 1], k, 0, ts);
+		ts = s[k - 1].e.tstamp;
+	}
+	/* the stop was counted, and the half period */
+	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(1)), 10 * P + P / 2 + 1);
+	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(0)), -(uint64_t)P + P / 2 + 1);
+	/* no message: the buffer did not fill */
+	ck_assert_ok(fcntl(fd, F_SETFL, O_NONBLOCK));
+	{
+		union pfarg_msg m;
+
+		ck_assert_errno(read(fd, &m, sizeof(m)), EAGAIN);
+	}
+	munmap((void *)h, 16 * psz);
+	close(fd);
+}
+END_TEST
+
+/*
+ * One page holds 25 samples before less than hdr_min_buf_space is left: the
+ * 25th masks and notifies; the restart empties the buffer and sampling goes on.
+ */
+START_TEST(test_buffer_full)
+{
+	long psz = page_size();
+	int fd = sampling_ctx(psz, 0), r;
+	const struct pfm_dfl_smpl_hdr *h = ck_map(fd, psz);
+	const struct sample *s = (const void *)(h + 1);
+	union pfarg_msg m;
+	unsigned int full = (psz - sizeof(*h) - h->hdr_min_buf_space) / sizeof(*s) + 1;
+
+	ck_assert_uint_eq(full, 25);
+	ck_load_self(fd);
+	pfm_start(fd, 0);
+	do_getppid(full * P + 7);	/* masked at the last sample: 7 not counted */
+	ck_assert_uint_eq(h->hdr_count, full);
+	r = pfm_start(fd, PFM_STARTFL_RESTART);
+	ck_assert_uint_eq(h->hdr_count, 0);
+	do_getppid(2 * P);		/* the restart is not counted */
+	pfm_stop(fd, 0);
+	ck_assert_int_eq(r, 0);
+	ck_assert_uint_eq(h->hdr_count, 2);
+	ck_sample(&s[0], 1, full * P, 0);
+	ck_sample(&s[1], 2, full * P, s[0].e.tstamp);
+	ck_assert_int_eq(read(fd, &m, sizeof(m)), sizeof(m));
+	ck_assert_uint_eq(m.type, PFM_MSG_OVFL);
+	ck_assert_uint_eq(m.pfm_ovfl_msg.msg_ovfl_pmds[SW_PMD(0) / 64], 1ULL << (SW_PMD(0) % 64));
+	munmap((void *)h, psz);
+	close(fd);
+}
+END_TEST
+
+/* SMPL with OVFL_NOTIFY: a sample, then a notification, every period. */
+START_TEST(test_sample_and_notify)
+{
+	long psz = page_size();
+	int fd = sampling_ctx(4 * psz, PFM_PMDFL_OVFL_NOTIFY), r = 0, k;
+	const struct pfm_dfl_smpl_hdr *h = ck_map(fd, 4 * psz);
+	const struct sample *s = (const void *)(h + 1);
+	uint64_t counts[3];
+
+	ck_load_self(fd);
+	pfm_start(fd, 0);
+	for (k = 0; k < 3; k++) {
+		do_getppid(P);
+		counts[k] = h->hdr_count;
+		r |= pfm_start(fd, PFM_STARTFL_RESTART);
+	}
+	pfm_stop(fd, 0);
+	ck_assert_int_eq(r, 0);
+	/* one sample per period; each restart empties the buffer */
+	for (k = 0; k < 3; k++)
+		ck_assert_uint_eq(counts[k], 1);
+	ck_assert_uint_eq(h->hdr_count, 0);
+	ck_assert_uint_eq(s[0].syscalls, 3 * P);
+	munmap((void *)h, 4 * psz);
+	close(fd);
+}
+END_TEST
+
 static struct knob mem_max = { .path = PFM_SMPL_MEM_MAX };
 
 static void mem_max_save(void)
@@ -365,6 +512,9 @@ Suite *pfm_smpl_suite(void)
 	tcase_add_test(tc, test_memlock_per_user);
 	tcase_add_test(tc, test_memlock_ipc_lock);
 	tcase_add_test(tc, test_mem_max);
+	tcase_add_test(tc, test_samples);
+	tcase_add_test(tc, test_buffer_full);
+	tcase_add_test(tc, test_sample_and_notify);
 	suite_add_tcase(s, tc);
 	return s;
 }

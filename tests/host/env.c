@@ -260,6 +260,19 @@ void pfm_env_unblock(struct pfm_context *ctx)
 {
 }
 
+/* smpl_fmt.c */
+bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
+			    unsigned int pmd)
+{
+	pfm_host_env.samples++;
+	return pfm_host_env.smpl_full;
+}
+
+void pfm_smpl_restart_locked(struct pfm_context *ctx)
+{
+	pfm_host_env.smpl_restarts++;
+}
+
 /* msg.c */
 void pfm_msg_init(struct pfm_context *ctx)
 {

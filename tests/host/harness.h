@@ -103,6 +103,9 @@ struct pfm_host_env {
 	unsigned int end_msgs;		/* pfm_msg_end() calls */
 	unsigned int ovfl_msgs;		/* pfm_msg_ovfl_locked() calls */
 	unsigned int blocks;		/* pfm_env_block() calls */
+	unsigned int samples;		/* pfm_smpl_record_locked() calls */
+	bool smpl_full;			/* what it says: the buffer is full */
+	unsigned int smpl_restarts;	/* pfm_smpl_restart_locked() calls */
 	unsigned long ovfl_msg_pmds[BITS_TO_LONGS(PFM_MAX_PMDS)];	/* of the last one */
 };
 

@@ -258,6 +258,38 @@ START_TEST(test_notify_block)
 }
 END_TEST
 
+/*
+ * PFM_PMDFL_SMPL: each overflow is a sample (env.c stands in for the format) and a
+ * short reset; the sample that fills the buffer masks and notifies; the restart
+ * starts the buffer over and applies the long reset.
+ */
+START_TEST(test_sampling)
+{
+	static const char fake_fmt;
+	struct pfm_context *ctx = ck_ctx_new(0);
+
+	ctx->smpl.fmt = (const struct pfm_smpl_fmt *)&fake_fmt;
+	ck_write_pmc(ctx, PMC, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_pmd(ctx, 0, PMD, -2ULL, PFM_PMDFL_SMPL, -3ULL, -10ULL);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	syscalls(2 + 3 + 3);
+	ck_assert_uint_eq(pfm_host_env.samples, 3);
+	ck_assert(!ctx->masked);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -3ULL);
+	pfm_host_env.smpl_full = true;
+	syscalls(3);
+	ck_assert_uint_eq(pfm_host_env.samples, 4);
+	ck_assert(ctx->masked);
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 1);
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
+	ck_assert_uint_eq(pfm_host_env.smpl_restarts, 1);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -10ULL);
+	ctx->smpl.fmt = NULL;
+	done(ctx);
+}
+END_TEST
+
 Suite *pfm_notify_suite(void)
 {
 	Suite *s = suite_create("notify");
@@ -271,6 +303,7 @@ Suite *pfm_notify_suite(void)
 	tcase_add_test(tc, test_switch_deferred);
 	tcase_add_test(tc, test_masked_across_switch);
 	tcase_add_test(tc, test_notify_block);
+	tcase_add_test(tc, test_sampling);
 	suite_add_tcase(s, tc);
 	return s;
 }

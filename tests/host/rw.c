@@ -157,10 +157,9 @@ static const struct {
 	  -EINVAL },
 	{ "smpl_pmds unimplemented", { .reg_num = 1, .reg_smpl_pmds = { [4] = 1ULL << 63 } },
 	  -EINVAL },
-	{ "SMPL", { .reg_num = 1, .reg_flags = PFM_PMDFL_SMPL }, -EOPNOTSUPP },
-	{ "RANDOM", { .reg_num = 1, .reg_flags = PFM_PMDFL_RANDOM }, -EOPNOTSUPP },
-	{ "SMPL|OVFL_NOTIFY", { .reg_num = 1,
-			       .reg_flags = PFM_PMDFL_SMPL | PFM_PMDFL_OVFL_NOTIFY }, -EOPNOTSUPP },
+	{ "SMPL without a format", { .reg_num = 1, .reg_flags = PFM_PMDFL_SMPL }, -EINVAL },
+	{ "SMPL|OVFL_NOTIFY without a format", { .reg_num = 1,
+			       .reg_flags = PFM_PMDFL_SMPL | PFM_PMDFL_OVFL_NOTIFY }, -EINVAL },
 	{ "RANDOM", { .reg_num = 1, .reg_flags = PFM_PMDFL_RANDOM }, -EOPNOTSUPP },
 };
 
@@ -393,10 +392,8 @@ END_TEST
 /* Known flags whose machinery is not there yet: EOPNOTSUPP, on write only. */
 START_TEST(test_pmd_flags_not_supported)
 {
-	static const u32 flags[] = { PFM_PMDFL_SMPL, PFM_PMDFL_RANDOM,
-				     PFM_PMDFL_SMPL | PFM_PMDFL_RANDOM,
-				     PFM_PMDFL_SWITCH | PFM_PMDFL_RANDOM,
-				     PFM_PMDFL_OVFL_NOTIFY | PFM_PMDFL_SMPL };
+	static const u32 flags[] = { PFM_PMDFL_RANDOM, PFM_PMDFL_SWITCH | PFM_PMDFL_RANDOM,
+				     PFM_PMDFL_OVFL_NOTIFY | PFM_PMDFL_RANDOM };
 	struct pfm_context *ctx = ck_ctx_new(0);
 	struct pfarg_pmd d = pmd(0, 0);
 	unsigned int i;
@@ -406,8 +403,10 @@ START_TEST(test_pmd_flags_not_supported)
 		ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), -EOPNOTSUPP);
 		ck_assert_int_eq(pfm_read_pmds(ctx, &d, 1), 0);
 	}
-	/* An unknown flag with a known one is EINVAL. */
-	d.reg_flags = PFM_PMDFL_SMPL | 0x40;
+	/* An unknown flag with a known one is EINVAL; so is sampling without a format. */
+	d.reg_flags = PFM_PMDFL_RANDOM | 0x40;
+	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), -EINVAL);
+	d.reg_flags = PFM_PMDFL_SMPL;
 	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), -EINVAL);
 	/* Overflow-based set switching and notification are there. */
 	d.reg_flags = PFM_PMDFL_SWITCH;

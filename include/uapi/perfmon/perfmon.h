@@ -112,8 +112,9 @@
  * PFM_PMCFL_NO_EMUL64 on a register that supports it, in which case the raw hardware
  * value is returned.  An overflow always means a 64-bit overflow.
  * Each register write and read names its event set in reg_set (set 0 always exists).
- * In this version PFM_PMDFL_SMPL and PFM_PMDFL_RANDOM are refused with EOPNOTSUPP
- * (recording samples and randomised resets come later).
+ * In this version PFM_PMDFL_RANDOM is refused with EOPNOTSUPP (randomised resets
+ * come later).  PFM_PMDFL_SMPL records samples into the context's sampling buffer
+ * (SAMPLING FORMATS); without one it is EINVAL.
  *
  * OVERFLOW NOTIFICATION
  *

@@ -28,10 +28,18 @@
  * EACCES for a writable mapping, EINVAL for another offset or a larger size,
  * ENODEV if the context has no buffer.
  *
- * Samples: each entry is a struct pfm_dfl_smpl_entry followed by the values of the
- * PMDs named in reg_smpl_pmds of the overflowing PMD, in increasing register order.
- * Recording samples on overflow comes with overflow notification (PFM_PMDFL_SMPL is
- * refused with EOPNOTSUPP in this version); until then hdr_count stays 0.
+ * Samples: a PMD written with PFM_PMDFL_SMPL (EINVAL in a context without a format)
+ * records one at each of its 64-bit overflows, then takes its short reset value.
+ * Each entry is a struct pfm_dfl_smpl_entry followed by the values, at that moment,
+ * of the PMDs named in the PMD's reg_smpl_pmds, in increasing register order; entries
+ * follow the header from hdr_cur_offs 128 on, and hdr_count is raised after the
+ * entry is written (read it, then a barrier, then the entries).  When less than
+ * hdr_min_buf_space bytes are left after a sample, the buffer is full: monitoring is
+ * masked and the controller notified as for PFM_PMDFL_OVFL_NOTIFY (perfmon.h), and
+ * pfm_start(PFM_STARTFL_RESTART) empties the buffer (hdr_count 0, hdr_cur_offs 128)
+ * and resumes.  A PMD with both PFM_PMDFL_SMPL and PFM_PMDFL_OVFL_NOTIFY notifies
+ * after every sample; every restart empties the buffer.  A sample that does not fit
+ * (possible only when the buffer was not emptied) is counted in hdr_overflows.
  */
 #ifndef _UAPI_PERFMON_PERFMON_DFL_SMPL_H
 #define _UAPI_PERFMON_PERFMON_DFL_SMPL_H
@@ -63,8 +71,9 @@ struct pfm_dfl_smpl_entry {
 	__u32 pid;			/* thread id */
 	__u16 ovfl_pmd;			/* PMD that overflowed */
 	__u16 reserved;
-	__u64 last_reset_val;		/* value the PMD was reset to */
-	__u64 ip;			/* instruction pointer at the overflow */
+	__u64 last_reset_val;		/* value the PMD was last reset to (0 before its
+					 * first reset): minus the sampling period */
+	__u64 ip;			/* the thread's user-mode instruction pointer */
 	__u64 tstamp;			/* ns, CLOCK_MONOTONIC */
 	__u16 cpu;			/* CPU of the overflow */
 	__u16 set;			/* active event set */
