@@ -12,6 +12,16 @@
 #include "internal.h"
 #include "stats.h"
 
+/* The reset value, less a random part within random_mask with PFM_PMDFL_RANDOM. */
+static u64 pfm_reset_value(const struct pfm_pmd *p, bool long_reset)
+{
+	u64 r = long_reset ? p->long_reset : p->short_reset;
+
+	if (p->flags & PFM_PMDFL_RANDOM)
+		r -= get_random_u64() & p->random_mask;
+	return r;
+}
+
 /*
  * Reloads PMD i after its overflow: what it counted past the overflow is kept.  The
  * PMDs named in its reset_pmds restart from their own reset value.
@@ -22,7 +32,7 @@ static void pfm_pmd_reset(struct pfm_context *ctx, struct pfm_event_set *set, un
 	struct pfm_pmd *p = &set->pmds[i];
 	unsigned int j;
 
-	p->last_reset_val = long_reset ? p->long_reset : p->short_reset;
+	p->last_reset_val = pfm_reset_value(p, long_reset);
 	p->value += p->last_reset_val;
 	if (live)
 		pfm_pmd_load(set, i);
@@ -31,7 +41,7 @@ static void pfm_pmd_reset(struct pfm_context *ctx, struct pfm_event_set *set, un
 
 		if (j == i || !test_bit(j, set->used_pmds))
 			continue;
-		q->last_reset_val = long_reset ? q->long_reset : q->short_reset;
+		q->last_reset_val = pfm_reset_value(q, long_reset);
 		if (live)
 			pfm_pmd_set_value(ctx, set, j, q->last_reset_val);
 		else

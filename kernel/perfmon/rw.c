@@ -134,9 +134,6 @@ static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req,
 	/* Samples go to the context's sampling buffer. */
 	if ((req->reg_flags & PFM_PMDFL_SMPL) && !ctx->smpl.fmt)
 		return -EINVAL;
-	/* Known, but randomised resets are not in this version yet. */
-	if (req->reg_flags & PFM_PMDFL_RANDOM)
-		return -EOPNOTSUPP;
 	return 0;
 }
 

@@ -303,7 +303,7 @@ struct sample {
 	uint64_t syscalls, faults;
 };
 
-static int sampling_ctx(uint64_t buf_size, uint32_t notify)
+static int sampling_ctx_mask(uint64_t buf_size, uint32_t flags, uint64_t random_mask)
 {
 	int fd = ck_smpl_ctx(buf_size);
 	struct pfarg_pmd pd[3];
@@ -312,7 +312,8 @@ static int sampling_ctx(uint64_t buf_size, uint32_t notify)
 	ck_write_pmc(fd, SW_PMC(1), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
 	ck_write_pmc(fd, SW_PMC(2), PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS));
 	pmd_init(&pd[0], SW_PMD(0), -(uint64_t)P);
-	pd[0].reg_flags = PFM_PMDFL_SMPL | notify;
+	pd[0].reg_flags = PFM_PMDFL_SMPL | flags;
+	pd[0].reg_random_mask = random_mask;
 	pd[0].reg_short_reset = -(uint64_t)P;
 	pd[0].reg_long_reset = -(uint64_t)P;
 	pd[0].reg_smpl_pmds[SW_PMD(1) / 64] = 3ULL << (SW_PMD(1) % 64);
@@ -321,6 +322,11 @@ static int sampling_ctx(uint64_t buf_size, uint32_t notify)
 	pmd_init(&pd[2], SW_PMD(2), 0);
 	ck_assert_ok(pfm_write_pmds(fd, pd, sizeof(pd)));
 	return fd;
+}
+
+static int sampling_ctx(uint64_t buf_size, uint32_t flags)
+{
+	return sampling_ctx_mask(buf_size, flags, 0);
 }
 
 /* Sample k (from 1) of a run that began with 'base' system calls counted. */
@@ -436,6 +442,40 @@ START_TEST(test_sample_and_notify)
 }
 END_TEST
 
+/*
+ * PFM_PMDFL_RANDOM: each period is P plus a random 0..15, and the entry says which:
+ * the system calls between two samples are minus the recorded reset value.
+ */
+START_TEST(test_random_periods)
+{
+	long psz = page_size();
+	int fd = sampling_ctx_mask(16 * psz, PFM_PMDFL_RANDOM, 0xf);
+	const struct pfm_dfl_smpl_hdr *h = ck_map(fd, 16 * psz);
+	const struct sample *s = (const void *)(h + 1);
+	uint64_t period, seen = 0;
+	unsigned int k;
+
+	ck_load_self(fd);
+	pfm_start(fd, 0);
+	do_getppid(40 * P);
+	pfm_stop(fd, 0);
+	ck_assert_uint_ge(h->hdr_count, 40 * P / (P + 15));
+	ck_assert_uint_le(h->hdr_count, 40);
+	ck_assert_uint_eq(s[0].syscalls, P);		/* the first period is as written */
+	for (k = 1; k < h->hdr_count; k++) {
+		period = -s[k].e.last_reset_val;
+		ck_assert_msg(period >= P && period <= P + 15, "period %llu",
+			      (unsigned long long)period);
+		ck_assert_uint_eq(s[k].syscalls - s[k - 1].syscalls, period);
+		seen |= 1ULL << (period - P);
+	}
+	/* not one period over and over */
+	ck_assert_uint_gt(__builtin_popcountll(seen), 1);
+	munmap((void *)h, 16 * psz);
+	close(fd);
+}
+END_TEST
+
 static struct knob mem_max = { .path = PFM_SMPL_MEM_MAX };
 
 static void mem_max_save(void)
@@ -515,6 +555,7 @@ Suite *pfm_smpl_suite(void)
 	tcase_add_test(tc, test_samples);
 	tcase_add_test(tc, test_buffer_full);
 	tcase_add_test(tc, test_sample_and_notify);
+	tcase_add_test(tc, test_random_periods);
 	suite_add_tcase(s, tc);
 	return s;
 }

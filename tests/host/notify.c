@@ -290,6 +290,30 @@ START_TEST(test_sampling)
 }
 END_TEST
 
+/* PFM_PMDFL_RANDOM: the reset value less the random bits within reg_random_mask. */
+START_TEST(test_random_reset)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfarg_pmd r = {
+		.reg_num = PMD, .reg_value = -1ULL, .reg_flags = PFM_PMDFL_RANDOM,
+		.reg_short_reset = -10ULL, .reg_random_mask = 0xf,
+	};
+
+	ck_write_pmc(ctx, PMC, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_assert_int_eq(pfm_write_pmds(ctx, &r, 1), 0);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	shim_random = 0x1234567;			/* masked: 7 */
+	syscalls(1);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -17ULL);
+	ck_assert_u64_eq(ctx_set0(ctx)->pmds[PMD].last_reset_val, -17ULL);
+	shim_random = 0;
+	syscalls(17);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -10ULL);
+	done(ctx);
+}
+END_TEST
+
 Suite *pfm_notify_suite(void)
 {
 	Suite *s = suite_create("notify");
@@ -304,6 +328,7 @@ Suite *pfm_notify_suite(void)
 	tcase_add_test(tc, test_masked_across_switch);
 	tcase_add_test(tc, test_notify_block);
 	tcase_add_test(tc, test_sampling);
+	tcase_add_test(tc, test_random_reset);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -160,7 +160,6 @@ static const struct {
 	{ "SMPL without a format", { .reg_num = 1, .reg_flags = PFM_PMDFL_SMPL }, -EINVAL },
 	{ "SMPL|OVFL_NOTIFY without a format", { .reg_num = 1,
 			       .reg_flags = PFM_PMDFL_SMPL | PFM_PMDFL_OVFL_NOTIFY }, -EINVAL },
-	{ "RANDOM", { .reg_num = 1, .reg_flags = PFM_PMDFL_RANDOM }, -EOPNOTSUPP },
 };
 
 #define GOOD_PMDS	3
@@ -389,30 +388,29 @@ START_TEST(test_no_emul64_needs_reg_support)
 }
 END_TEST
 
-/* Known flags whose machinery is not there yet: EOPNOTSUPP, on write only. */
-START_TEST(test_pmd_flags_not_supported)
+/* Every known PMD flag is taken, but sampling needs a sampling format. */
+START_TEST(test_pmd_flags)
 {
-	static const u32 flags[] = { PFM_PMDFL_RANDOM, PFM_PMDFL_SWITCH | PFM_PMDFL_RANDOM,
-				     PFM_PMDFL_OVFL_NOTIFY | PFM_PMDFL_RANDOM };
+	static const u32 flags[] = {
+		PFM_PMDFL_RANDOM, PFM_PMDFL_SWITCH | PFM_PMDFL_RANDOM,
+		PFM_PMDFL_OVFL_NOTIFY | PFM_PMDFL_RANDOM, PFM_PMDFL_SWITCH,
+		PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY,
+	};
 	struct pfm_context *ctx = ck_ctx_new(0);
 	struct pfarg_pmd d = pmd(0, 0);
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(flags); i++) {
 		d.reg_flags = flags[i];
-		ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), -EOPNOTSUPP);
+		ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), 0);
 		ck_assert_int_eq(pfm_read_pmds(ctx, &d, 1), 0);
+		ck_assert_uint_eq(ctx_set0(ctx)->pmds[0].flags, flags[i]);
 	}
 	/* An unknown flag with a known one is EINVAL; so is sampling without a format. */
 	d.reg_flags = PFM_PMDFL_RANDOM | 0x40;
 	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), -EINVAL);
 	d.reg_flags = PFM_PMDFL_SMPL;
 	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), -EINVAL);
-	/* Overflow-based set switching and notification are there. */
-	d.reg_flags = PFM_PMDFL_SWITCH;
-	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), 0);
-	d.reg_flags = PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY;
-	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), 0);
 	pfm_context_put(ctx);
 }
 END_TEST
@@ -486,7 +484,7 @@ Suite *pfm_rw_suite(void)
 	tcase_add_test(tc, test_unknown_flags_and_reserved_fields);
 	tcase_add_test(tc, test_unknown_set);
 	tcase_add_test(tc, test_no_emul64_needs_reg_support);
-	tcase_add_test(tc, test_pmd_flags_not_supported);
+	tcase_add_test(tc, test_pmd_flags);
 	tcase_add_test(tc, test_read_fills);
 	tcase_add_test(tc, test_read_only_pmd);
 	suite_add_tcase(s, tc);

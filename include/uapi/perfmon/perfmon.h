@@ -112,15 +112,16 @@
  * PFM_PMCFL_NO_EMUL64 on a register that supports it, in which case the raw hardware
  * value is returned.  An overflow always means a 64-bit overflow.
  * Each register write and read names its event set in reg_set (set 0 always exists).
- * In this version PFM_PMDFL_RANDOM is refused with EOPNOTSUPP (randomised resets
- * come later).  PFM_PMDFL_SMPL records samples into the context's sampling buffer
- * (SAMPLING FORMATS); without one it is EINVAL.
+ * PFM_PMDFL_SMPL records samples into the context's sampling buffer (SAMPLING
+ * FORMATS); without one it is EINVAL.
  *
  * OVERFLOW NOTIFICATION
  *
  * A PMD is reset at its 64-bit overflow, keeping what it counted past it: to
  * reg_short_reset, or, if it was written with PFM_PMDFL_OVFL_NOTIFY, to
- * reg_long_reset at the restart.  The PMDs named in its reg_reset_pmds are set to
+ * reg_long_reset at the restart.  With PFM_PMDFL_RANDOM a random number masked by
+ * reg_random_mask is taken off each reset value (a period varies by up to the mask;
+ * reg_last_reset_val and the samples say which was used).  The PMDs named in its reg_reset_pmds are set to
  * their own reset value at the same time.  A notifying overflow:
  *   - stops monitoring where it is ("masked": nothing counts, the counts stay
  *     readable; a set switch the overflow completed waits for the restart);

@@ -180,3 +180,10 @@ bool shim_hrtimer_fire(struct hrtimer *timer)
 		timer->armed = true;
 	return true;
 }
+
+u64 shim_random;
+
+u64 get_random_u64(void)
+{
+	return shim_random;
+}

@@ -454,4 +454,7 @@ static inline void *kcalloc(size_t n, size_t size, gfp_t gfp)
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n);
 unsigned long copy_to_user(void __user *to, const void *from, unsigned long n);
 
+/* random: what the test put in shim_random, each call */
+u64 get_random_u64(void);
+
 #endif /* _PFM_KSHIM_H */

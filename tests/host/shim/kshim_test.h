@@ -22,6 +22,7 @@ extern struct task_struct shim_task_self;	/* `current` unless a test says */
 extern struct task_struct shim_task_other;
 
 extern bool shim_module_get_fail;	/* try_module_get() fails */
+extern u64 shim_random;			/* what get_random_u64() returns */
 
 bool shim_hrtimer_fire(struct hrtimer *timer);
 
