@@ -17,6 +17,7 @@
 #ifndef _PERFMON_INTERNAL_H
 #define _PERFMON_INTERNAL_H
 
+#include <linux/atomic.h>
 #include <linux/bitmap.h>
 #include <linux/cpu.h>
 #include <linux/hrtimer.h>
@@ -245,6 +246,7 @@ extern const struct pfm_pmu_unit pfm_sw_unit;
 void pfm_sw_count(unsigned int event, u64 n);
 void pfm_sw_count_kernel(unsigned int event, u64 n);
 void pfm_sw_count_cpu(unsigned int event, u64 n);
+void pfm_sw_migration_to(int cpu);
 int pfm_sw_hooks_get(void);
 void pfm_sw_hooks_put(void);
 int pfm_sw_hooks_init(void);

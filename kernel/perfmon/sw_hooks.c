@@ -44,6 +44,12 @@ static void pfm_probe_switch(void *data, bool preempt, struct task_struct *prev,
 	pfm_sw_count_cpu(PFM_SW_EV_CTX_SWITCHES, 1);
 }
 
+/* Per-thread sessions count their own migrations; CPU sessions the arrivals here. */
+static void pfm_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
+{
+	pfm_sw_migration_to(dest_cpu);
+}
+
 struct pfm_sw_hook {
 	const char *name;
 	void *probe;
@@ -55,6 +61,7 @@ static struct pfm_sw_hook pfm_sw_hooks[] = {
 	{ .name = "page_fault_user", .probe = pfm_probe_fault_user },
 	{ .name = "page_fault_kernel", .probe = pfm_probe_fault_kernel },
 	{ .name = "sched_switch", .probe = pfm_probe_switch },
+	{ .name = "sched_migrate_task", .probe = pfm_probe_migrate },
 };
 
 static DEFINE_MUTEX(pfm_sw_hooks_mutex);

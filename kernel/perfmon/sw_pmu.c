@@ -25,6 +25,13 @@ struct pfm_sw_cpu {
 
 static DEFINE_PER_CPU(struct pfm_sw_cpu, pfm_sw_cpu);
 
+/*
+ * Threads moved onto each CPU while it has a CPU session: a migration is seen on the
+ * CPU that moves the thread, so it is counted here and folded into the destination's
+ * bank on that CPU (pfm_sw_fold_migrations()).
+ */
+static DEFINE_PER_CPU(atomic_long_t, pfm_sw_migrations_in);
+
 #define PFM_SW_LEVELS	(PFM_SW_PMC_USR | PFM_SW_PMC_OS)
 
 /* The level an event has when its cause does not say otherwise (perfmon_sw.h). */
@@ -74,6 +81,39 @@ static void pfm_sw_recount(struct pfm_sw_cpu *c)
 	c->counting[PFM_SW_EV_NONE] = 0;
 }
 
+/* Adds n to the counters of event, at the event's own level; returns the carries. */
+static u64 pfm_sw_add(struct pfm_sw_cpu *c, unsigned int event, u64 n, u64 level)
+{
+	unsigned int mask, i;
+	u64 ovfl = 0;
+
+	mask = c->counting[event];
+	mask &= ((level & PFM_SW_PMC_USR) ? c->at_usr : 0) |
+		((level & PFM_SW_PMC_OS) ? c->at_os : 0);
+	for (i = 0; mask; i++, mask >>= 1) {
+		if (!(mask & 1))
+			continue;
+		c->pmd[i] += n;
+		if (c->pmd[i] < n)
+			ovfl |= 1ULL << i;
+	}
+	return ovfl;
+}
+
+/*
+ * On the bank's CPU, interrupts off.  Carries are left to the caller: where a lock of
+ * the owner is held (a read, a disable) the core's sync finds them itself.
+ */
+static u64 pfm_sw_fold_migrations(struct pfm_sw_cpu *c)
+{
+	long n = atomic_long_xchg(this_cpu_ptr(&pfm_sw_migrations_in), 0);
+
+	if (!n || !c->enabled || !c->system_wide)
+		return 0;
+	return pfm_sw_add(c, PFM_SW_EV_CPU_MIGRATIONS, n,
+			  pfm_sw_own_level[PFM_SW_EV_CPU_MIGRATIONS]);
+}
+
 static int pfm_sw_pmc_check(unsigned int idx, u64 value)
 {
 	return (value & PFM_SW_PMC_EVENT_MASK) > PFM_SW_EV_MAX ? -EINVAL : 0;
@@ -102,6 +142,7 @@ static u64 pfm_sw_read_pmd(unsigned int i)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 
+	pfm_sw_fold_migrations(c);
 	pfm_sw_fold(c, i, pfm_clock_ns());
 	return c->pmd[i];
 }
@@ -114,6 +155,8 @@ static void pfm_sw_enable(bool system_wide)
 
 	for (i = 0; i < N; i++)
 		c->stamp[i] = now;
+	/* what moved here before the session was enabled is not its business */
+	atomic_long_set(this_cpu_ptr(&pfm_sw_migrations_in), 0);
 	c->owner = current;
 	c->system_wide = system_wide;
 	c->enabled = true;
@@ -125,6 +168,7 @@ static void pfm_sw_disable(void)
 	u64 now = pfm_clock_ns();
 	unsigned int i;
 
+	pfm_sw_fold_migrations(c);
 	for (i = 0; i < N; i++)
 		pfm_sw_fold(c, i, now);
 	c->enabled = false;
@@ -141,25 +185,16 @@ static void __pfm_sw_count(unsigned int event, u64 n, u64 level, bool cpu_only)
 {
 	struct pfm_sw_cpu *c;
 	unsigned long flags;
-	unsigned int mask, i;
 	u64 ovfl = 0;
 
 	if (!this_cpu_read(pfm_sw_cpu.enabled))
 		return;
 	local_irq_save(flags);
 	c = this_cpu_ptr(&pfm_sw_cpu);
-	if (c->enabled && (c->system_wide || (!cpu_only && c->owner == current))) {
-		mask = c->counting[event];
-		mask &= ((level & PFM_SW_PMC_USR) ? c->at_usr : 0) |
-			((level & PFM_SW_PMC_OS) ? c->at_os : 0);
-		for (i = 0; mask; i++, mask >>= 1) {
-			if (!(mask & 1))
-				continue;
-			c->pmd[i] += n;
-			if (c->pmd[i] < n)
-				ovfl |= 1ULL << i;
-		}
-	}
+	if (c->enabled && (c->system_wide || (!cpu_only && c->owner == current)))
+		ovfl = pfm_sw_add(c, event, n, level);
+	if (cpu_only)
+		ovfl |= pfm_sw_fold_migrations(c);
 	if (ovfl)
 		pfm_pmu_overflow(&pfm_sw_unit, ovfl);
 	local_irq_restore(flags);
@@ -176,10 +211,22 @@ void pfm_sw_count_kernel(unsigned int event, u64 n)
 	__pfm_sw_count(event, n, PFM_SW_PMC_OS, false);
 }
 
-/* Events seen from the CPU's side only (a switch): they count for CPU sessions. */
+/*
+ * Events seen from the CPU's side only (a switch): they count for CPU sessions, and
+ * the threads moved onto this CPU since the last switch are counted with them.
+ */
 void pfm_sw_count_cpu(unsigned int event, u64 n)
 {
 	__pfm_sw_count(event, n, pfm_sw_own_level[event], true);
+}
+
+/* A thread is being moved onto cpu (from any CPU, runqueue locks held). */
+void pfm_sw_migration_to(int cpu)
+{
+	struct pfm_sw_cpu *c = per_cpu_ptr(&pfm_sw_cpu, cpu);
+
+	if (READ_ONCE(c->enabled) && READ_ONCE(c->system_wide))
+		atomic_long_inc(per_cpu_ptr(&pfm_sw_migrations_in, cpu));
 }
 
 #define PFM_SW_PMC_DESC(n) {						\

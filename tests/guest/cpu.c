@@ -103,6 +103,37 @@ START_TEST(test_sys_counts_cpu)
 }
 END_TEST
 
+/*
+ * CPU_MIGRATIONS in a CPU session: threads moved onto the CPU.  The test moves
+ * itself from CPU 0 to CPU 1 MIG_N times; little else moves in the guest.
+ */
+#define MIG_N		20
+
+START_TEST(test_sys_migrations_in)
+{
+	int f1, i, rs, rt;
+	uint64_t n;
+
+	ck_two_cpus();
+	ck_pin(0);
+	f1 = ck_sys_ctx(PFM_SW_EV_CPU_MIGRATIONS);
+	ck_load_cpu(f1, 1);
+	rs = pfm_start(f1, 0);
+	for (i = 0; i < MIG_N; i++) {
+		ck_pin(1);
+		ck_pin(0);
+	}
+	rt = pfm_stop(f1, 0);
+	ck_pin(-1);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(rt, 0);
+	n = count(f1);
+	ck_assert_msg(n >= MIG_N && n <= MIG_N + 100, "CPU 1 counted %llu moves in for %d",
+		      (unsigned long long)n, MIG_N);
+	close(f1);
+}
+END_TEST
+
 /* TASK_CLOCK in a CPU session is wall-clock time while started. */
 START_TEST(test_sys_task_clock)
 {
@@ -272,6 +303,7 @@ Suite *pfm_cpu_suite(void)
 	tcase_add_test(tc, test_sys_bad_cpu);
 	tcase_add_test(tc, test_sys_counts_cpu);
 	tcase_add_test(tc, test_sys_task_clock);
+	tcase_add_test(tc, test_sys_migrations_in);
 	tcase_add_test(tc, test_sys_one_per_cpu);
 	tcase_add_test(tc, test_sys_excludes_task);
 	tcase_add_test(tc, test_task_excludes_sys);

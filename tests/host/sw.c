@@ -218,6 +218,33 @@ START_TEST(test_task_clock_levels)
 }
 END_TEST
 
+/*
+ * CPU sessions count the threads moved onto their CPU: noted from the moving CPU,
+ * counted at the next switch, read or disable on the bank's CPU.
+ */
+START_TEST(test_cpu_migrations_in)
+{
+	u->write_pmc(1, PFM_SW_PMC(PFM_SW_EV_CPU_MIGRATIONS));
+	pfm_sw_migration_to(0);				/* not enabled: nothing */
+	u->enable(true);
+	pfm_sw_migration_to(0);
+	pfm_sw_migration_to(0);
+	ck_assert_u64_eq(u->read_pmd(1), 2);
+	pfm_sw_migration_to(0);
+	pfm_sw_count_cpu(PFM_SW_EV_CTX_SWITCHES, 1);	/* a switch folds them */
+	pfm_sw_migration_to(0);
+	u->disable();					/* so does a disable */
+	ck_assert_u64_eq(u->read_pmd(1), 4);
+	/* per-thread banks count their own thread's migrations only */
+	u->enable(false);
+	pfm_sw_migration_to(0);
+	ck_assert_u64_eq(u->read_pmd(1), 4);
+	pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);
+	ck_assert_u64_eq(u->read_pmd(1), 5);
+	u->disable();
+}
+END_TEST
+
 /* Only OS needs privilege; the core asks for it with the register's priv_msk. */
 START_TEST(test_os_is_privileged)
 {
@@ -287,6 +314,7 @@ Suite *pfm_sw_suite(void)
 	tcase_add_test(tc, test_levels);
 	tcase_add_test(tc, test_task_clock_levels);
 	tcase_add_test(tc, test_os_is_privileged);
+	tcase_add_test(tc, test_cpu_migrations_in);
 	suite_add_tcase(s, tc);
 	return s;
 }

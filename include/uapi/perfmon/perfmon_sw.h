@@ -31,8 +31,8 @@
  *
  *   TASK_CLOCK      nanoseconds the thread ran on a CPU
  *   CTX_SWITCHES    times the thread was switched out (preempted or blocked)
- *   CPU_MIGRATIONS  times the thread resumed on another CPU than it last ran on
- *                   (per-thread sessions only: a CPU session counts none)
+ *   CPU_MIGRATIONS  times the thread resumed on another CPU than it last ran on;
+ *                   for a CPU session, threads moved onto the CPU
  *   PAGE_FAULTS     page faults on user addresses taken by the thread
  *   SYSCALLS        system calls entered by the thread; the pfm_stop() (or
  *                   pfm_read_pmds() while started) that observes the count is

@@ -454,6 +454,22 @@ static inline void *kcalloc(size_t n, size_t size, gfp_t gfp)
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n);
 unsigned long copy_to_user(void __user *to, const void *from, unsigned long n);
 
+/* atomic_long_t: one thread, plain operations */
+typedef struct {
+	long counter;
+} atomic_long_t;
+
+static inline void atomic_long_set(atomic_long_t *a, long v) { a->counter = v; }
+static inline void atomic_long_inc(atomic_long_t *a) { a->counter++; }
+static inline long atomic_long_read(const atomic_long_t *a) { return a->counter; }
+static inline long atomic_long_xchg(atomic_long_t *a, long v)
+{
+	long old = a->counter;
+
+	a->counter = v;
+	return old;
+}
+
 /* random: what the test put in shim_random, each call */
 u64 get_random_u64(void);
 
