@@ -6,7 +6,10 @@
  * name because a module cannot link against them.  They are attached only while a
  * context is attached (an enabled syscall tracepoint sends every thread of the system
  * through the slow syscall path), and detached from a work item because the last user
- * can go away in atomic context.  Context switches and migrations come from the
+ * can go away in atomic context.  The work waits a second: attaching a tracepoint
+ * patches kernel text, which costs far more than a session, and a tool that opens
+ * one session after another would pay it every time (perf_events defers its
+ * context-switch hooks the same way).  Context switches and migrations come from the
  * core's own context-switch hooks.
  */
 #include <linux/tracepoint.h>
@@ -119,7 +122,9 @@ static void pfm_sw_hooks_workfn(struct work_struct *work)
 	pfm_sw_hooks_sync();
 }
 
-static DECLARE_WORK(pfm_sw_hooks_work, pfm_sw_hooks_workfn);
+#define PFM_SW_HOOKS_LINGER	HZ
+
+static DECLARE_DELAYED_WORK(pfm_sw_hooks_work, pfm_sw_hooks_workfn);
 
 int pfm_sw_hooks_get(void)
 {
@@ -135,7 +140,7 @@ int pfm_sw_hooks_get(void)
 void pfm_sw_hooks_put(void)
 {
 	if (atomic_dec_and_test(&pfm_sw_hooks_users))
-		schedule_work(&pfm_sw_hooks_work);
+		schedule_delayed_work(&pfm_sw_hooks_work, PFM_SW_HOOKS_LINGER);
 }
 
 int pfm_sw_hooks_init(void)
@@ -154,7 +159,7 @@ int pfm_sw_hooks_init(void)
 
 void pfm_sw_hooks_exit(void)
 {
-	flush_work(&pfm_sw_hooks_work);
+	cancel_delayed_work_sync(&pfm_sw_hooks_work);
 	mutex_lock(&pfm_sw_hooks_mutex);
 	if (pfm_sw_hooks_on)
 		pfm_sw_hooks_off();
