@@ -120,6 +120,8 @@ struct pfm_context {
 	u64 nr_switches;		/* set switches done by the kernel */
 
 	struct pfm_smpl_buf smpl;	/* set at creation, freed at the last close */
+	u32 unit_wants[PFM_MAX_UNITS];	/* needs of every PMC value written (pmu.h) */
+	u32 unit_held[PFM_MAX_UNITS];	/* taken while attached (ctx->lock) */
 
 	bool masked;			/* stopped by a notifying overflow until restart */
 	bool restart_switch;		/* that overflow also completed a set switch */
@@ -249,6 +251,9 @@ void pfm_sw_count_cpu(unsigned int event, u64 n);
 void pfm_sw_migration_to(int cpu);
 int pfm_sw_hooks_get(void);
 void pfm_sw_hooks_put(void);
+#define PFM_SW_NEED_SYSCALLS	0x1	/* the system call tracepoint */
+int pfm_sw_needs_get(u32 bits);
+void pfm_sw_needs_put(u32 bits);
 int pfm_sw_hooks_init(void);
 void pfm_sw_hooks_exit(void);
 

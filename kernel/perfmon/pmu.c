@@ -104,3 +104,14 @@ void pfm_pmu_avail(unsigned long *pmcs, unsigned long *pmds)
 				__clear_bit(unit->first_pmd + i, pmds);
 	}
 }
+
+/* The unit's place in pfm_pmu.units[]: it is there. */
+unsigned int pfm_pmu_unit_index(const struct pfm_pmu_unit *unit)
+{
+	unsigned int u;
+
+	for (u = 0; u < pfm_pmu.num_units; u++)
+		if (pfm_pmu.units[u] == unit)
+			break;
+	return u;
+}

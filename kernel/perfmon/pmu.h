@@ -59,6 +59,15 @@ struct pfm_pmu_unit {
 	void (*put)(void);		/* must not sleep */
 
 	/*
+	 * Optional, for what only some events need (a tracepoint that costs every
+	 * thread something): the unit-local bits a PMC value needs, held while a
+	 * context that ever wrote such a value is attached.
+	 */
+	u32 (*pmc_needs)(unsigned int idx, u64 value);
+	int (*needs_get)(u32 bits);	/* may sleep */
+	void (*needs_put)(u32 bits);	/* must not sleep */
+
+	/*
 	 * Optional: clears, in unit-local bitmaps of num_pmcs/num_pmds bits, the
 	 * registers someone else holds now (the NMI watchdog, perf_events).  The core
 	 * reports them unavailable and refuses writes to them (EBUSY).
@@ -88,6 +97,7 @@ struct pfm_pmu {
 extern struct pfm_pmu pfm_pmu;
 
 int pfm_pmu_add_unit(const struct pfm_pmu_unit *unit);
+unsigned int pfm_pmu_unit_index(const struct pfm_pmu_unit *unit);
 void pfm_pmu_reset(void);
 void pfm_pmu_avail(unsigned long *pmcs, unsigned long *pmds);
 

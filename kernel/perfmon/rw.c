@@ -91,6 +91,56 @@ static void pfm_apply_pmcs(struct pfm_context *ctx, void *arg)
 	}
 }
 
+/*
+ * What the new values need of their units (pmu.h): noted for the next attach, and
+ * taken now if attached, before the values are, so that no event goes uncounted.
+ * A failure changes nothing.  ctx->mutex held: only the thread's exit can detach
+ * meanwhile, and what it missed is given back here.
+ */
+static int pfm_pmcs_needs(struct pfm_context *ctx, const struct pfarg_pmc *req, unsigned int n)
+{
+	u32 wants[PFM_MAX_UNITS] = {}, take[PFM_MAX_UNITS] = {};
+	const struct pfm_pmu_unit *unit;
+	unsigned long flags;
+	unsigned int k, u;
+	bool loaded;
+	int ret = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct pfm_reg *r = &pfm_pmu.pmc[req[k].reg_num];
+
+		if (r->unit->pmc_needs)
+			wants[pfm_pmu_unit_index(r->unit)] |=
+				r->unit->pmc_needs(r->idx, req[k].reg_value);
+	}
+	loaded = pfm_ctx_is_loaded(ctx);
+	for (u = 0; u < pfm_pmu.num_units && loaded; u++) {
+		take[u] = wants[u] & ~READ_ONCE(ctx->unit_held[u]);
+		if (!take[u])
+			continue;
+		ret = pfm_pmu.units[u]->needs_get(take[u]);
+		if (ret)
+			break;
+	}
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	loaded = pfm_ctx_is_loaded(ctx);
+	for (k = 0; k < pfm_pmu.num_units && !ret && loaded; k++)
+		ctx->unit_held[k] |= take[k];
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	if (ret || !loaded) {
+		while (u--) {
+			unit = pfm_pmu.units[u];
+			if (take[u])
+				unit->needs_put(take[u]);
+		}
+	}
+	if (ret)
+		return ret;
+	for (u = 0; u < pfm_pmu.num_units; u++)
+		ctx->unit_wants[u] |= wants[u];
+	return 0;
+}
+
 long pfm_write_pmcs(struct pfm_context *ctx, struct pfarg_pmc *req, unsigned int n)
 {
 	struct pfm_rw_args a = { .req = req, .n = n };
@@ -104,6 +154,9 @@ long pfm_write_pmcs(struct pfm_context *ctx, struct pfarg_pmc *req, unsigned int
 		if (ret)
 			return ret;
 	}
+	ret = pfm_pmcs_needs(ctx, req, n);
+	if (ret)
+		return ret;
 	pfm_run_on_state(ctx, pfm_apply_pmcs, &a);
 	return 0;
 }

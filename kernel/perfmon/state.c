@@ -16,33 +16,58 @@ static bool pfm_here(const struct pfm_context *ctx)
 	return ctx->on_cpu == smp_processor_id();
 }
 
-static int pfm_units_get(void)
+/* Gives back what unit u holds for ctx; atomic context allowed. */
+static void pfm_unit_put(struct pfm_context *ctx, unsigned int u)
 {
+	const struct pfm_pmu_unit *unit = pfm_pmu.units[u];
+	unsigned long flags;
+	u32 held;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	held = ctx->unit_held[u];
+	ctx->unit_held[u] = 0;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	if (held)
+		unit->needs_put(held);
+	if (unit->put)
+		unit->put();
+}
+
+/* What every unit holds while ctx is attached: its own, and what ctx's events need. */
+static int pfm_units_get(struct pfm_context *ctx)
+{
+	const struct pfm_pmu_unit *unit;
 	unsigned int u;
 	int ret;
 
 	for (u = 0; u < pfm_pmu.num_units; u++) {
-		if (!pfm_pmu.units[u]->get)
-			continue;
-		ret = pfm_pmu.units[u]->get();
+		unit = pfm_pmu.units[u];
+		ret = unit->get ? unit->get() : 0;
 		if (ret)
 			goto err;
+		if (ctx->unit_wants[u]) {
+			ret = unit->needs_get(ctx->unit_wants[u]);
+			if (ret) {
+				if (unit->put)
+					unit->put();
+				goto err;
+			}
+			ctx->unit_held[u] = ctx->unit_wants[u];
+		}
 	}
 	return 0;
 err:
 	while (u--)
-		if (pfm_pmu.units[u]->put)
-			pfm_pmu.units[u]->put();
+		pfm_unit_put(ctx, u);
 	return ret;
 }
 
-static void pfm_units_put(void)
+static void pfm_units_put(struct pfm_context *ctx)
 {
 	unsigned int u;
 
 	for (u = 0; u < pfm_pmu.num_units; u++)
-		if (pfm_pmu.units[u]->put)
-			pfm_pmu.units[u]->put();
+		pfm_unit_put(ctx, u);
 }
 
 /* Called with ctx->lock held, where the state lives. */
@@ -87,7 +112,7 @@ static long pfm_load_task(struct pfm_context *ctx, u64 target)
 	ret = pfm_res_session_get(ctx, -1);
 	if (ret)
 		goto out;
-	ret = pfm_units_get();
+	ret = pfm_units_get(ctx);
 	if (ret)
 		goto err_session;
 	ret = pfm_env_attach(ctx, task);
@@ -96,7 +121,7 @@ static long pfm_load_task(struct pfm_context *ctx, u64 target)
 	goto out;
 
 err_units:
-	pfm_units_put();
+	pfm_units_put(ctx);
 err_session:
 	pfm_res_session_put(ctx, -1);
 out:
@@ -126,7 +151,7 @@ static long pfm_load_cpu(struct pfm_context *ctx, u64 target)
 	if (target >= nr_cpu_ids)
 		return -EINVAL;
 	/* Before the hotplug lock: enabling a tracepoint takes it too. */
-	ret = pfm_units_get();
+	ret = pfm_units_get(ctx);
 	if (ret)
 		return ret;
 	cpus_read_lock();
@@ -142,7 +167,7 @@ static long pfm_load_cpu(struct pfm_context *ctx, u64 target)
 	return 0;
 err:
 	cpus_read_unlock();
-	pfm_units_put();
+	pfm_units_put(ctx);
 	return ret;
 }
 
@@ -170,7 +195,7 @@ void pfm_unload_locked(struct pfm_context *ctx)
 /* Drops what a per-thread attachment held; atomic context allowed. */
 void pfm_detach_release(struct pfm_context *ctx)
 {
-	pfm_units_put();
+	pfm_units_put(ctx);
 	pfm_res_session_put(ctx, -1);
 }
 
@@ -198,7 +223,7 @@ void pfm_detach_cpu(struct pfm_context *ctx)
 	pfm_run_on_state(ctx, pfm_do_detach_cpu, &cpu);
 	if (cpu < 0)
 		return;
-	pfm_units_put();
+	pfm_units_put(ctx);
 	pfm_res_session_put(ctx, cpu);
 	pfm_context_put(ctx);
 }

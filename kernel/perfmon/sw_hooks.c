@@ -4,9 +4,10 @@
  *
  * System calls and page faults are seen through the kernel's tracepoints, found by
  * name because a module cannot link against them.  They are attached only while a
- * context is attached (an enabled syscall tracepoint sends every thread of the system
- * through the slow syscall path), and detached from a work item because the last user
- * can go away in atomic context.  The work waits a second: attaching a tracepoint
+ * context is attached, the system call one only while a context that counts system
+ * calls is (an enabled syscall tracepoint sends every thread of the system through
+ * the slow syscall path), and detached from a work item because the last user can
+ * go away in atomic context.  The work waits a second: attaching a tracepoint
  * patches kernel text, which costs far more than a session, and a tool that opens
  * one session after another would pay it every time (perf_events defers its
  * context-switch hooks the same way).  Context switches and migrations come from the
@@ -60,16 +61,32 @@ struct pfm_sw_hook {
 };
 
 static struct pfm_sw_hook pfm_sw_hooks[] = {
-	{ .name = "sys_enter", .probe = pfm_probe_syscall },
 	{ .name = "page_fault_user", .probe = pfm_probe_fault_user },
 	{ .name = "page_fault_kernel", .probe = pfm_probe_fault_kernel },
 	{ .name = "sched_switch", .probe = pfm_probe_switch },
 	{ .name = "sched_migrate_task", .probe = pfm_probe_migrate },
+	{ .name = "sys_enter", .probe = pfm_probe_syscall },
+};
+
+/*
+ * Hooks are attached in groups, each with its users: the base group for any
+ * attached context, the system call hook only for contexts that count system calls
+ * (it is the one that taxes every thread of the system).
+ */
+struct pfm_sw_group {
+	unsigned int first, count;	/* in pfm_sw_hooks[] */
+	atomic_t users;
+	bool on;
+};
+
+enum { PFM_SW_GROUP_BASE, PFM_SW_GROUP_SYSCALLS, PFM_SW_NR_GROUPS };
+
+static struct pfm_sw_group pfm_sw_groups[PFM_SW_NR_GROUPS] = {
+	[PFM_SW_GROUP_BASE] = { .first = 0, .count = 4 },
+	[PFM_SW_GROUP_SYSCALLS] = { .first = 4, .count = 1 },
 };
 
 static DEFINE_MUTEX(pfm_sw_hooks_mutex);
-static atomic_t pfm_sw_hooks_users = ATOMIC_INIT(0);
-static bool pfm_sw_hooks_on;
 
 static void pfm_sw_find_tp(struct tracepoint *tp, void *priv)
 {
@@ -80,38 +97,43 @@ static void pfm_sw_find_tp(struct tracepoint *tp, void *priv)
 			pfm_sw_hooks[i].tp = tp;
 }
 
-static void pfm_sw_hooks_off(void)
+static void pfm_sw_hooks_off(struct pfm_sw_group *g, unsigned int n)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(pfm_sw_hooks); i++)
+	for (i = g->first; i < g->first + n; i++)
 		tracepoint_probe_unregister(pfm_sw_hooks[i].tp, pfm_sw_hooks[i].probe, NULL);
-	pfm_sw_hooks_on = false;
+	g->on = false;
 }
 
-/* Brings the probes in line with the number of users. */
-static int pfm_sw_hooks_sync(void)
+static int pfm_sw_hooks_on(struct pfm_sw_group *g)
 {
 	unsigned int i;
+	int ret;
+
+	for (i = g->first; i < g->first + g->count; i++) {
+		ret = tracepoint_probe_register(pfm_sw_hooks[i].tp, pfm_sw_hooks[i].probe, NULL);
+		if (ret) {
+			pfm_sw_hooks_off(g, i - g->first);
+			return ret;
+		}
+	}
+	g->on = true;
+	return 0;
+}
+
+/* Brings every group's probes in line with its number of users. */
+static int pfm_sw_hooks_sync(void)
+{
+	struct pfm_sw_group *g;
 	int ret = 0;
 
 	mutex_lock(&pfm_sw_hooks_mutex);
-	if (atomic_read(&pfm_sw_hooks_users) && !pfm_sw_hooks_on) {
-		for (i = 0; i < ARRAY_SIZE(pfm_sw_hooks); i++) {
-			ret = tracepoint_probe_register(pfm_sw_hooks[i].tp,
-							pfm_sw_hooks[i].probe, NULL);
-			if (ret)
-				break;
-		}
-		if (ret) {
-			while (i--)
-				tracepoint_probe_unregister(pfm_sw_hooks[i].tp,
-							    pfm_sw_hooks[i].probe, NULL);
-		} else {
-			pfm_sw_hooks_on = true;
-		}
-	} else if (!atomic_read(&pfm_sw_hooks_users) && pfm_sw_hooks_on) {
-		pfm_sw_hooks_off();
+	for (g = pfm_sw_groups; g < pfm_sw_groups + PFM_SW_NR_GROUPS; g++) {
+		if (atomic_read(&g->users) && !g->on)
+			ret = ret ?: pfm_sw_hooks_on(g);
+		else if (!atomic_read(&g->users) && g->on)
+			pfm_sw_hooks_off(g, g->count);
 	}
 	mutex_unlock(&pfm_sw_hooks_mutex);
 	return ret;
@@ -126,21 +148,45 @@ static void pfm_sw_hooks_workfn(struct work_struct *work)
 
 static DECLARE_DELAYED_WORK(pfm_sw_hooks_work, pfm_sw_hooks_workfn);
 
-int pfm_sw_hooks_get(void)
+static int pfm_sw_group_get(struct pfm_sw_group *g)
 {
 	int ret;
 
-	atomic_inc(&pfm_sw_hooks_users);
+	atomic_inc(&g->users);
 	ret = pfm_sw_hooks_sync();
-	if (ret)
-		atomic_dec(&pfm_sw_hooks_users);
+	if (ret && atomic_dec_and_test(&g->users))
+		schedule_delayed_work(&pfm_sw_hooks_work, 0);
 	return ret;
+}
+
+static void pfm_sw_group_put(struct pfm_sw_group *g)
+{
+	if (atomic_dec_and_test(&g->users))
+		schedule_delayed_work(&pfm_sw_hooks_work, PFM_SW_HOOKS_LINGER);
+}
+
+int pfm_sw_hooks_get(void)
+{
+	return pfm_sw_group_get(&pfm_sw_groups[PFM_SW_GROUP_BASE]);
 }
 
 void pfm_sw_hooks_put(void)
 {
-	if (atomic_dec_and_test(&pfm_sw_hooks_users))
-		schedule_delayed_work(&pfm_sw_hooks_work, PFM_SW_HOOKS_LINGER);
+	pfm_sw_group_put(&pfm_sw_groups[PFM_SW_GROUP_BASE]);
+}
+
+/* The unit's needs (sw_pmu.c): PFM_SW_NEED_SYSCALLS is the only one. */
+int pfm_sw_needs_get(u32 bits)
+{
+	if (!(bits & PFM_SW_NEED_SYSCALLS))
+		return 0;
+	return pfm_sw_group_get(&pfm_sw_groups[PFM_SW_GROUP_SYSCALLS]);
+}
+
+void pfm_sw_needs_put(u32 bits)
+{
+	if (bits & PFM_SW_NEED_SYSCALLS)
+		pfm_sw_group_put(&pfm_sw_groups[PFM_SW_GROUP_SYSCALLS]);
 }
 
 int pfm_sw_hooks_init(void)
@@ -159,10 +205,13 @@ int pfm_sw_hooks_init(void)
 
 void pfm_sw_hooks_exit(void)
 {
+	struct pfm_sw_group *g;
+
 	cancel_delayed_work_sync(&pfm_sw_hooks_work);
 	mutex_lock(&pfm_sw_hooks_mutex);
-	if (pfm_sw_hooks_on)
-		pfm_sw_hooks_off();
+	for (g = pfm_sw_groups; g < pfm_sw_groups + PFM_SW_NR_GROUPS; g++)
+		if (g->on)
+			pfm_sw_hooks_off(g, g->count);
 	mutex_unlock(&pfm_sw_hooks_mutex);
 	tracepoint_synchronize_unregister();
 }

@@ -114,6 +114,14 @@ static u64 pfm_sw_fold_migrations(struct pfm_sw_cpu *c)
 			  pfm_sw_own_level[PFM_SW_EV_CPU_MIGRATIONS]);
 }
 
+/* Only a user-level system call counter needs the system call tracepoint. */
+static u32 pfm_sw_pmc_needs(unsigned int idx, u64 value)
+{
+	if (pfm_sw_event(value) == PFM_SW_EV_SYSCALLS && (value & PFM_SW_PMC_USR))
+		return PFM_SW_NEED_SYSCALLS;
+	return 0;
+}
+
 static int pfm_sw_pmc_check(unsigned int idx, u64 value)
 {
 	return (value & PFM_SW_PMC_EVENT_MASK) > PFM_SW_EV_MAX ? -EINVAL : 0;
@@ -265,4 +273,7 @@ const struct pfm_pmu_unit pfm_sw_unit = {
 	.disable = pfm_sw_disable,
 	.get = pfm_sw_hooks_get,
 	.put = pfm_sw_hooks_put,
+	.pmc_needs = pfm_sw_pmc_needs,
+	.needs_get = pfm_sw_needs_get,
+	.needs_put = pfm_sw_needs_put,
 };

@@ -194,6 +194,23 @@ void pfm_sw_hooks_put(void)
 	pfm_host_env.sw_hooks_users--;
 }
 
+int pfm_sw_needs_get(u32 bits)
+{
+	if (pfm_host_env.sw_needs_get_ret)
+		return pfm_host_env.sw_needs_get_ret;
+	if (bits & PFM_SW_NEED_SYSCALLS)
+		pfm_host_env.sw_syscall_users++;
+	return 0;
+}
+
+void pfm_sw_needs_put(u32 bits)
+{
+	if (bits & PFM_SW_NEED_SYSCALLS) {
+		WARN_ON(pfm_host_env.sw_syscall_users <= 0);
+		pfm_host_env.sw_syscall_users--;
+	}
+}
+
 int pfm_sw_hooks_init(void)
 {
 	return 0;

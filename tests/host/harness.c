@@ -59,6 +59,7 @@ void pfm_host_teardown(void)
 	ck_assert_int_eq(shim_task_other.usage, 0);
 	ck_assert_int_eq(pfm_host_env.attached, 0);
 	ck_assert_int_eq(pfm_host_env.sw_hooks_users, 0);
+	ck_assert_int_eq(pfm_host_env.sw_syscall_users, 0);
 	ck_assert_int_eq(pfm_host_env.charged, 0);
 	ck_assert_int_eq(pfm_host_env.task_sessions, 0);
 	ck_assert_int_eq(pfm_host_env.cpu_sessions, 0);

@@ -91,6 +91,8 @@ struct pfm_host_env {
 	int attach_ret;			/* injected pfm_env_attach() error */
 	int sw_hooks_users;
 	int sw_hooks_get_ret;		/* injected pfm_sw_hooks_get() error */
+	int sw_syscall_users;		/* holders of the system call hook */
+	int sw_needs_get_ret;		/* injected pfm_sw_needs_get() error */
 	int access_task_ret;		/* pfm_access_task() result */
 	int access_pmc_ret;		/* pfm_access_pmc() result */
 	u64 access_pmc_deny;		/* pfm_access_pmc() says EPERM to these bits */

@@ -245,6 +245,54 @@ START_TEST(test_cpu_migrations_in)
 }
 END_TEST
 
+/*
+ * The system call hook is held only while a context that wrote a user-level
+ * system call counter is attached, from the write or the attach, whichever is last.
+ */
+START_TEST(test_syscall_hook_held)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfarg_pmc c = { .reg_num = PFM_SW_FIRST_PMC + 1 };
+	int *users = &pfm_host_env.sw_syscall_users;
+
+	c.reg_value = PFM_SW_EV_SYSCALLS | PFM_SW_PMC_EN | PFM_SW_PMC_OS;	/* counts nothing */
+	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), 0);
+	ck_load_self(ctx);
+	ck_assert_int_eq(*users, 0);
+	ck_unload(ctx);
+	c.reg_value = PFM_SW_PMC(PFM_SW_EV_SYSCALLS);
+	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), 0);
+	ck_assert_int_eq(*users, 0);				/* not attached */
+	ck_load_self(ctx);
+	ck_assert_int_eq(*users, 1);
+	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), 0);
+	ck_assert_int_eq(*users, 1);				/* once per context */
+	ck_unload(ctx);
+	ck_assert_int_eq(*users, 0);
+	pfm_context_put(ctx);
+
+	/* written while attached: held at once, or the write fails */
+	ctx = ck_ctx_new(0);
+	ck_load_self(ctx);
+	ck_assert_int_eq(*users, 0);
+	pfm_host_env.sw_needs_get_ret = -ENOMEM;
+	c.reg_value = PFM_SW_PMC(PFM_SW_EV_SYSCALLS);
+	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), -ENOMEM);
+	ck_assert_u64_eq(ctx_set0(ctx)->pmcs[PFM_SW_FIRST_PMC + 1], 0);	/* unchanged */
+	pfm_host_env.sw_needs_get_ret = 0;
+	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), 0);
+	ck_assert_int_eq(*users, 1);
+	ck_unload(ctx);
+	/* an attach that cannot take the hook fails and holds nothing */
+	pfm_host_env.sw_needs_get_ret = -ENOMEM;
+	ck_assert_int_eq(pfm_load(ctx, 0, current->pid), -ENOMEM);
+	pfm_host_env.sw_needs_get_ret = 0;
+	ck_assert_int_eq(*users, 0);
+	ck_assert_int_eq(pfm_host_env.sw_hooks_users, 0);
+	pfm_context_put(ctx);
+}
+END_TEST
+
 /* Only OS needs privilege; the core asks for it with the register's priv_msk. */
 START_TEST(test_os_is_privileged)
 {
@@ -315,6 +363,7 @@ Suite *pfm_sw_suite(void)
 	tcase_add_test(tc, test_task_clock_levels);
 	tcase_add_test(tc, test_os_is_privileged);
 	tcase_add_test(tc, test_cpu_migrations_in);
+	tcase_add_test(tc, test_syscall_hook_held);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -303,11 +303,16 @@ static pid_t start_ponger(void)
 	if (pid < 0)
 		die("fork");
 	if (!pid) {
+		/* only its own ends: the parent's close of ping is its end */
+		close(ping[1]);
+		close(pong[0]);
 		while (read(ping[0], &c, 1) == 1)
 			if (write(pong[1], &c, 1) != 1)
 				break;
 		_exit(0);
 	}
+	close(ping[0]);
+	close(pong[1]);
 	return pid;
 }
 
