@@ -145,6 +145,73 @@ START_TEST(test_overflow_after_wraps)
 }
 END_TEST
 
+/*
+ * Notification through the PMI: the overflow masks monitoring (the counter stops
+ * in the hardware too), one message; the restart loads the long reset into the
+ * counter and counting goes on to the next notification.
+ */
+START_TEST(test_notify_masks_hardware)
+{
+	struct pfm_context *ctx;
+	struct pfarg_pmd d = {
+		.reg_num = GP_PMD(0), .reg_value = -100ULL, .reg_long_reset = -40ULL,
+		.reg_flags = PFM_PMDFL_OVFL_NOTIFY,
+	};
+	u64 hw;
+
+	sim_start(_i);
+	ctx = ck_ctx_new(0);
+	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, SEL_U(SIM_EV_INST), 0), 0);
+	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), 0);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	sim_count(SIM_EV_INST, 99, SIM_USER);
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 0);
+	sim_count(SIM_EV_INST, 1, SIM_USER);
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 1);
+	ck_assert(ctx->masked);
+	/* masked: the hardware counter does not move */
+	hw = sim_peek(sim_ctr_msr(0));
+	sim_count(SIM_EV_INST, 500, SIM_USER);
+	ck_assert_u64_eq(sim_peek(sim_ctr_msr(0)), hw);
+	ck_assert_u64_eq(ck_read_pmd(ctx, GP_PMD(0)), 0);
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
+	ck_assert_u64_eq(ck_read_pmd(ctx, GP_PMD(0)), -40ULL);
+	sim_count(SIM_EV_INST, 39, SIM_USER);
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 1);
+	sim_count(SIM_EV_INST, 1, SIM_USER);
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 2);
+	ck_assert_u64_eq(ck_read_pmd(ctx, GP_PMD(0)), 0);
+	done(ctx);
+}
+END_TEST
+
+/* Sampling through the PMI: a sample per period, and the counter reloaded each time. */
+START_TEST(test_sampling_periods)
+{
+	static const char fake_fmt;
+	struct pfm_context *ctx;
+	struct pfarg_pmd d = {
+		.reg_num = GP_PMD(0), .reg_value = -30ULL, .reg_short_reset = -30ULL,
+		.reg_flags = PFM_PMDFL_SMPL,
+	};
+
+	sim_start(_i);
+	ctx = ck_ctx_new(0);
+	ctx->smpl.fmt = (const struct pfm_smpl_fmt *)&fake_fmt;
+	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, SEL_U(SIM_EV_INST), 0), 0);
+	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), 0);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	sim_count(SIM_EV_INST, 30 * 7 + 5, SIM_USER);
+	ck_assert_uint_eq(pfm_host_env.samples, 7);
+	ck_assert(!ctx->masked);
+	ck_assert_u64_eq(ck_read_pmd(ctx, GP_PMD(0)), -25ULL);
+	ctx->smpl.fmt = NULL;
+	done(ctx);
+}
+END_TEST
+
 /* A fixed counter's overflow alone. */
 START_TEST(test_fixed_overflow)
 {
@@ -278,6 +345,8 @@ Suite *sim_emul_suite(void)
 	tcase_add_loop_test(tc, test_wrap_across_stop, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_read_before_rearm, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_switch_before_rearm, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_notify_masks_hardware, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_sampling_periods, 0, SIM_NR_MODELS);
 	suite_add_tcase(s, tc);
 
 	/* A carry seen first by a read stays pending for the overflow path. */
