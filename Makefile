@@ -57,19 +57,23 @@ kernel:
 check: deps
 	$(MAKE) check-host check-guest check-guest-debug
 
+# pfmon end to end, after the suite (tests/guest/pfmon-check.sh).
+GUEST_TOOLS := $(B)/guest/bin/pfmon:/bin/pfmon $(B)/guest/bin/workload:/bin/workload \
+	       $(TOP)/tests/guest/pfmon-check.sh:/bin/pfmon-check
+
 # SUITE=name runs one guest suite only (the kernel hands CK_RUN_SUITE to init).
 GUEST_SUITE := $(if $(SUITE),CK_RUN_SUITE=$(SUITE))
 
 check-guest: module guest-bins
 	$(MKINITRAMFS) $(B)/guest/check.cpio.gz $(TOP)/tests/guest/run-suite.sh \
-		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/pfm_tests:/bin/pfm_tests
+		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS)
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/check.cpio.gz \
 		$(if $(GUEST_SUITE),--append "$(GUEST_SUITE)") --log $(B)/guest/check.log
 
 # The same suite on the debug kernel, through the system calls.
 check-guest-debug: kernel guest-bins
 	$(MKINITRAMFS) $(B)/guest/check-debug.cpio.gz $(TOP)/tests/guest/run-suite-intree.sh \
-		$(B)/guest/bin/pfm_tests:/bin/pfm_tests
+		$(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS)
 	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/guest/check-debug.cpio.gz \
 		--append "$(DEBUG_APPEND) $(GUEST_SUITE)" --timeout 900 \
 		--log $(B)/guest/check-debug.log

@@ -7,9 +7,11 @@
 TOOLS_HDRS := $(wildcard $(TOP)/libpfm-glue/*.h) \
 	      $(wildcard $(TOP)/include/uapi/perfmon/*.h)
 
-$(B)/guest/bin/pfmon: $(TOP)/tools/pfmon/pfmon.c $(B)/lib/libperfmon.a $(TOOLS_HDRS)
+PFMON_SRCS := $(TOP)/tools/pfmon/pfmon.c $(TOP)/tools/pfmon/smpl.c
+
+$(B)/guest/bin/pfmon: $(PFMON_SRCS) $(TOP)/tools/pfmon/smpl.h $(B)/lib/libperfmon.a $(TOOLS_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_USER) -static -pthread -o $@ $< $(B)/lib/libperfmon.a
+	$(CC) $(CFLAGS_USER) -static -pthread -o $@ $(PFMON_SRCS) $(B)/lib/libperfmon.a
 
 $(B)/guest/bin/workload: $(TOP)/tools/pfmon/workload.c
 	@mkdir -p $(@D)

@@ -21,4 +21,5 @@ if grep -qs '^perfmon ' /proc/modules; then
 	exit 1
 fi
 CK_DEFAULT_TIMEOUT=120 /bin/pfm_tests || rc=$?
+[ -z "$CK_RUN_SUITE" ] && { /bin/pfmon-check || rc=1; }
 exit $rc

@@ -22,6 +22,7 @@ while kill -0 $pid 2>/dev/null; do
 done
 wait $pid
 rc=$?
+[ -z "$CK_RUN_SUITE" ] && { /bin/pfmon-check || rc=1; }
 
 # The module is pinned while a context exists: this is the leak check for contexts.
 if ! rmmod perfmon; then

@@ -7,4 +7,8 @@ echo "pfmon: 100000 getppid() calls, 2048 fresh pages, 300 ms of CPU, 100 ms asl
 echo
 /bin/pfmon -- /bin/workload -s 100000 -p 2048 -t 300 -l 100 || exit 1
 echo
+echo "pfmon -P 64 -e page-faults,syscalls: a sample every 64 page faults of the same workload"
+echo
+/bin/pfmon -P 64 -e page-faults,syscalls -- /bin/workload -s 100000 -p 2048 -t 300 -l 100 || exit 1
+echo
 rmmod perfmon

@@ -2,11 +2,12 @@
 /*
  * pfmon: count software events of a command.
  *
- *   pfmon [-u] [-k] [-e EV[,EV...]] [--] COMMAND [ARGS]
+ *   pfmon [-u] [-k] [-P PERIOD] [-e EV[,EV...]] [--] COMMAND [ARGS]
  *
  * -u counts events at user level, -k at kernel level (which needs privilege
  * under the default paranoid setting); with neither, user level, as perfmon2's
- * pfmon did.
+ * pfmon did.  -P samples the first event every PERIOD occurrences (smpl.c) and
+ * reports the instruction pointers it was sampled at most.
  * One per-thread context with one software-PMU counter per event.  The child
  * attaches the context to itself and starts it before exec, so the counts
  * cover the command from its first instruction; the context stays attached
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "perfmon.h"
+#include "smpl.h"
 
 struct pfmon_event {
 	const char *name;
@@ -52,14 +54,16 @@ struct child_fail {
 static const struct pfmon_event *sel[PFM_SW_NUM_COUNTERS];
 static int nsel;
 static uint64_t levels;		/* PFM_SW_PMC_USR and/or PFM_SW_PMC_OS */
+static uint64_t smpl_period;	/* 0: counting only */
 
 static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: pfmon [-u] [-k] [-e EV[,EV...]] [--] COMMAND [ARGS]\n"
+	fprintf(f, "usage: pfmon [-u] [-k] [-P PERIOD] [-e EV[,EV...]] [--] COMMAND [ARGS]\n"
 		   "  -u  count at user level (the default)\n"
 		   "  -k  count at kernel level\n"
+		   "  -P  sample the first event every PERIOD occurrences\n"
 		   "events (default: all):");
 	for (i = 0; i < PFMON_NUM_EVENTS; i++)
 		fprintf(f, " %s", pfmon_events[i].name);
@@ -106,7 +110,7 @@ static int setup_context(void)
 	struct pfarg_pmd pd[PFM_SW_NUM_COUNTERS];
 	int fd, i;
 
-	fd = pfm_create_context(0);
+	fd = smpl_period ? smpl_create() : pfm_create_context(0);
 	if (fd < 0)
 		die("pfm_create_context");
 
@@ -117,6 +121,8 @@ static int setup_context(void)
 		pc[i].reg_value = sel[i]->code | PFM_SW_PMC_EN | levels;
 		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
 	}
+	if (smpl_period)
+		smpl_pmd(&pd[0], smpl_period);
 	if (pfm_write_pmcs(fd, pc, nsel * sizeof(pc[0])))
 		die("pfm_write_pmcs");
 	if (pfm_write_pmds(fd, pd, nsel * sizeof(pd[0])))
@@ -160,6 +166,12 @@ static void print_counts(int fd)
 		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
 	if (pfm_read_pmds(fd, pd, nsel * sizeof(pd[0])))
 		die("pfm_read_pmds");
+	/*
+	 * The sampled counter restarts from -period at each sample: its events are
+	 * the whole periods sampled and what it counted since the last reset.
+	 */
+	if (smpl_period)
+		pd[0].reg_value = smpl_finish() * smpl_period + pd[0].reg_value + smpl_period;
 	for (i = 0; i < nsel; i++)
 		printf("%20" PRIu64 "  %s\n", (uint64_t)pd[i].reg_value,
 		       sel[i]->label);
@@ -170,13 +182,21 @@ int main(int argc, char **argv)
 {
 	struct child_fail fail;
 	int fd, opt, status, pfd[2];
+	char *end;
 	ssize_t n;
 	pid_t pid;
 	size_t i;
 
 	/* '+': options end at the command, whose own options are its own */
-	while ((opt = getopt(argc, argv, "+e:hku")) != -1) {
+	while ((opt = getopt(argc, argv, "+e:hkuP:")) != -1) {
 		switch (opt) {
+		case 'P':
+			smpl_period = strtoull(optarg, &end, 0);
+			if (!*optarg || *end || !smpl_period) {
+				fprintf(stderr, "pfmon: bad period '%s'\n", optarg);
+				return 2;
+			}
+			break;
 		case 'e':
 			select_events(optarg);
 			break;
@@ -205,6 +225,8 @@ int main(int argc, char **argv)
 			sel[nsel++] = &pfmon_events[i];
 
 	fd = setup_context();
+	if (smpl_period)
+		smpl_map(fd);
 
 	if (pipe2(pfd, O_CLOEXEC))
 		die("pipe2");
@@ -225,6 +247,9 @@ int main(int argc, char **argv)
 		n = read(pfd[0], &fail, sizeof(fail));
 	while (n < 0 && errno == EINTR);
 	close(pfd[0]);
+	/* the command runs: drain the samples until it exits */
+	if (smpl_period && n == 0)
+		smpl_service(fd);
 
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
@@ -242,6 +267,8 @@ int main(int argc, char **argv)
 	}
 
 	print_counts(fd);
+	if (smpl_period)
+		smpl_report(smpl_period, sel[0]->name);
 	close(fd);
 
 	if (WIFSIGNALED(status))

@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# In the guest, after the suite: pfmon end to end, counting and sampling a workload
+# with a known number of events.  Prints "pfmon-check: ok" or what went wrong.
+fail() {
+	echo "pfmon-check: FAIL: $*"
+	echo "$out"
+	exit 1
+}
+
+# counting: 5000 getppid and 256 fresh pages, at user level
+out=$(/bin/pfmon -e syscalls,page-faults -- /bin/workload -s 5000 -p 256) ||
+	fail "pfmon exited with $?"
+sys=$(echo "$out" | awk '$2 == "syscalls" { print $1 }')
+pf=$(echo "$out" | awk '$2 == "page-faults" { print $1 }')
+[ -n "$sys" ] && [ "$sys" -ge 5000 ] && [ "$sys" -le 5300 ] || fail "syscalls: $sys"
+[ -n "$pf" ] && [ "$pf" -ge 256 ] && [ "$pf" -le 400 ] || fail "page-faults: $pf"
+
+# sampling: one sample every 64 page faults of 2048 fresh pages
+out=$(/bin/pfmon -P 64 -e page-faults -- /bin/workload -p 2048) ||
+	fail "pfmon -P exited with $?"
+pf=$(echo "$out" | awk '$2 == "page-faults" { print $1 }')
+ns=$(echo "$out" | awk '$2 == "samples," { print $1 }')
+[ -n "$pf" ] && [ "$pf" -ge 2048 ] && [ "$pf" -le 2200 ] || fail "page-faults: $pf"
+[ -n "$ns" ] && [ "$ns" -eq $((pf / 64)) ] || fail "$ns samples for $pf page faults"
+echo "pfmon-check: ok ($sys syscalls, $ns samples of $pf page faults)"
