@@ -84,6 +84,7 @@ static bool pfm_dfl_smpl_handler(struct pfm_smpl_buf *b, struct pfm_context *ctx
 	for_each_set_bit(j, smpl, PFM_MAX_PMDS)
 		*val++ = pfm_pmd_value(ctx, set, j);
 	hdr->hdr_cur_offs = cur + need;
+	/* the entry before the count: pairs with the reader's acquire after the count */
 	smp_wmb();
 	hdr->hdr_count++;
 	return b->size - hdr->hdr_cur_offs < hdr->hdr_min_buf_space;

@@ -71,8 +71,9 @@ struct pfm_dfl_smpl_entry {
 	__u32 pid;			/* thread id */
 	__u16 ovfl_pmd;			/* PMD that overflowed */
 	__u16 reserved;
-	__u64 last_reset_val;		/* value the PMD was last reset to (0 before its
-					 * first reset): minus the sampling period */
+	__u64 last_reset_val;		/* value the PMD was last reset to, 0 before
+					 * its first reset: minus the sampling period
+					 */
 	__u64 ip;			/* the thread's user-mode instruction pointer */
 	__u64 tstamp;			/* ns, CLOCK_MONOTONIC */
 	__u16 cpu;			/* CPU of the overflow */
