@@ -121,8 +121,9 @@
  * reg_short_reset, or, if it was written with PFM_PMDFL_OVFL_NOTIFY, to
  * reg_long_reset at the restart.  With PFM_PMDFL_RANDOM a random number masked by
  * reg_random_mask is taken off each reset value (a period varies by up to the mask;
- * reg_last_reset_val and the samples say which was used).  The PMDs named in its reg_reset_pmds are set to
- * their own reset value at the same time.  A notifying overflow:
+ * reg_last_reset_val and the samples say which was used).  The PMDs named in its
+ * reg_reset_pmds are set to their own reset value at the same time.  A notifying
+ * overflow:
  *   - stops monitoring where it is ("masked": nothing counts, the counts stay
  *     readable; a set switch the overflow completed waits for the restart);
  *   - queues a PFM_MSG_OVFL message (not with PFM_FL_OVFL_NO_MSG; not when the
@@ -141,9 +142,9 @@
  *
  * pfm_create_context(PFM_FL_SMPL_FMT, name, arg, arg_size) gives the context a
  * sampling buffer laid out by the named format; the one format so far is "default"
- * (<perfmon/perfmon_dfl_smpl.h>, which lists the errors).  /sys/kernel/perfmon/formats/
- * has a directory per format, with its version ("1.0").  Without the flag, name and
- * arg must be NULL and arg_size 0 (EINVAL).
+ * (<perfmon/perfmon_dfl_smpl.h>, which lists the errors).  /sys/kernel/perfmon/
+ * formats/ has a directory per format, with its version ("1.0").  Without the flag,
+ * name and arg must be NULL and arg_size 0 (EINVAL).
  *
  * The software-event PMU (<perfmon/perfmon_sw.h>) is present on every machine, at fixed
  * register numbers, beside any hardware PMU.
