@@ -135,11 +135,12 @@ START_TEST(test_task_clock_spin)
 }
 END_TEST
 
-/* sleeping is not running */
 /*
  * A sleeping thread does not accumulate task-clock: what is counted across a 200 ms
- * sleep is part of the thread's own CPU time in that window (on the slow debug kernel
- * the system calls around the sleep take several ms of it).
+ * sleep is the thread's own CPU time in that window (on the slow debug kernel the
+ * system calls around the sleep take several ms of it), give or take 5%: the
+ * thread CPU clock leaves out time in interrupts (IRQ time accounting), task-clock
+ * does not.
  */
 START_TEST(test_task_clock_sleep)
 {
@@ -158,7 +159,8 @@ START_TEST(test_task_clock_sleep)
 	ck_assert_int_eq(rt, 0);
 
 	tc = ck_read_pmd(fd, SW_PMD(0));
-	ck_assert_msg(tc <= t1 - t0 + 100000, "task-clock %llu ns, thread cpu %llu ns",
+	ck_assert_msg(tc <= t1 - t0 + (t1 - t0) / 20 + 100000,
+		      "task-clock %llu ns, thread cpu %llu ns",
 		      (unsigned long long)tc, (unsigned long long)(t1 - t0));
 	ck_assert_msg(tc < 20 * NSEC_PER_MSEC, "task-clock %llu ns asleep",
 		      (unsigned long long)tc);
