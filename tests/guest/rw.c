@@ -356,6 +356,35 @@ START_TEST(test_pmds_failed_vector)
 }
 END_TEST
 
+/*
+ * Every PMD flag is known; sampling needs a sampling buffer, and a vector asking for
+ * it on a context without one changes nothing.
+ */
+START_TEST(test_pmds_flags)
+{
+	static const uint32_t ok[] = {
+		PFM_PMDFL_SWITCH, PFM_PMDFL_OVFL_NOTIFY, PFM_PMDFL_RANDOM,
+		PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY | PFM_PMDFL_RANDOM,
+	};
+	struct pfarg_pmd pd[2];
+	int fd = ck_ctx_create();
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		pmd_init(&pd[0], SW_PMD(0), 0);
+		pd[0].reg_flags = ok[i];
+		ck_assert_ok(pfm_write_pmds(fd, pd, sizeof(pd[0])));
+	}
+	ck_write_pmd(fd, SW_PMD(1), 5);
+	pmd_init(&pd[0], SW_PMD(1), 7);
+	pmd_init(&pd[1], SW_PMD(0), 1);
+	pd[1].reg_flags = PFM_PMDFL_SMPL;
+	ck_assert_errno(pfm_write_pmds(fd, pd, sizeof(pd)), EINVAL);
+	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(1)), 5);
+	close(fd);
+}
+END_TEST
+
 /* output is written back only on success */
 START_TEST(test_read_pmds_failed_no_writeback)
 {
@@ -542,6 +571,7 @@ Suite *pfm_rw_suite(void)
 
 	tc = pfm_tcase("pmcs");
 	tcase_add_test(tc, test_pmcs_size_zero);
+	tcase_add_test(tc, test_pmds_flags);
 	tcase_add_test(tc, test_pmcs_size_not_multiple);
 	tcase_add_test(tc, test_pmcs_bad_pointer);
 	tcase_add_test(tc, test_pmcs_unknown_reg);
