@@ -40,6 +40,7 @@ deps:
 include libpfm-glue/lib.mk
 include tools/tools.mk
 include tests/host/host.mk
+include tests/lib/lib.mk
 include tests/guest/guest.mk
 include tools/bench/bench.mk
 

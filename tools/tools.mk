@@ -11,7 +11,7 @@ PFMON_SRCS := $(TOP)/tools/pfmon/pfmon.c $(TOP)/tools/pfmon/smpl.c
 
 $(B)/guest/bin/pfmon: $(PFMON_SRCS) $(TOP)/tools/pfmon/smpl.h $(B)/lib/libperfmon.a $(TOOLS_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_USER) -static -pthread -o $@ $(PFMON_SRCS) $(B)/lib/libperfmon.a
+	$(CC) $(CFLAGS_USER) -static -pthread -o $@ $(PFMON_SRCS) $(B)/lib/libperfmon.a -lpfm
 
 $(B)/guest/bin/workload: $(TOP)/tools/pfmon/workload.c
 	@mkdir -p $(@D)

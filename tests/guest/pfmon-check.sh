@@ -23,4 +23,12 @@ pf=$(echo "$out" | awk '$2 == "page-faults" { print $1 }')
 ns=$(echo "$out" | awk '$2 == "samples," { print $1 }')
 [ -n "$pf" ] && [ "$pf" -ge 2048 ] && [ "$pf" -le 2200 ] || fail "page-faults: $pf"
 [ -n "$ns" ] && [ "$ns" -eq $((pf / 64)) ] || fail "$ns samples for $pf page faults"
+# hardware events by libpfm4 name: the guest has no PMU, so libpfm4 knows no event
+# (or, with one forced on it, perfmon has no counter to give it): a clear refusal
+out=$(/bin/pfmon -e INST_RETIRED:ANY_P -- /bin/workload -s 1 2>&1)
+[ $? -eq 2 ] && echo "$out" | grep -q "event 'INST_RETIRED:ANY_P': unknown" ||
+	fail "a hardware event without a PMU"
+out=$(LIBPFM_FORCE_PMU=skl /bin/pfmon -e INST_RETIRED:ANY_P,syscalls -- /bin/workload -s 1 2>&1)
+[ $? -eq 2 ] && echo "$out" | grep -q "not enough counters" ||
+	fail "a hardware event on the software PMU"
 echo "pfmon-check: ok ($sys syscalls, $ns samples of $pf page faults)"

@@ -6,7 +6,8 @@
  *
  * -u counts events at user level, -k at kernel level (which needs privilege
  * under the default paranoid setting); with neither, user level, as perfmon2's
- * pfmon did.  -P samples the first event every PERIOD occurrences (smpl.c) and
+ * pfmon did.  An event that is not a software one is a libpfm4 name, counted on
+ * the hardware PMU (libpfm-glue/events.h).  -P samples the first event every PERIOD occurrences (smpl.c) and
  * reports the instruction pointers it was sampled at most.
  * One per-thread context with one software-PMU counter per event.  The child
  * attaches the context to itself and starts it before exec, so the counts
@@ -27,6 +28,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <perfmon/perfmon_x86.h>
+
+#include "events.h"
 #include "perfmon.h"
 #include "smpl.h"
 
@@ -51,7 +55,20 @@ struct child_fail {
 	char what[32];
 };
 
-static const struct pfmon_event *sel[PFM_SW_NUM_COUNTERS];
+/*
+ * A selected event: a software one (sw set), or a hardware one named through
+ * libpfm4, encoded once the levels are known.
+ */
+struct pfmon_sel {
+	const char *name;
+	const struct pfmon_event *sw;
+	struct pfmg_event hw;
+	uint16_t pmd;
+};
+
+#define PFMON_MAX_EVENTS (PFM_SW_NUM_COUNTERS + PFM_X86_MAX_GP + PFM_X86_MAX_FIXED)
+
+static struct pfmon_sel sel[PFMON_MAX_EVENTS];
 static int nsel;
 static uint64_t levels;		/* PFM_SW_PMC_USR and/or PFM_SW_PMC_OS */
 static uint64_t smpl_period;	/* 0: counting only */
@@ -64,10 +81,11 @@ static void usage(FILE *f)
 		   "  -u  count at user level (the default)\n"
 		   "  -k  count at kernel level\n"
 		   "  -P  sample the first event every PERIOD occurrences\n"
-		   "events (default: all):");
+		   "software events (default: all):");
 	for (i = 0; i < PFMON_NUM_EVENTS; i++)
 		fprintf(f, " %s", pfmon_events[i].name);
-	fprintf(f, "\n");
+	fprintf(f, "\nhardware events: libpfm4's names (INST_RETIRED:ANY_P, ...), "
+		   "with a hardware PMU\n");
 }
 
 static void die(const char *what)
@@ -87,43 +105,103 @@ static void select_events(char *list)
 	size_t i;
 
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (nsel == PFMON_MAX_EVENTS) {
+			fprintf(stderr, "pfmon: at most %d events\n", PFMON_MAX_EVENTS);
+			exit(2);
+		}
+		sel[nsel].name = tok;
 		for (i = 0; i < PFMON_NUM_EVENTS; i++)
 			if (!strcmp(tok, pfmon_events[i].name))
-				break;
-		if (i == PFMON_NUM_EVENTS) {
-			fprintf(stderr, "pfmon: unknown event '%s'\n", tok);
+				sel[nsel].sw = &pfmon_events[i];
+		nsel++;
+	}
+}
+
+/* Counters of the hardware PMU, as /sys/kernel/perfmon/pmu_desc lists them. */
+static unsigned int count_regs(const char *kind, unsigned int first, unsigned int max)
+{
+	char path[96];
+	unsigned int n = 0;
+
+	while (n < max) {
+		snprintf(path, sizeof(path), "/sys/kernel/perfmon/pmu_desc/%s%u", kind, first + n);
+		if (access(path, F_OK))
+			break;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Encodes the hardware events at the chosen levels, gives them counters, and
+ * numbers the software ones: the registers to write, and each event's PMD.
+ */
+static unsigned int assign_events(struct pfarg_pmc *pc)
+{
+	struct pfmg_event hw[PFMON_MAX_EVENTS];
+	uint16_t hw_pmd[PFMON_MAX_EVENTS];
+	unsigned int plm = 0, nhw = 0, npc = 0, nsw = 0, k;
+	int i;
+
+	if (levels & PFM_SW_PMC_USR)
+		plm |= PFMG_PLM_USR;
+	if (levels & PFM_SW_PMC_OS)
+		plm |= PFMG_PLM_OS;
+	for (i = 0; i < nsel; i++) {
+		if (sel[i].sw) {
+			if (nsw == PFM_SW_NUM_COUNTERS) {
+				fprintf(stderr, "pfmon: at most %d software events\n",
+					PFM_SW_NUM_COUNTERS);
+				exit(2);
+			}
+			pc[npc].reg_num = PFM_SW_FIRST_PMC + nsw;
+			pc[npc++].reg_value = sel[i].sw->code | PFM_SW_PMC_EN | levels;
+			sel[i].pmd = PFM_SW_FIRST_PMD + nsw++;
+			continue;
+		}
+		if (pfmg_encode(sel[i].name, plm, &sel[i].hw)) {
+			fprintf(stderr, "pfmon: event '%s': %s\n", sel[i].name,
+				errno == ENOENT ? "unknown (not a software event, and not one "
+				"libpfm4 knows on this machine's PMU)" : strerror(errno));
 			usage(stderr);
 			exit(2);
 		}
-		if (nsel == PFM_SW_NUM_COUNTERS) {
-			fprintf(stderr, "pfmon: at most %d events\n",
-				PFM_SW_NUM_COUNTERS);
-			exit(2);
-		}
-		sel[nsel++] = &pfmon_events[i];
+		hw[nhw++] = sel[i].hw;
 	}
+	if (!nhw)
+		return npc;
+	if (pfmg_assign(hw, nhw, count_regs("pmc", PFM_X86_FIRST_GP_PMC, PFM_X86_MAX_GP),
+			count_regs("pmd", PFM_X86_FIRST_FIXED_PMD, PFM_X86_MAX_FIXED),
+			pc + npc, &k, hw_pmd)) {
+		fprintf(stderr, "pfmon: %u hardware events: not enough counters "
+			"(pmu_desc/model says which PMU perfmon drives)\n", nhw);
+		exit(2);
+	}
+	npc += k;
+	for (i = 0, k = 0; i < nsel; i++)
+		if (!sel[i].sw)
+			sel[i].pmd = hw_pmd[k++];
+	return npc;
 }
 
 static int setup_context(void)
 {
-	struct pfarg_pmc pc[PFM_SW_NUM_COUNTERS];
-	struct pfarg_pmd pd[PFM_SW_NUM_COUNTERS];
+	struct pfarg_pmc pc[PFMON_MAX_EVENTS + 1];
+	struct pfarg_pmd pd[PFMON_MAX_EVENTS];
+	unsigned int npc;
 	int fd, i;
-
-	fd = smpl_period ? smpl_create() : pfm_create_context(0);
-	if (fd < 0)
-		die("pfm_create_context");
 
 	memset(pc, 0, sizeof(pc));
 	memset(pd, 0, sizeof(pd));
-	for (i = 0; i < nsel; i++) {
-		pc[i].reg_num = PFM_SW_FIRST_PMC + i;
-		pc[i].reg_value = sel[i]->code | PFM_SW_PMC_EN | levels;
-		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
-	}
+	npc = assign_events(pc);
+	fd = smpl_period ? smpl_create() : pfm_create_context(0);
+	if (fd < 0)
+		die("pfm_create_context");
+	for (i = 0; i < nsel; i++)
+		pd[i].reg_num = sel[i].pmd;
 	if (smpl_period)
 		smpl_pmd(&pd[0], smpl_period);
-	if (pfm_write_pmcs(fd, pc, nsel * sizeof(pc[0])))
+	if (pfm_write_pmcs(fd, pc, npc * sizeof(pc[0])))
 		die("pfm_write_pmcs");
 	if (pfm_write_pmds(fd, pd, nsel * sizeof(pd[0])))
 		die("pfm_write_pmds");
@@ -158,12 +236,12 @@ static void run_child(int fd, int errfd, char **argv)
 
 static void print_counts(int fd)
 {
-	struct pfarg_pmd pd[PFM_SW_NUM_COUNTERS];
+	struct pfarg_pmd pd[PFMON_MAX_EVENTS];
 	int i;
 
 	memset(pd, 0, sizeof(pd));
 	for (i = 0; i < nsel; i++)
-		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
+		pd[i].reg_num = sel[i].pmd;
 	if (pfm_read_pmds(fd, pd, nsel * sizeof(pd[0])))
 		die("pfm_read_pmds");
 	/*
@@ -174,7 +252,7 @@ static void print_counts(int fd)
 		pd[0].reg_value = smpl_finish() * smpl_period + pd[0].reg_value + smpl_period;
 	for (i = 0; i < nsel; i++)
 		printf("%20" PRIu64 "  %s\n", (uint64_t)pd[i].reg_value,
-		       sel[i]->label);
+		       sel[i].sw ? sel[i].sw->label : sel[i].name);
 	fflush(stdout);
 }
 
@@ -221,8 +299,10 @@ int main(int argc, char **argv)
 	if (!levels)
 		levels = PFM_SW_PMC_USR;
 	if (!nsel)
-		for (i = 0; i < PFMON_NUM_EVENTS; i++)
-			sel[nsel++] = &pfmon_events[i];
+		for (i = 0; i < PFMON_NUM_EVENTS; i++) {
+			sel[nsel].name = pfmon_events[i].name;
+			sel[nsel++].sw = &pfmon_events[i];
+		}
 
 	fd = setup_context();
 	if (smpl_period)
@@ -268,7 +348,7 @@ int main(int argc, char **argv)
 
 	print_counts(fd);
 	if (smpl_period)
-		smpl_report(smpl_period, sel[0]->name);
+		smpl_report(smpl_period, sel[0].name);
 	close(fd);
 
 	if (WIFSIGNALED(status))

@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: LGPL-2.1
+#
+# Host tests of libperfmon's hardware event names (tests/lib/), against the
+# system's libpfm4 with a Skylake PMU forced active.  Part of make check-host.
+
+LIB_TEST_BIN := $(B)/host/lib/events_test
+
+.PHONY: check-lib
+check-host: check-lib
+check-lib: $(LIB_TEST_BIN)
+	LIBPFM_FORCE_PMU=skl $(LIB_TEST_BIN)
+
+$(LIB_TEST_BIN): $(TOP)/tests/lib/events_test.c $(LIBPFM_A) $(LIBPFM_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) $(shell pkg-config --cflags check) -o $@ $< $(LIBPFM_A) -lpfm \
+		$(shell pkg-config --libs check)
