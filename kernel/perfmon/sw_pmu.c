@@ -106,9 +106,13 @@ static u64 pfm_sw_add(struct pfm_sw_cpu *c, unsigned int event, u64 n, u64 level
  */
 static u64 pfm_sw_fold_migrations(struct pfm_sw_cpu *c)
 {
-	long n = atomic_long_xchg(this_cpu_ptr(&pfm_sw_migrations_in), 0);
+	long n;
 
-	if (!n || !c->enabled || !c->system_wide)
+	/* per-thread banks count their own thread's moves, at no atomic's cost here */
+	if (!c->enabled || !c->system_wide)
+		return 0;
+	n = atomic_long_xchg(this_cpu_ptr(&pfm_sw_migrations_in), 0);
+	if (!n)
 		return 0;
 	return pfm_sw_add(c, PFM_SW_EV_CPU_MIGRATIONS, n,
 			  pfm_sw_own_level[PFM_SW_EV_CPU_MIGRATIONS]);
