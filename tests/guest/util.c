@@ -282,24 +282,31 @@ int possible_cpus(void)
 	return atoi(p) + 1;
 }
 
-int wait_blocked_read(pid_t tid, int fd)
+int in_read(pid_t tid, int fd)
 {
 	char path[64], buf[256];
 	unsigned long a0;
 	long nr;
-	int i;
 
 	/*
 	 * /proc/<tid>/syscall names the system call a blocked thread is in
 	 * ("running" while it runs): "nr 0xarg0 ...".
 	 */
 	snprintf(path, sizeof(path), "/proc/%d/syscall", tid);
+	if (sysfs_read(path, buf, sizeof(buf)))
+		return -1;
+	return sscanf(buf, "%ld 0x%lx", &nr, &a0) == 2 && nr == SYS_read &&
+	       a0 == (unsigned long)fd;
+}
+
+int wait_blocked_read(pid_t tid, int fd)
+{
+	int i, r;
+
 	for (i = 0; i < 20000; i++) {
-		if (sysfs_read(path, buf, sizeof(buf)))
-			return -1;
-		if (sscanf(buf, "%ld 0x%lx", &nr, &a0) == 2 && nr == SYS_read &&
-		    a0 == (unsigned long)fd)
-			return 0;
+		r = in_read(tid, fd);
+		if (r)
+			return r > 0 ? 0 : -1;
 		usleep(1000);
 	}
 	errno = ETIMEDOUT;

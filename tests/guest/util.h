@@ -148,6 +148,8 @@ void ck_kid_run(struct kid *k, long n);
 /* n getppid, then the kid must exit with status 0. */
 void ck_kid_run_exit(struct kid *k, long n);
 
+/* 1 if thread tid is blocked in read(fd) now, 0 if not, -1 if it is gone. */
+int in_read(pid_t tid, int fd);
 /* Waits until thread tid blocks in read(fd): 0, or -1 after 20 s. */
 int wait_blocked_read(pid_t tid, int fd);
 /* Waits for pid: its wait status, or -1 after timeout_ms. */
