@@ -254,6 +254,7 @@ void pfm_sw_hooks_put(void);
 #define PFM_SW_NEED_SYSCALLS	0x1	/* the system call tracepoint */
 int pfm_sw_needs_get(u32 bits);
 void pfm_sw_needs_put(u32 bits);
+bool pfm_sw_syscall_hook_on(void);
 int pfm_sw_hooks_init(void);
 void pfm_sw_hooks_exit(void);
 

@@ -2,7 +2,8 @@
 /*
  * perfmon: per-CPU statistics, summed in /sys/kernel/debug/perfmon/stats (writing
  * to the file resets them).  They measure the kernel's own work, such as what a set
- * switch costs, for `make bench`.
+ * switch costs, for `make bench`; the file also says whether the system call probe,
+ * which costs every thread, is attached.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -35,6 +36,8 @@ static int pfm_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "set_switch_pmd_writes %llu\n", sum.set_switch_pmd_writes);
 	seq_printf(m, "overflows %llu\n", sum.overflows);
 	seq_printf(m, "notifications %llu\n", sum.notifications);
+	/* not a count: whether every thread's system calls go through our probe now */
+	seq_printf(m, "syscall_hook_on %d\n", pfm_sw_syscall_hook_on());
 	return 0;
 }
 

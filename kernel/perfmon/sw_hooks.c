@@ -175,6 +175,12 @@ void pfm_sw_hooks_put(void)
 	pfm_sw_group_put(&pfm_sw_groups[PFM_SW_GROUP_BASE]);
 }
 
+/* For the statistics: whether the system call probe is attached now. */
+bool pfm_sw_syscall_hook_on(void)
+{
+	return READ_ONCE(pfm_sw_groups[PFM_SW_GROUP_SYSCALLS].on);
+}
+
 /* The unit's needs (sw_pmu.c): PFM_SW_NEED_SYSCALLS is the only one. */
 int pfm_sw_needs_get(u32 bits)
 {

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +43,49 @@ static uint64_t syscall_window(int fd, long n)
 }
 
 static const long syscall_n[] = { 0, 1, 1000, 100000 };
+
+#define PFM_STATS	"/sys/kernel/debug/perfmon/stats"
+
+/* The syscall_hook_on line of the statistics, or -1. */
+static int syscall_hook_on(void)
+{
+	char buf[1024], *p;
+
+	if (sysfs_read(PFM_STATS, buf, sizeof(buf)))
+		return -1;
+	p = strstr(buf, "syscall_hook_on ");
+	return p ? atoi(p + strlen("syscall_hook_on ")) : -1;
+}
+
+/* Polls the statistics for up to 5 s (the probes linger 1 s after their last user). */
+static int wait_syscall_hook(int want)
+{
+	int i;
+
+	for (i = 0; i < 500 && syscall_hook_on() != want; i++)
+		usleep(10000);
+	return syscall_hook_on();
+}
+
+/*
+ * The system call probe, which sends every thread of the system down the slow
+ * system call path, is attached only while a context that counts system calls is.
+ */
+START_TEST(test_syscall_hook_only_when_counted)
+{
+	int fd;
+
+	ck_assert_int_eq(wait_syscall_hook(0), 0);
+	fd = counting_ctx(PFM_SW_EV_PAGE_FAULTS);		/* attached */
+	ck_assert_ok(pfm_start(fd, 0));
+	ck_assert_int_eq(syscall_hook_on(), 0);
+	/* a system call counter written while attached takes it at once */
+	ck_write_pmc(fd, SW_PMC(1), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	ck_assert_int_eq(syscall_hook_on(), 1);
+	close(fd);
+	ck_assert_int_eq(wait_syscall_hook(0), 0);
+}
+END_TEST
 
 START_TEST(test_syscalls_exact)
 {
@@ -301,6 +345,7 @@ Suite *pfm_count_suite(void)
 	tcase_add_test(tc, test_write_resets_count);
 	tcase_add_test(tc, test_count_64bit);
 	tcase_add_test(tc, test_cpu_migrations);
+	tcase_add_test(tc, test_syscall_hook_only_when_counted);
 	suite_add_tcase(s, tc);
 	return s;
 }
