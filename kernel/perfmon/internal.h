@@ -149,7 +149,7 @@ int pfm_access_task(struct task_struct *task);
 int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value);
 
 /* res.c: sessions and per-user limits */
-extern unsigned int pfm_ctx_per_user_max;
+extern unsigned long pfm_ctx_per_user_max;
 int pfm_res_ctx_charge(struct pfm_context *ctx);
 void pfm_res_ctx_uncharge(struct pfm_context *ctx);
 int pfm_res_session_get(struct pfm_context *ctx, int cpu);

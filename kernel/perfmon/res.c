@@ -16,7 +16,7 @@
 
 #include "internal.h"
 
-unsigned int pfm_ctx_per_user_max = 1024;
+unsigned long pfm_ctx_per_user_max = 1024;
 
 static DEFINE_RAW_SPINLOCK(pfm_res_lock);
 static unsigned int pfm_task_sessions;

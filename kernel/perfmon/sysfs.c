@@ -30,27 +30,6 @@ static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr, c
 	return sysfs_emit(buf, "%u.%u\n", PFM_VERSION_MAJ, PFM_VERSION_MIN);
 }
 
-static ssize_t arg_mem_max_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%lu\n", READ_ONCE(pfm_arg_mem_max));
-}
-
-static ssize_t arg_mem_max_store(struct kobject *kobj, struct kobj_attribute *attr,
-				 const char *buf, size_t count)
-{
-	unsigned long v;
-	int ret;
-
-	ret = kstrtoul(buf, 0, &v);
-	if (ret)
-		return ret;
-	/* Below one element of the largest structure no call could be made. */
-	if (v < sizeof(struct pfarg_setinfo) || v > INT_MAX)
-		return -EINVAL;
-	WRITE_ONCE(pfm_arg_mem_max, v);
-	return count;
-}
-
 static ssize_t model_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	return sysfs_emit(buf, "%s\n", pfm_pmu.model);
@@ -95,24 +74,48 @@ PFM_INT_KNOB(paranoid, pfm_paranoid, -1, 3);
 PFM_INT_KNOB(sys_group, pfm_sys_group, -1, INT_MAX);
 PFM_INT_KNOB(task_group, pfm_task_group, -1, INT_MAX);
 
-static ssize_t ctx_per_user_max_show(struct kobject *kobj, struct kobj_attribute *attr,
-				     char *buf)
+/* Unsigned limits: value and the range a store accepts. */
+struct pfm_ulong_knob {
+	struct kobj_attribute attr;
+	unsigned long *val;
+	unsigned long min, max;
+};
+
+#define to_ulong_knob(a) container_of(a, struct pfm_ulong_knob, attr)
+
+static ssize_t pfm_ulong_knob_show(struct kobject *kobj, struct kobj_attribute *attr,
+				   char *buf)
 {
-	return sysfs_emit(buf, "%u\n", READ_ONCE(pfm_ctx_per_user_max));
+	return sysfs_emit(buf, "%lu\n", READ_ONCE(*to_ulong_knob(attr)->val));
 }
 
-static ssize_t ctx_per_user_max_store(struct kobject *kobj, struct kobj_attribute *attr,
-				      const char *buf, size_t count)
+static ssize_t pfm_ulong_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
+				    const char *buf, size_t count)
 {
-	unsigned int v;
+	struct pfm_ulong_knob *k = to_ulong_knob(attr);
+	unsigned long v;
 	int ret;
 
-	ret = kstrtouint(buf, 0, &v);
+	ret = kstrtoul(buf, 0, &v);
 	if (ret)
 		return ret;
-	WRITE_ONCE(pfm_ctx_per_user_max, v);
+	if (v < k->min || v > k->max)
+		return -EINVAL;
+	WRITE_ONCE(*k->val, v);
 	return count;
 }
+
+#define PFM_ULONG_KNOB(_name, _var, _min, _max)					\
+	static struct pfm_ulong_knob pfm_knob_##_name = {			\
+		.attr = __ATTR(_name, 0644, pfm_ulong_knob_show, pfm_ulong_knob_store), \
+		.val = &(_var), .min = (_min), .max = (_max),			\
+	}
+
+/* Below one element of the largest structure no call could be made. */
+PFM_ULONG_KNOB(arg_mem_max, pfm_arg_mem_max, sizeof(struct pfarg_setinfo), INT_MAX);
+PFM_ULONG_KNOB(ctx_per_user_max, pfm_ctx_per_user_max, 0, UINT_MAX);
+/* Lowering it below what is in use refuses new buffers and frees none. */
+PFM_ULONG_KNOB(smpl_buffer_mem_max, pfm_smpl_mem_max, 0, ULONG_MAX);
 
 static ssize_t task_sessions_count_show(struct kobject *kobj, struct kobj_attribute *attr,
 					char *buf)
@@ -126,26 +129,6 @@ static ssize_t sys_sessions_count_show(struct kobject *kobj, struct kobj_attribu
 	return sysfs_emit(buf, "%u\n", pfm_res_sys_sessions());
 }
 
-static ssize_t smpl_buffer_mem_max_show(struct kobject *kobj, struct kobj_attribute *attr,
-					char *buf)
-{
-	return sysfs_emit(buf, "%lu\n", READ_ONCE(pfm_smpl_mem_max));
-}
-
-/* Lowering it below what is in use refuses new buffers and frees none. */
-static ssize_t smpl_buffer_mem_max_store(struct kobject *kobj, struct kobj_attribute *attr,
-					 const char *buf, size_t count)
-{
-	unsigned long v;
-	int ret;
-
-	ret = kstrtoul(buf, 0, &v);
-	if (ret)
-		return ret;
-	WRITE_ONCE(pfm_smpl_mem_max, v);
-	return count;
-}
-
 static ssize_t smpl_buffer_mem_cur_show(struct kobject *kobj, struct kobj_attribute *attr,
 					char *buf)
 {
@@ -153,24 +136,21 @@ static ssize_t smpl_buffer_mem_cur_show(struct kobject *kobj, struct kobj_attrib
 }
 
 static struct kobj_attribute pfm_version_attr = __ATTR_RO(version);
-static struct kobj_attribute pfm_smpl_buffer_mem_max_attr = __ATTR_RW(smpl_buffer_mem_max);
 static struct kobj_attribute pfm_smpl_buffer_mem_cur_attr = __ATTR_RO(smpl_buffer_mem_cur);
-static struct kobj_attribute pfm_arg_mem_max_attr = __ATTR_RW(arg_mem_max);
-static struct kobj_attribute pfm_ctx_per_user_max_attr = __ATTR_RW(ctx_per_user_max);
 static struct kobj_attribute pfm_task_sessions_count_attr = __ATTR_RO(task_sessions_count);
 static struct kobj_attribute pfm_sys_sessions_count_attr = __ATTR_RO(sys_sessions_count);
 static struct kobj_attribute pfm_model_attr = __ATTR_RO(model);
 
 static struct attribute *pfm_top_attrs[] = {
 	&pfm_version_attr.attr,
-	&pfm_arg_mem_max_attr.attr,
+	&pfm_knob_arg_mem_max.attr.attr,
 	&pfm_knob_paranoid.attr.attr,
 	&pfm_knob_sys_group.attr.attr,
 	&pfm_knob_task_group.attr.attr,
-	&pfm_ctx_per_user_max_attr.attr,
+	&pfm_knob_ctx_per_user_max.attr.attr,
 	&pfm_task_sessions_count_attr.attr,
 	&pfm_sys_sessions_count_attr.attr,
-	&pfm_smpl_buffer_mem_max_attr.attr,
+	&pfm_knob_smpl_buffer_mem_max.attr.attr,
 	&pfm_smpl_buffer_mem_cur_attr.attr,
 	NULL,
 };
