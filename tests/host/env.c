@@ -229,9 +229,10 @@ int pfm_access_task(struct task_struct *task)
 int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value)
 {
 	pfm_host_env.access_pmc_calls++;
-	if (value & pfm_host_env.access_pmc_deny)
-		return -EPERM;
-	return pfm_host_env.access_pmc_ret;
+	/* as access.c: only the register's own privileged bits ask for privilege */
+	if (!(value & desc->priv_msk))
+		return 0;
+	return pfm_host_env.unprivileged ? -EPERM : 0;
 }
 
 /* res.c */

@@ -9,7 +9,7 @@ struct fake_pmu fake_pmu;
 
 #define FAKE_PMC(n, t, dfl) {						\
 	.name = "FAKE_PMC" #n, .addr = 0x186 + (n), .dfl_val = (dfl),	\
-	.rsvd_msk = FAKE_PMC_RSVD, .type = (t),				\
+	.rsvd_msk = FAKE_PMC_RSVD, .priv_msk = FAKE_OS_BIT, .type = (t),	\
 }
 #define FAKE_PMD(n) {							\
 	.name = "FAKE_PMD" #n, .addr = 0xc1 + (n),			\

@@ -53,6 +53,7 @@ void pfm_host_add_known_bug(TCase *tc, const TTest *t);
 #define FAKE_PMC_EN		(1ULL << 22)
 #define FAKE_PMC_RSVD		0xffffffff00000000ULL
 #define FAKE_PMC3_DFL		0x5ULL
+#define FAKE_OS_BIT		(1ULL << 17)	/* priv_msk of every fake PMC */
 
 struct fake_pmu {
 	u64 pmc[FAKE_NUM];
@@ -94,8 +95,7 @@ struct pfm_host_env {
 	int sw_syscall_users;		/* holders of the system call hook */
 	int sw_needs_get_ret;		/* injected pfm_sw_needs_get() error */
 	int access_task_ret;		/* pfm_access_task() result */
-	int access_pmc_ret;		/* pfm_access_pmc() result */
-	u64 access_pmc_deny;		/* pfm_access_pmc() says EPERM to these bits */
+	bool unprivileged;		/* pfm_access_pmc() refuses a register's priv_msk */
 	unsigned int access_pmc_calls;
 	int charged;			/* contexts charged to the user */
 	int charge_ret;			/* injected pfm_res_ctx_charge() error */

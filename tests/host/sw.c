@@ -302,7 +302,7 @@ START_TEST(test_os_is_privileged)
 
 	for (i = 0; i < N_SW; i++)
 		ck_assert_u64_eq(u->pmcs[i].priv_msk, PFM_SW_PMC_OS);
-	pfm_host_env.access_pmc_deny = PFM_SW_PMC_OS;
+	pfm_host_env.unprivileged = true;
 	c.reg_value = PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS) | PFM_SW_PMC_OS;
 	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), -EPERM);
 	c.reg_value = PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS);

@@ -130,12 +130,12 @@ START_TEST(test_privileged_bits)
 
 	sim_start(_i);
 	ctx = ck_ctx_new(0);
+	pfm_host_env.unprivileged = true;
 	for (i = 0; i < sim_m()->num_gp; i++) {
 		const struct pfm_regdesc *d = pfm_pmu.pmc[GP_PMC(i)].desc;
 
 		ck_assert_uint_eq(d->priv_msk, SEL_OS | (sim_anythread() ? PFM_X86_SEL_ANY : 0));
 		/* access.c at paranoid 2 without CAP_PERFMON: EPERM iff value & priv_msk */
-		pfm_host_env.access_pmc_deny = d->priv_msk;
 		ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(i), 0, SEL_UK(SIM_EV_INST), 0), -EPERM);
 		ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(i), 0, SEL_K(SIM_EV_INST), 0), -EPERM);
 		ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(i), 0, SEL_U(SIM_EV_INST), 0), 0);
@@ -148,7 +148,6 @@ START_TEST(test_privileged_bits)
 		const struct pfm_regdesc *d = pfm_pmu.pmc[FX_PMC].desc;
 
 		ck_assert_uint_eq(d->priv_msk, priv_fixed());
-		pfm_host_env.access_pmc_deny = d->priv_msk;
 		for (i = 0; i < sim_num_fixed(); i++) {
 			ck_assert_int_eq(sim_write_pmc(ctx, FX_PMC, 0, PFM_X86_FIXED_OS(i), 0),
 					 -EPERM);
@@ -156,7 +155,7 @@ START_TEST(test_privileged_bits)
 						       PFM_X86_FIXED_PMI(i), 0), 0);
 		}
 	}
-	pfm_host_env.access_pmc_deny = 0;
+	pfm_host_env.unprivileged = false;
 	pfm_context_put(ctx);
 }
 END_TEST
