@@ -8,12 +8,15 @@ fail() {
 	exit 1
 }
 
-# counting: 5000 getppid and 256 fresh pages, at user level
+# counting: 5000 getppid and 256 fresh pages, at user level.  The system calls are
+# exact on each kernel: the execve, glibc's static startup (13 calls on Debian's
+# kernel, 15 on the in-tree one: see lifecycle.c), 5000 getppid, the workload's
+# page set-up, exit_group: 5018 and 5020 measured.
 out=$(/bin/pfmon -e syscalls,page-faults -- /bin/workload -s 5000 -p 256) ||
 	fail "pfmon exited with $?"
 sys=$(echo "$out" | awk '$2 == "syscalls" { print $1 }')
 pf=$(echo "$out" | awk '$2 == "page-faults" { print $1 }')
-[ -n "$sys" ] && [ "$sys" -ge 5000 ] && [ "$sys" -le 5300 ] || fail "syscalls: $sys"
+[ -n "$sys" ] && [ "$sys" -ge 5018 ] && [ "$sys" -le 5020 ] || fail "syscalls: $sys"
 [ -n "$pf" ] && [ "$pf" -ge 256 ] && [ "$pf" -le 400 ] || fail "page-faults: $pf"
 
 # sampling: one sample every 64 page faults of 2048 fresh pages

@@ -107,8 +107,10 @@ START_TEST(test_assign_nospc)
 	errno = 0;
 	ck_assert_int_eq(pfmg_assign(three, 3, 2, 3, pmc, &npmc, pmd), -1);
 	ck_assert_int_eq(errno, ENOSPC);
+	errno = 0;
 	ck_assert_int_eq(pfmg_assign(two_ref, 2, 8, 3, pmc, &npmc, pmd), -1);
 	ck_assert_int_eq(errno, ENOSPC);
+	errno = 0;
 	ck_assert_int_eq(pfmg_assign(&ref, 1, 8, 2, pmc, &npmc, pmd), -1);	/* no fixed 2 */
 	ck_assert_int_eq(errno, ENOSPC);
 	ck_assert_int_eq(pfmg_assign(three, 2, 2, 0, pmc, &npmc, pmd), 0);
