@@ -31,28 +31,25 @@
 #define PFM_SYS_SESSIONS	PFM_SYSFS "/sys_sessions_count"
 
 /* The knobs the tests change, as they were before the test case. */
-static const char *const knob_paths[] = {
-	PFM_PARANOID, PFM_TASK_GROUP, PFM_SYS_GROUP, PFM_CTX_PER_USER_MAX,
+static struct knob knobs[] = {
+	{ .path = PFM_PARANOID }, { .path = PFM_TASK_GROUP }, { .path = PFM_SYS_GROUP },
+	{ .path = PFM_CTX_PER_USER_MAX },
 };
-static char knob_saved[ARRAY_SIZE(knob_paths)][32];
 
 static void knobs_save(void)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(knob_paths); i++)
-		if (sysfs_read(knob_paths[i], knob_saved[i], sizeof(knob_saved[i])))
-			knob_saved[i][0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(knobs); i++)
+		knob_save(&knobs[i]);
 }
 
 static void knobs_restore(void)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(knob_paths); i++)
-		if (knob_saved[i][0] && sysfs_write(knob_paths[i], knob_saved[i]))
-			fprintf(stderr, "access: cannot restore %s to %s\n", knob_paths[i],
-				knob_saved[i]);
+	for (i = 0; i < ARRAY_SIZE(knobs); i++)
+		knob_restore(&knobs[i]);
 }
 
 static void ck_knob(const char *path, long v)

@@ -19,12 +19,6 @@
 
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
 
-static void ck_load_cpu(int fd, int cpu)
-{
-	ck_assert_msg(!pfm_load_context(fd, 0, cpu), "pfm_load_context(cpu %d): %s",
-		      cpu, strerror(errno));
-}
-
 static uint64_t elapsed_ns(const struct timespec *a, const struct timespec *b)
 {
 	return (b->tv_sec - a->tv_sec) * 1000000000ULL + b->tv_nsec - a->tv_nsec;
@@ -44,7 +38,7 @@ START_TEST(test_sys_bad_cpu)
 	ck_assert_errno(pfm_load_context(fd, 0, INT_MAX), EINVAL);
 	ck_assert_errno(pfm_load_context(fd, 0, -1), EINVAL);
 	ck_assert_errno(pfm_start(fd, 0), EINVAL);
-	ck_load_cpu(fd, 0);
+	ck_load(fd, 0);
 	ck_assert_ok(pfm_unload_context(fd, 0));
 	close(fd);
 }
@@ -70,8 +64,8 @@ START_TEST(test_sys_counts_cpu)
 	ck_kid_start(&k);
 	f0 = ck_sys_ctx(PFM_SW_EV_SYSCALLS);
 	f1 = ck_sys_ctx(PFM_SW_EV_SYSCALLS);
-	ck_load_cpu(f0, 0);
-	ck_load_cpu(f1, 1);
+	ck_load(f0, 0);
+	ck_load(f1, 1);
 
 	rs0 = pfm_start(f0, 0);
 	rs1 = pfm_start(f1, 0);
@@ -117,7 +111,7 @@ START_TEST(test_sys_migrations_in)
 	ck_two_cpus();
 	ck_pin(0);
 	f1 = ck_sys_ctx(PFM_SW_EV_CPU_MIGRATIONS);
-	ck_load_cpu(f1, 1);
+	ck_load(f1, 1);
 	rs = pfm_start(f1, 0);
 	for (i = 0; i < MIG_N; i++) {
 		ck_pin(1);
@@ -141,7 +135,7 @@ START_TEST(test_sys_task_clock)
 	uint64_t ns, window;
 	int fd = ck_sys_ctx(PFM_SW_EV_TASK_CLOCK), rs, rt;
 
-	ck_load_cpu(fd, 1 % possible_cpus());
+	ck_load(fd, 1 % possible_cpus());
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rs = pfm_start(fd, 0);
 	usleep(200000);
@@ -166,17 +160,17 @@ START_TEST(test_sys_one_per_cpu)
 	int c = ck_sys_ctx(PFM_SW_EV_SYSCALLS);
 
 	ck_two_cpus();
-	ck_load_cpu(a, 0);
+	ck_load(a, 0);
 	ck_assert_errno(pfm_load_context(b, 0, 0), EBUSY);
 	ck_assert_errno(pfm_start(b, 0), EINVAL);
-	ck_load_cpu(b, 1);
+	ck_load(b, 1);
 	ck_assert_errno(pfm_load_context(c, 0, 1), EBUSY);
 	ck_assert_errno(pfm_load_context(c, 0, 0), EBUSY);
 	ck_assert_ok(pfm_unload_context(a, 0));
-	ck_load_cpu(c, 0);
+	ck_load(c, 0);
 	/* a close frees the CPU too */
 	close(b);
-	ck_load_cpu(a, 1);
+	ck_load(a, 1);
 	ck_assert_ok(pfm_unload_context(a, 0));
 	ck_assert_ok(pfm_unload_context(c, 0));
 	close(a);
@@ -191,7 +185,7 @@ START_TEST(test_sys_excludes_task)
 	int s = ck_sys_ctx(PFM_SW_EV_SYSCALLS), t = ck_ctx_create();
 
 	ck_kid_start(&k);
-	ck_load_cpu(s, 0);
+	ck_load(s, 0);
 	ck_assert_errno(pfm_load_context(t, 0, self_tid()), EBUSY);
 	ck_assert_errno(pfm_load_context(t, 0, k.pid), EBUSY);
 	ck_assert_errno(pfm_start(t, 0), EINVAL);
@@ -217,7 +211,7 @@ START_TEST(test_task_excludes_sys)
 	ck_assert_errno(pfm_load_context(s, 0, 1), EBUSY);
 	ck_assert_errno(pfm_start(s, 0), EINVAL);
 	ck_assert_ok(pfm_unload_context(t, 0));
-	ck_load_cpu(s, 0);
+	ck_load(s, 0);
 	ck_assert_ok(pfm_unload_context(s, 0));
 
 	/* attached to another process: until it exits */
@@ -225,7 +219,7 @@ START_TEST(test_task_excludes_sys)
 	ck_assert_ok(pfm_load_context(t, 0, k.pid));
 	ck_assert_errno(pfm_load_context(s, 0, 1), EBUSY);
 	ck_kid_run_exit(&k, 0);
-	ck_load_cpu(s, 1);
+	ck_load(s, 1);
 	ck_assert_ok(pfm_unload_context(s, 0));
 	close(s);
 	close(t);
@@ -257,7 +251,7 @@ START_TEST(test_hotplug_detaches)
 	ck_assert_int_eq(ck_sysfs_read_long(CPU1_ONLINE), 1);
 	fd = ck_sys_ctx(PFM_SW_EV_SYSCALLS);
 	other = ck_sys_ctx(PFM_SW_EV_SYSCALLS);
-	ck_load_cpu(fd, 1);
+	ck_load(fd, 1);
 	ck_pin(1);
 	rs = pfm_start(fd, 0);
 	do_getppid(HOTPLUG_N);
@@ -283,12 +277,12 @@ START_TEST(test_hotplug_detaches)
 	ck_assert_ok(sysfs_write(CPU1_ONLINE, "1\n"));
 	c2 = count(fd);
 	ck_assert_uint_eq(c2, c1);
-	ck_load_cpu(fd, 1);
+	ck_load(fd, 1);
 	ck_assert_ok(pfm_start(fd, 0));
 	ck_assert_ok(pfm_stop(fd, 0));
 	ck_assert_ok(pfm_unload_context(fd, 0));
 	ck_assert_errno(pfm_unload_context(fd, 0), EINVAL);
-	ck_load_cpu(other, 1);
+	ck_load(other, 1);
 	close(other);
 	close(fd);
 }
