@@ -133,3 +133,22 @@ struct pfm_event_set *ctx_set0(struct pfm_context *ctx)
 	ck_assert_ptr_nonnull(set);
 	return set;
 }
+
+void ck_write_pmd_full(struct pfm_context *ctx, u16 set, u16 num, u64 value, u32 flags,
+		       u64 short_reset, u64 long_reset, u64 switch_cnt)
+{
+	struct pfarg_pmd r = {
+		.reg_num = num, .reg_set = set, .reg_value = value, .reg_flags = flags,
+		.reg_short_reset = short_reset, .reg_long_reset = long_reset,
+		.reg_ovfl_switch_cnt = switch_cnt,
+	};
+
+	ck_assert_int_eq(pfm_write_pmds(ctx, &r, 1), 0);
+}
+
+void ck_done(struct pfm_context *ctx)
+{
+	if (ctx->state == PFM_CTX_LOADED)
+		ck_unload(ctx);
+	pfm_context_put(ctx);
+}

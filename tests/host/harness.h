@@ -137,6 +137,11 @@ void ck_write_pmc(struct pfm_context *ctx, u16 num, u64 value, u32 flags);
 void ck_write_pmd(struct pfm_context *ctx, u16 num, u64 value);
 u64 ck_read_pmd(struct pfm_context *ctx, u16 num);
 struct pfm_event_set *ctx_set0(struct pfm_context *ctx);
+/* A PMD written with its flags, resets and switch threshold. */
+void ck_write_pmd_full(struct pfm_context *ctx, u16 set, u16 num, u64 value, u32 flags,
+		       u64 short_reset, u64 long_reset, u64 switch_cnt);
+/* Detaches if attached, then drops the test's reference. */
+void ck_done(struct pfm_context *ctx);
 
 #define ck_assert_u64_eq(a, b)	ck_assert_uint_eq((u64)(a), (u64)(b))
 

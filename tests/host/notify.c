@@ -13,17 +13,6 @@
 #define PMC	PFM_SW_FIRST_PMC
 #define PMD	PFM_SW_FIRST_PMD
 
-static void ck_pmd(struct pfm_context *ctx, u16 set, u16 num, u64 value, u32 flags,
-		   u64 short_reset, u64 long_reset)
-{
-	struct pfarg_pmd r = {
-		.reg_num = num, .reg_set = set, .reg_value = value, .reg_flags = flags,
-		.reg_short_reset = short_reset, .reg_long_reset = long_reset,
-	};
-
-	ck_assert_int_eq(pfm_write_pmds(ctx, &r, 1), 0);
-}
-
 static void syscalls(unsigned int n)
 {
 	while (n--)
@@ -37,18 +26,11 @@ static struct pfm_context *notify_ctx(u64 start, u64 long_reset)
 
 	ck_write_pmc(ctx, PMC, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
 	ck_write_pmc(ctx, PMC + 1, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
-	ck_pmd(ctx, 0, PMD, start, PFM_PMDFL_OVFL_NOTIFY, 0, long_reset);
+	ck_write_pmd_full(ctx, 0, PMD, start, PFM_PMDFL_OVFL_NOTIFY, 0, long_reset, 0);
 	ck_write_pmd(ctx, PMD + 1, 0);
 	ck_load_self(ctx);
 	ck_start(ctx);
 	return ctx;
-}
-
-static void done(struct pfm_context *ctx)
-{
-	if (ctx->state == PFM_CTX_LOADED)
-		ck_unload(ctx);
-	pfm_context_put(ctx);
 }
 
 START_TEST(test_notify_masks)
@@ -83,7 +65,7 @@ START_TEST(test_notify_masks)
 	/* a restart of a masked context started by nobody else is the only resume */
 	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
 	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), -EBUSY);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -100,7 +82,7 @@ START_TEST(test_restart_refusals)
 	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART | PFM_STARTFL_SET, 0), -EINVAL);
 	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 1), -EINVAL);
 	ck_assert(ctx->started);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -124,7 +106,7 @@ START_TEST(test_mask_lifted)
 		ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0),
 				 how == 2 ? -EINVAL : -EBUSY);
 		ck_assert_u64_eq(ck_read_pmd(ctx, PMD), 0);
-		done(ctx);
+		ck_done(ctx);
 	}
 }
 END_TEST
@@ -135,12 +117,12 @@ START_TEST(test_write_replaces_reset)
 	struct pfm_context *ctx = notify_ctx(-1ULL, -7ULL);
 
 	syscalls(1);
-	ck_pmd(ctx, 0, PMD, 100, PFM_PMDFL_OVFL_NOTIFY, 0, -7ULL);
+	ck_write_pmd_full(ctx, 0, PMD, 100, PFM_PMDFL_OVFL_NOTIFY, 0, -7ULL, 0);
 	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
 	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), 100);
 	syscalls(2);
 	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), 102);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -157,7 +139,7 @@ START_TEST(test_short_reset_and_reset_pmds)
 	ck_write_pmc(ctx, PMC + 1, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
 	r.reg_reset_pmds[PMD / 64] = 1ULL << ((PMD + 1) % 64);
 	ck_assert_int_eq(pfm_write_pmds(ctx, &r, 1), 0);
-	ck_pmd(ctx, 0, PMD + 1, 50, 0, 7, 9);
+	ck_write_pmd_full(ctx, 0, PMD + 1, 50, 0, 7, 9, 0);
 	ck_load_self(ctx);
 	ck_start(ctx);
 	syscalls(2);					/* PMD64 overflows */
@@ -168,7 +150,7 @@ START_TEST(test_short_reset_and_reset_pmds)
 	syscalls(3);
 	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -1ULL);
 	ck_assert_u64_eq(ck_read_pmd(ctx, PMD + 1), 10);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -205,7 +187,7 @@ START_TEST(test_switch_deferred)
 	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmds[PMD].value, 0);
 	ck_stop(ctx);
 	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmds[PMD].value, 3);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -227,7 +209,7 @@ START_TEST(test_masked_across_switch)
 	syscalls(2);
 	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -1ULL);
 	ck_assert_u64_eq(ck_read_pmd(ctx, PMD + 1), 3);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -254,7 +236,7 @@ START_TEST(test_notify_block)
 	ck_assert(ctx->masked);
 	ck_assert_uint_eq(pfm_host_env.blocks, 1);
 	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -270,7 +252,7 @@ START_TEST(test_sampling)
 
 	ctx->smpl.fmt = (const struct pfm_smpl_fmt *)&fake_fmt;
 	ck_write_pmc(ctx, PMC, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
-	ck_pmd(ctx, 0, PMD, -2ULL, PFM_PMDFL_SMPL, -3ULL, -10ULL);
+	ck_write_pmd_full(ctx, 0, PMD, -2ULL, PFM_PMDFL_SMPL, -3ULL, -10ULL, 0);
 	ck_load_self(ctx);
 	ck_start(ctx);
 	syscalls(2 + 3 + 3);
@@ -286,7 +268,7 @@ START_TEST(test_sampling)
 	ck_assert_uint_eq(pfm_host_env.smpl_restarts, 1);
 	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -10ULL);
 	ctx->smpl.fmt = NULL;
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -310,7 +292,7 @@ START_TEST(test_random_reset)
 	shim_random = 0;
 	syscalls(17);
 	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -10ULL);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 

@@ -28,31 +28,12 @@ static void ck_write_pmc_set(struct pfm_context *ctx, u16 set, u16 num, u64 valu
 	ck_assert_int_eq(pfm_write_pmcs(ctx, &r, 1), 0);
 }
 
-static void ck_write_pmd_full(struct pfm_context *ctx, u16 set, u16 num, u64 value,
-			      u64 short_reset, u32 flags, u64 switch_cnt)
-{
-	struct pfarg_pmd r = {
-		.reg_num = num, .reg_set = set, .reg_value = value,
-		.reg_short_reset = short_reset, .reg_flags = flags,
-		.reg_ovfl_switch_cnt = switch_cnt,
-	};
-
-	ck_assert_int_eq(pfm_write_pmds(ctx, &r, 1), 0);
-}
-
 static struct pfarg_setinfo ck_info(struct pfm_context *ctx, u16 id)
 {
 	struct pfarg_setinfo i = { .set_id = id };
 
 	ck_assert_int_eq(pfm_getinfo_evtsets(ctx, &i, 1), 0);
 	return i;
-}
-
-static void done(struct pfm_context *ctx)
-{
-	if (ctx->state == PFM_CTX_LOADED)
-		ck_unload(ctx);
-	pfm_context_put(ctx);
 }
 
 START_TEST(test_create_validation)
@@ -77,7 +58,7 @@ START_TEST(test_create_validation)
 	ck_assert_int_eq(pfm_create_evtsets(ctx, &d, 1), -EBUSY);
 	ck_assert_int_eq(pfm_delete_evtsets(ctx, &d, 1), -EBUSY);
 	ck_assert_ptr_null(pfm_find_set(ctx, 1));
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -96,7 +77,7 @@ START_TEST(test_create_ordered)
 	ck_assert_uint_eq(k, 4);
 	ck_assert_ptr_eq(pfm_next_set(ctx, pfm_find_set(ctx, 65535)), pfm_find_set(ctx, 0));
 	ck_assert_ptr_eq(pfm_next_set(ctx, pfm_find_set(ctx, 7)), pfm_find_set(ctx, 300));
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -112,7 +93,7 @@ START_TEST(test_effective_timeout)
 	ck_assert_u64_eq(d[0].set_timeout, res);
 	ck_assert_u64_eq(d[1].set_timeout, (1000001 + res - 1) / res * res);
 	ck_assert_u64_eq(ck_info(ctx, 2).set_timeout, d[1].set_timeout);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -123,12 +104,12 @@ START_TEST(test_modify_keeps_registers)
 
 	ck_create(ctx, 1, 0, 0);
 	ck_write_pmc_set(ctx, 1, 0, FAKE_PMC_EN | 0x11);
-	ck_write_pmd_full(ctx, 1, 0, 1234, 0, 0, 0);
+	ck_write_pmd_full(ctx, 1, 0, 1234, 0, 0, 0, 0);
 	ck_create(ctx, 1, PFM_SETFL_TIME_SWITCH, 50000);
 	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmcs[0], FAKE_PMC_EN | 0x11);
 	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmds[0].value, 1234);
 	ck_assert_uint_eq(ck_info(ctx, 1).set_flags, PFM_SETFL_TIME_SWITCH);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -162,7 +143,7 @@ START_TEST(test_delete)
 	ck_assert_int_eq(pfm_delete_evtsets(ctx, d, 2), -EBUSY);
 	ck_assert_int_eq(pfm_delete_evtsets(ctx, d, 1), 0);
 	ck_assert_ptr_eq(pfm_first_set(ctx), pfm_find_set(ctx, 5));
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -185,7 +166,7 @@ START_TEST(test_getinfo_validation)
 	ck_assert_u64_eq(i.set_avail_pmcs[1], 0xff);
 	ck_assert_u64_eq(i.set_avail_pmds[0], 0xf);
 	ck_assert_u64_eq(i.set_avail_pmds[1], 0xff);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -232,7 +213,7 @@ START_TEST(test_timeout_switch)
 	ck_assert_u64_eq(i0.set_act_duration, 1500000);
 	ck_assert_u64_eq(i1.set_act_duration, 3000000);
 	ck_assert_u64_eq(i0.set_act_duration + i1.set_act_duration, 4500000);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -270,7 +251,7 @@ START_TEST(test_switch_writes_only_differences)
 	ck_assert(shim_hrtimer_fire(&ctx->timer));
 	ck_assert_uint_eq(fake_pmu.nr_write_pmc - pmc_writes, 2);	/* PMC1, PMC2 back */
 	ck_assert_u64_eq(fake_pmu.pmc[2], fake_pmcs[2].dfl_val);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -291,7 +272,7 @@ START_TEST(test_single_set_no_writes)
 	ck_assert_uint_eq(ctx->active->id, 0);
 	ck_assert_u64_eq(ctx->active->runs, 2);
 	ck_assert(ctx->timer.armed);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -317,7 +298,7 @@ START_TEST(test_timeout_is_virtual)
 	ck_assert_uint_eq(ctx->active->id, 1);
 	ck_assert_u64_eq(pfm_find_set(ctx, 0)->duration_ns, 1000000);
 	ck_assert(!ctx->timer.armed);				/* set 1 does not time out */
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -337,7 +318,7 @@ START_TEST(test_overflow_switch)
 	ck_create(ctx, 1, 0, 0);
 	ck_write_pmc_set(ctx, 0, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
 	ck_write_pmc_set(ctx, 0, pmc + 1, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
-	ck_write_pmd_full(ctx, 0, pmd, -3ULL, -3ULL, PFM_PMDFL_SWITCH, 2);
+	ck_write_pmd_full(ctx, 0, pmd, -3ULL, PFM_PMDFL_SWITCH, -3ULL, 0, 2);
 	ck_write_pmc_set(ctx, 1, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
 	ck_load_self(ctx);
 	ck_start(ctx);
@@ -357,7 +338,7 @@ START_TEST(test_overflow_switch)
 	ck_assert_u64_eq(i.set_ovfl_pmds[1], 1);		/* PMD64 overflowed last */
 	ck_assert_u64_eq(i.set_ovfl_pmds[0], 0);
 	ck_assert_u64_eq(i.set_runs, 1);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -371,9 +352,9 @@ START_TEST(test_overflow_threshold_reloads)
 	ck_create(ctx, 0, PFM_SETFL_OVFL_SWITCH, 0);
 	ck_create(ctx, 1, PFM_SETFL_OVFL_SWITCH, 0);
 	ck_write_pmc_set(ctx, 0, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
-	ck_write_pmd_full(ctx, 0, pmd, -2ULL, -2ULL, PFM_PMDFL_SWITCH, 3);
+	ck_write_pmd_full(ctx, 0, pmd, -2ULL, PFM_PMDFL_SWITCH, -2ULL, 0, 3);
 	ck_write_pmc_set(ctx, 1, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
-	ck_write_pmd_full(ctx, 1, pmd, -1ULL, -1ULL, PFM_PMDFL_SWITCH, 1);
+	ck_write_pmd_full(ctx, 1, pmd, -1ULL, PFM_PMDFL_SWITCH, -1ULL, 0, 1);
 	ck_load_self(ctx);
 	ck_start(ctx);
 	/* set 0: 3 overflows of 2 counts = 6; set 1: 1 count; and again. */
@@ -389,7 +370,7 @@ START_TEST(test_overflow_threshold_reloads)
 	ck_assert_uint_eq(ctx->active->id, 1);
 	ck_assert_u64_eq(pfm_find_set(ctx, 0)->runs, 2);
 	ck_assert_u64_eq(ctx->nr_switches, 3);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
@@ -405,15 +386,14 @@ START_TEST(test_overflow_without_switch_flags)
 		ck_create(ctx, 0, variant ? PFM_SETFL_OVFL_SWITCH : 0, 0);
 		ck_create(ctx, 1, 0, 0);
 		ck_write_pmc_set(ctx, 0, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
-		ck_write_pmd_full(ctx, 0, pmd, -1ULL, -1ULL,
-				  variant ? 0 : PFM_PMDFL_SWITCH, 1);
+		ck_write_pmd_full(ctx, 0, pmd, -1ULL, variant ? 0 : PFM_PMDFL_SWITCH, -1ULL, 0, 1);
 		ck_load_self(ctx);
 		ck_start(ctx);
 		for (k = 0; k < 4; k++)
 			pfm_sw_count(PFM_SW_EV_SYSCALLS, 1);
 		ck_assert_uint_eq(ctx->active->id, 0);
 		ck_assert_u64_eq(ctx->nr_switches, 0);
-		done(ctx);
+		ck_done(ctx);
 	}
 }
 END_TEST
@@ -436,7 +416,7 @@ START_TEST(test_start_set_choice)
 	ck_assert_uint_eq(ctx->active->id, 9);
 	ck_stop(ctx);
 	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_SET, 5), -EINVAL);
-	done(ctx);
+	ck_done(ctx);
 }
 END_TEST
 
