@@ -131,14 +131,22 @@ static int pfm_sw_pmc_check(unsigned int idx, u64 value)
 	return (value & PFM_SW_PMC_EVENT_MASK) > PFM_SW_EV_MAX ? -EINVAL : 0;
 }
 
+/*
+ * The clock is read only where a counter ticks: a set moved on or off the bank at a
+ * context switch goes through here register by register with the bank disabled,
+ * and enable() stamps every counter anyway.
+ */
 static void pfm_sw_write_pmc(unsigned int i, u64 value)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
-	u64 now = pfm_clock_ns();
+	u64 now;
 
-	pfm_sw_fold(c, i, now);
+	if (c->enabled) {
+		now = pfm_clock_ns();
+		pfm_sw_fold(c, i, now);
+		c->stamp[i] = now;
+	}
 	c->pmc[i] = value;
-	c->stamp[i] = now;
 	pfm_sw_recount(c);
 }
 
@@ -147,7 +155,8 @@ static void pfm_sw_write_pmd(unsigned int i, u64 value)
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 
 	c->pmd[i] = value;
-	c->stamp[i] = pfm_clock_ns();
+	if (c->enabled)
+		c->stamp[i] = pfm_clock_ns();
 }
 
 static u64 pfm_sw_read_pmd(unsigned int i)
@@ -155,7 +164,8 @@ static u64 pfm_sw_read_pmd(unsigned int i)
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 
 	pfm_sw_fold_migrations(c);
-	pfm_sw_fold(c, i, pfm_clock_ns());
+	if (pfm_sw_ticking(c, i))
+		pfm_sw_fold(c, i, pfm_clock_ns());
 	return c->pmd[i];
 }
 
