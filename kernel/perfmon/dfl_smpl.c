@@ -3,9 +3,7 @@
  * perfmon: the "default" sampling format (uapi/perfmon/perfmon_dfl_smpl.h): a header,
  * then fixed entries each followed by the sampled PMD values.
  */
-#include <linux/ptrace.h>
-#include <linux/sched/task_stack.h>
-#include <linux/timekeeping.h>
+#include <linux/ktime.h>
 
 #include <uapi/perfmon/perfmon_dfl_smpl.h>
 
@@ -75,8 +73,7 @@ static bool pfm_dfl_smpl_handler(struct pfm_smpl_buf *b, struct pfm_context *ctx
 	e->tgid = task_tgid_vnr(current);
 	e->ovfl_pmd = pmd;
 	e->last_reset_val = p->last_reset_val;
-	e->ip = (current->flags & PF_KTHREAD) ? 0 :
-		instruction_pointer(task_pt_regs(current));
+	e->ip = pfm_user_ip();
 	e->tstamp = ktime_get_ns();
 	e->cpu = smp_processor_id();
 	e->set = set->id;

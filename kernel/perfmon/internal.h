@@ -164,6 +164,7 @@ bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
 void pfm_smpl_restart_locked(struct pfm_context *ctx);
 
 /* msg.c */
+u64 pfm_user_ip(void);
 void pfm_msg_init(struct pfm_context *ctx);
 void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task);
 void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl);

@@ -24,6 +24,14 @@ static void pfm_wake_fn(struct irq_work *work)
 	pfm_context_put(ctx);
 }
 
+/* Where the current thread is in user mode: 0 for a kernel thread, which has none. */
+u64 pfm_user_ip(void)
+{
+	if (current->flags & PF_KTHREAD)
+		return 0;
+	return instruction_pointer(task_pt_regs(current));
+}
+
 void pfm_msg_init(struct pfm_context *ctx)
 {
 	init_irq_work(&ctx->wake_work, pfm_wake_fn);
@@ -87,8 +95,7 @@ void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl)
 		m->msg_ovfl_tid = task_pid_vnr(current);
 		m->msg_active_set = ctx->active->id;
 		m->msg_ovfl_cpu = smp_processor_id();
-		if (!(current->flags & PF_KTHREAD))
-			m->msg_ovfl_ip = instruction_pointer(task_pt_regs(current));
+		m->msg_ovfl_ip = pfm_user_ip();
 		bitmap_to_arr64(m->msg_ovfl_pmds, ovfl, PFM_MAX_PMDS);
 		pfm_msg_queue_locked(ctx, &msg);
 	}

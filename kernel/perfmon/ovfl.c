@@ -26,8 +26,8 @@ static u64 pfm_reset_value(const struct pfm_pmd *p, bool long_reset)
  * Reloads PMD i after its overflow: what it counted past the overflow is kept.  The
  * PMDs named in its reset_pmds restart from their own reset value.
  */
-static void pfm_pmd_reset(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i,
-			  bool long_reset, bool live)
+static void pfm_pmd_reset(struct pfm_event_set *set, unsigned int i, bool long_reset,
+			  bool live)
 {
 	struct pfm_pmd *p = &set->pmds[i];
 	unsigned int j;
@@ -42,10 +42,9 @@ static void pfm_pmd_reset(struct pfm_context *ctx, struct pfm_event_set *set, un
 		if (j == i || !test_bit(j, set->used_pmds))
 			continue;
 		q->last_reset_val = pfm_reset_value(q, long_reset);
+		q->value = q->last_reset_val;
 		if (live)
-			pfm_pmd_set_value(ctx, set, j, q->last_reset_val);
-		else
-			q->value = q->last_reset_val;
+			pfm_pmd_load(set, j);
 	}
 }
 
@@ -93,7 +92,7 @@ void pfm_overflow_pending_locked(struct pfm_context *ctx)
 		if (full || (p->flags & PFM_PMDFL_OVFL_NOTIFY))
 			__set_bit(i, notify);
 		else
-			pfm_pmd_reset(ctx, set, i, false, true);
+			pfm_pmd_reset(set, i, false, true);
 		if ((set->flags & PFM_SETFL_OVFL_SWITCH) && (p->flags & PFM_PMDFL_SWITCH) &&
 		    p->switch_left && !--p->switch_left)
 			do_switch = true;
@@ -119,7 +118,7 @@ struct pfm_event_set *pfm_overflow_restart_locked(struct pfm_context *ctx)
 	unsigned int i;
 
 	for_each_set_bit(i, set->restart_pmds, pfm_pmu.num_pmd_slots)
-		pfm_pmd_reset(ctx, set, i, true, false);
+		pfm_pmd_reset(set, i, true, false);
 	bitmap_zero(set->restart_pmds, PFM_MAX_PMDS);
 	pfm_smpl_restart_locked(ctx);
 	ctx->masked = false;

@@ -81,15 +81,21 @@ static void pfm_stop_locked(struct pfm_context *ctx)
 	ctx->started = false;
 }
 
-static void pfm_start_locked(struct pfm_context *ctx, struct pfm_event_set *set)
+/* Monitoring on: live at once if the state is on this CPU, else at the next switch-in. */
+static void pfm_go_live_locked(struct pfm_context *ctx)
 {
-	pfm_overflow_unmask_locked(ctx);
-	pfm_set_activate(ctx, set);
 	ctx->started = true;
 	if (pfm_here(ctx)) {
 		ctx->last_cpu = ctx->on_cpu;
 		pfm_live_in(ctx);
 	}
+}
+
+static void pfm_start_locked(struct pfm_context *ctx, struct pfm_event_set *set)
+{
+	pfm_overflow_unmask_locked(ctx);
+	pfm_set_activate(ctx, set);
+	pfm_go_live_locked(ctx);
 }
 
 static long pfm_load_task(struct pfm_context *ctx, u64 target)
@@ -268,11 +274,7 @@ static void pfm_do_restart(struct pfm_context *ctx, void *arg)
 	set = pfm_overflow_restart_locked(ctx);
 	if (set != ctx->active)
 		pfm_set_activate(ctx, set);
-	ctx->started = true;
-	if (pfm_here(ctx)) {
-		ctx->last_cpu = ctx->on_cpu;
-		pfm_live_in(ctx);
-	}
+	pfm_go_live_locked(ctx);
 	*ret = 0;
 }
 

@@ -109,11 +109,12 @@ void pfm_sched_out_locked(struct pfm_context *ctx)
 void pfm_switch_locked(struct pfm_context *ctx, struct pfm_event_set *next)
 {
 	struct pfm_event_set *prev = ctx->active;
-	u64 start = pfm_clock_ns(), now;
+	u64 start = 0, now;
 
 	if (!ctx->in_timer)
 		pfm_timer_disarm(ctx);
 	if (next != prev) {
+		start = pfm_clock_ns();
 		/* Durations cover what the counters saw: from enable to disable. */
 		pfm_pmu_disable(ctx, prev);
 		now = pfm_clock_ns();
