@@ -250,14 +250,19 @@ void pfm_sw_count(unsigned int event, u64 n);
 void pfm_sw_count_kernel(unsigned int event, u64 n);
 void pfm_sw_count_cpu(unsigned int event, u64 n);
 void pfm_sw_migration_to(int cpu);
-int pfm_sw_hooks_get(void);
-void pfm_sw_hooks_put(void);
+int pfm_sw_hooks_get(bool system_wide);
+void pfm_sw_hooks_put(bool system_wide);
 #define PFM_SW_NEED_SYSCALLS	0x1	/* the system call tracepoint */
 int pfm_sw_needs_get(u32 bits);
 void pfm_sw_needs_put(u32 bits);
 bool pfm_sw_syscall_hook_on(void);
 int pfm_sw_hooks_init(void);
 void pfm_sw_hooks_exit(void);
+
+static inline bool pfm_ctx_system_wide(const struct pfm_context *ctx)
+{
+	return ctx->flags & PFM_FL_SYSTEM_WIDE;
+}
 
 static inline bool pfm_ctx_is_loaded(const struct pfm_context *ctx)
 {

@@ -54,9 +54,12 @@ struct pfm_pmu_unit {
 	void (*enable)(bool system_wide);	/* system-wide: count for every thread */
 	void (*disable)(void);
 
-	/* Resources held while a context using the unit is attached (may sleep). */
-	int (*get)(void);
-	void (*put)(void);		/* must not sleep */
+	/*
+	 * Resources held while a context using the unit is attached (may sleep); a
+	 * CPU session (system_wide) may need more than a per-thread one.
+	 */
+	int (*get)(bool system_wide);
+	void (*put)(bool system_wide);	/* must not sleep */
 
 	/*
 	 * Optional, for what only some events need (a tracepoint that costs every

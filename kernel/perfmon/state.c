@@ -30,7 +30,7 @@ static void pfm_unit_put(struct pfm_context *ctx, unsigned int u)
 	if (held)
 		unit->needs_put(held);
 	if (unit->put)
-		unit->put();
+		unit->put(pfm_ctx_system_wide(ctx));
 }
 
 /* What every unit holds while ctx is attached: its own, and what ctx's events need. */
@@ -42,14 +42,14 @@ static int pfm_units_get(struct pfm_context *ctx)
 
 	for (u = 0; u < pfm_pmu.num_units; u++) {
 		unit = pfm_pmu.units[u];
-		ret = unit->get ? unit->get() : 0;
+		ret = unit->get ? unit->get(pfm_ctx_system_wide(ctx)) : 0;
 		if (ret)
 			goto err;
 		if (ctx->unit_wants[u]) {
 			ret = unit->needs_get(ctx->unit_wants[u]);
 			if (ret) {
 				if (unit->put)
-					unit->put();
+					unit->put(pfm_ctx_system_wide(ctx));
 				goto err;
 			}
 			ctx->unit_held[u] = ctx->unit_wants[u];

@@ -69,9 +69,11 @@ static struct pfm_sw_hook pfm_sw_hooks[] = {
 };
 
 /*
- * Hooks are attached in groups, each with its users: the base group for any
- * attached context, the system call hook only for contexts that count system calls
- * (it is the one that taxes every thread of the system).
+ * Hooks are attached in groups, each with its users: the page faults for any
+ * attached context, the scheduler's switches and migrations for CPU sessions only
+ * (a per-thread session sees its own in its preempt notifier), and the system
+ * call hook only for contexts that count system calls (it is the one that taxes
+ * every thread of the system).
  */
 struct pfm_sw_group {
 	unsigned int first, count;	/* in pfm_sw_hooks[] */
@@ -79,10 +81,11 @@ struct pfm_sw_group {
 	bool on;
 };
 
-enum { PFM_SW_GROUP_BASE, PFM_SW_GROUP_SYSCALLS, PFM_SW_NR_GROUPS };
+enum { PFM_SW_GROUP_FAULTS, PFM_SW_GROUP_CPU, PFM_SW_GROUP_SYSCALLS, PFM_SW_NR_GROUPS };
 
 static struct pfm_sw_group pfm_sw_groups[PFM_SW_NR_GROUPS] = {
-	[PFM_SW_GROUP_BASE] = { .first = 0, .count = 4 },
+	[PFM_SW_GROUP_FAULTS] = { .first = 0, .count = 2 },
+	[PFM_SW_GROUP_CPU] = { .first = 2, .count = 2 },
 	[PFM_SW_GROUP_SYSCALLS] = { .first = 4, .count = 1 },
 };
 
@@ -165,14 +168,24 @@ static void pfm_sw_group_put(struct pfm_sw_group *g)
 		schedule_delayed_work(&pfm_sw_hooks_work, PFM_SW_HOOKS_LINGER);
 }
 
-int pfm_sw_hooks_get(void)
+int pfm_sw_hooks_get(bool system_wide)
 {
-	return pfm_sw_group_get(&pfm_sw_groups[PFM_SW_GROUP_BASE]);
+	int ret;
+
+	ret = pfm_sw_group_get(&pfm_sw_groups[PFM_SW_GROUP_FAULTS]);
+	if (ret || !system_wide)
+		return ret;
+	ret = pfm_sw_group_get(&pfm_sw_groups[PFM_SW_GROUP_CPU]);
+	if (ret)
+		pfm_sw_group_put(&pfm_sw_groups[PFM_SW_GROUP_FAULTS]);
+	return ret;
 }
 
-void pfm_sw_hooks_put(void)
+void pfm_sw_hooks_put(bool system_wide)
 {
-	pfm_sw_group_put(&pfm_sw_groups[PFM_SW_GROUP_BASE]);
+	if (system_wide)
+		pfm_sw_group_put(&pfm_sw_groups[PFM_SW_GROUP_CPU]);
+	pfm_sw_group_put(&pfm_sw_groups[PFM_SW_GROUP_FAULTS]);
 }
 
 /* For the statistics: whether the system call probe is attached now. */

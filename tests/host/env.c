@@ -172,7 +172,7 @@ void pfm_host_sched_in(struct pfm_context *ctx)
 }
 
 /* sw_hooks.c */
-int pfm_sw_hooks_get(void)
+int pfm_sw_hooks_get(bool system_wide)
 {
 	if (pfm_host_env.sw_hooks_get_ret)
 		return pfm_host_env.sw_hooks_get_ret;
@@ -188,7 +188,7 @@ int pfm_sw_hooks_get(void)
 	return 0;
 }
 
-void pfm_sw_hooks_put(void)
+void pfm_sw_hooks_put(bool system_wide)
 {
 	WARN_ON(pfm_host_env.sw_hooks_users <= 0);
 	pfm_host_env.sw_hooks_users--;

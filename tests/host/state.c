@@ -290,7 +290,7 @@ START_TEST(test_load_cpu)
 	 * that this test steers clear of the known bug shown by
 	 * test_bug_load_cpu_registers_probes_under_hotplug_lock.
 	 */
-	ck_assert_int_eq(pfm_sw_hooks_get(), 0);
+	ck_assert_int_eq(pfm_sw_hooks_get(true), 0);
 
 	ck_fails_unchanged(ctx, pfm_load(ctx, 0, 1), -EINVAL);		/* offline */
 	ck_fails_unchanged(ctx, pfm_load(ctx, 0, nr_cpu_ids), -EINVAL);
@@ -322,7 +322,7 @@ START_TEST(test_load_cpu)
 	ck_assert(!fake_pmu.enabled);
 	ck_assert_uint_eq(refcount_read(&ctx->ref), 1);
 	pfm_context_put(ctx);
-	pfm_sw_hooks_put();
+	pfm_sw_hooks_put(true);
 }
 END_TEST
 

@@ -442,7 +442,7 @@ static void pfm_x86_avail(unsigned long *pmcs, unsigned long *pmds)
  * reserving them: the fixed counters are ours only with at least one GP counter,
  * which keeps perf_events out while we hold it.
  */
-static int pfm_x86_get(void)
+static int pfm_x86_get(bool system_wide)
 {
 	unsigned long flags;
 	unsigned int i;
@@ -462,7 +462,7 @@ static int pfm_x86_get(void)
 }
 
 /* The last one gives the counters back, from process context (pfm_x86_release()). */
-static void pfm_x86_put(void)
+static void pfm_x86_put(bool system_wide)
 {
 	unsigned long flags;
 	bool last;
