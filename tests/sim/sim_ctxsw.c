@@ -18,11 +18,6 @@
  */
 #include "sim_test.h"
 
-static bool global(void)
-{
-	return pfm_x86_pmu.gctrl_msr != 0;
-}
-
 static struct pfm_context *two_counters(void)
 {
 	struct pfm_context *ctx = ck_ctx_new(0);
@@ -54,7 +49,7 @@ START_TEST(test_op_counts)
 	ck_load_self(ctx);
 	ck_msr("load", 0, 0);
 	ck_start(ctx);
-	ck_msr("first start", 0, global() ? 5 : 4);
+	ck_msr("first start", 0, sim_has_global() ? 5 : 4);
 	ck_assert_uint_eq(sim.n.apic, 1);		/* the LVT entry, once */
 	sim_count(SIM_EV_INST, 100, SIM_USER);
 	sim_count(sim_cycles_event(), 300, SIM_USER);
@@ -64,24 +59,24 @@ START_TEST(test_op_counts)
 	ck_assert_u64_eq(a, 100);
 	ck_assert_u64_eq(b, 300);
 	ck_stop(ctx);
-	ck_msr("stop", 2, global() ? 1 : 2);
+	ck_msr("stop", 2, sim_has_global() ? 1 : 2);
 	read_both(ctx, &a, &b);
 	ck_msr("read stopped", 0, 0);
 	ck_start(ctx);
-	ck_msr("start again", 0, global() ? 1 : 2);
+	ck_msr("start again", 0, sim_has_global() ? 1 : 2);
 	sim_count(SIM_EV_INST, 1, SIM_USER);
 	pfm_host_sched_out(ctx);
-	ck_msr("switch out", 2, global() ? 1 : 2);
+	ck_msr("switch out", 2, sim_has_global() ? 1 : 2);
 	sim_count(SIM_EV_INST, 1000, SIM_USER);		/* not ours */
 	read_both(ctx, &a, &b);
 	ck_msr("read switched out", 0, 0);
 	pfm_host_sched_in(ctx);
-	ck_msr("switch in", 0, global() ? 1 : 2);
+	ck_msr("switch in", 0, sim_has_global() ? 1 : 2);
 	sim_count(SIM_EV_INST, 1, SIM_USER);
 	ck_stop(ctx);
 	sim_mark();
 	ck_unload(ctx);
-	ck_msr("unload", global() ? 1 : 0, global() ? 3 : 2);
+	ck_msr("unload", sim_has_global() ? 1 : 0, sim_has_global() ? 3 : 2);
 	read_both(ctx, &a, &b);
 	ck_assert_u64_eq(a, 102);
 	ck_assert_u64_eq(b, 300);
@@ -124,10 +119,10 @@ START_TEST(test_many_switches)
 		sim_count(SIM_EV_INST, 3, SIM_USER);
 		sim_mark();
 		pfm_host_sched_out(ctx);
-		ck_msr("switch out", 2, global() ? 1 : 2);
+		ck_msr("switch out", 2, sim_has_global() ? 1 : 2);
 		sim_count(SIM_EV_INST, 7, SIM_USER);
 		pfm_host_sched_in(ctx);
-		ck_msr("switch in", 0, global() ? 1 : 2);
+		ck_msr("switch in", 0, sim_has_global() ? 1 : 2);
 	}
 	read_both(ctx, &a, &b);
 	ck_assert_u64_eq(a, 3000);
@@ -160,7 +155,7 @@ START_TEST(test_other_thread_between)
 	sim_mark();
 	ck_start(b);
 	/* its counter (written), its event select, the global enable */
-	ck_msr("the other's start", 0, global() ? 3 : 2);
+	ck_msr("the other's start", 0, sim_has_global() ? 3 : 2);
 	sim_count(SIM_EV_BRANCH, 50, SIM_USER);
 	sim_count(SIM_EV_INST, 30, SIM_USER);
 	pfm_host_sched_out(b);
@@ -205,7 +200,7 @@ START_TEST(test_cpu_online_forgets)
 	sim.lvtpc = SIM_APIC_LVT_MASKED;
 	sim_mark();
 	pfm_host_sched_in(ctx);
-	ck_msr("switch in after online", 0, global() ? 5 : 4);
+	ck_msr("switch in after online", 0, sim_has_global() ? 5 : 4);
 	sim_count(SIM_EV_INST, 10, SIM_USER);
 	read_both(ctx, &a, &b);
 	ck_assert_u64_eq(a, 20);
@@ -230,7 +225,7 @@ START_TEST(test_resume_forgets)
 	sim.lvtpc = SIM_APIC_LVT_MASKED;
 	sim_mark();
 	pfm_host_sched_in(ctx);
-	ck_msr("switch in after resume", 0, global() ? 5 : 4);
+	ck_msr("switch in after resume", 0, sim_has_global() ? 5 : 4);
 	sim_count(SIM_EV_INST, 10, SIM_USER);
 	ck_assert_u64_eq(ck_read_pmd(ctx, GP_PMD(0)), 10);
 	ck_unload(ctx);

@@ -69,6 +69,11 @@ bool sim_has_fixed(void)
 	return sim_num_fixed() != 0;
 }
 
+bool sim_has_global(void)
+{
+	return pfm_x86_pmu.gctrl_msr != 0;
+}
+
 unsigned int sim_num_fixed(void)
 {
 	const struct sim_model *m = sim.m;

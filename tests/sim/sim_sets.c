@@ -9,11 +9,6 @@
  */
 #include "sim_test.h"
 
-static bool global(void)
-{
-	return pfm_x86_pmu.gctrl_msr != 0;
-}
-
 /*
  * Set 0 counts instructions on counter 0 and branches on counter 1; set 1 counts
  * cycles on counter 0 and branches on counter 1 (the same event select).
@@ -52,11 +47,11 @@ static void ck_switch_writes(const char *what)
 	unsigned long sel0 = sim_msr_writes(sim_sel_msr(0));
 	unsigned long sel1 = sim_msr_writes(sim_sel_msr(1));
 
-	ck_assert_msg(sel0 == (global() ? 1 : 2), "%s: %lu writes of select 0", what, sel0);
-	ck_assert_msg(sel1 == (global() ? 0 : 2), "%s: %lu writes of select 1", what, sel1);
+	ck_assert_msg(sel0 == (sim_has_global() ? 1 : 2), "%s: %lu writes of select 0", what, sel0);
+	ck_assert_msg(sel1 == (sim_has_global() ? 0 : 2), "%s: %lu writes of select 1", what, sel1);
 	ck_assert_uint_eq(sim_msr_writes(sim_ctr_msr(0)), 1);
 	ck_assert_uint_eq(sim_msr_writes(sim_ctr_msr(1)), 1);
-	if (global())
+	if (sim_has_global())
 		ck_assert_uint_eq(sim_msr_writes(pfm_x86_pmu.gctrl_msr), 2);
 }
 
@@ -76,7 +71,7 @@ START_TEST(test_timeout_switch)
 	ck_switch_writes("timeout switch 0 -> 1");
 	c = sim_since();
 	ck_assert_uint_eq(sim_reads(&c), 2);		/* the outgoing counters */
-	ck_assert_uint_eq(sim_writes(&c), global() ? 5 : 6);
+	ck_assert_uint_eq(sim_writes(&c), sim_has_global() ? 5 : 6);
 	sim_count(SIM_EV_INST, 100, SIM_USER);
 	sim_count(sim_cycles_event(), 7, SIM_USER);
 	sim_count(SIM_EV_BRANCH, 20, SIM_USER);
@@ -175,8 +170,8 @@ START_TEST(test_single_set_overflow)
 	 */
 	ck_assert_uint_eq(sim_msr_writes(sim_sel_msr(1)), 0);
 	ck_assert_uint_eq(sim_msr_writes(sim_ctr_msr(1)), 0);
-	ck_assert_uint_eq(sim_msr_reads(sim_ctr_msr(1)), global() ? 0 : 1);
-	ck_assert_uint_eq(sim_msr_writes(sim_sel_msr(0)), global() ? 0 : 2);
+	ck_assert_uint_eq(sim_msr_reads(sim_ctr_msr(1)), sim_has_global() ? 0 : 1);
+	ck_assert_uint_eq(sim_msr_writes(sim_sel_msr(0)), sim_has_global() ? 0 : 2);
 	sim_count(SIM_EV_INST, 30, SIM_USER);
 	ck_assert_u64_eq(ck_read_pmd(ctx, GP_PMD(0)), -70ULL);
 	ck_unload(ctx);
@@ -205,7 +200,7 @@ START_TEST(test_switch_only_difference)
 	sim_mark();
 	ck_assert(shim_hrtimer_fire(&ctx->timer));
 	for (i = 0; i < n; i++)
-		ck_assert_msg(sim_msr_writes(sim_sel_msr(i)) == (global() ? i == n - 1 : 2),
+		ck_assert_msg(sim_msr_writes(sim_sel_msr(i)) == (sim_has_global() ? i == n - 1 : 2),
 			      "select %u written %lu times", i, sim_msr_writes(sim_sel_msr(i)));
 	ck_unload(ctx);
 	pfm_context_put(ctx);

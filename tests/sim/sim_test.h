@@ -47,6 +47,8 @@ const char *sim_probe(void);
 
 const struct sim_model *sim_m(void);
 bool sim_has_fixed(void);
+/* The model has a global control register (Intel v2+, AMD PerfMonV2). */
+bool sim_has_global(void);
 unsigned int sim_num_fixed(void);	/* fixed counters the model has */
 unsigned int sim_view_width(void);	/* GP PMD width the driver should export */
 uint64_t sim_cycles_event(void);	/* unhalted cycles on this vendor */

@@ -17,9 +17,6 @@
  */
 #include "x86.h"
 
-#define SEL_OK		(PFM_X86_SEL_EVENT | PFM_X86_SEL_UMASK | PFM_X86_SEL_USR | \
-			 PFM_X86_SEL_OS | PFM_X86_SEL_EDGE | PFM_X86_SEL_INT | \
-			 PFM_X86_SEL_EN | PFM_X86_SEL_INV | PFM_X86_SEL_CMASK)
 #define SEL_GUEST_HOST	(3ULL << 40)
 #define AMD_WIDTH	48
 
@@ -29,7 +26,7 @@ int pfm_amd_probe(enum pfm_x86_force force, const char **why)
 	unsigned int family = pfm_x86_cpu_family(), i;
 	bool ext_core = false, v2 = false;
 	unsigned int ncore = 0;
-	u64 sel_ok = SEL_OK;
+	u64 sel_ok = PFM_X86_SEL_COMMON;
 	u32 r[4], maxext;
 
 	pfm_hw_cpuid(0x80000000, 0, r);

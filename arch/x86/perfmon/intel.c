@@ -19,10 +19,6 @@
  */
 #include "x86.h"
 
-#define SEL_ARCH_OK	(PFM_X86_SEL_EVENT | PFM_X86_SEL_UMASK | PFM_X86_SEL_USR | \
-			 PFM_X86_SEL_OS | PFM_X86_SEL_EDGE | PFM_X86_SEL_INT | \
-			 PFM_X86_SEL_EN | PFM_X86_SEL_INV | PFM_X86_SEL_CMASK)
-
 /* The architectural events, in the order of CPUID.0AH:EBX. */
 static const u16 pfm_intel_arch_events[] = {
 	0x003c,		/* UnHalted Core Cycles */
@@ -132,7 +128,7 @@ int pfm_intel_probe(const char **why)
 	if (!p->note)
 		p->note = fw ? "full-width writes" : "32-bit counter writes";
 
-	sel_ok = SEL_ARCH_OK | any;
+	sel_ok = PFM_X86_SEL_COMMON | any;
 	p->sel_hw_ok = sel_ok | PFM_X86_SEL_PC;
 	for (i = 0; i < p->num_gp; i++) {
 		p->sel_msr[i] = MSR_PFM_INTEL_PERFEVTSEL0 + i;

@@ -22,6 +22,11 @@
 
 #include "../../../kernel/perfmon/pmu.h"
 
+/* Event-select bits both vendors take from the user (each adds its own). */
+#define PFM_X86_SEL_COMMON	(PFM_X86_SEL_EVENT | PFM_X86_SEL_UMASK | PFM_X86_SEL_USR | \
+				 PFM_X86_SEL_OS | PFM_X86_SEL_EDGE | PFM_X86_SEL_INT | \
+				 PFM_X86_SEL_EN | PFM_X86_SEL_INV | PFM_X86_SEL_CMASK)
+
 #define PFM_X86_NUM_PMCS	(PFM_X86_FIXED_CTRL_PMC + 1)
 #define PFM_X86_NUM_PMDS	(PFM_X86_FIRST_FIXED_PMD + PFM_X86_MAX_FIXED)
 
