@@ -142,6 +142,10 @@ void ck_write_pmd_full(struct pfm_context *ctx, u16 set, u16 num, u64 value, u32
 		       u64 short_reset, u64 long_reset, u64 switch_cnt);
 /* Detaches if attached, then drops the test's reference. */
 void ck_done(struct pfm_context *ctx);
+/* Event set id created (or changed) with flags and timeout. */
+void ck_create_set(struct pfm_context *ctx, u16 id, u32 flags, u64 timeout_ns);
+/* pfm_getinfo_evtsets() of one set, into *info. */
+void ck_getinfo(struct pfm_context *ctx, u16 set, struct pfarg_setinfo *info);
 
 #define ck_assert_u64_eq(a, b)	ck_assert_uint_eq((u64)(a), (u64)(b))
 

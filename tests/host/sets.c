@@ -14,25 +14,19 @@ static struct pfarg_setdesc desc(u16 id, u32 flags, u64 timeout)
 	return (struct pfarg_setdesc){ .set_id = id, .set_flags = flags, .set_timeout = timeout };
 }
 
-static void ck_create(struct pfm_context *ctx, u16 id, u32 flags, u64 timeout)
-{
-	struct pfarg_setdesc d = desc(id, flags, timeout);
-
-	ck_assert_int_eq(pfm_create_evtsets(ctx, &d, 1), 0);
-}
-
-static void ck_write_pmc_set(struct pfm_context *ctx, u16 set, u16 num, u64 value)
+static void ck_write_set_pmc(struct pfm_context *ctx, u16 set, u16 num, u64 value)
 {
 	struct pfarg_pmc r = { .reg_num = num, .reg_set = set, .reg_value = value };
 
 	ck_assert_int_eq(pfm_write_pmcs(ctx, &r, 1), 0);
 }
 
+/* ck_getinfo() by value */
 static struct pfarg_setinfo ck_info(struct pfm_context *ctx, u16 id)
 {
-	struct pfarg_setinfo i = { .set_id = id };
+	struct pfarg_setinfo i;
 
-	ck_assert_int_eq(pfm_getinfo_evtsets(ctx, &i, 1), 0);
+	ck_getinfo(ctx, id, &i);
 	return i;
 }
 
@@ -102,10 +96,10 @@ START_TEST(test_modify_keeps_registers)
 {
 	struct pfm_context *ctx = ck_ctx_new(0);
 
-	ck_create(ctx, 1, 0, 0);
-	ck_write_pmc_set(ctx, 1, 0, FAKE_PMC_EN | 0x11);
+	ck_create_set(ctx, 1, 0, 0);
+	ck_write_set_pmc(ctx, 1, 0, FAKE_PMC_EN | 0x11);
 	ck_write_pmd_full(ctx, 1, 0, 1234, 0, 0, 0, 0);
-	ck_create(ctx, 1, PFM_SETFL_TIME_SWITCH, 50000);
+	ck_create_set(ctx, 1, PFM_SETFL_TIME_SWITCH, 50000);
 	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmcs[0], FAKE_PMC_EN | 0x11);
 	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmds[0].value, 1234);
 	ck_assert_uint_eq(ck_info(ctx, 1).set_flags, PFM_SETFL_TIME_SWITCH);
@@ -120,8 +114,8 @@ START_TEST(test_delete)
 	struct pfarg_pmc pmc = { .reg_num = 0, .reg_set = 2, .reg_value = FAKE_PMC_EN };
 	struct pfarg_setinfo info = { .set_id = 2 };
 
-	ck_create(ctx, 2, 0, 0);
-	ck_create(ctx, 5, 0, 0);
+	ck_create_set(ctx, 2, 0, 0);
+	ck_create_set(ctx, 5, 0, 0);
 	d[0] = desc(9, 0, 0);					/* no such set */
 	ck_assert_int_eq(pfm_delete_evtsets(ctx, d, 1), -EINVAL);
 	d[0] = desc(2, 0, 0);
@@ -180,10 +174,10 @@ START_TEST(test_timeout_switch)
 	struct pfm_context *ctx = ck_ctx_new(0);
 	struct pfarg_setinfo i0, i1;
 
-	ck_create(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
-	ck_create(ctx, 1, PFM_SETFL_TIME_SWITCH, 3000000);
-	ck_write_pmc_set(ctx, 0, 0, FAKE_PMC_EN);
-	ck_write_pmc_set(ctx, 1, 0, FAKE_PMC_EN);
+	ck_create_set(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_create_set(ctx, 1, PFM_SETFL_TIME_SWITCH, 3000000);
+	ck_write_set_pmc(ctx, 0, 0, FAKE_PMC_EN);
+	ck_write_set_pmc(ctx, 1, 0, FAKE_PMC_EN);
 	ck_load_self(ctx);
 	pfm_host_env.clock_ns = 1000;
 	ck_start(ctx);
@@ -223,14 +217,14 @@ START_TEST(test_switch_writes_only_differences)
 	struct pfm_context *ctx = ck_ctx_new(0);
 	unsigned int pmc_writes, pmd_writes;
 
-	ck_create(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
-	ck_create(ctx, 1, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_create_set(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_create_set(ctx, 1, PFM_SETFL_TIME_SWITCH, 1000000);
 	/* PMC0 the same in both, PMC1 differs, PMC2 only in set 1. */
-	ck_write_pmc_set(ctx, 0, 0, FAKE_PMC_EN | 1);
-	ck_write_pmc_set(ctx, 1, 0, FAKE_PMC_EN | 1);
-	ck_write_pmc_set(ctx, 0, 1, FAKE_PMC_EN | 2);
-	ck_write_pmc_set(ctx, 1, 1, FAKE_PMC_EN | 3);
-	ck_write_pmc_set(ctx, 1, 2, FAKE_PMC_EN | 4);
+	ck_write_set_pmc(ctx, 0, 0, FAKE_PMC_EN | 1);
+	ck_write_set_pmc(ctx, 1, 0, FAKE_PMC_EN | 1);
+	ck_write_set_pmc(ctx, 0, 1, FAKE_PMC_EN | 2);
+	ck_write_set_pmc(ctx, 1, 1, FAKE_PMC_EN | 3);
+	ck_write_set_pmc(ctx, 1, 2, FAKE_PMC_EN | 4);
 	ck_load_self(ctx);
 	ck_start(ctx);
 
@@ -261,8 +255,8 @@ START_TEST(test_single_set_no_writes)
 	struct pfm_context *ctx = ck_ctx_new(0);
 	unsigned int before;
 
-	ck_create(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
-	ck_write_pmc_set(ctx, 0, 0, FAKE_PMC_EN);
+	ck_create_set(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_write_set_pmc(ctx, 0, 0, FAKE_PMC_EN);
 	ck_load_self(ctx);
 	ck_start(ctx);
 	before = fake_pmu_accesses();
@@ -281,8 +275,8 @@ START_TEST(test_timeout_is_virtual)
 {
 	struct pfm_context *ctx = ck_ctx_new(0);
 
-	ck_create(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
-	ck_create(ctx, 1, 0, 0);
+	ck_create_set(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_create_set(ctx, 1, 0, 0);
 	ck_load_self(ctx);
 	ck_start(ctx);
 	pfm_host_env.clock_ns += 600000;
@@ -314,12 +308,12 @@ START_TEST(test_overflow_switch)
 	struct pfarg_setinfo i;
 	unsigned int k;
 
-	ck_create(ctx, 0, PFM_SETFL_OVFL_SWITCH, 0);
-	ck_create(ctx, 1, 0, 0);
-	ck_write_pmc_set(ctx, 0, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
-	ck_write_pmc_set(ctx, 0, pmc + 1, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	ck_create_set(ctx, 0, PFM_SETFL_OVFL_SWITCH, 0);
+	ck_create_set(ctx, 1, 0, 0);
+	ck_write_set_pmc(ctx, 0, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	ck_write_set_pmc(ctx, 0, pmc + 1, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
 	ck_write_pmd_full(ctx, 0, pmd, -3ULL, PFM_PMDFL_SWITCH, -3ULL, 0, 2);
-	ck_write_pmc_set(ctx, 1, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	ck_write_set_pmc(ctx, 1, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
 	ck_load_self(ctx);
 	ck_start(ctx);
 	for (k = 0; k < 5; k++)
@@ -349,11 +343,11 @@ START_TEST(test_overflow_threshold_reloads)
 	const u16 pmc = PFM_SW_FIRST_PMC, pmd = PFM_SW_FIRST_PMD;
 	unsigned int k;
 
-	ck_create(ctx, 0, PFM_SETFL_OVFL_SWITCH, 0);
-	ck_create(ctx, 1, PFM_SETFL_OVFL_SWITCH, 0);
-	ck_write_pmc_set(ctx, 0, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	ck_create_set(ctx, 0, PFM_SETFL_OVFL_SWITCH, 0);
+	ck_create_set(ctx, 1, PFM_SETFL_OVFL_SWITCH, 0);
+	ck_write_set_pmc(ctx, 0, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
 	ck_write_pmd_full(ctx, 0, pmd, -2ULL, PFM_PMDFL_SWITCH, -2ULL, 0, 3);
-	ck_write_pmc_set(ctx, 1, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	ck_write_set_pmc(ctx, 1, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
 	ck_write_pmd_full(ctx, 1, pmd, -1ULL, PFM_PMDFL_SWITCH, -1ULL, 0, 1);
 	ck_load_self(ctx);
 	ck_start(ctx);
@@ -383,9 +377,9 @@ START_TEST(test_overflow_without_switch_flags)
 	for (variant = 0; variant < 2; variant++) {
 		struct pfm_context *ctx = ck_ctx_new(0);
 
-		ck_create(ctx, 0, variant ? PFM_SETFL_OVFL_SWITCH : 0, 0);
-		ck_create(ctx, 1, 0, 0);
-		ck_write_pmc_set(ctx, 0, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+		ck_create_set(ctx, 0, variant ? PFM_SETFL_OVFL_SWITCH : 0, 0);
+		ck_create_set(ctx, 1, 0, 0);
+		ck_write_set_pmc(ctx, 0, pmc, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
 		ck_write_pmd_full(ctx, 0, pmd, -1ULL, variant ? 0 : PFM_PMDFL_SWITCH, -1ULL, 0, 1);
 		ck_load_self(ctx);
 		ck_start(ctx);
@@ -403,8 +397,8 @@ START_TEST(test_start_set_choice)
 {
 	struct pfm_context *ctx = ck_ctx_new(0);
 
-	ck_create(ctx, 4, PFM_SETFL_TIME_SWITCH, 1000000);
-	ck_create(ctx, 9, 0, 0);
+	ck_create_set(ctx, 4, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_create_set(ctx, 9, 0, 0);
 	ck_load_self(ctx);
 	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_SET, 4), 0);
 	ck_assert_uint_eq(ctx->active->id, 4);

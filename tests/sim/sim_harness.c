@@ -160,20 +160,6 @@ u64 ck_read_pmd_set(struct pfm_context *ctx, u16 num, u16 set)
 	return req.reg_value;
 }
 
-void ck_create_set(struct pfm_context *ctx, u16 id, u32 flags, u64 timeout_ns)
-{
-	struct pfarg_setdesc d = { .set_id = id, .set_flags = flags, .set_timeout = timeout_ns };
-
-	ck_assert_int_eq(pfm_create_evtsets(ctx, &d, 1), 0);
-}
-
-void ck_getinfo(struct pfm_context *ctx, u16 set, struct pfarg_setinfo *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->set_id = set;
-	ck_assert_int_eq(pfm_getinfo_evtsets(ctx, info, 1), 0);
-}
-
 bool sim_avail_pmc(struct pfm_context *ctx, unsigned int n)
 {
 	struct pfarg_setinfo info;

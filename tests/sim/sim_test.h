@@ -92,8 +92,6 @@ long sim_write_pmc(struct pfm_context *ctx, u16 num, u16 set, u64 value, u32 fla
 void ck_write_pmc_set(struct pfm_context *ctx, u16 num, u16 set, u64 value);
 void ck_write_pmd_set(struct pfm_context *ctx, u16 num, u16 set, u64 value);
 u64 ck_read_pmd_set(struct pfm_context *ctx, u16 num, u16 set);
-void ck_create_set(struct pfm_context *ctx, u16 id, u32 flags, u64 timeout_ns);
-void ck_getinfo(struct pfm_context *ctx, u16 set, struct pfarg_setinfo *info);
 bool sim_avail_pmc(struct pfm_context *ctx, unsigned int n);
 bool sim_avail_pmd(struct pfm_context *ctx, unsigned int n);
 
