@@ -60,7 +60,8 @@ check: deps
 
 # pfmon end to end, after the suite (tests/guest/pfmon-check.sh).
 GUEST_TOOLS := $(B)/guest/bin/pfmon:/bin/pfmon $(B)/guest/bin/workload:/bin/workload \
-	       $(TOP)/tests/guest/pfmon-check.sh:/bin/pfmon-check
+	       $(TOP)/tests/guest/pfmon-check.sh:/bin/pfmon-check \
+	       $(TOP)/tests/guest/exec-images.sh:/bin/pfm-exec-images
 
 # SUITE=name runs one guest suite only (the kernel hands CK_RUN_SUITE to init).
 GUEST_SUITE := $(if $(SUITE),CK_RUN_SUITE=$(SUITE))

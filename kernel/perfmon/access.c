@@ -16,11 +16,16 @@
  *
  * Attaching to another thread takes the access perf_event_open() takes: the caller
  * must be allowed to read the thread's memory as ptrace would
- * (PTRACE_MODE_READ_REALCREDS).  The thread need not be stopped: the kernel reaches
- * its PMU state wherever it runs.
+ * (PTRACE_MODE_READ_REALCREDS, security modules included).  The thread need not be
+ * stopped: the kernel reaches its PMU state wherever it runs.  An exec() that the
+ * controller could not have attached to after it ends the attachment (exec.c).
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/mount.h>
+#include <linux/pid_namespace.h>
+#include <linux/proc_fs.h>
 #include <linux/ptrace.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
@@ -63,45 +68,120 @@ int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value)
 	return -EPERM;
 }
 
-#if IS_BUILTIN(CONFIG_PERFMON)
-static bool pfm_may_read_task(struct task_struct *task)
-{
-	return ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS);
-}
-#else
 /*
- * A module cannot call ptrace_may_access(): this is its credential and dumpability
- * part, which is what a stock kernel's LSMs add nothing to for a read-mode check
- * (Yama restricts attach mode only).
+ * The credential and dumpability part of PTRACE_MODE_READ_REALCREDS, for cred (not
+ * necessarily current's) against task as it is now.  A capability counts in the
+ * namespace it was granted in and in its descendants; the kernel's further rule (the
+ * owner of a child namespace) is not applied, which can only refuse more.
  */
-static bool pfm_may_read_task(struct task_struct *task)
+static bool pfm_cred_ns_capable(const struct cred *cred, struct user_namespace *ns, int cap)
 {
-	const struct cred *cred = current_cred(), *tcred;
-	struct user_namespace *tns;
+	for (;;) {
+		if (ns == cred->user_ns)
+			return cap_raised(cred->cap_effective, cap);
+		if (ns->level <= cred->user_ns->level || !ns->parent)
+			return false;
+		ns = ns->parent;
+	}
+}
+
+bool pfm_access_cred_may_read(const struct cred *cred, struct task_struct *task)
+{
+	const struct cred *tcred;
 	struct mm_struct *mm;
 	bool ok;
 
-	if (same_thread_group(task, current))
-		return true;
 	rcu_read_lock();
 	tcred = __task_cred(task);
 	ok = uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
 	     uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
 	     gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid);
-	tns = get_user_ns(tcred->user_ns);
-	rcu_read_unlock();
 	if (!ok)
-		ok = ns_capable(tns, CAP_SYS_PTRACE);
-	put_user_ns(tns);
+		ok = pfm_cred_ns_capable(cred, tcred->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
 	if (!ok)
 		return false;
 
 	task_lock(task);
 	mm = task->mm;
-	if (mm && get_dumpable(mm) != SUID_DUMP_USER && !ns_capable(mm->user_ns, CAP_SYS_PTRACE))
+	if (mm && get_dumpable(mm) != SUID_DUMP_USER &&
+	    !pfm_cred_ns_capable(cred, mm->user_ns, CAP_SYS_PTRACE))
 		ok = false;
 	task_unlock(task);
 	return ok;
+}
+
+#if IS_BUILTIN(CONFIG_PERFMON)
+static bool pfm_may_read_task(struct task_struct *task)
+{
+	return ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS);
+}
+
+int pfm_access_init(void)
+{
+	return 0;
+}
+
+void pfm_access_exit(void)
+{
+}
+#else
+/*
+ * A module cannot call ptrace_may_access(), and the security modules (AppArmor,
+ * SELinux) mediate read mode too.  Opening /proc/PID/maps runs the kernel's own
+ * read-mode check, LSM hooks included (mm_access()), so the module opens it on a
+ * private mount of proc with the caller's fs ids set to its real ids: the check is
+ * then PTRACE_MODE_READ_REALCREDS exactly.  The mount is the initial pid
+ * namespace's when the module is loaded from it.
+ */
+static struct vfsmount *pfm_proc_mnt;
+
+static bool pfm_may_read_task(struct task_struct *task)
+{
+	struct pid_namespace *ns = proc_pid_ns(pfm_proc_mnt->mnt_sb);
+	const struct cred *old;
+	struct cred *real;
+	struct file *f;
+	char path[24];
+	pid_t nr;
+
+	nr = task_pid_nr_ns(task, ns);
+	if (!nr)
+		return false;
+	snprintf(path, sizeof(path), "%d/maps", nr);
+	real = prepare_creds();
+	if (!real)
+		return false;
+	real->fsuid = real->uid;
+	real->fsgid = real->gid;
+	old = override_creds(real);
+	f = file_open_root_mnt(pfm_proc_mnt, path, O_RDONLY, 0);
+	revert_creds(old);
+	put_cred(real);
+	if (IS_ERR(f))
+		return false;
+	filp_close(f, NULL);
+	return true;
+}
+
+int pfm_access_init(void)
+{
+	struct file_system_type *proc = get_fs_type("proc");
+	struct vfsmount *mnt;
+
+	if (!proc)
+		return -ENOENT;
+	mnt = kern_mount(proc);
+	module_put(proc->owner);
+	if (IS_ERR(mnt))
+		return PTR_ERR(mnt);
+	pfm_proc_mnt = mnt;
+	return 0;
+}
+
+void pfm_access_exit(void)
+{
+	kern_unmount(pfm_proc_mnt);
 }
 #endif
 

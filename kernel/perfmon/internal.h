@@ -146,6 +146,8 @@ extern int pfm_sys_group;
 extern int pfm_task_group;
 int pfm_access_create(u32 flags);
 int pfm_access_task(struct task_struct *task);
+struct cred;
+bool pfm_access_cred_may_read(const struct cred *cred, struct task_struct *task);
 int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value);
 
 /* res.c: sessions and per-user limits */
@@ -157,6 +159,7 @@ void pfm_res_session_put(struct pfm_context *ctx, int cpu);
 struct pfm_context *pfm_res_cpu_ctx_get(int cpu);
 unsigned int pfm_res_task_sessions(void);
 unsigned int pfm_res_sys_sessions(void);
+unsigned int pfm_res_contexts(void);
 
 /* smpl_fmt.c: the context's sampling format at an overflow and at a restart */
 bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
@@ -166,7 +169,7 @@ void pfm_smpl_restart_locked(struct pfm_context *ctx);
 /* msg.c */
 u64 pfm_user_ip(void);
 void pfm_msg_init(struct pfm_context *ctx);
-void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task);
+void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task, u32 reason);
 void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl);
 
 /* sets.c */
@@ -256,6 +259,10 @@ void pfm_sw_hooks_put(bool system_wide);
 int pfm_sw_needs_get(u32 bits);
 void pfm_sw_needs_put(u32 bits);
 bool pfm_sw_syscall_hook_on(void);
+int pfm_attach_probe_get(void);
+void pfm_attach_probe_put(void);
+void pfm_attach_switch(struct task_struct *next);	/* thread.c */
+unsigned int pfm_thread_hooks(void);			/* thread.c */
 int pfm_sw_hooks_init(void);
 void pfm_sw_hooks_exit(void);
 

@@ -27,9 +27,12 @@ static int __init pfm_init(void)
 	ret = pfm_pmu_add_unit(&pfm_sw_unit);
 	if (ret < 0)
 		goto err_pmu;
-	ret = pfm_thread_init();
+	ret = pfm_access_init();
 	if (ret < 0)
 		goto err_pmu;
+	ret = pfm_thread_init();
+	if (ret < 0)
+		goto err_access;
 	ret = pfm_hotplug_init();
 	if (ret < 0)
 		goto err_thread;
@@ -55,6 +58,8 @@ err_hotplug:
 	pfm_hotplug_exit();
 err_thread:
 	pfm_thread_exit();
+err_access:
+	pfm_access_exit();
 err_pmu:
 	pfm_pmu_reset();
 	pfm_x86_remove();
@@ -70,6 +75,7 @@ static void __exit pfm_exit(void)
 	pfm_sysfs_exit();
 	pfm_hotplug_exit();
 	pfm_thread_exit();
+	pfm_access_exit();
 	pfm_sw_hooks_exit();
 	pfm_pmu_reset();
 	pfm_x86_remove();

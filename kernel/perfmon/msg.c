@@ -59,8 +59,8 @@ static bool pfm_msg_queue_locked(struct pfm_context *ctx, const union pfarg_msg 
 	return true;
 }
 
-/* The monitored thread exited: tell whoever reads the context. */
-void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task)
+/* The attachment to task ended (PFM_END_*): tell whoever reads the context. */
+void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task, u32 reason)
 {
 	union pfarg_msg msg = {};
 	unsigned long flags;
@@ -69,6 +69,7 @@ void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task)
 	msg.pfm_end_msg.msg_type = PFM_MSG_END;
 	msg.pfm_end_msg.msg_end_pid = task_tgid_vnr(task);
 	msg.pfm_end_msg.msg_end_tid = task_pid_vnr(task);
+	msg.pfm_end_msg.msg_end_reason = reason;
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	queued = pfm_msg_queue_locked(ctx, &msg);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);

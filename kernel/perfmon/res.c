@@ -21,6 +21,7 @@ unsigned long pfm_ctx_per_user_max = 1024;
 static DEFINE_RAW_SPINLOCK(pfm_res_lock);
 static unsigned int pfm_task_sessions;
 static unsigned int pfm_sys_sessions;
+static unsigned int pfm_contexts;	/* of every user */
 static DEFINE_PER_CPU(struct pfm_context *, pfm_cpu_ctx);
 
 struct pfm_user_count {
@@ -62,7 +63,7 @@ int pfm_res_ctx_charge(struct pfm_context *ctx)
 	if (u->count >= READ_ONCE(pfm_ctx_per_user_max) && !perfmon_capable())
 		ret = -EMFILE;
 	else
-		u->count++;
+		u->count++, pfm_contexts++;
 	if (!u->count) {
 		hash_del(&u->node);
 		fresh = u;
@@ -80,6 +81,7 @@ void pfm_res_ctx_uncharge(struct pfm_context *ctx)
 
 	raw_spin_lock_irqsave(&pfm_res_lock, flags);
 	u = pfm_user_find(ctx->uid);
+	pfm_contexts--;
 	if (!WARN_ON_ONCE(!u) && !--u->count) {
 		hash_del(&u->node);
 		dead = u;
@@ -149,4 +151,9 @@ unsigned int pfm_res_task_sessions(void)
 unsigned int pfm_res_sys_sessions(void)
 {
 	return READ_ONCE(pfm_sys_sessions);
+}
+
+unsigned int pfm_res_contexts(void)
+{
+	return READ_ONCE(pfm_contexts);
 }

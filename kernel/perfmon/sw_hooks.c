@@ -54,6 +54,13 @@ static void pfm_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 	pfm_sw_migration_to(dest_cpu);
 }
 
+/* Attaches waiting for their thread to run (thread.c). */
+static void pfm_probe_attach_switch(void *data, bool preempt, struct task_struct *prev,
+				    struct task_struct *next, unsigned int prev_state)
+{
+	pfm_attach_switch(next);
+}
+
 struct pfm_sw_hook {
 	const char *name;
 	void *probe;
@@ -66,6 +73,7 @@ static struct pfm_sw_hook pfm_sw_hooks[] = {
 	{ .name = "sched_switch", .probe = pfm_probe_switch },
 	{ .name = "sched_migrate_task", .probe = pfm_probe_migrate },
 	{ .name = "sys_enter", .probe = pfm_probe_syscall },
+	{ .name = "sched_switch", .probe = pfm_probe_attach_switch },
 };
 
 /*
@@ -73,7 +81,9 @@ static struct pfm_sw_hook pfm_sw_hooks[] = {
  * attached context, the scheduler's switches and migrations for CPU sessions only
  * (a per-thread session sees its own in its preempt notifier), and the system
  * call hook only for contexts that count system calls (it is the one that taxes
- * every thread of the system).
+ * every thread of the system).  One more group is no software event: the switch
+ * probe that picks up attaches pending on a thread that was not running (thread.c),
+ * on while such an attach is pending.
  */
 struct pfm_sw_group {
 	unsigned int first, count;	/* in pfm_sw_hooks[] */
@@ -81,12 +91,16 @@ struct pfm_sw_group {
 	bool on;
 };
 
-enum { PFM_SW_GROUP_FAULTS, PFM_SW_GROUP_CPU, PFM_SW_GROUP_SYSCALLS, PFM_SW_NR_GROUPS };
+enum {
+	PFM_SW_GROUP_FAULTS, PFM_SW_GROUP_CPU, PFM_SW_GROUP_SYSCALLS, PFM_SW_GROUP_ATTACH,
+	PFM_SW_NR_GROUPS
+};
 
 static struct pfm_sw_group pfm_sw_groups[PFM_SW_NR_GROUPS] = {
 	[PFM_SW_GROUP_FAULTS] = { .first = 0, .count = 2 },
 	[PFM_SW_GROUP_CPU] = { .first = 2, .count = 2 },
 	[PFM_SW_GROUP_SYSCALLS] = { .first = 4, .count = 1 },
+	[PFM_SW_GROUP_ATTACH] = { .first = 5, .count = 1 },
 };
 
 static DEFINE_MUTEX(pfm_sw_hooks_mutex);
@@ -206,6 +220,18 @@ void pfm_sw_needs_put(u32 bits)
 {
 	if (bits & PFM_SW_NEED_SYSCALLS)
 		pfm_sw_group_put(&pfm_sw_groups[PFM_SW_GROUP_SYSCALLS]);
+}
+
+/* Process context: attaching the probe may sleep. */
+int pfm_attach_probe_get(void)
+{
+	return pfm_sw_group_get(&pfm_sw_groups[PFM_SW_GROUP_ATTACH]);
+}
+
+/* Any context but under the runqueue lock (it may queue a work item). */
+void pfm_attach_probe_put(void)
+{
+	pfm_sw_group_put(&pfm_sw_groups[PFM_SW_GROUP_ATTACH]);
 }
 
 int pfm_sw_hooks_init(void)

@@ -7,6 +7,11 @@
  *   paranoid, sys_group, task_group   the access model (access.c)
  *   ctx_per_user_max   contexts a user may hold (res.c)
  *   task_sessions_count, sys_sessions_count   attached sessions of each kind
+ *   contexts_count     contexts that exist, of every user (each counts against
+ *                      its user's ctx_per_user_max until it is freed)
+ *   task_hooks_count   hooks on threads: attached, waiting for the thread to run
+ *                      after an attach, or detached and waiting for the thread to
+ *                      take them off (thread.c)
  *   smpl_buffer_mem_max  bytes all sampling buffers together may take (rw, default
  *                        unlimited); smpl_buffer_mem_cur  bytes they take now
  *   pmu_desc/model     name of the active PMU description
@@ -117,17 +122,19 @@ PFM_ULONG_KNOB(ctx_per_user_max, pfm_ctx_per_user_max, 0, UINT_MAX);
 /* Lowering it below what is in use refuses new buffers and frees none. */
 PFM_ULONG_KNOB(smpl_buffer_mem_max, pfm_smpl_mem_max, 0, ULONG_MAX);
 
-static ssize_t task_sessions_count_show(struct kobject *kobj, struct kobj_attribute *attr,
-					char *buf)
-{
-	return sysfs_emit(buf, "%u\n", pfm_res_task_sessions());
-}
+/* A read-only count, shown as fn() returns it. */
+#define PFM_COUNT_ATTR(_name, _fn)						\
+static ssize_t _name##_show(struct kobject *kobj, struct kobj_attribute *attr,	\
+			    char *buf)						\
+{										\
+	return sysfs_emit(buf, "%u\n", _fn());					\
+}										\
+static struct kobj_attribute pfm_##_name##_attr = __ATTR_RO(_name)
 
-static ssize_t sys_sessions_count_show(struct kobject *kobj, struct kobj_attribute *attr,
-				       char *buf)
-{
-	return sysfs_emit(buf, "%u\n", pfm_res_sys_sessions());
-}
+PFM_COUNT_ATTR(task_sessions_count, pfm_res_task_sessions);
+PFM_COUNT_ATTR(sys_sessions_count, pfm_res_sys_sessions);
+PFM_COUNT_ATTR(contexts_count, pfm_res_contexts);
+PFM_COUNT_ATTR(task_hooks_count, pfm_thread_hooks);
 
 static ssize_t smpl_buffer_mem_cur_show(struct kobject *kobj, struct kobj_attribute *attr,
 					char *buf)
@@ -137,8 +144,6 @@ static ssize_t smpl_buffer_mem_cur_show(struct kobject *kobj, struct kobj_attrib
 
 static struct kobj_attribute pfm_version_attr = __ATTR_RO(version);
 static struct kobj_attribute pfm_smpl_buffer_mem_cur_attr = __ATTR_RO(smpl_buffer_mem_cur);
-static struct kobj_attribute pfm_task_sessions_count_attr = __ATTR_RO(task_sessions_count);
-static struct kobj_attribute pfm_sys_sessions_count_attr = __ATTR_RO(sys_sessions_count);
 static struct kobj_attribute pfm_model_attr = __ATTR_RO(model);
 
 static struct attribute *pfm_top_attrs[] = {
@@ -150,6 +155,8 @@ static struct attribute *pfm_top_attrs[] = {
 	&pfm_knob_ctx_per_user_max.attr.attr,
 	&pfm_task_sessions_count_attr.attr,
 	&pfm_sys_sessions_count_attr.attr,
+	&pfm_contexts_count_attr.attr,
+	&pfm_task_hooks_count_attr.attr,
 	&pfm_knob_smpl_buffer_mem_max.attr.attr,
 	&pfm_smpl_buffer_mem_cur_attr.attr,
 	NULL,

@@ -13,16 +13,29 @@
  * runs the unhooking task_work item or exits.
  *
  * A hook lives while it is in the map or has a task_work item pending; it holds a
- * reference on its context and on its thread.  Hook fields other than refs and live
- * are touched only by the hooked thread.
+ * reference on its context and on its thread.  Hook fields other than refs, live,
+ * pending and queued are touched only by the hooked thread.
+ *
+ * Attaching to a thread that is not running must not leave anything waiting for it:
+ * a thread asleep for days would pin the context, its memory and the module for as
+ * long, and a close() could not give them back (a module cannot cancel a task_work
+ * item).  So no task_work item is queued on a sleeping thread.  The hook is left
+ * pending in the map, and the item is queued only when the thread runs: by a probe
+ * on the scheduler's switch, at the thread's next switch-in, or at once by a
+ * cross-CPU call if the thread is on a CPU now.  A detach that finds the hook still
+ * pending takes it out of the map and frees it at once.  The probe is attached only
+ * while some attach is pending.
  *
  * PFM_FL_NOTIFY_BLOCK: a notifying overflow in the thread queues a task_work item
  * that holds it, on its way back to user mode, until the controller restarts, stops
  * or detaches (pfm_env_block(), pfm_env_unblock()).
  */
+#include <linux/binfmts.h>
+#include <linux/cred.h>
 #include <linux/hashtable.h>
 #include <linux/pid.h>
 #include <linux/preempt.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/task_work.h>
 #include <linux/tracepoint.h>
@@ -39,7 +52,10 @@ struct pfm_hook {
 	bool live;			/* ctx is attached through this hook (map lock) */
 	bool mapped;
 	bool on;			/* pn registered */
+	bool pending;			/* hook_work not queued yet (map lock) */
+	bool queued;			/* hook_work queued (map lock) */
 	bool block_pending;		/* block_work queued */
+	const struct cred *cred;	/* the controller's, at attach (exec.c) */
 	struct callback_head hook_work;
 	struct callback_head unhook_work;
 	struct callback_head block_work;
@@ -48,11 +64,20 @@ struct pfm_hook {
 static DEFINE_HASHTABLE(pfm_hooks, 8);
 static DEFINE_RAW_SPINLOCK(pfm_hooks_lock);
 static atomic_t pfm_nr_hooks = ATOMIC_INIT(0);
+static atomic_t pfm_nr_pending = ATOMIC_INIT(0);
+
+/* Hooks on threads: attached, pending, or dead and waiting for their thread. */
+unsigned int pfm_thread_hooks(void)
+{
+	return atomic_read(&pfm_nr_hooks);
+}
 
 static void pfm_hook_put(struct pfm_hook *hook)
 {
 	if (!refcount_dec_and_test(&hook->refs))
 		return;
+	if (hook->cred)
+		put_cred(hook->cred);
 	put_task_struct(hook->task);
 	pfm_context_put(hook->ctx);
 	kfree(hook);
@@ -66,6 +91,14 @@ static int pfm_hook_map(struct pfm_hook *hook)
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
+	/*
+	 * Past PF_EXITING the exit hook may have looked for hooks already: under the
+	 * lock, either it sees this one or we see the flag.
+	 */
+	if (hook->task->flags & PF_EXITING) {
+		ret = -ESRCH;
+		goto out;
+	}
 	hash_for_each_possible(pfm_hooks, h, node, (unsigned long)hook->task) {
 		if (h->task == hook->task && h->live) {
 			ret = -EEXIST;
@@ -90,15 +123,29 @@ static void pfm_hook_set_dead(struct pfm_hook *hook)
 	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
 }
 
-/* Out of the map; drops the reference the map entry held. */
+/* No longer pending, with pfm_hooks_lock held: true if it was. */
+static bool pfm_hook_unpend_locked(struct pfm_hook *hook)
+{
+	if (!hook->pending)
+		return false;
+	hook->pending = false;
+	atomic_dec(&pfm_nr_pending);
+	return true;
+}
+
+/* Out of the map; drops the reference the map entry held.  Not under rq locks. */
 static void pfm_hook_unmap(struct pfm_hook *hook)
 {
 	unsigned long flags;
+	bool was_pending;
 
 	raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
 	hash_del(&hook->node);
 	atomic_dec(&pfm_nr_hooks);
+	was_pending = pfm_hook_unpend_locked(hook);
 	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
+	if (was_pending)
+		pfm_attach_probe_put();
 	hook->mapped = false;
 	pfm_hook_put(hook);
 }
@@ -165,12 +212,108 @@ static void pfm_hook_work(struct callback_head *head)
 	struct pfm_hook *hook = container_of(head, struct pfm_hook, hook_work);
 	struct pfm_context *ctx = hook->ctx;
 	unsigned long flags;
+	bool was_pending;
 
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	if (ctx->hook == hook && !hook->on && hook->mapped && !(current->flags & PF_EXITING))
 		pfm_hook_on_locked(hook);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+
+	raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
+	was_pending = pfm_hook_unpend_locked(hook);
+	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
+	if (was_pending)
+		pfm_attach_probe_put();
 	pfm_hook_put(hook);
+}
+
+/*
+ * The thread of a pending hook runs: queue the item that hooks it in, which runs
+ * before the thread next returns to user mode.  Called in that thread (a cross-CPU
+ * call that found it on its CPU) or as it is switched in, with the runqueue lock
+ * held: nothing here may wake a task up, and TWA_RESUME only flags it.
+ */
+static void pfm_hook_queue_locked(struct pfm_hook *hook)
+{
+	lockdep_assert_held(&pfm_hooks_lock);
+	if (!hook->pending || hook->queued)
+		return;
+	refcount_inc(&hook->refs);
+	init_task_work(&hook->hook_work, pfm_hook_work);
+	if (task_work_add(hook->task, &hook->hook_work, TWA_RESUME)) {
+		/* Exiting: the exit hook detaches it. */
+		refcount_dec(&hook->refs);	/* the map's reference remains */
+		return;
+	}
+	hook->queued = true;
+}
+
+/* The scheduler switches to next (attach probe, sw_hooks.c). */
+void pfm_attach_switch(struct task_struct *next)
+{
+	struct pfm_hook *hook;
+
+	if (!atomic_read(&pfm_nr_pending))
+		return;
+	raw_spin_lock(&pfm_hooks_lock);
+	hash_for_each_possible(pfm_hooks, hook, node, (unsigned long)next)
+		if (hook->task == next)
+			pfm_hook_queue_locked(hook);
+	raw_spin_unlock(&pfm_hooks_lock);
+}
+
+static void pfm_attach_nudge(void *info)
+{
+	struct pfm_hook *hook = info;
+
+	if (current != hook->task)
+		return;
+	raw_spin_lock(&pfm_hooks_lock);
+	pfm_hook_queue_locked(hook);
+	raw_spin_unlock(&pfm_hooks_lock);
+}
+
+/*
+ * Makes hook pending and gets it queued as soon as its thread runs.  The probe is
+ * on before the hook is pending, so a switch-in after this is seen; a thread
+ * already on a CPU is found there by the cross-CPU call.
+ */
+static void pfm_hook_pend(struct pfm_hook *hook)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
+	hook->pending = true;
+	atomic_inc(&pfm_nr_pending);
+	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
+	/* Pending before we look where the thread is (pairs with the switch's barrier). */
+	smp_mb();
+	smp_call_function_single(task_cpu(hook->task), pfm_attach_nudge, hook, 1);
+}
+
+/*
+ * A detached hook whose thread has not run since the attach: out of the map and
+ * freed now, with nothing left on the thread.  False if its item is queued already.
+ */
+static bool pfm_hook_drop_pending(struct pfm_hook *hook)
+{
+	unsigned long flags;
+	bool dropped = false;
+
+	raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
+	if (hook->pending && !hook->queued) {
+		hash_del(&hook->node);
+		atomic_dec(&pfm_nr_hooks);
+		pfm_hook_unpend_locked(hook);
+		hook->mapped = false;
+		dropped = true;
+	}
+	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
+	if (!dropped)
+		return false;
+	pfm_attach_probe_put();
+	pfm_hook_put(hook);	/* the map's reference */
+	return true;
 }
 
 /*
@@ -241,10 +384,29 @@ struct task_struct *pfm_find_task(pid_t tid)
 	return task ?: ERR_PTR(-ESRCH);
 }
 
-/*
- * Attaches ctx to task (whose reference it takes over), monitoring stopped;
- * ctx->mutex held.
- */
+/* Maps hook unless an exec made its thread unreadable since the caller's check. */
+static int pfm_hook_map_checked(struct pfm_hook *hook)
+{
+	struct task_struct *task = hook->task;
+	int ret;
+
+	/*
+	 * exec() changes credentials under exec_update_lock and runs the exec hook
+	 * after: with it held, an exec either comes first and is checked here, or
+	 * comes after and finds the hook.
+	 */
+	ret = down_read_killable(&task->signal->exec_update_lock);
+	if (ret)
+		return ret;
+	if (task != current && !pfm_access_cred_may_read(hook->cred, task))
+		ret = -EACCES;
+	else
+		ret = pfm_hook_map(hook);
+	up_read(&task->signal->exec_update_lock);
+	return ret;
+}
+
+/* Attaches ctx to task, monitoring stopped; ctx->mutex held. */
 int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task)
 {
 	struct pfm_hook *hook;
@@ -256,12 +418,16 @@ int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task)
 		return -ENOMEM;
 	hook->task = task;
 	hook->ctx = ctx;
+	hook->cred = get_current_cred();
 	refcount_set(&hook->refs, 1);
-	ret = pfm_hook_map(hook);
-	if (ret) {
-		kfree(hook);
-		return ret;
+	if (task != current) {
+		ret = pfm_attach_probe_get();
+		if (ret)
+			goto err_free;
 	}
+	ret = pfm_hook_map_checked(hook);
+	if (ret)
+		goto err_probe;
 	get_task_struct(task);
 	pfm_context_get(ctx);
 
@@ -273,24 +439,17 @@ int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task)
 	if (task == current)
 		pfm_hook_on_locked(hook);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
-	if (task == current)
-		return 0;
-
-	refcount_inc(&hook->refs);
-	init_task_work(&hook->hook_work, pfm_hook_work);
-	if (task_work_add(task, &hook->hook_work, TWA_RESUME)) {
-		/* The thread is past its exit hook: as if it had not been found. */
-		pfm_hook_put(hook);
-		raw_spin_lock_irqsave(&ctx->lock, flags);
-		pfm_hook_detach_locked(hook);
-		raw_spin_unlock_irqrestore(&ctx->lock, flags);
-		pfm_hook_set_dead(hook);
-		pfm_hook_unmap(hook);
-		return -ESRCH;
-	}
-	/* A thread running user code on another CPU goes through the kernel now. */
-	kick_process(task);
+	if (task != current)
+		pfm_hook_pend(hook);
 	return 0;
+
+err_probe:
+	if (task != current)
+		pfm_attach_probe_put();
+err_free:
+	put_cred(hook->cred);
+	kfree(hook);
+	return ret;
 }
 
 struct pfm_detach {
@@ -360,6 +519,10 @@ long pfm_env_detach(struct pfm_context *ctx)
 		return 0;
 	pfm_hook_set_dead(d.hook);
 	pfm_detach_release(ctx);
+	if (pfm_hook_drop_pending(d.hook)) {
+		pfm_hook_put(d.hook);
+		return 0;
+	}
 	init_task_work(&d.hook->unhook_work, pfm_unhook_work);
 	/* Fails only once the thread is past its exit hook, which unhooked it. */
 	if (task_work_add(d.hook->task, &d.hook->unhook_work, TWA_RESUME))
@@ -367,17 +530,22 @@ long pfm_env_detach(struct pfm_context *ctx)
 	return 0;
 }
 
-/* The monitored thread exits: detach, queue the end message, unhook. */
-static void pfm_probe_exit(void *data, struct task_struct *task)
+/*
+ * Ends the attachments of task that keep() refuses, with an end message giving
+ * why, and takes every dead hook off; in task, atomic context.
+ */
+static void pfm_hooks_end(struct task_struct *task, bool (*keep)(struct pfm_hook *hook),
+			  u32 reason)
 {
 	struct pfm_hook *hook, *found[4];
-	unsigned int n, i;
+	unsigned int n, i, ended;
 	unsigned long flags;
 
 	if (!atomic_read(&pfm_nr_hooks))
 		return;
 	do {
 		n = 0;
+		ended = 0;
 		raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
 		hash_for_each_possible(pfm_hooks, hook, node, (unsigned long)task) {
 			if (hook->task != task || n == ARRAY_SIZE(found))
@@ -389,39 +557,81 @@ static void pfm_probe_exit(void *data, struct task_struct *task)
 		for (i = 0; i < n; i++) {
 			struct pfm_context *ctx = found[i]->ctx;
 
-			pfm_context_get(ctx);
-			if (pfm_hook_off(found[i]))
-				pfm_msg_end(ctx, task);
-			pfm_context_put(ctx);
+			/* A thread has one live hook at most: the loop ends. */
+			if (!keep || !READ_ONCE(found[i]->live) || !keep(found[i])) {
+				pfm_context_get(ctx);
+				if (pfm_hook_off(found[i]))
+					pfm_msg_end(ctx, task, reason);
+				pfm_context_put(ctx);
+				ended++;
+			}
 			pfm_hook_put(found[i]);
 		}
-	} while (n == ARRAY_SIZE(found));
+	} while (n == ARRAY_SIZE(found) && ended);
 }
 
-static struct tracepoint *pfm_exit_tp;
+/* The monitored thread exits: detach, queue the end message, unhook. */
+static void pfm_probe_exit(void *data, struct task_struct *task)
+{
+	pfm_hooks_end(task, NULL, PFM_END_EXIT);
+}
 
-static void pfm_find_exit_tp(struct tracepoint *tp, void *priv)
+static bool pfm_hook_still_readable(struct pfm_hook *hook)
+{
+	return pfm_access_cred_may_read(hook->cred, hook->task);
+}
+
+/*
+ * The monitored thread has exec'd, with the new image's credentials and
+ * dumpability in place and before its first instruction: the attach rule is
+ * applied again to the controller's credentials at attach, and an attachment it no
+ * longer allows ends here, with the counts made before kept.  This is where the
+ * kernel itself withdraws ptrace-read access (a setuid or file-capability image, or
+ * one not dumpable by the user).
+ */
+static void pfm_probe_exec(void *data, struct task_struct *task, pid_t old_pid,
+			   struct linux_binprm *bprm)
+{
+	pfm_hooks_end(task, pfm_hook_still_readable, PFM_END_EXEC);
+}
+
+static struct tracepoint *pfm_exit_tp, *pfm_exec_tp;
+
+static void pfm_find_tps(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_process_exit"))
 		pfm_exit_tp = tp;
+	else if (!strcmp(tp->name, "sched_process_exec"))
+		pfm_exec_tp = tp;
 }
 
 int pfm_thread_init(void)
 {
 	int ret;
 
-	for_each_kernel_tracepoint(pfm_find_exit_tp, NULL);
-	if (!pfm_exit_tp)
+	for_each_kernel_tracepoint(pfm_find_tps, NULL);
+	if (!pfm_exit_tp || !pfm_exec_tp)
 		return -ENOENT;
 	preempt_notifier_inc();
 	ret = tracepoint_probe_register(pfm_exit_tp, pfm_probe_exit, NULL);
 	if (ret)
-		preempt_notifier_dec();
+		goto err_notifier;
+	ret = tracepoint_probe_register(pfm_exec_tp, pfm_probe_exec, NULL);
+	if (ret)
+		goto err_exit;
+	return 0;
+
+err_exit:
+	tracepoint_probe_unregister(pfm_exit_tp, pfm_probe_exit, NULL);
+	tracepoint_synchronize_unregister();
+err_notifier:
+	preempt_notifier_dec();
 	return ret;
 }
 
 void pfm_thread_exit(void)
 {
+	tracepoint_probe_unregister(pfm_exec_tp, pfm_probe_exec, NULL);
 	tracepoint_probe_unregister(pfm_exit_tp, pfm_probe_exit, NULL);
 	tracepoint_synchronize_unregister();
 	preempt_notifier_dec();

@@ -9,6 +9,10 @@
  *
  * "pfm_tests --getppid N" makes N getppid system calls and exits, nothing
  * else: lifecycle.c execs it in a monitored process.
+ *
+ * "pfm_tests --attach-sleeper N" forks a process that sleeps for ever, attaches
+ * to it and closes N times, prints its pid and exits: run-suite.sh then checks
+ * that the module unloads while that process still sleeps.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +35,9 @@ int main(int argc, char **argv)
 		do_getppid(atol(argv[2]));
 		_exit(0);
 	}
+
+	if (argc == 3 && !strcmp(argv[1], "--attach-sleeper"))
+		return attach_sleeper(atol(argv[2]));
 
 	door = pfm_door();
 	if (door < 0)
@@ -55,6 +62,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pfm_levels_suite());
 	srunner_add_suite(sr, pfm_smpl_suite());
 	srunner_add_suite(sr, pfm_notify_suite());
+	srunner_add_suite(sr, pfm_security_suite());
 	srunner_set_fork_status(sr, CK_FORK);
 
 	srunner_run_all(sr, CK_NORMAL);

@@ -20,6 +20,7 @@ if grep -qs '^perfmon ' /proc/modules; then
 	echo "run-suite-intree: a perfmon module is loaded"
 	exit 1
 fi
+/bin/pfm-exec-images || { echo "run-suite-intree: pfm-exec-images failed"; exit 1; }
 CK_DEFAULT_TIMEOUT=120 /bin/pfm_tests || rc=$?
 [ -z "$CK_RUN_SUITE" ] && { /bin/pfmon-check || rc=1; }
 exit $rc

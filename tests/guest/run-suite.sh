@@ -3,6 +3,7 @@
 # In the guest: load perfmon.ko, run the suite, unload the module.  The unload must
 # succeed once every context is closed, and leave no trace in /sys or /dev.
 insmod /lib/perfmon.ko || { echo "run-suite: insmod failed"; exit 1; }
+/bin/pfm-exec-images || { echo "run-suite: pfm-exec-images failed"; exit 1; }
 
 # A suite that stops making progress is a failure with evidence: the backtraces of
 # every CPU and of the blocked tasks go to the kernel log, which init prints.
@@ -24,10 +25,23 @@ wait $pid
 rc=$?
 [ -z "$CK_RUN_SUITE" ] && { /bin/pfmon-check || rc=1; }
 
+# Attaches to a process that never runs leave nothing behind once closed: the
+# module unloads while that process still sleeps.
+sleeper=$(/bin/pfm_tests --attach-sleeper 1000) || { echo "run-suite: attach-sleeper failed"; rc=1; }
+
 # The module is pinned while a context exists: this is the leak check for contexts.
 if ! rmmod perfmon; then
 	echo "run-suite: rmmod perfmon failed (a context leaked?)"
 	rc=1
+fi
+if [ -n "$sleeper" ]; then
+	if kill -0 "$sleeper" 2>/dev/null; then
+		echo "run-suite: rmmod done with the attached process $sleeper still asleep"
+		kill -9 "$sleeper"
+	else
+		echo "run-suite: the attach-sleeper process $sleeper is gone: the check proved nothing"
+		rc=1
+	fi
 fi
 if [ -e /sys/kernel/perfmon ] || [ -e /dev/perfmon ]; then
 	echo "run-suite: perfmon left files behind after rmmod"

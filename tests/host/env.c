@@ -302,7 +302,7 @@ void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl)
 	bitmap_copy(pfm_host_env.ovfl_msg_pmds, ovfl, PFM_MAX_PMDS);
 }
 
-void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task)
+void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task, u32 reason)
 {
 	pfm_host_env.end_msgs++;
 }

@@ -36,9 +36,12 @@
  *
  * Per-thread: pfm_load_context(fd, 0, tid).  Any thread the caller may read as ptrace
  * would (PTRACE_MODE_READ_REALCREDS: same user and the target dumpable, or
- * CAP_SYS_PTRACE) — EACCES otherwise, EPERM for a kernel thread, ESRCH for no such
- * thread.  The target need not be stopped: the kernel reaches its PMU state wherever
- * it runs.  Another thread starts being counted when it next returns to user mode.
+ * CAP_SYS_PTRACE; the security modules, AppArmor or SELinux, have their say too) —
+ * EACCES otherwise, EPERM for a kernel thread, ESRCH for no such thread, EINTR if
+ * the caller is killed while an exec of the target is under way.  The target need
+ * not be stopped: the kernel reaches its PMU state wherever it runs.  Another thread
+ * starts being counted when it next returns to user mode; until it runs, the attach
+ * holds nothing on it, and a detach or close() before then frees everything at once.
  * A thread has at most one context attached (EEXIST).
  * Per-CPU (PFM_FL_SYSTEM_WIDE): pfm_load_context(fd, 0, cpu); the caller may run on
  * any CPU, every operation is carried to the monitored CPU.  EINVAL for a CPU that
@@ -52,7 +55,20 @@
  * - close() of the last fd while attached: the context is detached and freed; the
  *   monitored thread is left with nothing.
  * - fork(): attachments are never inherited (the fd is, as any fd).
- * - exec(): the attachment stays; the fd follows PFM_FL_CLOEXEC.
+ * - exec(): the attachment stays if the attach rule (ATTACHING) still allows it with
+ *   the credentials the controller had when it attached, applied to the new image;
+ *   the fd follows PFM_FL_CLOEXEC.  Where the kernel withdraws ptrace-read access at
+ *   exec (a setuid or setgid image, file capabilities, an image the user may not
+ *   read: the new image is not dumpable, or its ids differ), a controller without
+ *   CAP_SYS_PTRACE over the new image is detached before the image runs its first
+ *   instruction: the counts and samples made before the exec stay readable, none is
+ *   made after it, and a PFM_MSG_END with msg_end_reason PFM_END_EXEC is queued.  A
+ *   controller that could attach to the new image (root, CAP_SYS_PTRACE) keeps
+ *   monitoring it; perf_events ends every attachment there instead.
+ * - A detach or close() while the monitored thread sleeps frees the context at once
+ *   if the thread has not run since the attach.  If it has, the thread holds a small
+ *   hook of the kernel's until it next runs, and the context with it (counted in
+ *   contexts_count and against ctx_per_user_max): one per thread at most.
  * - A CPU going offline detaches its per-CPU session.
  *
  * ACCESS (/sys/kernel/perfmon/)
@@ -62,7 +78,27 @@
  * counting need CAP_PERFMON; 3 every session needs CAP_PERFMON.  CAP_SYS_ADMIN counts
  * as CAP_PERFMON.  sys_group / task_group (default -1, any): only that group may
  * create CPU / per-thread sessions.  ctx_per_user_max: contexts a user may hold
- * (EMFILE beyond).  Refusals are EPERM.
+ * (EMFILE beyond).  Refusals are EPERM.  contexts_count, task_sessions_count,
+ * sys_sessions_count and task_hooks_count show what exists.
+ * Access is checked when it is used, as perf_events checks it:
+ * - creating a context checks paranoid and the groups; attaching checks the target
+ *   (ATTACHING); writing a PMC checks its privileged bits.  Tightening a knob later
+ *   changes no existing context or attachment.
+ * - exec() of the monitored thread checks the attachment again (LIFECYCLE).
+ * - setuid(), setresuid() and the like in the monitored thread do not: a thread can
+ *   only change its ids to ones it already had, which the attach rule compared
+ *   (real, effective and saved ids must all be the controller's), so it gains no
+ *   privilege that was not checked.  PR_SET_DUMPABLE after the attach does not end it
+ *   either.
+ * - A context fd is a capability: whoever holds it (inherited, or passed over a Unix
+ *   socket to another user) may use it, as with perf_events fds.  A new attach by the
+ *   holder is checked against the holder.
+ * - CPU sessions need CAP_PERFMON at creation (paranoid >= 1), so an exec on the CPU
+ *   needs no check: the controller may see every thread there.
+ * The module checks attach access by opening /proc/PID/maps of the target on a
+ * private proc mount, with its file-system ids set to its real ids: that runs the
+ * kernel's own read-mode ptrace check, security modules included, which a module
+ * cannot call directly.  The in-tree kernel calls ptrace_may_access().
  * Sampling buffers are locked memory, charged to the creating user's locked_vm
  * against RLIMIT_MEMLOCK (not with CAP_IPC_LOCK), and all together capped by
  * smpl_buffer_mem_max (default unlimited; smpl_buffer_mem_cur shows the use): ENOMEM
@@ -214,7 +250,11 @@
 
 /* message types */
 #define PFM_MSG_OVFL		1	/* a 64-bit overflow happened */
-#define PFM_MSG_END		2	/* the monitored thread exited; the session was detached */
+#define PFM_MSG_END		2	/* the session was detached from the monitored thread */
+
+/* msg_end_reason of PFM_MSG_END */
+#define PFM_END_EXIT		0	/* the thread exited */
+#define PFM_END_EXEC		1	/* it exec'd an image the controller may not read */
 
 struct pfarg_pmc {
 	__u16 reg_num;			/* which register */
@@ -276,7 +316,7 @@ struct pfarg_end_msg {
 	__u32 msg_type;			/* PFM_MSG_END */
 	__u32 msg_end_pid;		/* process id (tgid) of the thread that exited */
 	__u32 msg_end_tid;		/* its thread id */
-	__u32 msg_reserved1;
+	__u32 msg_end_reason;		/* PFM_END_* */
 	__u64 msg_reserved2[6];
 };
 
