@@ -19,7 +19,7 @@ PFM_SIM_BENCH	:= $(PFM_SIM_B)/pfm_sim_bench
 PFM_BENCH_B	:= $(B)/bench
 
 # The driver files that run on the host: all but the kernel glue (hw_linux.c).
-PFM_X86_SIM_SRCS := x86_pmu.c intel.c amd.c
+PFM_X86_SIM_SRCS := regs.c intel.c amd.c probe.c unit.c
 PFM_SIM_LIB_SRCS := sim.c sim_hw.c sim_harness.c
 PFM_SIM_TEST_SRCS := $(filter-out $(PFM_SIM_LIB_SRCS) bench.c,\
 			$(notdir $(wildcard $(PFM_SIM_DIR)/*.c)))
