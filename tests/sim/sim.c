@@ -9,13 +9,13 @@
 struct sim_state sim;
 
 /*
- * The models.  The first two are the ones the issue asks for: Intel architectural
- * perfmon v5 with 8 GP and 4 fixed counters of 48 bits (a Sapphire Rapids core),
- * and AMD PerfMonV2 with 6 counters of 48 bits (Zen 4).  The others cover the
- * driver's other paths: v4 with AnyThread (Skylake), v2 without full-width writes
- * and an architectural event missing (Core 2), v1 (Core Duo), PerfCtrExtCore
- * without PerfMonV2 (Zen 2), and the four legacy counters of family 0Fh (what QEMU's
- * TCG CPU claims to be).
+ * The models.  The first two are the current generation of each vendor: Intel
+ * architectural perfmon v5 with 8 GP and 4 fixed counters of 48 bits (a Sapphire
+ * Rapids core), and AMD PerfMonV2 with 6 counters of 48 bits (Zen 4).  The others
+ * cover the driver's other paths: v4 with AnyThread (Skylake), v2 without
+ * full-width writes and an architectural event missing (Core 2), v1 (Core Duo),
+ * PerfCtrExtCore without PerfMonV2 (Zen 2), and the four legacy counters of family
+ * 0Fh (what QEMU's TCG CPU claims to be).
  */
 const struct sim_model sim_models[SIM_NR_MODELS] = {
 	[SIM_INTEL_V5] = {

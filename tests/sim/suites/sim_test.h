@@ -29,10 +29,6 @@ Suite *sim_sets_suite(void);
 Suite *sim_ctxsw_suite(void);
 Suite *sim_coexist_suite(void);
 
-/* sim_hw.c: the kernel-side hooks */
-void sim_hw_cpu_online(void);
-void sim_hw_resume(void);
-
 /* A test case whose tests start their own machine; 20 s timeout. */
 TCase *sim_tcase(const char *name);
 void sim_setup(void);
