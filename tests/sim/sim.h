@@ -74,7 +74,7 @@ enum sim_model_id {
 	SIM_NR_MODELS,
 };
 
-extern const struct sim_model sim_models[SIM_NR_MODELS];
+extern const struct sim_model sim_models[SIM_NR_MODELS];	/* sim_cpus.c */
 
 /* MSR classes, for the access counts */
 enum sim_class {
