@@ -8,19 +8,6 @@
 
 static long base_live;
 
-bool pfm_host_known_bugs(void)
-{
-	const char *v = getenv("PFM_HOST_KNOWN_BUGS");
-
-	return v && *v && strcmp(v, "0");
-}
-
-void pfm_host_add_known_bug(TCase *tc, const TTest *t)
-{
-	if (pfm_host_known_bugs())
-		tcase_add_test(tc, t);
-}
-
 static void pfm_host_note(void)
 {
 	base_live = shim_alloc_live;
@@ -104,26 +91,48 @@ void ck_stop(struct pfm_context *ctx)
 	ck_assert_int_eq(pfm_stop(ctx, 0), 0);
 }
 
-void ck_write_pmc(struct pfm_context *ctx, u16 num, u64 value, u32 flags)
+long pfm_host_write_pmc(struct pfm_context *ctx, u16 set, u16 num, u64 value, u32 flags)
 {
-	struct pfarg_pmc req = { .reg_num = num, .reg_flags = flags, .reg_value = value };
+	struct pfarg_pmc req = {
+		.reg_num = num, .reg_set = set, .reg_flags = flags, .reg_value = value,
+	};
 
-	ck_assert_int_eq(pfm_write_pmcs(ctx, &req, 1), 0);
+	return pfm_write_pmcs(ctx, &req, 1);
 }
 
-void ck_write_pmd(struct pfm_context *ctx, u16 num, u64 value)
+void ck_write_pmc(struct pfm_context *ctx, u16 num, u64 value, u32 flags)
 {
-	struct pfarg_pmd req = { .reg_num = num, .reg_value = value };
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, num, value, flags), 0);
+}
+
+void ck_write_set_pmc(struct pfm_context *ctx, u16 set, u16 num, u64 value)
+{
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, set, num, value, 0), 0);
+}
+
+void ck_write_set_pmd(struct pfm_context *ctx, u16 set, u16 num, u64 value)
+{
+	struct pfarg_pmd req = { .reg_num = num, .reg_set = set, .reg_value = value };
 
 	ck_assert_int_eq(pfm_write_pmds(ctx, &req, 1), 0);
 }
 
-u64 ck_read_pmd(struct pfm_context *ctx, u16 num)
+void ck_write_pmd(struct pfm_context *ctx, u16 num, u64 value)
 {
-	struct pfarg_pmd req = { .reg_num = num };
+	ck_write_set_pmd(ctx, 0, num, value);
+}
+
+u64 ck_read_set_pmd(struct pfm_context *ctx, u16 set, u16 num)
+{
+	struct pfarg_pmd req = { .reg_num = num, .reg_set = set };
 
 	ck_assert_int_eq(pfm_read_pmds(ctx, &req, 1), 0);
 	return req.reg_value;
+}
+
+u64 ck_read_pmd(struct pfm_context *ctx, u16 num)
+{
+	return ck_read_set_pmd(ctx, 0, num);
 }
 
 struct pfm_event_set *ctx_set0(struct pfm_context *ctx)

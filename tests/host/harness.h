@@ -2,10 +2,11 @@
 /*
  * Host unit tests of the perfmon core: what every test file shares.
  *
- * The core files (kernel/perfmon/{ctx,args,rw,sets,pmu,pmu_state,state,sw_pmu}.c) are
- * compiled unchanged against the shim in shim/.  What the core calls in the
- * kernel-only files (ctxsw.c, sw_hooks.c, access.c, res.c, msg.c) is provided by
- * env.c as recording stubs; fake_pmu.c is a 48-bit hardware unit of the tests' own.
+ * The core files that host.mk lists (PFM_HOST_CORE_SRCS) are compiled unchanged
+ * against the shim in shim/.  What they call in the kernel-only files (thread.c,
+ * sw_hooks.c, access.c, res.c, msg.c, ...) is provided by env.c as recording
+ * stubs; fake_pmu.c is a 48-bit hardware unit of the tests' own.  The simulator
+ * suites (tests/sim/suites/) share these fixtures and shortcuts.
  *
  * Every test runs in its own process (CK_FORK) with a checked fixture: the setup
  * registers the units and notes the allocator, and the teardown requires that
@@ -32,13 +33,6 @@ Suite *pfm_ctx_suite(void);
 Suite *pfm_pmu_suite(void);
 Suite *pfm_sets_suite(void);
 Suite *pfm_notify_suite(void);
-
-/*
- * Tests that show a known bug of the core fail until it is fixed: they run only with
- * PFM_HOST_KNOWN_BUGS=1 in the environment, so that the default run stays green.
- */
-bool pfm_host_known_bugs(void);
-void pfm_host_add_known_bug(TCase *tc, const TTest *t);
 
 /*
  * The fake hardware unit: PMC0..3 at logical 0..3 (bits 63..32 reserved, bit 22
@@ -113,7 +107,7 @@ struct pfm_host_env {
 
 extern struct pfm_host_env pfm_host_env;
 
-/* The monitored thread leaving and coming back to the CPU (ctxsw.c's hooks). */
+/* The monitored thread leaving and coming back to the CPU (thread.c's hooks). */
 void pfm_host_sched_out(struct pfm_context *ctx);
 void pfm_host_sched_in(struct pfm_context *ctx);
 /* The thread attached from elsewhere (current now) hooks itself. */
@@ -127,15 +121,25 @@ void pfm_host_teardown(void);
 /* A test case with the given fixture, 5 s timeout. */
 TCase *pfm_host_tcase(const char *name, void (*setup)(void));
 
-/* Shortcuts; each asserts the call succeeded. */
+/* The software unit's registers, by counter. */
+#define SW_PMC(i)	(PFM_SW_FIRST_PMC + (i))
+#define SW_PMD(i)	(PFM_SW_FIRST_PMD + (i))
+
+/* pfm_write_pmcs() of one PMC of a set; returns its result. */
+long pfm_host_write_pmc(struct pfm_context *ctx, u16 set, u16 num, u64 value, u32 flags);
+
+/* Shortcuts; each asserts the call succeeded.  Without a set: set 0. */
 struct pfm_context *ck_ctx_new(u32 flags);
 void ck_load_self(struct pfm_context *ctx);
 void ck_unload(struct pfm_context *ctx);
 void ck_start(struct pfm_context *ctx);
 void ck_stop(struct pfm_context *ctx);
 void ck_write_pmc(struct pfm_context *ctx, u16 num, u64 value, u32 flags);
+void ck_write_set_pmc(struct pfm_context *ctx, u16 set, u16 num, u64 value);
 void ck_write_pmd(struct pfm_context *ctx, u16 num, u64 value);
+void ck_write_set_pmd(struct pfm_context *ctx, u16 set, u16 num, u64 value);
 u64 ck_read_pmd(struct pfm_context *ctx, u16 num);
+u64 ck_read_set_pmd(struct pfm_context *ctx, u16 set, u16 num);
 struct pfm_event_set *ctx_set0(struct pfm_context *ctx);
 /* A PMD written with its flags, resets and switch threshold. */
 void ck_write_pmd_full(struct pfm_context *ctx, u16 set, u16 num, u64 value, u32 flags,

@@ -6,7 +6,6 @@
 # under ASan and UBSan.  Included by the top Makefile, which defines TOP, B and CC.
 #
 #   make check-host                          build $(B)/host/pfm_host_tests and run it
-#   PFM_HOST_KNOWN_BUGS=1 make check-host    also run the tests of known core bugs
 #   make check-host PFM_HOST_CORE=<dir>      test a copy of kernel/perfmon/ instead
 #                                            (with B=<dir> to keep its objects apart)
 

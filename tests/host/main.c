@@ -4,7 +4,6 @@
  *
  * Every test runs in its own process (CK_FORK): the core's globals (the PMU
  * description, the software PMU's register bank) start fresh in each.
- * PFM_HOST_KNOWN_BUGS=1 adds the tests that show known bugs of the core.
  * Exit status: 0 when every test passed.
  */
 #include "harness.h"
@@ -24,9 +23,6 @@ int main(void)
 	srunner_add_suite(sr, pfm_state_suite());
 	srunner_add_suite(sr, pfm_sw_suite());
 	srunner_set_fork_status(sr, CK_FORK);
-	if (pfm_host_known_bugs())
-		printf("pfm_host_tests: PFM_HOST_KNOWN_BUGS set: known-bug tests included\n");
-
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

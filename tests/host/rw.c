@@ -8,8 +8,6 @@
  */
 #include "harness.h"
 
-#define SW_PMC(i)	(PFM_SW_FIRST_PMC + (i))
-#define SW_PMD(i)	(PFM_SW_FIRST_PMD + (i))
 #define FAKE_EV		0x3cULL			/* any event code, in the low bits */
 
 static struct pfarg_pmc pmc(u16 num, u64 value)

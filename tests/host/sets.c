@@ -14,13 +14,6 @@ static struct pfarg_setdesc desc(u16 id, u32 flags, u64 timeout)
 	return (struct pfarg_setdesc){ .set_id = id, .set_flags = flags, .set_timeout = timeout };
 }
 
-static void ck_write_set_pmc(struct pfm_context *ctx, u16 set, u16 num, u64 value)
-{
-	struct pfarg_pmc r = { .reg_num = num, .reg_set = set, .reg_value = value };
-
-	ck_assert_int_eq(pfm_write_pmcs(ctx, &r, 1), 0);
-}
-
 /* ck_getinfo() by value */
 static struct pfarg_setinfo ck_info(struct pfm_context *ctx, u16 id)
 {

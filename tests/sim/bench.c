@@ -66,10 +66,10 @@ START_TEST(bench_model)
 	ctx = ck_ctx_new(0);
 	ck_create_set(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
 	ck_create_set(ctx, 1, PFM_SETFL_TIME_SWITCH, 1000000);
-	ck_write_pmc_set(ctx, GP_PMC(0), 0, SEL_U(SIM_EV_INST));
-	ck_write_pmc_set(ctx, GP_PMC(1), 0, SEL_U(sim_cycles_event()));
-	ck_write_pmc_set(ctx, GP_PMC(0), 1, SEL_U(SIM_EV_BRANCH));
-	ck_write_pmc_set(ctx, GP_PMC(1), 1, SEL_U(sim_cycles_event()));
+	ck_write_set_pmc(ctx, 0, GP_PMC(0), SEL_U(SIM_EV_INST));
+	ck_write_set_pmc(ctx, 0, GP_PMC(1), SEL_U(sim_cycles_event()));
+	ck_write_set_pmc(ctx, 1, GP_PMC(0), SEL_U(SIM_EV_BRANCH));
+	ck_write_set_pmc(ctx, 1, GP_PMC(1), SEL_U(sim_cycles_event()));
 	sim_mark();
 	ck_load_self(ctx);
 	take(_i, OP_LOAD);

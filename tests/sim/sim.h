@@ -64,7 +64,7 @@ struct sim_model {
 };
 
 enum sim_model_id {
-	SIM_INTEL_V5,		/* the two models of the issue first */
+	SIM_INTEL_V5,		/* the current generation of each vendor first */
 	SIM_AMD_V2,
 	SIM_INTEL_V4,
 	SIM_INTEL_V2,
@@ -74,7 +74,7 @@ enum sim_model_id {
 	SIM_NR_MODELS,
 };
 
-extern const struct sim_model sim_models[SIM_NR_MODELS];
+extern const struct sim_model sim_models[SIM_NR_MODELS];	/* sim_cpus.c */
 
 /* MSR classes, for the access counts */
 enum sim_class {
@@ -175,6 +175,10 @@ void sim_count(uint64_t event, uint64_t n, enum sim_ring ring);
 
 /* Runs the irq_work a PMI left pending (with hold_work). */
 void sim_run_work(void);
+
+/* sim_hw.c: what the kernel tells the driver, a CPU coming online and a resume. */
+void sim_hw_cpu_online(void);
+void sim_hw_resume(void);
 
 /* Someone else holds GP counter i (reserved through the kernel's calls). */
 void sim_other_take(unsigned int i);

@@ -20,25 +20,32 @@
 #define SEL_GUEST_HOST	(3ULL << 40)
 #define AMD_WIDTH	48
 
-int pfm_amd_probe(enum pfm_x86_force force, const char **why)
+/* CPUID (AMD APM vol. 3, appendix E): the leaves and the bits the probe reads. */
+#define CPUID_EXT_MAX_LEAF		0x80000000
+#define CPUID_EXT_FEATURES		0x80000001
+#define CPUID_EXT1_ECX_PERFCTR_CORE	(1U << 23)	/* PerfCtrExtCore */
+#define CPUID_EXT_PERFMON		0x80000022
+#define CPUID_PM_EAX_PERFMON_V2		(1U << 0)	/* PerfMonV2 */
+#define CPUID_PM_EBX_NUM_CORE(b)	((b) & 0xf)	/* NumPerfCtrCore */
+
+int pfm_amd_probe(struct pfm_x86_pmu *p, enum pfm_x86_force force, const char **why)
 {
-	struct pfm_x86_pmu *p = &pfm_x86_pmu;
 	unsigned int family = pfm_x86_cpu_family(), i;
 	bool ext_core = false, v2 = false;
 	unsigned int ncore = 0;
 	u64 sel_ok = PFM_X86_SEL_COMMON;
 	u32 r[4], maxext;
 
-	pfm_hw_cpuid(0x80000000, 0, r);
+	pfm_hw_cpuid(CPUID_EXT_MAX_LEAF, 0, r);
 	maxext = r[0];
-	if (maxext >= 0x80000001) {
-		pfm_hw_cpuid(0x80000001, 0, r);
-		ext_core = r[2] & (1U << 23);
+	if (maxext >= CPUID_EXT_FEATURES) {
+		pfm_hw_cpuid(CPUID_EXT_FEATURES, 0, r);
+		ext_core = r[2] & CPUID_EXT1_ECX_PERFCTR_CORE;
 	}
-	if (maxext >= 0x80000022) {
-		pfm_hw_cpuid(0x80000022, 0, r);
-		v2 = r[0] & 1;
-		ncore = r[1] & 0xf;
+	if (maxext >= CPUID_EXT_PERFMON) {
+		pfm_hw_cpuid(CPUID_EXT_PERFMON, 0, r);
+		v2 = r[0] & CPUID_PM_EAX_PERFMON_V2;
+		ncore = CPUID_PM_EBX_NUM_CORE(r[1]);
 	}
 	if (force == PFM_X86_FORCE_AUTO) {
 		if (v2 && ncore)
@@ -87,8 +94,7 @@ int pfm_amd_probe(enum pfm_x86_force force, const char **why)
 			p->ctr_msr[i] = MSR_PFM_F15H_PERF_CTR0 + 2 * i;
 		}
 		p->res_msr[i] = p->ctr_msr[i];
-		pfm_x86_desc_gp(i, ~sel_ok, PFM_X86_SEL_OS, AMD_WIDTH, p->sel_msr[i],
-				p->ctr_msr[i]);
+		pfm_x86_desc_gp(p, i, ~sel_ok, PFM_X86_SEL_OS, AMD_WIDTH);
 	}
 	return 0;
 }

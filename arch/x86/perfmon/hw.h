@@ -2,7 +2,7 @@
 /*
  * perfmon x86: the only way the PMU drivers reach the hardware.
  *
- * The drivers (x86_pmu.c, intel.c, amd.c) call nothing else that touches the
+ * The drivers (regs.c, intel.c, amd.c, probe.c, unit.c) call nothing else that touches the
  * machine, so the same files run in the kernel and, on the host, against the
  * register-level simulator in tests/sim/ (built with PFM_X86_SIM defined):
  *
@@ -97,7 +97,7 @@ static inline void pfm_hw_lvtpc_nmi(void)
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
-#define PFM_HW_DEFINE_LOCK(name)	static DEFINE_RAW_SPINLOCK(name)
+#define PFM_HW_DEFINE_LOCK(name)	DEFINE_RAW_SPINLOCK(name)
 #define pfm_hw_xchg(p, v)		xchg(p, v)
 
 #else /* PFM_X86_SIM */
@@ -111,7 +111,7 @@ bool pfm_hw_reserve(u32 ctr_msr, u32 sel_msr);
 void pfm_hw_release(u32 ctr_msr, u32 sel_msr);
 void pfm_hw_lvtpc_nmi(void);
 
-#define PFM_HW_DEFINE_LOCK(name)	static raw_spinlock_t name
+#define PFM_HW_DEFINE_LOCK(name)	raw_spinlock_t name
 
 static inline u64 pfm_hw_xchg(u64 *p, u64 v)
 {
@@ -122,6 +122,8 @@ static inline u64 pfm_hw_xchg(u64 *p, u64 v)
 }
 
 #endif /* PFM_X86_SIM */
+
+#define PFM_HW_DECLARE_LOCK(name)	extern raw_spinlock_t name
 
 /*
  * Implemented out of line (hw_linux.c, tests/sim/sim_hw.c).

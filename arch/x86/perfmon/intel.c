@@ -19,6 +19,21 @@
  */
 #include "x86.h"
 
+/* CPUID (Intel SDM vol. 2A, "CPUID"): the leaves and the bits the probe reads. */
+#define CPUID_MAX_LEAF			0x0
+#define CPUID_FEATURES			0x1
+#define CPUID1_ECX_PDCM			(1U << 15)	/* IA32_PERF_CAPABILITIES */
+#define CPUID_STRUCT_FEATURES		0x7
+#define CPUID7_EDX_HYBRID		(1U << 15)	/* core types differ */
+#define CPUID_ARCH_PERFMON		0xa
+#define CPUIDA_EAX_VERSION(a)		((a) & 0xff)
+#define CPUIDA_EAX_NUM_GP(a)		(((a) >> 8) & 0xff)
+#define CPUIDA_EAX_WIDTH(a)		(((a) >> 16) & 0xff)
+#define CPUIDA_EAX_EBX_LEN(a)		((a) >> 24)	/* valid bits of EBX */
+#define CPUIDA_EDX_NUM_FIXED(d)		((d) & 0x1f)
+#define CPUIDA_EDX_FIXED_WIDTH(d)	(((d) >> 5) & 0xff)
+#define CPUIDA_EDX_ANY_DEPRECATED	(1U << 15)	/* v5: AnyThread gone */
+
 /* The architectural events, in the order of CPUID.0AH:EBX. */
 static const u16 pfm_intel_arch_events[] = {
 	0x003c,		/* UnHalted Core Cycles */
@@ -52,36 +67,35 @@ static const char *const pfm_intel_names[] = {
 	"intel_arch_v5",
 };
 
-int pfm_intel_probe(const char **why)
+int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 {
-	struct pfm_x86_pmu *p = &pfm_x86_pmu;
 	unsigned int version, width, fwidth = 0, nfixed = 0, evlen, i, j;
 	u64 sel_ok, any = 0, caps = 0, fixed_ok = 0, fixed_priv = 0;
 	unsigned long fixed = 0;
 	u32 r[4], ebx, ecx, edx;
 	bool fw = false;
 
-	pfm_hw_cpuid(0, 0, r);
-	if (r[0] < 0xa) {
+	pfm_hw_cpuid(CPUID_MAX_LEAF, 0, r);
+	if (r[0] < CPUID_ARCH_PERFMON) {
 		*why = "no CPUID leaf 0xA";
 		return -ENODEV;
 	}
-	if (r[0] >= 7) {
-		pfm_hw_cpuid(7, 0, r);
+	if (r[0] >= CPUID_STRUCT_FEATURES) {
+		pfm_hw_cpuid(CPUID_STRUCT_FEATURES, 0, r);
 		/* P and E cores have different PMUs; one description cannot serve both. */
-		if (r[3] & (1U << 15)) {
+		if (r[3] & CPUID7_EDX_HYBRID) {
 			*why = "hybrid CPU (core types with different PMUs)";
 			return -ENODEV;
 		}
 	}
-	pfm_hw_cpuid(0xa, 0, r);
+	pfm_hw_cpuid(CPUID_ARCH_PERFMON, 0, r);
 	ebx = r[1];
 	ecx = r[2];
 	edx = r[3];
-	version = r[0] & 0xff;
-	p->num_gp = (r[0] >> 8) & 0xff;
-	width = (r[0] >> 16) & 0xff;
-	evlen = r[0] >> 24;
+	version = CPUIDA_EAX_VERSION(r[0]);
+	p->num_gp = CPUIDA_EAX_NUM_GP(r[0]);
+	width = CPUIDA_EAX_WIDTH(r[0]);
+	evlen = CPUIDA_EAX_EBX_LEN(r[0]);
 	if (!version) {
 		*why = "no architectural performance monitoring (CPUID leaf 0xA)";
 		return -ENODEV;
@@ -102,16 +116,16 @@ int pfm_intel_probe(const char **why)
 	for (i = evlen; i < 32; i++)
 		pfm_intel_events_missing |= 1U << i;
 
-	if (version >= 3 && !(version >= 5 && (edx & (1U << 15))))
+	if (version >= 3 && !(version >= 5 && (edx & CPUIDA_EDX_ANY_DEPRECATED)))
 		any = PFM_X86_SEL_ANY;
 
-	pfm_hw_cpuid(1, 0, r);
-	if ((r[2] & (1U << 15)) && !pfm_hw_rdmsr_safe(MSR_PFM_INTEL_PERF_CAPABILITIES, &caps))
+	pfm_hw_cpuid(CPUID_FEATURES, 0, r);
+	if ((r[2] & CPUID1_ECX_PDCM) && !pfm_hw_rdmsr_safe(MSR_PFM_INTEL_PERF_CAPABILITIES, &caps))
 		fw = caps & PFM_X86_PERF_CAP_FW_WRITE;
 
 	if (version >= 2) {
-		nfixed = edx & 0x1f;
-		fwidth = (edx >> 5) & 0xff;
+		nfixed = CPUIDA_EDX_NUM_FIXED(edx);
+		fwidth = CPUIDA_EDX_FIXED_WIDTH(edx);
 		if (nfixed > PFM_X86_MAX_FIXED)
 			nfixed = PFM_X86_MAX_FIXED;
 		fixed = (1UL << nfixed) - 1;
@@ -134,8 +148,7 @@ int pfm_intel_probe(const char **why)
 		p->sel_msr[i] = MSR_PFM_INTEL_PERFEVTSEL0 + i;
 		p->res_msr[i] = MSR_PFM_INTEL_PMC0 + i;
 		p->ctr_msr[i] = (fw ? MSR_PFM_INTEL_A_PMC0 : MSR_PFM_INTEL_PMC0) + i;
-		pfm_x86_desc_gp(i, ~sel_ok, PFM_X86_SEL_OS | any, width, p->sel_msr[i],
-				p->ctr_msr[i]);
+		pfm_x86_desc_gp(p, i, ~sel_ok, PFM_X86_SEL_OS | any, width);
 	}
 
 	if (fixed) {
@@ -150,7 +163,7 @@ int pfm_intel_probe(const char **why)
 			fixed_priv |= PFM_X86_FIXED_OS(j) | (any ? PFM_X86_FIXED_ANY(j) : 0);
 		}
 		p->fixed_ctrl_hw_ok = fixed_ok;
-		pfm_x86_desc_fixed(fixed, ~fixed_ok, fixed_priv, fwidth);
+		pfm_x86_desc_fixed(p, ~fixed_ok, fixed_priv, fwidth);
 	}
 	if (version >= 2) {
 		p->gctrl_msr = MSR_PFM_INTEL_GLOBAL_CTRL;

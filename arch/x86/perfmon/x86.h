@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perfmon x86: what the vendor probes (intel.c, amd.c) and the common PMU engine
- * (x86_pmu.c) share.
+ * perfmon x86: what the driver's files share.
  *
- * A vendor probe reads CPUID and fills a struct pfm_x86_pmu: the MSR of every
- * register, the widths, what the global registers are, and the register
- * descriptions the core exports.  The engine then runs every model the same way.
+ *   regs.c       the register descriptions the probes fill, the CPUID helpers
+ *   intel.c      the vendor probes: each reads CPUID and fills the struct
+ *   amd.c        pfm_x86_pmu it is given (the MSR of every register, the widths,
+ *                the global registers, the descriptions the core exports)
+ *   probe.c      which probe runs, the check that the registers work, the unit's
+ *                registration (probe.h)
+ *   unit.c       the unit's operations, the same for every model: shadows,
+ *                ownership of the counters, the PMU interrupt
+ *   hw.h         the hardware, through hw_linux.c or, on the host, the simulator
  *
  * Unit-local register indices (the logical numbers of <perfmon/perfmon_x86.h>, the
  * unit sitting at PMC0/PMD0):
@@ -15,12 +20,12 @@
 #ifndef _PFM_X86_H
 #define _PFM_X86_H
 
-#include "hw.h"
-
 #include <uapi/perfmon/perfmon.h>
 #include <uapi/perfmon/perfmon_x86.h>
 
-#include "../../../kernel/perfmon/pmu.h"
+#include "hw.h"
+#include "probe.h"
+#include "pmu.h"		/* kernel/perfmon: the core's unit interface */
 
 /* Event-select bits both vendors take from the user (each adds its own). */
 #define PFM_X86_SEL_COMMON	(PFM_X86_SEL_EVENT | PFM_X86_SEL_UMASK | PFM_X86_SEL_USR | \
@@ -88,11 +93,12 @@ struct pfm_x86_pmu {
 	u64 fixed_ctrl_hw_ok;
 	int (*pmc_check)(unsigned int idx, u64 value);	/* vendor checks, optional */
 	const char *note;		/* for the log line */
+	struct pfm_regdesc pmcs[PFM_X86_NUM_PMCS];	/* what the core exports */
+	struct pfm_regdesc pmds[PFM_X86_NUM_PMDS];
 };
 
+/* The model found (probe.c), all zero while there is none. */
 extern struct pfm_x86_pmu pfm_x86_pmu;
-extern struct pfm_regdesc pfm_x86_pmcs[PFM_X86_NUM_PMCS];
-extern struct pfm_regdesc pfm_x86_pmds[PFM_X86_NUM_PMDS];
 
 /* The models a probe can be asked for (pmu_model=). */
 enum pfm_x86_force {
@@ -105,26 +111,32 @@ enum pfm_x86_force {
 	PFM_X86_FORCE_BAD,
 };
 
-/* CPUID helpers */
+/* regs.c: CPUID helpers */
 enum pfm_x86_vendor pfm_x86_cpu_vendor(void);
 unsigned int pfm_x86_cpu_family(void);
-bool pfm_x86_cpu_hypervisor(void);
+
+/* regs.c: what the probes use to fill the descriptions of p. */
+void pfm_x86_desc_gp(struct pfm_x86_pmu *p, unsigned int i, u64 rsvd, u64 priv,
+		     unsigned int width);
+void pfm_x86_desc_fixed(struct pfm_x86_pmu *p, u64 rsvd, u64 priv, unsigned int width);
 
 /*
- * Vendor probes: fill pfm_x86_pmu and the descriptions from CPUID, or return a
- * negative errno and set *why (one phrase for the log).
+ * Vendor probes: fill *p, zeroed by the caller, from CPUID, or return a negative
+ * errno and set *why (one phrase for the log).
  */
-int pfm_intel_probe(const char **why);
-int pfm_amd_probe(enum pfm_x86_force force, const char **why);
+int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why);
+int pfm_amd_probe(struct pfm_x86_pmu *p, enum pfm_x86_force force, const char **why);
 
-/* Helpers the probes use to fill the descriptions. */
-void pfm_x86_desc_gp(unsigned int i, u64 rsvd, u64 priv, unsigned int width,
-		     u64 sel_addr, u64 ctr_addr);
-void pfm_x86_desc_fixed(unsigned long present, u64 rsvd, u64 priv, unsigned int width);
+/*
+ * unit.c, for probe.c: the unit's operations (named after the model when it is
+ * registered), the PMU interrupt's, and the lock under which the counters are
+ * reserved and given back.
+ */
+extern const struct pfm_pmu_unit pfm_x86_unit;
+extern const struct pfm_hw_ops pfm_x86_hw_ops;
+PFM_HW_DECLARE_LOCK(pfm_x86_res_lock);
 
-/* x86_pmu.c: the engine's entry points, for the module (main.c) and the tests. */
-int pfm_x86_probe(void);
-void pfm_x86_remove(void);
+/* probe.c: the unit registered, NULL while there is none. */
 extern const struct pfm_pmu_unit *pfm_x86_active_unit;
 
 #endif /* _PFM_X86_H */

@@ -17,10 +17,11 @@ static struct pfm_context *inst_ctx(u64 init, u32 pmc_flags)
 {
 	struct pfm_context *ctx = ck_ctx_new(0);
 
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, SEL_U(SIM_EV_INST), pmc_flags), 0);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(SIM_EV_INST), pmc_flags), 0);
 	ck_write_pmd(ctx, GP_PMD(0), init);
 	if (sim_has_fixed()) {
-		ck_assert_int_eq(sim_write_pmc(ctx, FX_PMC, 0, PFM_X86_FIXED_USR(0), pmc_flags), 0);
+		ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, FX_PMC, PFM_X86_FIXED_USR(0),
+						    pmc_flags), 0);
 		ck_write_pmd(ctx, FX_PMD(0), init);
 	}
 	ck_load_self(ctx);
@@ -165,7 +166,7 @@ START_TEST(test_notify_masks_hardware)
 
 	sim_start(_i);
 	ctx = ck_ctx_new(0);
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, SEL_U(SIM_EV_INST), 0), 0);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(SIM_EV_INST), 0), 0);
 	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), 0);
 	ck_load_self(ctx);
 	ck_start(ctx);
@@ -203,7 +204,7 @@ START_TEST(test_sampling_periods)
 	sim_start(_i);
 	ctx = ck_ctx_new(0);
 	ctx->smpl.fmt = (const struct pfm_smpl_fmt *)&fake_fmt;
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, SEL_U(SIM_EV_INST), 0), 0);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(SIM_EV_INST), 0), 0);
 	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), 0);
 	ck_load_self(ctx);
 	ck_start(ctx);

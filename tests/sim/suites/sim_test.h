@@ -29,10 +29,6 @@ Suite *sim_sets_suite(void);
 Suite *sim_ctxsw_suite(void);
 Suite *sim_coexist_suite(void);
 
-/* sim_hw.c: the kernel-side hooks */
-void sim_hw_cpu_online(void);
-void sim_hw_resume(void);
-
 /* A test case whose tests start their own machine; 20 s timeout. */
 TCase *sim_tcase(const char *name);
 void sim_setup(void);
@@ -67,8 +63,7 @@ uint64_t sim_cycles_event(void);	/* unhalted cycles on this vendor */
 #define GP_PMD(i)	(PFM_X86_FIRST_GP_PMD + (i))
 #define FX_PMC		PFM_X86_FIXED_CTRL_PMC
 #define FX_PMD(j)	(PFM_X86_FIRST_FIXED_PMD + (j))
-#define SW_PMC(i)	(PFM_SW_FIRST_PMC + (i))
-#define SW_PMD(i)	(PFM_SW_FIRST_PMD + (i))
+/* SW_PMC(i), SW_PMD(i): harness.h */
 
 /* Access counts since the last sim_mark() */
 void sim_mark(void);
@@ -88,10 +83,6 @@ unsigned long sim_writes(const struct sim_counts *c);
 } while (0)
 
 /* Core shortcuts beyond harness.h */
-long sim_write_pmc(struct pfm_context *ctx, u16 num, u16 set, u64 value, u32 flags);
-void ck_write_pmc_set(struct pfm_context *ctx, u16 num, u16 set, u64 value);
-void ck_write_pmd_set(struct pfm_context *ctx, u16 num, u16 set, u64 value);
-u64 ck_read_pmd_set(struct pfm_context *ctx, u16 num, u16 set);
 bool sim_avail_pmc(struct pfm_context *ctx, unsigned int n);
 bool sim_avail_pmd(struct pfm_context *ctx, unsigned int n);
 

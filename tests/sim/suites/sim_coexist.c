@@ -69,7 +69,7 @@ START_TEST(test_other_write_ebusy)
 
 	start_with_other(_i);
 	ctx = ck_ctx_new(0);
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(THEIRS), 0, SEL_U(SIM_EV_INST), 0), -EBUSY);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(THEIRS), SEL_U(SIM_EV_INST), 0), -EBUSY);
 	ck_assert_int_eq(pfm_write_pmds(ctx, &pd, 1), -EBUSY);
 	pfm_context_put(ctx);
 }
@@ -113,9 +113,10 @@ START_TEST(test_perf_write_ebusy)
 	sim_perf_take_all();
 	sim_probe();
 	ctx = ck_ctx_new(0);
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, SEL_U(SIM_EV_INST), 0), -EBUSY);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(SIM_EV_INST), 0), -EBUSY);
 	if (sim_has_fixed())
-		ck_assert_int_eq(sim_write_pmc(ctx, FX_PMC, 0, PFM_X86_FIXED_USR(0), 0), -EBUSY);
+		ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, FX_PMC, PFM_X86_FIXED_USR(0), 0),
+				 -EBUSY);
 	pfm_context_put(ctx);
 }
 END_TEST

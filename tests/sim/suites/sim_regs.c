@@ -84,7 +84,7 @@ START_TEST(test_every_bit)
 			      (unsigned long long)~legal(pmcs[k]));
 		for (b = 0; b < 64; b++) {
 			u64 v = 1ULL << b;
-			long ret = sim_write_pmc(ctx, pmcs[k], 0, v, 0);
+			long ret = pfm_host_write_pmc(ctx, 0, pmcs[k], v, 0);
 
 			ck_assert_msg(ret == ((legal(pmcs[k]) & v) ? 0 : -EINVAL),
 				      "PMC%u bit %u: %ld", pmcs[k], b, ret);
@@ -136,23 +136,25 @@ START_TEST(test_privileged_bits)
 
 		ck_assert_uint_eq(d->priv_msk, SEL_OS | (sim_anythread() ? PFM_X86_SEL_ANY : 0));
 		/* access.c at paranoid 2 without CAP_PERFMON: EPERM iff value & priv_msk */
-		ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(i), 0, SEL_UK(SIM_EV_INST), 0), -EPERM);
-		ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(i), 0, SEL_K(SIM_EV_INST), 0), -EPERM);
-		ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(i), 0, SEL_U(SIM_EV_INST), 0), 0);
+		ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(i), SEL_UK(SIM_EV_INST), 0),
+				 -EPERM);
+		ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(i), SEL_K(SIM_EV_INST), 0),
+				 -EPERM);
+		ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(i), SEL_U(SIM_EV_INST), 0), 0);
 		if (sim_anythread())
-			ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(i), 0,
-						       SEL_U(SIM_EV_INST) | PFM_X86_SEL_ANY, 0),
-					 -EPERM);
+			ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(i),
+							    SEL_U(SIM_EV_INST) | PFM_X86_SEL_ANY,
+							    0), -EPERM);
 	}
 	if (sim_has_fixed()) {
 		const struct pfm_regdesc *d = pfm_pmu.pmc[FX_PMC].desc;
 
 		ck_assert_uint_eq(d->priv_msk, priv_fixed());
 		for (i = 0; i < sim_num_fixed(); i++) {
-			ck_assert_int_eq(sim_write_pmc(ctx, FX_PMC, 0, PFM_X86_FIXED_OS(i), 0),
+			ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, FX_PMC, PFM_X86_FIXED_OS(i), 0),
 					 -EPERM);
-			ck_assert_int_eq(sim_write_pmc(ctx, FX_PMC, 0, PFM_X86_FIXED_USR(i) |
-						       PFM_X86_FIXED_PMI(i), 0), 0);
+			ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, FX_PMC, PFM_X86_FIXED_USR(i) |
+							    PFM_X86_FIXED_PMI(i), 0), 0);
 		}
 	}
 	pfm_host_env.unprivileged = false;
@@ -228,7 +230,7 @@ START_TEST(test_unknown_registers)
 
 		if (impl)
 			continue;
-		ck_assert_msg(sim_write_pmc(ctx, n, 0, SEL_U(SIM_EV_INST), 0) == -EINVAL,
+		ck_assert_msg(pfm_host_write_pmc(ctx, 0, n, SEL_U(SIM_EV_INST), 0) == -EINVAL,
 			      "PMC%u", n);
 	}
 	for (n = 0; n < PFM_SW_FIRST_PMD; n++) {
@@ -254,10 +256,10 @@ START_TEST(test_missing_arch_event)
 
 	sim_start(SIM_INTEL_V2);		/* no Branch Misses Retired */
 	ctx = ck_ctx_new(0);
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, SEL_U(0x00c5), 0), -EINVAL);
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, SEL_U(0x00c4), 0), 0);
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, SEL_U(0x01a4), 0), -EINVAL);
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, SEL_U(0x01c5), 0), 0); /* not arch */
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x00c5), 0), -EINVAL);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x00c4), 0), 0);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x01a4), 0), -EINVAL);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x01c5), 0), 0); /* not arch */
 	pfm_context_put(ctx);
 }
 END_TEST
@@ -268,8 +270,8 @@ START_TEST(test_v5_all_arch_events)
 
 	sim_start(SIM_INTEL_V5);
 	ctx = ck_ctx_new(0);
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, SEL_U(0x00c5), 0), 0);
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, SEL_U(0x01a4), 0), 0);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x00c5), 0), 0);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x01a4), 0), 0);
 	pfm_context_put(ctx);
 }
 END_TEST
@@ -339,8 +341,8 @@ START_TEST(test_amd_event_select_hi)
 
 	sim_start(SIM_AMD_V2);
 	ctx = ck_ctx_new(0);
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, v, 0), 0);
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, v | (1ULL << 40), 0), -EINVAL);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), v, 0), 0);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), v | (1ULL << 40), 0), -EINVAL);
 	ck_load_self(ctx);
 	ck_start(ctx);
 	sim_count(SIM_EV_INST | (1ULL << 32), 5, SIM_USER);
@@ -351,7 +353,7 @@ START_TEST(test_amd_event_select_hi)
 	pfm_pmu_reset();
 	sim_start(SIM_AMD_LEGACY);			/* family 0Fh: 8-bit events */
 	ctx = ck_ctx_new(0);
-	ck_assert_int_eq(sim_write_pmc(ctx, GP_PMC(0), 0, v, 0), -EINVAL);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), v, 0), -EINVAL);
 	pfm_context_put(ctx);
 }
 END_TEST
@@ -366,7 +368,7 @@ START_TEST(test_no_emul64_accepted)
 	ctx = ck_ctx_new(0);
 	n = hw_pmcs(pmcs);
 	for (k = 0; k < n; k++)
-		ck_assert_int_eq(sim_write_pmc(ctx, pmcs[k], 0, 0, PFM_PMCFL_NO_EMUL64), 0);
+		ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, pmcs[k], 0, PFM_PMCFL_NO_EMUL64), 0);
 	pfm_context_put(ctx);
 }
 END_TEST

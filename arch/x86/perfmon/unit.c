@@ -2,7 +2,8 @@
 /*
  * perfmon x86: the hardware PMU unit, the same for every model.
  *
- * The vendor probes (intel.c, amd.c) describe the registers; this file runs them.
+ * The vendor probes (intel.c, amd.c) describe the registers and probe.c registers
+ * the unit; this file runs them.
  *
  * Writes.  Each CPU keeps a shadow of the registers it wrote (event selects, fixed
  * control, global control, counters) and writes a register only when its value
@@ -36,7 +37,6 @@
  * not their registers, not their global control or status bits.
  */
 #include "x86.h"
-#include "probe.h"
 
 #define SEL_EN		PFM_X86_SEL_EN
 #define SEL_INT		PFM_X86_SEL_INT
@@ -44,11 +44,6 @@
 #define FIXED_PMI_BIT	0x8ULL
 #define FIXED_PMC	PFM_X86_FIXED_CTRL_PMC
 #define FIXED_PMD	PFM_X86_FIRST_FIXED_PMD
-
-struct pfm_x86_pmu pfm_x86_pmu;
-struct pfm_regdesc pfm_x86_pmcs[PFM_X86_NUM_PMCS];
-struct pfm_regdesc pfm_x86_pmds[PFM_X86_NUM_PMDS];
-const struct pfm_pmu_unit *pfm_x86_active_unit;
 
 /*
  * Ownership of the counters, under pfm_x86_res_lock.  The generation changes each
@@ -80,8 +75,6 @@ struct pfm_x86_cpu {
 };
 
 static DEFINE_PER_CPU(struct pfm_x86_cpu, pfm_x86_cpu);
-
-static const struct pfm_pmu_unit pfm_x86_unit;
 
 static bool pfm_x86_global(void)
 {
@@ -650,7 +643,7 @@ static void pfm_x86_invalidate(void)
 	raw_spin_unlock_irqrestore(&pfm_x86_res_lock, flags);
 }
 
-static const struct pfm_hw_ops pfm_x86_hw_ops = {
+const struct pfm_hw_ops pfm_x86_hw_ops = {
 	.nmi = pfm_x86_nmi,
 	.work = pfm_x86_pmi_work,
 	.deferred = pfm_x86_release,
@@ -658,15 +651,16 @@ static const struct pfm_hw_ops pfm_x86_hw_ops = {
 	.invalidate = pfm_x86_invalidate,
 };
 
-/* --- descriptions ---------------------------------------------------------- */
+/* --- the unit -------------------------------------------------------------- */
 
-static const struct pfm_pmu_unit pfm_x86_unit = {
+/* probe.c registers a copy, named after the model. */
+const struct pfm_pmu_unit pfm_x86_unit = {
 	.first_pmc = PFM_X86_FIRST_GP_PMC,
 	.first_pmd = PFM_X86_FIRST_GP_PMD,
 	.num_pmcs = PFM_X86_NUM_PMCS,
 	.num_pmds = PFM_X86_NUM_PMDS,
-	.pmcs = pfm_x86_pmcs,
-	.pmds = pfm_x86_pmds,
+	.pmcs = pfm_x86_pmu.pmcs,
+	.pmds = pfm_x86_pmu.pmds,
 	.pmc_check = pfm_x86_pmc_check,
 	.write_pmc = pfm_x86_write_pmc,
 	.write_pmd = pfm_x86_write_pmd,
@@ -677,250 +671,3 @@ static const struct pfm_pmu_unit pfm_x86_unit = {
 	.put = pfm_x86_put,
 	.avail = pfm_x86_avail,
 };
-
-/* The unit's name is the model's, known only after the probe. */
-static struct pfm_pmu_unit pfm_x86_named_unit;
-
-void pfm_x86_desc_gp(unsigned int i, u64 rsvd, u64 priv, unsigned int width,
-		     u64 sel_addr, u64 ctr_addr)
-{
-	static const char *const sel_names[2][PFM_X86_MAX_GP] = {
-		{ "PERFEVTSEL0", "PERFEVTSEL1", "PERFEVTSEL2", "PERFEVTSEL3",
-		  "PERFEVTSEL4", "PERFEVTSEL5", "PERFEVTSEL6", "PERFEVTSEL7",
-		  "PERFEVTSEL8", "PERFEVTSEL9", "PERFEVTSEL10", "PERFEVTSEL11",
-		  "PERFEVTSEL12", "PERFEVTSEL13", "PERFEVTSEL14", "PERFEVTSEL15" },
-		{ "PERF_CTL0", "PERF_CTL1", "PERF_CTL2", "PERF_CTL3",
-		  "PERF_CTL4", "PERF_CTL5", "PERF_CTL6", "PERF_CTL7",
-		  "PERF_CTL8", "PERF_CTL9", "PERF_CTL10", "PERF_CTL11",
-		  "PERF_CTL12", "PERF_CTL13", "PERF_CTL14", "PERF_CTL15" },
-	};
-	static const char *const ctr_names[2][PFM_X86_MAX_GP] = {
-		{ "PMC0", "PMC1", "PMC2", "PMC3", "PMC4", "PMC5", "PMC6", "PMC7",
-		  "PMC8", "PMC9", "PMC10", "PMC11", "PMC12", "PMC13", "PMC14", "PMC15" },
-		{ "PERF_CTR0", "PERF_CTR1", "PERF_CTR2", "PERF_CTR3",
-		  "PERF_CTR4", "PERF_CTR5", "PERF_CTR6", "PERF_CTR7",
-		  "PERF_CTR8", "PERF_CTR9", "PERF_CTR10", "PERF_CTR11",
-		  "PERF_CTR12", "PERF_CTR13", "PERF_CTR14", "PERF_CTR15" },
-	};
-	unsigned int amd = sel_addr >= MSR_PFM_K7_EVNTSEL0;
-
-	pfm_x86_pmcs[i] = (struct pfm_regdesc){
-		.name = sel_names[amd][i], .addr = sel_addr, .rsvd_msk = rsvd,
-		.priv_msk = priv, .type = PFM_REG_I | PFM_REG_NO64,
-	};
-	pfm_x86_pmds[i] = (struct pfm_regdesc){
-		.name = ctr_names[amd][i], .addr = ctr_addr,
-		.type = PFM_REG_I | PFM_REG_C64 | PFM_REG_INTR,
-		.width = width, .dep_pmc = i,
-	};
-}
-
-void pfm_x86_desc_fixed(unsigned long present, u64 rsvd, u64 priv, unsigned int width)
-{
-	static const char *const names[PFM_X86_MAX_FIXED] = {
-		"FIXED_CTR0", "FIXED_CTR1", "FIXED_CTR2", "FIXED_CTR3",
-		"FIXED_CTR4", "FIXED_CTR5", "FIXED_CTR6", "FIXED_CTR7",
-	};
-	unsigned int j;
-
-	pfm_x86_pmcs[FIXED_PMC] = (struct pfm_regdesc){
-		.name = "FIXED_CTR_CTRL", .addr = MSR_PFM_INTEL_FIXED_CTR_CTRL,
-		.rsvd_msk = rsvd, .priv_msk = priv, .type = PFM_REG_I | PFM_REG_NO64,
-	};
-	for_each_set_bit(j, &present, PFM_X86_MAX_FIXED)
-		pfm_x86_pmds[FIXED_PMD + j] = (struct pfm_regdesc){
-			.name = names[j], .addr = MSR_PFM_INTEL_FIXED_CTR0 + j,
-			.type = PFM_REG_I | PFM_REG_C64 | PFM_REG_INTR,
-			.width = width, .dep_pmc = FIXED_PMC,
-		};
-}
-
-/* --- detection ------------------------------------------------------------- */
-
-enum pfm_x86_vendor pfm_x86_cpu_vendor(void)
-{
-	u32 r[4];
-
-	pfm_hw_cpuid(0, 0, r);
-	/* the vendor string is in EBX, EDX, ECX */
-	if (r[1] == 0x756e6547 && r[3] == 0x49656e69 && r[2] == 0x6c65746e)
-		return PFM_X86_INTEL;		/* GenuineIntel */
-	if (r[1] == 0x68747541 && r[3] == 0x69746e65 && r[2] == 0x444d4163)
-		return PFM_X86_AMD;		/* AuthenticAMD */
-	if (r[1] == 0x6f677948 && r[3] == 0x6e65476e && r[2] == 0x656e6975)
-		return PFM_X86_AMD;		/* HygonGenuine */
-	return PFM_X86_OTHER;
-}
-
-unsigned int pfm_x86_cpu_family(void)
-{
-	u32 r[4];
-	unsigned int fam;
-
-	pfm_hw_cpuid(1, 0, r);
-	fam = (r[0] >> 8) & 0xf;
-	if (fam == 0xf)
-		fam += (r[0] >> 20) & 0xff;
-	return fam;
-}
-
-bool pfm_x86_cpu_hypervisor(void)
-{
-	u32 r[4];
-
-	pfm_hw_cpuid(1, 0, r);
-	return r[2] & (1U << 31);
-}
-
-static enum pfm_x86_force pfm_x86_parse_model(const char *s)
-{
-	static const char *const names[] = {
-		[PFM_X86_FORCE_AUTO] = "auto",
-		[PFM_X86_FORCE_SOFTWARE] = "software",
-		[PFM_X86_FORCE_INTEL_ARCH] = "intel_arch",
-		[PFM_X86_FORCE_AMD64] = "amd64",
-		[PFM_X86_FORCE_AMD64_CORE] = "amd64_core",
-		[PFM_X86_FORCE_AMD64_V2] = "amd64_perfmon_v2",
-	};
-	unsigned int i;
-
-	if (!s || !*s)
-		return PFM_X86_FORCE_AUTO;
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return PFM_X86_FORCE_BAD;
-}
-
-/*
- * The registers must exist (a hypervisor may fault them) and keep what is written
- * (one may silently drop writes, as QEMU's TCG does): a counter is written and read
- * back, as perf_events' check_hw_exists() does.  Only the registers of counters no
- * one else holds are looked at, the counters reserved meanwhile, and the value put
- * back.  When every counter is held by someone else, that one has checked them.
- */
-static int pfm_x86_check_regs(unsigned long free, const char **why)
-{
-	const struct pfm_x86_pmu *p = &pfm_x86_pmu;
-	unsigned int i, k;
-	u64 v, t, back;
-
-	*why = "PMU registers fault (virtual machine?)";
-	for_each_set_bit(i, &free, p->num_gp)
-		if (pfm_hw_rdmsr_safe(p->sel_msr[i], &v) || pfm_hw_rdmsr_safe(p->ctr_msr[i], &v))
-			return -ENODEV;
-	if (p->fixed_ctrl_msr) {
-		if (pfm_hw_rdmsr_safe(p->fixed_ctrl_msr, &v))
-			return -ENODEV;
-		for_each_set_bit(i, &p->fixed, PFM_X86_MAX_FIXED)
-			if (pfm_hw_rdmsr_safe(p->fixed_ctr_msr0 + i, &v))
-				return -ENODEV;
-	}
-	if (p->gctrl_msr && (pfm_hw_rdmsr_safe(p->gctrl_msr, &v) ||
-			     pfm_hw_rdmsr_safe(p->gstatus_msr, &v)))
-		return -ENODEV;
-
-	*why = "PMU registers ignore writes (virtual machine?)";
-	k = find_next_bit(&free, p->num_gp, 0);
-	if (pfm_hw_rdmsr_safe(p->ctr_msr[k], &v))
-		return -ENODEV;
-	t = (v ^ 0xffff) & p->gp_mask;
-	if (pfm_hw_wrmsr_safe(p->ctr_msr[k], t))
-		return -ENODEV;
-	if (pfm_hw_rdmsr_safe(p->ctr_msr[k], &back))
-		back = ~t;
-	pfm_hw_wrmsr_safe(p->ctr_msr[k], v & p->gp_mask);
-	return ((back ^ t) & 0xffff) ? -ENODEV : 0;
-}
-
-static int pfm_x86_check_hw(const char **why)
-{
-	const struct pfm_x86_pmu *p = &pfm_x86_pmu;
-	unsigned long free = 0, flags;
-	unsigned int i;
-	int ret = 0;
-
-	raw_spin_lock_irqsave(&pfm_x86_res_lock, flags);
-	for (i = 0; i < p->num_gp; i++)
-		if (pfm_hw_reserve(p->res_msr[i], p->sel_msr[i]))
-			__set_bit(i, &free);
-	if (free)
-		ret = pfm_x86_check_regs(free, why);
-	for_each_set_bit(i, &free, p->num_gp)
-		pfm_hw_release(p->res_msr[i], p->sel_msr[i]);
-	raw_spin_unlock_irqrestore(&pfm_x86_res_lock, flags);
-	return ret;
-}
-
-static void pfm_x86_clear(void)
-{
-	memset(&pfm_x86_pmu, 0, sizeof(pfm_x86_pmu));
-	memset(pfm_x86_pmcs, 0, sizeof(pfm_x86_pmcs));
-	memset(pfm_x86_pmds, 0, sizeof(pfm_x86_pmds));
-}
-
-int pfm_x86_probe(void)
-{
-	const char *param = pfm_hw_model_param();
-	enum pfm_x86_force force = pfm_x86_parse_model(param);
-	enum pfm_x86_vendor vendor;
-	const char *why = "no driver for this CPU";
-	unsigned int i, nfixed = 0;
-	int ret = -ENODEV;
-
-	pfm_x86_clear();
-	pfm_x86_active_unit = NULL;
-	if (force == PFM_X86_FORCE_BAD) {
-		pr_info("perfmon: unknown pmu_model '%s': software events only\n", param);
-		return 0;
-	}
-	if (force == PFM_X86_FORCE_SOFTWARE) {
-		pr_info("perfmon: pmu_model=software: software events only\n");
-		return 0;
-	}
-	vendor = pfm_x86_cpu_vendor();
-	if (force == PFM_X86_FORCE_INTEL_ARCH ||
-	    (force == PFM_X86_FORCE_AUTO && vendor == PFM_X86_INTEL))
-		ret = pfm_intel_probe(&why);
-	else if (force != PFM_X86_FORCE_AUTO || vendor == PFM_X86_AMD)
-		ret = pfm_amd_probe(force, &why);
-	if (!ret)
-		ret = pfm_x86_check_hw(&why);
-	if (!ret) {
-		ret = pfm_hw_init(&pfm_x86_hw_ops);
-		if (ret)
-			why = "cannot register the NMI handler";
-	}
-	if (!ret) {
-		pfm_x86_named_unit = pfm_x86_unit;
-		pfm_x86_named_unit.name = pfm_x86_pmu.name;
-		ret = pfm_pmu_add_unit(&pfm_x86_named_unit);
-		if (ret) {
-			why = "the PMU description was refused";
-			pfm_hw_exit();
-		}
-	}
-	if (ret) {
-		pr_info("perfmon: no hardware PMU (%s): software events only\n", why);
-		pfm_x86_clear();
-		return 0;
-	}
-	pfm_x86_active_unit = &pfm_x86_named_unit;
-	for_each_set_bit(i, &pfm_x86_pmu.fixed, PFM_X86_MAX_FIXED)
-		nfixed++;
-	pr_info("perfmon: hardware PMU %s: %u counters of %u bits, %u fixed%s%s\n",
-		pfm_x86_pmu.name, pfm_x86_pmu.num_gp, pfm_x86_pmds[0].width, nfixed,
-		pfm_x86_pmu.note ? ", " : "", pfm_x86_pmu.note ? pfm_x86_pmu.note : "");
-	return 0;
-}
-
-/* After the core has let go of the units: no context can be attached. */
-void pfm_x86_remove(void)
-{
-	if (!pfm_x86_active_unit)
-		return;
-	pfm_hw_defer_flush();
-	pfm_hw_exit();
-	pfm_x86_active_unit = NULL;
-	pfm_x86_clear();
-}

@@ -131,35 +131,6 @@ unsigned long sim_writes(const struct sim_counts *c)
 	return sim_total(c, true);
 }
 
-long sim_write_pmc(struct pfm_context *ctx, u16 num, u16 set, u64 value, u32 flags)
-{
-	struct pfarg_pmc req = {
-		.reg_num = num, .reg_set = set, .reg_flags = flags, .reg_value = value,
-	};
-
-	return pfm_write_pmcs(ctx, &req, 1);
-}
-
-void ck_write_pmc_set(struct pfm_context *ctx, u16 num, u16 set, u64 value)
-{
-	ck_assert_int_eq(sim_write_pmc(ctx, num, set, value, 0), 0);
-}
-
-void ck_write_pmd_set(struct pfm_context *ctx, u16 num, u16 set, u64 value)
-{
-	struct pfarg_pmd req = { .reg_num = num, .reg_set = set, .reg_value = value };
-
-	ck_assert_int_eq(pfm_write_pmds(ctx, &req, 1), 0);
-}
-
-u64 ck_read_pmd_set(struct pfm_context *ctx, u16 num, u16 set)
-{
-	struct pfarg_pmd req = { .reg_num = num, .reg_set = set };
-
-	ck_assert_int_eq(pfm_read_pmds(ctx, &req, 1), 0);
-	return req.reg_value;
-}
-
 bool sim_avail_pmc(struct pfm_context *ctx, unsigned int n)
 {
 	struct pfarg_setinfo info;

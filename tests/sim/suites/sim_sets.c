@@ -23,14 +23,14 @@ static struct pfm_context *two_sets(u32 flags, u64 timeout, u64 pmd0)
 
 	ck_create_set(ctx, 0, flags, timeout);
 	ck_create_set(ctx, 1, flags, timeout);
-	ck_write_pmc_set(ctx, GP_PMC(0), 0, SEL_U(SIM_EV_INST));
-	ck_write_pmc_set(ctx, GP_PMC(1), 0, SEL_U(SIM_EV_BRANCH));
-	ck_write_pmc_set(ctx, GP_PMC(0), 1, SEL_U(sim_cycles_event()));
-	ck_write_pmc_set(ctx, GP_PMC(1), 1, SEL_U(SIM_EV_BRANCH));
+	ck_write_set_pmc(ctx, 0, GP_PMC(0), SEL_U(SIM_EV_INST));
+	ck_write_set_pmc(ctx, 0, GP_PMC(1), SEL_U(SIM_EV_BRANCH));
+	ck_write_set_pmc(ctx, 1, GP_PMC(0), SEL_U(sim_cycles_event()));
+	ck_write_set_pmc(ctx, 1, GP_PMC(1), SEL_U(SIM_EV_BRANCH));
 	ck_assert_int_eq(pfm_write_pmds(ctx, &pd, 1), 0);
-	ck_write_pmd_set(ctx, GP_PMD(1), 0, 0);
-	ck_write_pmd_set(ctx, GP_PMD(0), 1, 0);
-	ck_write_pmd_set(ctx, GP_PMD(1), 1, 0);
+	ck_write_set_pmd(ctx, 0, GP_PMD(1), 0);
+	ck_write_set_pmd(ctx, 1, GP_PMD(0), 0);
+	ck_write_set_pmd(ctx, 1, GP_PMD(1), 0);
 	ck_load_self(ctx);
 	ck_start(ctx);
 	return ctx;
@@ -82,10 +82,10 @@ START_TEST(test_timeout_switch)
 	ck_switch_writes("timeout switch 1 -> 0");
 	sim_count(SIM_EV_INST, 1, SIM_USER);
 	ck_stop(ctx);
-	ck_assert_u64_eq(ck_read_pmd_set(ctx, GP_PMD(0), 0), 101);
-	ck_assert_u64_eq(ck_read_pmd_set(ctx, GP_PMD(1), 0), 10);
-	ck_assert_u64_eq(ck_read_pmd_set(ctx, GP_PMD(0), 1), 7);
-	ck_assert_u64_eq(ck_read_pmd_set(ctx, GP_PMD(1), 1), 20);
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 0, GP_PMD(0)), 101);
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 0, GP_PMD(1)), 10);
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 1, GP_PMD(0)), 7);
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 1, GP_PMD(1)), 20);
 	ck_unload(ctx);
 	pfm_context_put(ctx);
 }
@@ -107,8 +107,8 @@ START_TEST(test_overflow_switch)
 	sim_count(SIM_EV_INST, 50, SIM_USER);		/* set 1 does not count these */
 	sim_count(sim_cycles_event(), 5, SIM_USER);
 	ck_stop(ctx);
-	ck_assert_u64_eq(ck_read_pmd_set(ctx, GP_PMD(0), 0), 0);	/* wrapped to 0 */
-	ck_assert_u64_eq(ck_read_pmd_set(ctx, GP_PMD(0), 1), 5);
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 0, GP_PMD(0)), 0);	/* wrapped to 0 */
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 1, GP_PMD(0)), 5);
 	ck_getinfo(ctx, 0, &info);
 	ck_assert_u64_eq(info.set_ovfl_pmds[0], 1ULL << GP_PMD(0));
 	ck_assert_u64_eq(info.set_runs, 1);
@@ -191,8 +191,8 @@ START_TEST(test_switch_only_difference)
 	ck_create_set(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
 	ck_create_set(ctx, 1, PFM_SETFL_TIME_SWITCH, 1000000);
 	for (i = 0; i < n; i++) {
-		ck_write_pmc_set(ctx, GP_PMC(i), 0, SEL_U(0x10 + i));
-		ck_write_pmc_set(ctx, GP_PMC(i), 1, SEL_U(0x10 + i + (i == n - 1)));
+		ck_write_set_pmc(ctx, 0, GP_PMC(i), SEL_U(0x10 + i));
+		ck_write_set_pmc(ctx, 1, GP_PMC(i), SEL_U(0x10 + i + (i == n - 1)));
 	}
 	ck_load_self(ctx);
 	ck_start(ctx);
