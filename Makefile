@@ -8,6 +8,9 @@
 #   make check    host unit tests, then the guest suite in QEMU twice: on the
 #                 stock kernel with perfmon.ko, and on the in-tree debug kernel
 #   make demo     boot the guest and measure a workload with pfmon
+#   make check-perf-clients   perf, PAPI and stress-ng in the guest, natively and
+#                 through the perf_event_open shim (not in make check yet;
+#                 PERF_SHIM=absent while the kernel has no shim)
 #   make bench    benchmarks (bench-msr: MSR accesses per operation on the simulated
 #                 x86 PMUs, tests/sim/; bench-mux: set multiplexing in the guest)
 #   make clean
@@ -43,6 +46,7 @@ include tests/host/host.mk
 include tests/lib/lib.mk
 include tests/guest/guest.mk
 include tools/bench/bench.mk
+include tests/guest/perf/perf.mk
 
 PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko
 MKINITRAMFS := $(TOP)/scripts/guest/mkinitramfs.sh

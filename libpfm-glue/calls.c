@@ -36,12 +36,12 @@ int pfm_create_context(int flags, ...)
 	}
 	return (int)pfm_door_call(PFM_CALL_CREATE_CONTEXT, (unsigned int)flags,
 				  PTR_ARG(smpl_name), PTR_ARG(smpl_arg),
-				  smpl_arg_size);
+				  smpl_arg_size, 0);
 }
 
 static int vec_call(int call, int fd, void *req, size_t size)
 {
-	return (int)pfm_door_call(call, INT_ARG(fd), PTR_ARG(req), size, 0);
+	return (int)pfm_door_call(call, INT_ARG(fd), PTR_ARG(req), size, 0, 0);
 }
 
 int pfm_write_pmcs(int fd, struct pfarg_pmc *req, size_t size)
@@ -77,7 +77,7 @@ int pfm_getinfo_evtsets(int fd, struct pfarg_setinfo *req, size_t size)
 static int ctl_call(int call, int fd, int flags, long arg)
 {
 	return (int)pfm_door_call(call, INT_ARG(fd), (unsigned int)flags,
-				  (unsigned long)arg, 0);
+				  (unsigned long)arg, 0, 0);
 }
 
 int pfm_load_context(int fd, int flags, int target)
@@ -107,4 +107,12 @@ int pfm_start(int fd, int flags, ...)
 int pfm_stop(int fd, int flags)
 {
 	return ctl_call(PFM_CALL_STOP, fd, flags, 0);
+}
+
+int pfm_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+			int group_fd, unsigned long flags)
+{
+	return (int)pfm_door_call(PFM_CALL_PERF_EVENT_OPEN, PTR_ARG(attr),
+				  INT_ARG(pid), INT_ARG(cpu), INT_ARG(group_fd),
+				  flags);
 }

@@ -43,6 +43,7 @@ static const unsigned long door_ioc[PFM_CALL_NR] = {
 	[PFM_CALL_GETINFO_EVTSETS]	= PFM_IOC_GETINFO_EVTSETS,
 	[PFM_CALL_DELETE_EVTSETS]	= PFM_IOC_DELETE_EVTSETS,
 	[PFM_CALL_UNLOAD_CONTEXT]	= PFM_IOC_UNLOAD_CONTEXT,
+	[PFM_CALL_PERF_EVENT_OPEN]	= PFM_IOC_PERF_EVENT_OPEN,
 };
 
 /* The first syscall number, or 0 when the file is absent or unusable. */
@@ -100,12 +101,13 @@ int pfm_door(void)
 
 /* Pack the prototype-ordered arguments into the call's pfarg_ioc_* structure. */
 static long door_ioctl(int call, unsigned long a0, unsigned long a1,
-		       unsigned long a2, unsigned long a3)
+		       unsigned long a2, unsigned long a3, unsigned long a4)
 {
 	union {
 		struct pfarg_ioc_create create;
 		struct pfarg_ioc_vec vec;
 		struct pfarg_ioc_ctl ctl;
+		struct pfarg_ioc_perf_open perf;
 	} arg;
 
 	/* reserved fields must reach the kernel as zero */
@@ -136,6 +138,13 @@ static long door_ioctl(int call, unsigned long a0, unsigned long a1,
 		arg.ctl.flags = (__u32)a1;
 		arg.ctl.arg = a2;
 		break;
+	case PFM_CALL_PERF_EVENT_OPEN:
+		arg.perf.attr = a0;
+		arg.perf.pid = (__s32)a1;
+		arg.perf.cpu = (__s32)a2;
+		arg.perf.group_fd = (__s32)a3;
+		arg.perf.flags = a4;
+		break;
 	default:
 		/* only reachable through a bug in calls.c */
 		errno = ENOSYS;
@@ -145,13 +154,13 @@ static long door_ioctl(int call, unsigned long a0, unsigned long a1,
 }
 
 long pfm_door_call(int call, unsigned long a0, unsigned long a1,
-		   unsigned long a2, unsigned long a3)
+		   unsigned long a2, unsigned long a3, unsigned long a4)
 {
 	int door = pfm_door();
 
 	if (door < 0)
 		return -1;
 	if (door == PFM_DOOR_SYSCALL)
-		return syscall(door_sysbase + call, a0, a1, a2, a3);
-	return door_ioctl(call, a0, a1, a2, a3);
+		return syscall(door_sysbase + call, a0, a1, a2, a3, a4);
+	return door_ioctl(call, a0, a1, a2, a3, a4);
 }

@@ -11,6 +11,6 @@
  * are 0.  Returns the call's result, or -1 with errno set.
  */
 long pfm_door_call(int call, unsigned long a0, unsigned long a1,
-		   unsigned long a2, unsigned long a3);
+		   unsigned long a2, unsigned long a3, unsigned long a4);
 
 #endif /* _LIBPERFMON_DOOR_H */

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1
 #
-# libperfmon: the perfmon calls as C functions (static library).
+# libperfmon: the perfmon calls as C functions (static library), and
+# libperfmon-perf.so, the LD_PRELOAD library that answers perf_event_open(2)
+# with them (preload/syscall.c).
 # Included by the top Makefile, which defines TOP, B, CC and CFLAGS_USER.
 
 LIBPFM_SRCS := $(wildcard $(TOP)/libpfm-glue/*.c)
@@ -11,7 +13,7 @@ LIBPFM_HDRS := $(wildcard $(TOP)/libpfm-glue/*.h) \
 LIBPFM_A    := $(B)/lib/libperfmon.a
 
 .PHONY: lib
-lib: $(B)/lib/libperfmon.a
+lib: $(B)/lib/libperfmon.a $(B)/lib/libperfmon-perf.so
 
 $(LIBPFM_A): $(LIBPFM_OBJS)
 	@mkdir -p $(@D)
@@ -21,3 +23,25 @@ $(LIBPFM_A): $(LIBPFM_OBJS)
 $(B)/lib/obj/%.o: $(TOP)/libpfm-glue/%.c $(LIBPFM_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -c -o $@ $<
+
+# The preload is a shared object: the library again, position-independent, in an
+# archive so that the link takes only the members it needs (not events.c and its
+# libpfm4).  --exclude-libs hides them: the .so exports syscall() alone, and a
+# preloaded program that has its own libperfmon keeps its own.
+LIBPFM_PIC_OBJS := $(patsubst $(TOP)/libpfm-glue/%.c,$(B)/lib/pic/%.o,$(LIBPFM_SRCS))
+LIBPFM_PIC_A    := $(B)/lib/libperfmon_pic.a
+LIBPFM_PERF_SO  := $(B)/lib/libperfmon-perf.so
+
+$(LIBPFM_PIC_A): $(LIBPFM_PIC_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/lib/pic/%.o: $(TOP)/libpfm-glue/%.c $(LIBPFM_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -fPIC -c -o $@ $<
+
+$(LIBPFM_PERF_SO): $(TOP)/libpfm-glue/preload/syscall.c $(LIBPFM_PIC_A) $(LIBPFM_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -fPIC -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ \
+		$< $(LIBPFM_PIC_A)

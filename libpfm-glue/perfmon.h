@@ -12,6 +12,7 @@
 #define _LIBPERFMON_PERFMON_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include <perfmon/perfmon.h>
 #include <perfmon/perfmon_sw.h>
 #include <perfmon/perfmon_dfl_smpl.h>
@@ -33,6 +34,14 @@ int pfm_stop(int fd, int flags);
 int pfm_create_evtsets(int fd, struct pfarg_setdesc *req, size_t size);
 int pfm_delete_evtsets(int fd, struct pfarg_setdesc *req, size_t size);
 int pfm_getinfo_evtsets(int fd, struct pfarg_setinfo *req, size_t size);
+
+struct perf_event_attr;
+/*
+ * perf_event_open(2) answered by perfmon: the same arguments, an fd that behaves
+ * as a perf_event fd (<perfmon/perfmon.h>, PERF_EVENT_OPEN COMPATIBILITY).
+ */
+int pfm_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+			int group_fd, unsigned long flags);
 
 #define PFM_DOOR_IOCTL		0	/* ioctls on /dev/perfmon (module) */
 #define PFM_DOOR_SYSCALL	1	/* system calls (in-tree kernel) */

@@ -68,6 +68,9 @@ PKGS="gcc make libc6-dev linux-headers-$KVER qemu-system-x86 busybox-static
 # and what building it needs (libelf-dev for objtool, libssl-dev for the
 # kernel's host tools, perl for its build scripts).
 PKGS="$PKGS linux-source-6.1 bc bison flex libelf-dev libssl-dev patch perl"
+# Real perf_event clients, run in the guest natively and through the
+# perf_event_open shim (make check-perf-clients): perf, PAPI's tools, stress-ng.
+PKGS="$PKGS linux-perf papi-tools stress-ng"
 
 missing=
 for p in $PKGS; do

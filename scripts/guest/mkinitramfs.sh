@@ -11,6 +11,9 @@
 #                e.g. build/perfmon.ko:/lib/perfmon.ko
 #                     build/guest/bin/test_core:/tests/test_core
 #                FILE may be a directory (copied recursively).
+#   +FILE:DEST   FILE, a dynamically linked program, copied to DEST with every
+#                shared library ldd lists for it (and the dynamic loader), each
+#                at its own path, e.g. +/usr/bin/perf:/usr/bin/perf
 #
 # Contents: /bin/busybox (static) with a symlink for each applet, /init
 # (scripts/guest/init), /run.sh, /dev/console, the extra files, and empty
@@ -46,7 +49,7 @@ out=$(cd "$outdir" && pwd)/$(basename "$out")
 
 cwd=$(pwd)
 stage=$(mktemp -d "${TMPDIR:-/tmp}/perfmon-initramfs.XXXXXX")
-trap 'rm -rf "$stage"' EXIT INT TERM
+trap 'rm -rf "$stage" "$stage.ldd"' EXIT INT TERM
 
 cd "$stage"
 mkdir -p bin sbin usr/bin usr/sbin dev proc sys tmp mnt root lib etc
@@ -66,7 +69,29 @@ chmod 755 init
 cp "$runscript" run.sh
 chmod 755 run.sh
 
+# copy_in SRC DEST: SRC (file or directory) to DEST in the image
+copy_in() {
+	mkdir -p ".$(dirname "$2")"
+	if [ -d "$1" ]; then
+		rm -rf ".$2"
+		cp -RL "$1" ".$2"
+	else
+		cp -L "$1" ".$2"
+	fi
+}
+
+# The absolute paths of the shared objects ldd says PROGRAM loads, the loader
+# included ("libc.so.6 => /lib/.../libc.so.6 (0x...)", "/lib64/ld-... (0x...)").
+shared_libs() {
+	ldd "$1" >"$stage.ldd" 2>&1 || die "ldd '$1' failed: $(cat "$stage.ldd")"
+	grep -q 'not found' "$stage.ldd" && die "'$1' misses libraries: $(grep 'not found' "$stage.ldd")"
+	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' "$stage.ldd"
+	rm -f "$stage.ldd"
+}
+
 for spec in "$@"; do
+	libs=0
+	case $spec in +*) libs=1; spec=${spec#+} ;; esac
 	case $spec in
 	*:/*) ;;
 	*) die "bad FILE:DEST '$spec' (DEST must be an absolute path)" ;;
@@ -75,12 +100,11 @@ for spec in "$@"; do
 	dest=/${spec##*:/}
 	case $src in /*) ;; *) src=$cwd/$src ;; esac
 	[ -e "$src" ] || die "'$src' (from '$spec') not found"
-	mkdir -p ".$(dirname "$dest")"
-	if [ -d "$src" ]; then
-		rm -rf ".$dest"
-		cp -RL "$src" ".$dest"
-	else
-		cp -L "$src" ".$dest"
+	copy_in "$src" "$dest"
+	if [ "$libs" -eq 1 ]; then
+		for lib in $(shared_libs "$src"); do
+			[ -e ".$lib" ] || copy_in "$lib" "$lib"
+		done
 	fi
 done
 

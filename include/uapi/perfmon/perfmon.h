@@ -192,6 +192,21 @@
  * ioctl per call with the arguments packed in the pfarg_ioc_* structures below.
  * libperfmon hides the difference.
  *
+ * PERF_EVENT_OPEN COMPATIBILITY
+ *
+ *   fd = pfm_perf_event_open(struct perf_event_attr *attr, pid, cpu, group_fd, flags)
+ *
+ * takes the arguments of perf_event_open(2), with the same types and meaning, and
+ * returns an fd that behaves as a perf_event fd: read(), ioctl(PERF_EVENT_IOC_*),
+ * mmap(), poll(), fcntl() and close() on it are its own file operations.  A bad
+ * argument gets the errno perf_event_open(2) gives it, found in the same order; in
+ * particular attr == NULL is EFAULT (libperfmon's preload relies on it to tell this
+ * call from a kernel that lacks it: ENOSYS from the system call, ENOTTY from the
+ * ioctl).  pid, cpu and group_fd are ints (the system call truncates them, as
+ * perf_event_open does); flags is an unsigned long (PERF_FLAG_*).  Over the ioctl
+ * door the arguments travel in struct pfarg_ioc_perf_open, whose reserved field
+ * must be zero (EINVAL).
+ *
  * MESSAGES
  *
  * read() on the context fd returns whole union pfarg_msg entries (size must be at
@@ -351,6 +366,15 @@ struct pfarg_ioc_ctl {
 	__u64 arg;			/* load: TID or CPU; start with PFM_STARTFL_SET: set id */
 };
 
+struct pfarg_ioc_perf_open {
+	__u64 attr;			/* pointer to the struct perf_event_attr */
+	__s32 pid;			/* perf_event_open(2)'s pid */
+	__s32 cpu;			/* its cpu */
+	__s32 group_fd;			/* its group_fd */
+	__u32 reserved;			/* must be zero */
+	__u64 flags;			/* its flags (PERF_FLAG_*) */
+};
+
 /* Call numbers: ioctl numbers and offsets from the first syscall number. */
 #define PFM_CALL_CREATE_CONTEXT		0
 #define PFM_CALL_WRITE_PMCS		1
@@ -363,7 +387,8 @@ struct pfarg_ioc_ctl {
 #define PFM_CALL_GETINFO_EVTSETS	8
 #define PFM_CALL_DELETE_EVTSETS		9
 #define PFM_CALL_UNLOAD_CONTEXT		10
-#define PFM_CALL_NR			11	/* non-ABI: grows with new calls */
+#define PFM_CALL_PERF_EVENT_OPEN	11
+#define PFM_CALL_NR			12	/* non-ABI: grows with new calls */
 
 #define PFM_IOC_MAGIC			'J'
 
@@ -378,6 +403,7 @@ struct pfarg_ioc_ctl {
 #define PFM_IOC_GETINFO_EVTSETS	_IOW(PFM_IOC_MAGIC, PFM_CALL_GETINFO_EVTSETS, struct pfarg_ioc_vec)
 #define PFM_IOC_DELETE_EVTSETS	_IOW(PFM_IOC_MAGIC, PFM_CALL_DELETE_EVTSETS, struct pfarg_ioc_vec)
 #define PFM_IOC_UNLOAD_CONTEXT	_IOW(PFM_IOC_MAGIC, PFM_CALL_UNLOAD_CONTEXT, struct pfarg_ioc_ctl)
+#define PFM_IOC_PERF_EVENT_OPEN	_IOW(PFM_IOC_MAGIC, PFM_CALL_PERF_EVENT_OPEN, struct pfarg_ioc_perf_open)
 
 /*
  * Layout checks: every structure has a fixed size and no implicit padding, so a 32-bit
@@ -395,6 +421,7 @@ typedef char pfm_abi_check_pfarg_msg[(sizeof(union pfarg_msg) == 64) ? 1 : -1];
 PFM_ABI_SIZE_CHECK(pfarg_ioc_create, 32);
 PFM_ABI_SIZE_CHECK(pfarg_ioc_vec, 24);
 PFM_ABI_SIZE_CHECK(pfarg_ioc_ctl, 16);
+PFM_ABI_SIZE_CHECK(pfarg_ioc_perf_open, 32);
 #undef PFM_ABI_SIZE_CHECK
 
 #endif /* _UAPI_PERFMON_PERFMON_H */

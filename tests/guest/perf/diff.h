@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf_diff: one sequence of perf_event calls, made through two backends, observed
+ * and compared observation by observation (diff.c has the harness, diff_cases.c
+ * the cases).
+ */
+#ifndef _PERF_DIFF_H
+#define _PERF_DIFF_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+
+/* How perf_event_open is reached: the kernel's system call, or perfmon's shim. */
+struct backend {
+	const char *name;
+	int (*open)(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		    unsigned long flags);
+};
+
+/*
+ * How two observed values must agree, one letter per value:
+ *   e  exactly (a count the workload fixes, a size, a flag)
+ *   c  within 5 % (clocks: task-clock, cpu-clock, time_enabled/running)
+ *   s  a scheduler count: 0 stays 0, else within a factor of 3 (the workload fixes
+ *      its sleeps, the machine its preemptions)
+ *   x  not compared (event ids, whose values are the kernel's choice)
+ */
+#define OBS_MAX_VALS	40
+
+struct obs {
+	char what[96];			/* what was done, the same in both traces */
+	long ret;			/* the call's result, -1 on error */
+	int err;			/* its errno when ret < 0 */
+	int ret_exact;			/* compare ret itself (read sizes), not only >= 0 */
+	int n;				/* values observed after the call */
+	unsigned long long v[OBS_MAX_VALS];
+	char kind[OBS_MAX_VALS + 1];	/* one letter per value, as above */
+};
+
+#define TRACE_MAX	320
+
+struct trace {
+	int n;
+	struct obs o[TRACE_MAX];
+};
+
+/* Record a call: its result and errno; exact: ret must be equal, not only >= 0. */
+void obs_call(struct trace *t, long ret, int exact, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Record values seen after the last call (kinds: one letter per value). */
+void obs_vals(struct trace *t, const unsigned long long *v, int n, const char *kinds);
+void obs_val(struct trace *t, unsigned long long v, char kind);
+
+/* A forked child that waits for child_go(), runs work(arg), and exits. */
+struct child {
+	pid_t pid;
+	int go;				/* write end of its start pipe */
+	int no_lock;			/* in: no mlockall(), whose undoing at exit
+					 * would weigh on the child's clocks */
+};
+int child_start(struct child *c, void (*work)(long), long arg);
+void child_go(struct child *c);
+int child_wait(struct child *c);	/* its exit status, -1 if it did not exit 0 */
+
+/* workloads, in a child or in-line */
+void work_touch(long pages);		/* exactly `pages` fresh page faults */
+void work_spin(long ms);		/* ms of CPU time */
+void work_sleep(long n);		/* n sleeps of 1 ms: n context switches */
+void work_fork_touch(long pages);	/* a child of its own touches `pages` */
+void work_none(long unused);
+
+/* the attr every case starts from: counting, disabled, software, size VER7 */
+void attr_sw(struct perf_event_attr *a, unsigned long long config);
+
+struct diff_case {
+	const char *name;
+	void (*run)(const struct backend *be, struct trace *t);
+};
+
+extern const struct diff_case diff_cases[];
+extern const size_t diff_ncases;
+
+#endif /* _PERF_DIFF_H */

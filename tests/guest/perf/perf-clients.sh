@@ -1,0 +1,280 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# In the guest (stock kernel, perfmon.ko): real perf_event clients, each run twice in
+# the same boot: natively (the kernel's perf_event answers), then as
+# `noperf pfm-perf CLIENT`, where the kernel's perf_event_open is blocked and only
+# perfmon's shim can answer.  The native run must give the numbers the workload
+# fixes; the shim run must match the native one within the issue's tolerances.
+#
+# Prints a PASS/FAIL line per client and half, then "N passed, N failed".
+#   PFM_SHIM=absent (kernel command line) expects no shim: each shim half must fail
+#   (XFAIL, counted apart); one that passes means something else answered, a FAIL.
+
+W="/bin/workload -s 100000 -p 2048 -t 300 -l 100"
+SHIM="noperf pfm-perf"
+OUT=/tmp/perf-clients
+npass=0 nfail=0 nxfail=0
+
+mkdir -p $OUT
+
+# verdict HALF NAME PROBLEMS: PROBLEMS empty is a pass
+verdict() {
+	if [ -z "$3" ]; then
+		if [ "$1" = shim ] && [ "$PFM_SHIM" = absent ]; then
+			echo "FAIL $2 $1: passed with no shim (who answered?)"
+			nfail=$((nfail + 1))
+		else
+			echo "PASS $2 $1"
+			npass=$((npass + 1))
+		fi
+	elif [ "$1" = shim ] && [ "$PFM_SHIM" = absent ]; then
+		echo "XFAIL $2 $1:$3"
+		nxfail=$((nxfail + 1))
+	else
+		echo "FAIL $2 $1:$3"
+		nfail=$((nfail + 1))
+	fi
+}
+
+# within A B PCT: B is A +- PCT %
+within() {
+	awk -v a="$1" -v b="$2" -v p="$3" \
+		'BEGIN { d = a * p / 100; exit !(b >= a - d && b <= a + d) }'
+}
+
+# between V LO HI (integers or decimals)
+between() {
+	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'
+}
+
+isnum() {
+	case $1 in ''|*[!0-9.]*) return 1 ;; esac
+}
+
+# as_native NATIVE SHIM: scheduler events.  Zero stays zero (a level rule, not
+# noise: kernel perf counts switches and migrations only at kernel level); other
+# values may differ by one (TCG's timer decides an extra preemption).
+as_native() {
+	if [ "$1" -eq 0 ]; then
+		[ "$2" -eq 0 ]
+	else
+		between "$2" $(($1 - 1)) $(($1 + 1))
+	fi
+}
+
+# --- perf stat: -x, output is value,unit,event,run_ns,run%,... --------------------
+
+stat_field() {	# FILE EVENT FIELD
+	awk -F, -v e="$2" -v f="$3" '$3 == e { print $f; exit }' "$1"
+}
+
+# stat_native FILE EVENTS...: the workload's numbers
+stat_native() {
+	f=$1; shift
+	p=
+	for e in "$@"; do
+		v=$(stat_field "$f" "$e" 1)
+		run=$(stat_field "$f" "$e" 5)
+		isnum "$v" || { p="$p $e='$v'"; continue; }
+		[ "$run" = 100.00 ] || p="$p $e run $run%"
+		case $e in
+		task-clock*)	# 300 ms of spinning, in msec
+			between "$v" 300 3000 || p="$p $e=$v" ;;
+		page-faults*)	# 2048 fresh pages, and the program's own
+			between "$v" 2048 2200 || p="$p $e=$v" ;;
+		context-switches:u)
+			[ "$v" -eq 0 ] || p="$p $e=$v (kernel-level event)" ;;
+		context-switches)	# it sleeps once at least
+			[ "$v" -ge 1 ] || p="$p $e=$v" ;;
+		esac
+	done
+	echo "$p"
+}
+
+# stat_compare NATIVE SHIM EVENTS...
+stat_compare() {
+	n=$1 s=$2; shift 2
+	p=
+	grep -q '<not' "$s" && p=" $(grep '<not' "$s" | cut -d, -f1,3 | tr '\n' ' ')"
+	for e in "$@"; do
+		nv=$(stat_field "$n" "$e" 1)
+		v=$(stat_field "$s" "$e" 1)
+		run=$(stat_field "$s" "$e" 5)
+		isnum "$v" || { p="$p $e='$v'"; continue; }
+		[ "$run" = 100.00 ] || p="$p $e run $run%"
+		isnum "$nv" || continue
+		case $e in
+		task-clock*)
+			within "$nv" "$v" 15 || p="$p $e=$v native $nv" ;;
+		page-faults*)
+			within "$nv" "$v" 2 || p="$p $e=$v native $nv" ;;
+		*)
+			as_native "$nv" "$v" || p="$p $e=$v native $nv" ;;
+		esac
+	done
+	echo "$p"
+}
+
+# perf_stat NAME EVENTLIST EVENTS...: both halves of one perf stat form
+perf_stat() {
+	name=$1 list=$2; shift 2
+	perf stat -x, -o $OUT/$name.native -e "$list" -- $W
+	verdict native "$name" "$(stat_native $OUT/$name.native "$@")"
+	$SHIM perf stat -x, -o $OUT/$name.shim -e "$list" -- $W
+	verdict shim "$name" "$(stat_compare $OUT/$name.native $OUT/$name.shim "$@")"
+}
+
+client_perf_stat() {
+	perf_stat perf-stat task-clock,context-switches,cpu-migrations,page-faults \
+		task-clock context-switches cpu-migrations page-faults
+	perf_stat perf-stat-group '{task-clock,page-faults}' task-clock page-faults
+	perf_stat perf-stat-u task-clock:u,page-faults:u,context-switches:u \
+		task-clock:u page-faults:u context-switches:u
+}
+
+# --- PAPI: "perf::EVENT : <tab>value" after four "Successfully added" ---------------
+
+PAPI_EVENTS="perf::TASK-CLOCK perf::PAGE-FAULTS perf::CONTEXT-SWITCHES perf::CPU-MIGRATIONS"
+
+papi_value() {	# FILE EVENT
+	awk -v e="$2" '$1 == e && $2 == ":" { print $3; exit }' "$1"
+}
+
+papi_check() {	# FILE [NATIVE]
+	p=
+	added=$(grep -c '^Successfully added' "$1")
+	[ "$added" -eq 4 ] || p=" $added events added of 4"
+	for e in $PAPI_EVENTS; do
+		v=$(papi_value "$1" $e)
+		isnum "$v" || { p="$p $e='$v'"; continue; }
+		if [ -z "$2" ]; then
+			nv=
+		else
+			nv=$(papi_value "$2" $e)
+			isnum "$nv" || continue
+		fi
+		case $e in
+		*TASK-CLOCK)
+			[ "$v" -gt 0 ] || p="$p $e=$v" ;;
+		*PAGE-FAULTS)
+			if [ -n "$nv" ]; then
+				[ "$v" -eq "$nv" ] || p="$p $e=$v native $nv"
+			else
+				[ "$v" -gt 0 ] || p="$p $e=$v"
+			fi ;;
+		*)	# user level only (exclude_kernel=1): none
+			if [ -n "$nv" ]; then
+				as_native "$nv" "$v" || p="$p $e=$v native $nv"
+			else
+				[ "$v" -eq 0 ] || p="$p $e=$v (user level)"
+			fi ;;
+		esac
+	done
+	echo "$p"
+}
+
+client_papi() {
+	# PAPI refuses paranoid 3 (Debian's default), even for root
+	echo 2 > /proc/sys/kernel/perf_event_paranoid
+	papi_command_line $PAPI_EVENTS > $OUT/papi.native 2>&1
+	verdict native papi "$(papi_check $OUT/papi.native)"
+	$SHIM papi_command_line $PAPI_EVENTS > $OUT/papi.shim 2>&1
+	verdict shim papi "$(papi_check $OUT/papi.shim $OUT/papi.native)"
+}
+
+# --- perf test: both tests ": Ok" ----------------------------------------------------
+
+ptest_check() {
+	p=
+	for t in 'Event times' 'Software clock events period values'; do
+		grep -q "$t *: Ok" "$1" || p="$p '$t' $(grep "$t" "$1" | sed 's/.*: *//')"
+	done
+	echo "$p"
+}
+
+client_perf_test() {
+	# no colours: the result must read "name : Ok"
+	perf test 'Event times' 'Software clock events period values' 2>&1 |
+		sed 's/\x1b\[[0-9;]*m//g' > $OUT/ptest.native
+	verdict native perf-test "$(ptest_check $OUT/ptest.native)"
+	$SHIM perf test 'Event times' 'Software clock events period values' 2>&1 |
+		sed 's/\x1b\[[0-9;]*m//g' > $OUT/ptest.shim
+	verdict shim perf-test "$(ptest_check $OUT/ptest.shim)"
+}
+
+# --- stress-ng --perf: "stress-ng: info:  [pid]   value Name   rate" ----------------
+
+sng_value() {	# FILE NAME
+	sed -n "s/^stress-ng: info: *\[[0-9]*\] *\([0-9][0-9]*\) $2  .*/\1/p" "$1" | head -n1
+}
+
+# sng_check FILE MIN_FAULTS [NATIVE]: the stressor ran 2 s; with NATIVE, task clock
+# within 15 %, minor faults within a factor 2 (without inheritance, --vm's fall
+# twentyfold), context switches present and at most twice native's plus 10
+sng_check() {
+	p=
+	for e in 'Task Clock' 'Page Faults Minor' 'Context Switches'; do
+		v=$(sng_value "$1" "$e")
+		isnum "$v" || { p="$p '$e' missing"; continue; }
+		if [ -z "$3" ]; then
+			case $e in
+			'Task Clock') between "$v" 1000000000 3000000000 || p="$p '$e'=$v" ;;
+			'Page Faults Minor') [ "$v" -ge "$2" ] || p="$p '$e'=$v" ;;
+			esac
+			continue
+		fi
+		nv=$(sng_value "$3" "$e")
+		isnum "$nv" || continue
+		case $e in
+		'Task Clock') within "$nv" "$v" 15 || p="$p '$e'=$v native $nv" ;;
+		'Page Faults Minor')
+			between "$v" $((nv / 2)) $((nv * 2)) || p="$p '$e'=$v native $nv" ;;
+		'Context Switches')
+			[ "$v" -le $((nv * 2 + 10)) ] || p="$p '$e'=$v native $nv" ;;
+		esac
+	done
+	echo "$p"
+}
+
+# stress_ng NAME MIN_FAULTS ARGS...
+stress_ng() {
+	name=$1 min=$2; shift 2
+	stress-ng "$@" --timeout 2 --perf > $OUT/$name.native 2>&1
+	verdict native "$name" "$(sng_check $OUT/$name.native "$min")"
+	$SHIM stress-ng "$@" --timeout 2 --perf > $OUT/$name.shim 2>&1
+	verdict shim "$name" "$(sng_check $OUT/$name.shim "$min" $OUT/$name.native)"
+}
+
+client_stress_ng() {
+	stress_ng stress-ng-cpu 1 --cpu 1
+	# the work is in a forked child: 16 MiB is 4096 pages touched at least once
+	stress_ng stress-ng-vm 4096 --vm 1 --vm-bytes 16M
+}
+
+# --- perf_diff: the differential test, native against itself, then against the shim --
+
+client_diff() {
+	perf_diff native native > $OUT/diff.native 2>&1
+	verdict native perf-diff "$(tail -n1 $OUT/diff.native | grep -v '^perf_diff: ok' | sed 's/^/ /')"
+	perf_diff native shim > $OUT/diff.shim 2>&1
+	verdict shim perf-diff "$(tail -n1 $OUT/diff.shim | grep -v '^perf_diff: ok' | sed 's/^/ /')"
+}
+
+insmod /lib/perfmon.ko || { echo "perf-clients: insmod failed"; exit 1; }
+
+for client in perf_stat papi perf_test stress_ng diff; do
+	client_$client
+done
+
+# the evidence for every FAIL
+if [ $nfail -gt 0 ] || [ $nxfail -gt 0 ]; then
+	for f in $OUT/*; do
+		echo "--- $f"
+		grep -v '^stress-ng: info: .* 0 ' "$f" | head -n 60
+	done
+fi
+
+[ "$PFM_SHIM" = absent ] && xf=" ($nxfail expected failures: no shim)"
+echo "perf-clients: $npass passed, $nfail failed$xf"
+[ $nfail -eq 0 ]

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check-perf-clients: real perf_event clients (Debian's perf, PAPI's
+# papi_command_line, stress-ng) and the differential test perf_diff, each run in
+# the guest natively and through the perf_event_open shim (perf-clients.sh).
+# Not part of make check: until the kernel answers pfm_perf_event_open the shim
+# halves fail.  PERF_SHIM=absent expects exactly that (each shim half must fail,
+# none may be answered by anything else), and passes.
+#
+# The clients are the host's Debian binaries, copied into the image with their
+# shared libraries (about 22 MB gzipped); the guest runs the host's glibc.
+
+PERF_CLIENTS := /usr/bin/perf /usr/bin/papi_command_line /usr/bin/stress-ng
+PERF_DIFF_SRCS := $(wildcard $(TOP)/tests/guest/perf/diff*.c)
+PERF_GUEST_BINS := $(B)/guest/bin/noperf $(B)/guest/bin/perf_diff
+
+.PHONY: check-perf-clients perf-guest-bins
+perf-guest-bins: $(PERF_GUEST_BINS) $(LIBPFM_PERF_SO)
+
+$(B)/guest/bin/noperf: $(TOP)/tests/guest/perf/noperf.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -static -o $@ $<
+
+$(B)/guest/bin/perf_diff: $(PERF_DIFF_SRCS) $(TOP)/tests/guest/perf/diff.h $(LIBPFM_A) $(LIBPFM_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -static -o $@ $(PERF_DIFF_SRCS) $(LIBPFM_A)
+
+check-perf-clients: module guest-bins perf-guest-bins
+	$(MKINITRAMFS) $(B)/guest/perf-clients.cpio.gz $(TOP)/tests/guest/perf/perf-clients.sh \
+		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/workload:/bin/workload \
+		$(B)/guest/bin/noperf:/bin/noperf $(B)/guest/bin/perf_diff:/bin/perf_diff \
+		$(LIBPFM_PERF_SO):/lib/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
+		$(foreach c,$(PERF_CLIENTS),+$(c):$(c))
+	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/perf-clients.cpio.gz \
+		$(if $(PERF_SHIM),--append "PFM_SHIM=$(PERF_SHIM)") --timeout 900 \
+		--log $(B)/guest/perf-clients.log
