@@ -176,9 +176,10 @@ struct pfm_event_set *pfm_find_set(struct pfm_context *ctx, u16 id);
 struct pfm_event_set *pfm_first_set(struct pfm_context *ctx);
 struct pfm_event_set *pfm_next_set(struct pfm_context *ctx, struct pfm_event_set *set);
 void pfm_free_sets(struct pfm_context *ctx);
-long pfm_create_evtsets(struct pfm_context *ctx, struct pfarg_setdesc *req, unsigned int n);
-long pfm_delete_evtsets(struct pfm_context *ctx, struct pfarg_setdesc *req, unsigned int n);
-long pfm_getinfo_evtsets(struct pfm_context *ctx, struct pfarg_setinfo *req, unsigned int n);
+/* vectors of n struct pfarg_setdesc (create, delete) / pfarg_setinfo (getinfo) */
+long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
+long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
+long pfm_getinfo_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
 
 /* switch.c: going live, leaving, switching sets */
 void pfm_live_in(struct pfm_context *ctx);
@@ -201,10 +202,10 @@ extern unsigned long pfm_arg_mem_max;
 void *pfm_vec_copy_in(const void __user *uptr, u64 size, size_t elem);
 int pfm_vec_copy_out(void __user *uptr, const void *kbuf, u64 size);
 
-/* rw.c */
-long pfm_write_pmcs(struct pfm_context *ctx, struct pfarg_pmc *req, unsigned int n);
-long pfm_write_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n);
-long pfm_read_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n);
+/* rw.c: vectors of n struct pfarg_pmc / pfarg_pmd */
+long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n);
+long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n);
+long pfm_read_pmds(struct pfm_context *ctx, void *vec, unsigned int n);
 
 /* state.c: attach, detach, start, stop */
 long pfm_load(struct pfm_context *ctx, u32 flags, u64 target);

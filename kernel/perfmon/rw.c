@@ -141,8 +141,9 @@ static int pfm_pmcs_needs(struct pfm_context *ctx, const struct pfarg_pmc *req, 
 	return 0;
 }
 
-long pfm_write_pmcs(struct pfm_context *ctx, struct pfarg_pmc *req, unsigned int n)
+long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n)
 {
+	struct pfarg_pmc *req = vec;
 	struct pfm_rw_args a = { .req = req, .n = n };
 	struct pfm_avail avail;
 	unsigned int k;
@@ -216,8 +217,9 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 	}
 }
 
-long pfm_write_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n)
+long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 {
+	struct pfarg_pmd *req = vec;
 	struct pfm_rw_args a = { .req = req, .n = n };
 	struct pfm_avail avail;
 	unsigned int k;
@@ -249,8 +251,9 @@ static void pfm_fill_pmds(struct pfm_context *ctx, void *arg)
 	}
 }
 
-long pfm_read_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n)
+long pfm_read_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 {
+	struct pfarg_pmd *req = vec;
 	struct pfm_rw_args a = { .req = req, .n = n };
 	unsigned int k;
 	int ret;

@@ -114,8 +114,9 @@ static u64 pfm_effective_timeout(u64 ns)
  * registers; only while detached.  Effective timeouts are written back.  New sets
  * are allocated first so that a failure leaves the list as it was.
  */
-long pfm_create_evtsets(struct pfm_context *ctx, struct pfarg_setdesc *req, unsigned int n)
+long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 {
+	struct pfarg_setdesc *req = vec;
 	struct pfm_event_set **fresh;
 	unsigned int k, j;
 	int ret;
@@ -165,8 +166,9 @@ err:
 }
 
 /* Only while detached; at least one set must remain. */
-long pfm_delete_evtsets(struct pfm_context *ctx, struct pfarg_setdesc *req, unsigned int n)
+long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 {
+	struct pfarg_setdesc *req = vec;
 	struct pfm_event_set *set, *tmp;
 	unsigned int k, j, nr_sets = 0;
 
@@ -238,8 +240,9 @@ static void pfm_fill_setinfo(struct pfm_context *ctx, void *arg)
 	}
 }
 
-long pfm_getinfo_evtsets(struct pfm_context *ctx, struct pfarg_setinfo *req, unsigned int n)
+long pfm_getinfo_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 {
+	struct pfarg_setinfo *req = vec;
 	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
 	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
 	struct pfm_info_args a = { .req = req, .n = n, .avail_pmcs = pmcs, .avail_pmds = pmds };
