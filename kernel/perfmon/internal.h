@@ -116,7 +116,6 @@ struct pfm_context {
 	struct pfm_event_set *active;	/* set on the PMU when started */
 	u64 live_since_ns;		/* when the active set last became live */
 	struct hrtimer timer;		/* the active set's switch timeout */
-	bool in_timer;			/* the timer callback is switching */
 	u64 nr_switches;		/* set switches done by the kernel */
 
 	struct pfm_smpl_buf smpl;	/* set at creation, freed at the last close */
@@ -217,15 +216,14 @@ void pfm_detach_release(struct pfm_context *ctx);
 void pfm_detach_cpu(struct pfm_context *ctx);
 
 /* pmu_state.c: moving a set between memory and the PMU */
-void pfm_set_restore(struct pfm_context *ctx, struct pfm_event_set *set);
-void pfm_set_save(struct pfm_context *ctx, struct pfm_event_set *set);
-void pfm_set_swap(struct pfm_context *ctx, struct pfm_event_set *from,
-		  struct pfm_event_set *to);
+void pfm_set_restore(struct pfm_event_set *set);
+void pfm_set_save(struct pfm_event_set *set);
+void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to);
 bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i);
 void pfm_pmd_load(struct pfm_event_set *set, unsigned int i);
 DECLARE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
-void pfm_pmu_enable(struct pfm_context *ctx, struct pfm_event_set *set);
-void pfm_pmu_disable(struct pfm_context *ctx, struct pfm_event_set *set);
+void pfm_pmu_enable(struct pfm_context *ctx);
+void pfm_pmu_disable(void);
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
 void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value);

@@ -11,7 +11,7 @@
 #include "stats.h"
 #include "smpl.h"
 #include "sysfs.h"
-#include "../../arch/x86/perfmon/probe.h"
+#include "probe.h"		/* arch/x86/perfmon/ */
 
 static int __init pfm_init(void)
 {

@@ -310,7 +310,7 @@ long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg)
 	return 0;
 }
 
-static void pfm_do_stop(struct pfm_context *ctx, void *arg)
+static void pfm_do_stop(struct pfm_context *ctx, void *arg __always_unused)
 {
 	pfm_stop_locked(ctx);
 }

@@ -29,7 +29,7 @@ PFM_HOST_HDRS := $(wildcard $(PFM_HOST_DIR)/*.h $(PFM_HOST_DIR)/shim/*.h \
 
 PFM_HOST_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
-PFM_HOST_CFLAGS := -O1 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+PFM_HOST_CFLAGS := -O1 -g -Wall -Wextra -Wno-sign-compare \
 		   -Werror $(PFM_HOST_SAN) \
 		   -I$(PFM_HOST_DIR)/shim -I$(TOP)/include -I$(PFM_HOST_CORE) -I$(PFM_HOST_DIR)
 # recursive: pkg-config runs only when the tests are built
