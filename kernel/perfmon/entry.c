@@ -10,9 +10,15 @@
 #include <linux/uaccess.h>
 
 #include "internal.h"
+#include "access.h"
+#include "args.h"
+#include "ctx.h"
 #include "entry.h"
 #include "file.h"
+#include "rw.h"
+#include "sets.h"
 #include "smpl.h"
+#include "state.h"
 
 /* (flags, smpl_name, smpl_arg, smpl_arg_size): the new context's fd */
 static long pfm_create_context(const struct pfm_args *args)

@@ -13,7 +13,8 @@
  * at least once per wrap, so no wrap is lost; a carry out of 64 bits is an overflow.
  */
 #include "internal.h"
-#include "stats.h"
+#include "env.h"
+#include "pmu_state.h"
 
 static bool pfm_live(const struct pfm_context *ctx, const struct pfm_event_set *set)
 {

@@ -7,6 +7,10 @@
  * the set list stable.
  */
 #include "internal.h"
+#include "env.h"
+#include "pmu_state.h"
+#include "rw.h"
+#include "sets.h"
 
 #define PFM_PMDFL_ALL	(PFM_PMDFL_SMPL | PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY | \
 			 PFM_PMDFL_RANDOM)

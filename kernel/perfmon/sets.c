@@ -3,6 +3,8 @@
  * perfmon: event sets, the software image of the whole PMU.
  */
 #include "internal.h"
+#include "env.h"
+#include "sets.h"
 
 /* A fresh set holds every PMC at its quiescent value and every PMD at zero. */
 struct pfm_event_set *pfm_set_alloc(u16 id)
@@ -95,6 +97,14 @@ static int pfm_check_setdesc(const struct pfarg_setdesc *d)
 	if ((d->set_flags & PFM_SETFL_TIME_SWITCH) && !d->set_timeout)
 		return -EINVAL;
 	return 0;
+}
+
+/* Below this a switch timer (switch.c) would do little but switch. */
+#define PFM_MIN_TIMEOUT_NS	10000ULL
+
+u64 pfm_timer_resolution_ns(void)
+{
+	return max_t(u64, hrtimer_resolution, PFM_MIN_TIMEOUT_NS);
 }
 
 /* The timeout the timer can honour: rounded up to its resolution. */

@@ -8,6 +8,12 @@
  * context switch.
  */
 #include "internal.h"
+#include "ctx.h"
+#include "env.h"
+#include "ovfl.h"
+#include "sets.h"
+#include "state.h"
+#include "switch.h"
 
 #define PFM_STARTFL_ALL	(PFM_STARTFL_SET | PFM_STARTFL_RESTART)
 

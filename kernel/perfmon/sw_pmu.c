@@ -8,6 +8,8 @@
  * the core treats it exactly like hardware, and its counts are exact.
  */
 #include "internal.h"
+#include "env.h"
+#include "sw_pmu.h"
 
 #define N	PFM_SW_NUM_COUNTERS
 

@@ -13,19 +13,15 @@
  * with ctx->lock held.
  */
 #include "internal.h"
-#include "stats.h"
-
-/* Below this a switch timer would do little but switch. */
-#define PFM_MIN_TIMEOUT_NS	10000ULL
+#include "env.h"
+#include "ovfl.h"
+#include "pmu_state.h"
+#include "sets.h"
+#include "switch.h"
 
 static bool pfm_set_times(const struct pfm_event_set *set)
 {
 	return set->flags & PFM_SETFL_TIME_SWITCH;
-}
-
-u64 pfm_timer_resolution_ns(void)
-{
-	return max_t(u64, hrtimer_resolution, PFM_MIN_TIMEOUT_NS);
 }
 
 /* Thresholds and timeout start afresh each time a set becomes the active one. */

@@ -19,6 +19,9 @@
 #include <linux/sysfs.h>
 
 #include "internal.h"
+#include "access.h"
+#include "args.h"
+#include "res.h"
 #include "smpl.h"
 #include "sysfs.h"
 

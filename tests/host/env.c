@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the core calls outside the host-compiled files, as recording stubs.
+ * What the core asks of the kernel environment (kernel/perfmon/env.h), as
+ * recording stubs.
  *
  * The hooks mirror kernel/perfmon/thread.c on one CPU: attaching the calling thread
  * hooks it at once (on_cpu = this CPU, state LOADED, stopped); another thread is
@@ -9,7 +10,6 @@
  * unhooking task work ran immediately.  A thread has at most one context (EEXIST).
  */
 #include "harness.h"
-#include "stats.h"
 
 /* stats.c */
 struct pfm_stats pfm_stats;
@@ -34,6 +34,12 @@ u64 pfm_clock_ns(void)
 s64 shim_now_ns(void)
 {
 	return pfm_host_env.clock_ns;
+}
+
+/* msg.c and dfl_smpl.c, its kernel callers, do not run here. */
+u64 pfm_user_ip(void)
+{
+	return 0;
 }
 
 struct task_struct *pfm_find_task(pid_t tid)
@@ -209,15 +215,6 @@ void pfm_sw_needs_put(u32 bits)
 		WARN_ON(pfm_host_env.sw_syscall_users <= 0);
 		pfm_host_env.sw_syscall_users--;
 	}
-}
-
-int pfm_sw_hooks_init(void)
-{
-	return 0;
-}
-
-void pfm_sw_hooks_exit(void)
-{
 }
 
 /* access.c */

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon: the monitored thread's hooks (thread.c; what the core asks of them is
+ * in env.h).
+ */
+#ifndef _PERFMON_THREAD_H
+#define _PERFMON_THREAD_H
+
+int pfm_thread_init(void);
+void pfm_thread_exit(void);
+
+#endif /* _PERFMON_THREAD_H */
