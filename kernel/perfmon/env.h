@@ -12,13 +12,7 @@
 #ifndef _PERFMON_ENV_H
 #define _PERFMON_ENV_H
 
-#include <linux/percpu.h>
-#include <linux/types.h>
-
-struct pfm_context;
-struct pfm_event_set;
-struct pfm_regdesc;
-struct task_struct;
+#include "internal.h"
 
 /* thread.c: attaching to a thread, and a thread held at a notification */
 struct task_struct *pfm_find_task(pid_t tid);

@@ -5,7 +5,7 @@
 #ifndef _PERFMON_PMU_STATE_H
 #define _PERFMON_PMU_STATE_H
 
-#include <linux/percpu.h>
+#include "internal.h"
 
 DECLARE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
 void pfm_set_restore(struct pfm_event_set *set);
