@@ -20,7 +20,7 @@
 #include <uapi/perfmon/perfmon.h>
 #include <uapi/perfmon/perfmon_x86.h>
 
-#include "../../../kernel/perfmon/pmu.h"
+#include "pmu.h"		/* kernel/perfmon/ */
 
 /* Event-select bits both vendors take from the user (each adds its own). */
 #define PFM_X86_SEL_COMMON	(PFM_X86_SEL_EVENT | PFM_X86_SEL_UMASK | PFM_X86_SEL_USR | \
