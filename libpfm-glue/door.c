@@ -140,9 +140,9 @@ static long door_ioctl(int call, unsigned long a0, unsigned long a1,
 		break;
 	case PFM_CALL_PERF_EVENT_OPEN:
 		arg.perf.attr = a0;
-		arg.perf.pid = (__s32)a1;
-		arg.perf.cpu = (__s32)a2;
-		arg.perf.group_fd = (__s32)a3;
+		arg.perf.pid = a1;
+		arg.perf.cpu = a2;
+		arg.perf.group_fd = a3;
 		arg.perf.flags = a4;
 		break;
 	default:

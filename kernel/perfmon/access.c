@@ -33,6 +33,8 @@
 #include <linux/user_namespace.h>
 
 #include "internal.h"
+#include "access.h"
+#include "env.h"
 
 int pfm_paranoid = 2;
 int pfm_sys_group = -1;

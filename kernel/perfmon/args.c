@@ -3,6 +3,7 @@
  * perfmon: copying vector arguments in and out.
  */
 #include "internal.h"
+#include "args.h"
 
 /* Largest vector a call accepts, in bytes; /sys/kernel/perfmon/arg_mem_max. */
 unsigned long pfm_arg_mem_max = PAGE_SIZE;

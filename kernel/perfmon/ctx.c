@@ -3,6 +3,10 @@
  * perfmon: context allocation, reference counting and creation flags.
  */
 #include "internal.h"
+#include "ctx.h"
+#include "env.h"
+#include "sets.h"
+#include "switch.h"
 
 #define PFM_FL_ALL	(PFM_FL_NOTIFY_BLOCK | PFM_FL_SYSTEM_WIDE | PFM_FL_SMPL_FMT | \
 			 PFM_FL_OVFL_NO_MSG | PFM_FL_CLOEXEC)
@@ -59,11 +63,6 @@ err_ctx:
 err_module:
 	module_put(THIS_MODULE);
 	return ERR_PTR(ret);
-}
-
-void pfm_context_get(struct pfm_context *ctx)
-{
-	refcount_inc(&ctx->ref);
 }
 
 /* The last reference can go from atomic context (the exit hook): only memory is freed. */

@@ -2,8 +2,9 @@
 /*
  * perfmon: the /dev/perfmon door, for kernels without the system calls.
  *
- * One ioctl per call.  The structures hold no pointer-sized field, so 32-bit programs
- * use the same ioctls.
+ * One ioctl per call, numbered as the call; the call's row in the entry table
+ * (entry.h) says which structure it carries.  The structures hold no pointer-sized
+ * field, so 32-bit programs use the same ioctls.
  */
 #include <linux/compat.h>
 #include <linux/fs.h>
@@ -13,45 +14,79 @@
 #include "dev.h"
 #include "entry.h"
 
-static long pfm_dev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
-{
-	void __user *uarg = (void __user *)arg;
-	unsigned int nr = _IOC_NR(cmd);
-	union {
-		struct pfarg_ioc_create create;
-		struct pfarg_ioc_vec vec;
-		struct pfarg_ioc_ctl ctl;
-	} a;
+static const size_t pfm_ioc_sizes[] = {
+	[PFM_IOC_CREATE]	= sizeof(struct pfarg_ioc_create),
+	[PFM_IOC_VEC]		= sizeof(struct pfarg_ioc_vec),
+	[PFM_IOC_CTL]		= sizeof(struct pfarg_ioc_ctl),
+};
 
-	switch (cmd) {
-	case PFM_IOC_CREATE_CONTEXT:
-		if (copy_from_user(&a.create, uarg, sizeof(a.create)))
-			return -EFAULT;
-		if (a.create.reserved1)
+/* The size of the structure the ioctl of call e carries. */
+static size_t pfm_ioc_size(const struct pfm_entry *e)
+{
+	if (e->ioc == PFM_IOC_ARGS)
+		return pfm_entry_nargs(e) * sizeof(__u64);
+	return pfm_ioc_sizes[e->ioc];
+}
+
+/* The call's arguments, in the order of its system call, from its ioctl structure. */
+static int pfm_ioc_decode(const struct pfm_entry *e, const void *buf, struct pfm_args *args)
+{
+	const struct pfarg_ioc_create *create = buf;
+	const struct pfarg_ioc_vec *vec = buf;
+	const struct pfarg_ioc_ctl *ctl = buf;
+	const __u64 *a64 = buf;
+	unsigned int i;
+
+	switch (e->ioc) {
+	case PFM_IOC_CREATE:
+		if (create->reserved1)
 			return -EINVAL;
-		return pfm_call(nr, a.create.flags, a.create.smpl_name, a.create.smpl_arg,
-				a.create.smpl_arg_size);
-	case PFM_IOC_WRITE_PMCS:
-	case PFM_IOC_WRITE_PMDS:
-	case PFM_IOC_READ_PMDS:
-	case PFM_IOC_CREATE_EVTSETS:
-	case PFM_IOC_GETINFO_EVTSETS:
-	case PFM_IOC_DELETE_EVTSETS:
-		if (copy_from_user(&a.vec, uarg, sizeof(a.vec)))
-			return -EFAULT;
-		if (a.vec.reserved1)
+		*args = (struct pfm_args){ .a = { create->flags, create->smpl_name,
+						  create->smpl_arg, create->smpl_arg_size } };
+		return 0;
+	case PFM_IOC_VEC:
+		if (vec->reserved1)
 			return -EINVAL;
-		return pfm_call(nr, a.vec.fd, a.vec.req, a.vec.size, 0);
-	case PFM_IOC_LOAD_CONTEXT:
-	case PFM_IOC_START:
-	case PFM_IOC_STOP:
-	case PFM_IOC_UNLOAD_CONTEXT:
-		if (copy_from_user(&a.ctl, uarg, sizeof(a.ctl)))
-			return -EFAULT;
-		return pfm_call(nr, a.ctl.fd, a.ctl.flags, a.ctl.arg, 0);
+		*args = (struct pfm_args){ .a = { vec->fd, vec->req, vec->size } };
+		return 0;
+	case PFM_IOC_CTL:
+		*args = (struct pfm_args){ .a = { ctl->fd, ctl->flags, ctl->arg } };
+		return 0;
+	case PFM_IOC_ARGS:
+		*args = (struct pfm_args){};
+		for (i = 0; i < pfm_entry_nargs(e); i++)
+			args->a[i] = a64[i];
+		return 0;
 	}
 	return -ENOTTY;
 }
+
+/* The ioctl number is the call number; the rest of cmd must match the call's row. */
+static long pfm_dev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	const struct pfm_entry *e = pfm_entry(_IOC_NR(cmd));
+	u64 buf[PFM_ENTRY_MAX_ARGS];
+	struct pfm_args args;
+	size_t size;
+	int ret;
+
+	if (!e)
+		return -ENOTTY;
+	size = pfm_ioc_size(e);
+	if (cmd != _IOC(_IOC_WRITE, PFM_IOC_MAGIC, _IOC_NR(cmd), size))
+		return -ENOTTY;
+	if (copy_from_user(buf, (void __user *)arg, size))
+		return -EFAULT;
+	ret = pfm_ioc_decode(e, buf, &args);
+	if (ret)
+		return ret;
+	return pfm_call(_IOC_NR(cmd), &args);
+}
+
+/* Every ioctl structure fits in the buffer above. */
+static_assert(sizeof(struct pfarg_ioc_create) <= PFM_ENTRY_MAX_ARGS * sizeof(u64));
+static_assert(sizeof(struct pfarg_ioc_vec) <= PFM_ENTRY_MAX_ARGS * sizeof(u64));
+static_assert(sizeof(struct pfarg_ioc_ctl) <= PFM_ENTRY_MAX_ARGS * sizeof(u64));
 
 static const struct file_operations pfm_dev_fops = {
 	.owner = THIS_MODULE,

@@ -8,6 +8,8 @@
 #include <uapi/perfmon/perfmon_dfl_smpl.h>
 
 #include "internal.h"
+#include "env.h"
+#include "pmu_state.h"
 #include "smpl.h"
 
 /* The largest entry: every PMD recorded. */

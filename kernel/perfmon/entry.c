@@ -1,29 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfmon: the entry points, one table shared by both doors.
+ * perfmon: the entry points, one table shared by both doors (entry.h).
  *
- * Each call takes up to four arguments in the order of its system call; the ioctl
- * door (dev.c) unpacks its structure into the same four, the syscall door passes its
- * registers, so both run exactly the same code.
+ * Both doors hand pfm_call() the arguments in the order of the system call; the row
+ * says how to widen them and what shape of call runs: a vector call copies its vector
+ * in, runs under ctx->mutex and copies it back out if the row says so; a control call
+ * runs under ctx->mutex; a plain call gets the arguments as they are.
  */
 #include <linux/uaccess.h>
 
 #include "internal.h"
+#include "access.h"
+#include "args.h"
+#include "ctx.h"
 #include "entry.h"
 #include "file.h"
+#include "rw.h"
+#include "sets.h"
 #include "smpl.h"
+#include "state.h"
 
-static long pfm_create_context(unsigned long a0, unsigned long a1, unsigned long a2,
-			       unsigned long a3)
+/* (flags, smpl_name, smpl_arg, smpl_arg_size): the new context's fd */
+static long pfm_create_context(const struct pfm_args *args)
 {
+	const unsigned long *a = args->a;
 	struct pfm_smpl_buf smpl = {};
-	u32 flags = (u32)a0;
+	u32 flags = a[0];
 	struct pfm_context *ctx;
 	long ret;
 	int fd;
 
-	if (a0 != flags)
-		return -EINVAL;
 	ret = pfm_check_create_flags(flags);
 	if (ret)
 		return ret;
@@ -31,11 +37,11 @@ static long pfm_create_context(unsigned long a0, unsigned long a1, unsigned long
 	if (ret)
 		return ret;
 	if (flags & PFM_FL_SMPL_FMT) {
-		ret = pfm_smpl_setup(&smpl, flags, (const char __user *)a1,
-				     (const void __user *)a2, a3);
+		ret = pfm_smpl_setup(&smpl, flags, (const char __user *)a[1],
+				     (const void __user *)a[2], a[3]);
 		if (ret)
 			return ret;
-	} else if (a1 || a2 || a3) {
+	} else if (a[1] || a[2] || a[3]) {
 		return -EINVAL;
 	}
 
@@ -53,29 +59,27 @@ static long pfm_create_context(unsigned long a0, unsigned long a1, unsigned long
 	return fd;
 }
 
-typedef long (*pfm_vec_fn)(struct pfm_context *ctx, void *req, unsigned int n);
-
 /* Common body of the vector calls: fd, copy in, run under the mutex, copy out. */
-static long pfm_vec_call(unsigned long fd, unsigned long ureq, unsigned long size,
-			 size_t elem, pfm_vec_fn fn, bool copy_out)
+static long pfm_vec_call(const struct pfm_entry *e, const struct pfm_args *args)
 {
-	void __user *uptr = (void __user *)ureq;
+	void __user *uptr = (void __user *)args->a[1];
+	u64 size = args->a[2];
 	struct pfm_context *ctx;
 	void *req;
 	long ret;
 
-	ctx = pfm_ctx_from_fd((int)fd);
+	ctx = pfm_ctx_from_fd((int)args->a[0]);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	req = pfm_vec_copy_in(uptr, size, elem);
+	req = pfm_vec_copy_in(uptr, size, e->elem_size);
 	if (IS_ERR(req)) {
 		ret = PTR_ERR(req);
 		goto out_ctx;
 	}
 	mutex_lock(&ctx->mutex);
-	ret = fn(ctx, req, size / elem);
+	ret = e->vec(ctx, req, size / e->elem_size);
 	mutex_unlock(&ctx->mutex);
-	if (!ret && copy_out)
+	if (!ret && e->copy_out)
 		ret = pfm_vec_copy_out(uptr, req, size);
 	kfree(req);
 out_ctx:
@@ -83,154 +87,173 @@ out_ctx:
 	return ret;
 }
 
-static long pfm_do_write_pmcs(struct pfm_context *ctx, void *req, unsigned int n)
-{
-	return pfm_write_pmcs(ctx, req, n);
-}
-
-static long pfm_do_write_pmds(struct pfm_context *ctx, void *req, unsigned int n)
-{
-	return pfm_write_pmds(ctx, req, n);
-}
-
-static long pfm_do_read_pmds(struct pfm_context *ctx, void *req, unsigned int n)
-{
-	return pfm_read_pmds(ctx, req, n);
-}
-
-static long pfm_write_pmcs_entry(unsigned long a0, unsigned long a1, unsigned long a2,
-				 unsigned long a3)
-{
-	return pfm_vec_call(a0, a1, a2, sizeof(struct pfarg_pmc), pfm_do_write_pmcs, false);
-}
-
-static long pfm_write_pmds_entry(unsigned long a0, unsigned long a1, unsigned long a2,
-				 unsigned long a3)
-{
-	return pfm_vec_call(a0, a1, a2, sizeof(struct pfarg_pmd), pfm_do_write_pmds, false);
-}
-
-static long pfm_read_pmds_entry(unsigned long a0, unsigned long a1, unsigned long a2,
-				unsigned long a3)
-{
-	return pfm_vec_call(a0, a1, a2, sizeof(struct pfarg_pmd), pfm_do_read_pmds, true);
-}
-
-static long pfm_do_create_evtsets(struct pfm_context *ctx, void *req, unsigned int n)
-{
-	return pfm_create_evtsets(ctx, req, n);
-}
-
-static long pfm_do_delete_evtsets(struct pfm_context *ctx, void *req, unsigned int n)
-{
-	return pfm_delete_evtsets(ctx, req, n);
-}
-
-static long pfm_do_getinfo_evtsets(struct pfm_context *ctx, void *req, unsigned int n)
-{
-	return pfm_getinfo_evtsets(ctx, req, n);
-}
-
-static long pfm_create_evtsets_entry(unsigned long a0, unsigned long a1, unsigned long a2,
-				     unsigned long a3)
-{
-	return pfm_vec_call(a0, a1, a2, sizeof(struct pfarg_setdesc),
-			    pfm_do_create_evtsets, true);
-}
-
-static long pfm_delete_evtsets_entry(unsigned long a0, unsigned long a1, unsigned long a2,
-				     unsigned long a3)
-{
-	return pfm_vec_call(a0, a1, a2, sizeof(struct pfarg_setdesc),
-			    pfm_do_delete_evtsets, false);
-}
-
-static long pfm_getinfo_evtsets_entry(unsigned long a0, unsigned long a1, unsigned long a2,
-				      unsigned long a3)
-{
-	return pfm_vec_call(a0, a1, a2, sizeof(struct pfarg_setinfo),
-			    pfm_do_getinfo_evtsets, true);
-}
-
-typedef long (*pfm_ctl_fn)(struct pfm_context *ctx, u32 flags, u64 arg);
-
-static long pfm_ctl_call(unsigned long fd, unsigned long flags, u64 arg, pfm_ctl_fn fn)
+static long pfm_ctl_call(const struct pfm_entry *e, const struct pfm_args *args)
 {
 	struct pfm_context *ctx;
 	long ret;
 
-	ctx = pfm_ctx_from_fd((int)fd);
+	ctx = pfm_ctx_from_fd((int)args->a[0]);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
-	if (flags != (u32)flags) {
-		ret = -EINVAL;
-		goto out;
-	}
 	mutex_lock(&ctx->mutex);
-	ret = fn(ctx, (u32)flags, arg);
+	if (e->kind == PFM_ENTRY_CTL)
+		ret = e->ctl(ctx, args->a[1], args->a[2]);
+	else
+		ret = e->ctl_flags(ctx, args->a[1]);
 	mutex_unlock(&ctx->mutex);
-out:
 	pfm_context_put(ctx);
 	return ret;
 }
 
-static long pfm_load_entry(unsigned long a0, unsigned long a1, unsigned long a2,
-			   unsigned long a3)
+/*
+ * The perf_event_open shim is not in this build yet: the call answers as a kernel
+ * without it would, and libperfmon's preload falls through to the real system call.
+ */
+static long pfm_perf_event_open(const struct pfm_args *args)
 {
-	return pfm_ctl_call(a0, a1, a2, pfm_load);
+	return -ENOSYS;
 }
 
-static long pfm_start_entry(unsigned long a0, unsigned long a1, unsigned long a2,
-			    unsigned long a3)
-{
-	return pfm_ctl_call(a0, a1, a2, pfm_start);
-}
+/*
+ * Indexed by call number and unsized, so that the check below fails when a call
+ * number has no row.  Rows keep the order of the PFM_CALL_* numbers.
+ */
+const struct pfm_entry pfm_entries[] = {
+	[PFM_CALL_CREATE_CONTEXT] = {
+		.name = "pfm_create_context", .kind = PFM_ENTRY_CALL, .ioc = PFM_IOC_CREATE,
+		.args = { PFM_ARG_U32, PFM_ARG_ULONG, PFM_ARG_ULONG, PFM_ARG_ULONG },
+		.call = pfm_create_context,
+	},
+	[PFM_CALL_WRITE_PMCS] = {
+		.name = "pfm_write_pmcs", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
+		.elem_size = sizeof(struct pfarg_pmc), .vec = pfm_write_pmcs,
+	},
+	[PFM_CALL_WRITE_PMDS] = {
+		.name = "pfm_write_pmds", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
+		.elem_size = sizeof(struct pfarg_pmd), .vec = pfm_write_pmds,
+	},
+	[PFM_CALL_READ_PMDS] = {
+		.name = "pfm_read_pmds", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
+		.elem_size = sizeof(struct pfarg_pmd), .copy_out = true, .vec = pfm_read_pmds,
+	},
+	[PFM_CALL_LOAD_CONTEXT] = {
+		.name = "pfm_load_context", .kind = PFM_ENTRY_CTL, .ioc = PFM_IOC_CTL,
+		.ctl = pfm_load,
+	},
+	[PFM_CALL_START] = {
+		.name = "pfm_start", .kind = PFM_ENTRY_CTL, .ioc = PFM_IOC_CTL,
+		.ctl = pfm_start,
+	},
+	[PFM_CALL_STOP] = {
+		.name = "pfm_stop", .kind = PFM_ENTRY_CTL_FLAGS, .ioc = PFM_IOC_CTL,
+		.ctl_flags = pfm_stop,
+	},
+	[PFM_CALL_CREATE_EVTSETS] = {
+		.name = "pfm_create_evtsets", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
+		.elem_size = sizeof(struct pfarg_setdesc), .copy_out = true,
+		.vec = pfm_create_evtsets,
+	},
+	[PFM_CALL_GETINFO_EVTSETS] = {
+		.name = "pfm_getinfo_evtsets", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
+		.elem_size = sizeof(struct pfarg_setinfo), .copy_out = true,
+		.vec = pfm_getinfo_evtsets,
+	},
+	[PFM_CALL_DELETE_EVTSETS] = {
+		.name = "pfm_delete_evtsets", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
+		.elem_size = sizeof(struct pfarg_setdesc), .vec = pfm_delete_evtsets,
+	},
+	[PFM_CALL_UNLOAD_CONTEXT] = {
+		.name = "pfm_unload_context", .kind = PFM_ENTRY_CTL_FLAGS, .ioc = PFM_IOC_CTL,
+		.ctl_flags = pfm_unload,
+	},
+	[PFM_CALL_PERF_EVENT_OPEN] = {	/* (attr, pid, cpu, group_fd, flags): a new fd */
+		.name = "pfm_perf_event_open", .kind = PFM_ENTRY_CALL, .ioc = PFM_IOC_ARGS,
+		.args = { PFM_ARG_ULONG, PFM_ARG_INT, PFM_ARG_INT, PFM_ARG_INT, PFM_ARG_ULONG },
+		.call = pfm_perf_event_open,
+	},
+};
+static_assert(ARRAY_SIZE(pfm_entries) == PFM_CALL_NR);
 
-static long pfm_no_arg_unload(struct pfm_context *ctx, u32 flags, u64 arg)
-{
-	return pfm_unload(ctx, flags);
-}
-
-static long pfm_no_arg_stop(struct pfm_context *ctx, u32 flags, u64 arg)
-{
-	return pfm_stop(ctx, flags);
-}
-
-static long pfm_stop_entry(unsigned long a0, unsigned long a1, unsigned long a2,
-			   unsigned long a3)
-{
-	if (a2)
-		return -EINVAL;
-	return pfm_ctl_call(a0, a1, 0, pfm_no_arg_stop);
-}
-
-static long pfm_unload_entry(unsigned long a0, unsigned long a1, unsigned long a2,
-			     unsigned long a3)
-{
-	if (a2)
-		return -EINVAL;
-	return pfm_ctl_call(a0, a1, 0, pfm_no_arg_unload);
-}
-
-const struct pfm_entry pfm_entries[PFM_CALL_NR] = {
-	[PFM_CALL_CREATE_CONTEXT]	= { "pfm_create_context", pfm_create_context },
-	[PFM_CALL_WRITE_PMCS]		= { "pfm_write_pmcs", pfm_write_pmcs_entry },
-	[PFM_CALL_WRITE_PMDS]		= { "pfm_write_pmds", pfm_write_pmds_entry },
-	[PFM_CALL_READ_PMDS]		= { "pfm_read_pmds", pfm_read_pmds_entry },
-	[PFM_CALL_LOAD_CONTEXT]		= { "pfm_load_context", pfm_load_entry },
-	[PFM_CALL_START]		= { "pfm_start", pfm_start_entry },
-	[PFM_CALL_STOP]			= { "pfm_stop", pfm_stop_entry },
-	[PFM_CALL_CREATE_EVTSETS]	= { "pfm_create_evtsets", pfm_create_evtsets_entry },
-	[PFM_CALL_GETINFO_EVTSETS]	= { "pfm_getinfo_evtsets", pfm_getinfo_evtsets_entry },
-	[PFM_CALL_DELETE_EVTSETS]	= { "pfm_delete_evtsets", pfm_delete_evtsets_entry },
-	[PFM_CALL_UNLOAD_CONTEXT]	= { "pfm_unload_context", pfm_unload_entry },
+/* The argument types of the kinds whose shape is fixed. */
+static const enum pfm_arg_type pfm_kind_args[][PFM_ENTRY_MAX_ARGS] = {
+	[PFM_ENTRY_VEC]		= { PFM_ARG_INT, PFM_ARG_ULONG, PFM_ARG_ULONG },
+	[PFM_ENTRY_CTL]		= { PFM_ARG_INT, PFM_ARG_U32, PFM_ARG_ULONG },
+	[PFM_ENTRY_CTL_FLAGS]	= { PFM_ARG_INT, PFM_ARG_U32 },
 };
 
-long pfm_call(unsigned int nr, unsigned long a0, unsigned long a1, unsigned long a2,
-	      unsigned long a3)
+/* The row of call nr, or NULL if there is no such call. */
+const struct pfm_entry *pfm_entry(unsigned int nr)
 {
-	BUILD_BUG_ON(ARRAY_SIZE(pfm_entries) != PFM_CALL_NR);
-	if (nr >= PFM_CALL_NR || !pfm_entries[nr].fn)
+	if (nr >= ARRAY_SIZE(pfm_entries) || !pfm_entries[nr].name)
+		return NULL;
+	return &pfm_entries[nr];
+}
+
+static const enum pfm_arg_type *pfm_entry_args(const struct pfm_entry *e)
+{
+	return e->kind == PFM_ENTRY_CALL ? e->args : pfm_kind_args[e->kind];
+}
+
+unsigned int pfm_entry_nargs(const struct pfm_entry *e)
+{
+	const enum pfm_arg_type *t = pfm_entry_args(e);
+	unsigned int n = 0;
+
+	while (n < PFM_ENTRY_MAX_ARGS && t[n] != PFM_ARG_NONE)
+		n++;
+	return n;
+}
+
+/*
+ * Widens each argument as its type says; an argument the call does not take must be
+ * 0 (the ioctl structures have room for some that not every call uses).
+ */
+static int pfm_args_widen(const struct pfm_entry *e, const struct pfm_args *in,
+			  struct pfm_args *out)
+{
+	const enum pfm_arg_type *t = pfm_entry_args(e);
+	unsigned int i;
+
+	for (i = 0; i < PFM_ENTRY_MAX_ARGS; i++) {
+		switch (t[i]) {
+		case PFM_ARG_NONE:
+			if (in->a[i])
+				return -EINVAL;
+			out->a[i] = 0;
+			break;
+		case PFM_ARG_INT:
+			out->a[i] = (unsigned long)(long)(int)in->a[i];
+			break;
+		case PFM_ARG_U32:
+			out->a[i] = (u32)in->a[i];
+			break;
+		case PFM_ARG_ULONG:
+			out->a[i] = in->a[i];
+			break;
+		}
+	}
+	return 0;
+}
+
+long pfm_call(unsigned int nr, const struct pfm_args *args)
+{
+	const struct pfm_entry *e = pfm_entry(nr);
+	struct pfm_args a;
+	int ret;
+
+	if (!e)
 		return -ENOSYS;
-	return pfm_entries[nr].fn(a0, a1, a2, a3);
+	ret = pfm_args_widen(e, args, &a);
+	if (ret)
+		return ret;
+	switch (e->kind) {
+	case PFM_ENTRY_CALL:
+		return e->call(&a);
+	case PFM_ENTRY_VEC:
+		return pfm_vec_call(e, &a);
+	case PFM_ENTRY_CTL:
+	case PFM_ENTRY_CTL_FLAGS:
+		return pfm_ctl_call(e, &a);
+	}
+	return -ENOSYS;
 }

@@ -1,15 +1,80 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon: the entry table, one row per call (PFM_CALL_*), shared by both doors.
+ *
+ * A row is data: what kind of call it is, how its arguments are widened, how the
+ * ioctl door finds them in its structure, and for a vector call the element size and
+ * whether the vector goes back to the caller.  The doors only move arguments into a
+ * struct pfm_args, in the order of the system call's prototype; pfm_call() does the
+ * rest from the row, so a new call is one row (and its number in the uapi header).
+ */
 #ifndef _PERFMON_ENTRY_H
 #define _PERFMON_ENTRY_H
 
+#include <linux/types.h>
+
+struct pfm_context;
+
+#define PFM_ENTRY_MAX_ARGS	6	/* as many as a system call has */
+
+/* The arguments of a call, in the order of its system call; unused ones are 0. */
+struct pfm_args {
+	unsigned long a[PFM_ENTRY_MAX_ARGS];
+};
+
+/*
+ * How an argument is widened, the same for both doors: an int is sign-extended (a
+ * negative fd stays negative), a u32 zero-extended.  PFM_ARG_NONE ends the list.
+ */
+enum pfm_arg_type {
+	PFM_ARG_NONE,
+	PFM_ARG_INT,
+	PFM_ARG_U32,
+	PFM_ARG_ULONG,		/* a size, a pointer, a 64-bit value */
+};
+
+enum pfm_entry_kind {
+	PFM_ENTRY_CALL,		/* the arguments as the row's arg types give them */
+	PFM_ENTRY_VEC,		/* (fd, req, size): a vector of elem_size elements */
+	PFM_ENTRY_CTL,		/* (fd, flags, arg) */
+	PFM_ENTRY_CTL_FLAGS,	/* (fd, flags) */
+};
+
+/*
+ * The structure the ioctl door copies in for a call.  The first three are the ABI of
+ * the calls that have them (pfarg_ioc_create, pfarg_ioc_vec, pfarg_ioc_ctl); a new
+ * call uses PFM_IOC_ARGS: one __u64 per argument, in order.
+ */
+enum pfm_ioc_layout {
+	PFM_IOC_CREATE,
+	PFM_IOC_VEC,
+	PFM_IOC_CTL,
+	PFM_IOC_ARGS,
+};
+
 struct pfm_entry {
 	const char *name;
-	long (*fn)(unsigned long a0, unsigned long a1, unsigned long a2, unsigned long a3);
+	enum pfm_entry_kind kind;
+	enum pfm_ioc_layout ioc;
+	/* PFM_ENTRY_CALL only: the arguments' types (the other kinds have fixed ones) */
+	enum pfm_arg_type args[PFM_ENTRY_MAX_ARGS];
+	/* PFM_ENTRY_VEC only */
+	u16 elem_size;
+	bool copy_out;		/* the call fills the vector in for the caller */
+	union {
+		long (*call)(const struct pfm_args *args);
+		/* ctx->mutex held; req holds n elements, copied in */
+		long (*vec)(struct pfm_context *ctx, void *req, unsigned int n);
+		/* ctx->mutex held */
+		long (*ctl)(struct pfm_context *ctx, u32 flags, u64 arg);
+		long (*ctl_flags)(struct pfm_context *ctx, u32 flags);
+	};
 };
 
 extern const struct pfm_entry pfm_entries[];
 
-long pfm_call(unsigned int nr, unsigned long a0, unsigned long a1, unsigned long a2,
-	      unsigned long a3);
+const struct pfm_entry *pfm_entry(unsigned int nr);
+unsigned int pfm_entry_nargs(const struct pfm_entry *e);
+long pfm_call(unsigned int nr, const struct pfm_args *args);
 
 #endif

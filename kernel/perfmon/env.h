@@ -1,17 +1,72 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon: everything the portable core asks of its kernel environment.
+ *
+ * The portable core is the files tests/host/host.mk compiles on the host (ctx.c,
+ * args.c, rw.c, sets.c, pmu.c, pmu_state.c, state.c, sw_pmu.c, switch.c, ovfl.c).
+ * Besides the kernel headers internal.h lists, this is all they use from outside
+ * themselves: the kernel-only files named below implement it in the kernel, and
+ * tests/host/env.c implements it on the host, as stubs that record what the core
+ * asked for.
+ */
 #ifndef _PERFMON_ENV_H
 #define _PERFMON_ENV_H
 
-/* thread.c */
-int pfm_thread_init(void);
-void pfm_thread_exit(void);
+#include "internal.h"
 
-/* access.c */
-int pfm_access_init(void);
-void pfm_access_exit(void);
+/* thread.c: attaching to a thread, and a thread held at a notification */
+struct task_struct *pfm_find_task(pid_t tid);
+int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task);
+long pfm_env_detach(struct pfm_context *ctx);
+void pfm_env_block(struct pfm_context *ctx);
+void pfm_env_unblock(struct pfm_context *ctx);
 
-/* hotplug.c */
-int pfm_hotplug_init(void);
-void pfm_hotplug_exit(void);
+/* remote.c: running an operation where the state lives, the clock */
+typedef void (*pfm_state_fn)(struct pfm_context *ctx, void *arg);
+void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg);
+u64 pfm_clock_ns(void);
+/* where the current thread is in user mode, for messages and samples */
+u64 pfm_user_ip(void);
 
-#endif
+/* access.c: who may do what */
+int pfm_access_task(struct task_struct *task);
+int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value);
+
+/* res.c: the user charged for a context, and sessions */
+int pfm_res_ctx_charge(struct pfm_context *ctx);
+void pfm_res_ctx_uncharge(struct pfm_context *ctx);
+int pfm_res_session_get(struct pfm_context *ctx, int cpu);
+void pfm_res_session_put(struct pfm_context *ctx, int cpu);
+
+/* msg.c: the message queue */
+void pfm_msg_init(struct pfm_context *ctx);
+void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl);
+
+/* smpl_fmt.c: the context's sampling format at an overflow and at a restart */
+bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
+			    unsigned int pmd);
+void pfm_smpl_restart_locked(struct pfm_context *ctx);
+
+/* sw_hooks.c: the tracepoints the software unit needs while attached */
+int pfm_sw_hooks_get(bool system_wide);
+void pfm_sw_hooks_put(bool system_wide);
+#define PFM_SW_NEED_SYSCALLS	0x1	/* the system call tracepoint */
+int pfm_sw_needs_get(u32 bits);
+void pfm_sw_needs_put(u32 bits);
+
+/* stats.c: per-CPU statistics of the kernel's own work */
+struct pfm_stats {
+	u64 set_switches;		/* switches between two different sets */
+	u64 set_switch_ns;		/* time spent in them */
+	u64 set_switch_pmc_writes;	/* PMC writes they made */
+	u64 set_switch_pmd_writes;	/* PMD writes they made */
+	u64 overflows;			/* 64-bit overflows handled */
+	u64 notifications;		/* overflows that masked monitoring */
+};
+
+DECLARE_PER_CPU(struct pfm_stats, pfm_stats);
+
+/* Interrupts are off where these run, so a per-CPU add needs no atomic. */
+#define pfm_stat_add(field, n)	__this_cpu_add(pfm_stats.field, (n))
+
+#endif /* _PERFMON_ENV_H */

@@ -9,29 +9,11 @@
 #include <linux/poll.h>
 
 #include "internal.h"
+#include "ctx.h"
 #include "file.h"
+#include "msg.h"
 #include "smpl.h"
-
-static bool pfm_msgq_empty(struct pfm_context *ctx)
-{
-	return !READ_ONCE(ctx->msgq_count);
-}
-
-static bool pfm_msgq_pop(struct pfm_context *ctx, union pfarg_msg *msg)
-{
-	unsigned long flags;
-	bool got = false;
-
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	if (ctx->msgq_count) {
-		*msg = ctx->msgq[ctx->msgq_head];
-		ctx->msgq_head = (ctx->msgq_head + 1) % PFM_MSGS_COUNT;
-		ctx->msgq_count--;
-		got = true;
-	}
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
-	return got;
-}
+#include "state.h"
 
 /* Whole messages only: as many as fit in the buffer, at least one (or EAGAIN). */
 static ssize_t pfm_read(struct file *file, char __user *buf, size_t size, loff_t *pos)
@@ -44,12 +26,12 @@ static ssize_t pfm_read(struct file *file, char __user *buf, size_t size, loff_t
 	if (size < sizeof(msg))
 		return -EINVAL;
 	while (done + sizeof(msg) <= size) {
-		if (!pfm_msgq_pop(ctx, &msg)) {
+		if (!pfm_msg_pop(ctx, &msg)) {
 			if (done)
 				break;
 			if (file->f_flags & O_NONBLOCK)
 				return -EAGAIN;
-			ret = wait_event_interruptible(ctx->msgq_wait, !pfm_msgq_empty(ctx));
+			ret = wait_event_interruptible(ctx->msgq_wait, pfm_msg_pending(ctx));
 			if (ret)
 				return ret;
 			continue;
@@ -66,7 +48,7 @@ static __poll_t pfm_poll(struct file *file, poll_table *wait)
 	struct pfm_context *ctx = file->private_data;
 
 	poll_wait(file, &ctx->msgq_wait, wait);
-	return pfm_msgq_empty(ctx) ? 0 : EPOLLIN | EPOLLRDNORM;
+	return pfm_msg_pending(ctx) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 /* O_ASYNC: SIGIO (or F_SETSIG's signal) when a message is queued. */

@@ -5,7 +5,10 @@
 #include <linux/cpuhotplug.h>
 
 #include "internal.h"
-#include "env.h"
+#include "ctx.h"
+#include "hotplug.h"
+#include "res.h"
+#include "state.h"
 
 /* A CPU going offline takes its session with it: the session is detached. */
 static int pfm_cpu_offline(unsigned int cpu)

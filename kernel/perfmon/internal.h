@@ -2,9 +2,11 @@
 /*
  * perfmon core: types shared by the core files.
  *
- * This is the only header the core files include, and the list of kernel headers
- * below is the whole of what the core needs from the kernel: the host unit tests
- * (tests/host/) provide a small replacement for each of them.
+ * Every core file includes it, with the header of each core file it calls (ctx.h,
+ * sets.h, ...).  The portable core (the files the host tests compile, see env.h)
+ * needs nothing else from the kernel than the headers listed below, for which the
+ * host tests give small replacements (tests/host/shim/), and the functions env.h
+ * declares.  The kernel-only files include the kernel headers they need themselves.
  *
  * Locking, outermost first:
  *   ctx->mutex   serialises the calls made on one context (they may sleep);
@@ -27,6 +29,7 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/refcount.h>
@@ -116,7 +119,6 @@ struct pfm_context {
 	struct pfm_event_set *active;	/* set on the PMU when started */
 	u64 live_since_ns;		/* when the active set last became live */
 	struct hrtimer timer;		/* the active set's switch timeout */
-	bool in_timer;			/* the timer callback is switching */
 	u64 nr_switches;		/* set switches done by the kernel */
 
 	struct pfm_smpl_buf smpl;	/* set at creation, freed at the last close */
@@ -133,138 +135,6 @@ struct pfm_context {
 	unsigned int msgq_head;
 	unsigned int msgq_count;
 };
-
-/* ctx.c */
-struct pfm_context *pfm_context_alloc(u32 flags);
-void pfm_context_get(struct pfm_context *ctx);
-void pfm_context_put(struct pfm_context *ctx);
-int pfm_check_create_flags(u32 flags);
-
-/* access.c: who may do what */
-extern int pfm_paranoid;
-extern int pfm_sys_group;
-extern int pfm_task_group;
-int pfm_access_create(u32 flags);
-int pfm_access_task(struct task_struct *task);
-struct cred;
-bool pfm_access_cred_may_read(const struct cred *cred, struct task_struct *task);
-int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value);
-
-/* res.c: sessions and per-user limits */
-extern unsigned long pfm_ctx_per_user_max;
-int pfm_res_ctx_charge(struct pfm_context *ctx);
-void pfm_res_ctx_uncharge(struct pfm_context *ctx);
-int pfm_res_session_get(struct pfm_context *ctx, int cpu);
-void pfm_res_session_put(struct pfm_context *ctx, int cpu);
-struct pfm_context *pfm_res_cpu_ctx_get(int cpu);
-unsigned int pfm_res_task_sessions(void);
-unsigned int pfm_res_sys_sessions(void);
-unsigned int pfm_res_contexts(void);
-
-/* smpl_fmt.c: the context's sampling format at an overflow and at a restart */
-bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
-			    unsigned int pmd);
-void pfm_smpl_restart_locked(struct pfm_context *ctx);
-
-/* msg.c */
-u64 pfm_user_ip(void);
-void pfm_msg_init(struct pfm_context *ctx);
-void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task, u32 reason);
-void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl);
-
-/* sets.c */
-struct pfm_event_set *pfm_set_alloc(u16 id);
-void pfm_set_free(struct pfm_event_set *set);
-struct pfm_event_set *pfm_find_set(struct pfm_context *ctx, u16 id);
-struct pfm_event_set *pfm_first_set(struct pfm_context *ctx);
-struct pfm_event_set *pfm_next_set(struct pfm_context *ctx, struct pfm_event_set *set);
-void pfm_free_sets(struct pfm_context *ctx);
-long pfm_create_evtsets(struct pfm_context *ctx, struct pfarg_setdesc *req, unsigned int n);
-long pfm_delete_evtsets(struct pfm_context *ctx, struct pfarg_setdesc *req, unsigned int n);
-long pfm_getinfo_evtsets(struct pfm_context *ctx, struct pfarg_setinfo *req, unsigned int n);
-
-/* switch.c: going live, leaving, switching sets */
-void pfm_live_in(struct pfm_context *ctx);
-void pfm_live_out(struct pfm_context *ctx);
-bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu);
-void pfm_sched_out_locked(struct pfm_context *ctx);
-void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set);
-void pfm_switch_locked(struct pfm_context *ctx, struct pfm_event_set *next);
-void pfm_timer_init(struct pfm_context *ctx);
-u64 pfm_timer_resolution_ns(void);
-
-/* ovfl.c */
-void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *unit, u64 bits);
-void pfm_overflow_pending_locked(struct pfm_context *ctx);
-struct pfm_event_set *pfm_overflow_restart_locked(struct pfm_context *ctx);
-void pfm_overflow_unmask_locked(struct pfm_context *ctx);
-
-/* args.c: vector arguments */
-extern unsigned long pfm_arg_mem_max;
-void *pfm_vec_copy_in(const void __user *uptr, u64 size, size_t elem);
-int pfm_vec_copy_out(void __user *uptr, const void *kbuf, u64 size);
-
-/* rw.c */
-long pfm_write_pmcs(struct pfm_context *ctx, struct pfarg_pmc *req, unsigned int n);
-long pfm_write_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n);
-long pfm_read_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n);
-
-/* state.c: attach, detach, start, stop */
-long pfm_load(struct pfm_context *ctx, u32 flags, u64 target);
-long pfm_unload(struct pfm_context *ctx, u32 flags);
-long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg);
-long pfm_stop(struct pfm_context *ctx, u32 flags);
-void pfm_unload_locked(struct pfm_context *ctx);
-void pfm_detach_release(struct pfm_context *ctx);
-void pfm_detach_cpu(struct pfm_context *ctx);
-
-/* pmu_state.c: moving a set between memory and the PMU */
-void pfm_set_restore(struct pfm_context *ctx, struct pfm_event_set *set);
-void pfm_set_save(struct pfm_context *ctx, struct pfm_event_set *set);
-void pfm_set_swap(struct pfm_context *ctx, struct pfm_event_set *from,
-		  struct pfm_event_set *to);
-bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i);
-void pfm_pmd_load(struct pfm_event_set *set, unsigned int i);
-DECLARE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
-void pfm_pmu_enable(struct pfm_context *ctx, struct pfm_event_set *set);
-void pfm_pmu_disable(struct pfm_context *ctx, struct pfm_event_set *set);
-u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
-void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
-		       unsigned int i, u64 value);
-void pfm_pmc_update(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
-
-/*
- * Environment (thread.c and remote.c in the kernel, a recording stub in the host
- * tests): attaching to a thread, running an operation where the state lives, and the
- * clock.
- */
-struct task_struct *pfm_find_task(pid_t tid);
-int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task);
-long pfm_env_detach(struct pfm_context *ctx);
-void pfm_env_block(struct pfm_context *ctx);
-void pfm_env_unblock(struct pfm_context *ctx);
-typedef void (*pfm_state_fn)(struct pfm_context *ctx, void *arg);
-void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg);
-u64 pfm_clock_ns(void);
-
-/* sw_pmu.c, sw_hooks.c */
-extern const struct pfm_pmu_unit pfm_sw_unit;
-void pfm_sw_count(unsigned int event, u64 n);
-void pfm_sw_count_kernel(unsigned int event, u64 n);
-void pfm_sw_count_cpu(unsigned int event, u64 n);
-void pfm_sw_migration_to(int cpu);
-int pfm_sw_hooks_get(bool system_wide);
-void pfm_sw_hooks_put(bool system_wide);
-#define PFM_SW_NEED_SYSCALLS	0x1	/* the system call tracepoint */
-int pfm_sw_needs_get(u32 bits);
-void pfm_sw_needs_put(u32 bits);
-bool pfm_sw_syscall_hook_on(void);
-int pfm_attach_probe_get(void);
-void pfm_attach_probe_put(void);
-void pfm_attach_switch(struct task_struct *next);	/* thread.c */
-unsigned int pfm_thread_hooks(void);			/* thread.c */
-int pfm_sw_hooks_init(void);
-void pfm_sw_hooks_exit(void);
 
 static inline bool pfm_ctx_system_wide(const struct pfm_context *ctx)
 {

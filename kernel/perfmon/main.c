@@ -6,12 +6,16 @@
 #include <linux/module.h>
 
 #include "internal.h"
-#include "env.h"
+#include "access.h"
 #include "dev.h"
-#include "stats.h"
+#include "hotplug.h"
 #include "smpl.h"
+#include "stats.h"
+#include "sw_hooks.h"
+#include "sw_pmu.h"
 #include "sysfs.h"
-#include "probe.h"		/* arch/x86/perfmon */
+#include "thread.h"
+#include "probe.h"		/* arch/x86/perfmon/ */
 
 static int __init pfm_init(void)
 {
@@ -42,14 +46,19 @@ static int __init pfm_init(void)
 	ret = pfm_smpl_init();
 	if (ret < 0)
 		goto err_sysfs;
-	ret = pfm_dev_init();
+	ret = pfm_dfl_smpl_init();
 	if (ret < 0)
 		goto err_smpl;
+	ret = pfm_dev_init();
+	if (ret < 0)
+		goto err_dfl_smpl;
 	pfm_stats_init();
 	pr_info("perfmon: version %u.%u, PMU %s\n", PFM_VERSION_MAJ, PFM_VERSION_MIN,
 		pfm_pmu.model);
 	return 0;
 
+err_dfl_smpl:
+	pfm_dfl_smpl_exit();
 err_smpl:
 	pfm_smpl_exit();
 err_sysfs:
@@ -71,6 +80,7 @@ static void __exit pfm_exit(void)
 {
 	pfm_stats_exit();
 	pfm_dev_exit();
+	pfm_dfl_smpl_exit();
 	pfm_smpl_exit();
 	pfm_sysfs_exit();
 	pfm_hotplug_exit();

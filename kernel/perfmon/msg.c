@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfmon: the message queue of a context, and waking its readers.
+ * perfmon: the message queue of a context: queueing, waking its readers, and
+ * taking messages off for read() and poll() on the context fd (file.c).
  *
  * Messages are queued where the event happens, often with ctx->lock held and
  * sometimes under the scheduler's runqueue lock (an overflow seen at a context
@@ -10,10 +11,11 @@
 #include <linux/fs.h>
 #include <linux/irq_work.h>
 #include <linux/pid.h>
-#include <linux/ptrace.h>
-#include <linux/sched/task_stack.h>
 
 #include "internal.h"
+#include "ctx.h"
+#include "env.h"
+#include "msg.h"
 
 static void pfm_wake_fn(struct irq_work *work)
 {
@@ -22,14 +24,6 @@ static void pfm_wake_fn(struct irq_work *work)
 	wake_up_interruptible(&ctx->msgq_wait);
 	kill_fasync(&ctx->fasync, SIGIO, POLL_IN);
 	pfm_context_put(ctx);
-}
-
-/* Where the current thread is in user mode: 0 for a kernel thread, which has none. */
-u64 pfm_user_ip(void)
-{
-	if (current->flags & PF_KTHREAD)
-		return 0;
-	return instruction_pointer(task_pt_regs(current));
 }
 
 void pfm_msg_init(struct pfm_context *ctx)
@@ -101,4 +95,27 @@ void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl)
 		pfm_msg_queue_locked(ctx, &msg);
 	}
 	pfm_wake_readers(ctx);
+}
+
+/* For poll() and a blocking read(): whether a message waits. */
+bool pfm_msg_pending(struct pfm_context *ctx)
+{
+	return READ_ONCE(ctx->msgq_count);
+}
+
+/* Takes the oldest message off the queue into *msg; false if there is none. */
+bool pfm_msg_pop(struct pfm_context *ctx, union pfarg_msg *msg)
+{
+	unsigned long flags;
+	bool got = false;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (ctx->msgq_count) {
+		*msg = ctx->msgq[ctx->msgq_head];
+		ctx->msgq_head = (ctx->msgq_head + 1) % PFM_MSGS_COUNT;
+		ctx->msgq_count--;
+		got = true;
+	}
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return got;
 }

@@ -10,7 +10,11 @@
  * seen first by another sync (a read, a save) is pending until then (pfm_pmd_sync()).
  */
 #include "internal.h"
-#include "stats.h"
+#include "env.h"
+#include "ovfl.h"
+#include "pmu_state.h"
+#include "sets.h"
+#include "switch.h"
 
 /* The reset value, less a random part within random_mask with PFM_PMDFL_RANDOM. */
 static u64 pfm_reset_value(const struct pfm_pmd *p, bool long_reset)

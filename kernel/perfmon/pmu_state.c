@@ -13,7 +13,8 @@
  * at least once per wrap, so no wrap is lost; a carry out of 64 bits is an overflow.
  */
 #include "internal.h"
-#include "stats.h"
+#include "env.h"
+#include "pmu_state.h"
 
 static bool pfm_live(const struct pfm_context *ctx, const struct pfm_event_set *set)
 {
@@ -64,7 +65,7 @@ static void pfm_pmc_load(struct pfm_event_set *set, unsigned int i)
 }
 
 /* Only the registers the set uses are written: the others are quiescent already. */
-void pfm_set_restore(struct pfm_context *ctx, struct pfm_event_set *set)
+void pfm_set_restore(struct pfm_event_set *set)
 {
 	unsigned int i;
 
@@ -75,7 +76,7 @@ void pfm_set_restore(struct pfm_context *ctx, struct pfm_event_set *set)
 }
 
 /* Leaves the PMU quiescent for whoever uses this CPU next. */
-void pfm_set_save(struct pfm_context *ctx, struct pfm_event_set *set)
+void pfm_set_save(struct pfm_event_set *set)
 {
 	unsigned int i;
 
@@ -92,8 +93,7 @@ void pfm_set_save(struct pfm_context *ctx, struct pfm_event_set *set)
  * From one set to another while live: only the PMCs that differ are written, the
  * PMDs of the new set loaded.  The PMU is disabled around it by the caller.
  */
-void pfm_set_swap(struct pfm_context *ctx, struct pfm_event_set *from,
-		  struct pfm_event_set *to)
+void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to)
 {
 	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
 	unsigned int i, pmc_writes = 0;
@@ -117,7 +117,7 @@ void pfm_set_swap(struct pfm_context *ctx, struct pfm_event_set *from,
 	pfm_stat_add(set_switch_pmd_writes, bitmap_weight(to->used_pmds, pfm_pmu.num_pmd_slots));
 }
 
-void pfm_pmu_enable(struct pfm_context *ctx, struct pfm_event_set *set)
+void pfm_pmu_enable(struct pfm_context *ctx)
 {
 	unsigned int u;
 
@@ -126,7 +126,7 @@ void pfm_pmu_enable(struct pfm_context *ctx, struct pfm_event_set *set)
 		pfm_pmu.units[u]->enable(ctx->flags & PFM_FL_SYSTEM_WIDE);
 }
 
-void pfm_pmu_disable(struct pfm_context *ctx, struct pfm_event_set *set)
+void pfm_pmu_disable(void)
 {
 	unsigned int u;
 

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfmon: running an operation where a context's state lives, and the clock.
+ * perfmon: running an operation where a context's state lives, the clock, and
+ * where the current thread is in user mode.
  */
+#include <linux/ptrace.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/task_stack.h>
 #include <linux/smp.h>
 
 #include "internal.h"
+#include "env.h"
 
 u64 pfm_clock_ns(void)
 {
@@ -59,3 +63,10 @@ void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg)
 	}
 }
 
+/* Where the current thread is in user mode: 0 for a kernel thread, which has none. */
+u64 pfm_user_ip(void)
+{
+	if (current->flags & PF_KTHREAD)
+		return 0;
+	return instruction_pointer(task_pt_regs(current));
+}

@@ -15,6 +15,9 @@
 #include <linux/percpu.h>
 
 #include "internal.h"
+#include "ctx.h"
+#include "env.h"
+#include "res.h"
 
 unsigned long pfm_ctx_per_user_max = 1024;
 

@@ -7,6 +7,10 @@
  * the set list stable.
  */
 #include "internal.h"
+#include "env.h"
+#include "pmu_state.h"
+#include "rw.h"
+#include "sets.h"
 
 #define PFM_PMDFL_ALL	(PFM_PMDFL_SMPL | PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY | \
 			 PFM_PMDFL_RANDOM)
@@ -91,20 +95,10 @@ static void pfm_apply_pmcs(struct pfm_context *ctx, void *arg)
 	}
 }
 
-/*
- * What the new values need of their units (pmu.h): noted for the next attach, and
- * taken now if attached, before the values are, so that no event goes uncounted.
- * A failure changes nothing.  ctx->mutex held: only the thread's exit can detach
- * meanwhile, and what it missed is given back here.
- */
-static int pfm_pmcs_needs(struct pfm_context *ctx, const struct pfarg_pmc *req, unsigned int n)
+/* What the values in req need of each unit (pmu.h), in wants[unit index]. */
+static void pfm_pmcs_wants(const struct pfarg_pmc *req, unsigned int n, u32 *wants)
 {
-	u32 wants[PFM_MAX_UNITS] = {}, take[PFM_MAX_UNITS] = {};
-	const struct pfm_pmu_unit *unit;
-	unsigned long flags;
-	unsigned int k, u;
-	bool loaded;
-	int ret = 0;
+	unsigned int k;
 
 	for (k = 0; k < n; k++) {
 		const struct pfm_reg *r = &pfm_pmu.pmc[req[k].reg_num];
@@ -113,36 +107,75 @@ static int pfm_pmcs_needs(struct pfm_context *ctx, const struct pfarg_pmc *req, 
 			wants[pfm_pmu_unit_index(r->unit)] |=
 				r->unit->pmc_needs(r->idx, req[k].reg_value);
 	}
-	loaded = pfm_ctx_is_loaded(ctx);
-	for (u = 0; u < pfm_pmu.num_units && loaded; u++) {
-		take[u] = wants[u] & ~READ_ONCE(ctx->unit_held[u]);
+}
+
+static void pfm_needs_put(const u32 *take, unsigned int nr_units)
+{
+	unsigned int u;
+
+	for (u = 0; u < nr_units; u++)
+		if (take[u])
+			pfm_pmu.units[u]->needs_put(take[u]);
+}
+
+/* Takes take[u] of every unit u; a failure gives back what was taken. */
+static int pfm_needs_get(const u32 *take)
+{
+	unsigned int u;
+	int ret;
+
+	for (u = 0; u < pfm_pmu.num_units; u++) {
 		if (!take[u])
 			continue;
 		ret = pfm_pmu.units[u]->needs_get(take[u]);
 		if (ret)
-			break;
+			goto err_put;
 	}
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	loaded = pfm_ctx_is_loaded(ctx);
-	for (k = 0; k < pfm_pmu.num_units && !ret && loaded; k++)
-		ctx->unit_held[k] |= take[k];
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
-	if (ret || !loaded) {
-		while (u--) {
-			unit = pfm_pmu.units[u];
-			if (take[u])
-				unit->needs_put(take[u]);
-		}
+	return 0;
+
+err_put:
+	pfm_needs_put(take, u);
+	return ret;
+}
+
+/*
+ * What the new values need of their units: noted for the next attach, and taken now
+ * if attached, before the values are, so that no event goes uncounted.  A failure
+ * changes nothing.  ctx->mutex held: only the thread's exit can detach meanwhile,
+ * and what it could not give back (it was not held yet) is given back here.
+ */
+static int pfm_pmcs_needs(struct pfm_context *ctx, const struct pfarg_pmc *req, unsigned int n)
+{
+	u32 wants[PFM_MAX_UNITS] = {}, take[PFM_MAX_UNITS] = {};
+	unsigned long flags;
+	unsigned int u;
+	bool held;
+	int ret;
+
+	pfm_pmcs_wants(req, n, wants);
+	if (pfm_ctx_is_loaded(ctx)) {
+		for (u = 0; u < pfm_pmu.num_units; u++)
+			take[u] = wants[u] & ~READ_ONCE(ctx->unit_held[u]);
+		ret = pfm_needs_get(take);
+		if (ret)
+			return ret;
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		held = pfm_ctx_is_loaded(ctx);
+		if (held)
+			for (u = 0; u < pfm_pmu.num_units; u++)
+				ctx->unit_held[u] |= take[u];
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		if (!held)
+			pfm_needs_put(take, pfm_pmu.num_units);
 	}
-	if (ret)
-		return ret;
 	for (u = 0; u < pfm_pmu.num_units; u++)
 		ctx->unit_wants[u] |= wants[u];
 	return 0;
 }
 
-long pfm_write_pmcs(struct pfm_context *ctx, struct pfarg_pmc *req, unsigned int n)
+long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n)
 {
+	struct pfarg_pmc *req = vec;
 	struct pfm_rw_args a = { .req = req, .n = n };
 	struct pfm_avail avail;
 	unsigned int k;
@@ -161,11 +194,9 @@ long pfm_write_pmcs(struct pfm_context *ctx, struct pfarg_pmc *req, unsigned int
 	return 0;
 }
 
-static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req,
-			 const struct pfm_avail *avail)
+/* What a read and a write both check: the PMD, its set, the flags. */
+static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req)
 {
-	const struct pfm_reg *r;
-
 	if (req->reg_num >= PFM_MAX_PMDS || !test_bit(req->reg_num, pfm_pmu.impl_pmds))
 		return -EINVAL;
 	if (!pfm_find_set(ctx, req->reg_set))
@@ -174,8 +205,18 @@ static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req,
 		return -EINVAL;
 	if (!pfm_all_zero(req->reg_reserved2, sizeof(req->reg_reserved2)))
 		return -EINVAL;
-	if (!avail)
-		return 0;
+	return 0;
+}
+
+static int pfm_check_pmd_write(struct pfm_context *ctx, const struct pfarg_pmd *req,
+			       const struct pfm_avail *avail)
+{
+	const struct pfm_reg *r;
+	int ret;
+
+	ret = pfm_check_pmd(ctx, req);
+	if (ret)
+		return ret;
 	r = &pfm_pmu.pmd[req->reg_num];
 	if (r->desc->type & PFM_REG_RO)
 		return -EINVAL;
@@ -216,8 +257,9 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 	}
 }
 
-long pfm_write_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n)
+long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 {
+	struct pfarg_pmd *req = vec;
 	struct pfm_rw_args a = { .req = req, .n = n };
 	struct pfm_avail avail;
 	unsigned int k;
@@ -225,7 +267,7 @@ long pfm_write_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int
 
 	pfm_pmu_avail(avail.pmcs, avail.pmds);
 	for (k = 0; k < n; k++) {
-		ret = pfm_check_pmd(ctx, &req[k], &avail);
+		ret = pfm_check_pmd_write(ctx, &req[k], &avail);
 		if (ret)
 			return ret;
 	}
@@ -249,14 +291,15 @@ static void pfm_fill_pmds(struct pfm_context *ctx, void *arg)
 	}
 }
 
-long pfm_read_pmds(struct pfm_context *ctx, struct pfarg_pmd *req, unsigned int n)
+long pfm_read_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 {
+	struct pfarg_pmd *req = vec;
 	struct pfm_rw_args a = { .req = req, .n = n };
 	unsigned int k;
 	int ret;
 
 	for (k = 0; k < n; k++) {
-		ret = pfm_check_pmd(ctx, &req[k], NULL);
+		ret = pfm_check_pmd(ctx, &req[k]);
 		if (ret)
 			return ret;
 	}

@@ -3,6 +3,8 @@
  * perfmon: event sets, the software image of the whole PMU.
  */
 #include "internal.h"
+#include "env.h"
+#include "sets.h"
 
 /* A fresh set holds every PMC at its quiescent value and every PMD at zero. */
 struct pfm_event_set *pfm_set_alloc(u16 id)
@@ -97,6 +99,14 @@ static int pfm_check_setdesc(const struct pfarg_setdesc *d)
 	return 0;
 }
 
+/* Below this a switch timer (switch.c) would do little but switch. */
+#define PFM_MIN_TIMEOUT_NS	10000ULL
+
+u64 pfm_timer_resolution_ns(void)
+{
+	return max_t(u64, hrtimer_resolution, PFM_MIN_TIMEOUT_NS);
+}
+
 /* The timeout the timer can honour: rounded up to its resolution. */
 static u64 pfm_effective_timeout(u64 ns)
 {
@@ -114,8 +124,9 @@ static u64 pfm_effective_timeout(u64 ns)
  * registers; only while detached.  Effective timeouts are written back.  New sets
  * are allocated first so that a failure leaves the list as it was.
  */
-long pfm_create_evtsets(struct pfm_context *ctx, struct pfarg_setdesc *req, unsigned int n)
+long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 {
+	struct pfarg_setdesc *req = vec;
 	struct pfm_event_set **fresh;
 	unsigned int k, j;
 	int ret;
@@ -165,8 +176,9 @@ err:
 }
 
 /* Only while detached; at least one set must remain. */
-long pfm_delete_evtsets(struct pfm_context *ctx, struct pfarg_setdesc *req, unsigned int n)
+long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 {
+	struct pfarg_setdesc *req = vec;
 	struct pfm_event_set *set, *tmp;
 	unsigned int k, j, nr_sets = 0;
 
@@ -238,8 +250,9 @@ static void pfm_fill_setinfo(struct pfm_context *ctx, void *arg)
 	}
 }
 
-long pfm_getinfo_evtsets(struct pfm_context *ctx, struct pfarg_setinfo *req, unsigned int n)
+long pfm_getinfo_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 {
+	struct pfarg_setinfo *req = vec;
 	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
 	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
 	struct pfm_info_args a = { .req = req, .n = n, .avail_pmcs = pmcs, .avail_pmds = pmds };

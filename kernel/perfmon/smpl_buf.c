@@ -14,6 +14,7 @@
 #include <linux/sched/user.h>
 #include <linux/vmalloc.h>
 
+#include "compat.h"
 #include "internal.h"
 #include "smpl.h"
 
@@ -130,6 +131,6 @@ int pfm_smpl_buf_mmap(struct pfm_smpl_buf *b, struct vm_area_struct *vma)
 		return -EACCES;
 	if (vma->vm_pgoff || size > b->size)
 		return -EINVAL;
-	vma->vm_flags &= ~VM_MAYWRITE;
+	vm_flags_clear(vma, VM_MAYWRITE);
 	return remap_vmalloc_range(vma, b->addr, 0);
 }

@@ -13,6 +13,7 @@
 #include <uapi/perfmon/perfmon_dfl_smpl.h>
 
 #include "internal.h"
+#include "env.h"
 #include "smpl.h"
 #include "sysfs.h"
 
@@ -178,23 +179,15 @@ void pfm_smpl_release(struct pfm_smpl_buf *b)
 	b->fmt = NULL;
 }
 
-/* After sysfs: the formats directory, then the formats built into perfmon. */
+/* After sysfs: the formats directory, where formats show once registered. */
 int pfm_smpl_init(void)
 {
-	int ret;
-
 	pfm_fmts_kobj = kobject_create_and_add("formats", pfm_sysfs_kobj());
-	if (!pfm_fmts_kobj)
-		return -ENOMEM;
-	ret = pfm_dfl_smpl_init();
-	if (ret)
-		kobject_put(pfm_fmts_kobj);
-	return ret;
+	return pfm_fmts_kobj ? 0 : -ENOMEM;
 }
 
 void pfm_smpl_exit(void)
 {
-	pfm_dfl_smpl_exit();
 	kobject_put(pfm_fmts_kobj);
 }
 

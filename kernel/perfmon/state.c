@@ -8,6 +8,12 @@
  * context switch.
  */
 #include "internal.h"
+#include "ctx.h"
+#include "env.h"
+#include "ovfl.h"
+#include "sets.h"
+#include "state.h"
+#include "switch.h"
 
 #define PFM_STARTFL_ALL	(PFM_STARTFL_SET | PFM_STARTFL_RESTART)
 
@@ -310,7 +316,7 @@ long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg)
 	return 0;
 }
 
-static void pfm_do_stop(struct pfm_context *ctx, void *arg)
+static void pfm_do_stop(struct pfm_context *ctx, void *arg __always_unused)
 {
 	pfm_stop_locked(ctx);
 }

@@ -9,11 +9,18 @@
 #include <linux/seq_file.h>
 
 #include "internal.h"
+#include "env.h"
 #include "stats.h"
 
 DEFINE_PER_CPU(struct pfm_stats, pfm_stats);
 
 static struct dentry *pfm_debugfs_dir;
+static bool pfm_stats_syscall_hook_on;
+
+void pfm_stats_syscall_hook(bool on)
+{
+	WRITE_ONCE(pfm_stats_syscall_hook_on, on);
+}
 
 static int pfm_stats_show(struct seq_file *m, void *v)
 {
@@ -37,7 +44,7 @@ static int pfm_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "overflows %llu\n", sum.overflows);
 	seq_printf(m, "notifications %llu\n", sum.notifications);
 	/* not a count: whether every thread's system calls go through our probe now */
-	seq_printf(m, "syscall_hook_on %d\n", pfm_sw_syscall_hook_on());
+	seq_printf(m, "syscall_hook_on %d\n", READ_ONCE(pfm_stats_syscall_hook_on));
 	return 0;
 }
 

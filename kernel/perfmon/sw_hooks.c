@@ -18,6 +18,11 @@
 #include <asm/processor.h>
 
 #include "internal.h"
+#include "env.h"
+#include "stats.h"
+#include "sw_hooks.h"
+#include "sw_pmu.h"
+#include "thread.h"
 
 static void pfm_probe_syscall(void *data, struct pt_regs *regs, long id)
 {
@@ -114,13 +119,21 @@ static void pfm_sw_find_tp(struct tracepoint *tp, void *priv)
 			pfm_sw_hooks[i].tp = tp;
 }
 
+/* The statistics say whether the system call probe, the costly one, is attached. */
+static void pfm_sw_group_set_on(struct pfm_sw_group *g, bool on)
+{
+	g->on = on;
+	if (g == &pfm_sw_groups[PFM_SW_GROUP_SYSCALLS])
+		pfm_stats_syscall_hook(on);
+}
+
 static void pfm_sw_hooks_off(struct pfm_sw_group *g, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = g->first; i < g->first + n; i++)
 		tracepoint_probe_unregister(pfm_sw_hooks[i].tp, pfm_sw_hooks[i].probe, NULL);
-	g->on = false;
+	pfm_sw_group_set_on(g, false);
 }
 
 static int pfm_sw_hooks_on(struct pfm_sw_group *g)
@@ -135,7 +148,7 @@ static int pfm_sw_hooks_on(struct pfm_sw_group *g)
 			return ret;
 		}
 	}
-	g->on = true;
+	pfm_sw_group_set_on(g, true);
 	return 0;
 }
 
@@ -200,12 +213,6 @@ void pfm_sw_hooks_put(bool system_wide)
 	if (system_wide)
 		pfm_sw_group_put(&pfm_sw_groups[PFM_SW_GROUP_CPU]);
 	pfm_sw_group_put(&pfm_sw_groups[PFM_SW_GROUP_FAULTS]);
-}
-
-/* For the statistics: whether the system call probe is attached now. */
-bool pfm_sw_syscall_hook_on(void)
-{
-	return READ_ONCE(pfm_sw_groups[PFM_SW_GROUP_SYSCALLS].on);
 }
 
 /* The unit's needs (sw_pmu.c): PFM_SW_NEED_SYSCALLS is the only one. */

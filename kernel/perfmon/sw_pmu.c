@@ -8,6 +8,8 @@
  * the core treats it exactly like hardware, and its counts are exact.
  */
 #include "internal.h"
+#include "env.h"
+#include "sw_pmu.h"
 
 #define N	PFM_SW_NUM_COUNTERS
 
@@ -119,14 +121,14 @@ static u64 pfm_sw_fold_migrations(struct pfm_sw_cpu *c)
 }
 
 /* Only a user-level system call counter needs the system call tracepoint. */
-static u32 pfm_sw_pmc_needs(unsigned int idx, u64 value)
+static u32 pfm_sw_pmc_needs(unsigned int idx __always_unused, u64 value)
 {
 	if (pfm_sw_event(value) == PFM_SW_EV_SYSCALLS && (value & PFM_SW_PMC_USR))
 		return PFM_SW_NEED_SYSCALLS;
 	return 0;
 }
 
-static int pfm_sw_pmc_check(unsigned int idx, u64 value)
+static int pfm_sw_pmc_check(unsigned int idx __always_unused, u64 value)
 {
 	return (value & PFM_SW_PMC_EVENT_MASK) > PFM_SW_EV_MAX ? -EINVAL : 0;
 }

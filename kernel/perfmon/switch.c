@@ -13,19 +13,15 @@
  * with ctx->lock held.
  */
 #include "internal.h"
-#include "stats.h"
-
-/* Below this a switch timer would do little but switch. */
-#define PFM_MIN_TIMEOUT_NS	10000ULL
+#include "env.h"
+#include "ovfl.h"
+#include "pmu_state.h"
+#include "sets.h"
+#include "switch.h"
 
 static bool pfm_set_times(const struct pfm_event_set *set)
 {
 	return set->flags & PFM_SETFL_TIME_SWITCH;
-}
-
-u64 pfm_timer_resolution_ns(void)
-{
-	return max_t(u64, hrtimer_resolution, PFM_MIN_TIMEOUT_NS);
 }
 
 /* Thresholds and timeout start afresh each time a set becomes the active one. */
@@ -62,9 +58,9 @@ static void pfm_timer_disarm(struct pfm_context *ctx)
 
 void pfm_live_in(struct pfm_context *ctx)
 {
-	pfm_set_restore(ctx, ctx->active);
+	pfm_set_restore(ctx->active);
 	ctx->live_since_ns = pfm_clock_ns();
-	pfm_pmu_enable(ctx, ctx->active);
+	pfm_pmu_enable(ctx);
 	pfm_timer_arm(ctx);
 	/* Overflows that carried while the set was away are acted on now. */
 	pfm_overflow_pending_locked(ctx);
@@ -75,9 +71,9 @@ void pfm_live_out(struct pfm_context *ctx)
 	struct pfm_event_set *set = ctx->active;
 
 	pfm_timer_disarm(ctx);
-	pfm_pmu_disable(ctx, set);
+	pfm_pmu_disable();
 	set->duration_ns += pfm_clock_ns() - ctx->live_since_ns;
-	pfm_set_save(ctx, set);
+	pfm_set_save(set);
 }
 
 /*
@@ -105,34 +101,42 @@ void pfm_sched_out_locked(struct pfm_context *ctx)
 	ctx->on_cpu = -1;
 }
 
-/* While live: from the active set to next (which may be the same set). */
-void pfm_switch_locked(struct pfm_context *ctx, struct pfm_event_set *next)
+/*
+ * While live: from the active set to next (which may be the same set), the switch
+ * timer left alone.
+ */
+static void pfm_switch_sets(struct pfm_context *ctx, struct pfm_event_set *next)
 {
 	struct pfm_event_set *prev = ctx->active;
 	u64 start = 0, now;
 
-	if (!ctx->in_timer)
-		pfm_timer_disarm(ctx);
 	if (next != prev) {
 		start = pfm_clock_ns();
 		/* Durations cover what the counters saw: from enable to disable. */
-		pfm_pmu_disable(ctx, prev);
+		pfm_pmu_disable();
 		now = pfm_clock_ns();
 		prev->duration_ns += now - ctx->live_since_ns;
-		pfm_set_swap(ctx, prev, next);
+		pfm_set_swap(prev, next);
 	}
 	pfm_set_activate(ctx, next);
 	ctx->nr_switches++;
 	if (next != prev) {
 		ctx->live_since_ns = pfm_clock_ns();
-		pfm_pmu_enable(ctx, next);
+		pfm_pmu_enable(ctx);
 		pfm_stat_add(set_switches, 1);
 		pfm_stat_add(set_switch_ns, pfm_clock_ns() - start);
 	}
-	if (!ctx->in_timer)
-		pfm_timer_arm(ctx);
 }
 
+/* While live, outside the switch timer: the next set's timeout starts afresh. */
+void pfm_switch_locked(struct pfm_context *ctx, struct pfm_event_set *next)
+{
+	pfm_timer_disarm(ctx);
+	pfm_switch_sets(ctx, next);
+	pfm_timer_arm(ctx);
+}
+
+/* The timer moves itself on to the next set's timeout. */
 static enum hrtimer_restart pfm_timer_fn(struct hrtimer *timer)
 {
 	struct pfm_context *ctx = container_of(timer, struct pfm_context, timer);
@@ -140,9 +144,7 @@ static enum hrtimer_restart pfm_timer_fn(struct hrtimer *timer)
 
 	raw_spin_lock(&ctx->lock);
 	if (ctx->started && ctx->on_cpu == smp_processor_id() && pfm_set_times(ctx->active)) {
-		ctx->in_timer = true;
-		pfm_switch_locked(ctx, pfm_next_set(ctx, ctx->active));
-		ctx->in_timer = false;
+		pfm_switch_sets(ctx, pfm_next_set(ctx, ctx->active));
 		if (pfm_set_times(ctx->active)) {
 			hrtimer_forward_now(timer, ns_to_ktime(ctx->active->timeout_ns));
 			ret = HRTIMER_RESTART;

@@ -30,74 +30,83 @@
  */
 static bool pfm_sys_ready;
 
-static long pfm_sys(unsigned int nr, unsigned long a0, unsigned long a1,
-		    unsigned long a2, unsigned long a3)
+static long pfm_sys(unsigned int nr, const struct pfm_args *args)
 {
 	if (!smp_load_acquire(&pfm_sys_ready))
 		return -ENOSYS;
-	return pfm_call(nr, a0, a1, a2, a3);
+	return pfm_call(nr, args);
 }
 
-/* An int travels as the ioctl door's signed 64-bit field would carry it. */
-#define PFM_INT_ARG(x)	((unsigned long)(long)(x))
+/*
+ * The arguments in the order of the prototype.  C's conversion to unsigned long
+ * sign-extends an int, as the ioctl door's signed 64-bit field would carry it; the
+ * entry table's row then widens each argument as its type says.
+ */
+#define PFM_SYS(nr, ...) \
+	pfm_sys(nr, &(const struct pfm_args){ .a = { __VA_ARGS__ } })
 
 SYSCALL_DEFINE4(pfm_create_context, int, flags, const char __user *, smpl_name,
 		void __user *, smpl_arg, size_t, smpl_arg_size)
 {
-	return pfm_sys(PFM_CALL_CREATE_CONTEXT, (u32)flags, (unsigned long)smpl_name,
+	return PFM_SYS(PFM_CALL_CREATE_CONTEXT, flags, (unsigned long)smpl_name,
 		       (unsigned long)smpl_arg, smpl_arg_size);
 }
 
 SYSCALL_DEFINE3(pfm_write_pmcs, int, fd, void __user *, req, size_t, size)
 {
-	return pfm_sys(PFM_CALL_WRITE_PMCS, PFM_INT_ARG(fd), (unsigned long)req, size, 0);
+	return PFM_SYS(PFM_CALL_WRITE_PMCS, fd, (unsigned long)req, size);
 }
 
 SYSCALL_DEFINE3(pfm_write_pmds, int, fd, void __user *, req, size_t, size)
 {
-	return pfm_sys(PFM_CALL_WRITE_PMDS, PFM_INT_ARG(fd), (unsigned long)req, size, 0);
+	return PFM_SYS(PFM_CALL_WRITE_PMDS, fd, (unsigned long)req, size);
 }
 
 SYSCALL_DEFINE3(pfm_read_pmds, int, fd, void __user *, req, size_t, size)
 {
-	return pfm_sys(PFM_CALL_READ_PMDS, PFM_INT_ARG(fd), (unsigned long)req, size, 0);
+	return PFM_SYS(PFM_CALL_READ_PMDS, fd, (unsigned long)req, size);
 }
 
 /* A negative target is out of range, as the large __u64 it becomes over the ioctl. */
 SYSCALL_DEFINE3(pfm_load_context, int, fd, int, flags, int, target)
 {
-	return pfm_sys(PFM_CALL_LOAD_CONTEXT, PFM_INT_ARG(fd), (u32)flags,
-		       PFM_INT_ARG(target), 0);
+	return PFM_SYS(PFM_CALL_LOAD_CONTEXT, fd, flags, target);
 }
 
 SYSCALL_DEFINE3(pfm_start, int, fd, int, flags, int, set_id)
 {
-	return pfm_sys(PFM_CALL_START, PFM_INT_ARG(fd), (u32)flags, PFM_INT_ARG(set_id), 0);
+	return PFM_SYS(PFM_CALL_START, fd, flags, set_id);
 }
 
 SYSCALL_DEFINE2(pfm_stop, int, fd, int, flags)
 {
-	return pfm_sys(PFM_CALL_STOP, PFM_INT_ARG(fd), (u32)flags, 0, 0);
+	return PFM_SYS(PFM_CALL_STOP, fd, flags);
 }
 
 SYSCALL_DEFINE3(pfm_create_evtsets, int, fd, void __user *, req, size_t, size)
 {
-	return pfm_sys(PFM_CALL_CREATE_EVTSETS, PFM_INT_ARG(fd), (unsigned long)req, size, 0);
+	return PFM_SYS(PFM_CALL_CREATE_EVTSETS, fd, (unsigned long)req, size);
 }
 
 SYSCALL_DEFINE3(pfm_getinfo_evtsets, int, fd, void __user *, req, size_t, size)
 {
-	return pfm_sys(PFM_CALL_GETINFO_EVTSETS, PFM_INT_ARG(fd), (unsigned long)req, size, 0);
+	return PFM_SYS(PFM_CALL_GETINFO_EVTSETS, fd, (unsigned long)req, size);
 }
 
 SYSCALL_DEFINE3(pfm_delete_evtsets, int, fd, void __user *, req, size_t, size)
 {
-	return pfm_sys(PFM_CALL_DELETE_EVTSETS, PFM_INT_ARG(fd), (unsigned long)req, size, 0);
+	return PFM_SYS(PFM_CALL_DELETE_EVTSETS, fd, (unsigned long)req, size);
 }
 
 SYSCALL_DEFINE2(pfm_unload_context, int, fd, int, flags)
 {
-	return pfm_sys(PFM_CALL_UNLOAD_CONTEXT, PFM_INT_ARG(fd), (u32)flags, 0, 0);
+	return PFM_SYS(PFM_CALL_UNLOAD_CONTEXT, fd, flags);
+}
+
+SYSCALL_DEFINE5(pfm_perf_event_open, struct perf_event_attr __user *, attr, pid_t, pid,
+		int, cpu, int, group_fd, unsigned long, flags)
+{
+	return PFM_SYS(PFM_CALL_PERF_EVENT_OPEN, (unsigned long)attr, pid, cpu, group_fd, flags);
 }
 
 /* libperfmon adds PFM_CALL_xxx to the first number: the table must follow that order. */
@@ -113,10 +122,7 @@ PFM_NR_CHECK(pfm_create_evtsets, PFM_CALL_CREATE_EVTSETS);
 PFM_NR_CHECK(pfm_getinfo_evtsets, PFM_CALL_GETINFO_EVTSETS);
 PFM_NR_CHECK(pfm_delete_evtsets, PFM_CALL_DELETE_EVTSETS);
 PFM_NR_CHECK(pfm_unload_context, PFM_CALL_UNLOAD_CONTEXT);
-/*
- * A new call needs its number too.  PFM_CALL_PERF_EVENT_OPEN has none yet: its
- * system call comes with its entry in the table (until then base + 11 is ENOSYS).
- */
+PFM_NR_CHECK(pfm_perf_event_open, PFM_CALL_PERF_EVENT_OPEN);
 static_assert(PFM_CALL_NR == PFM_CALL_PERF_EVENT_OPEN + 1);
 
 static ssize_t syscall_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)

@@ -24,8 +24,12 @@
 #include <linux/sysfs.h>
 
 #include "internal.h"
+#include "access.h"
+#include "args.h"
+#include "res.h"
 #include "smpl.h"
 #include "sysfs.h"
+#include "thread.h"
 
 static struct kobject *pfm_kobj;
 static struct kobject *pfm_desc_kobj;

@@ -41,7 +41,15 @@
 #include <linux/tracepoint.h>
 
 #include "internal.h"
+#include "access.h"
+#include "ctx.h"
 #include "env.h"
+#include "msg.h"
+#include "state.h"
+#include "sw_pmu.h"
+#include "sw_hooks.h"
+#include "switch.h"
+#include "thread.h"
 
 struct pfm_hook {
 	struct preempt_notifier pn;

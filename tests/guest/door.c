@@ -7,12 +7,15 @@
  * with the module there is no such file and libperfmon uses /dev/perfmon.
  * On the in-tree kernel the tests below also make the system calls by hand,
  * with no library in between, so that the calls are known to be reached by
- * their numbers, each number reaching its own call.
+ * their numbers, each number reaching its own call.  On the module the tests
+ * make the ioctls by hand: the door decodes each one from the call's row in
+ * the entry table, and refuses what matches no row.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -151,6 +154,90 @@ START_TEST(test_raw_session)
 }
 END_TEST
 
+static int dev_open(void)
+{
+	int dev = open("/dev/perfmon", O_RDWR);
+
+	ck_assert_msg(dev >= 0, "/dev/perfmon: %s", strerror(errno));
+	return dev;
+}
+
+/* An ioctl that is no call's: its number, size, direction or type is wrong. */
+START_TEST(test_ioctl_unknown)
+{
+	struct pfarg_ioc_ctl ctl = { .fd = -1 };
+	int dev = dev_open();
+
+	ck_assert_errno(ioctl(dev, _IOW(PFM_IOC_MAGIC, PFM_CALL_NR, struct pfarg_ioc_ctl),
+				   &ctl), ENOTTY);
+	ck_assert_errno(ioctl(dev, _IOW(PFM_IOC_MAGIC, 255, struct pfarg_ioc_ctl), &ctl),
+			ENOTTY);
+	/* the stop call with the vector structure's size */
+	ck_assert_errno(ioctl(dev, _IOW(PFM_IOC_MAGIC, PFM_CALL_STOP, struct pfarg_ioc_vec),
+				   &ctl), ENOTTY);
+	ck_assert_errno(ioctl(dev, _IOR(PFM_IOC_MAGIC, PFM_CALL_STOP, struct pfarg_ioc_ctl),
+				   &ctl), ENOTTY);
+	ck_assert_errno(ioctl(dev, _IOW('K', PFM_CALL_STOP, struct pfarg_ioc_ctl), &ctl),
+			ENOTTY);
+	/* the right ioctl reaches the call, which checks the fd */
+	ck_assert_errno(ioctl(dev, PFM_IOC_STOP, &ctl), EBADF);
+	close(dev);
+}
+END_TEST
+
+/*
+ * Reserved fields, and an argument the call does not take, are refused before
+ * anything else (the fd is not even looked at); a structure that cannot be
+ * read is EFAULT.
+ */
+START_TEST(test_ioctl_bad_fields)
+{
+	struct pfarg_ioc_create create = { .reserved1 = 1 };
+	struct pfarg_ioc_vec vec = { .fd = -1, .reserved1 = 1 };
+	struct pfarg_ioc_ctl ctl = { .fd = -1, .arg = 1 };
+	int dev = dev_open();
+
+	ck_assert_errno(ioctl(dev, PFM_IOC_CREATE_CONTEXT, &create), EINVAL);
+	ck_assert_errno(ioctl(dev, PFM_IOC_WRITE_PMCS, &vec), EINVAL);
+	ck_assert_errno(ioctl(dev, PFM_IOC_GETINFO_EVTSETS, &vec), EINVAL);
+	ck_assert_errno(ioctl(dev, PFM_IOC_STOP, &ctl), EINVAL);
+	ck_assert_errno(ioctl(dev, PFM_IOC_UNLOAD_CONTEXT, &ctl), EINVAL);
+	ck_assert_errno(ioctl(dev, PFM_IOC_STOP, NULL), EFAULT);
+	vec.reserved1 = 0;
+	ck_assert_errno(ioctl(dev, PFM_IOC_WRITE_PMCS, &vec), EBADF);
+	ctl.arg = 0;
+	ck_assert_errno(ioctl(dev, PFM_IOC_UNLOAD_CONTEXT, &ctl), EBADF);
+	close(dev);
+}
+END_TEST
+
+/* A context set up by hand-made ioctls; a vector of no whole element is refused. */
+START_TEST(test_ioctl_session)
+{
+	struct pfarg_ioc_ctl ctl = {};
+	struct pfarg_pmc pc;
+	struct pfarg_ioc_vec vec = { .req = (unsigned long)&pc, .size = sizeof(pc) };
+	struct pfarg_ioc_create create = {};
+	int dev = dev_open(), fd;
+
+	fd = ioctl(dev, PFM_IOC_CREATE_CONTEXT, &create);
+	ck_assert_msg(fd >= 0, "create: %s", strerror(errno));
+	pmc_init(&pc, SW_PMC(0), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	vec.fd = fd;
+	ck_assert_ok(ioctl(dev, PFM_IOC_WRITE_PMCS, &vec));
+	/* a vector of no whole element */
+	vec.size = sizeof(pc) - 1;
+	ck_assert_errno(ioctl(dev, PFM_IOC_WRITE_PMCS, &vec), EINVAL);
+	ctl.fd = fd;
+	ctl.arg = self_tid();
+	ck_assert_ok(ioctl(dev, PFM_IOC_LOAD_CONTEXT, &ctl));
+	ctl.arg = 0;
+	ck_assert_ok(ioctl(dev, PFM_IOC_UNLOAD_CONTEXT, &ctl));
+	close(fd);
+	close(dev);
+}
+END_TEST
+
 Suite *pfm_door_suite(void)
 {
 	Suite *s = suite_create("door");
@@ -167,6 +254,9 @@ Suite *pfm_door_suite(void)
 	} else {
 		tc = pfm_tcase("ioctl");
 		tcase_add_test(tc, test_door_is_ioctl);
+		tcase_add_test(tc, test_ioctl_unknown);
+		tcase_add_test(tc, test_ioctl_bad_fields);
+		tcase_add_test(tc, test_ioctl_session);
 	}
 	suite_add_tcase(s, tc);
 	return s;

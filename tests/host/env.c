@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the core calls outside the host-compiled files, as recording stubs.
+ * What the core asks of the kernel environment (kernel/perfmon/env.h), as
+ * recording stubs.
  *
  * The hooks mirror kernel/perfmon/thread.c on one CPU: attaching the calling thread
  * hooks it at once (on_cpu = this CPU, state LOADED, stopped); another thread is
@@ -9,7 +10,6 @@
  * unhooking task work ran immediately.  A thread has at most one context (EEXIST).
  */
 #include "harness.h"
-#include "stats.h"
 
 /* stats.c */
 struct pfm_stats pfm_stats;
@@ -34,6 +34,12 @@ u64 pfm_clock_ns(void)
 s64 shim_now_ns(void)
 {
 	return pfm_host_env.clock_ns;
+}
+
+/* msg.c and dfl_smpl.c, its kernel callers, do not run here. */
+u64 pfm_user_ip(void)
+{
+	return 0;
 }
 
 struct task_struct *pfm_find_task(pid_t tid)
@@ -172,7 +178,7 @@ void pfm_host_sched_in(struct pfm_context *ctx)
 }
 
 /* sw_hooks.c */
-int pfm_sw_hooks_get(bool system_wide)
+int pfm_sw_hooks_get(bool system_wide __always_unused)
 {
 	if (pfm_host_env.sw_hooks_get_ret)
 		return pfm_host_env.sw_hooks_get_ret;
@@ -188,7 +194,7 @@ int pfm_sw_hooks_get(bool system_wide)
 	return 0;
 }
 
-void pfm_sw_hooks_put(bool system_wide)
+void pfm_sw_hooks_put(bool system_wide __always_unused)
 {
 	WARN_ON(pfm_host_env.sw_hooks_users <= 0);
 	pfm_host_env.sw_hooks_users--;
@@ -211,17 +217,8 @@ void pfm_sw_needs_put(u32 bits)
 	}
 }
 
-int pfm_sw_hooks_init(void)
-{
-	return 0;
-}
-
-void pfm_sw_hooks_exit(void)
-{
-}
-
 /* access.c */
-int pfm_access_task(struct task_struct *task)
+int pfm_access_task(struct task_struct *task __always_unused)
 {
 	return pfm_host_env.access_task_ret;
 }
@@ -236,7 +233,7 @@ int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value)
 }
 
 /* res.c */
-int pfm_res_ctx_charge(struct pfm_context *ctx)
+int pfm_res_ctx_charge(struct pfm_context *ctx __always_unused)
 {
 	if (pfm_host_env.charge_ret)
 		return pfm_host_env.charge_ret;
@@ -244,13 +241,13 @@ int pfm_res_ctx_charge(struct pfm_context *ctx)
 	return 0;
 }
 
-void pfm_res_ctx_uncharge(struct pfm_context *ctx)
+void pfm_res_ctx_uncharge(struct pfm_context *ctx __always_unused)
 {
 	WARN_ON(pfm_host_env.charged <= 0);
 	pfm_host_env.charged--;
 }
 
-int pfm_res_session_get(struct pfm_context *ctx, int cpu)
+int pfm_res_session_get(struct pfm_context *ctx __always_unused, int cpu)
 {
 	if (pfm_host_env.session_ret)
 		return pfm_host_env.session_ret;
@@ -261,7 +258,7 @@ int pfm_res_session_get(struct pfm_context *ctx, int cpu)
 	return 0;
 }
 
-void pfm_res_session_put(struct pfm_context *ctx, int cpu)
+void pfm_res_session_put(struct pfm_context *ctx __always_unused, int cpu)
 {
 	int *n = cpu < 0 ? &pfm_host_env.task_sessions : &pfm_host_env.cpu_sessions;
 
@@ -269,40 +266,42 @@ void pfm_res_session_put(struct pfm_context *ctx, int cpu)
 	(*n)--;
 }
 
-void pfm_env_block(struct pfm_context *ctx)
+void pfm_env_block(struct pfm_context *ctx __always_unused)
 {
 	pfm_host_env.blocks++;
 }
 
-void pfm_env_unblock(struct pfm_context *ctx)
+void pfm_env_unblock(struct pfm_context *ctx __always_unused)
 {
 }
 
 /* smpl_fmt.c */
-bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
-			    unsigned int pmd)
+bool pfm_smpl_record_locked(struct pfm_context *ctx __always_unused,
+			    struct pfm_event_set *set __always_unused,
+			    unsigned int pmd __always_unused)
 {
 	pfm_host_env.samples++;
 	return pfm_host_env.smpl_full;
 }
 
-void pfm_smpl_restart_locked(struct pfm_context *ctx)
+void pfm_smpl_restart_locked(struct pfm_context *ctx __always_unused)
 {
 	pfm_host_env.smpl_restarts++;
 }
 
 /* msg.c */
-void pfm_msg_init(struct pfm_context *ctx)
+void pfm_msg_init(struct pfm_context *ctx __always_unused)
 {
 }
 
-void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl)
+void pfm_msg_ovfl_locked(struct pfm_context *ctx __always_unused, const unsigned long *ovfl)
 {
 	pfm_host_env.ovfl_msgs++;
 	bitmap_copy(pfm_host_env.ovfl_msg_pmds, ovfl, PFM_MAX_PMDS);
 }
 
-void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task, u32 reason)
+void pfm_msg_end(struct pfm_context *ctx __always_unused,
+		 struct task_struct *task __always_unused, u32 reason __always_unused)
 {
 	pfm_host_env.end_msgs++;
 }

@@ -67,7 +67,7 @@ static void fake_disable(void)
 	fake_pmu.enabled = false;
 }
 
-static int fake_get(bool system_wide)
+static int fake_get(bool system_wide __always_unused)
 {
 	if (fake_pmu.get_ret)
 		return fake_pmu.get_ret;
@@ -75,7 +75,7 @@ static int fake_get(bool system_wide)
 	return 0;
 }
 
-static void fake_put(bool system_wide)
+static void fake_put(bool system_wide __always_unused)
 {
 	WARN_ON(fake_pmu.users <= 0);
 	fake_pmu.users--;

@@ -20,7 +20,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"		/* the core's own header, through the shim */
+#include "internal.h"		/* the core's own headers, through the shim */
+#include "args.h"
+#include "ctx.h"
+#include "env.h"		/* what the core asks of the kernel: env.c */
+#include "ovfl.h"
+#include "pmu_state.h"
+#include "rw.h"
+#include "sets.h"
+#include "state.h"
+#include "sw_pmu.h"
+#include "switch.h"
 #include "kshim_test.h"
 
 /* Suites, one per file */

@@ -14,8 +14,9 @@ PFM_HOST_B	:= $(B)/host
 PFM_HOST_CORE	?= $(TOP)/kernel/perfmon
 PFM_HOST_BIN	:= $(PFM_HOST_B)/pfm_host_tests
 
-# The core files that run on the host; the kernel-only rest (thread.c, sw_hooks.c,
-# access.c, res.c, msg.c, file.c, dev.c, ...) is replaced by tests/host/env.c.
+# The core files that run on the host (the portable core); what they ask of the
+# kernel-only rest (thread.c, sw_hooks.c, access.c, res.c, msg.c, ...) is declared
+# in kernel/perfmon/env.h, and tests/host/env.c implements it here.
 PFM_HOST_CORE_SRCS := ctx.c args.c rw.c sets.c pmu.c pmu_state.c state.c sw_pmu.c switch.c ovfl.c
 PFM_HOST_TEST_SRCS := $(notdir $(wildcard $(PFM_HOST_DIR)/*.c))
 
@@ -28,7 +29,7 @@ PFM_HOST_HDRS := $(wildcard $(PFM_HOST_DIR)/*.h $(PFM_HOST_DIR)/shim/*.h \
 
 PFM_HOST_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
-PFM_HOST_CFLAGS := -O1 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+PFM_HOST_CFLAGS := -O1 -g -Wall -Wextra -Wno-sign-compare \
 		   -Werror $(PFM_HOST_SAN) \
 		   -I$(PFM_HOST_DIR)/shim -I$(TOP)/include -I$(PFM_HOST_CORE) -I$(PFM_HOST_DIR)
 # recursive: pkg-config runs only when the tests are built

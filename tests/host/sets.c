@@ -7,7 +7,6 @@
  * differ between the two sets.
  */
 #include "harness.h"
-#include "stats.h"
 
 static struct pfarg_setdesc desc(u16 id, u32 flags, u64 timeout)
 {

@@ -204,8 +204,8 @@
  * call from a kernel that lacks it: ENOSYS from the system call, ENOTTY from the
  * ioctl).  pid, cpu and group_fd are ints (the system call truncates them, as
  * perf_event_open does); flags is an unsigned long (PERF_FLAG_*).  Over the ioctl
- * door the arguments travel in struct pfarg_ioc_perf_open, whose reserved field
- * must be zero (EINVAL).
+ * door the arguments travel in struct pfarg_ioc_perf_open, one __u64 each, truncated
+ * as the system call truncates them.
  *
  * MESSAGES
  *
@@ -366,12 +366,15 @@ struct pfarg_ioc_ctl {
 	__u64 arg;			/* load: TID or CPU; start with PFM_STARTFL_SET: set id */
 };
 
+/*
+ * Calls added after the first eleven carry one __u64 per argument, in the order of
+ * their system call, with the same truncation (an int argument is the low 32 bits).
+ */
 struct pfarg_ioc_perf_open {
 	__u64 attr;			/* pointer to the struct perf_event_attr */
-	__s32 pid;			/* perf_event_open(2)'s pid */
-	__s32 cpu;			/* its cpu */
-	__s32 group_fd;			/* its group_fd */
-	__u32 reserved;			/* must be zero */
+	__u64 pid;			/* perf_event_open(2)'s pid (int) */
+	__u64 cpu;			/* its cpu (int) */
+	__u64 group_fd;			/* its group_fd (int) */
 	__u64 flags;			/* its flags (PERF_FLAG_*) */
 };
 
@@ -421,7 +424,7 @@ typedef char pfm_abi_check_pfarg_msg[(sizeof(union pfarg_msg) == 64) ? 1 : -1];
 PFM_ABI_SIZE_CHECK(pfarg_ioc_create, 32);
 PFM_ABI_SIZE_CHECK(pfarg_ioc_vec, 24);
 PFM_ABI_SIZE_CHECK(pfarg_ioc_ctl, 16);
-PFM_ABI_SIZE_CHECK(pfarg_ioc_perf_open, 32);
+PFM_ABI_SIZE_CHECK(pfarg_ioc_perf_open, 40);
 #undef PFM_ABI_SIZE_CHECK
 
 #endif /* _UAPI_PERFMON_PERFMON_H */

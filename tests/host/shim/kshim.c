@@ -46,7 +46,7 @@ void shim_alloc_fail_nth(unsigned long n)
 	shim_fail_countdown = n;
 }
 
-void *shim_kmalloc(size_t size, gfp_t gfp, bool zero)
+void *shim_kmalloc(size_t size, gfp_t gfp __always_unused, bool zero)
 {
 	void *p;
 
@@ -133,12 +133,13 @@ void module_put(struct module *m)
 unsigned int hrtimer_resolution = 1;
 unsigned long shim_hrtimer_starts, shim_hrtimer_cancels;
 
-void hrtimer_init(struct hrtimer *timer, int clock, enum hrtimer_mode mode)
+void hrtimer_init(struct hrtimer *timer, int clock __always_unused,
+		  enum hrtimer_mode mode __always_unused)
 {
 	memset(timer, 0, sizeof(*timer));
 }
 
-void hrtimer_start(struct hrtimer *timer, ktime_t rel, enum hrtimer_mode mode)
+void hrtimer_start(struct hrtimer *timer, ktime_t rel, enum hrtimer_mode mode __always_unused)
 {
 	timer->armed = true;
 	timer->expires = shim_now_ns() + rel;

@@ -42,6 +42,7 @@ typedef struct { uid_t val; } kuid_t;
 
 #define __user
 #define __must_check
+#define __always_unused	__attribute__((__unused__))
 #define GFP_KERNEL	0u
 #define GFP_ATOMIC	1u
 #define PAGE_SIZE	4096UL

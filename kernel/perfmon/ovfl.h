@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon: 64-bit overflows, and the restart that follows a notification (ovfl.c;
+ * pfm_pmu_overflow() is in pmu.h).  ctx->lock held.
+ */
+#ifndef _PERFMON_OVFL_H
+#define _PERFMON_OVFL_H
+
+void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *unit, u64 bits);
+void pfm_overflow_pending_locked(struct pfm_context *ctx);
+struct pfm_event_set *pfm_overflow_restart_locked(struct pfm_context *ctx);
+void pfm_overflow_unmask_locked(struct pfm_context *ctx);
+
+#endif /* _PERFMON_OVFL_H */

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon: event sets (sets.c).
+ */
+#ifndef _PERFMON_SETS_H
+#define _PERFMON_SETS_H
+
+struct pfm_event_set *pfm_set_alloc(u16 id);
+void pfm_set_free(struct pfm_event_set *set);
+struct pfm_event_set *pfm_find_set(struct pfm_context *ctx, u16 id);
+struct pfm_event_set *pfm_first_set(struct pfm_context *ctx);
+struct pfm_event_set *pfm_next_set(struct pfm_context *ctx, struct pfm_event_set *set);
+void pfm_free_sets(struct pfm_context *ctx);
+/* the switch timeouts' granularity */
+u64 pfm_timer_resolution_ns(void);
+
+/* vectors of n struct pfarg_setdesc (create, delete) / pfarg_setinfo (getinfo) */
+long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
+long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
+long pfm_getinfo_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
+
+#endif /* _PERFMON_SETS_H */

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon: the active set going live and leaving, and switching sets (switch.c).
+ * All but the timer's setup run with ctx->lock held.
+ */
+#ifndef _PERFMON_SWITCH_H
+#define _PERFMON_SWITCH_H
+
+void pfm_live_in(struct pfm_context *ctx);
+void pfm_live_out(struct pfm_context *ctx);
+bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu);
+void pfm_sched_out_locked(struct pfm_context *ctx);
+void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set);
+void pfm_switch_locked(struct pfm_context *ctx, struct pfm_event_set *next);
+void pfm_timer_init(struct pfm_context *ctx);
+
+#endif /* _PERFMON_SWITCH_H */
