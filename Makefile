@@ -67,12 +67,18 @@ GUEST_TOOLS := $(B)/guest/bin/pfmon:/bin/pfmon $(B)/guest/bin/workload:/bin/work
 	       $(TOP)/tests/guest/pfmon-check.sh:/bin/pfmon-check \
 	       $(TOP)/tests/guest/exec-images.sh:/bin/pfm-exec-images
 
+# The stock kernel has AppArmor: security.c checks that it refuses an attach.
+GUEST_APPARMOR := +/usr/sbin/apparmor_parser:/sbin/apparmor_parser \
+		  $(TOP)/tests/guest/apparmor/pfm_confined:/etc/apparmor.d/pfm_confined \
+		  $(TOP)/tests/guest/apparmor/parser.conf:/etc/apparmor/parser.conf
+
 # SUITE=name runs one guest suite only (the kernel hands CK_RUN_SUITE to init).
 GUEST_SUITE := $(if $(SUITE),CK_RUN_SUITE=$(SUITE))
 
 check-guest: module guest-bins
 	$(MKINITRAMFS) $(B)/guest/check.cpio.gz $(TOP)/tests/guest/run-suite.sh \
-		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS)
+		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS) \
+		$(GUEST_APPARMOR)
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/check.cpio.gz \
 		$(if $(GUEST_SUITE),--append "$(GUEST_SUITE)") --log $(B)/guest/check.log
 

@@ -71,6 +71,8 @@ PKGS="$PKGS linux-source-6.1 bc bison flex libelf-dev libssl-dev patch perl"
 # Real perf_event clients, run in the guest natively and through the
 # perf_event_open shim (make check-perf-clients): perf, PAPI's tools, stress-ng.
 PKGS="$PKGS linux-perf papi-tools stress-ng"
+# apparmor_parser loads the profile of the guest's LSM test (tests/guest/apparmor/).
+PKGS="$PKGS apparmor"
 
 missing=
 for p in $PKGS; do

@@ -4,6 +4,10 @@
 # succeed once every context is closed, and leave no trace in /sys or /dev.
 insmod /lib/perfmon.ko || { echo "run-suite: insmod failed"; exit 1; }
 /bin/pfm-exec-images || { echo "run-suite: pfm-exec-images failed"; exit 1; }
+# The profile security.c confines an attacher with (no ptrace rule).
+mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+apparmor_parser -r -K /etc/apparmor.d/pfm_confined ||
+	{ echo "run-suite: loading the AppArmor profile failed"; exit 1; }
 
 # A suite that stops making progress is a failure with evidence: the backtraces of
 # every CPU and of the blocked tasks go to the kernel log, which init prints.
@@ -36,7 +40,7 @@ if ! rmmod perfmon; then
 fi
 if [ -n "$sleeper" ]; then
 	if kill -0 "$sleeper" 2>/dev/null; then
-		echo "run-suite: rmmod done with the attached process $sleeper still asleep"
+		[ $rc -eq 0 ] && echo "run-suite: rmmod done with the attached process $sleeper still asleep"
 		kill -9 "$sleeper"
 	else
 		echo "run-suite: the attach-sleeper process $sleeper is gone: the check proved nothing"

@@ -210,6 +210,76 @@ START_TEST(test_exec_suid_keeps_ptrace)
 }
 END_TEST
 
+/*
+ * Security modules mediate ptrace-read access, and so the attach.  The stock
+ * kernel has AppArmor (run-suite.sh loads a profile with no ptrace rule); the
+ * in-tree debug kernel has no security module, and calls ptrace_may_access()
+ * itself, so the test has nothing to run there.
+ */
+/* The stock kernel with the module, not the in-tree debug kernel. */
+static int stock_kernel(void)
+{
+	return access(PFM_SYSFS "/syscall", F_OK) != 0;
+}
+
+#define AA_PROFILE	"pfm_confined"
+#define AA_DIR		"/sys/kernel/security/apparmor"
+
+static int aa_change_profile(const char *profile)
+{
+	char cmd[64];
+	int fd, n, r;
+
+	fd = open("/proc/self/attr/apparmor/current", O_WRONLY);
+	if (fd < 0)
+		fd = open("/proc/self/attr/current", O_WRONLY);
+	if (fd < 0)
+		return -1;
+	n = snprintf(cmd, sizeof(cmd), "changeprofile %s", profile);
+	r = write(fd, cmd, n) == n ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+struct lsm_case {
+	pid_t target;
+	int confine;
+	int err;
+};
+
+static void lsm_attach(void *arg)
+{
+	const struct lsm_case *c = arg;
+	int fd;
+
+	child_expect(fd = pfm_create_context(0), 0);
+	if (c->confine && aa_change_profile(AA_PROFILE))
+		child_fail("changeprofile %s: %s", AA_PROFILE, strerror(errno));
+	child_expect(pfm_load_context(fd, 0, c->target), c->err);
+	close(fd);
+}
+
+START_TEST(test_lsm_refuses_attach)
+{
+	struct kid k = KID_INIT;
+	struct lsm_case c = {};
+
+	if (!stock_kernel()) {
+		printf("security: the in-tree kernel has no security module: LSM test skipped\n");
+		return;
+	}
+	ck_assert_msg(!access(AA_DIR "/profiles", R_OK), "AppArmor is not active in the guest");
+	ck_kid_start(&k);
+	c.target = k.pid;
+	/* the same root process, unconfined and then confined */
+	ck_child("unconfined attacher", lsm_attach, &c);
+	c.confine = 1;
+	c.err = EACCES;
+	ck_child("confined attacher", lsm_attach, &c);
+	ck_kid_run_exit(&k, 0);
+}
+END_TEST
+
 /* What must not grow with attaches to a thread that sleeps. */
 struct footprint {
 	long contexts, hooks, sessions, refcnt, slab_kb;
@@ -244,11 +314,6 @@ static void footprint(struct footprint *f)
  */
 #define SLAB_SLACK_KB	2048
 
-static int slab_meaningful(void)
-{
-	return access(PFM_SYSFS "/syscall", F_OK) != 0;
-}
-
 static void ck_footprint_same(const struct footprint *a, const struct footprint *b,
 			      const char *what)
 {
@@ -259,7 +324,7 @@ static void ck_footprint_same(const struct footprint *a, const struct footprint 
 		      a->sessions, b->sessions);
 	ck_assert_msg(b->refcnt == a->refcnt, "%s: module refcnt %ld -> %ld", what,
 		      a->refcnt, b->refcnt);
-	ck_assert_msg(!slab_meaningful() || b->slab_kb - a->slab_kb < SLAB_SLACK_KB,
+	ck_assert_msg(!stock_kernel() || b->slab_kb - a->slab_kb < SLAB_SLACK_KB,
 		      "%s: Slab %ld kB -> %ld kB", what, a->slab_kb, b->slab_kb);
 }
 
@@ -434,6 +499,7 @@ Suite *pfm_security_suite(void)
 	tcase_add_test(tc, test_exec_plain_keeps_nobody);
 	tcase_add_test(tc, test_exec_suid_keeps_root);
 	tcase_add_test(tc, test_exec_suid_keeps_ptrace);
+	tcase_add_test(tc, test_lsm_refuses_attach);
 	tcase_add_test(tc, test_sleeper_attach_close);
 	tcase_add_test(tc, test_sleeper_calls);
 	tcase_add_test(tc, test_sleeper_pending_counted);
