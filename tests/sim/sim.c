@@ -499,7 +499,8 @@ static uint32_t signature(void)
 	return (m->model & 0xf) << 4 | fam << 8 | ((m->model >> 4) & 0xf) << 16 | ext << 20;
 }
 
-void sim_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+/* No modelled leaf has subleaves: sub is taken for the hardware's signature. */
+void sim_cpuid(uint32_t leaf, uint32_t sub __attribute__((unused)), uint32_t r[4])
 {
 	const struct sim_model *m = sim.m;
 

@@ -42,8 +42,7 @@ PFM_SIM_HOST_OBJS := $(addprefix $(PFM_HOST_B)/tests/,harness.o env.o fake_pmu.o
 PFM_SIM_HDRS	:= $(wildcard $(PFM_SIM_DIR)/*.h $(PFM_SIM_SUITES_DIR)/*.h $(PFM_X86_DIR)/*.h) \
 		   $(PFM_HOST_HDRS)
 
-# (The drivers' and the simulator's callbacks still ignore arguments unmarked.)
-PFM_SIM_CFLAGS	= $(PFM_HOST_CFLAGS) -Wno-unused-parameter -DPFM_X86_SIM -I$(PFM_X86_DIR) \
+PFM_SIM_CFLAGS	= $(PFM_HOST_CFLAGS) -DPFM_X86_SIM -I$(PFM_X86_DIR) \
 		  -I$(PFM_SIM_DIR) -I$(PFM_SIM_SUITES_DIR)
 
 .PHONY: check-sim sim-tests bench bench-msr

@@ -349,7 +349,7 @@ static u64 pfm_x86_read_pmd(unsigned int idx)
 	return pfm_x86_view(c, idx, v);
 }
 
-static void pfm_x86_enable(bool system_wide)
+static void pfm_x86_enable(bool system_wide __always_unused)
 {
 	struct pfm_x86_cpu *c = pfm_x86_this_cpu();
 
@@ -435,7 +435,7 @@ static void pfm_x86_avail(unsigned long *pmcs, unsigned long *pmds)
  * reserving them: the fixed counters are ours only with at least one GP counter,
  * which keeps perf_events out while we hold it.
  */
-static int pfm_x86_get(bool system_wide)
+static int pfm_x86_get(bool system_wide __always_unused)
 {
 	unsigned long flags;
 	unsigned int i;
@@ -455,7 +455,7 @@ static int pfm_x86_get(bool system_wide)
 }
 
 /* The last one gives the counters back, from process context (pfm_x86_release()). */
-static void pfm_x86_put(bool system_wide)
+static void pfm_x86_put(bool system_wide __always_unused)
 {
 	unsigned long flags;
 	bool last;
@@ -476,7 +476,7 @@ static void pfm_x86_put(bool system_wide)
  * has nothing to undo; one where a context is live (it attached after the last
  * detach) is left alone.
  */
-static void pfm_x86_quiesce_cpu(void *arg)
+static void pfm_x86_quiesce_cpu(void *arg __always_unused)
 {
 	struct pfm_x86_cpu *c = this_cpu_ptr(&pfm_x86_cpu);
 	unsigned int i;
