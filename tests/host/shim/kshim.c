@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kshim.h"
+#include <kshim.h>
 #include "kshim_test.h"
 
 /* WARN */

@@ -5,7 +5,7 @@
 #ifndef _PFM_KSHIM_TEST_H
 #define _PFM_KSHIM_TEST_H
 
-#include "kshim.h"
+#include <kshim.h>
 
 extern long shim_alloc_live;		/* allocations not freed yet */
 extern unsigned long shim_alloc_calls;	/* allocations asked for */

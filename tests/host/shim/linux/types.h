@@ -6,5 +6,5 @@
 #ifndef _PFM_SHIM_LINUX_TYPES_H
 #define _PFM_SHIM_LINUX_TYPES_H
 #include_next <linux/types.h>
-#include "../kshim.h"
+#include <kshim.h>
 #endif
