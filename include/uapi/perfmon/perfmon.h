@@ -62,7 +62,9 @@
  *   read: the new image is not dumpable, or its ids differ), a controller without
  *   CAP_SYS_PTRACE over the new image is detached before the image runs its first
  *   instruction: the counts and samples made before the exec stay readable, none is
- *   made after it, and a PFM_MSG_END with msg_end_reason PFM_END_EXEC is queued.  A
+ *   made at user level after it (at kernel level, the exec's own loading of the new
+ *   image may still count), and a PFM_MSG_END with msg_end_reason PFM_END_EXEC is
+ *   queued.  A
  *   controller that could attach to the new image (root, CAP_SYS_PTRACE) keeps
  *   monitoring it; perf_events ends every attachment there instead.
  * - A detach or close() while the monitored thread sleeps frees the context at once
