@@ -21,6 +21,7 @@ static long pfm_dev_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 		struct pfarg_ioc_create create;
 		struct pfarg_ioc_vec vec;
 		struct pfarg_ioc_ctl ctl;
+		struct pfarg_ioc_perf_open perf;
 	} a;
 
 	switch (cmd) {
@@ -49,6 +50,15 @@ static long pfm_dev_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 		if (copy_from_user(&a.ctl, uarg, sizeof(a.ctl)))
 			return -EFAULT;
 		return pfm_call(nr, a.ctl.fd, a.ctl.flags, a.ctl.arg, 0);
+	case PFM_IOC_PERF_EVENT_OPEN:
+		if (copy_from_user(&a.perf, uarg, sizeof(a.perf)))
+			return -EFAULT;
+		if (a.perf.reserved)
+			return -EINVAL;
+		/* pid and cpu share an argument (entry.c) */
+		return pfm_call(nr, a.perf.attr,
+				(u32)a.perf.pid | ((unsigned long)(u32)a.perf.cpu << 32),
+				(long)a.perf.group_fd, a.perf.flags);
 	}
 	return -ENOTTY;
 }

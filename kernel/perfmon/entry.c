@@ -11,6 +11,7 @@
 #include "internal.h"
 #include "entry.h"
 #include "file.h"
+#include "perf.h"
 #include "smpl.h"
 
 static long pfm_create_context(unsigned long a0, unsigned long a1, unsigned long a2,
@@ -212,6 +213,17 @@ static long pfm_unload_entry(unsigned long a0, unsigned long a1, unsigned long a
 	return pfm_ctl_call(a0, a1, 0, pfm_no_arg_unload);
 }
 
+/*
+ * perf_event_open(2)'s five arguments in the table's four: pid and cpu are ints
+ * and travel together in a1, pid in the low half (dev.c packs them).
+ */
+static long pfm_perf_event_open_entry(unsigned long a0, unsigned long a1,
+				      unsigned long a2, unsigned long a3)
+{
+	return pfm_perf_event_open((struct perf_event_attr __user *)a0, (int)(u32)a1,
+				   (int)(u32)((u64)a1 >> 32), (int)a2, a3);
+}
+
 const struct pfm_entry pfm_entries[PFM_CALL_NR] = {
 	[PFM_CALL_CREATE_CONTEXT]	= { "pfm_create_context", pfm_create_context },
 	[PFM_CALL_WRITE_PMCS]		= { "pfm_write_pmcs", pfm_write_pmcs_entry },
@@ -224,6 +236,7 @@ const struct pfm_entry pfm_entries[PFM_CALL_NR] = {
 	[PFM_CALL_GETINFO_EVTSETS]	= { "pfm_getinfo_evtsets", pfm_getinfo_evtsets_entry },
 	[PFM_CALL_DELETE_EVTSETS]	= { "pfm_delete_evtsets", pfm_delete_evtsets_entry },
 	[PFM_CALL_UNLOAD_CONTEXT]	= { "pfm_unload_context", pfm_unload_entry },
+	[PFM_CALL_PERF_EVENT_OPEN]	= { "pfm_perf_event_open", pfm_perf_event_open_entry },
 };
 
 long pfm_call(unsigned int nr, unsigned long a0, unsigned long a1, unsigned long a2,

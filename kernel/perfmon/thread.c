@@ -42,6 +42,7 @@
 
 #include "internal.h"
 #include "env.h"
+#include "perf.h"
 
 struct pfm_hook {
 	struct preempt_notifier pn;
@@ -593,6 +594,7 @@ static void pfm_probe_exec(void *data, struct task_struct *task, pid_t old_pid,
 			   struct linux_binprm *bprm)
 {
 	pfm_hooks_end(task, pfm_hook_still_readable, PFM_END_EXEC);
+	pfm_perf_exec(task);	/* enable_on_exec, once the attachment stands */
 }
 
 static struct tracepoint *pfm_exit_tp, *pfm_exec_tp;
