@@ -4,8 +4,9 @@
  *
  * An event that counts takes one software counter and programs its PMC with the
  * event and level bits; it counts while the PMC's EN bit is on, which is while
- * the event is enabled and so is its group leader (a group is switched as a unit:
- * one pfm_write_pmcs() vector for the leader and all its members).  Counts are
+ * the event is enabled and so is its group leader (every change goes out as one
+ * pfm_write_pmcs() vector for all of the thread's counters, so a group switches
+ * as a unit).  Counts are
  * the core's PMD values; times are the live duration of the context's set, which
  * for a per-thread session is the thread's time on a CPU: perf_events reports the
  * same for per-task events (time_enabled == time_running == on-CPU time while
@@ -95,23 +96,22 @@ static void pfm_perf_sync_time(struct pfm_perf_event *ev, u64 now)
 }
 
 /*
- * Brings the counters of leader's group in line with their events' states, in
- * one vector so that the group starts and stops as a unit.
+ * Brings every counter of t in line with its event's state, in one vector and at
+ * one time stamp: a group starts and stops as a unit, and events enabled
+ * together (enable_on_exec) count the same time.
  */
-static int pfm_perf_group_sync(struct pfm_perf_event *leader)
+static int pfm_perf_target_sync(struct pfm_perf_target *t)
 {
-	struct pfm_perf_target *t = leader->target;
 	struct pfm_perf_event *ev;
 	struct pfarg_pmc *req;
 	unsigned int n = 0;
 	u64 now;
 	int ret;
 
-	req = kcalloc(leader->nr_siblings + 1, sizeof(*req), GFP_KERNEL);
+	req = kcalloc(PFM_SW_NUM_COUNTERS, sizeof(*req), GFP_KERNEL);
 	if (!req)
 		return -ENOMEM;
-	pfm_perf_sync_req(leader, req, &n);
-	list_for_each_entry(ev, &leader->siblings, sibling_entry)
+	list_for_each_entry(ev, &t->events, entry)
 		pfm_perf_sync_req(ev, req, &n);
 	ret = pfm_perf_now(t, &now);
 	if (!ret && n)
@@ -119,8 +119,7 @@ static int pfm_perf_group_sync(struct pfm_perf_event *leader)
 	kfree(req);
 	if (ret)
 		return ret;
-	pfm_perf_sync_time(leader, now);
-	list_for_each_entry(ev, &leader->siblings, sibling_entry)
+	list_for_each_entry(ev, &t->events, entry)
 		pfm_perf_sync_time(ev, now);
 	return 0;
 }
@@ -177,13 +176,27 @@ void pfm_perf_event_teardown(struct pfm_perf_event *ev)
 	ev->counter = -1;
 }
 
-/* perf's enable/disable of one event: its group follows the leader's state. */
+/* perf's enable/disable of one event (its members follow a leader's state). */
 int pfm_perf_event_set_enabled(struct pfm_perf_event *ev, bool on)
 {
 	ev->enabled = on;
 	if (on)
 		ev->exec_armed = false;
-	return pfm_perf_group_sync(ev->leader);
+	return pfm_perf_target_sync(ev->target);
+}
+
+/* enable_on_exec: every armed event of t at once. */
+int pfm_perf_target_exec(struct pfm_perf_target *t)
+{
+	struct pfm_perf_event *ev;
+
+	list_for_each_entry(ev, &t->events, entry) {
+		if (ev->exec_armed) {
+			ev->exec_armed = false;
+			ev->enabled = true;
+		}
+	}
+	return pfm_perf_target_sync(t);
 }
 
 /* The count goes back to zero; the times do not (as perf_events). */

@@ -9,8 +9,8 @@
  * always 0: a counting event loses nothing.
  *
  * mmap() of one page gives the perf_event_mmap_page of a software event: index 0
- * (no user-mode counter read), the count in offset, the times; refreshed at each
- * read() and state change.  A ring buffer (more pages) needs sampling: EINVAL.
+ * (no user-mode counter read), the count in offset, the times; refreshed at
+ * mmap() and at each read().  A ring buffer (more pages) needs sampling: EINVAL.
  * poll() says POLLHUP, as perf_events does, for an event without a mapping and
  * once the monitored thread has exited.
  */
@@ -142,12 +142,18 @@ static ssize_t pfm_perf_read(struct file *file, char __user *ubuf, size_t count,
 	mutex_unlock(&ctx->mutex);
 	for (i = 0; i < nr && !ret; i++)
 		pfm_perf_children_value(evs[i], &vals[i]);
-	mutex_unlock(&pfm_perf_family_mutex);
+	/* the members cannot go while the family lock is held */
 	if (!ret) {
+		mutex_lock(&ctx->mutex);
+		for (i = 0; i < nr; i++)
+			if (evs[i] == ev)
+				pfm_perf_update_page(ev, &vals[i]);
 		pfm_perf_layout(ev, evs, vals, nr, buf);
-		if (copy_to_user(ubuf, buf, size))
-			ret = -EFAULT;
+		mutex_unlock(&ctx->mutex);
 	}
+	mutex_unlock(&pfm_perf_family_mutex);
+	if (!ret && copy_to_user(ubuf, buf, size))
+		ret = -EFAULT;
 	goto out;
 
 out_ctx:

@@ -35,16 +35,13 @@ static atomic_t pfm_perf_exec_armed = ATOMIC_INIT(0);
 static void pfm_perf_exec_work(struct callback_head *head)
 {
 	struct pfm_perf_target *t = container_of(head, struct pfm_perf_target, exec_work);
-	struct pfm_perf_event *ev;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
 	t->exec_queued = false;
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
 	mutex_lock(&t->ctx->mutex);
-	list_for_each_entry(ev, &t->events, entry)
-		if (ev->exec_armed)
-			pfm_perf_event_set_enabled(ev, true);
+	pfm_perf_target_exec(t);
 	pfm_perf_exec_disarm(t);
 	mutex_unlock(&t->ctx->mutex);
 	pfm_perf_target_put(t);
@@ -78,8 +75,8 @@ void pfm_perf_exec(struct task_struct *task)
 		return;
 	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
 	t = pfm_perf_target_find_locked(task);
-	if (t && READ_ONCE(t->exec_armed) && !t->exec_queued) {
-		refcount_inc(&t->ref);
+	if (t && READ_ONCE(t->exec_armed) && !t->exec_queued &&
+	    refcount_inc_not_zero(&t->ref)) {
 		init_task_work(&t->exec_work, pfm_perf_exec_work);
 		if (task_work_add(task, &t->exec_work, TWA_RESUME))
 			refcount_dec(&t->ref);	/* its events hold theirs */
@@ -167,7 +164,10 @@ static void pfm_perf_fork_work(struct callback_head *head)
 	pfm_perf_target_put(parent);
 }
 
-/* In the parent, child not yet running: atomic context. */
+/*
+ * In the parent, the child not yet running: atomic context.  A child that cannot
+ * be given its copies (no memory) is not counted.
+ */
 static void pfm_perf_probe_fork(void *data, struct task_struct *parent,
 				struct task_struct *child)
 {
@@ -177,21 +177,23 @@ static void pfm_perf_probe_fork(void *data, struct task_struct *parent,
 
 	if (!atomic_read(&pfm_perf_nr_inherit) || (child->flags & PF_KTHREAD))
 		return;
+	f = kmalloc(sizeof(*f), GFP_ATOMIC);
+	if (!f)
+		return;
 	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
 	t = pfm_perf_target_find_locked(parent);
-	if (t && atomic_read(&t->nr_inherit)) {
-		f = kmalloc(sizeof(*f), GFP_ATOMIC);
-		if (f) {
-			refcount_inc(&t->ref);
-			f->parent = t;
-			init_task_work(&f->work, pfm_perf_fork_work);
-			if (task_work_add(child, &f->work, TWA_RESUME)) {
-				refcount_dec(&t->ref);
-				kfree(f);
-			}
-		}
+	/* a target whose last reference is going is no longer anyone's */
+	if (t && atomic_read(&t->nr_inherit) && refcount_inc_not_zero(&t->ref)) {
+		f->parent = t;
+		init_task_work(&f->work, pfm_perf_fork_work);
+		/* A child that has not run cannot be past its exit: this succeeds. */
+		if (!task_work_add(child, &f->work, TWA_RESUME))
+			f = NULL;
+		else
+			refcount_dec(&t->ref);	/* the events hold theirs */
 	}
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	kfree(f);
 }
 
 /* ---- the copies of an opened event, family lock held ------------------------ */

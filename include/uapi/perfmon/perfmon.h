@@ -260,8 +260,8 @@
  *     EOPNOTSUPP after the attr checks; any other command ENOTTY.
  *   - mmap(): one page, MAP_SHARED, offset 0: a struct perf_event_mmap_page with
  *     lock even, index 0 (no user-mode counter read), offset = the count,
- *     time_enabled, time_running, pmc_width 64, refreshed by read() and the
- *     ioctls; a ring buffer (more pages) is EINVAL.
+ *     time_enabled, time_running, pmc_width 64, refreshed by read(); a ring
+ *     buffer (more pages) is EINVAL.
  *   - poll(): EPOLLHUP for an event without a mapping (as perf_events) and once
  *     the thread has exited; else nothing (no samples).
  * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,
