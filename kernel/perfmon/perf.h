@@ -19,6 +19,7 @@
 #define _PERFMON_PERF_H
 
 #include <linux/perf_event.h>
+#include <linux/workqueue.h>
 
 struct pfm_perf_target {
 	refcount_t ref;			/* events + in-flight users */
@@ -30,7 +31,9 @@ struct pfm_perf_target {
 	atomic_t nr_inherit;		/* events with attr.inherit */
 	bool exec_armed;		/* an event waits for an exec */
 	bool exec_queued;		/* exec_work queued (pfm_perf_targets_lock) */
+	bool exit_queued;		/* exit_work queued (pfm_perf_targets_lock) */
 	struct callback_head exec_work;
+	struct work_struct exit_work;	/* folds the copies at the thread's exit */
 };
 
 struct pfm_perf_event {
@@ -112,5 +115,6 @@ void pfm_perf_children_drop(struct pfm_perf_event *ev);
 void pfm_perf_exec_arm(struct pfm_perf_target *t);
 void pfm_perf_exec_disarm(struct pfm_perf_target *t);
 void pfm_perf_exec(struct task_struct *task);
+void pfm_perf_exit(struct task_struct *task);
 
 #endif

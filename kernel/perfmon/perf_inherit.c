@@ -11,9 +11,10 @@
  * instruction: it gives the child a target of its own (its own perfmon context,
  * attached to itself) with a copy of each inherit event, grouped and enabled as
  * the originals.  Copies of copies are copies of the opened event.  Reading an
- * opened event adds its copies' counts and times (perf_events does the same); a
- * copy whose thread has exited is folded into the opened event and freed then,
- * or when the opened event is closed.  Enable, disable and reset reach the
+ * opened event adds its copies' counts and times (perf_events does the same).
+ * When a copy's thread exits (thread.c's exit probe calls pfm_perf_exit()), a
+ * work item folds the copy into its opened event and frees it, with its target;
+ * a read that comes first folds it itself.  Enable, disable and reset reach the
  * copies too.
  *
  * pfm_perf_family_mutex protects the copies lists; it is taken before any
@@ -155,8 +156,9 @@ static void pfm_perf_fork_work(struct callback_head *head)
 
 	kfree(f);
 	mutex_lock(&pfm_perf_family_mutex);
-	child = pfm_perf_target_get(current);
-	if (!IS_ERR(child)) {
+	/* The events may have been closed since the fork: nothing to copy then. */
+	child = atomic_read(&parent->nr_inherit) ? pfm_perf_target_get(current) : NULL;
+	if (!IS_ERR_OR_NULL(child)) {
 		pfm_perf_copy_events(parent, child);
 		pfm_perf_target_put(child);
 	}
@@ -211,38 +213,106 @@ static void pfm_perf_copy_free(struct pfm_perf_event *copy)
 	pfm_perf_target_put(t);
 }
 
+/* A copy whose thread has exited: its count and time go to its opened event. */
+static int pfm_perf_copy_fold(struct pfm_perf_event *copy)
+{
+	struct pfm_context *ctx = copy->target->ctx;
+	struct pfm_perf_value cv;
+	int ret;
+
+	mutex_lock(&ctx->mutex);
+	ret = pfm_perf_event_value(copy, &cv);
+	mutex_unlock(&ctx->mutex);
+	if (ret)
+		return ret;
+	copy->parent->child_count += cv.count;
+	copy->parent->child_ns += cv.ena_ns;
+	pfm_perf_copy_free(copy);
+	return 0;
+}
+
 /*
- * Adds the copies' counts and times to v; a copy whose thread has exited is
- * folded into ev and freed.
+ * Adds the copies' counts and times to v; a copy whose thread has exited (and
+ * whose exit work has not folded it yet) is folded now.
  */
 void pfm_perf_children_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 {
 	struct pfm_perf_event *copy, *tmp;
 	struct pfm_perf_value cv;
 	struct pfm_context *ctx;
-	bool gone;
 	int ret;
 
 	lockdep_assert_held(&pfm_perf_family_mutex);
 	list_for_each_entry_safe(copy, tmp, &ev->children, child_entry) {
 		ctx = copy->target->ctx;
 		mutex_lock(&ctx->mutex);
+		if (!pfm_ctx_is_loaded(ctx)) {
+			mutex_unlock(&ctx->mutex);
+			pfm_perf_copy_fold(copy);
+			continue;
+		}
 		ret = pfm_perf_event_value(copy, &cv);
-		gone = !pfm_ctx_is_loaded(ctx);
 		mutex_unlock(&ctx->mutex);
 		if (ret)
 			continue;
-		if (gone) {
-			ev->child_count += cv.count;
-			ev->child_ns += cv.ena_ns;
-			pfm_perf_copy_free(copy);
-		} else {
-			v->count += cv.count;
-			v->ena_ns += cv.ena_ns;
-		}
+		v->count += cv.count;
+		v->ena_ns += cv.ena_ns;
 	}
 	v->count += ev->child_count;
 	v->ena_ns += ev->child_ns;
+}
+
+/* The first copy among t's events, or NULL. */
+static struct pfm_perf_event *pfm_perf_first_copy(struct pfm_perf_target *t)
+{
+	struct pfm_perf_event *ev, *found = NULL;
+
+	mutex_lock(&t->ctx->mutex);
+	list_for_each_entry(ev, &t->events, entry) {
+		if (ev->parent) {
+			found = ev;
+			break;
+		}
+	}
+	mutex_unlock(&t->ctx->mutex);
+	return found;
+}
+
+/*
+ * The thread of t has exited: its copies are folded into their opened events
+ * and freed, and the target with them, so that a program that forks many
+ * children holds one context per live child, not per child ever forked.
+ */
+static void pfm_perf_exit_work(struct work_struct *work)
+{
+	struct pfm_perf_target *t = container_of(work, struct pfm_perf_target, exit_work);
+	struct pfm_perf_event *copy;
+
+	mutex_lock(&pfm_perf_family_mutex);
+	while ((copy = pfm_perf_first_copy(t)))
+		if (pfm_perf_copy_fold(copy))
+			break;
+	mutex_unlock(&pfm_perf_family_mutex);
+	pfm_perf_target_put(t);
+}
+
+/* task exits, still attached (thread.c's exit probe): atomic context. */
+void pfm_perf_exit(struct task_struct *task)
+{
+	struct pfm_perf_target *t;
+	unsigned long flags;
+
+	if (!atomic_read(&pfm_perf_nr_inherit))
+		return;
+	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
+	t = pfm_perf_target_find_locked(task);
+	if (t && !t->exit_queued && atomic_read(&t->nr_inherit) &&
+	    refcount_inc_not_zero(&t->ref)) {
+		t->exit_queued = true;
+		INIT_WORK(&t->exit_work, pfm_perf_exit_work);
+		schedule_work(&t->exit_work);
+	}
+	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
 }
 
 void pfm_perf_children_apply(struct pfm_perf_event *ev, pfm_perf_op fn, bool on)

@@ -574,6 +574,7 @@ static void pfm_hooks_end(struct task_struct *task, bool (*keep)(struct pfm_hook
 /* The monitored thread exits: detach, queue the end message, unhook. */
 static void pfm_probe_exit(void *data, struct task_struct *task)
 {
+	pfm_perf_exit(task);	/* inherited perf events: folded once detached */
 	pfm_hooks_end(task, NULL, PFM_END_EXIT);
 }
 

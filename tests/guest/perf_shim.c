@@ -300,6 +300,51 @@ START_TEST(test_sysfs_counts)
 }
 END_TEST
 
+/*
+ * inherit: each child gets copies on a context of its own, folded into the
+ * opened event when it exits, without waiting for a read.
+ */
+START_TEST(test_inherit_folds_at_exit)
+{
+	long t0 = ck_sysfs_read_long(PERF_TARGETS), e0 = ck_sysfs_read_long(PERF_EVENTS);
+	char *p = ck_fresh_pages(16 * 20);
+	struct perf_event_attr a;
+	int fd, i, status, tries;
+	uint64_t v;
+	pid_t pid;
+
+	attr_sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.inherit = 1;
+	fd = pfm_perf_event_open(&a, 0, -1, -1, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	for (i = 0; i < 20; i++) {
+		pid = fork();
+		if (!pid) {
+			touch_pages(p + i * 16 * page_size(), 16);
+			_exit(0);
+		}
+		ck_assert_int_gt(pid, 0);
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		ck_assert_int_eq(status, 0);
+	}
+	/* the exits' work items leave the test's own target and event */
+	for (tries = 0; tries < 100; tries++) {
+		if (ck_sysfs_read_long(PERF_TARGETS) == t0 + 1 &&
+		    ck_sysfs_read_long(PERF_EVENTS) == e0 + 1)
+			break;
+		usleep(10000);
+	}
+	ck_assert_int_eq(ck_sysfs_read_long(PERF_TARGETS), t0 + 1);
+	ck_assert_int_eq(ck_sysfs_read_long(PERF_EVENTS), e0 + 1);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	/* at least the children's 20 x 16 fresh pages */
+	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
+	ck_assert_uint_ge(v, 20 * 16);
+	close(fd);
+}
+END_TEST
+
 /* Groups: a member of another thread's leader, a member's member, pinned members. */
 START_TEST(test_group_rules)
 {
@@ -420,6 +465,7 @@ Suite *pfm_perf_shim_suite(void)
 	tcase_add_test(tc, test_poll_hup);
 	tcase_add_test(tc, test_sysfs_counts);
 	tcase_add_test(tc, test_group_rules);
+	tcase_add_test(tc, test_inherit_folds_at_exit);
 	tcase_add_test(tc, test_unprivileged_kernel_level);
 	tcase_add_test(tc, test_paranoid_3);
 	tcase_add_test(tc, test_door_reserved);
