@@ -15,6 +15,7 @@
 #include "ctx.h"
 #include "entry.h"
 #include "file.h"
+#include "perf.h"
 #include "rw.h"
 #include "sets.h"
 #include "smpl.h"
@@ -105,13 +106,13 @@ static long pfm_ctl_call(const struct pfm_entry *e, const struct pfm_args *args)
 	return ret;
 }
 
-/*
- * The perf_event_open shim is not in this build yet: the call answers as a kernel
- * without it would, and libperfmon's preload falls through to the real system call.
- */
-static long pfm_perf_event_open(const struct pfm_args *args)
+/* (attr, pid, cpu, group_fd, flags), as perf_event_open(2) takes them (perf_open.c) */
+static long pfm_perf_event_open_entry(const struct pfm_args *args)
 {
-	return -ENOSYS;
+	const unsigned long *a = args->a;
+
+	return pfm_perf_event_open((struct perf_event_attr __user *)a[0], (int)a[1],
+				   (int)a[2], (int)a[3], a[4]);
 }
 
 /*
@@ -169,7 +170,7 @@ const struct pfm_entry pfm_entries[] = {
 	[PFM_CALL_PERF_EVENT_OPEN] = {	/* (attr, pid, cpu, group_fd, flags): a new fd */
 		.name = "pfm_perf_event_open", .kind = PFM_ENTRY_CALL, .ioc = PFM_IOC_ARGS,
 		.args = { PFM_ARG_ULONG, PFM_ARG_INT, PFM_ARG_INT, PFM_ARG_INT, PFM_ARG_ULONG },
-		.call = pfm_perf_event_open,
+		.call = pfm_perf_event_open_entry,
 	},
 };
 static_assert(ARRAY_SIZE(pfm_entries) == PFM_CALL_NR);

@@ -9,6 +9,7 @@
 #include "access.h"
 #include "dev.h"
 #include "hotplug.h"
+#include "perf.h"
 #include "smpl.h"
 #include "stats.h"
 #include "sw_hooks.h"
@@ -37,9 +38,12 @@ static int __init pfm_init(void)
 	ret = pfm_thread_init();
 	if (ret < 0)
 		goto err_access;
-	ret = pfm_hotplug_init();
+	ret = pfm_perf_inherit_init();
 	if (ret < 0)
 		goto err_thread;
+	ret = pfm_hotplug_init();
+	if (ret < 0)
+		goto err_perf;
 	ret = pfm_sysfs_init();
 	if (ret < 0)
 		goto err_hotplug;
@@ -65,6 +69,8 @@ err_sysfs:
 	pfm_sysfs_exit();
 err_hotplug:
 	pfm_hotplug_exit();
+err_perf:
+	pfm_perf_inherit_exit();
 err_thread:
 	pfm_thread_exit();
 err_access:
@@ -84,6 +90,7 @@ static void __exit pfm_exit(void)
 	pfm_smpl_exit();
 	pfm_sysfs_exit();
 	pfm_hotplug_exit();
+	pfm_perf_inherit_exit();
 	pfm_thread_exit();
 	pfm_access_exit();
 	pfm_sw_hooks_exit();

@@ -12,6 +12,9 @@
  *   task_hooks_count   hooks on threads: attached, waiting for the thread to run
  *                      after an attach, or detached and waiting for the thread to
  *                      take them off (thread.c)
+ *   perf_targets_count threads monitored through pfm_perf_event_open(), each with
+ *                      one context (perf_target.c)
+ *   perf_events_count  events on them, inherited copies included
  *   smpl_buffer_mem_max  bytes all sampling buffers together may take (rw, default
  *                        unlimited); smpl_buffer_mem_cur  bytes they take now
  *   pmu_desc/model     name of the active PMU description
@@ -26,6 +29,7 @@
 #include "internal.h"
 #include "access.h"
 #include "args.h"
+#include "perf.h"
 #include "res.h"
 #include "smpl.h"
 #include "sysfs.h"
@@ -139,6 +143,8 @@ PFM_COUNT_ATTR(task_sessions_count, pfm_res_task_sessions);
 PFM_COUNT_ATTR(sys_sessions_count, pfm_res_sys_sessions);
 PFM_COUNT_ATTR(contexts_count, pfm_res_contexts);
 PFM_COUNT_ATTR(task_hooks_count, pfm_thread_hooks);
+PFM_COUNT_ATTR(perf_targets_count, pfm_perf_targets_count);
+PFM_COUNT_ATTR(perf_events_count, pfm_perf_events_count);
 
 static ssize_t smpl_buffer_mem_cur_show(struct kobject *kobj, struct kobj_attribute *attr,
 					char *buf)
@@ -161,6 +167,8 @@ static struct attribute *pfm_top_attrs[] = {
 	&pfm_sys_sessions_count_attr.attr,
 	&pfm_contexts_count_attr.attr,
 	&pfm_task_hooks_count_attr.attr,
+	&pfm_perf_targets_count_attr.attr,
+	&pfm_perf_events_count_attr.attr,
 	&pfm_knob_smpl_buffer_mem_max.attr.attr,
 	&pfm_smpl_buffer_mem_cur_attr.attr,
 	NULL,

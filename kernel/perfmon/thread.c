@@ -45,6 +45,7 @@
 #include "ctx.h"
 #include "env.h"
 #include "msg.h"
+#include "perf.h"
 #include "state.h"
 #include "sw_pmu.h"
 #include "sw_hooks.h"
@@ -581,6 +582,7 @@ static void pfm_hooks_end(struct task_struct *task, bool (*keep)(struct pfm_hook
 /* The monitored thread exits: detach, queue the end message, unhook. */
 static void pfm_probe_exit(void *data, struct task_struct *task)
 {
+	pfm_perf_exit(task);	/* inherited perf events: folded once detached */
 	pfm_hooks_end(task, NULL, PFM_END_EXIT);
 }
 
@@ -601,6 +603,7 @@ static void pfm_probe_exec(void *data, struct task_struct *task, pid_t old_pid,
 			   struct linux_binprm *bprm)
 {
 	pfm_hooks_end(task, pfm_hook_still_readable, PFM_END_EXEC);
+	pfm_perf_exec(task);	/* enable_on_exec, once the attachment stands */
 }
 
 static struct tracepoint *pfm_exit_tp, *pfm_exec_tp;

@@ -22,6 +22,7 @@ Suite *pfm_sets_suite(void);		/* sets.c: event sets, multiplexing */
 Suite *pfm_levels_suite(void);		/* levels.c: user and kernel level */
 Suite *pfm_smpl_suite(void);		/* smpl.c: sampling buffers, locked memory */
 Suite *pfm_notify_suite(void);		/* notify.c: overflow notification, restart */
+Suite *pfm_perf_shim_suite(void);	/* perf_shim.c: pfm_perf_event_open's own rules */
 Suite *pfm_security_suite(void);	/* security.c: exec ends access, sleepers leak nothing */
 
 /* security.c: "pfm_tests --attach-sleeper N" (run-suite.sh's rmmod check) */

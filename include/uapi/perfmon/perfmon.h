@@ -209,6 +209,70 @@
  * door the arguments travel in struct pfarg_ioc_perf_open, one __u64 each, truncated
  * as the system call truncates them.
  *
+ * This version counts; it does not sample.  What it does:
+ *   - Events: PERF_TYPE_SOFTWARE, every config below PERF_COUNT_SW_MAX.  Counted:
+ *     TASK_CLOCK and CPU_CLOCK (both the thread's time on a CPU, in ns),
+ *     PAGE_FAULTS and PAGE_FAULTS_MIN (every fault perfmon sees is counted as
+ *     minor), CONTEXT_SWITCHES, CPU_MIGRATIONS.  Always 0: PAGE_FAULTS_MAJ,
+ *     ALIGNMENT_FAULTS and EMULATION_FAULTS (x86 Linux raises neither),
+ *     DUMMY, BPF_OUTPUT and CGROUP_SWITCHES.  Every other type (HARDWARE,
+ *     HW_CACHE, RAW, TRACEPOINT, BREAKPOINT, dynamic PMUs) and config: ENOENT.
+ *   - Levels as perf_events counts them: the clocks at any level; page faults by
+ *     the level that took them (exclude_user, exclude_kernel); context switches
+ *     and migrations happen in the kernel, so exclude_kernel=1 reads 0.
+ *     exclude_hv, exclude_idle, exclude_guest and exclude_host are accepted.
+ *   - Targets: pid 0 (the caller) or a thread id, cpu -1: the thread is counted
+ *     wherever it runs.  pid -1 with a cpu (CPU events) is EACCES: perfmon's
+ *     per-thread and per-CPU sessions exclude each other (tools such as perf
+ *     fall back to per-thread events on EACCES).  A pid with a cpu other than -1
+ *     (one thread on one CPU) is EINVAL.  Attaching takes perfmon's access rules
+ *     (ATTACHING, ACCESS); privilege refusals are EACCES, never EPERM, and
+ *     kernel-level counting (exclude_kernel=0) is privileged as the software
+ *     PMU's OS bit is (paranoid >= 2 without CAP_PERFMON: EACCES).
+ *   - All events on one thread share one perfmon context on that thread (the
+ *     thread's one context: a thread with a context of its own, pfm_create_context
+ *     and pfm_load_context, refuses events with EBUSY, and refuses
+ *     pfm_load_context with EEXIST while it has events).  Each counting event
+ *     takes one of the 8 software counters; the ninth is ENOSPC (no
+ *     multiplexing: a pinned group is never unschedulable, so read() never
+ *     returns 0).  /sys/kernel/perfmon/perf_targets_count and perf_events_count
+ *     show the threads and the events.
+ *   - attr: size 0 (= PERF_ATTR_SIZE_VER0) up to PAGE_SIZE; beyond what the
+ *     kernel knows the tail must be zero, else E2BIG with the supported size
+ *     written back (also for a size below VER0 or above PAGE_SIZE).  disabled,
+ *     enable_on_exec (the events start before the new image's first
+ *     instruction), inherit (children and threads created later are counted in
+ *     copies whose counts and times a read adds; enable, disable and reset reach
+ *     the copies), pinned and exclusive (leaders only, else EINVAL).
+ *     sample_period or sample_freq non-zero is EOPNOTSUPP (sample_type is
+ *     ignored while counting); branch stacks and aux_output EOPNOTSUPP.
+ *   - Groups: group_fd names a leader on the same thread (another thread or a
+ *     member: EINVAL; not an event fd: EBADF); a member counts while it and its
+ *     leader are enabled, and the group starts and stops as a unit.  Closing a
+ *     leader makes its members leaders of their own.
+ *   - read(): the read_format layout of perf_event_open(2) (TOTAL_TIME_ENABLED,
+ *     TOTAL_TIME_RUNNING, ID, GROUP, LOST), exactly its size; ENOSPC for a
+ *     shorter buffer.  time_enabled == time_running == the thread's time on a
+ *     CPU while the event was enabled (as perf_events reports per-thread
+ *     events); LOST is 0.  Counts stay readable after the thread exits.
+ *   - ioctl(): ENABLE, DISABLE, RESET (with PERF_IOC_FLAG_GROUP: the whole
+ *     group), ID; REFRESH, PERIOD (after reading its argument: EFAULT), the
+ *     filters and PAUSE_OUTPUT are EINVAL as for a counting software event,
+ *     SET_OUTPUT 0 for -1 or an event of the same thread, MODIFY_ATTRIBUTES
+ *     EOPNOTSUPP after the attr checks; any other command ENOTTY.
+ *   - mmap(): one page, MAP_SHARED, offset 0: a struct perf_event_mmap_page with
+ *     lock even, index 0 (no user-mode counter read), offset = the count,
+ *     time_enabled, time_running, pmc_width 64, refreshed by read(); a ring
+ *     buffer (more pages) is EINVAL.
+ *   - poll(): EPOLLHUP for an event without a mapping (as perf_events) and once
+ *     the thread has exited; else nothing (no samples).
+ * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,
+ * E2BIG, EINVAL), paranoid 3 (EACCES), kernel level (EACCES), period or
+ * frequency (EINVAL), no free fd (EMFILE), group_fd (EBADF), pid (ESRCH),
+ * leader's inherit differs (EINVAL), cpu (EINVAL), type and config (ENOENT),
+ * sampling (EOPNOTSUPP), CPU events (EACCES), group rules (EINVAL), the
+ * thread's context (EACCES, EBUSY, EMFILE), counters (ENOSPC).
+ *
  * MESSAGES
  *
  * read() on the context fd returns whole union pfarg_msg entries (size must be at

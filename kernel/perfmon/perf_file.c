@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: the file of a perf event opened through pfm_perf_event_open(): read(),
+ * ioctl(), mmap(), poll() and close() as perf_event_open(2) describes them.
+ *
+ * read() gives the read_format layout, exactly its size (ENOSPC for a shorter
+ * buffer), also after the monitored thread exited.  With PERF_FORMAT_GROUP it
+ * reads the whole group, leader first, with the times of the leader.  LOST is
+ * always 0: a counting event loses nothing.
+ *
+ * mmap() of one page gives the perf_event_mmap_page of a software event: index 0
+ * (no user-mode counter read), the count in offset, the times; refreshed at
+ * mmap() and at each read().  A ring buffer (more pages) needs sampling: EINVAL.
+ * poll() says POLLHUP, as perf_events does, for an event without a mapping and
+ * once the monitored thread has exited.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+
+#include "internal.h"
+#include "perf.h"
+
+static const struct file_operations pfm_perf_fops;
+
+struct pfm_perf_event *pfm_perf_event_from_file(struct file *file)
+{
+	return file->f_op == &pfm_perf_fops ? file->private_data : NULL;
+}
+
+/* Number of u64 in a read of ev with its read_format. */
+static unsigned int pfm_perf_read_words(const struct pfm_perf_event *ev)
+{
+	u64 rf = ev->attr.read_format;
+	unsigned int entry = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	unsigned int n = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+
+	if (rf & PERF_FORMAT_GROUP)
+		return 1 + n + (1 + ev->leader->nr_siblings) * entry;
+	return n + entry;
+}
+
+static void pfm_perf_update_page(struct pfm_perf_event *ev, const struct pfm_perf_value *v)
+{
+	struct perf_event_mmap_page *pg = ev->user_page;
+
+	if (!pg)
+		return;
+	/* A writer alone: the sequence count is odd while the fields change. */
+	WRITE_ONCE(pg->lock, pg->lock + 1);
+	barrier();
+	pg->index = 0;
+	pg->offset = v->count;
+	pg->time_enabled = v->ena_ns;
+	pg->time_running = v->ena_ns;
+	pg->pmc_width = 64;
+	barrier();
+	WRITE_ONCE(pg->lock, pg->lock + 1);
+}
+
+/* The events a read of ev reports, leader first for a group read. */
+static unsigned int pfm_perf_read_events(struct pfm_perf_event *ev,
+					 struct pfm_perf_event **evs)
+{
+	struct pfm_perf_event *sib;
+	unsigned int n = 0;
+
+	if (!(ev->attr.read_format & PERF_FORMAT_GROUP)) {
+		evs[n++] = ev;
+		return n;
+	}
+	evs[n++] = ev->leader;
+	list_for_each_entry(sib, &ev->leader->siblings, sibling_entry)
+		evs[n++] = sib;
+	return n;
+}
+
+/*
+ * Lays out what read() returns for ev, from the values of the events
+ * pfm_perf_read_events() listed (the first one's times are the group's).
+ */
+static unsigned int pfm_perf_layout(const struct pfm_perf_event *ev,
+				    struct pfm_perf_event **evs,
+				    const struct pfm_perf_value *vals, unsigned int nr, u64 *buf)
+{
+	u64 rf = ev->attr.read_format;
+	unsigned int n = 0, i;
+
+	if (rf & PERF_FORMAT_GROUP)
+		buf[n++] = nr;
+	else
+		buf[n++] = vals[0].count;
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		buf[n++] = vals[0].ena_ns;
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		buf[n++] = vals[0].ena_ns;
+	for (i = 0; i < nr; i++) {
+		if (rf & PERF_FORMAT_GROUP)
+			buf[n++] = vals[i].count;
+		if (rf & PERF_FORMAT_ID)
+			buf[n++] = evs[i]->id;
+		if (rf & PERF_FORMAT_LOST)
+			buf[n++] = 0;
+	}
+	return n;
+}
+
+/*
+ * The family lock first (inherited copies live in other contexts, whose locks
+ * are taken one at a time after this one's), then the event's context.
+ */
+static ssize_t pfm_perf_read(struct file *file, char __user *ubuf, size_t count,
+			     loff_t *pos)
+{
+	struct pfm_perf_event *ev = file->private_data, **evs = NULL;
+	struct pfm_context *ctx = ev->target->ctx;
+	struct pfm_perf_value *vals = NULL;
+	unsigned int nr = 0, i;
+	u64 *buf = NULL;
+	size_t size;
+	int ret;
+
+	mutex_lock(&pfm_perf_family_mutex);
+	mutex_lock(&ctx->mutex);
+	size = pfm_perf_read_words(ev) * sizeof(u64);
+	ret = -ENOSPC;
+	if (count < size)
+		goto out_ctx;
+	ret = -ENOMEM;
+	nr = 1 + ev->leader->nr_siblings;
+	evs = kcalloc(nr, sizeof(*evs), GFP_KERNEL);
+	vals = kcalloc(nr, sizeof(*vals), GFP_KERNEL);
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!evs || !vals || !buf)
+		goto out_ctx;
+	nr = pfm_perf_read_events(ev, evs);
+	for (i = 0, ret = 0; i < nr && !ret; i++)
+		ret = pfm_perf_event_value(evs[i], &vals[i]);
+	mutex_unlock(&ctx->mutex);
+	for (i = 0; i < nr && !ret; i++)
+		pfm_perf_children_value(evs[i], &vals[i]);
+	/* the members cannot go while the family lock is held */
+	if (!ret) {
+		mutex_lock(&ctx->mutex);
+		for (i = 0; i < nr; i++)
+			if (evs[i] == ev)
+				pfm_perf_update_page(ev, &vals[i]);
+		pfm_perf_layout(ev, evs, vals, nr, buf);
+		mutex_unlock(&ctx->mutex);
+	}
+	mutex_unlock(&pfm_perf_family_mutex);
+	if (!ret && copy_to_user(ubuf, buf, size))
+		ret = -EFAULT;
+	goto out;
+
+out_ctx:
+	mutex_unlock(&ctx->mutex);
+	mutex_unlock(&pfm_perf_family_mutex);
+out:
+	kfree(buf);
+	kfree(vals);
+	kfree(evs);
+	return ret ? ret : size;
+}
+
+static int pfm_perf_op_enable(struct pfm_perf_event *ev, bool on)
+{
+	return pfm_perf_event_set_enabled(ev, on);
+}
+
+static int pfm_perf_op_reset(struct pfm_perf_event *ev, bool unused)
+{
+	return pfm_perf_event_reset(ev);
+}
+
+/* ENABLE, DISABLE, RESET: on ev (and its copies), or its whole group. */
+static long pfm_perf_apply(struct pfm_perf_event *ev, pfm_perf_op fn, bool on, u32 flags)
+{
+	struct pfm_context *ctx = ev->target->ctx;
+	struct pfm_perf_event *leader, *sib;
+	int ret;
+
+	mutex_lock(&ctx->mutex);
+	if (!(flags & PERF_IOC_FLAG_GROUP)) {
+		ret = fn(ev, on);
+	} else {
+		leader = ev->leader;
+		ret = fn(leader, on);
+		list_for_each_entry(sib, &leader->siblings, sibling_entry)
+			ret = ret ?: fn(sib, on);
+	}
+	mutex_unlock(&ctx->mutex);
+	if (ret)
+		return ret;
+	if (!(flags & PERF_IOC_FLAG_GROUP)) {
+		pfm_perf_children_apply(ev, fn, on);
+	} else {
+		leader = ev->leader;
+		pfm_perf_children_apply(leader, fn, on);
+		list_for_each_entry(sib, &leader->siblings, sibling_entry)
+			pfm_perf_children_apply(sib, fn, on);
+	}
+	return 0;
+}
+
+/* Where the kernel tells the fd apart from its own (SET_OUTPUT's argument). */
+static long pfm_perf_set_output(struct pfm_perf_event *ev, unsigned long arg)
+{
+	struct pfm_perf_event *out;
+	struct fd f;
+	long ret = 0;
+
+	if ((int)arg == -1)
+		return 0;
+	f = fdget((int)arg);
+	if (!f.file)
+		return -EBADF;
+	out = pfm_perf_event_from_file(f.file);
+	if (!out)
+		ret = -EBADF;
+	else if (out == ev || out->target->task != ev->target->task)
+		ret = -EINVAL;
+	fdput(f);
+	return ret;
+}
+
+static long pfm_perf_modify(struct pfm_perf_event *ev, unsigned long arg)
+{
+	struct perf_event_attr attr;
+	int ret;
+
+	ret = pfm_perf_copy_attr((struct perf_event_attr __user *)arg, &attr);
+	if (ret)
+		return ret;
+	if (attr.type != ev->attr.type)
+		return -EINVAL;
+	return -EOPNOTSUPP;	/* only breakpoints can be modified */
+}
+
+static long pfm_perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct pfm_perf_event *ev = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	char *filter;
+	u64 value;
+	struct fd f;
+
+	switch (cmd) {
+	case PERF_EVENT_IOC_ENABLE:
+		return pfm_perf_apply(ev, pfm_perf_op_enable, true, arg);
+	case PERF_EVENT_IOC_DISABLE:
+		return pfm_perf_apply(ev, pfm_perf_op_enable, false, arg);
+	case PERF_EVENT_IOC_RESET:
+		return pfm_perf_apply(ev, pfm_perf_op_reset, false, arg);
+	case PERF_EVENT_IOC_REFRESH:
+		return -EINVAL;		/* counting events have no overflow to refresh */
+	case PERF_EVENT_IOC_PERIOD:
+		if (copy_from_user(&value, uarg, sizeof(value)))
+			return -EFAULT;
+		return -EINVAL;		/* not a sampling event */
+	case PERF_EVENT_IOC_ID:
+		if (copy_to_user(uarg, &ev->id, sizeof(ev->id)))
+			return -EFAULT;
+		return 0;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		return pfm_perf_set_output(ev, arg);
+	case PERF_EVENT_IOC_SET_FILTER:
+		filter = strndup_user(uarg, PAGE_SIZE);
+		if (IS_ERR(filter))
+			return PTR_ERR(filter);
+		kfree(filter);
+		return -EINVAL;		/* neither a tracepoint nor an address filter */
+	case PERF_EVENT_IOC_SET_BPF:
+		f = fdget((int)arg);
+		if (!f.file)
+			return -EBADF;
+		fdput(f);
+		return -EINVAL;		/* not a BPF program, or no place for one */
+	case PERF_EVENT_IOC_PAUSE_OUTPUT:
+		return -EINVAL;		/* no ring buffer */
+	case PERF_EVENT_IOC_QUERY_BPF:
+		return -EINVAL;		/* not a tracepoint */
+	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
+		return pfm_perf_modify(ev, arg);
+	}
+	return -ENOTTY;
+}
+
+static __poll_t pfm_perf_poll(struct file *file, poll_table *wait)
+{
+	struct pfm_perf_event *ev = file->private_data;
+	struct pfm_context *ctx = ev->target->ctx;
+
+	/* The core wakes this queue with the end message of the thread's exit. */
+	poll_wait(file, &ctx->msgq_wait, wait);
+	if (!READ_ONCE(ev->user_page) || !pfm_ctx_is_loaded(ctx))
+		return EPOLLHUP;
+	return 0;
+}
+
+static int pfm_perf_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct pfm_perf_event *ev = file->private_data;
+	struct pfm_context *ctx = ev->target->ctx;
+	struct pfm_perf_value v;
+	struct page *page;
+	int ret;
+
+	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (vma->vm_end - vma->vm_start != PAGE_SIZE)
+		return -EINVAL;		/* a ring buffer: sampling only */
+	mutex_lock(&ctx->mutex);
+	if (!ev->user_page) {
+		ret = -ENOMEM;
+		ev->user_page = (void *)get_zeroed_page(GFP_KERNEL);
+		if (!ev->user_page)
+			goto out;
+	}
+	if (!pfm_perf_event_value(ev, &v))
+		pfm_perf_update_page(ev, &v);
+	page = virt_to_page(ev->user_page);
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	ret = vm_insert_page(vma, vma->vm_start, page);
+out:
+	mutex_unlock(&ctx->mutex);
+	return ret;
+}
+
+/*
+ * The event leaves its target: a leader's members become leaders of their own
+ * (as perf_events does), the counter is given back.  ctx->mutex held.
+ */
+void pfm_perf_event_unlink(struct pfm_perf_event *ev)
+{
+	struct pfm_perf_event *sib, *tmp;
+
+	if (ev->leader != ev) {
+		list_del_init(&ev->sibling_entry);
+		ev->leader->nr_siblings--;
+		ev->leader = ev;
+	} else {
+		list_for_each_entry_safe(sib, tmp, &ev->siblings, sibling_entry) {
+			list_del_init(&sib->sibling_entry);
+			sib->leader = sib;
+			pfm_perf_event_set_enabled(sib, sib->enabled);
+		}
+		ev->nr_siblings = 0;
+	}
+	pfm_perf_target_del(ev);
+	pfm_perf_event_teardown(ev);
+}
+
+/*
+ * Frees an event that pfm_perf_open_event() linked, and its inherited copies.
+ * Under the family lock, so that a fork copying it either finished (and its copy
+ * is dropped here) or finds it gone from its target.
+ */
+void pfm_perf_event_free(struct pfm_perf_event *ev)
+{
+	struct pfm_perf_target *t = ev->target;
+
+	mutex_lock(&pfm_perf_family_mutex);
+	pfm_perf_children_drop(ev);
+	mutex_lock(&t->ctx->mutex);
+	pfm_perf_event_unlink(ev);
+	mutex_unlock(&t->ctx->mutex);
+	mutex_unlock(&pfm_perf_family_mutex);
+	if (ev->user_page)
+		free_page((unsigned long)ev->user_page);
+	kfree(ev);
+	pfm_perf_target_put(t);
+}
+
+static int pfm_perf_release(struct inode *inode, struct file *file)
+{
+	pfm_perf_event_free(file->private_data);
+	return 0;
+}
+
+static const struct file_operations pfm_perf_fops = {
+	.owner = THIS_MODULE,
+	.read = pfm_perf_read,
+	.poll = pfm_perf_poll,
+	.unlocked_ioctl = pfm_perf_ioctl,
+	.compat_ioctl = pfm_perf_ioctl,
+	.mmap = pfm_perf_mmap,
+	.release = pfm_perf_release,
+	.llseek = no_llseek,
+};
+
+/* The event's file at fd (reserved by the caller); 0 or an errno. */
+int pfm_perf_install_fd(struct pfm_perf_event *ev, int fd)
+{
+	struct file *file;
+
+	file = anon_inode_getfile("[perf_event]", &pfm_perf_fops, ev, O_RDWR);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	fd_install(fd, file);
+	return 0;
+}

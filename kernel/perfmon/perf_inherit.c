@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: enable_on_exec and inherit for the perf_event_open layer.
+ *
+ * enable_on_exec: the exec of a thread with such an event (thread.c's exec
+ * probe calls pfm_perf_exec()) queues a task_work item on it, which enables the events before the new image's first
+ * instruction.
+ *
+ * inherit: the fork tracepoint of a thread whose target has inherit events queues
+ * a task_work item on the child, which runs before the child's first user
+ * instruction: it gives the child a target of its own (its own perfmon context,
+ * attached to itself) with a copy of each inherit event, grouped and enabled as
+ * the originals.  Copies of copies are copies of the opened event.  Reading an
+ * opened event adds its copies' counts and times (perf_events does the same).
+ * When a copy's thread exits (thread.c's exit probe calls pfm_perf_exit()), a
+ * work item folds the copy into its opened event and frees it, with its target;
+ * a read that comes first folds it itself.  Enable, disable and reset reach the
+ * copies too.
+ *
+ * pfm_perf_family_mutex protects the copies lists; it is taken before any
+ * context's mutex, and copies' contexts are locked one at a time under it.
+ */
+#include <linux/task_work.h>
+#include <linux/tracepoint.h>
+
+#include "internal.h"
+#include "perf.h"
+
+DEFINE_MUTEX(pfm_perf_family_mutex);
+
+/* Targets armed for an exec: the exec probe's fast exit. */
+static atomic_t pfm_perf_exec_armed = ATOMIC_INIT(0);
+
+/* ---- enable_on_exec --------------------------------------------------------- */
+
+static void pfm_perf_exec_work(struct callback_head *head)
+{
+	struct pfm_perf_target *t = container_of(head, struct pfm_perf_target, exec_work);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
+	t->exec_queued = false;
+	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	mutex_lock(&t->ctx->mutex);
+	pfm_perf_target_exec(t);
+	pfm_perf_exec_disarm(t);
+	mutex_unlock(&t->ctx->mutex);
+	pfm_perf_target_put(t);
+}
+
+/* An event of t waits for t's thread to exec; ctx->mutex held. */
+void pfm_perf_exec_arm(struct pfm_perf_target *t)
+{
+	if (t->exec_armed)
+		return;
+	WRITE_ONCE(t->exec_armed, true);
+	atomic_inc(&pfm_perf_exec_armed);
+}
+
+/* Fired, or the target goes: ctx->mutex held, or the last reference. */
+void pfm_perf_exec_disarm(struct pfm_perf_target *t)
+{
+	if (!t->exec_armed)
+		return;
+	WRITE_ONCE(t->exec_armed, false);
+	atomic_dec(&pfm_perf_exec_armed);
+}
+
+/* task has exec'd, before its first instruction (thread.c's exec probe). */
+void pfm_perf_exec(struct task_struct *task)
+{
+	struct pfm_perf_target *t;
+	unsigned long flags;
+
+	if (!atomic_read(&pfm_perf_exec_armed))
+		return;
+	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
+	t = pfm_perf_target_find_locked(task);
+	if (t && READ_ONCE(t->exec_armed) && !t->exec_queued &&
+	    refcount_inc_not_zero(&t->ref)) {
+		init_task_work(&t->exec_work, pfm_perf_exec_work);
+		if (task_work_add(task, &t->exec_work, TWA_RESUME))
+			refcount_dec(&t->ref);	/* its events hold theirs */
+		else
+			t->exec_queued = true;
+	}
+	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+}
+
+/* ---- inherit ---------------------------------------------------------------- */
+
+struct pfm_perf_fork {
+	struct callback_head work;
+	struct pfm_perf_target *parent;
+};
+
+/*
+ * Copies the inherit events of parent onto child, in parent's order (a leader
+ * comes before its members), and links each copy to its opened event.  Family
+ * lock held; the two contexts are locked in turn.
+ */
+static void pfm_perf_copy_events(struct pfm_perf_target *parent,
+				 struct pfm_perf_target *child)
+{
+	struct pfm_perf_event *ev, *copy, *leader, *c;
+	LIST_HEAD(copies);
+
+	/* Snapshot: the opened events cannot go while the family lock is held. */
+	mutex_lock(&parent->ctx->mutex);
+	list_for_each_entry(ev, &parent->events, entry) {
+		if (!ev->attr.inherit)
+			continue;
+		copy = pfm_perf_event_alloc(&ev->attr);
+		if (!copy)
+			break;
+		copy->parent = ev->parent ?: ev;
+		copy->enabled = ev->enabled;
+		copy->exec_armed = ev->exec_armed;
+		/* its leader's copy, made before it; found below */
+		copy->leader = ev->leader == ev ? copy : (void *)ev->leader;
+		copy->id = ev->id;	/* perf reports the opened event's id */
+		list_add_tail(&copy->child_entry, &copies);
+	}
+	mutex_unlock(&parent->ctx->mutex);
+
+	mutex_lock(&child->ctx->mutex);
+	list_for_each_entry_safe(copy, c, &copies, child_entry) {
+		leader = NULL;
+		if (copy->leader != copy) {
+			/* the copy whose parent is the member's leader's opened event */
+			ev = copy->leader;
+			list_for_each_entry(leader, &child->events, entry)
+				if (leader->parent == (ev->parent ?: ev))
+					break;
+			if (&leader->entry == &child->events)
+				leader = NULL;
+			copy->leader = copy;
+		}
+		list_del_init(&copy->child_entry);
+		copy->target = child;
+		refcount_inc(&child->ref);
+		if (pfm_perf_event_link(copy, leader)) {
+			pfm_perf_target_put(child);	/* not the last: the caller's */
+			kfree(copy);
+			continue;
+		}
+		list_add_tail(&copy->child_entry, &copy->parent->children);
+	}
+	mutex_unlock(&child->ctx->mutex);
+}
+
+static void pfm_perf_fork_work(struct callback_head *head)
+{
+	struct pfm_perf_fork *f = container_of(head, struct pfm_perf_fork, work);
+	struct pfm_perf_target *parent = f->parent, *child;
+
+	kfree(f);
+	mutex_lock(&pfm_perf_family_mutex);
+	/* The events may have been closed since the fork: nothing to copy then. */
+	child = atomic_read(&parent->nr_inherit) ? pfm_perf_target_get(current) : NULL;
+	if (!IS_ERR_OR_NULL(child)) {
+		pfm_perf_copy_events(parent, child);
+		pfm_perf_target_put(child);
+	}
+	mutex_unlock(&pfm_perf_family_mutex);
+	pfm_perf_target_put(parent);
+}
+
+/*
+ * In the parent, the child not yet running: atomic context.  A child that cannot
+ * be given its copies (no memory) is not counted.
+ */
+static void pfm_perf_probe_fork(void *data, struct task_struct *parent,
+				struct task_struct *child)
+{
+	struct pfm_perf_target *t;
+	struct pfm_perf_fork *f;
+	unsigned long flags;
+
+	if (!atomic_read(&pfm_perf_nr_inherit) || (child->flags & PF_KTHREAD))
+		return;
+	f = kmalloc(sizeof(*f), GFP_ATOMIC);
+	if (!f)
+		return;
+	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
+	t = pfm_perf_target_find_locked(parent);
+	/* a target whose last reference is going is no longer anyone's */
+	if (t && atomic_read(&t->nr_inherit) && refcount_inc_not_zero(&t->ref)) {
+		f->parent = t;
+		init_task_work(&f->work, pfm_perf_fork_work);
+		/* A child that has not run cannot be past its exit: this succeeds. */
+		if (!task_work_add(child, &f->work, TWA_RESUME))
+			f = NULL;
+		else
+			refcount_dec(&t->ref);	/* the events hold theirs */
+	}
+	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	kfree(f);
+}
+
+/* ---- the copies of an opened event, family lock held ------------------------ */
+
+/* Frees a copy: out of its target and of its opened event's list. */
+static void pfm_perf_copy_free(struct pfm_perf_event *copy)
+{
+	struct pfm_perf_target *t = copy->target;
+
+	list_del_init(&copy->child_entry);
+	mutex_lock(&t->ctx->mutex);
+	pfm_perf_event_unlink(copy);
+	mutex_unlock(&t->ctx->mutex);
+	kfree(copy);
+	pfm_perf_target_put(t);
+}
+
+/* A copy whose thread has exited: its count and time go to its opened event. */
+static int pfm_perf_copy_fold(struct pfm_perf_event *copy)
+{
+	struct pfm_context *ctx = copy->target->ctx;
+	struct pfm_perf_value cv;
+	int ret;
+
+	mutex_lock(&ctx->mutex);
+	ret = pfm_perf_event_value(copy, &cv);
+	mutex_unlock(&ctx->mutex);
+	if (ret)
+		return ret;
+	copy->parent->child_count += cv.count;
+	copy->parent->child_ns += cv.ena_ns;
+	pfm_perf_copy_free(copy);
+	return 0;
+}
+
+/*
+ * Adds the copies' counts and times to v; a copy whose thread has exited (and
+ * whose exit work has not folded it yet) is folded now.
+ */
+void pfm_perf_children_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
+{
+	struct pfm_perf_event *copy, *tmp;
+	struct pfm_perf_value cv;
+	struct pfm_context *ctx;
+	int ret;
+
+	lockdep_assert_held(&pfm_perf_family_mutex);
+	list_for_each_entry_safe(copy, tmp, &ev->children, child_entry) {
+		ctx = copy->target->ctx;
+		mutex_lock(&ctx->mutex);
+		if (!pfm_ctx_is_loaded(ctx)) {
+			mutex_unlock(&ctx->mutex);
+			pfm_perf_copy_fold(copy);
+			continue;
+		}
+		ret = pfm_perf_event_value(copy, &cv);
+		mutex_unlock(&ctx->mutex);
+		if (ret)
+			continue;
+		v->count += cv.count;
+		v->ena_ns += cv.ena_ns;
+	}
+	v->count += ev->child_count;
+	v->ena_ns += ev->child_ns;
+}
+
+/* The first copy among t's events, or NULL. */
+static struct pfm_perf_event *pfm_perf_first_copy(struct pfm_perf_target *t)
+{
+	struct pfm_perf_event *ev, *found = NULL;
+
+	mutex_lock(&t->ctx->mutex);
+	list_for_each_entry(ev, &t->events, entry) {
+		if (ev->parent) {
+			found = ev;
+			break;
+		}
+	}
+	mutex_unlock(&t->ctx->mutex);
+	return found;
+}
+
+/*
+ * The thread of t has exited: its copies are folded into their opened events
+ * and freed, and the target with them, so that a program that forks many
+ * children holds one context per live child, not per child ever forked.
+ */
+static void pfm_perf_exit_work(struct work_struct *work)
+{
+	struct pfm_perf_target *t = container_of(work, struct pfm_perf_target, exit_work);
+	struct pfm_perf_event *copy;
+
+	mutex_lock(&pfm_perf_family_mutex);
+	while ((copy = pfm_perf_first_copy(t)))
+		if (pfm_perf_copy_fold(copy))
+			break;
+	mutex_unlock(&pfm_perf_family_mutex);
+	pfm_perf_target_put(t);
+}
+
+/* task exits, still attached (thread.c's exit probe): atomic context. */
+void pfm_perf_exit(struct task_struct *task)
+{
+	struct pfm_perf_target *t;
+	unsigned long flags;
+
+	if (!atomic_read(&pfm_perf_nr_inherit))
+		return;
+	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
+	t = pfm_perf_target_find_locked(task);
+	if (t && !t->exit_queued && atomic_read(&t->nr_inherit) &&
+	    refcount_inc_not_zero(&t->ref)) {
+		t->exit_queued = true;
+		INIT_WORK(&t->exit_work, pfm_perf_exit_work);
+		schedule_work(&t->exit_work);
+	}
+	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+}
+
+void pfm_perf_children_apply(struct pfm_perf_event *ev, pfm_perf_op fn, bool on)
+{
+	struct pfm_perf_event *copy;
+	struct pfm_context *ctx;
+
+	mutex_lock(&pfm_perf_family_mutex);
+	list_for_each_entry(copy, &ev->children, child_entry) {
+		ctx = copy->target->ctx;
+		mutex_lock(&ctx->mutex);
+		fn(copy, on);
+		mutex_unlock(&ctx->mutex);
+	}
+	mutex_unlock(&pfm_perf_family_mutex);
+}
+
+void pfm_perf_children_drop(struct pfm_perf_event *ev)
+{
+	struct pfm_perf_event *copy, *tmp;
+
+	lockdep_assert_held(&pfm_perf_family_mutex);
+	list_for_each_entry_safe(copy, tmp, &ev->children, child_entry)
+		pfm_perf_copy_free(copy);
+}
+
+/* ---- the fork probe ----------------------------------------------------------- */
+
+static struct tracepoint *pfm_perf_fork_tp;
+
+static void pfm_perf_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_process_fork"))
+		pfm_perf_fork_tp = tp;
+}
+
+int pfm_perf_inherit_init(void)
+{
+	for_each_kernel_tracepoint(pfm_perf_find_tp, NULL);
+	if (!pfm_perf_fork_tp)
+		return -ENOENT;
+	return tracepoint_probe_register(pfm_perf_fork_tp, pfm_perf_probe_fork, NULL);
+}
+
+void pfm_perf_inherit_exit(void)
+{
+	tracepoint_probe_unregister(pfm_perf_fork_tp, pfm_perf_probe_fork, NULL);
+	tracepoint_synchronize_unregister();
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: pfm_perf_event_open(), perf_event_open(2) answered by perfmon.
+ *
+ * The arguments are checked in the order Linux 6.1 checks them, so that a call
+ * with several faults gets the errno perf_event_open(2) would give:
+ *
+ *   unknown flags EINVAL; the attr (EFAULT, E2BIG with the supported size
+ *   written back, EINVAL); paranoid 3 EACCES; kernel level without privilege
+ *   EACCES; frequency or period EINVAL; a free fd (EMFILE); group_fd EBADF; pid
+ *   ESRCH; leader inherit mismatch EINVAL; cpu EINVAL; type and config ENOENT;
+ *   what the layer does not do (sampling, branch stacks, aux) EOPNOTSUPP; CPU
+ *   events EACCES; group rules EINVAL; the thread's context (EACCES, EBUSY,
+ *   EMFILE); no free counter ENOSPC.
+ *
+ * Privilege is perfmon's (/sys/kernel/perfmon/paranoid and CAP_PERFMON), its
+ * refusals given as EACCES, the errno perf tools fall back on.
+ */
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/sched/signal.h>
+
+#include "internal.h"
+#include "access.h"
+#include "env.h"
+#include "perf.h"
+
+#define PFM_PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
+				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
+
+/* perf_event_max_sample_rate's default: the layer does not sample anyway. */
+#define PFM_PERF_MAX_SAMPLE_RATE	100000
+
+static int pfm_perf_check_branch(struct perf_event_attr *attr)
+{
+	u64 mask = attr->branch_sample_type;
+
+	if (mask & ~(PERF_SAMPLE_BRANCH_MAX - 1))
+		return -EINVAL;
+	if (!(mask & ~PERF_SAMPLE_BRANCH_PLM_ALL))
+		return -EINVAL;
+	return 0;
+}
+
+/* perf_copy_attr()'s checks: size, reserved fields, known bits, combinations. */
+int pfm_perf_copy_attr(struct perf_event_attr __user *uattr, struct perf_event_attr *attr)
+{
+	u32 size;
+	int ret;
+
+	memset(attr, 0, sizeof(*attr));
+	if (get_user(size, &uattr->size))
+		return -EFAULT;
+	if (!size)
+		size = PERF_ATTR_SIZE_VER0;
+	if (size < PERF_ATTR_SIZE_VER0 || size > PAGE_SIZE)
+		goto err_size;
+	ret = copy_struct_from_user(attr, sizeof(*attr), uattr, size);
+	if (ret == -E2BIG)
+		goto err_size;
+	if (ret)
+		return ret;
+	attr->size = size;
+
+	if (attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
+		return -EINVAL;
+	if (attr->sample_type & ~(PERF_SAMPLE_MAX - 1))
+		return -EINVAL;
+	if (attr->read_format & ~(PERF_FORMAT_MAX - 1))
+		return -EINVAL;
+	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK) {
+		ret = pfm_perf_check_branch(attr);
+		if (ret)
+			return ret;
+	}
+	if (attr->sample_type & PERF_SAMPLE_STACK_USER) {
+		if (attr->sample_stack_user >= USHRT_MAX ||
+		    !IS_ALIGNED(attr->sample_stack_user, sizeof(u64)))
+			return -EINVAL;
+	}
+	if ((attr->sample_type & PERF_SAMPLE_WEIGHT) &&
+	    (attr->sample_type & PERF_SAMPLE_WEIGHT_STRUCT))
+		return -EINVAL;
+	if (!attr->inherit && attr->inherit_thread)
+		return -EINVAL;
+	if (attr->remove_on_exec && attr->enable_on_exec)
+		return -EINVAL;
+	if (attr->sigtrap && !attr->remove_on_exec)
+		return -EINVAL;
+	return 0;
+
+err_size:
+	if (put_user((u32)sizeof(*attr), &uattr->size))
+		return -EFAULT;
+	return -E2BIG;
+}
+
+/* Kernel-level counting: the OS bit of the software PMU needs what it needs. */
+static int pfm_perf_allow_kernel(void)
+{
+	const struct pfm_reg *r = &pfm_pmu.pmc[PFM_SW_FIRST_PMC];
+
+	return pfm_access_pmc(r->desc, PFM_SW_PMC_OS) ? -EACCES : 0;
+}
+
+/* The checks made before a file descriptor is taken. */
+static int pfm_perf_check_attr(const struct perf_event_attr *attr, int pid, int cpu,
+			       unsigned long flags)
+{
+	if (pfm_access_create(0))
+		return -EACCES;
+	if (!attr->exclude_kernel || attr->text_poke) {
+		if (pfm_perf_allow_kernel())
+			return -EACCES;
+	}
+	if (attr->namespaces && !perfmon_capable())
+		return -EACCES;
+	if (attr->freq) {
+		if (attr->sample_freq > PFM_PERF_MAX_SAMPLE_RATE)
+			return -EINVAL;
+	} else if (attr->sample_period & (1ULL << 63)) {
+		return -EINVAL;
+	}
+	if (attr->sample_type & PERF_SAMPLE_PHYS_ADDR) {
+		if (pfm_perf_allow_kernel())
+			return -EACCES;
+	}
+	if ((flags & PERF_FLAG_PID_CGROUP) && (pid == -1 || cpu == -1))
+		return -EINVAL;
+	return 0;
+}
+
+/* A thread perf_event_open() may name: pid 0 is the caller; not one exiting. */
+static struct task_struct *pfm_perf_find_task(int pid)
+{
+	struct task_struct *task;
+
+	if (!pid) {
+		get_task_struct(current);
+		return current;
+	}
+	if (pid < 0)
+		return ERR_PTR(-ESRCH);
+	task = pfm_find_task(pid);
+	if (IS_ERR(task))
+		return task;
+	if (task->flags & PF_EXITING) {
+		put_task_struct(task);
+		return ERR_PTR(-ESRCH);
+	}
+	return task;
+}
+
+static bool pfm_perf_sampling(const struct perf_event_attr *attr)
+{
+	return attr->sample_period != 0;	/* sample_freq shares the field */
+}
+
+/* What perf_event_alloc() and the context lookup refuse, in their order. */
+static int pfm_perf_check_event(const struct perf_event_attr *attr,
+				struct task_struct *task, int cpu,
+				const struct pfm_perf_event *leader, unsigned long flags)
+{
+	if ((unsigned int)cpu >= nr_cpu_ids && (!task || cpu != -1))
+		return -EINVAL;
+	if (attr->sigtrap && !task)
+		return -EINVAL;
+	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ))
+		return -EINVAL;
+	/* The software PMU is the only one: every other type has no PMU here. */
+	if (attr->type != PERF_TYPE_SOFTWARE || attr->config >= PERF_COUNT_SW_MAX)
+		return -ENOENT;
+	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
+		return -EOPNOTSUPP;
+	if (attr->aux_output)
+		return -EOPNOTSUPP;
+	/* Sampling is for a later version: counting only. */
+	if (pfm_perf_sampling(attr))
+		return -EOPNOTSUPP;
+	if (flags & PERF_FLAG_PID_CGROUP)
+		return -EINVAL;
+	/* CPU events: perfmon's per-thread and CPU sessions exclude each other. */
+	if (!task)
+		return -EACCES;
+	/* Per-thread events count wherever the thread runs: no per-CPU slices. */
+	if (cpu != -1)
+		return -EINVAL;
+	if (leader) {
+		if (leader->leader != leader)
+			return -EINVAL;
+		if (leader->target->task != task)
+			return -EINVAL;
+		if (attr->exclusive || attr->pinned)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The new event on its target, linked into its group; ctx->mutex held. */
+int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader)
+{
+	int ret;
+
+	ret = pfm_perf_event_setup(ev);
+	if (ret)
+		return ret;
+	if (leader) {
+		ev->leader = leader;
+		list_add_tail(&ev->sibling_entry, &leader->siblings);
+		leader->nr_siblings++;
+	}
+	pfm_perf_target_add(ev);
+	if (ev->exec_armed)
+		pfm_perf_exec_arm(ev->target);
+	ret = pfm_perf_event_set_enabled(ev, ev->enabled);
+	if (ret)
+		pfm_perf_event_unlink(ev);
+	return ret;
+}
+
+struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr)
+{
+	struct pfm_perf_event *ev;
+
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return NULL;
+	ev->attr = *attr;
+	ev->leader = ev;
+	INIT_LIST_HEAD(&ev->siblings);
+	INIT_LIST_HEAD(&ev->sibling_entry);
+	INIT_LIST_HEAD(&ev->entry);
+	INIT_LIST_HEAD(&ev->children);
+	INIT_LIST_HEAD(&ev->child_entry);
+	ev->id = pfm_perf_new_id();
+	ev->counter = -1;
+	ev->enabled = !attr->disabled;
+	ev->exec_armed = attr->disabled && attr->enable_on_exec;
+	return ev;
+}
+
+/* Everything past the fd: the event on its thread's target, then its file. */
+static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int cpu,
+				struct pfm_perf_event *leader, unsigned long flags, int fd)
+{
+	struct pfm_perf_target *t;
+	struct pfm_perf_event *ev;
+	struct task_struct *task = NULL;
+	long ret;
+
+	if (pid != -1 && !(flags & PERF_FLAG_PID_CGROUP)) {
+		task = pfm_perf_find_task(pid);
+		if (IS_ERR(task))
+			return PTR_ERR(task);
+	}
+	ret = -EINVAL;
+	if (task && leader && leader->attr.inherit != attr->inherit)
+		goto out_task;
+	ret = pfm_perf_check_event(attr, task, cpu, leader, flags);
+	if (ret)
+		goto out_task;
+	ret = -ENOMEM;
+	ev = pfm_perf_event_alloc(attr);
+	if (!ev)
+		goto out_task;
+	if (leader) {
+		t = leader->target;
+		refcount_inc(&t->ref);
+	} else {
+		t = pfm_perf_target_get(task);
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
+			kfree(ev);
+			goto out_task;
+		}
+	}
+	ev->target = t;
+	mutex_lock(&t->ctx->mutex);
+	ret = pfm_perf_event_link(ev, leader);
+	mutex_unlock(&t->ctx->mutex);
+	if (ret) {
+		pfm_perf_target_put(t);
+		kfree(ev);
+		goto out_task;
+	}
+	ret = pfm_perf_install_fd(ev, fd);
+	if (ret)
+		pfm_perf_event_free(ev);
+out_task:
+	if (task)
+		put_task_struct(task);
+	return ret;
+}
+
+long pfm_perf_event_open(struct perf_event_attr __user *uattr, int pid, int cpu,
+			 int group_fd, unsigned long flags)
+{
+	struct pfm_perf_event *leader = NULL;
+	struct perf_event_attr attr;
+	struct fd group = {};
+	long ret;
+	int fd;
+
+	if (flags & ~PFM_PERF_FLAG_ALL)
+		return -EINVAL;
+	ret = pfm_perf_copy_attr(uattr, &attr);
+	if (ret)
+		return ret;
+	ret = pfm_perf_check_attr(&attr, pid, cpu, flags);
+	if (ret)
+		return ret;
+	fd = get_unused_fd_flags(O_RDWR | (flags & PERF_FLAG_FD_CLOEXEC ? O_CLOEXEC : 0));
+	if (fd < 0)
+		return fd;
+	if (group_fd != -1) {
+		group = fdget(group_fd);
+		ret = -EBADF;
+		if (!group.file)
+			goto err_fd;
+		leader = pfm_perf_event_from_file(group.file);
+		if (!leader)
+			goto err_group;
+		if (flags & PERF_FLAG_FD_NO_GROUP)
+			leader = NULL;
+	}
+	ret = pfm_perf_open_event(&attr, pid, cpu, leader, flags, fd);
+	if (ret)
+		goto err_group;
+	fdput(group);
+	return fd;
+
+err_group:
+	fdput(group);
+err_fd:
+	put_unused_fd(fd);
+	return ret;
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: the perf_event_open layer's targets: one per monitored thread, shared by
+ * every perf event opened on it, holding the thread's one perfmon context.
+ *
+ * A target is made by the first event opened on a thread: a context is created,
+ * attached to the thread with pfm_load() (the core's access checks, its one
+ * context per thread rule, its session rules) and started at once; the events
+ * then switch their own counters on and off.  The last event to go detaches and
+ * frees it.  When the thread exits the core detaches the context and its counts
+ * stay readable; a target whose context is no longer attached is never handed to
+ * a new event.
+ */
+#include "internal.h"
+#include "ctx.h"
+#include "perf.h"
+#include "state.h"
+
+static LIST_HEAD(pfm_perf_targets);
+DEFINE_RAW_SPINLOCK(pfm_perf_targets_lock);	/* the list; the fork probe reads it */
+static DEFINE_MUTEX(pfm_perf_targets_mutex);	/* a target's birth and death */
+static atomic_t pfm_perf_nr_targets = ATOMIC_INIT(0);
+static atomic_t pfm_perf_nr_events = ATOMIC_INIT(0);
+atomic_t pfm_perf_nr_inherit = ATOMIC_INIT(0);
+
+/* Targets alive: /sys/kernel/perfmon/perf_targets_count. */
+unsigned int pfm_perf_targets_count(void)
+{
+	return atomic_read(&pfm_perf_nr_targets);
+}
+
+/* Events on targets, inherited copies included: perf_events_count. */
+unsigned int pfm_perf_events_count(void)
+{
+	return atomic_read(&pfm_perf_nr_events);
+}
+
+/* ev joins (or leaves) its target's events; ctx->mutex held. */
+void pfm_perf_target_add(struct pfm_perf_event *ev)
+{
+	list_add_tail(&ev->entry, &ev->target->events);
+	atomic_inc(&pfm_perf_nr_events);
+	if (!ev->attr.inherit)
+		return;
+	atomic_inc(&ev->target->nr_inherit);
+	atomic_inc(&pfm_perf_nr_inherit);
+}
+
+void pfm_perf_target_del(struct pfm_perf_event *ev)
+{
+	if (list_empty(&ev->entry))
+		return;
+	list_del_init(&ev->entry);
+	atomic_dec(&pfm_perf_nr_events);
+	if (!ev->attr.inherit)
+		return;
+	atomic_dec(&ev->target->nr_inherit);
+	atomic_dec(&pfm_perf_nr_inherit);
+}
+
+/* The live target of task, with pfm_perf_targets_lock held. */
+struct pfm_perf_target *pfm_perf_target_find_locked(struct task_struct *task)
+{
+	struct pfm_perf_target *t;
+
+	list_for_each_entry(t, &pfm_perf_targets, node)
+		if (t->task == task && READ_ONCE(t->ctx->state) == PFM_CTX_LOADED)
+			return t;
+	return NULL;
+}
+
+/*
+ * The core's refusals, as perf_event_open(2) gives them: privilege is EACCES
+ * (perf falls back on EACCES only), and a thread that already has a perfmon
+ * context of its own (EEXIST) or a machine that has CPU sessions is EBUSY.
+ */
+static int pfm_perf_load_errno(int err)
+{
+	switch (err) {
+	case -EPERM:
+		return -EACCES;
+	case -EEXIST:
+		return -EBUSY;
+	}
+	return err;
+}
+
+static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task)
+{
+	struct pfm_perf_target *t;
+	struct pfm_context *ctx;
+	long ret;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	ctx = pfm_context_alloc(0);
+	if (IS_ERR(ctx)) {
+		kfree(t);
+		return ERR_CAST(ctx);
+	}
+	mutex_lock(&ctx->mutex);
+	ret = pfm_load(ctx, 0, task_pid_vnr(task));
+	if (!ret) {
+		ret = pfm_start(ctx, 0, 0);
+		if (ret)
+			pfm_unload(ctx, 0);
+	}
+	mutex_unlock(&ctx->mutex);
+	if (ret) {
+		pfm_context_put(ctx);
+		kfree(t);
+		return ERR_PTR(pfm_perf_load_errno(ret));
+	}
+	refcount_set(&t->ref, 1);
+	INIT_LIST_HEAD(&t->events);
+	get_task_struct(task);
+	t->task = task;
+	t->ctx = ctx;
+	return t;
+}
+
+/* task's target, made if it has none; a reference for the caller. */
+struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task)
+{
+	struct pfm_perf_target *t;
+	unsigned long flags;
+
+	mutex_lock(&pfm_perf_targets_mutex);
+	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
+	t = pfm_perf_target_find_locked(task);
+	if (t)
+		refcount_inc(&t->ref);
+	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	if (!t) {
+		t = pfm_perf_target_new(task);
+		if (!IS_ERR(t)) {
+			raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
+			list_add(&t->node, &pfm_perf_targets);
+			raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+			atomic_inc(&pfm_perf_nr_targets);
+		}
+	}
+	mutex_unlock(&pfm_perf_targets_mutex);
+	return t;
+}
+
+/* Process context: the last reference detaches the context and frees it. */
+void pfm_perf_target_put(struct pfm_perf_target *t)
+{
+	struct pfm_context *ctx = t->ctx;
+	unsigned long flags;
+
+	if (!refcount_dec_and_mutex_lock(&t->ref, &pfm_perf_targets_mutex))
+		return;
+	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
+	list_del(&t->node);
+	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	atomic_dec(&pfm_perf_nr_targets);
+	mutex_unlock(&pfm_perf_targets_mutex);
+	pfm_perf_exec_disarm(t);
+
+	mutex_lock(&ctx->mutex);
+	if (pfm_ctx_is_loaded(ctx))
+		pfm_unload(ctx, 0);
+	mutex_unlock(&ctx->mutex);
+	pfm_context_put(ctx);
+	put_task_struct(t->task);
+	kfree(t);
+}
