@@ -46,6 +46,7 @@ include tests/host/host.mk
 include tests/lib/lib.mk
 include tests/guest/guest.mk
 include tools/bench/bench.mk
+include dist/install.mk
 include tests/guest/perf/perf.mk
 
 PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko

@@ -76,6 +76,8 @@ PKGS="$PKGS apparmor"
 # pfmon names sampled code with elfutils' libdw, linked statically for the guest
 # with the compression libraries libdw reads sections with.
 PKGS="$PKGS libdw-dev libelf-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev"
+# make check lints the man pages (mandoc -Tlint) and finds them with man -w.
+PKGS="$PKGS mandoc man-db"
 
 missing=
 for p in $PKGS; do

@@ -29,3 +29,8 @@ $(B)/guest/bin/workload: $(TOP)/tools/pfmon/workload.c
 $(B)/guest/bin/jsoncheck: $(TOP)/tests/guest/json/jsoncheck.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -o $@ $<
+
+# pfmon as installed (make install): dynamic, on libperfmon.so.
+$(B)/bin/pfmon: $(PFMON_SRCS) $(PFMON_HDRS) $(B)/lib/libperfmon.so $(TOOLS_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -o $@ $(PFMON_SRCS) -L$(B)/lib -lperfmon -lpfm -ldw -lelf -lm
