@@ -29,19 +29,7 @@ want=$(sed -n 's/^\t\t\([a-z_]*\);$/\1/p' "$top/libpfm-glue/libperfmon.map" | so
 have=$(nm -D --defined-only "$lib/libperfmon.so.1.0.0" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort)
 [ "$want" = "$have" ] || fail "exported symbols differ from libperfmon.map: $have"
 
-cat > "$root/prog.c" <<'PROG'
-#include <perfmon.h>
-#include <stdio.h>
-int main(void) { printf("door %d\n", pfm_door()); return 0; }
-PROG
-flags=$(PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_LIBDIR=$lib/pkgconfig pkg-config --cflags --libs perfmon)
-cc -Wall -Werror -o "$root/prog" "$root/prog.c" $flags || fail "cc \$(pkg-config --cflags --libs perfmon)"
-out=$(LD_LIBRARY_PATH=$lib "$root/prog") || fail "the program on the installed library"
-case $out in "door "*) ;; *) fail "prog printed '$out'";; esac
-out=$(LD_LIBRARY_PATH=$lib "$root/usr/bin/pfmon" --version) || fail "pfmon --version"
-echo "$out" | grep -q "^pfmon " || fail "pfmon --version printed '$out'"
+"$top/dist/use-installed.sh" "$root" /usr/lib >/dev/null || fail "using the installation"
 grep -q "^lib=\${PFM_PERF_LIB:-/usr/lib/libperfmon-perf.so}$" "$root/usr/bin/pfm-perf" ||
 	fail "pfm-perf does not point at the installed preload"
-MANPATH=$root/usr/share/man man -w pfmon >/dev/null || fail "man -w pfmon"
-MANPATH=$root/usr/share/man man -w 2 pfm_start >/dev/null || fail "man -w 2 pfm_start"
 echo "check-install: ok ($(echo "$have" | wc -l) symbols, $(ls "$root"/usr/share/man/man*/* | wc -l) man pages)"

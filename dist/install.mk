@@ -16,7 +16,10 @@ PERFMON_VERSION := 1.0.0
 MAN_PAGES := $(wildcard $(TOP)/man/man*/*.[127])
 UAPI_HDRS := $(wildcard $(TOP)/include/uapi/perfmon/*.h)
 
-.PHONY: install check-install check-man
+.PHONY: install install-dkms tools check-install check-man check-dkms
+
+# what the packages build (debian/rules)
+tools: lib $(B)/bin/pfmon
 $(B)/perfmon.pc: $(TOP)/dist/perfmon.pc.in $(TOP)/dist/install.mk
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(PERFMON_VERSION)|' $< > $@
@@ -51,3 +54,34 @@ check-man:
 check-host: check-install check-man
 check-install:
 	$(TOP)/dist/check-install.sh $(B)/install-test
+
+# The module's sources as DKMS takes them: /usr/src/perfmon-VERSION (dkms.conf).
+DKMS_SRC := $(DESTDIR)/usr/src/perfmon-$(PERFMON_VERSION)
+install-dkms:
+	install -d $(DKMS_SRC)/kernel/perfmon $(DKMS_SRC)/arch/x86/perfmon \
+		$(DKMS_SRC)/include/uapi/perfmon
+	install -m 644 $(TOP)/dkms.conf $(DKMS_SRC)/
+	install -m 644 $(wildcard $(TOP)/kernel/perfmon/*.[ch]) $(TOP)/kernel/perfmon/Kbuild \
+		$(TOP)/kernel/perfmon/Kconfig $(DKMS_SRC)/kernel/perfmon/
+	install -m 644 $(wildcard $(TOP)/arch/x86/perfmon/*.[ch]) $(TOP)/arch/x86/perfmon/Kbuild \
+		$(DKMS_SRC)/arch/x86/perfmon/
+	install -m 644 $(UAPI_HDRS) $(DKMS_SRC)/include/uapi/perfmon/
+	@# the generated files of a module build here are no sources
+	rm -f $(DKMS_SRC)/kernel/perfmon/*.mod.c
+
+check-dkms:
+	$(TOP)/dist/check-dkms.sh $(B)/dkms-test $(KVER)
+
+# make deb: the four Debian packages in build/deb/, built from a copy of the
+# sources (dpkg-buildpackage writes its results beside the source directory).
+.PHONY: deb check-deb
+deb:
+	rm -rf $(B)/deb && mkdir -p $(B)/deb/perfmon-$(PERFMON_VERSION)
+	cd $(TOP) && git ls-files -co --exclude-standard -z | \
+		tar --null -T - -cf - | tar -xf - -C $(B)/deb/perfmon-$(PERFMON_VERSION)
+	cd $(B)/deb/perfmon-$(PERFMON_VERSION) && dpkg-buildpackage -b -us -uc \
+		> $(B)/deb/build.log 2>&1 || { tail -30 $(B)/deb/build.log; exit 1; }
+	ls $(B)/deb/*.deb
+
+check-deb: deb
+	$(TOP)/dist/check-deb.sh $(B)/deb

@@ -78,6 +78,8 @@ PKGS="$PKGS apparmor"
 PKGS="$PKGS libdw-dev libelf-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev"
 # make check lints the man pages (mandoc -Tlint) and finds them with man -w.
 PKGS="$PKGS mandoc man-db"
+# make deb and its check (dist/), and the DKMS build of the module.
+PKGS="$PKGS debhelper dh-dkms dkms dpkg-dev"
 
 missing=
 for p in $PKGS; do
