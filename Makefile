@@ -78,7 +78,7 @@ check-packages: check-dkms check-deb
 GUEST_TOOLS := $(B)/guest/bin/pfmon:/bin/pfmon $(B)/guest/bin/workload:/bin/workload \
 	       $(TOP)/tests/guest/pfmon-check.sh:/bin/pfmon-check \
 	       $(TOP)/tests/guest/exec-images.sh:/bin/pfm-exec-images \
-	       $(B)/guest/bin/jsoncheck:/bin/jsoncheck
+	       $(B)/guest/bin/jsoncheck:/bin/jsoncheck $(B)/guest/bin/runas:/bin/runas
 
 # The stock kernel has AppArmor: security.c checks that it refuses an attach.
 GUEST_APPARMOR := +/usr/sbin/apparmor_parser:/sbin/apparmor_parser \

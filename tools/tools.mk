@@ -25,8 +25,9 @@ $(B)/guest/bin/workload: $(TOP)/tools/pfmon/workload.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -pthread -o $@ $<
 
-# A JSON checker for pfmon -j in the guest (tests/guest/pfmon-check.sh).
-$(B)/guest/bin/jsoncheck: $(TOP)/tests/guest/json/jsoncheck.c
+# Helpers of the guest's pfmon tests (tests/guest/pfmon-check.sh): a JSON checker
+# for pfmon -j, and runas, to be refused as a user without capabilities.
+$(B)/guest/bin/%: $(TOP)/tests/guest/helpers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -o $@ $<
 

@@ -134,6 +134,12 @@ in_range "$pf" 2048 2200 || fail "page-faults: $pf"
 echo "$out" | grep -A1 "by file:" | grep -q "%  $W$" || fail "the samples' file"
 echo "$out" | grep -A1 "by instruction:" | grep -q "do_pages+0x[0-9a-f]* (workload.c:[0-9]*)" ||
 	fail "the samples' function and line"
+# a sampling buffer per thread: the workload's second thread faults 1024 pages too
+out=$(/bin/pfmon -P 64 -e page-faults -- $W -p 1024 -T 1) || fail "pfmon -P -T 1: $?"
+ns=$(count samples)
+n=$(echo "$out" | sed -n '/by thread:/,/^$/p' | grep -c "% *tid ")
+in_range "$ns" 32 34 && [ "$n" -eq 2 ] || fail "2 threads: $ns samples in $n threads"
+
 # -F: the kernel has no frequency mode, a refusal that says so
 out=$(/bin/pfmon -F 1000 -- $W 2>&1)
 [ $? -eq 2 ] && echo "$out" | grep -q "^pfmon: -F: the kernel has no frequency mode" ||
@@ -159,9 +165,45 @@ out=$(/bin/pfmon -C 99 -- $W 2>&1)
 [ $? -eq 1 ] && echo "$out" | grep -q "CPU 99 does not exist or is offline" || fail "CPU 99"
 out=$(/bin/pfmon -p 999999 2>&1)
 [ $? -eq 1 ] && echo "$out" | grep -q "process 999999: No such file" || fail "no process"
+# the access rules, as a user without capabilities (paranoid 2, the default)
+out=$(/bin/runas 1000 /bin/pfmon -k -e syscalls -- $W 2>&1)
+[ $? -eq 1 ] && [ "$out" = "pfmon: pfm_write_pmcs: Operation not permitted: kernel-level counting (-k, :k) needs CAP_PERFMON while /sys/kernel/perfmon/paranoid is 2 or more (it is 2)" ] ||
+	fail "-k without CAP_PERFMON"
+out=$(/bin/runas 1000 /bin/pfmon -a -- $W 2>&1)
+[ $? -eq 1 ] && [ "$out" = "pfmon: pfm_create_context: Operation not permitted: CPU sessions (-a, -C) need CAP_PERFMON while /sys/kernel/perfmon/paranoid is 1 or more (it is 2)" ] ||
+	fail "-a without CAP_PERFMON"
+out=$(/bin/runas 1000 /bin/pfmon -p 1 2>&1)
+[ $? -eq 1 ] && echo "$out" | grep -q "^pfmon: pfm_load_context thread 1: Permission denied: you may not read that process as ptrace would" ||
+	fail "-p of another user's process"
+out=$(/bin/runas 1000 /bin/pfmon -e syscalls -- $W -s 10) || fail "a user counting a command: $?"
+# ctx_per_user_max (capable users are not limited): none at all is a refusal; one
+# leaves the command's child process uncounted, with a warning, and counts the rest
+max=$(cat /sys/kernel/perfmon/ctx_per_user_max)
+echo 0 > /sys/kernel/perfmon/ctx_per_user_max
+out=$(/bin/runas 1000 /bin/pfmon -- $W 2>&1)
+rc=$?
+echo 1 > /sys/kernel/perfmon/ctx_per_user_max
+out2=$(/bin/runas 1000 /bin/pfmon -e syscalls -- $W -s 5000 -f 1 2>&1)
+rc2=$?
+echo "$max" > /sys/kernel/perfmon/ctx_per_user_max
+[ $rc -eq 1 ] && [ "$out" = "pfmon: pfm_create_context: Too many open files: this user holds /sys/kernel/perfmon/ctx_per_user_max (0) contexts already" ] ||
+	fail "ctx_per_user_max 0"
+out=$out2
+sys=$(count syscalls)
+[ $rc2 -eq 0 ] && echo "$out" | grep -q "^pfmon: not counted: pfm_create_context thread [0-9]*: Too many open files: this user holds /sys/kernel/perfmon/ctx_per_user_max (1) contexts already$" &&
+	in_range "$sys" 5018 5030 || fail "ctx_per_user_max 1: $sys syscalls"
 out=$(/bin/pfmon -- /nonexistent 2>&1)
 [ $? -eq 127 ] && [ "$out" = "pfmon: /nonexistent: No such file or directory" ] ||
 	fail "a command that does not exist"
 out=$(/bin/pfmon --version) && echo "$out" | grep -q "^pfmon [0-9.]* (perfmon interface 2.90)$" ||
 	fail "--version"
+# no perfmon: one line that says to load it (the module only: the in-tree kernel
+# has perfmon built in)
+if [ -e /lib/perfmon.ko ] && rmmod perfmon 2>/dev/null; then
+	out=$(/bin/pfmon -- $W 2>&1)
+	rc=$?
+	insmod /lib/perfmon.ko || fail "insmod again"
+	[ $rc -eq 1 ] && [ "$out" = "pfmon: perfmon is not available: load the module (insmod perfmon.ko) or boot a kernel with perfmon built in" ] ||
+		fail "without the module"
+fi
 echo "pfmon-check: ok"
