@@ -77,8 +77,11 @@ check-dkms:
 .PHONY: deb check-deb
 deb:
 	rm -rf $(B)/deb && mkdir -p $(B)/deb/perfmon-$(PERFMON_VERSION)
-	cd $(TOP) && git ls-files -co --exclude-standard -z | \
-		tar --null -T - -cf - | tar -xf - -C $(B)/deb/perfmon-$(PERFMON_VERSION)
+	@# the sources without build products: git's list, or the tree without build/
+	cd $(TOP) && if git rev-parse --git-dir >/dev/null 2>&1; then \
+		git ls-files -co --exclude-standard -z | tar --null -T - -cf -; \
+	else tar --exclude=./build --exclude='*.o' --exclude='*.ko' -cf - .; fi | \
+		tar -xf - -C $(B)/deb/perfmon-$(PERFMON_VERSION)
 	cd $(B)/deb/perfmon-$(PERFMON_VERSION) && dpkg-buildpackage -b -us -uc \
 		> $(B)/deb/build.log 2>&1 || { tail -30 $(B)/deb/build.log; exit 1; }
 	ls $(B)/deb/*.deb

@@ -6,7 +6,8 @@
  * list into registers of one or more event sets and reads the counts back;
  * target.c makes one context per monitored thread or CPU and follows the
  * command's new threads and processes; print.c writes the counts as text, CSV
- * or JSON; explain.c turns a refusal into one sentence; smpl.c samples.
+ * or JSON; explain.c turns a refusal into one sentence; smpl.c samples and
+ * sym.c names the sampled code (smpl.h, sym.h).
  */
 #ifndef PFMON_H
 #define PFMON_H
