@@ -5,8 +5,14 @@
 #   make module   build perfmon.ko for the guest kernel
 #   make lib      build libperfmon
 #   make kernel   build the in-tree debug kernel with the pfm_* system calls
-#   make check    host unit tests, then the guest suite in QEMU twice: on the
-#                 stock kernel with perfmon.ko, and on the in-tree debug kernel
+#   make check    host unit tests (with make install into a throwaway root and the
+#                 man pages' lint), the DKMS build and the Debian packages, then the
+#                 guest suite in QEMU twice: on the stock kernel with perfmon.ko, and
+#                 on the in-tree debug kernel
+#   make install  libperfmon, pfmon, pfm-perf, headers, perfmon.pc, man pages
+#                 (PREFIX=/usr/local, DESTDIR)
+#   make deb      Debian packages in build/deb/: perfmon-dkms, libperfmon1,
+#                 libperfmon-dev, pfmon
 #   make demo     boot the guest and measure a workload with pfmon
 #   make check-perf-clients   perf, PAPI and stress-ng in the guest, natively and
 #                 through the perf_event_open shim (not in make check yet;
@@ -46,6 +52,7 @@ include tests/host/host.mk
 include tests/lib/lib.mk
 include tests/guest/guest.mk
 include tools/bench/bench.mk
+include dist/install.mk
 include tests/guest/perf/perf.mk
 
 PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko
@@ -60,12 +67,18 @@ kernel:
 
 # deps first, in its own step: the guest kernel version is known only after it.
 check: deps
-	$(MAKE) check-host check-guest check-guest-debug
+	$(MAKE) check-host check-packages check-guest check-guest-debug
+
+# DKMS builds the module against the installed headers; the packages install
+# into a throwaway root and work there (dist/).
+.PHONY: check-packages
+check-packages: check-dkms check-deb
 
 # pfmon end to end, after the suite (tests/guest/pfmon-check.sh).
 GUEST_TOOLS := $(B)/guest/bin/pfmon:/bin/pfmon $(B)/guest/bin/workload:/bin/workload \
 	       $(TOP)/tests/guest/pfmon-check.sh:/bin/pfmon-check \
-	       $(TOP)/tests/guest/exec-images.sh:/bin/pfm-exec-images
+	       $(TOP)/tests/guest/exec-images.sh:/bin/pfm-exec-images \
+	       $(B)/guest/bin/jsoncheck:/bin/jsoncheck $(B)/guest/bin/runas:/bin/runas
 
 # The stock kernel has AppArmor: security.c checks that it refuses an attach.
 GUEST_APPARMOR := +/usr/sbin/apparmor_parser:/sbin/apparmor_parser \

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1
 #
-# libperfmon: the perfmon calls as C functions (static library), and
+# libperfmon: the perfmon calls as C functions (static and shared library), and
 # libperfmon-perf.so, the LD_PRELOAD library that answers perf_event_open(2)
 # with them (preload/syscall.c).
 # Included by the top Makefile, which defines TOP, B, CC and CFLAGS_USER.
@@ -13,7 +13,7 @@ LIBPFM_HDRS := $(wildcard $(TOP)/libpfm-glue/*.h) \
 LIBPFM_A    := $(B)/lib/libperfmon.a
 
 .PHONY: lib
-lib: $(B)/lib/libperfmon.a $(B)/lib/libperfmon-perf.so
+lib: $(B)/lib/libperfmon.a $(B)/lib/libperfmon-perf.so $(B)/lib/libperfmon.so
 
 $(LIBPFM_A): $(LIBPFM_OBJS)
 	@mkdir -p $(@D)
@@ -45,3 +45,19 @@ $(LIBPFM_PERF_SO): $(TOP)/libpfm-glue/preload/syscall.c $(LIBPFM_PIC_A) $(LIBPFM
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -fPIC -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ \
 		$< $(LIBPFM_PIC_A)
+
+# libperfmon.so.1: the same objects, the symbols of libperfmon.map only.  The
+# major number changes when a call changes incompatibly (never so far).
+LIBPFM_MAJOR := 1
+LIBPFM_VERSION := $(LIBPFM_MAJOR).0.0
+LIBPFM_SO_REAL := $(B)/lib/libperfmon.so.$(LIBPFM_VERSION)
+LIBPFM_MAP := $(TOP)/libpfm-glue/libperfmon.map
+
+$(LIBPFM_SO_REAL): $(LIBPFM_PIC_OBJS) $(LIBPFM_MAP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -fPIC -shared -Wl,-z,defs -Wl,-soname,libperfmon.so.$(LIBPFM_MAJOR) \
+		-Wl,--version-script=$(LIBPFM_MAP) -o $@ $(LIBPFM_PIC_OBJS) -lpfm -pthread
+
+$(B)/lib/libperfmon.so: $(LIBPFM_SO_REAL)
+	ln -sf $(notdir $<) $(B)/lib/libperfmon.so.$(LIBPFM_MAJOR)
+	ln -sf libperfmon.so.$(LIBPFM_MAJOR) $@

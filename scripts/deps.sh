@@ -73,6 +73,13 @@ PKGS="$PKGS linux-source-6.1 bc bison flex libelf-dev libssl-dev patch perl"
 PKGS="$PKGS linux-perf papi-tools stress-ng"
 # apparmor_parser loads the profile of the guest's LSM test (tests/guest/apparmor/).
 PKGS="$PKGS apparmor"
+# pfmon names sampled code with elfutils' libdw, linked statically for the guest
+# with the compression libraries libdw reads sections with.
+PKGS="$PKGS libdw-dev libelf-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev"
+# make check lints the man pages (mandoc -Tlint) and finds them with man -w.
+PKGS="$PKGS mandoc man-db"
+# make deb and its check (dist/), and the DKMS build of the module.
+PKGS="$PKGS debhelper dh-dkms dkms dpkg-dev"
 
 missing=
 for p in $PKGS; do

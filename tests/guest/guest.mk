@@ -14,7 +14,7 @@ GUEST_CHECK_CFLAGS = $(shell pkg-config --cflags check)
 GUEST_CHECK_LIBS   = $(shell pkg-config --static --libs check) -pthread
 
 .PHONY: guest-bins
-guest-bins: $(B)/guest/bin/pfm_tests $(B)/guest/bin/pfmon $(B)/guest/bin/workload
+guest-bins: $(B)/guest/bin/pfm_tests $(B)/guest/bin/pfmon $(B)/guest/bin/workload $(B)/guest/bin/jsoncheck $(B)/guest/bin/runas
 
 $(B)/guest/bin/pfm_tests: $(GUEST_TEST_OBJS) $(B)/lib/libperfmon.a
 	@mkdir -p $(@D)

@@ -1,37 +1,209 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# In the guest, after the suite: pfmon end to end, counting and sampling a workload
-# with a known number of events.  Prints "pfmon-check: ok" or what went wrong.
+# In the guest, after the suite: pfmon end to end, each option on a workload with
+# a known number of events.  Prints "pfmon-check: ok" or what went wrong.
 fail() {
 	echo "pfmon-check: FAIL: $*"
 	echo "$out"
 	exit 1
 }
+# the count of event $1 in pfmon's text output (thousands separators dropped)
+count() {
+	echo "$out" | tr -d , | awk -v ev="$1" '$2 == ev { print $1 }' | head -n1
+}
+# field $2 of the CSV line of event $1 (value 1, unit 2, event 3, raw 4, running 5,
+# enabled 6, percent 7, rsd 8, metric 9, metric unit 10)
+csv() {
+	echo "$out" | awk -F';' -v ev="$1" -v f="$2" '$3 == ev { print $f; exit }'
+}
+in_range() {
+	[ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
+}
+W=/bin/workload
 
 # counting: 5000 getppid and 256 fresh pages, at user level.  The system calls are
 # exact on each kernel: the execve, glibc's static startup (13 calls on Debian's
 # kernel, 15 on the in-tree one: see lifecycle.c), 5000 getppid, the workload's
 # page set-up, exit_group: 5018 and 5020 measured.
-out=$(/bin/pfmon -e syscalls,page-faults -- /bin/workload -s 5000 -p 256) ||
+out=$(/bin/pfmon -e syscalls,page-faults -- $W -s 5000 -p 256) ||
 	fail "pfmon exited with $?"
-sys=$(echo "$out" | awk '$2 == "syscalls" { print $1 }')
-pf=$(echo "$out" | awk '$2 == "page-faults" { print $1 }')
-[ -n "$sys" ] && [ "$sys" -ge 5018 ] && [ "$sys" -le 5020 ] || fail "syscalls: $sys"
-[ -n "$pf" ] && [ "$pf" -ge 256 ] && [ "$pf" -le 400 ] || fail "page-faults: $pf"
+sys=$(count syscalls)
+pf=$(count page-faults)
+in_range "$sys" 5018 5020 || fail "syscalls: $sys"
+in_range "$pf" 256 400 || fail "page-faults: $pf"
+echo "$out" | grep -q "Performance counter stats for '$W -s 5000 -p 256'" &&
+	echo "$out" | grep -q "seconds time elapsed" &&
+	echo "$out" | grep -q "seconds user" || fail "the perf stat layout"
 
-# sampling: one sample every 64 page faults of 2048 fresh pages
-out=$(/bin/pfmon -P 64 -e page-faults -- /bin/workload -p 2048) ||
+# the default events, with thousands separators and rates against task-clock
+# (5016 system calls: no page set-up; 5018 on the in-tree kernel)
+out=$(/bin/pfmon -- $W -s 5000) || fail "pfmon exited with $?"
+echo "$out" | grep -Eq "^ +5,01[678] +syscalls +# .*/sec" || fail "syscalls line"
+echo "$out" | grep -Eq " msec task-clock +# .* CPUs utilized" || fail "task-clock line"
+
+# children and threads are followed: the same work again in 2 processes, then in
+# 2 threads (each: 5000 getppid and its exit); --no-inherit counts the first only
+out=$(/bin/pfmon -e syscalls -- $W -s 5000 -f 2) || fail "pfmon exited with $?"
+sys=$(count syscalls)
+in_range "$sys" 15020 15040 || fail "syscalls with 2 child processes: $sys"
+out=$(/bin/pfmon -e syscalls -- $W -s 5000 -T 2) || fail "pfmon exited with $?"
+sys=$(count syscalls)
+in_range "$sys" 15020 15080 || fail "syscalls with 2 threads: $sys"
+out=$(/bin/pfmon --no-inherit -e syscalls -- $W -s 5000 -f 2) || fail "pfmon exited with $?"
+sys=$(count syscalls)
+in_range "$sys" 5020 5030 || fail "syscalls without the children: $sys"
+
+# -p and -t: a running process, counted from the attach to its exit: 5000 getppid,
+# its final nanosleep(0) and exit_group (the first sleep was entered before)
+$W -w 1000 -s 5000 &
+pid=$!
+out=$(/bin/pfmon -e syscalls -p $pid) || fail "pfmon -p exited with $?"
+sys=$(count syscalls)
+in_range "$sys" 5002 5002 || fail "pfmon -p: syscalls $sys"
+$W -w 1000 -s 3000 &
+pid=$!
+out=$(/bin/pfmon -e syscalls -t $pid) || fail "pfmon -t exited with $?"
+sys=$(count syscalls)
+in_range "$sys" 3002 3002 || fail "pfmon -t: syscalls $sys"
+
+# CPU sessions: every system call on every CPU, the workload's among them; CPU 0
+# counts the wall-clock time of the 300 ms the workload runs at least
+out=$(/bin/pfmon -a -e syscalls -- $W -s 5000) || fail "pfmon -a exited with $?"
+sys=$(count syscalls)
+in_range "$sys" 5018 9000 || fail "pfmon -a: syscalls $sys"
+out=$(/bin/pfmon -C 0 -x ';' -e task-clock -- $W -l 300) || fail "pfmon -C exited with $?"
+ns=$(csv task-clock 4)
+in_range "$ns" 300000000 2000000000 || fail "pfmon -C 0: task-clock $ns ns"
+
+# CSV: 10 fields per line, the raw count exact
+out=$(/bin/pfmon -x ';' -e syscalls,page-faults -- $W -s 5000 -p 256) || fail "pfmon -x: $?"
+echo "$out" | awk -F';' 'NF != 10 { exit 1 }' || fail "CSV lines of other than 10 fields"
+in_range "$(csv syscalls 4)" 5018 5020 && [ "$(csv syscalls 1)" = "$(csv syscalls 4)" ] &&
+	[ "$(csv syscalls 7)" = "100.00" ] || fail "CSV syscalls"
+
+# JSON, through a parser; -o writes to a file
+/bin/pfmon -j -o /tmp/pfmon.json -e syscalls,task-clock -- $W -s 5000 ||
+	fail "pfmon -j exited with $?"
+out=$(/bin/jsoncheck /tmp/pfmon.json) || fail "pfmon -j: $(cat /tmp/pfmon.json)"
+[ "$out" = "jsoncheck: 3 objects" ] || fail "pfmon -j: 3 objects expected"
+out=$(cat /tmp/pfmon.json)
+sys=$(echo "$out" | sed -n 's/.*"event":"syscalls".*"raw":\([0-9]*\),.*/\1/p')
+in_range "$sys" 5016 5018 || fail "JSON syscalls: $sys"
+echo "$out" | grep -q '^{"elapsed_ns":[0-9]*,"user_ns":[0-9]*,"sys_ns":[0-9]*,"runs":1}$' ||
+	fail "JSON summary"
+
+# -r: each run exact, the mean too, with its deviation
+out=$(/bin/pfmon -r 3 -e syscalls -- $W -s 2000) || fail "pfmon -r exited with $?"
+echo "$out" | grep -Eq "^ +2,01[678] +syscalls +\( \+- +[0-9.]+% \)" &&
+	echo "$out" | grep -q "(3 runs)" || fail "pfmon -r 3"
+out=$(/bin/pfmon -r 2 -j -e syscalls -- $W -s 2000) || fail "pfmon -r -j: $?"
+echo "$out" | /bin/jsoncheck >/dev/null && echo "$out" | grep -q '"rsd_percent":' ||
+	fail "pfmon -r -j"
+
+# -I: an interval line every 100 ms of a 500 ms sleep, the counts of each interval
+out=$(/bin/pfmon -I 100 -x ';' -e syscalls -- $W -l 500 -s 100) || fail "pfmon -I: $?"
+n=$(echo "$out" | awk -F';' '$4 == "syscalls"' | wc -l)
+[ "$n" -ge 3 ] && [ "$n" -le 7 ] || fail "pfmon -I 100: $n intervals"
+echo "$out" | awk -F';' 'NF != 11 { exit 1 }' || fail "-I CSV lines of other than 11 fields"
+
+# more events than counters: 10 events in 2 sets (8 software counters), switched
+# every millisecond; the raw counts of the two sets add up to the exact total and
+# the shares of time to 100%
+evs=syscalls,page-faults,syscalls,page-faults,syscalls,page-faults,syscalls,page-faults
+out=$(/bin/pfmon -x ';' --switch-timeout 1 -e $evs,syscalls:u,page-faults:u -- $W -s 5000) ||
+	fail "pfmon with 2 sets exited with $?"
+a=$(csv syscalls 4)
+b=$(csv syscalls:u 4)
+pa=$(csv syscalls 7)
+pb=$(csv syscalls:u 7)
+in_range "$((a + b))" 5016 5018 || fail "2 sets: $a + $b syscalls"
+echo "$pa $pb" | awk '{ s = $1 + $2; exit !($1 < 100 && $2 < 100 && s > 99.9 && s < 100.1) }' ||
+	fail "2 sets: $pa% + $pb% of the time"
+out=$(/bin/pfmon --switch-timeout 1 -e $evs,syscalls:u -- $W -s 5000 -t 50) ||
+	fail "pfmon with 2 sets exited with $?"
+echo "$out" | grep -Eq "syscalls:u .*\([0-9.]+%\)$" || fail "2 sets: no percentage"
+
+# sampling: one sample every 64 page faults of 2048 fresh pages, named by libdw
+out=$(/bin/pfmon -P 64 -e page-faults --smpl-out /tmp/samples -- $W -p 2048) ||
 	fail "pfmon -P exited with $?"
-pf=$(echo "$out" | awk '$2 == "page-faults" { print $1 }')
-ns=$(echo "$out" | awk '$2 == "samples," { print $1 }')
-[ -n "$pf" ] && [ "$pf" -ge 2048 ] && [ "$pf" -le 2200 ] || fail "page-faults: $pf"
+pf=$(count page-faults)
+ns=$(count samples)
+in_range "$pf" 2048 2200 || fail "page-faults: $pf"
 [ -n "$ns" ] && [ "$ns" -eq $((pf / 64)) ] || fail "$ns samples for $pf page faults"
+[ "$(wc -l < /tmp/samples)" -eq "$ns" ] || fail "--smpl-out: $(wc -l < /tmp/samples) lines"
+echo "$out" | grep -A1 "by file:" | grep -q "%  $W$" || fail "the samples' file"
+echo "$out" | grep -A1 "by instruction:" | grep -q "do_pages+0x[0-9a-f]* (workload.c:[0-9]*)" ||
+	fail "the samples' function and line"
+# a sampling buffer per thread: the workload's second thread faults 1024 pages too
+out=$(/bin/pfmon -P 64 -e page-faults -- $W -p 1024 -T 1) || fail "pfmon -P -T 1: $?"
+ns=$(count samples)
+n=$(echo "$out" | sed -n '/by thread:/,/^$/p' | grep -c "% *tid ")
+in_range "$ns" 32 34 && [ "$n" -eq 2 ] || fail "2 threads: $ns samples in $n threads"
+
+# -F: the kernel has no frequency mode, a refusal that says so
+out=$(/bin/pfmon -F 1000 -- $W 2>&1)
+[ $? -eq 2 ] && echo "$out" | grep -q "^pfmon: -F: the kernel has no frequency mode" ||
+	fail "pfmon -F"
+
+# refusals: one line, a non-zero exit
+out=$(/bin/pfmon -e sycalls -- $W 2>&1)
+[ $? -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] &&
+	echo "$out" | grep -q "event 'sycalls': unknown .*; closest: syscalls" ||
+	fail "a misspelt event"
 # hardware events by libpfm4 name: the guest has no PMU, so libpfm4 knows no event
 # (or, with one forced on it, perfmon has no counter to give it): a clear refusal
-out=$(/bin/pfmon -e INST_RETIRED:ANY_P -- /bin/workload -s 1 2>&1)
+out=$(/bin/pfmon -e INST_RETIRED:ANY_P -- $W -s 1 2>&1)
 [ $? -eq 2 ] && echo "$out" | grep -q "event 'INST_RETIRED:ANY_P': unknown" ||
 	fail "a hardware event without a PMU"
-out=$(LIBPFM_FORCE_PMU=skl /bin/pfmon -e INST_RETIRED:ANY_P,syscalls -- /bin/workload -s 1 2>&1)
+out=$(LIBPFM_FORCE_PMU=skl /bin/pfmon -e INST_RETIRED:ANY_P,syscalls -- $W -s 1 2>&1)
 [ $? -eq 2 ] && echo "$out" | grep -q "not enough counters" ||
 	fail "a hardware event on the software PMU"
-echo "pfmon-check: ok ($sys syscalls, $ns samples of $pf page faults)"
+out=$(/bin/pfmon -t 2 2>&1)
+[ $? -eq 1 ] && [ "$out" = "pfmon: pfm_load_context thread 2: Operation not permitted: it is a kernel thread" ] ||
+	fail "a kernel thread"
+out=$(/bin/pfmon -C 99 -- $W 2>&1)
+[ $? -eq 1 ] && echo "$out" | grep -q "CPU 99 does not exist or is offline" || fail "CPU 99"
+out=$(/bin/pfmon -p 999999 2>&1)
+[ $? -eq 1 ] && echo "$out" | grep -q "process 999999: No such file" || fail "no process"
+# the access rules, as a user without capabilities (paranoid 2, the default)
+out=$(/bin/runas 1000 /bin/pfmon -k -e syscalls -- $W 2>&1)
+[ $? -eq 1 ] && [ "$out" = "pfmon: pfm_write_pmcs: Operation not permitted: kernel-level counting (-k, :k) needs CAP_PERFMON while /sys/kernel/perfmon/paranoid is 2 or more (it is 2)" ] ||
+	fail "-k without CAP_PERFMON"
+out=$(/bin/runas 1000 /bin/pfmon -a -- $W 2>&1)
+[ $? -eq 1 ] && [ "$out" = "pfmon: pfm_create_context: Operation not permitted: CPU sessions (-a, -C) need CAP_PERFMON while /sys/kernel/perfmon/paranoid is 1 or more (it is 2)" ] ||
+	fail "-a without CAP_PERFMON"
+out=$(/bin/runas 1000 /bin/pfmon -p 1 2>&1)
+[ $? -eq 1 ] && echo "$out" | grep -q "^pfmon: pfm_load_context thread 1: Permission denied: you may not read that process as ptrace would" ||
+	fail "-p of another user's process"
+out=$(/bin/runas 1000 /bin/pfmon -e syscalls -- $W -s 10) || fail "a user counting a command: $?"
+# ctx_per_user_max (capable users are not limited): none at all is a refusal; one
+# leaves the command's child process uncounted, with a warning, and counts the rest
+max=$(cat /sys/kernel/perfmon/ctx_per_user_max)
+echo 0 > /sys/kernel/perfmon/ctx_per_user_max
+out=$(/bin/runas 1000 /bin/pfmon -- $W 2>&1)
+rc=$?
+echo 1 > /sys/kernel/perfmon/ctx_per_user_max
+out2=$(/bin/runas 1000 /bin/pfmon -e syscalls -- $W -s 5000 -f 1 2>&1)
+rc2=$?
+echo "$max" > /sys/kernel/perfmon/ctx_per_user_max
+[ $rc -eq 1 ] && [ "$out" = "pfmon: pfm_create_context: Too many open files: this user holds /sys/kernel/perfmon/ctx_per_user_max (0) contexts already" ] ||
+	fail "ctx_per_user_max 0"
+out=$out2
+sys=$(count syscalls)
+[ $rc2 -eq 0 ] && echo "$out" | grep -q "^pfmon: not counted: pfm_create_context thread [0-9]*: Too many open files: this user holds /sys/kernel/perfmon/ctx_per_user_max (1) contexts already$" &&
+	in_range "$sys" 5018 5030 || fail "ctx_per_user_max 1: $sys syscalls"
+out=$(/bin/pfmon -- /nonexistent 2>&1)
+[ $? -eq 127 ] && [ "$out" = "pfmon: /nonexistent: No such file or directory" ] ||
+	fail "a command that does not exist"
+out=$(/bin/pfmon --version) && echo "$out" | grep -q "^pfmon [0-9.]* (perfmon interface 2.90)$" ||
+	fail "--version"
+# no perfmon: one line that says to load it (the module only: the in-tree kernel
+# has perfmon built in)
+if [ -e /lib/perfmon.ko ] && rmmod perfmon 2>/dev/null; then
+	out=$(/bin/pfmon -- $W 2>&1)
+	rc=$?
+	insmod /lib/perfmon.ko || fail "insmod again"
+	[ $rc -eq 1 ] && [ "$out" = "pfmon: perfmon is not available: load the module (insmod perfmon.ko) or boot a kernel with perfmon built in" ] ||
+		fail "without the module"
+fi
+echo "pfmon-check: ok"

@@ -1,357 +1,307 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pfmon: count software events of a command.
+ * pfmon: count (or sample) events of a command, of running threads, or of CPUs.
  *
- *   pfmon [-u] [-k] [-P PERIOD] [-e EV[,EV...]] [--] COMMAND [ARGS]
+ *   pfmon [options] [--] COMMAND [ARGS]
+ *   pfmon [options] -p PID[,PID...] | -t TID[,TID...]
+ *   pfmon [options] -a | -C LIST [COMMAND [ARGS]]
  *
- * -u counts events at user level, -k at kernel level (which needs privilege
- * under the default paranoid setting); with neither, user level, as perfmon2's
- * pfmon did.  An event that is not a software one is a libpfm4 name, counted on
- * the hardware PMU (libpfm-glue/events.h).  -P samples the first event every PERIOD occurrences (smpl.c) and
- * reports the instruction pointers it was sampled at most.
- * One per-thread context with one software-PMU counter per event.  The child
- * attaches the context to itself and starts it before exec, so the counts
- * cover the command from its first instruction; the context stays attached
- * across exec and the kernel detaches it, keeping the final counts, when the
- * command exits.  The parent then reads and prints them.
+ * The options are listed by usage() and described in pfmon(1).  This file reads
+ * them and runs the measurement once or -r times; target.c attaches the
+ * contexts, evsel.c programs them, print.c prints what they counted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <perfmon/perfmon_x86.h>
-
-#include "events.h"
-#include "perfmon.h"
+#include "pfmon.h"
 #include "smpl.h"
 
-struct pfmon_event {
-	const char *name;
-	const char *label;	/* name as printed, with its unit */
-	int code;
+struct pfmon_opts opts = {
+	.inherit = 1,
+	.repeat = 1,
+	.switch_ns = 10000000,	/* 10 ms, as perf's default multiplexing interval */
 };
 
-static const struct pfmon_event pfmon_events[] = {
-	{ "task-clock",		"task-clock (ns)",	PFM_SW_EV_TASK_CLOCK },
-	{ "context-switches",	"context-switches",	PFM_SW_EV_CTX_SWITCHES },
-	{ "cpu-migrations",	"cpu-migrations",	PFM_SW_EV_CPU_MIGRATIONS },
-	{ "page-faults",	"page-faults",		PFM_SW_EV_PAGE_FAULTS },
-	{ "syscalls",		"syscalls",		PFM_SW_EV_SYSCALLS },
+enum { OPT_SWITCH = 256, OPT_SMPL_OUT, OPT_NO_INHERIT, OPT_VERSION };
+
+static const struct option long_opts[] = {
+	{ "event",		required_argument,	NULL, 'e' },
+	{ "pid",		required_argument,	NULL, 'p' },
+	{ "tid",		required_argument,	NULL, 't' },
+	{ "all-cpus",		no_argument,		NULL, 'a' },
+	{ "cpu",		required_argument,	NULL, 'C' },
+	{ "repeat",		required_argument,	NULL, 'r' },
+	{ "interval-print",	required_argument,	NULL, 'I' },
+	{ "field-separator",	required_argument,	NULL, 'x' },
+	{ "json",		no_argument,		NULL, 'j' },
+	{ "output",		required_argument,	NULL, 'o' },
+	{ "period",		required_argument,	NULL, 'P' },
+	{ "freq",		required_argument,	NULL, 'F' },
+	{ "switch-timeout",	required_argument,	NULL, OPT_SWITCH },
+	{ "smpl-out",		required_argument,	NULL, OPT_SMPL_OUT },
+	{ "no-inherit",		no_argument,		NULL, OPT_NO_INHERIT },
+	{ "version",		no_argument,		NULL, OPT_VERSION },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
 };
-#define PFMON_NUM_EVENTS (sizeof(pfmon_events) / sizeof(pfmon_events[0]))
-
-/* what the child tells the parent when it could not run the command */
-struct child_fail {
-	int err;
-	char what[32];
-};
-
-/*
- * A selected event: a software one (sw set), or a hardware one named through
- * libpfm4, encoded once the levels are known.
- */
-struct pfmon_sel {
-	const char *name;
-	const struct pfmon_event *sw;
-	struct pfmg_event hw;
-	uint16_t pmd;
-};
-
-#define PFMON_MAX_EVENTS (PFM_SW_NUM_COUNTERS + PFM_X86_MAX_GP + PFM_X86_MAX_FIXED)
-
-static struct pfmon_sel sel[PFMON_MAX_EVENTS];
-static int nsel;
-static uint64_t levels;		/* PFM_SW_PMC_USR and/or PFM_SW_PMC_OS */
-static uint64_t smpl_period;	/* 0: counting only */
 
 static void usage(FILE *f)
 {
-	size_t i;
-
-	fprintf(f, "usage: pfmon [-u] [-k] [-P PERIOD] [-e EV[,EV...]] [--] COMMAND [ARGS]\n"
-		   "  -u  count at user level (the default)\n"
-		   "  -k  count at kernel level\n"
-		   "  -P  sample the first event every PERIOD occurrences\n"
-		   "software events (default: all):");
-	for (i = 0; i < PFMON_NUM_EVENTS; i++)
-		fprintf(f, " %s", pfmon_events[i].name);
-	fprintf(f, "\nhardware events: libpfm4's names (INST_RETIRED:ANY_P, ...), "
-		   "with a hardware PMU\n");
+	fprintf(f,
+"usage: pfmon [options] [--] COMMAND [ARGS]\n"
+"       pfmon [options] -p PID[,PID] | -t TID[,TID] | -a | -C CPUS [COMMAND]\n"
+"  -e EV[,EV|{EV,EV}]  events (groups in braces share an event set)\n"
+"  -u, -k              count at user level (the default), at kernel level\n"
+"  -p PID, -t TID      count running processes (all their threads), threads\n"
+"  -a, -C 0,2-3        count whole CPUs (until the command ends, or ^C)\n"
+"  --no-inherit        not the command's new threads and processes\n"
+"  -r N                run N times: mean and relative standard deviation\n"
+"  -I MS               print the counts every MS milliseconds\n"
+"  -x SEP, -j          CSV with separator SEP, JSON lines (pfmon(1): fields)\n"
+"  -o FILE             write the counts to FILE\n"
+"  --switch-timeout MS event sets' switch interval when events outnumber counters\n"
+"  -P PERIOD           sample the first event every PERIOD occurrences\n"
+"  -F HZ               refused: the kernel has no frequency mode (pfmon(1))\n"
+"  --smpl-out FILE     every sample: time cpu pid tid ip\n"
+"  --version, -h\n");
+	evsel_usage(f);
 }
 
-static void die(const char *what)
+static uint64_t number(const char *s, const char *what)
 {
-	int err = errno;
+	char *end;
+	uint64_t v;
 
-	/* these are what opening a missing or driverless /dev/perfmon gives */
-	fprintf(stderr, "pfmon: %s: %s%s\n", what, strerror(err),
-		err == ENOENT || err == ENODEV || err == ENXIO ?
-		" (is perfmon.ko loaded?)" : "");
-	exit(1);
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (!*s || *end || errno || !v || *s == '-') {
+		fprintf(stderr, "pfmon: bad %s '%s'\n", what, s);
+		exit(2);
+	}
+	return v;
 }
 
-static void select_events(char *list)
+/* "1,3,5-7" into list[], at most max entries */
+static int parse_list(const char *s, int *list, int max, const char *what)
 {
-	char *tok, *save = NULL;
-	size_t i;
+	char *copy = strdup(s), *tok, *save = NULL, *dash;
+	long a, b;
+	int n = 0;
 
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (nsel == PFMON_MAX_EVENTS) {
-			fprintf(stderr, "pfmon: at most %d events\n", PFMON_MAX_EVENTS);
-			exit(2);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		dash = strchr(tok, '-');
+		if (dash)
+			*dash++ = '\0';
+		a = strtol(tok, NULL, 10);
+		b = dash ? strtol(dash, NULL, 10) : a;
+		if (!*tok || strspn(tok, "0123456789") != strlen(tok) ||
+		    (dash && (!*dash || strspn(dash, "0123456789") != strlen(dash))) || b < a)
+			goto bad;
+		for (; a <= b; a++) {
+			if (n == max)
+				goto bad;
+			list[n++] = a;
 		}
-		sel[nsel].name = tok;
-		for (i = 0; i < PFMON_NUM_EVENTS; i++)
-			if (!strcmp(tok, pfmon_events[i].name))
-				sel[nsel].sw = &pfmon_events[i];
-		nsel++;
 	}
+	free(copy);
+	if (n)
+		return n;
+bad:
+	fprintf(stderr, "pfmon: bad %s '%s'\n", what, s);
+	exit(2);
 }
 
-/* Counters of the hardware PMU, as /sys/kernel/perfmon/pmu_desc lists them. */
-static unsigned int count_regs(const char *kind, unsigned int first, unsigned int max)
+static void parse(int argc, char **argv)
 {
-	char path[96];
-	unsigned int n = 0;
+	uint64_t freq = 0;
+	int opt, i, n;
 
-	while (n < max) {
-		snprintf(path, sizeof(path), "/sys/kernel/perfmon/pmu_desc/%s%u", kind, first + n);
-		if (access(path, F_OK))
+	/* '+': options end at the command, whose own options are its own */
+	while ((opt = getopt_long(argc, argv, "+e:hkuP:F:p:t:aC:r:I:x:jo:", long_opts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			evsel_parse(optarg);
 			break;
-		n++;
-	}
-	return n;
-}
-
-/*
- * Encodes the hardware events at the chosen levels, gives them counters, and
- * numbers the software ones: the registers to write, and each event's PMD.
- */
-static unsigned int assign_events(struct pfarg_pmc *pc)
-{
-	struct pfmg_event hw[PFMON_MAX_EVENTS];
-	uint16_t hw_pmd[PFMON_MAX_EVENTS];
-	unsigned int plm = 0, nhw = 0, npc = 0, nsw = 0, k;
-	int i;
-
-	if (levels & PFM_SW_PMC_USR)
-		plm |= PFMG_PLM_USR;
-	if (levels & PFM_SW_PMC_OS)
-		plm |= PFMG_PLM_OS;
-	for (i = 0; i < nsel; i++) {
-		if (sel[i].sw) {
-			if (nsw == PFM_SW_NUM_COUNTERS) {
-				fprintf(stderr, "pfmon: at most %d software events\n",
-					PFM_SW_NUM_COUNTERS);
+		case 'k':
+			opts.levels |= PFM_SW_PMC_OS;
+			break;
+		case 'u':
+			opts.levels |= PFM_SW_PMC_USR;
+			break;
+		case 'P':
+			opts.smpl_period = number(optarg, "period");
+			break;
+		case 'F':
+			freq = number(optarg, "frequency");
+			break;
+		case 'p':
+		case 't':
+			n = parse_list(optarg, opts.pids + opts.npids,
+				       64 - opts.npids, opt == 'p' ? "process id" : "thread id");
+			for (i = 0; i < n; i++)
+				opts.pid_is_tid[opts.npids + i] = opt == 't';
+			opts.npids += n;
+			break;
+		case 'a':
+			opts.ncpus = -1;
+			break;
+		case 'C':
+			opts.ncpus = parse_list(optarg, opts.cpus, 1024, "CPU list");
+			break;
+		case 'r':
+			opts.repeat = number(optarg, "repeat count");
+			break;
+		case 'I':
+			opts.interval_ms = number(optarg, "interval");
+			break;
+		case 'x':
+			opts.sep = optarg;
+			break;
+		case 'j':
+			opts.json = 1;
+			break;
+		case 'o':
+			opts.out = fopen(optarg, "w");
+			if (!opts.out) {
+				fprintf(stderr, "pfmon: %s: %s\n", optarg, strerror(errno));
 				exit(2);
 			}
-			pc[npc].reg_num = PFM_SW_FIRST_PMC + nsw;
-			pc[npc++].reg_value = sel[i].sw->code | PFM_SW_PMC_EN | levels;
-			sel[i].pmd = PFM_SW_FIRST_PMD + nsw++;
-			continue;
-		}
-		if (pfmg_encode(sel[i].name, plm, &sel[i].hw)) {
-			fprintf(stderr, "pfmon: event '%s': %s\n", sel[i].name,
-				errno == ENOENT ? "unknown (not a software event, and not one "
-				"libpfm4 knows on this machine's PMU)" : strerror(errno));
+			break;
+		case OPT_SWITCH:
+			opts.switch_ns = number(optarg, "switch timeout") * 1000000ULL;
+			break;
+		case OPT_SMPL_OUT:
+			opts.smpl_out = optarg;
+			break;
+		case OPT_NO_INHERIT:
+			opts.inherit = 0;
+			break;
+		case OPT_VERSION:
+			printf("pfmon %s (perfmon interface %u.%u)\n", PFMON_VERSION,
+			       PFM_VERSION_MAJ, PFM_VERSION_MIN);
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
 			usage(stderr);
 			exit(2);
 		}
-		hw[nhw++] = sel[i].hw;
 	}
-	if (!nhw)
-		return npc;
-	if (pfmg_assign(hw, nhw, count_regs("pmc", PFM_X86_FIRST_GP_PMC, PFM_X86_MAX_GP),
-			count_regs("pmd", PFM_X86_FIRST_FIXED_PMD, PFM_X86_MAX_FIXED),
-			pc + npc, &k, hw_pmd)) {
-		fprintf(stderr, "pfmon: %u hardware events: not enough counters "
-			"(pmu_desc/model says which PMU perfmon drives)\n", nhw);
+	if (optind < argc)
+		opts.argv = argv + optind;
+	if (!!opts.argv + !!opts.npids > 1 || (opts.npids && opts.ncpus) ||
+	    (!opts.argv && !opts.npids && !opts.ncpus)) {
+		fprintf(stderr, "pfmon: give one of a command, -p/-t, or -a/-C (with or "
+			"without a command)\n");
+		usage(stderr);
 		exit(2);
 	}
-	npc += k;
-	for (i = 0, k = 0; i < nsel; i++)
-		if (!sel[i].sw)
-			sel[i].pmd = hw_pmd[k++];
-	return npc;
-}
-
-static int setup_context(void)
-{
-	struct pfarg_pmc pc[PFMON_MAX_EVENTS + 1];
-	struct pfarg_pmd pd[PFMON_MAX_EVENTS];
-	unsigned int npc;
-	int fd, i;
-
-	memset(pc, 0, sizeof(pc));
-	memset(pd, 0, sizeof(pd));
-	npc = assign_events(pc);
-	fd = smpl_period ? smpl_create() : pfm_create_context(0);
-	if (fd < 0)
-		die("pfm_create_context");
-	for (i = 0; i < nsel; i++)
-		pd[i].reg_num = sel[i].pmd;
-	if (smpl_period)
-		smpl_pmd(&pd[0], smpl_period);
-	if (pfm_write_pmcs(fd, pc, npc * sizeof(pc[0])))
-		die("pfm_write_pmcs");
-	if (pfm_write_pmds(fd, pd, nsel * sizeof(pd[0])))
-		die("pfm_write_pmds");
-	return fd;
-}
-
-/*
- * In the child: attach, start, exec.  A failure is reported to the parent
- * through the close-on-exec pipe 'errfd' (a successful exec closes it empty),
- * so that the parent prints no counts for a command that never ran.
- */
-static void run_child(int fd, int errfd, char **argv)
-{
-	struct child_fail fail;
-	ssize_t n;
-
-	memset(&fail, 0, sizeof(fail));
-	if (pfm_load_context(fd, 0, gettid())) {
-		strcpy(fail.what, "pfm_load_context");
-	} else if (pfm_start(fd, 0)) {
-		strcpy(fail.what, "pfm_start");
-	} else {
-		execvp(argv[0], argv);
-		snprintf(fail.what, sizeof(fail.what), "exec");
+	if (opts.sep && opts.json) {
+		fprintf(stderr, "pfmon: -x and -j: choose one output format\n");
+		exit(2);
 	}
-	fail.err = errno;
-	/* if the parent cannot hear it, it sees no report and an exit 127 */
-	n = write(errfd, &fail, sizeof(fail));
-	(void)n;
-	_exit(127);
+	if (freq) {
+		/*
+		 * A period is a fixed count of events, and the one event that counts
+		 * time, task-clock, is brought up to date when the thread is switched
+		 * out, not while it runs: no event can be sampled by time.
+		 */
+		fprintf(stderr, "pfmon: -F: the kernel has no frequency mode, and its "
+			"task-clock is updated only when a thread is switched out: use -P "
+			"PERIOD\n");
+		exit(2);
+	}
+	if (!opts.levels)
+		opts.levels = PFM_SW_PMC_USR;
+	if (!opts.nev)
+		evsel_default();
+	if (opts.ncpus < 0) {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		for (i = 0; i < ncpu && i < 1024; i++)
+			opts.cpus[i] = i;
+		opts.ncpus = i;
+	}
+	if (!opts.out)
+		opts.out = stdout;
 }
 
-static void print_counts(int fd)
+static struct pfmon_count *prev;
+
+/* -I: what each interval added */
+static void tick(const struct pfmon_count *now, uint64_t at_ns)
 {
-	struct pfarg_pmd pd[PFMON_MAX_EVENTS];
+	struct pfmon_count d[PFMON_MAX_EVENTS];
 	int i;
 
-	memset(pd, 0, sizeof(pd));
-	for (i = 0; i < nsel; i++)
-		pd[i].reg_num = sel[i].pmd;
-	if (pfm_read_pmds(fd, pd, nsel * sizeof(pd[0])))
-		die("pfm_read_pmds");
-	/*
-	 * The sampled counter restarts from -period at each sample: its events are
-	 * the whole periods sampled and what it counted since the last reset.
-	 */
-	if (smpl_period)
-		pd[0].reg_value = smpl_finish() * smpl_period + pd[0].reg_value + smpl_period;
-	for (i = 0; i < nsel; i++)
-		printf("%20" PRIu64 "  %s\n", (uint64_t)pd[i].reg_value,
-		       sel[i].sw ? sel[i].sw->label : sel[i].name);
-	fflush(stdout);
+	for (i = 0; i < opts.nev; i++) {
+		d[i].raw = now[i].raw - prev[i].raw;
+		d[i].running = now[i].running - prev[i].running;
+		d[i].enabled = now[i].enabled - prev[i].enabled;
+	}
+	memcpy(prev, now, opts.nev * sizeof(*prev));
+	print_interval(d, at_ns);
 }
 
 int main(int argc, char **argv)
 {
-	struct child_fail fail;
-	int fd, opt, status, pfd[2];
-	char *end;
-	ssize_t n;
-	pid_t pid;
-	size_t i;
+	struct pfmon_count **runs;
+	struct pfmon_result res;
+	uint64_t *elapsed;
+	FILE *smpl_out = NULL;
+	int r;
 
-	/* '+': options end at the command, whose own options are its own */
-	while ((opt = getopt(argc, argv, "+e:hkuP:")) != -1) {
-		switch (opt) {
-		case 'P':
-			smpl_period = strtoull(optarg, &end, 0);
-			if (!*optarg || *end || !smpl_period) {
-				fprintf(stderr, "pfmon: bad period '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'e':
-			select_events(optarg);
-			break;
-		case 'k':
-			levels |= PFM_SW_PMC_OS;
-			break;
-		case 'u':
-			levels |= PFM_SW_PMC_USR;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind >= argc) {
-		usage(stderr);
+	parse(argc, argv);
+	evsel_place();
+	if (opts.smpl_period && opts.nsets > 1) {
+		fprintf(stderr, "pfmon: sampling needs every event in one set: %d events "
+			"need %d sets\n", opts.nev, opts.nsets);
 		return 2;
 	}
-	if (!levels)
-		levels = PFM_SW_PMC_USR;
-	if (!nsel)
-		for (i = 0; i < PFMON_NUM_EVENTS; i++) {
-			sel[nsel].name = pfmon_events[i].name;
-			sel[nsel++].sw = &pfmon_events[i];
+	if (opts.smpl_out) {
+		smpl_out = fopen(opts.smpl_out, "w");
+		if (!smpl_out) {
+			fprintf(stderr, "pfmon: %s: %s\n", opts.smpl_out, strerror(errno));
+			return 2;
 		}
-
-	fd = setup_context();
-	if (smpl_period)
-		smpl_map(fd);
-
-	if (pipe2(pfd, O_CLOEXEC))
-		die("pipe2");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (!pid) {
-		close(pfd[0]);
-		run_child(fd, pfd[1], argv + optind);
+		smpl_set_out(smpl_out);
 	}
-	close(pfd[1]);
-
-	/* like a shell: ^C and ^\ are for the command; we still print */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-
-	do
-		n = read(pfd[0], &fail, sizeof(fail));
-	while (n < 0 && errno == EINTR);
-	close(pfd[0]);
-	/* the command runs: drain the samples until it exits */
-	if (smpl_period && n == 0)
-		smpl_service(fd);
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die("waitpid");
-
-	if (n == (ssize_t)sizeof(fail)) {
-		fail.what[sizeof(fail.what) - 1] = '\0';
-		errno = fail.err;
-		if (!strcmp(fail.what, "exec")) {
-			fprintf(stderr, "pfmon: %s: %s\n", argv[optind],
-				strerror(errno));
+	runs = calloc(opts.repeat, sizeof(*runs));
+	elapsed = calloc(opts.repeat, sizeof(*elapsed));
+	prev = calloc(opts.nev, sizeof(*prev));
+	if (!runs || !elapsed || !prev)
+		pfmon_fail("calloc", ENOMEM, -1);
+	for (r = 0; r < opts.repeat; r++) {
+		memset(&res, 0, sizeof(res));
+		memset(prev, 0, opts.nev * sizeof(*prev));
+		target_run(&res, tick);
+		if (res.exec_failed)
 			return 127;
-		}
-		die(fail.what);
+		runs[r] = res.count;
+		elapsed[r] = res.elapsed_ns;
 	}
-
-	print_counts(fd);
-	if (smpl_period)
-		smpl_report(smpl_period, sel[0].name);
-	close(fd);
-
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	print_counts((const struct pfmon_count *const *)runs, opts.repeat, &res, elapsed);
+	if (opts.smpl_period)
+		smpl_report(opts.out, opts.smpl_period, opts.ev[0].name);
+	if (smpl_out)
+		fclose(smpl_out);
+	if (fflush(opts.out) || (opts.out != stdout && fclose(opts.out))) {
+		perror("pfmon: output");
+		return 1;
+	}
+	if (!opts.argv || !res.have_ru)
+		return 0;
+	if (WIFSIGNALED(res.status))
+		return 128 + WTERMSIG(res.status);
+	return WEXITSTATUS(res.status);
 }

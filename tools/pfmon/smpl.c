@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pfmon: sampling mode (smpl.h).
+ *
+ * Every sample is kept (24 bytes each) and grouped only for the report: by
+ * thread, by the file mapped at its IP, and by function and line.  The
+ * mappings are those of /proc/PID/maps when the process was last seen alive:
+ * pfmon takes them when a process stops before exiting (ptrace) and at each
+ * notification, so that the report can name code of processes long gone.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,126 +19,220 @@
 
 #include "perfmon.h"
 #include "smpl.h"
+#include "sym.h"
 
-#define SMPL_PAGES	64	/* 256 KiB: about 4,600 samples between notifications */
-#define TOP_IPS		10
+#define SMPL_PAGES	64	/* 256 KiB: about 6,500 samples between notifications */
+#define TOP_N		10
 
-struct ip_count {
-	uint64_t ip;
-	uint64_t n;
+struct smpl_buf {
+	const struct pfm_dfl_smpl_hdr *hdr;
+	size_t size;
+	uint64_t taken;		/* samples drained since the buffer was emptied */
+	uint64_t total;		/* samples drained before that */
 };
 
-static const struct pfm_dfl_smpl_hdr *hdr;
-static size_t buf_size;
-static struct ip_count *ips;
-static size_t nips, ips_cap;
-static uint64_t nsamples, notifications;
+struct sample {
+	uint64_t ip;
+	uint32_t tid, pid;
+};
 
-int smpl_create(void)
+static struct sample *samples;
+static size_t nsamples, cap;
+static uint64_t notifications;
+static FILE *out;
+
+static struct sym_maps *maps;	/* every process seen, newest first */
+
+static void *xrealloc(void *p, size_t n)
 {
-	struct pfm_dfl_smpl_arg arg = { .buf_size = SMPL_PAGES * sysconf(_SC_PAGESIZE) };
-
-	buf_size = arg.buf_size;
-	return pfm_create_context(PFM_FL_SMPL_FMT, PFM_DFL_SMPL_NAME, &arg, sizeof(arg));
-}
-
-void smpl_pmd(struct pfarg_pmd *pd, uint64_t period)
-{
-	pd->reg_flags = PFM_PMDFL_SMPL;
-	pd->reg_value = -period;
-	pd->reg_short_reset = -period;
-	pd->reg_long_reset = -period;
-}
-
-void smpl_map(int fd)
-{
-	void *p = mmap(NULL, buf_size, PROT_READ, MAP_SHARED, fd, 0);
-
-	if (p == MAP_FAILED) {
-		perror("pfmon: mmap of the sampling buffer");
+	p = realloc(p, n);
+	if (!p) {
+		perror("pfmon");
 		exit(1);
 	}
-	hdr = p;
+	return p;
 }
 
-static void count_ip(uint64_t ip)
+int smpl_open(int flags, struct smpl_buf **bp)
 {
-	size_t i;
+	struct pfm_dfl_smpl_arg arg = { .buf_size = SMPL_PAGES * sysconf(_SC_PAGESIZE) };
+	struct smpl_buf *b;
+	void *p;
+	int fd, err;
 
-	for (i = 0; i < nips; i++) {
-		if (ips[i].ip == ip) {
-			ips[i].n++;
-			return;
-		}
+	fd = pfm_create_context(flags | PFM_FL_SMPL_FMT, PFM_DFL_SMPL_NAME, &arg, sizeof(arg));
+	if (fd < 0)
+		return -1;
+	p = mmap(NULL, arg.buf_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
 	}
-	if (nips == ips_cap) {
-		ips_cap = ips_cap ? 2 * ips_cap : 64;
-		ips = realloc(ips, ips_cap * sizeof(*ips));
-		if (!ips) {
-			perror("pfmon");
-			exit(1);
-		}
-	}
-	ips[nips].ip = ip;
-	ips[nips++].n = 1;
+	b = xrealloc(NULL, sizeof(*b));
+	b->hdr = p;
+	b->size = arg.buf_size;
+	b->taken = 0;
+	b->total = 0;
+	*bp = b;
+	return fd;
+}
+
+void smpl_set_out(FILE *f)
+{
+	out = f;
 }
 
 /* Every entry records no PMD values here: one fixed size. */
-static void drain(void)
+void smpl_drain(struct smpl_buf *b)
 {
-	const struct pfm_dfl_smpl_entry *e = (const void *)(hdr + 1);
-	uint64_t i, n = hdr->hdr_count;
+	const struct pfm_dfl_smpl_entry *e = (const void *)(b->hdr + 1);
+	uint64_t i, n = b->hdr->hdr_count;
 
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	for (i = 0; i < n; i++)
-		count_ip(e[i].ip);
-	nsamples += n;
-}
-
-/* Until the command's end message: drain at each notification and resume. */
-void smpl_service(int fd)
-{
-	union pfarg_msg msg;
-	ssize_t r;
-
-	for (;;) {
-		r = read(fd, &msg, sizeof(msg));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r != sizeof(msg))
-			return;
-		if (msg.type == PFM_MSG_END)
-			return;
-		if (msg.type == PFM_MSG_OVFL) {
-			notifications++;
-			drain();
-			if (pfm_start(fd, PFM_STARTFL_RESTART) && errno != EBUSY)
-				return;
+	/* the buffer is emptied only by the restart: take what is new */
+	for (i = b->taken; i < n; i++) {
+		if (nsamples == cap) {
+			cap = cap ? 2 * cap : 1024;
+			samples = xrealloc(samples, cap * sizeof(*samples));
 		}
+		samples[nsamples++] = (struct sample){ e[i].ip, e[i].pid, e[i].tgid };
+		if (out)
+			fprintf(out, "%" PRIu64 " %u %u %u %#" PRIx64 "\n", (uint64_t)e[i].tstamp,
+				e[i].cpu, e[i].tgid, e[i].pid, (uint64_t)e[i].ip);
+	}
+	if (n > b->taken) {
+		/* a process is alive while it samples: its mappings are there */
+		smpl_snapshot_maps(e[n - 1].tgid);
+		b->taken = n;
 	}
 }
 
+int smpl_restart(int fd, struct smpl_buf *b)
+{
+	notifications++;
+	smpl_drain(b);
+	/* the restart empties the buffer: count on from its start */
+	b->total += b->taken;
+	b->taken = 0;
+	if (pfm_start(fd, PFM_STARTFL_RESTART) && errno != EBUSY)
+		return -1;
+	return 0;
+}
+
+uint64_t smpl_count(const struct smpl_buf *b)
+{
+	return b->total + b->taken;
+}
+
+void smpl_close(struct smpl_buf *b)
+{
+	munmap((void *)b->hdr, b->size);
+	free(b);
+}
+
+void smpl_snapshot_maps(int pid)
+{
+	maps = sym_maps_read(maps, pid);
+}
+
+/* counts of one key, sorted for the report */
+struct tally {
+	uint64_t key;
+	const char *name;
+	uint64_t n;
+};
+
 static int by_count(const void *a, const void *b)
 {
-	const struct ip_count *x = a, *y = b;
+	const struct tally *x = a, *y = b;
 
-	return x->n < y->n ? 1 : x->n > y->n ? -1 : 0;
+	return x->n < y->n ? 1 : x->n > y->n ? -1 : (x->key > y->key) - (x->key < y->key);
 }
 
-uint64_t smpl_finish(void)
+/* Tallies samples by key; name keys by their string when names are given. */
+static size_t tally(struct tally **tp, uint64_t (*key)(const struct sample *, const char **))
 {
-	drain();
-	return nsamples;
+	struct tally *t = NULL;
+	size_t nt = 0, i, j;
+	const char *name;
+	uint64_t k;
+
+	for (i = 0; i < nsamples; i++) {
+		name = NULL;
+		k = key(&samples[i], &name);
+		for (j = 0; j < nt; j++)
+			if (name ? t[j].name && !strcmp(t[j].name, name) : t[j].key == k)
+				break;
+		if (j == nt) {
+			t = xrealloc(t, ++nt * sizeof(*t));
+			t[j] = (struct tally){ k, name, 0 };
+		}
+		t[j].n++;
+	}
+	qsort(t, nt, sizeof(*t), by_count);
+	*tp = t;
+	return nt;
 }
 
-void smpl_report(uint64_t period, const char *event)
+static uint64_t key_tid(const struct sample *s, const char **name)
+{
+	(void)name;
+	return (uint64_t)s->pid << 32 | s->tid;
+}
+
+static uint64_t key_dso(const struct sample *s, const char **name)
+{
+	*name = sym_dso(maps, s->pid, s->ip);
+	return 0;
+}
+
+static uint64_t key_ip(const struct sample *s, const char **name)
+{
+	(void)name;
+	return s->ip;
+}
+
+static uint64_t ip_pid(uint64_t ip)
 {
 	size_t i;
 
-	printf("%20" PRIu64 "  samples, one every %" PRIu64 " %s (%" PRIu64
-	       " buffer-full notifications)\n", nsamples, period, event, notifications);
-	qsort(ips, nips, sizeof(*ips), by_count);
-	for (i = 0; i < nips && i < TOP_IPS; i++)
-		printf("%20" PRIu64 "  %5.1f%%  ip %#" PRIx64 "\n", ips[i].n,
-		       100.0 * ips[i].n / nsamples, ips[i].ip);
+	for (i = 0; i < nsamples; i++)
+		if (samples[i].ip == ip)
+			return samples[i].pid;
+	return 0;
+}
+
+void smpl_report(FILE *f, uint64_t period, const char *event)
+{
+	struct tally *t;
+	char where[512];
+	size_t n, i;
+
+	fprintf(f, "%20zu  samples, one every %" PRIu64 " %s (%" PRIu64
+		" buffer-full notifications)\n", nsamples, period, event, notifications);
+	if (!nsamples)
+		return;
+	n = tally(&t, key_tid);
+	fprintf(f, "\n  by thread:\n");
+	for (i = 0; i < n && i < TOP_N; i++)
+		fprintf(f, "%20" PRIu64 "  %5.1f%%  tid %u (pid %u)\n", t[i].n,
+			100.0 * t[i].n / nsamples, (unsigned int)t[i].key,
+			(unsigned int)(t[i].key >> 32));
+	free(t);
+	n = tally(&t, key_dso);
+	fprintf(f, "\n  by file:\n");
+	for (i = 0; i < n && i < TOP_N; i++)
+		fprintf(f, "%20" PRIu64 "  %5.1f%%  %s\n", t[i].n,
+			100.0 * t[i].n / nsamples, t[i].name ? t[i].name : "[unknown]");
+	free(t);
+	n = tally(&t, key_ip);
+	fprintf(f, "\n  by instruction:\n");
+	for (i = 0; i < n && i < TOP_N; i++) {
+		sym_describe(maps, ip_pid(t[i].key), t[i].key, where, sizeof(where));
+		fprintf(f, "%20" PRIu64 "  %5.1f%%  ip %#" PRIx64 "  %s\n", t[i].n,
+			100.0 * t[i].n / nsamples, t[i].key, where);
+	}
+	free(t);
 }

@@ -1,24 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pfmon's sampling mode: the first event is sampled every `period` occurrences
- * into a "default"-format buffer; the parent drains it at each buffer-full
- * notification and at the end, and reports the instruction pointers seen most.
+ * into a "default"-format buffer per context; pfmon drains each at its
+ * buffer-full notification and at the end, and reports where the samples fell:
+ * by function and source line (sym.c), by thread and by mapped file (DSO).
  */
 #ifndef PFMON_SMPL_H
 #define PFMON_SMPL_H
 
 #include <stdint.h>
+#include <stdio.h>
 
-/* A context with a sampling buffer, or -1 with errno. */
-int smpl_create(void);
-/* The PMD flags and values that make PMD pmd sample every period events. */
-void smpl_pmd(struct pfarg_pmd *pd, uint64_t period);
-/* Maps the buffer; then drains it while the command runs, until it exits. */
-void smpl_map(int fd);
-void smpl_service(int fd);
-/* Takes the last samples; returns how many there were in all. */
-uint64_t smpl_finish(void);
+struct smpl_buf;
+
+/* A context of these flags with a mapped sampling buffer, or -1 with errno. */
+int smpl_open(int flags, struct smpl_buf **b);
+/* Takes the samples out of the buffer; after a notification, resumes. */
+void smpl_drain(struct smpl_buf *b);
+int smpl_restart(int fd, struct smpl_buf *b);
+/* Samples the buffer held over its life, and frees it. */
+uint64_t smpl_count(const struct smpl_buf *b);
+void smpl_close(struct smpl_buf *b);
+/* Remembers the mappings of process pid, to place the samples of its IPs. */
+void smpl_snapshot_maps(int pid);
+/* --smpl-out: every sample as one text line to f. */
+void smpl_set_out(FILE *f);
 /* Prints the report. */
-void smpl_report(uint64_t period, const char *event);
+void smpl_report(FILE *f, uint64_t period, const char *event);
 
 #endif

@@ -2,11 +2,15 @@
 /*
  * workload: make known amounts of software events, for pfmon demos.
  *
- *   workload [-s N_syscalls] [-p N_pages] [-t ms_spin] [-l ms_sleep]
+ *   workload [-w ms_wait] [-s N_syscalls] [-p N_pages] [-t ms_spin] [-l ms_sleep]
+ *            [-f N_processes | -T N_threads]
  *
- * In that order: N getppid() system calls, N page faults on fresh anonymous
- * pages, ms of CPU time spent spinning, ms asleep.  It prints nothing, so that
- * its own system calls stay few and the requested ones stand out.
+ * In that order: ms asleep before anything (time for pfmon -p to attach), N
+ * getppid() system calls, N page faults on fresh anonymous pages, ms of CPU time
+ * spent spinning, ms asleep.  With -f or -T, the same work (after the wait) is
+ * done again by each of N child processes or threads, one after the other.  It
+ * prints nothing, so that its own system calls stay few and the requested ones
+ * stand out.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,14 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <pthread.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: workload [-s N_syscalls] [-p N_pages] "
-			"[-t ms_spin] [-l ms_sleep]\n");
+	fprintf(stderr, "usage: workload [-w ms_wait] [-s N_syscalls] [-p N_pages] "
+			"[-t ms_spin] [-l ms_sleep] [-f N_processes | -T N_threads]\n");
 	exit(2);
 }
 
@@ -38,7 +44,7 @@ static long number(const char *s)
 	return v;
 }
 
-static void do_syscalls(long n)
+__attribute__((noinline)) static void do_syscalls(long n)
 {
 	long i;
 
@@ -47,7 +53,7 @@ static void do_syscalls(long n)
 		syscall(SYS_getppid);
 }
 
-static void do_pages(long n)
+__attribute__((noinline)) static void do_pages(long n)
 {
 	long psz = sysconf(_SC_PAGESIZE);
 	volatile char *p;
@@ -77,7 +83,7 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static void do_spin(long ms)
+__attribute__((noinline)) static void do_spin(long ms)
 {
 	uint64_t end;
 	volatile unsigned long x = 0;
@@ -96,7 +102,7 @@ static void do_spin(long ms)
 	} while (thread_cpu_ns() < end);
 }
 
-static void do_sleep(long ms)
+__attribute__((noinline)) static void do_sleep(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
@@ -104,13 +110,29 @@ static void do_sleep(long ms)
 		;
 }
 
+static long nsys, npages, spin, sleep_ms;
+
+static void *work(void *arg)
+{
+	do_syscalls(nsys);
+	do_pages(npages);
+	do_spin(spin);
+	do_sleep(sleep_ms);
+	return arg;
+}
+
 int main(int argc, char **argv)
 {
-	long nsys = 0, npages = 0, spin = 0, sleep_ms = 0;
+	long wait_ms = 0, nproc = 0, nthr = 0, i;
+	pthread_t t;
+	pid_t pid;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:p:t:l:")) != -1) {
+	while ((opt = getopt(argc, argv, "w:s:p:t:l:f:T:")) != -1) {
 		switch (opt) {
+		case 'w':
+			wait_ms = number(optarg);
+			break;
 		case 's':
 			nsys = number(optarg);
 			break;
@@ -123,16 +145,40 @@ int main(int argc, char **argv)
 		case 'l':
 			sleep_ms = number(optarg);
 			break;
+		case 'f':
+			nproc = number(optarg);
+			break;
+		case 'T':
+			nthr = number(optarg);
+			break;
 		default:
 			usage();
 		}
 	}
-	if (optind != argc)
+	if (optind != argc || (nproc && nthr))
 		usage();
 
-	do_syscalls(nsys);
-	do_pages(npages);
-	do_spin(spin);
-	do_sleep(sleep_ms);
+	if (wait_ms)
+		do_sleep(wait_ms);
+	work(NULL);
+	for (i = 0; i < nproc; i++) {
+		pid = fork();
+		if (pid < 0) {
+			perror("workload: fork");
+			return 1;
+		}
+		if (!pid) {
+			work(NULL);
+			_exit(0);
+		}
+		waitpid(pid, NULL, 0);
+	}
+	for (i = 0; i < nthr; i++) {
+		if (pthread_create(&t, NULL, work, NULL)) {
+			fprintf(stderr, "workload: pthread_create failed\n");
+			return 1;
+		}
+		pthread_join(t, NULL);
+	}
 	return 0;
 }

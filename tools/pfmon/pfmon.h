@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pfmon: what its parts share.
+ *
+ * pfmon.c reads the options and runs the measurement; evsel.c turns the event
+ * list into registers of one or more event sets and reads the counts back;
+ * target.c makes one context per monitored thread or CPU and follows the
+ * command's new threads and processes; print.c writes the counts as text, CSV
+ * or JSON; explain.c turns a refusal into one sentence; smpl.c samples and
+ * sym.c names the sampled code (smpl.h, sym.h).
+ */
+#ifndef PFMON_H
+#define PFMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/resource.h>
+
+#include "events.h"
+#include "perfmon.h"
+
+#define PFMON_VERSION	"1.0"
+#define PFMON_MAX_EVENTS 256
+
+/* one event as selected on the command line */
+struct pfmon_event {
+	char name[64];		/* as given, modifiers included */
+	int sw;			/* PFM_SW_EV_*, or 0 for a hardware event */
+	uint64_t sw_levels;	/* PFM_SW_PMC_USR / OS */
+	struct pfmg_event hw;
+	int group;		/* events of one -e '{...}' group share a set */
+	uint16_t set, pmd;	/* where it is counted */
+};
+
+/* a count: the raw value and the time its set was live / the session ran */
+struct pfmon_count {
+	uint64_t raw;
+	uint64_t running;
+	uint64_t enabled;
+};
+
+struct pfmon_opts {
+	int nev;
+	struct pfmon_event ev[PFMON_MAX_EVENTS];
+	int nsets;
+	uint64_t levels;		/* PFM_SW_PMC_USR and/or PFM_SW_PMC_OS */
+	uint64_t switch_ns;		/* --switch-timeout */
+	uint64_t smpl_period;		/* -P, or from -F: 0 when counting only */
+	const char *smpl_out;		/* --smpl-out */
+	int inherit;			/* follow the command's children and threads */
+	int ncpus;			/* -a / -C: CPU sessions */
+	int cpus[1024];
+	int npids;			/* -p / -t: existing threads */
+	int pids[64];
+	int pid_is_tid[64];
+	int repeat;			/* -r */
+	unsigned int interval_ms;	/* -I */
+	const char *sep;		/* -x: CSV with this separator */
+	int json;			/* -j */
+	FILE *out;			/* -o */
+	char **argv;			/* the command, or NULL */
+};
+
+extern struct pfmon_opts opts;
+
+/* evsel.c */
+void evsel_parse(char *list);
+void evsel_default(void);
+void evsel_place(void);
+int evsel_program(int fd);
+int evsel_read(int fd, struct pfmon_count *c);
+void evsel_usage(FILE *f);
+
+/* explain.c: one line on stderr for a failed step, then exit(1) */
+void pfmon_fail(const char *what, int err, long target) __attribute__((noreturn));
+void pfmon_warn(const char *what, int err, long target);
+
+/* target.c: the session of one run */
+struct pfmon_result {
+	struct pfmon_count *count;	/* per event, over every context */
+	uint64_t elapsed_ns;
+	struct rusage ru;		/* of the command */
+	int have_ru;
+	int status;			/* the command's wait status */
+	int exec_failed;		/* the command could not be run (exit 127) */
+};
+typedef void (*pfmon_tick_fn)(const struct pfmon_count *now, uint64_t at_ns);
+void target_run(struct pfmon_result *res, pfmon_tick_fn tick);
+
+/* print.c */
+void print_interval(const struct pfmon_count *delta, uint64_t at_ns);
+void print_counts(const struct pfmon_count *const *runs, int nruns,
+		  const struct pfmon_result *res, const uint64_t *elapsed);
+
+#endif

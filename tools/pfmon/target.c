@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfmon: the monitored threads and CPUs of one run (pfmon.h).
+ *
+ * One context per monitored thread (a command, -p, -t) or CPU (-a, -C), all
+ * programmed alike; the counts are their sums.
+ *
+ * The kernel does not carry an attachment over fork() or clone(), so pfmon does
+ * it: the command runs under ptrace with PTRACE_O_TRACEFORK, VFORK and CLONE,
+ * and each new thread or process gets its own context before its first
+ * instruction (it starts stopped; the attach takes effect when it returns to
+ * user mode).  With --no-inherit only the command's first thread is counted.
+ * The command itself stops at a SIGSTOP it sends itself before exec, so that its
+ * context is attached and started before the exec: the counts cover the command
+ * from its first instruction.  -p and -t count the threads that exist when
+ * pfmon starts; threads created later are not counted (pfmon does not ptrace a
+ * running process).
+ *
+ * A context whose thread ends (the kernel queues PFM_MSG_END) is read and
+ * closed then: its counts join the retired ones, and its fd and its place in
+ * ctx_per_user_max are given back.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pfmon.h"
+#include "smpl.h"
+
+struct tctx {
+	int fd;
+	long target;		/* thread id or CPU */
+	struct smpl_buf *smpl;
+};
+
+struct tracee {
+	pid_t tid;
+	int stopped_once;	/* its initial SIGSTOP was seen */
+};
+
+static struct tctx *ctxs;
+static int nctx;
+static struct pfmon_count *retired;	/* counts of the closed contexts */
+static struct tracee *tracees;
+static int ntracees;
+static int sigpipe[2] = { -1, -1 };
+static pid_t child;
+
+static void *grow(void *p, int n, size_t size)
+{
+	p = realloc(p, (n + 1) * size);
+	if (!p) {
+		perror("pfmon");
+		exit(1);
+	}
+	return p;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * A started context on the thread or CPU; fatal: a failure ends pfmon, else
+ * the target is left uncounted with a warning (a thread pfmon follows).
+ */
+static int ctx_open(long target, int fatal)
+{
+	int flags = PFM_FL_CLOEXEC | (opts.ncpus ? PFM_FL_SYSTEM_WIDE : 0);
+	const char *what = "pfm_create_context";
+	struct smpl_buf *smpl = NULL;
+	int fd, err;
+
+	fd = opts.smpl_period ? smpl_open(flags, &smpl) : pfm_create_context(flags);
+	if (fd < 0)
+		goto fail;
+	what = "pfm_write_pmcs";
+	if (evsel_program(fd))
+		goto fail_close;
+	what = "pfm_load_context";
+	if (pfm_load_context(fd, 0, target))
+		goto fail_close;
+	what = "pfm_start";
+	if (pfm_start(fd, 0))
+		goto fail_close;
+	/* messages are read until the queue is empty */
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	ctxs = grow(ctxs, nctx, sizeof(*ctxs));
+	ctxs[nctx++] = (struct tctx){ fd, target, smpl };
+	return 0;
+fail_close:
+	err = errno;
+	if (smpl)
+		smpl_close(smpl);
+	close(fd);
+	errno = err;
+fail:
+	if (fatal) {
+		if (child > 0)
+			kill(child, SIGKILL);
+		pfmon_fail(what, errno, !strcmp(what, "pfm_load_context") ? target : -1);
+	}
+	pfmon_warn(what, errno, target);
+	return -1;
+}
+
+/* Adds the context's counts to c: the sampled event's from its samples. */
+static void ctx_read(struct tctx *t, struct pfmon_count *c)
+{
+	struct pfmon_count one[PFMON_MAX_EVENTS];
+	int i;
+
+	memset(one, 0, opts.nev * sizeof(one[0]));
+	if (t->smpl)
+		smpl_drain(t->smpl);
+	if (evsel_read(t->fd, one))
+		pfmon_fail("pfm_read_pmds", errno, -1);
+	/*
+	 * The sampled counter restarts from -period at each sample: its events are
+	 * the whole periods sampled and what it counted since the last reset.
+	 */
+	if (t->smpl)
+		one[0].raw = smpl_count(t->smpl) * opts.smpl_period + one[0].raw +
+			     opts.smpl_period;
+	for (i = 0; i < opts.nev; i++) {
+		c[i].raw += one[i].raw;
+		c[i].running += one[i].running;
+		c[i].enabled += one[i].enabled;
+	}
+}
+
+static void ctx_retire(int i)
+{
+	ctx_read(&ctxs[i], retired);
+	if (ctxs[i].smpl)
+		smpl_close(ctxs[i].smpl);
+	close(ctxs[i].fd);
+	ctxs[i] = ctxs[--nctx];
+}
+
+static void totals(struct pfmon_count *c)
+{
+	int i;
+
+	memcpy(c, retired, opts.nev * sizeof(*c));
+	for (i = 0; i < nctx; i++)
+		ctx_read(&ctxs[i], c);
+}
+
+/* Messages of context i: drain and resume at a notification, retire at the end. */
+static void ctx_messages(int i)
+{
+	union pfarg_msg msg;
+
+	while (read(ctxs[i].fd, &msg, sizeof(msg)) == sizeof(msg)) {
+		if (msg.type == PFM_MSG_OVFL && ctxs[i].smpl)
+			smpl_restart(ctxs[i].fd, ctxs[i].smpl);
+		if (msg.type == PFM_MSG_END) {
+			ctx_retire(i);
+			return;
+		}
+	}
+}
+
+static struct tracee *tracee(pid_t tid)
+{
+	int i;
+
+	for (i = 0; i < ntracees; i++)
+		if (tracees[i].tid == tid)
+			return &tracees[i];
+	tracees = grow(tracees, ntracees, sizeof(*tracees));
+	tracees[ntracees] = (struct tracee){ tid, 0 };
+	/* a new thread or process of the command: count it from its start */
+	if (ntracees && !opts.ncpus)
+		ctx_open(tid, 0);
+	return &tracees[ntracees++];
+}
+
+static void on_signal(int sig)
+{
+	char c = sig;
+	int err = errno;
+
+	/* when the pipe is full, a wake-up is pending anyway */
+	if (write(sigpipe[1], &c, 1) < 0)
+		errno = err;
+	errno = err;
+}
+
+/* ptrace stops and exits of the command's threads; 1 when the command ended */
+static int reap(struct pfmon_result *res)
+{
+	unsigned long msg;
+	struct rusage ru;
+	siginfo_t si;
+	int st, ev, sig;
+	pid_t tid;
+
+	while ((tid = wait4(-1, &st, WNOHANG | __WALL, &ru)) > 0) {
+		if (!WIFSTOPPED(st)) {
+			if (tid != child)
+				continue;
+			res->status = st;
+			res->ru = ru;
+			res->have_ru = 1;
+			return 1;
+		}
+		ev = (unsigned int)st >> 16;
+		sig = WSTOPSIG(st);
+		if (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK ||
+		    ev == PTRACE_EVENT_CLONE) {
+			if (!ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg))
+				tracee(msg);
+			sig = 0;
+		} else if (ev == PTRACE_EVENT_EXIT) {
+			/* its mappings, for the sample report, before they go */
+			smpl_snapshot_maps(tid);
+			sig = 0;
+		} else if (ev) {
+			sig = 0;
+		} else if (sig == SIGSTOP && !tracee(tid)->stopped_once) {
+			tracee(tid)->stopped_once = 1;
+			sig = 0;
+		} else if (ptrace(PTRACE_GETSIGINFO, tid, 0, &si) && errno == EINVAL) {
+			/* a group stop, not a signal to pass on: resume it */
+			sig = 0;
+		}
+		ptrace(PTRACE_CONT, tid, 0, sig);
+	}
+	return 0;
+}
+
+/*
+ * The command, stopped before its exec under ptrace.  The child's failure to
+ * exec comes back through errfd, so that no counts are printed for a command
+ * that never ran.
+ */
+static void spawn(int errfd_pair[2])
+{
+	int st, err;
+
+	child = fork();
+	if (child < 0)
+		pfmon_fail("fork", errno, -1);
+	if (!child) {
+		close(errfd_pair[0]);
+		if (!ptrace(PTRACE_TRACEME, 0, 0, 0) && !raise(SIGSTOP))
+			execvp(opts.argv[0], opts.argv);
+		err = errno;
+		/* if the parent cannot hear it, it sees no report and an exit 127 */
+		if (write(errfd_pair[1], &err, sizeof(err)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(errfd_pair[1]);
+	while (waitpid(child, &st, __WALL) < 0)
+		if (errno != EINTR)
+			pfmon_fail("waitpid", errno, -1);
+	if (!WIFSTOPPED(st))
+		return;		/* it failed: the caller reads why */
+	tracee(child)->stopped_once = 1;
+	/* until it runs, pfmon's exit must not leave it stopped */
+	ptrace(PTRACE_SETOPTIONS, child, 0, PTRACE_O_EXITKILL);
+}
+
+static void run_command(void)
+{
+	long options = PTRACE_O_TRACEEXEC;
+
+	/* a CPU session counts every thread there already */
+	if (opts.inherit && !opts.ncpus)
+		options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
+	if (opts.smpl_period)
+		options |= PTRACE_O_TRACEEXIT;
+	ptrace(PTRACE_SETOPTIONS, child, 0, options);
+	ptrace(PTRACE_CONT, child, 0, 0);
+}
+
+/* -p: every thread of the process; -t: the thread */
+static void attach_pids(void)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int i;
+
+	for (i = 0; i < opts.npids; i++) {
+		if (opts.pid_is_tid[i]) {
+			ctx_open(opts.pids[i], 1);
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%d/task", opts.pids[i]);
+		dir = opendir(path);
+		if (!dir) {
+			fprintf(stderr, "pfmon: process %d: %s\n", opts.pids[i], strerror(errno));
+			exit(1);
+		}
+		while ((d = readdir(dir)))
+			if (d->d_name[0] != '.')
+				ctx_open(atol(d->d_name), 1);
+		closedir(dir);
+		if (opts.smpl_period)
+			smpl_snapshot_maps(opts.pids[i]);
+	}
+}
+
+static void setup_signals(void)
+{
+	struct sigaction sa;
+
+	if (sigpipe[0] < 0 && pipe2(sigpipe, O_CLOEXEC | O_NONBLOCK))
+		pfmon_fail("pipe2", errno, -1);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	/* a handler, not SIG_IGN: the command gets the default back at exec */
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
+{
+	struct pollfd pfd[1 + 1024];
+	int errpipe[2] = { -1, -1 }, i, n, done = 0, timeout, err;
+	uint64_t start, next_tick = 0, t;
+	char c;
+
+	retired = calloc(opts.nev, sizeof(*retired));
+	res->count = calloc(opts.nev, sizeof(*res->count));
+	if (!retired || !res->count)
+		pfmon_fail("calloc", ENOMEM, -1);
+	setup_signals();
+	child = 0;
+	if (opts.argv) {
+		if (pipe2(errpipe, O_CLOEXEC))
+			pfmon_fail("pipe2", errno, -1);
+		spawn(errpipe);
+	}
+	for (i = 0; i < opts.ncpus; i++)
+		ctx_open(opts.cpus[i], 1);
+	attach_pids();
+	if (opts.argv && !opts.ncpus && child > 0 && ntracees)
+		ctx_open(child, 1);
+	start = now_ns();
+	if (opts.interval_ms)
+		next_tick = start + opts.interval_ms * 1000000ULL;
+	if (opts.argv && ntracees)
+		run_command();
+	else if (opts.argv)
+		done = 1;	/* it could not even stop itself: errpipe says why */
+
+	while (!done) {
+		pfd[0] = (struct pollfd){ sigpipe[0], POLLIN, 0 };
+		for (n = 0; n < nctx && n < 1024; n++)
+			pfd[1 + n] = (struct pollfd){ ctxs[n].fd, POLLIN, 0 };
+		timeout = -1;
+		if (next_tick) {
+			t = now_ns();
+			timeout = next_tick > t ? (next_tick - t + 999999) / 1000000 : 0;
+		}
+		if (poll(pfd, 1 + n, timeout) < 0 && errno != EINTR)
+			pfmon_fail("poll", errno, -1);
+		t = now_ns();
+		if (next_tick && t >= next_tick) {
+			totals(res->count);
+			tick(res->count, t - start);
+			next_tick += opts.interval_ms * 1000000ULL;
+		}
+		for (i = n; i > 0; i--)
+			if (pfd[i].revents & POLLIN)
+				ctx_messages(i - 1);
+		while (read(sigpipe[0], &c, 1) == 1)
+			if ((c == SIGINT || c == SIGTERM) && !opts.argv)
+				done = 1;
+		if (opts.argv && reap(res))
+			done = 1;
+		/* -p, -t: until every thread has ended */
+		if (!opts.argv && !opts.ncpus && !nctx)
+			done = 1;
+	}
+	res->elapsed_ns = now_ns() - start;
+	for (i = 0; i < nctx; i++)
+		pfm_stop(ctxs[i].fd, 0);
+	totals(res->count);
+	while (nctx)
+		ctx_retire(nctx - 1);
+	ntracees = 0;
+	if (errpipe[0] >= 0) {
+		if (read(errpipe[0], &err, sizeof(err)) == sizeof(err)) {
+			fprintf(stderr, "pfmon: %s: %s\n", opts.argv[0], strerror(err));
+			res->exec_failed = 1;
+			if (child > 0 && !res->have_ru)
+				waitpid(child, NULL, __WALL);
+		}
+		close(errpipe[0]);
+	}
+	free(retired);
+}
