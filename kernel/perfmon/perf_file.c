@@ -21,6 +21,7 @@
 #include <linux/poll.h>
 
 #include "internal.h"
+#include "compat.h"
 #include "perf.h"
 
 static const struct file_operations pfm_perf_fops;
@@ -45,7 +46,7 @@ static unsigned int pfm_perf_read_words(const struct pfm_perf_event *ev)
 
 static void pfm_perf_update_page(struct pfm_perf_event *ev, const struct pfm_perf_value *v)
 {
-	struct perf_event_mmap_page *pg = ev->user_page;
+	struct perf_event_mmap_page *pg = READ_ONCE(ev->user_page);
 
 	if (!pg)
 		return;
@@ -301,33 +302,35 @@ static __poll_t pfm_perf_poll(struct file *file, poll_table *wait)
 	return 0;
 }
 
+/*
+ * No ctx->mutex here: mmap_lock is held, and the calls made under ctx->mutex fault
+ * on user memory, which takes mmap_lock.  The page is made once, whoever maps it
+ * first; read() keeps its counts and times up to date (index 0: a reader falls back
+ * to read() for the count).
+ */
 static int pfm_perf_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct pfm_perf_event *ev = file->private_data;
-	struct pfm_context *ctx = ev->target->ctx;
-	struct pfm_perf_value v;
-	struct page *page;
-	int ret;
+	struct perf_event_mmap_page *pg, *old;
 
 	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
 	if (vma->vm_end - vma->vm_start != PAGE_SIZE)
 		return -EINVAL;		/* a ring buffer: sampling only */
-	mutex_lock(&ctx->mutex);
-	if (!ev->user_page) {
-		ret = -ENOMEM;
-		ev->user_page = (void *)get_zeroed_page(GFP_KERNEL);
-		if (!ev->user_page)
-			goto out;
+	pg = READ_ONCE(ev->user_page);
+	if (!pg) {
+		pg = (void *)get_zeroed_page(GFP_KERNEL);
+		if (!pg)
+			return -ENOMEM;
+		pg->pmc_width = 64;
+		old = cmpxchg(&ev->user_page, NULL, pg);
+		if (old) {
+			free_page((unsigned long)pg);
+			pg = old;
+		}
 	}
-	if (!pfm_perf_event_value(ev, &v))
-		pfm_perf_update_page(ev, &v);
-	page = virt_to_page(ev->user_page);
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
-	ret = vm_insert_page(vma, vma->vm_start, page);
-out:
-	mutex_unlock(&ctx->mutex);
-	return ret;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	return vm_insert_page(vma, vma->vm_start, virt_to_page(pg));
 }
 
 /*
