@@ -47,6 +47,7 @@ include tests/lib/lib.mk
 include tests/guest/guest.mk
 include tools/bench/bench.mk
 include tests/guest/perf/perf.mk
+include tests/fuzz/fuzz.mk
 
 PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko
 MKINITRAMFS := $(TOP)/scripts/guest/mkinitramfs.sh
