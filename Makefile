@@ -6,7 +6,10 @@
 #   make lib      build libperfmon
 #   make kernel   build the in-tree debug kernel with the pfm_* system calls
 #   make check    host unit tests, then the guest suite in QEMU twice: on the
-#                 stock kernel with perfmon.ko, and on the in-tree debug kernel
+#                 stock kernel with perfmon.ko, and on the in-tree debug kernel;
+#                 then the fuzzer for 2 minutes on each (make check-fuzz)
+#   make fuzz     the fuzzer on the debug kernel (tests/fuzz/README.md; also
+#                 fuzz-module, fuzz-repro)
 #   make demo     boot the guest and measure a workload with pfmon
 #   make check-perf-clients   perf, PAPI and stress-ng in the guest, natively and
 #                 through the perf_event_open shim (not in make check yet;
@@ -61,7 +64,7 @@ kernel:
 
 # deps first, in its own step: the guest kernel version is known only after it.
 check: deps
-	$(MAKE) check-host check-guest check-guest-debug
+	$(MAKE) check-host check-guest check-guest-debug check-fuzz
 
 # pfmon end to end, after the suite (tests/guest/pfmon-check.sh).
 GUEST_TOOLS := $(B)/guest/bin/pfmon:/bin/pfmon $(B)/guest/bin/workload:/bin/workload \

@@ -19,6 +19,7 @@
 #include "fuzz.h"
 
 struct fz_state fz;
+unsigned long (*fz_results)[2];
 void (*fz_cov_task_start)(void);
 void (*fz_cov_collect)(void);
 
@@ -242,6 +243,8 @@ long fz_op_run(const struct fz_prog *p, int idx)
 		return -ENOSYS;
 	errno = 0;
 	r = fz_ops[op->code].run(op, p, idx);
+	if (fz_results)
+		__atomic_fetch_add(&fz_results[op->code][r < 0], 1, __ATOMIC_RELAXED);
 	if (fz_cov_collect)
 		fz_cov_collect();
 	return r;

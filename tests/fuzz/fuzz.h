@@ -143,6 +143,12 @@ struct fz_state {
 
 extern struct fz_state fz;
 
+/*
+ * Results by operation, in memory the manager shares with every program:
+ * [code][0] successes, [code][1] errors.  NULL in a reproducer.
+ */
+extern unsigned long (*fz_results)[2];
+
 /* Coverage hooks (kcov.c in the fuzzer; none in a reproducer). */
 extern void (*fz_cov_task_start)(void);
 extern void (*fz_cov_collect)(void);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -255,7 +256,7 @@ static int repro(void)
 
 int main(int argc, char **argv)
 {
-	int ret, kcov;
+	int ret, kcov, i;
 
 	if (fz_target_main(argc, argv) >= 0)
 		return 0;
@@ -285,6 +286,10 @@ int main(int argc, char **argv)
 	signal(SIGUSR1, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
 	fz_check_init();
+	fz_results = mmap(NULL, fz_nops * sizeof(*fz_results), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fz_results == MAP_FAILED)
+		return 2;
 
 	kcov = opt.pcs_path && !fz_kcov_load(opt.pcs_path) && !fz_kcov_enable();
 	if (kcov) {
@@ -309,6 +314,9 @@ int main(int argc, char **argv)
 	log_flush();
 	printf("fuzz: %ld programs, %ld operations, %ld timed out (killed): %s\n",
 	       nprogs, nops, ntimeouts, ret ? "FAILED" : "no failure");
+	for (i = 0; i < fz_nops; i++)
+		printf("fuzz: %-16s %8lu ok %8lu failed\n", fz_ops[i].name,
+		       fz_results[i][0], fz_results[i][1]);
 	if (cov_total) {
 		fz_kcov_report(cov_total, stdout);
 		printf("fuzz: corpus %d programs\n", ncorpus);

@@ -159,12 +159,13 @@ static void gen_pmc(uint64_t *rng, struct pfarg_pmc *pc, int hostile)
 	pc->reg_num = gen_reg(rng);
 	pc->reg_set = gen_set(rng);
 	if (pc->reg_num >= PFM_SW_FIRST_PMC)
-		pc->reg_value = PFM_SW_PMC(fz_below(rng, PFM_SW_EV_MAX + 2));
+		pc->reg_value = PFM_SW_PMC(fz_below(rng, PFM_SW_EV_MAX + 1 +
+						       fz_one_in(rng, 16)));
 	else
 		pc->reg_value = 0x4300c0 | (fz_rand(rng) & 0xff);	/* EN, INT, USR, OS */
 	if (fz_one_in(rng, 6))
 		pc->reg_value |= PFM_SW_PMC_OS;
-	if (fz_one_in(rng, 8))
+	if (fz_one_in(rng, 32))
 		pc->reg_flags = PFM_PMCFL_NO_EMUL64;
 	if (hostile) {
 		pc->reg_value ^= 1ULL << fz_below(rng, 64);
@@ -323,7 +324,7 @@ void fz_gen_load(uint64_t *rng, struct fz_op *op)
 {
 	op->a[0] = gen_fd_slot(rng);
 	op->a[1] = fz_one_in(rng, 16) ? fz_rand(rng) & 0xffffffff : 0;
-	op->a[2] = fz_below(rng, 3) ? fz_below(rng, 2) : fz_below(rng, FZ_TGT_NR);
+	op->a[2] = fz_below(rng, 4) ? fz_below(rng, 2) : fz_below(rng, FZ_TGT_NR);
 	op->a[3] = fz_one_in(rng, 16) ? fz_rand(rng) & 0xffffffff : fz_below(rng, 3);
 }
 

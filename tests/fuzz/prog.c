@@ -23,6 +23,7 @@ static int total_weight(void)
 /* The slots that earlier operations of the program filled. */
 struct live {
 	unsigned int fds, maps, tgts;
+	unsigned int sys;	/* fd slots of system-wide contexts */
 };
 
 static uint64_t pick(uint64_t *rng, unsigned int mask, uint64_t cur)
@@ -48,10 +49,22 @@ static void use_live(uint64_t *rng, struct fz_op *op, struct live *l)
 		op->a[0] = pick(rng, l->maps, op->a[0]);
 	if (s & FZ_S_USE_TGT0)
 		op->a[0] = pick(rng, l->tgts, op->a[0]);
-	if ((s & FZ_S_USE_TGT3) && op->a[2] % FZ_TGT_NR == FZ_TGT_SLOT)
+	if ((s & FZ_S_USE_TGT3) && op->a[2] % FZ_TGT_NR == FZ_TGT_SLOT) {
 		op->a[3] = pick(rng, l->tgts, op->a[3]);
-	if (s & FZ_S_NEW_FD0)
+		if (!l->tgts && !fz_one_in(rng, 4))
+			op->a[2] = FZ_TGT_SELF;
+	}
+	/* a system-wide context is loaded on a CPU, mostly */
+	if ((s & FZ_S_USE_TGT3) && (l->sys >> (op->a[0] % FZ_FDS) & 1) && !fz_one_in(rng, 4)) {
+		op->a[2] = FZ_TGT_CPU;
+		op->a[3] = fz_below(rng, 2);
+	}
+	if (s & FZ_S_NEW_FD0) {
 		l->fds |= 1U << (op->a[0] % FZ_FDS);
+		l->sys &= ~(1U << (op->a[0] % FZ_FDS));
+		if (op->code == fz_op_lookup("create") && (op->a[1] & PFM_FL_SYSTEM_WIDE))
+			l->sys |= 1U << (op->a[0] % FZ_FDS);
+	}
 	if (s & FZ_S_NEW_FD1)
 		l->fds |= 1U << (op->a[1] % FZ_FDS);
 	if (s & FZ_S_NEW_MAP1)
@@ -88,7 +101,7 @@ void fz_prog_gen(uint64_t *rng, struct fz_prog *p)
 		"create", "write_pmcs", "write_pmds", "load", "start", "work", "read_pmds",
 	};
 	int n = 4 + (int)fz_below(rng, 28), i = 0, s;
-	struct live l = { 0, 0, 0 };
+	struct live l = { 0, 0, 0, 0 };
 
 	p->n = 0;
 	if (fz_below(rng, 2)) {
