@@ -125,7 +125,9 @@ static uint16_t gen_reg(uint64_t *rng)
 	case 3:
 		return (uint16_t)fz_below(rng, 20);	/* x86 registers */
 	default:
-		return PFM_SW_FIRST_PMC + fz_below(rng, PFM_SW_NUM_COUNTERS);
+		/* mostly the first two counters, so that PMCs and PMDs meet */
+		return PFM_SW_FIRST_PMC + fz_below(rng, fz_below(rng, 4) ? 2 :
+						  PFM_SW_NUM_COUNTERS);
 	}
 }
 
@@ -181,7 +183,22 @@ static void gen_pmd(uint64_t *rng, struct pfarg_pmd *pd, int hostile)
 	pd->reg_num = gen_reg(rng);
 	pd->reg_set = gen_set(rng);
 	pd->reg_value = gen_count(rng);
-	pd->reg_flags = fz_one_in(rng, 4) ? (uint32_t)fz_below(rng, 16) : 0;
+	/* overflow notification often: it leads to messages, SIGIO, restarts */
+	switch (fz_below(rng, 8)) {
+	case 0:
+	case 1:
+		pd->reg_flags = PFM_PMDFL_OVFL_NOTIFY;
+		break;
+	case 2:
+		pd->reg_flags = PFM_PMDFL_SMPL | (fz_below(rng, 2) ? PFM_PMDFL_OVFL_NOTIFY : 0);
+		break;
+	case 3:
+		pd->reg_flags = (uint32_t)fz_below(rng, 16);
+		break;
+	default:
+		pd->reg_flags = 0;
+		break;
+	}
 	pd->reg_long_reset = gen_count(rng);
 	pd->reg_short_reset = gen_count(rng);
 	pd->reg_ovfl_switch_cnt = fz_below(rng, 4);
