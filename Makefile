@@ -8,11 +8,14 @@
 #   make check    host unit tests (with make install into a throwaway root and the
 #                 man pages' lint), the DKMS build and the Debian packages, then the
 #                 guest suite in QEMU twice: on the stock kernel with perfmon.ko, and
-#                 on the in-tree debug kernel
+#                 on the in-tree debug kernel; then the fuzzer for 2 minutes on each
+#                 (make check-fuzz)
 #   make install  libperfmon, pfmon, pfm-perf, headers, perfmon.pc, man pages
 #                 (PREFIX=/usr/local, DESTDIR)
 #   make deb      Debian packages in build/deb/: perfmon-dkms, libperfmon1,
 #                 libperfmon-dev, pfmon
+#   make fuzz     the fuzzer on the debug kernel (tests/fuzz/README.md; also
+#                 fuzz-module, fuzz-repro)
 #   make demo     boot the guest and measure a workload with pfmon
 #   make check-perf-clients   perf, PAPI and stress-ng in the guest, natively and
 #                 through the perf_event_open shim (not in make check yet;
@@ -54,6 +57,7 @@ include tests/guest/guest.mk
 include tools/bench/bench.mk
 include dist/install.mk
 include tests/guest/perf/perf.mk
+include tests/fuzz/fuzz.mk
 
 PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko
 MKINITRAMFS := $(TOP)/scripts/guest/mkinitramfs.sh
@@ -67,7 +71,7 @@ kernel:
 
 # deps first, in its own step: the guest kernel version is known only after it.
 check: deps
-	$(MAKE) check-host check-packages check-guest check-guest-debug
+	$(MAKE) check-host check-packages check-guest check-guest-debug check-fuzz
 
 # DKMS builds the module against the installed headers; the packages install
 # into a throwaway root and work there (dist/).

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfm_fuzz runtime: the state of a running program, how slots and argument
+ * kinds turn into real values, and the loop that runs operations.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+
+struct fz_state fz;
+unsigned long (*fz_results)[2];
+void (*fz_cov_task_start)(void);
+void (*fz_cov_collect)(void);
+
+/*
+ * The scratch buffer lives at a fixed address, so that a logged raw argument
+ * that points into it points to the same bytes when the program runs again.
+ */
+#define FZ_SCRATCH_ADDR	((void *)0x100000000000UL)
+#define FZ_PAGE		4096UL
+
+static void fz_nop_handler(int sig)
+{
+	(void)sig;
+}
+
+void fz_state_init(const char *self_exe, pid_t manager)
+{
+	struct sigaction sa;
+	char *p;
+	int i;
+
+	memset(&fz, 0, sizeof(fz));
+	for (i = 0; i < FZ_FDS; i++)
+		fz.fd[i] = -1;
+	fz.self_exe = self_exe;
+	fz.manager = manager;
+	fz.door = pfm_door();
+
+	/* scratch, guard, read-only page */
+	p = mmap(FZ_SCRATCH_ADDR, FZ_SCRATCH + 2 * FZ_PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("fuzz: scratch mmap");
+		exit(2);
+	}
+	mprotect(p + FZ_SCRATCH, FZ_PAGE, PROT_NONE);
+	fz.scratch = p;
+	fz.rdonly = p + FZ_SCRATCH + FZ_PAGE;
+	mprotect(fz.rdonly, FZ_PAGE, PROT_READ);
+
+	/*
+	 * SIGIO and SIGUSR1 are what O_ASYNC contexts send; SIGALRM interrupts a
+	 * blocking read (no SA_RESTART).  Their default actions would end the run.
+	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fz_nop_handler;
+	sigaction(SIGIO, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void *fz_ptr(uint64_t kind, size_t len)
+{
+	switch (kind % FZ_PTR_NR) {
+	case FZ_PTR_OK:
+		return fz.scratch;
+	case FZ_PTR_NULL:
+		return NULL;
+	case FZ_PTR_KERNEL:
+		return (void *)0xffffffff81000000UL;
+	case FZ_PTR_GUARD:
+		return fz.scratch + FZ_SCRATCH;
+	case FZ_PTR_STRADDLE:
+		/* at least the last byte is in the guard page */
+		if (len > FZ_SCRATCH)
+			return fz.scratch;
+		return fz.scratch + FZ_SCRATCH - len + (len > 1 ? len / 2 : 0) + 1;
+	case FZ_PTR_UNALIGNED:
+		return fz.scratch + 1;
+	case FZ_PTR_RDONLY:
+		return fz.rdonly;
+	default:
+		return (void *)0x8000000000000000UL;
+	}
+}
+
+/*
+ * A pointer of that kind holding what is readable of data: the call then finds
+ * the intended bytes wherever the pointer is valid.
+ */
+void *fz_place(uint64_t kind, const void *data, size_t len)
+{
+	char *p = fz_ptr(kind, len);
+	char *end = fz.scratch + FZ_SCRATCH;
+
+	if (p >= fz.scratch && p < end) {
+		size_t room = (size_t)(end - p);
+
+		memcpy(p, data, len < room ? len : room);
+	}
+	return p;
+}
+
+/*
+ * Slots 0..FZ_FDS-1; then special fds: -1, a file that is not perfmon's, a
+ * number no fd has, standard input.
+ */
+int fz_fd(uint64_t slot)
+{
+	if (slot < FZ_FDS)
+		return fz.fd[slot];
+	switch (slot - FZ_FDS) {
+	case 0:
+		return -1;
+	case 1:
+		return open("/dev/null", O_RDONLY | O_CLOEXEC);	/* leaks: cheap */
+	case 2:
+		return 1000;
+	default:
+		return 0;
+	}
+}
+
+void fz_set_fd(uint64_t slot, int fd)
+{
+	if (slot >= FZ_FDS) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	/* the old fd of the slot goes: a bounded number of fds per program */
+	if (fz.fd[slot] >= 0)
+		close(fz.fd[slot]);
+	fz.fd[slot] = fd;
+}
+
+pid_t fz_tid(uint64_t kind, uint64_t slot)
+{
+	switch (kind % FZ_TGT_NR) {
+	case FZ_TGT_SELF:
+		return gettid();
+	case FZ_TGT_SLOT:
+		return fz.tgt[slot % FZ_TGTS].tid;
+	case FZ_TGT_PARENT:
+		return fz.manager;
+	case FZ_TGT_KTHREAD:
+		return 2;
+	case FZ_TGT_NONE:
+		return 4194303;
+	default:
+		return (pid_t)slot;
+	}
+}
+
+long fz_sysbase(void)
+{
+	static long base = -1;
+	FILE *f;
+
+	if (base < 0) {
+		base = 0;
+		f = fopen("/sys/kernel/perfmon/syscall", "r");
+		if (f) {
+			if (fscanf(f, "%ld", &base) != 1)
+				base = 0;
+			fclose(f);
+		}
+	}
+	return base;
+}
+
+int fz_devfd(void)
+{
+	static int fd = -2;
+
+	if (fd == -2)
+		fd = open("/dev/perfmon", O_RDWR | O_CLOEXEC);
+	return fd;
+}
+
+long fz_ret(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
+void fz_workload(int kind, long n)
+{
+	static volatile char sink;
+	struct timespec ts;
+	long i;
+	char *p;
+
+	switch (kind % 5) {
+	case 0:
+		for (i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		break;
+	case 1:
+		n = n % 64 + 1;
+		p = mmap(NULL, n * FZ_PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			break;
+		for (i = 0; i < n; i++)
+			p[i * FZ_PAGE] = 1;
+		munmap(p, n * FZ_PAGE);
+		break;
+	case 2:
+		for (i = 0; i < n * 1000; i++)
+			sink++;
+		break;
+	case 3:
+		for (i = 0; i < n % 64; i++)
+			sched_yield();
+		break;
+	default:
+		ts.tv_sec = 0;
+		ts.tv_nsec = (n % 20000) * 1000;
+		nanosleep(&ts, NULL);
+		break;
+	}
+}
+
+long fz_op_run(const struct fz_prog *p, int idx)
+{
+	const struct fz_op *op = &p->op[idx];
+	long r;
+
+	if (op->code >= fz_nops)
+		return -ENOSYS;
+	errno = 0;
+	r = fz_ops[op->code].run(op, p, idx);
+	if (fz_results)
+		__atomic_fetch_add(&fz_results[op->code][r < 0], 1, __ATOMIC_RELAXED);
+	if (fz_cov_collect)
+		fz_cov_collect();
+	return r;
+}
+
+/* Runs operations from..to-1 of p, skipping those a nested operation ran. */
+void fz_prog_run(const struct fz_prog *p, int from, int to)
+{
+	char line[256];
+	long r;
+	int i;
+
+	if (to > p->n)
+		to = p->n;
+	for (i = from; i < to; i++) {
+		const struct fz_op *op = &p->op[i];
+
+		r = fz_op_run(p, i);
+		if (fz.verbose) {
+			fz_op_format(op, line, sizeof(line));
+			fprintf(stderr, "[%d] %d %s = %ld%s%s\n", getpid(), i, line, r,
+				r < 0 ? " " : "", r < 0 ? strerror((int)-r) : "");
+		}
+		if (op->code < fz_nops && fz_ops[op->code].nested)
+			i += (int)(op->a[0] % FZ_PROG_MAX);
+	}
+}
+
+void fz_op_format(const struct fz_op *op, char *buf, size_t len)
+{
+	const char *name = op->code < fz_nops ? fz_ops[op->code].name : "?";
+	int i, n;
+
+	n = snprintf(buf, len, "%s", name);
+	for (i = 0; i < FZ_ARGS && n > 0 && (size_t)n < len; i++)
+		n += snprintf(buf + n, len - n, " %llx", (unsigned long long)op->a[i]);
+}
+
+int fz_op_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < fz_nops; i++)
+		if (!strcmp(fz_ops[i].name, name))
+			return i;
+	return -1;
+}
+
+/* "--fz-target KIND": what an exec'd target runs until it is killed. */
+int fz_target_main(int argc, char **argv)
+{
+	int kind;
+
+	if (argc < 3 || strcmp(argv[1], "--fz-target"))
+		return -1;
+	kind = atoi(argv[2]);
+	signal(SIGIO, SIG_IGN);
+	signal(SIGUSR1, SIG_IGN);
+	for (;;)
+		fz_workload(kind, 100);
+}
+
+#define ROW(n, g, r, w, ...) { .name = n, .gen = fz_gen_##g, .run = fz_run_##r, \
+			       .weight = w, __VA_ARGS__ }
+
+/* The operation table.  Append only: a log names operations, not numbers. */
+const struct fz_opdef fz_ops[] = {
+	ROW("create",		create,		create,		6,
+	    .slots = FZ_S_NEW_FD0),
+	ROW("write_pmcs",	vec,		vec,		8, .call = PFM_CALL_WRITE_PMCS,
+	    .slots = FZ_S_USE_FD0),
+	ROW("write_pmds",	vec,		vec,		8, .call = PFM_CALL_WRITE_PMDS,
+	    .slots = FZ_S_USE_FD0),
+	ROW("read_pmds",	vec,		vec,		5, .call = PFM_CALL_READ_PMDS,
+	    .slots = FZ_S_USE_FD0),
+	ROW("create_evtsets",	vec,		vec,		4, .call = PFM_CALL_CREATE_EVTSETS,
+	    .slots = FZ_S_USE_FD0),
+	ROW("delete_evtsets",	vec,		vec,		2, .call = PFM_CALL_DELETE_EVTSETS,
+	    .slots = FZ_S_USE_FD0),
+	ROW("getinfo_evtsets",	vec,		vec,		3, .call = PFM_CALL_GETINFO_EVTSETS,
+	    .slots = FZ_S_USE_FD0),
+	ROW("load",		load,		load,		7,
+	    .slots = FZ_S_USE_FD0 | FZ_S_USE_TGT3),
+	ROW("start",		ctl,		ctl,		6, .call = PFM_CALL_START,
+	    .slots = FZ_S_USE_FD0),
+	ROW("stop",		ctl,		ctl,		3, .call = PFM_CALL_STOP,
+	    .slots = FZ_S_USE_FD0),
+	ROW("unload",		ctl,		ctl,		3, .call = PFM_CALL_UNLOAD_CONTEXT,
+	    .slots = FZ_S_USE_FD0),
+	ROW("raw_call",		raw_call,	raw_call,	2),
+	ROW("raw_ioctl",	raw_ioctl,	raw_ioctl,	2),
+	ROW("perf_open",	perf_open,	perf_open,	1,
+	    .slots = FZ_S_NEW_FD0),
+	ROW("perf_op",		perf_op,	perf_op,	1,
+	    .slots = FZ_S_USE_FD0),
+	ROW("read",		read,		read,		3,
+	    .slots = FZ_S_USE_FD0),
+	ROW("poll",		poll,		poll,		2,
+	    .slots = FZ_S_USE_FD0),
+	ROW("mmap",		mmap,		mmap,		3,
+	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_MAP1),
+	ROW("munmap",		munmap,		munmap,		1,
+	    .slots = FZ_S_USE_MAP0),
+	ROW("touch",		touch,		touch,		1,
+	    .slots = FZ_S_USE_MAP0),
+	ROW("close",		close,		close,		3,
+	    .slots = FZ_S_USE_FD0),
+	ROW("dup",		dup,		dup,		2,
+	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_FD1),
+	ROW("fasync",		fasync,		fasync,		1,
+	    .slots = FZ_S_USE_FD0),
+	ROW("sysfs",		sysfs,		sysfs,		2),
+	ROW("thread",		thread,		thread,		3,
+	    .slots = FZ_S_NEW_TGT0),
+	ROW("fork_target",	fork_target,	fork_target,	2,
+	    .slots = FZ_S_NEW_TGT0),
+	ROW("signal",		signal,		signal,		2,
+	    .slots = FZ_S_USE_TGT0),
+	ROW("child",		child,		child,		2, .nested = 1,
+	    .slots = FZ_S_NEW_TGT2),
+	ROW("async",		async,		async,		2, .nested = 1),
+	ROW("cpu",		cpu,		cpu,		1),
+	ROW("work",		work,		work,		5),
+};
+const int fz_nops = sizeof(fz_ops) / sizeof(fz_ops[0]);

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pfm_fuzz: the runtime shared by the fuzzer and the reproducers it writes.
+ *
+ * A program is a flat list of operations; each operation is a code and six
+ * 64-bit arguments, all of them concrete (a vector's contents come from a seed
+ * argument through fz_rand(), never from state), so that a logged program runs
+ * again the same way.  Objects (fds, threads, processes, mappings) are named by
+ * slot numbers, resolved when the operation runs: an operation on an empty slot
+ * uses an invalid value (fd -1, tid 0) and the kernel must answer with an error.
+ *
+ * The runtime (fuzz.h, exec.c, ops_*.c) depends on libc and libperfmon only:
+ * "make fuzz-repro" pastes it into a standalone reproducer.
+ */
+#ifndef PFM_FUZZ_H
+#define PFM_FUZZ_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "perfmon.h"
+
+#define FZ_ARGS		6
+#define FZ_FDS		8	/* fd slots */
+#define FZ_TGTS		6	/* thread / process slots */
+#define FZ_MAPS		4	/* mapping slots */
+#define FZ_PROG_MAX	64	/* operations in a program */
+
+struct fz_op {
+	uint16_t code;
+	uint64_t a[FZ_ARGS];
+};
+
+struct fz_prog {
+	int n;
+	struct fz_op op[FZ_PROG_MAX];
+};
+
+/* The 64-bit generator behind every random choice (splitmix64). */
+static inline uint64_t fz_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline uint64_t fz_below(uint64_t *s, uint64_t n)
+{
+	return n ? fz_rand(s) % n : 0;
+}
+
+/* 1 with probability 1/n */
+static inline int fz_one_in(uint64_t *s, uint64_t n)
+{
+	return fz_below(s, n) == 0;
+}
+
+/*
+ * One operation kind: how to make plausible or hostile arguments (gen) and how
+ * to run them (run: the result, or -errno).  "nested": the operation runs the
+ * next a[0] operations elsewhere (a child, a thread); the executor skips them.
+ */
+struct fz_opdef {
+	const char *name;
+	void (*gen)(uint64_t *rng, struct fz_op *op);
+	long (*run)(const struct fz_op *op, const struct fz_prog *p, int idx);
+	int weight;
+	int nested;
+	int call;		/* PFM_CALL_* of the pfm_* rows */
+	int slots;		/* FZ_S_*: which arguments name slots */
+};
+
+/*
+ * Slot arguments, so that generated programs mostly use the objects made
+ * earlier in the same program: USE_* pick a live slot, NEW_* make one live.
+ */
+#define FZ_S_USE_FD0	0x01	/* a0: an fd slot */
+#define FZ_S_NEW_FD0	0x02	/* a0: the slot of a new fd */
+#define FZ_S_NEW_FD1	0x04	/* a1: the slot of a new fd */
+#define FZ_S_USE_MAP0	0x08	/* a0: a mapping slot */
+#define FZ_S_NEW_MAP1	0x10	/* a1: the slot of a new mapping */
+#define FZ_S_NEW_TGT0	0x20	/* a0: the slot of a new thread or process */
+#define FZ_S_NEW_TGT2	0x40	/* a2: the slot of a new process */
+#define FZ_S_USE_TGT0	0x80	/* a0: a thread or process slot */
+#define FZ_S_USE_TGT3	0x100	/* a3: a thread or process slot (load) */
+
+extern const struct fz_opdef fz_ops[];
+extern const int fz_nops;
+
+/* the kinds of pointer a vector or buffer argument can be (FZ_PTR_*) */
+enum {
+	FZ_PTR_OK,		/* the scratch buffer */
+	FZ_PTR_NULL,
+	FZ_PTR_KERNEL,		/* a kernel address */
+	FZ_PTR_GUARD,		/* an unmapped page */
+	FZ_PTR_STRADDLE,	/* the data ends past the scratch buffer, into the guard */
+	FZ_PTR_UNALIGNED,	/* scratch + 1 */
+	FZ_PTR_RDONLY,		/* a read-only page: write-back faults */
+	FZ_PTR_WILD,		/* a non-canonical address */
+	FZ_PTR_NR
+};
+
+/* Target kinds of load and of signals. */
+enum {
+	FZ_TGT_SELF,		/* the calling thread */
+	FZ_TGT_SLOT,		/* a thread or process slot */
+	FZ_TGT_PARENT,		/* the fuzzer's manager process */
+	FZ_TGT_KTHREAD,		/* kthreadd */
+	FZ_TGT_NONE,		/* a thread id nobody has */
+	FZ_TGT_CPU,		/* a raw number: CPU of a system-wide context */
+	FZ_TGT_NR
+};
+
+struct fz_target {
+	pid_t tid;
+	int is_thread;		/* a thread of this process (else a process) */
+	volatile int stop;
+	unsigned long thread;	/* pthread_t */
+};
+
+struct fz_map {
+	void *addr;
+	size_t len;
+};
+
+/* The state of one executing program (each process has its own copy). */
+struct fz_state {
+	int fd[FZ_FDS];
+	struct fz_target tgt[FZ_TGTS];
+	struct fz_map map[FZ_MAPS];
+	char *scratch;		/* FZ_SCRATCH bytes read-write, then a guard page */
+	char *rdonly;		/* one read-only page */
+	pid_t manager;		/* FZ_TGT_PARENT */
+	const char *self_exe;	/* for exec of targets */
+	int door;		/* pfm_door() */
+	int verbose;
+};
+
+#define FZ_SCRATCH	(16 * 4096)
+
+extern struct fz_state fz;
+
+/*
+ * Results by operation, in memory the manager shares with every program:
+ * [code][0] successes, [code][1] errors.  NULL in a reproducer.
+ */
+extern unsigned long (*fz_results)[2];
+
+/* Coverage hooks (kcov.c in the fuzzer; none in a reproducer). */
+extern void (*fz_cov_task_start)(void);
+extern void (*fz_cov_collect)(void);
+
+/* exec.c */
+void fz_state_init(const char *self_exe, pid_t manager);
+void fz_prog_run(const struct fz_prog *p, int from, int to);
+long fz_op_run(const struct fz_prog *p, int idx);
+void fz_op_format(const struct fz_op *op, char *buf, size_t len);
+int fz_op_lookup(const char *name);
+int fz_target_main(int argc, char **argv);
+void *fz_ptr(uint64_t kind, size_t len);
+void *fz_place(uint64_t kind, const void *data, size_t len);
+/* a pointer kind: mostly FZ_PTR_OK */
+uint64_t fz_gen_ptr(uint64_t *rng);
+int fz_fd(uint64_t slot);
+pid_t fz_tid(uint64_t kind, uint64_t slot);
+void fz_set_fd(uint64_t slot, int fd);
+void fz_workload(int kind, long n);
+long fz_ret(long r);
+/* the first perfmon system call number (0: none), an fd of /dev/perfmon (-1: none) */
+long fz_sysbase(void);
+int fz_devfd(void);
+
+/* ops_pfm.c, ops_fd.c, ops_proc.c: the generators and runners of the table */
+#define FZ_DECL_OP(x)							\
+	void fz_gen_##x(uint64_t *rng, struct fz_op *op);		\
+	long fz_run_##x(const struct fz_op *op, const struct fz_prog *p, int idx)
+FZ_DECL_OP(create);
+FZ_DECL_OP(vec);
+FZ_DECL_OP(load);
+FZ_DECL_OP(ctl);
+FZ_DECL_OP(raw_call);
+FZ_DECL_OP(raw_ioctl);
+FZ_DECL_OP(perf_open);
+FZ_DECL_OP(perf_op);
+FZ_DECL_OP(read);
+FZ_DECL_OP(poll);
+FZ_DECL_OP(mmap);
+FZ_DECL_OP(munmap);
+FZ_DECL_OP(touch);
+FZ_DECL_OP(close);
+FZ_DECL_OP(dup);
+FZ_DECL_OP(fasync);
+FZ_DECL_OP(sysfs);
+FZ_DECL_OP(thread);
+FZ_DECL_OP(fork_target);
+FZ_DECL_OP(signal);
+FZ_DECL_OP(child);
+FZ_DECL_OP(async);
+FZ_DECL_OP(cpu);
+FZ_DECL_OP(work);
+
+#endif /* PFM_FUZZ_H */

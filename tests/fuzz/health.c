@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfm_fuzz: is the kernel still well after a program?
+ *
+ * - Every process of the program dies on SIGKILL (an unkillable process is a
+ *   task stuck in the kernel: its stack goes to the log).
+ * - Once they are gone, perfmon holds nothing: no context, session, hook or
+ *   sampling buffer memory (the leak check of both doors; kmemleak adds its own
+ *   on the debug kernel, and rmmod the module's).
+ * - The kernel log has no report (the debug kernel panics first, on any; the
+ *   stock kernel goes on, so the manager looks).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "health.h"
+
+#define PFM_SYSFS	"/sys/kernel/perfmon/"
+#define KNOBS_MAX	8
+
+static char saved[KNOBS_MAX][64];
+static int kmsg_fd = -1;
+
+static int file_read(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int file_write(const char *path, const char *s)
+{
+	ssize_t n;
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+void fz_check_init(void)
+{
+	char path[128];
+	int i;
+
+	for (i = 0; i < KNOBS_MAX && fz_knob_file(i); i++) {
+		snprintf(path, sizeof(path), PFM_SYSFS "%s", fz_knob_file(i));
+		if (file_read(path, saved[i], sizeof(saved[i])))
+			saved[i][0] = '\0';
+	}
+	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg_fd >= 0)
+		lseek(kmsg_fd, 0, SEEK_END);
+}
+
+/* What each stuck process is doing, to the log and (sysrq w) to the kernel log. */
+static void dump_group(pid_t pgid, FILE *log, long id)
+{
+	char path[64], buf[4096];
+	struct dirent *d;
+	DIR *proc;
+	int pid, pg;
+	char state;
+
+	proc = opendir("/proc");
+	while (proc && (d = readdir(proc))) {
+		pid = atoi(d->d_name);
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		if (file_read(path, buf, sizeof(buf)))
+			continue;
+		/* pid (comm) state ppid pgrp: comm may hold spaces, skip past ')' */
+		if (!strrchr(buf, ')') ||
+		    sscanf(strrchr(buf, ')') + 1, " %c %*d %d", &state, &pg) != 2 || pg != pgid)
+			continue;
+		fprintf(log, "F %ld unkillable: pid %d state %c\n", id, pid, state);
+		snprintf(path, sizeof(path), "/proc/%d/stack", pid);
+		if (!file_read(path, buf, sizeof(buf)))
+			fprintf(log, "%s", buf);
+		snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
+		if (!file_read(path, buf, sizeof(buf)))
+			fprintf(log, "  wchan %s\n", buf);
+	}
+	if (proc)
+		closedir(proc);
+	file_write("/proc/sys/kernel/sysrq", "1");
+	file_write("/proc/sysrq-trigger", "w");
+}
+
+int fz_check_group_dies(pid_t pgid, FILE *log, long id)
+{
+	int i, status;
+
+	for (i = 0; i < 3000; i++) {
+		kill(-pgid, SIGKILL);
+		while (waitpid(-1, &status, WNOHANG | __WALL) > 0)
+			;
+		if (kill(-pgid, 0) < 0 && errno == ESRCH)
+			return 0;
+		usleep(10000);
+	}
+	fprintf(log, "F %ld unkillable: processes of the program live 30 s after SIGKILL\n", id);
+	dump_group(pgid, log, id);
+	fflush(log);
+	return -1;
+}
+
+void fz_check_restore(void)
+{
+	char path[128], buf[16];
+	int i;
+
+	for (i = 0; i < KNOBS_MAX && fz_knob_file(i); i++) {
+		if (!saved[i][0])
+			continue;
+		snprintf(path, sizeof(path), PFM_SYSFS "%s", fz_knob_file(i));
+		file_write(path, saved[i]);
+	}
+	for (i = 1; i < 64; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", i);
+		if (!file_read(path, buf, sizeof(buf)) && buf[0] == '0')
+			file_write(path, "1");
+	}
+}
+
+int fz_check_nothing_left(FILE *log, long id)
+{
+	static const char *const counts[] = {
+		"contexts_count", "task_sessions_count", "sys_sessions_count",
+		"task_hooks_count", "smpl_buffer_mem_cur",
+	};
+	char path[128], buf[32], what[256];
+	int i, k, left;
+
+	/* contexts go at the last close, hooks when their thread runs: allow 10 s */
+	for (k = 0; k < 1000; k++) {
+		left = 0;
+		what[0] = '\0';
+		for (i = 0; i < 5; i++) {
+			snprintf(path, sizeof(path), PFM_SYSFS "%s", counts[i]);
+			if (file_read(path, buf, sizeof(buf)) || atol(buf) == 0)
+				continue;
+			left = 1;
+			buf[strcspn(buf, "\n")] = '\0';
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), " %s=%s",
+				 counts[i], buf);
+		}
+		if (!left)
+			return 0;
+		usleep(10000);
+	}
+	fprintf(log, "F %ld leak: after every process of the program is gone:%s\n", id, what);
+	fflush(log);
+	return -1;
+}
+
+/* Keep in sync with PROBLEMS in scripts/guest/init. */
+static const char *const problems[] = {
+	"WARNING:", "BUG:", "kernel BUG at", "Oops", "general protection", "KASAN:",
+	"UBSAN:", "unreferenced object", "possible circular locking",
+	"possible recursive locking", "inconsistent lock state", "blocked for more than",
+	"Call Trace", "Kernel panic",
+};
+
+int fz_check_kmsg(FILE *log, long id)
+{
+	char rec[2048];
+	ssize_t n;
+	size_t i;
+	int bad = 0;
+
+	if (kmsg_fd < 0)
+		return 0;
+	for (;;) {
+		n = read(kmsg_fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: read on */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		for (i = 0; i < sizeof(problems) / sizeof(problems[0]); i++) {
+			if (strstr(rec, problems[i])) {
+				fprintf(log, "F %ld kernel: %s", id, strchr(rec, ';') ? strchr(rec, ';') + 1 : rec);
+				bad = 1;
+				break;
+			}
+		}
+	}
+	fflush(log);
+	return bad ? -1 : 0;
+}

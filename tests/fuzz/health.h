@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pfm_fuzz: the checks after each program (health.c).  Each returns 0, or -1
+ * after writing an "F <program> <what>" line to the log.
+ */
+#ifndef PFM_FUZZ_HEALTH_H
+#define PFM_FUZZ_HEALTH_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+/* saves the sysfs knobs, starts reading the kernel log from its end */
+void fz_check_init(void);
+/* SIGKILL to the program's process group: every process must be gone in 30 s */
+int fz_check_group_dies(pid_t pgid, FILE *log, long id);
+/* the knobs as they were, every CPU online */
+void fz_check_restore(void);
+/* no context, session, hook or sampling buffer memory left */
+int fz_check_nothing_left(FILE *log, long id);
+/* no kernel report since the last call */
+int fz_check_kmsg(FILE *log, long id);
+
+/* ops_proc.c: the writable knobs, by index from 0; NULL past the last */
+const char *fz_knob_file(int i);
+
+#endif /* PFM_FUZZ_HEALTH_H */

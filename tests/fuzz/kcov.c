@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfm_fuzz: kernel coverage through KCOV, kept to perfmon's own code.
+ *
+ * Every task of a program (threads, forked targets, children) traces the PCs
+ * it reaches into its own KCOV buffer; fz_kcov_collect() folds the ones of
+ * kernel/perfmon/ and arch/x86/perfmon/ into a bitmap shared by all of them,
+ * one bit per instrumented call site.  The call sites come from the kernel
+ * image (tests/fuzz/pcs.sh writes the table when the kernel is built):
+ *
+ *   F <index> <file>
+ *   <pc hex> <file index> <function>      sorted by pc
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "kcov.h"
+
+#define KCOV_INIT_TRACE		_IOR('c', 1, unsigned long)
+#define KCOV_ENABLE		_IO('c', 100)
+#define KCOV_TRACE_PC		0
+#define KCOV_WORDS		(1UL << 18)
+#define FZ_FILES_MAX		64
+
+struct fz_pc {
+	uint64_t pc;
+	uint16_t file;
+	char *func;
+};
+
+static struct fz_pc *pcs;
+static size_t npcs;
+static char *files[FZ_FILES_MAX];
+static int nfiles;
+
+/* one byte per PC: shared by the manager and every task of the program */
+uint8_t *fz_cov_prog;
+
+static __thread int kcov_fd = -1;
+static __thread uint64_t *kcov_area;
+
+size_t fz_kcov_npcs(void)
+{
+	return npcs;
+}
+
+int fz_kcov_load(const char *table)
+{
+	char line[512], name[256];
+	unsigned long long pc;
+	size_t cap = 0;
+	unsigned int f;
+	FILE *in;
+
+	in = fopen(table, "r");
+	if (!in)
+		return -1;
+	while (fgets(line, sizeof(line), in)) {
+		if (line[0] == 'F') {
+			if (sscanf(line, "F %u %255s", &f, name) == 2 && f < FZ_FILES_MAX) {
+				files[f] = strdup(name);
+				if ((int)f >= nfiles)
+					nfiles = f + 1;
+			}
+			continue;
+		}
+		if (sscanf(line, "%llx %u %255s", &pc, &f, name) != 3)
+			continue;
+		if (npcs == cap) {
+			cap = cap ? 2 * cap : 4096;
+			pcs = realloc(pcs, cap * sizeof(*pcs));
+			if (!pcs)
+				return -1;
+		}
+		pcs[npcs].pc = pc;
+		pcs[npcs].file = (uint16_t)f;
+		pcs[npcs].func = strdup(name);
+		npcs++;
+	}
+	fclose(in);
+	if (!npcs)
+		return -1;
+	fz_cov_prog = mmap(NULL, npcs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	return fz_cov_prog == MAP_FAILED ? -1 : 0;
+}
+
+static long pc_index(uint64_t pc)
+{
+	size_t lo = 0, hi = npcs;
+
+	if (pc < pcs[0].pc || pc > pcs[npcs - 1].pc)
+		return -1;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (pcs[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < npcs && pcs[lo].pc == pc ? (long)lo : -1;
+}
+
+static void kcov_collect(void)
+{
+	uint64_t n, i;
+	long k;
+
+	if (!kcov_area)
+		return;
+	n = __atomic_load_n(&kcov_area[0], __ATOMIC_RELAXED);
+	if (n >= KCOV_WORDS)
+		n = KCOV_WORDS - 1;
+	for (i = 0; i < n; i++) {
+		k = pc_index(kcov_area[i + 1]);
+		if (k >= 0 && !fz_cov_prog[k])
+			__atomic_store_n(&fz_cov_prog[k], 1, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&kcov_area[0], 0, __ATOMIC_RELAXED);
+}
+
+/* This task traces from now on (a forked task drops what it inherited). */
+static void kcov_task_start(void)
+{
+	if (kcov_fd >= 0) {
+		munmap(kcov_area, KCOV_WORDS * sizeof(uint64_t));
+		close(kcov_fd);
+		kcov_area = NULL;
+	}
+	kcov_fd = open("/sys/kernel/debug/kcov", O_RDWR | O_CLOEXEC);
+	if (kcov_fd < 0)
+		return;
+	if (ioctl(kcov_fd, KCOV_INIT_TRACE, KCOV_WORDS))
+		goto fail;
+	kcov_area = mmap(NULL, KCOV_WORDS * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+			 MAP_SHARED, kcov_fd, 0);
+	if (kcov_area == MAP_FAILED)
+		goto fail;
+	if (ioctl(kcov_fd, KCOV_ENABLE, KCOV_TRACE_PC)) {
+		munmap(kcov_area, KCOV_WORDS * sizeof(uint64_t));
+		goto fail;
+	}
+	__atomic_store_n(&kcov_area[0], 0, __ATOMIC_RELAXED);
+	return;
+fail:
+	kcov_area = NULL;
+	close(kcov_fd);
+	kcov_fd = -1;
+}
+
+/* 0 if this kernel traces: then every program's tasks report coverage. */
+int fz_kcov_enable(void)
+{
+	int fd = open("/sys/kernel/debug/kcov", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	fz_cov_task_start = kcov_task_start;
+	fz_cov_collect = kcov_collect;
+	return 0;
+}
+
+/* Adds the program's PCs to 'total' (one byte per PC); returns how many are new. */
+size_t fz_kcov_merge(uint8_t *total)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < npcs; i++) {
+		if (fz_cov_prog[i] && !total[i]) {
+			total[i] = 1;
+			n++;
+		}
+		fz_cov_prog[i] = 0;
+	}
+	return n;
+}
+
+/* Per file, then in all: PCs reached of those instrumented; the functions never entered. */
+void fz_kcov_report(const uint8_t *total, FILE *out)
+{
+	size_t i, j, all = 0, hit = 0;
+	int f;
+
+	for (f = 0; f < nfiles; f++) {
+		size_t fa = 0, fh = 0;
+
+		for (i = 0; i < npcs; i++) {
+			if (pcs[i].file != f)
+				continue;
+			fa++;
+			fh += total[i];
+		}
+		if (!fa)
+			continue;
+		fprintf(out, "fuzz: coverage %-32s %5zu / %5zu PCs  %5.1f%%\n",
+			files[f] ? files[f] : "?", fh, fa, 100.0 * fh / fa);
+		all += fa;
+		hit += fh;
+	}
+	fprintf(out, "fuzz: coverage %-32s %5zu / %5zu PCs  %5.1f%%\n", "kernel/perfmon + arch/x86/perfmon",
+		hit, all, all ? 100.0 * hit / all : 0.0);
+	/* functions with no PC reached, one line each */
+	for (i = 0; i < npcs; i = j) {
+		int any = 0;
+
+		for (j = i; j < npcs && !strcmp(pcs[j].func, pcs[i].func) &&
+		     pcs[j].file == pcs[i].file; j++)
+			any |= total[j];
+		if (!any)
+			fprintf(out, "fuzz: never entered: %s %s\n",
+				files[pcs[i].file] ? files[pcs[i].file] : "?", pcs[i].func);
+	}
+}

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfm_fuzz: the manager.  Makes programs (fresh, or mutated from the corpus of
+ * programs that reached new perfmon code), logs each one before it runs, runs
+ * it in a process group of its own, then checks that the kernel is still well:
+ * every process of the program dies when killed, nothing perfmon counts is left
+ * behind, the kernel log has no report.  README.md says how to use it.
+ *
+ *   pfm_fuzz [--seed N] [--seconds N] [--log FILE] [--pcs FILE] [--verbose]
+ *   pfm_fuzz --replay LOG [--only N] [--verbose]   run a log's programs again
+ *   pfm_fuzz --repro LOG [--only N]                 C main() of a program (stdout)
+ *
+ * Exit status: 0 when every check passed, 1 on a failure, 2 on bad usage.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "kcov.h"
+#include "prog.h"
+#include "health.h"
+
+#define CORPUS_MAX	1024
+
+static struct {
+	uint64_t seed;
+	long seconds;
+	int prog_timeout;
+	const char *log_path;
+	const char *pcs_path;
+	const char *replay;
+	const char *repro;
+	long only;
+	int verbose;
+} opt = { .seconds = 60, .prog_timeout = 20, .only = -1 };
+
+static FILE *logf;
+static struct fz_prog *corpus;
+static int ncorpus;
+static uint8_t *cov_total;
+static long nprogs, nops, ntimeouts;
+
+static void log_flush(void)
+{
+	fflush(logf);
+	/* the program must be out of the guest before it can crash it */
+	if (isatty(fileno(logf)))
+		tcdrain(fileno(logf));
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: pfm_fuzz [--seed N] [--seconds N] [--log FILE] [--pcs FILE]\n"
+			"                [--prog-timeout S] [--verbose]\n"
+			"       pfm_fuzz --replay LOG [--only N] [--verbose]\n"
+			"       pfm_fuzz --repro LOG [--only N]\n");
+	exit(2);
+}
+
+static void parse_args(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--verbose")) {
+			opt.verbose = 1;
+			continue;
+		}
+		if (!v)
+			usage();
+		i++;
+		if (!strcmp(a, "--seed"))
+			opt.seed = strtoull(v, NULL, 0);
+		else if (!strcmp(a, "--seconds"))
+			opt.seconds = atol(v);
+		else if (!strcmp(a, "--prog-timeout"))
+			opt.prog_timeout = atoi(v);
+		else if (!strcmp(a, "--log"))
+			opt.log_path = v;
+		else if (!strcmp(a, "--pcs"))
+			opt.pcs_path = v;
+		else if (!strcmp(a, "--replay"))
+			opt.replay = v;
+		else if (!strcmp(a, "--repro"))
+			opt.repro = v;
+		else if (!strcmp(a, "--only"))
+			opt.only = atol(v);
+		else
+			usage();
+	}
+}
+
+/* The program runs in a process group of its own; the manager reaps it all. */
+static pid_t run_executor(const struct fz_prog *p)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	setpgid(0, 0);
+	fz_state_init("/proc/self/exe", getppid());
+	fz.verbose = opt.verbose;
+	if (fz_cov_task_start)
+		fz_cov_task_start();
+	fz_prog_run(p, 0, p->n);
+	_exit(0);
+}
+
+/* Runs one program and checks what it left: 0, or -1 after logging a failure. */
+static int run_one(const struct fz_prog *p, long id)
+{
+	struct timespec t0, now;
+	int status, timed_out = 0;
+	pid_t pid, w;
+
+	fprintf(logf, "P %ld\n", id);
+	fz_prog_write(logf, p);
+	log_flush();
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = run_executor(p);
+	if (pid < 0) {
+		fprintf(logf, "F %ld fork: %s\n", id, strerror(errno));
+		return -1;
+	}
+	setpgid(pid, pid);
+	for (;;) {
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec >= opt.prog_timeout) {
+			timed_out = 1;
+			ntimeouts++;
+			break;
+		}
+		usleep(5000);
+	}
+	nprogs++;
+	nops += p->n;
+	fprintf(logf, "R %ld%s\n", id, timed_out ? " timeout" : "");
+	if (fz_check_group_dies(pid, logf, id))
+		return -1;
+	fz_check_restore();
+	if (fz_check_nothing_left(logf, id) || fz_check_kmsg(logf, id))
+		return -1;
+	if (cov_total) {
+		size_t fresh = fz_kcov_merge(cov_total), i, all = 0;
+
+		for (i = 0; i < fz_kcov_npcs(); i++)
+			all += cov_total[i];
+		if (fresh && ncorpus < CORPUS_MAX)
+			corpus[ncorpus++] = *p;
+		fprintf(logf, "E %ld new=%zu cov=%zu corpus=%d\n", id, fresh, all, ncorpus);
+	} else {
+		fprintf(logf, "E %ld\n", id);
+	}
+	return 0;
+}
+
+static int fuzz_loop(void)
+{
+	uint64_t rng = opt.seed;
+	struct fz_prog p;
+	time_t end = time(NULL) + opt.seconds;
+	long id;
+
+	for (id = 0; time(NULL) < end; id++) {
+		if (ncorpus && fz_below(&rng, 3)) {
+			p = corpus[fz_below(&rng, ncorpus)];
+			fz_prog_mutate(&rng, &p, &corpus[fz_below(&rng, ncorpus)]);
+		} else {
+			fz_prog_gen(&rng, &p);
+		}
+		if (run_one(&p, id))
+			return 1;
+	}
+	return 0;
+}
+
+static int replay(void)
+{
+	struct fz_prog *ps;
+	long *ids;
+	FILE *in = fopen(opt.replay, "r");
+	int n, i;
+
+	if (!in) {
+		perror(opt.replay);
+		return 2;
+	}
+	n = fz_log_read(in, &ps, &ids);
+	fclose(in);
+	for (i = 0; i < n; i++) {
+		if (opt.only >= 0 && ids[i] != opt.only)
+			continue;
+		if (run_one(&ps[i], ids[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/* The program as a C main() over the runtime (make fuzz-repro pastes them). */
+static int repro(void)
+{
+	struct fz_prog *ps, *p;
+	char line[256];
+	long *ids;
+	FILE *in = fopen(opt.repro, "r");
+	int n, i, j, pick = -1;
+
+	if (!in) {
+		perror(opt.repro);
+		return 2;
+	}
+	n = fz_log_read(in, &ps, &ids);
+	fclose(in);
+	for (i = 0; i < n; i++)
+		if (opt.only < 0 || ids[i] == opt.only)
+			pick = i;
+	if (pick < 0) {
+		fprintf(stderr, "pfm_fuzz: no such program in %s\n", opt.repro);
+		return 2;
+	}
+	p = &ps[pick];
+	printf("\n/* program %ld of %s */\n", ids[pick], opt.repro);
+	printf("static const struct fz_prog prog = { .n = %d, .op = {\n", p->n);
+	for (i = 0; i < p->n; i++) {
+		fz_op_format(&p->op[i], line, sizeof(line));
+		printf("\t/* %2d: %s */\n\t{ %u, {", i, line, p->op[i].code);
+		for (j = 0; j < FZ_ARGS; j++)
+			printf(" %#llxULL,", (unsigned long long)p->op[i].a[j]);
+		printf(" } },\n");
+	}
+	printf("} };\n\nint main(int argc, char **argv)\n{\n"
+	       "\tfz_target_main(argc, argv);\t/* an exec'd target: never returns */\n"
+	       "\tfz_state_init(\"/proc/self/exe\", getppid());\n"
+	       "\tfz.verbose = 1;\n"
+	       "\tfz_prog_run(&prog, 0, prog.n);\n"
+	       "\treturn 0;\n}\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int ret, kcov, i;
+
+	if (fz_target_main(argc, argv) >= 0)
+		return 0;
+	parse_args(argc, argv);
+	if (opt.repro)
+		return repro();
+	/* never on a machine without perfmon: a program offlines CPUs, among others */
+	if (pfm_door() < 0) {
+		fprintf(stderr, "pfm_fuzz: no perfmon here (%s): run it in the guest\n",
+			strerror(errno));
+		return 2;
+	}
+	if (!opt.seed)
+		opt.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+
+	logf = stdout;
+	if (opt.log_path) {
+		logf = fopen(opt.log_path, "w");
+		if (!logf) {
+			perror(opt.log_path);
+			return 2;
+		}
+	}
+	/* programs' orphans come to the manager, which reaps and counts them */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	signal(SIGIO, SIG_IGN);
+	signal(SIGUSR1, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	fz_check_init();
+	fz_results = mmap(NULL, fz_nops * sizeof(*fz_results), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fz_results == MAP_FAILED)
+		return 2;
+
+	kcov = opt.pcs_path && !fz_kcov_load(opt.pcs_path) && !fz_kcov_enable();
+	if (kcov) {
+		cov_total = calloc(fz_kcov_npcs(), 1);
+		corpus = calloc(CORPUS_MAX, sizeof(*corpus));
+		if (!cov_total || !corpus)
+			return 2;
+	}
+	fprintf(logf, "# pfm_fuzz 1 seed=%#llx door=%s kcov=%d pcs=%zu %s\n",
+		(unsigned long long)opt.seed,
+		pfm_door() == PFM_DOOR_SYSCALL ? "syscall" : "ioctl", kcov,
+		kcov ? fz_kcov_npcs() : 0, opt.replay ? "replay" : "fuzz");
+	log_flush();
+	printf("fuzz: seed %#llx, %s door, coverage %s\n", (unsigned long long)opt.seed,
+	       pfm_door() == PFM_DOOR_SYSCALL ? "syscall" : "ioctl",
+	       kcov ? "on" : "off (no KCOV or no PC table)");
+	fflush(stdout);
+
+	ret = opt.replay ? replay() : fuzz_loop();
+	fprintf(logf, "# done: %ld programs, %ld operations, %ld timed out, %s\n",
+		nprogs, nops, ntimeouts, ret ? "FAILED" : "ok");
+	log_flush();
+	printf("fuzz: %ld programs, %ld operations, %ld timed out (killed): %s\n",
+	       nprogs, nops, ntimeouts, ret ? "FAILED" : "no failure");
+	for (i = 0; i < fz_nops; i++)
+		printf("fuzz: %-16s %8lu ok %8lu failed\n", fz_ops[i].name,
+		       fz_results[i][0], fz_results[i][1]);
+	if (cov_total) {
+		fz_kcov_report(cov_total, stdout);
+		printf("fuzz: corpus %d programs\n", ncorpus);
+	}
+	return ret;
+}

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfm_fuzz operations on tasks and the machine: threads and processes to
+ * monitor (they may exec, stop, be killed), children that use inherited
+ * contexts (as nobody too), operations running concurrently on the same fds,
+ * the sysfs knobs, CPUs going offline, and the load that makes counters move.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+
+#define FZ_NOBODY	65534
+
+static int become_nobody(void)
+{
+	if (setgroups(0, NULL) || setresgid(FZ_NOBODY, FZ_NOBODY, FZ_NOBODY) ||
+	    setresuid(FZ_NOBODY, FZ_NOBODY, FZ_NOBODY))
+		return -1;
+	return 0;
+}
+
+/*
+ * fork(); the child dies with its parent, traces its own coverage and, if
+ * asked, becomes nobody (or exits).
+ */
+static pid_t fork_task(int nobody)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (fz_cov_task_start)
+		fz_cov_task_start();
+	if (nobody && become_nobody())
+		_exit(1);
+	return 0;
+}
+
+/* ---- sysfs --------------------------------------------------------------- */
+
+static const struct fz_knob {
+	const char *file;
+	const char *vals[6];
+} fz_knobs[] = {
+	{ "paranoid",		{ "-1", "0", "1", "2", "3", "4" } },
+	{ "sys_group",		{ "-1", "0", "65534", "-2", "2147483647", "x" } },
+	{ "task_group",		{ "-1", "0", "65534", "-2", "2147483647", "" } },
+	{ "ctx_per_user_max",	{ "1", "2", "8", "0", "-1", "100000" } },
+	{ "arg_mem_max",	{ "200", "4096", "48", "65536", "2147483648", "0x1000" } },
+	{ "smpl_buffer_mem_max", { "0", "4096", "65536", "18446744073709551615", "-1", "1" } },
+	{ "version",		{ "" } },
+	{ "contexts_count",	{ "" } },
+	{ "task_sessions_count", { "" } },
+	{ "sys_sessions_count",	{ "" } },
+	{ "task_hooks_count",	{ "" } },
+	{ "smpl_buffer_mem_cur", { "" } },
+	{ "syscall",		{ "" } },
+	{ "pmu_desc/model",	{ "" } },
+	{ "pmu_desc/pmc64/rsvd_msk", { "" } },
+	{ "pmu_desc/pmd64/width", { "" } },
+	{ "formats/default/version", { "" } },
+};
+#define FZ_KNOBS	(sizeof(fz_knobs) / sizeof(fz_knobs[0]))
+/* the writable ones come first; the manager puts them back after each program */
+#define FZ_RW_KNOBS	6
+
+const char *fz_knob_file(int i)
+{
+	return i < FZ_RW_KNOBS ? fz_knobs[i].file : NULL;
+}
+
+/* a0 knob, a1 value index, a2 write */
+void fz_gen_sysfs(uint64_t *rng, struct fz_op *op)
+{
+	op->a[0] = fz_below(rng, FZ_KNOBS);
+	op->a[1] = fz_below(rng, 6);
+	op->a[2] = fz_below(rng, 2);
+}
+
+long fz_run_sysfs(const struct fz_op *op, const struct fz_prog *p, int idx)
+{
+	const struct fz_knob *k = &fz_knobs[op->a[0] % FZ_KNOBS];
+	const char *v = k->vals[op->a[1] % 6];
+	char path[128], buf[64];
+	long r;
+	int fd;
+
+	(void)p, (void)idx;
+	snprintf(path, sizeof(path), "/sys/kernel/perfmon/%s", k->file);
+	fd = open(path, (op->a[2] ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (op->a[2] && v)
+		r = write(fd, v, strlen(v));
+	else
+		r = read(fd, buf, sizeof(buf));
+	r = fz_ret(r);
+	close(fd);
+	return r;
+}
+
+/* ---- threads and processes to monitor ------------------------------------ */
+
+static void *target_thread(void *arg)
+{
+	struct fz_target *t = arg;
+	int kind = t->tid;	/* the creator left the kind there */
+	int i = 0;
+
+	t->tid = gettid();
+	if (fz_cov_task_start)
+		fz_cov_task_start();
+	while (!t->stop) {
+		fz_workload(kind, 20);
+		if (fz_cov_collect && !(++i % 16))
+			fz_cov_collect();
+	}
+	if (fz_cov_collect)
+		fz_cov_collect();
+	return NULL;
+}
+
+static void target_end(struct fz_target *t)
+{
+	int status;
+
+	if (!t->tid)
+		return;
+	if (t->is_thread) {
+		t->stop = 1;
+		/* a thread held by a notification is released by a signal */
+		syscall(SYS_tgkill, getpid(), t->tid, SIGUSR1);
+		pthread_join((pthread_t)t->thread, NULL);
+	} else {
+		kill(t->tid, SIGKILL);
+		waitpid(t->tid, &status, __WALL);
+	}
+	memset(t, 0, sizeof(*t));
+}
+
+/* a0 slot, a1 create (else end), a2 workload kind */
+void fz_gen_thread(uint64_t *rng, struct fz_op *op)
+{
+	op->a[0] = fz_below(rng, FZ_TGTS);
+	op->a[1] = !fz_one_in(rng, 3);
+	op->a[2] = fz_below(rng, 5);
+}
+
+long fz_run_thread(const struct fz_op *op, const struct fz_prog *p, int idx)
+{
+	struct fz_target *t = &fz.tgt[op->a[0] % FZ_TGTS];
+	pthread_t th;
+	int i;
+
+	(void)p, (void)idx;
+	target_end(t);
+	if (!op->a[1])
+		return 0;
+	t->tid = (pid_t)(op->a[2] % 5);
+	t->is_thread = 1;
+	if (pthread_create(&th, NULL, target_thread, t)) {
+		memset(t, 0, sizeof(*t));
+		return -EAGAIN;
+	}
+	t->thread = (unsigned long)th;
+	/* the slot names the thread once it runs */
+	for (i = 0; i < 1000 && t->tid < 5; i++)
+		sched_yield();
+	return t->tid;
+}
+
+/* a0 slot, a1 workload kind, a2 mode: 1 nobody, 2 exec after a3 us */
+void fz_gen_fork_target(uint64_t *rng, struct fz_op *op)
+{
+	op->a[0] = fz_below(rng, FZ_TGTS);
+	op->a[1] = fz_below(rng, 5);
+	op->a[2] = fz_below(rng, 4);
+	op->a[3] = fz_below(rng, 20000);
+}
+
+long fz_run_fork_target(const struct fz_op *op, const struct fz_prog *p, int idx)
+{
+	struct fz_target *t = &fz.tgt[op->a[0] % FZ_TGTS];
+	char kind[16];
+	pid_t pid;
+
+	(void)p, (void)idx;
+	target_end(t);
+	pid = fork_task(op->a[2] & 1);
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		if (op->a[2] & 2) {
+			fz_workload(4, op->a[3]);
+			snprintf(kind, sizeof(kind), "%d", (int)(op->a[1] % 5));
+			execl(fz.self_exe, fz.self_exe, "--fz-target", kind, (char *)NULL);
+			_exit(1);
+		}
+		for (;;) {
+			fz_workload((int)op->a[1], 20);
+			if (fz_cov_collect)
+				fz_cov_collect();
+		}
+	}
+	t->tid = pid;
+	t->is_thread = 0;
+	return pid;
+}
+
+/* a0 slot, a1 signal, a2 target kind */
+void fz_gen_signal(uint64_t *rng, struct fz_op *op)
+{
+	op->a[0] = fz_below(rng, FZ_TGTS);
+	op->a[1] = fz_below(rng, 6);
+	op->a[2] = fz_below(rng, 4) ? FZ_TGT_SLOT : fz_below(rng, FZ_TGT_NR);
+}
+
+long fz_run_signal(const struct fz_op *op, const struct fz_prog *p, int idx)
+{
+	static const int sigs[] = { SIGSTOP, SIGCONT, SIGKILL, SIGIO, SIGUSR1, SIGALRM };
+	struct fz_target *t = &fz.tgt[op->a[0] % FZ_TGTS];
+	int sig = sigs[op->a[1] % 6];
+	pid_t tid = fz_tid(op->a[2], op->a[0]);
+
+	(void)p, (void)idx;
+	if (tid <= 0)
+		return -ESRCH;
+	/*
+	 * Stopping or killing a thread stops or kills its whole process: those
+	 * signals go to process slots only.  The others are caught everywhere.
+	 */
+	if (op->a[2] % FZ_TGT_NR == FZ_TGT_SLOT && t->tid && !t->is_thread)
+		return fz_ret(kill(tid, sig));
+	if (sig == SIGSTOP || sig == SIGCONT || sig == SIGKILL)
+		sig = SIGUSR1;
+	if (op->a[2] % FZ_TGT_NR == FZ_TGT_PARENT || op->a[2] % FZ_TGT_NR == FZ_TGT_KTHREAD)
+		return fz_ret(kill(tid, 0));
+	return fz_ret(syscall(SYS_tgkill, getpid(), tid, sig));
+}
+
+/* ---- nested: a child process, a concurrent thread ------------------------ */
+
+/* a0 nested operations, a1 mode: 1 nobody, 2 wait, 4 exec after, a2 slot for its pid */
+void fz_gen_child(uint64_t *rng, struct fz_op *op)
+{
+	op->a[0] = 1 + fz_below(rng, 4);
+	op->a[1] = fz_below(rng, 8);
+	op->a[2] = fz_below(rng, FZ_TGTS);
+}
+
+long fz_run_child(const struct fz_op *op, const struct fz_prog *p, int idx)
+{
+	int k = (int)(op->a[0] % FZ_PROG_MAX), status, i;
+	struct fz_target *t = &fz.tgt[op->a[2] % FZ_TGTS];
+	pid_t pid;
+
+	pid = fork_task(op->a[1] & 1);
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		fz_prog_run(p, idx + 1, idx + 1 + k);
+		if (op->a[1] & 4)
+			execl(fz.self_exe, fz.self_exe, "--fz-target", "4", (char *)NULL);
+		_exit(0);
+	}
+	if (!(op->a[1] & 2)) {
+		target_end(t);
+		t->tid = pid;
+		t->is_thread = 0;
+		return pid;
+	}
+	/* 2 s to finish, then SIGKILL wherever it is: it must die */
+	for (i = 0; i < 200; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return status;
+		fz_workload(4, 10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+struct async_arg {
+	const struct fz_prog *p;
+	int from, to;
+};
+
+static void *async_thread(void *arg)
+{
+	struct async_arg a = *(struct async_arg *)arg;
+
+	free(arg);
+	if (fz_cov_task_start)
+		fz_cov_task_start();
+	fz_prog_run(a.p, a.from, a.to);
+	return NULL;
+}
+
+/* a0 nested operations: a new thread runs them while the program goes on */
+void fz_gen_async(uint64_t *rng, struct fz_op *op)
+{
+	op->a[0] = 1 + fz_below(rng, 4);
+}
+
+long fz_run_async(const struct fz_op *op, const struct fz_prog *p, int idx)
+{
+	struct async_arg *a = malloc(sizeof(*a));
+	pthread_t th;
+
+	if (!a)
+		return -ENOMEM;
+	a->p = p;
+	a->from = idx + 1;
+	a->to = idx + 1 + (int)(op->a[0] % FZ_PROG_MAX);
+	if (pthread_create(&th, NULL, async_thread, a)) {
+		free(a);
+		return -EAGAIN;
+	}
+	pthread_detach(th);
+	return 0;
+}
+
+/* ---- CPUs, load ---------------------------------------------------------- */
+
+/* a0 what: pin, unpin, offline, online; a1 CPU */
+void fz_gen_cpu(uint64_t *rng, struct fz_op *op)
+{
+	op->a[0] = fz_below(rng, 8) ? fz_below(rng, 2) : 2 + fz_below(rng, 2);
+	op->a[1] = fz_one_in(rng, 8) ? fz_below(rng, 64) : fz_below(rng, 2);
+}
+
+long fz_run_cpu(const struct fz_op *op, const struct fz_prog *p, int idx)
+{
+	char path[96];
+	cpu_set_t set;
+	long r;
+	int fd, cpu = (int)(op->a[1] % 64);
+
+	(void)p, (void)idx;
+	CPU_ZERO(&set);
+	switch (op->a[0] % 4) {
+	case 0:
+		CPU_SET(cpu, &set);
+		return fz_ret(sched_setaffinity(0, sizeof(set), &set));
+	case 1:
+		for (cpu = 0; cpu < 64; cpu++)
+			CPU_SET(cpu, &set);
+		return fz_ret(sched_setaffinity(0, sizeof(set), &set));
+	}
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = fz_ret(write(fd, op->a[0] % 4 == 2 ? "0" : "1", 1));
+	close(fd);
+	return r;
+}
+
+/* a0 kind (fz_workload), a1 amount */
+void fz_gen_work(uint64_t *rng, struct fz_op *op)
+{
+	op->a[0] = fz_below(rng, 5);
+	op->a[1] = fz_below(rng, 300);
+}
+
+long fz_run_work(const struct fz_op *op, const struct fz_prog *p, int idx)
+{
+	(void)p, (void)idx;
+	fz_workload((int)op->a[0], (long)(op->a[1] % 100000));
+	return 0;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pfm_fuzz: programs made, mutated, written and read (prog.c).
+ */
+#ifndef PFM_FUZZ_PROG_H
+#define PFM_FUZZ_PROG_H
+
+#include <stdio.h>
+
+#include "fuzz.h"
+
+void fz_prog_gen(uint64_t *rng, struct fz_prog *p);
+/* other: a second corpus program to splice from, or NULL */
+void fz_prog_mutate(uint64_t *rng, struct fz_prog *p, const struct fz_prog *other);
+void fz_prog_write(FILE *out, const struct fz_prog *p);
+int fz_op_parse(const char *line, struct fz_op *op);
+int fz_log_read(FILE *in, struct fz_prog **progs, long **ids);
+
+#endif /* PFM_FUZZ_PROG_H */

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# In the guest: the fuzzer (tests/fuzz/README.md) on whichever kernel booted.
+#   - with /lib/perfmon.ko (Debian's kernel): insmod first; at the end rmmod must
+#     succeed (a context or a module reference left behind fails it) and leave
+#     nothing in /sys or /dev;
+#   - with /fuzz/pcs.txt (the debug kernel): coverage-guided through KCOV;
+#   - with /fuzz/replay.log: the log's programs again instead of new ones
+#     (make fuzz-repro), FUZZ_ONLY=N for one of them.
+# FUZZ_SECONDS and FUZZ_SEED come from the kernel command line.  The log goes to
+# the third serial port, which the host keeps in a file.
+rc=0
+mod=0
+if [ -e /lib/perfmon.ko ]; then
+	insmod /lib/perfmon.ko || { echo "run-fuzz: insmod failed"; exit 1; }
+	mod=1
+fi
+log=/dev/ttyS2
+if [ -c $log ] && stty -F $log raw -echo 2>/dev/null; then
+	:
+else
+	echo "run-fuzz: no third serial port: the log stays in the guest"
+	log=/tmp/fuzz.log
+fi
+set -- --log $log
+[ -r /fuzz/pcs.txt ] && set -- "$@" --pcs /fuzz/pcs.txt
+if [ -r /fuzz/replay.log ]; then
+	set -- "$@" --replay /fuzz/replay.log --verbose ${FUZZ_ONLY:+--only $FUZZ_ONLY}
+else
+	set -- "$@" --seconds "${FUZZ_SECONDS:-600}" ${FUZZ_SEED:+--seed $FUZZ_SEED}
+fi
+echo "run-fuzz: pfm_fuzz $*"
+/bin/pfm_fuzz "$@" || rc=$?
+
+if [ $mod -eq 1 ]; then
+	if ! rmmod perfmon; then
+		echo "run-fuzz: rmmod perfmon failed (a context or a reference leaked?)"
+		rc=1
+	fi
+	if [ -e /sys/kernel/perfmon ] || [ -e /dev/perfmon ]; then
+		echo "run-fuzz: perfmon left files behind after rmmod"
+		rc=1
+	fi
+fi
+exit $rc
