@@ -284,9 +284,13 @@ static struct mux_result multiplex(int nsets, uint64_t timeout, struct workload 
 		uint64_t tc = ck_read_set_pmd(fd, s, 2);
 
 		ck_assert_msg(si.set_act_duration > 0, "set %d never ran", s);
-		/* a set's task-clock is its active time */
-		ck_assert_msg(tc <= si.set_act_duration * 1.01 + 50000 &&
-			      tc * 1.01 + 50000 >= si.set_act_duration,
+		/*
+		 * A set's task-clock is its active time.  Under TCG a vCPU the host
+		 * preempts inside the switch path stretches one clock and not the other:
+		 * 1.3% was seen on a loaded host, so 3% (a bug is off by far more).
+		 */
+		ck_assert_msg(tc <= si.set_act_duration * 1.03 + 50000 &&
+			      tc * 1.03 + 50000 >= si.set_act_duration,
 			      "set %d: task-clock %llu, active %llu", s,
 			      (unsigned long long)tc,
 			      (unsigned long long)si.set_act_duration);
