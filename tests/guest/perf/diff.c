@@ -97,9 +97,17 @@ static int val_agrees(char kind, unsigned long long a, unsigned long long b)
 		d = (double)a * 0.05;
 		return (double)b >= (double)a - d && (double)b <= (double)a + d;
 	case 's':
+		/*
+		 * Scheduler counts: TCG's timer decides a preemption or a migration
+		 * more or less, so two native runs differ by a few (1 vs 4 switches,
+		 * 0 vs 1 migrations seen).  The level rule is checked exactly elsewhere
+		 * (exclude_kernel reads 'e').
+		 */
+		if (a <= 2 && b <= 2)
+			return 1;
 		if (!a || !b)
-			return a == b;
-		return a <= 3 * b && b <= 3 * a;
+			return 0;
+		return a <= 4 * b && b <= 4 * a;
 	default:
 		return a == b;
 	}

@@ -3,9 +3,10 @@
 # make check-perf-clients: real perf_event clients (Debian's perf, PAPI's
 # papi_command_line, stress-ng) and the differential test perf_diff, each run in
 # the guest natively and through the perf_event_open shim (perf-clients.sh).
-# Not part of make check: until the kernel answers pfm_perf_event_open the shim
-# halves fail.  PERF_SHIM=absent expects exactly that (each shim half must fail,
-# none may be answered by anything else), and passes.
+# Part of make check, on the stock kernel (the in-tree debug kernel has no
+# perf_events of its own to compare with).  The shim half of perf test is an
+# expected failure until the shim samples.  PERF_SHIM=absent expects every shim half
+# to fail (none may be answered by anything else), and passes.
 #
 # The clients are the host's Debian binaries, copied into the image with their
 # shared libraries (about 22 MB gzipped); the guest runs the host's glibc.
