@@ -100,6 +100,7 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev);
 void pfm_perf_event_teardown(struct pfm_perf_event *ev);
 int pfm_perf_event_set_enabled(struct pfm_perf_event *ev, bool on);
 int pfm_perf_target_exec(struct pfm_perf_target *t);
+int pfm_perf_target_sync(struct pfm_perf_target *t);
 int pfm_perf_event_reset(struct pfm_perf_event *ev);
 int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v);
 u64 pfm_perf_new_id(void);

@@ -134,7 +134,7 @@ static void pfm_perf_toggle(struct pfm_perf_event *ev, const u64 *pmd, u64 now)
  * time.  The counters are read first, so that an event's interval opens and
  * closes where the counter stood.
  */
-static int pfm_perf_target_sync(struct pfm_perf_target *t)
+int pfm_perf_target_sync(struct pfm_perf_target *t)
 {
 	struct pfarg_pmc req[PFM_SW_NUM_COUNTERS];
 	int counting[PFM_SW_NUM_COUNTERS] = {};
