@@ -6,10 +6,11 @@
  * perf's model on perfmon's: every perf event opened on one thread lives in that
  * thread's one perfmon context, owned by a "target" shared by those events.  The
  * context is attached to the thread and started for as long as the target lives;
- * each event that counts something takes one counter of the software PMU
- * (PMC/PMD PFM_SW_FIRST_* + i) and is switched on and off with the counter's EN
- * bit, through the core's register calls.  Events that count nothing on this
- * machine (dummy, alignment faults, ...) take no counter.
+ * each event that counts something uses one counter of the software PMU
+ * (PMC/PMD PFM_SW_FIRST_* + i), shared with the target's other events that count
+ * the same event at the same levels: the counter runs while any of them counts,
+ * and each event keeps the intervals it counted.  Events that count nothing on
+ * this machine (dummy, alignment faults, ...) use no counter.
  *
  * Locking: target->ctx->mutex protects the target's events and everything in
  * them; pfm_perf_family_mutex the lists of inherited copies (perf_inherit.c).
@@ -21,13 +22,20 @@
 #include <linux/perf_event.h>
 #include <linux/workqueue.h>
 
+/* A software counter of a target, shared by the events that count the same. */
+struct pfm_perf_counter {
+	u64 pmc;			/* event and level bits, without EN */
+	unsigned int users;		/* events on it */
+	unsigned int counting;		/* of those, counting now: EN while any */
+};
+
 struct pfm_perf_target {
 	refcount_t ref;			/* events + in-flight users */
 	struct list_head node;		/* in the list of targets */
 	struct task_struct *task;	/* held */
 	struct pfm_context *ctx;	/* attached to task and started while it lives */
 	struct list_head events;	/* ctx->mutex */
-	u8 used;			/* software counters taken (ctx->mutex) */
+	struct pfm_perf_counter counters[PFM_SW_NUM_COUNTERS];	/* ctx->mutex */
 	atomic_t nr_inherit;		/* events with attr.inherit */
 	bool exec_armed;		/* an event waits for an exec */
 	bool exec_queued;		/* exec_work queued (pfm_perf_targets_lock) */
@@ -48,8 +56,10 @@ struct pfm_perf_event {
 	int counter;			/* software counter, or -1: counts nothing */
 	u64 pmc;			/* event and level bits, without EN */
 	bool enabled;			/* perf's state: not OFF */
-	bool counting;			/* enabled and its leader too: EN on */
+	bool counting;			/* enabled and its leader too */
 	bool exec_armed;		/* enable_on_exec not yet fired */
+	u64 acc;			/* count of the closed intervals */
+	u64 base;			/* counter value when counting began */
 	u64 ena_ns;			/* time counted, closed intervals */
 	u64 since_ns;			/* set duration when counting began */
 
@@ -86,10 +96,11 @@ struct pfm_perf_target *pfm_perf_target_find_locked(struct task_struct *task);
 extern raw_spinlock_t pfm_perf_targets_lock;
 
 /* perf_event.c: ctx->mutex held */
-int pfm_perf_event_setup(struct pfm_perf_event *ev);
+int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev);
 void pfm_perf_event_teardown(struct pfm_perf_event *ev);
 int pfm_perf_event_set_enabled(struct pfm_perf_event *ev, bool on);
 int pfm_perf_target_exec(struct pfm_perf_target *t);
+int pfm_perf_target_sync(struct pfm_perf_target *t);
 int pfm_perf_event_reset(struct pfm_perf_event *ev);
 int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v);
 u64 pfm_perf_new_id(void);

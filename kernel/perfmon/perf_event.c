@@ -2,11 +2,13 @@
 /*
  * perfmon: perf events onto a target's context.
  *
- * An event that counts takes one software counter and programs its PMC with the
- * event and level bits; it counts while the PMC's EN bit is on, which is while
- * the event is enabled and so is its group leader (every change goes out as one
- * pfm_write_pmcs() vector for all of the thread's counters, so a group switches
- * as a unit).  Counts are
+ * An event that counts uses a software counter, programmed with the event and
+ * level bits and shared by every event of the thread that counts the same: the
+ * counter runs (EN) while one of them counts, and each event adds up the
+ * counter's progress over its own intervals, so that any number of events fit
+ * in the eight counters, as software events always fit with perf_events.  An
+ * event counts while it is enabled and so is its group leader; every change goes
+ * out as one pfm_write_pmcs() vector, so a group switches as a unit.  Counts are
  * the core's PMD values; times are the live duration of the context's set, which
  * for a per-thread session is the thread's time on a CPU: perf_events reports the
  * same for per-task events (time_enabled == time_running == on-CPU time while
@@ -76,105 +78,155 @@ static bool pfm_perf_wants(const struct pfm_perf_event *ev)
 	return ev->enabled && ev->leader->enabled;
 }
 
-/* Adds to req the PMC write that brings ev's counter in line with its state. */
-static void pfm_perf_sync_req(struct pfm_perf_event *ev, struct pfarg_pmc *req,
-			      unsigned int *n)
+/* Reads the PMDs of the counters in mask, into pmd[counter]. */
+static int pfm_perf_read_counters(struct pfm_perf_target *t, unsigned int mask, u64 *pmd)
 {
-	if (pfm_perf_wants(ev) != ev->counting && ev->counter >= 0)
-		pfm_perf_pmc_req(&req[(*n)++], ev->counter,
-				 ev->pmc | (ev->counting ? 0 : PFM_SW_PMC_EN));
-}
-
-/* Its counter written: ev's counted time opens or closes at now. */
-static void pfm_perf_sync_time(struct pfm_perf_event *ev, u64 now)
-{
-	if (pfm_perf_wants(ev) == ev->counting)
-		return;
-	ev->counting = !ev->counting;
-	if (ev->counting)
-		ev->since_ns = now;
-	else
-		ev->ena_ns += now - ev->since_ns;
-}
-
-/*
- * Brings every counter of t in line with its event's state, in one vector and at
- * one time stamp: a group starts and stops as a unit, and events enabled
- * together (enable_on_exec) count the same time.
- */
-static int pfm_perf_target_sync(struct pfm_perf_target *t)
-{
-	struct pfm_perf_event *ev;
-	struct pfarg_pmc *req;
-	unsigned int n = 0;
-	u64 now;
+	struct pfarg_pmd req[PFM_SW_NUM_COUNTERS] = {};
+	unsigned int i, n = 0;
 	int ret;
 
-	req = kcalloc(PFM_SW_NUM_COUNTERS, sizeof(*req), GFP_KERNEL);
-	if (!req)
-		return -ENOMEM;
-	list_for_each_entry(ev, &t->events, entry)
-		pfm_perf_sync_req(ev, req, &n);
-	ret = pfm_perf_now(t, &now);
-	if (!ret && n)
-		ret = pfm_write_pmcs(t->ctx, req, n);
-	kfree(req);
+	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
+		if (mask & (1U << i))
+			req[n++].reg_num = PFM_SW_FIRST_PMD + i;
+	if (!n)
+		return 0;
+	ret = pfm_read_pmds(t->ctx, req, n);
 	if (ret)
 		return ret;
-	list_for_each_entry(ev, &t->events, entry)
-		pfm_perf_sync_time(ev, now);
+	for (i = 0; i < n; i++)
+		pmd[req[i].reg_num - PFM_SW_FIRST_PMD] = req[i].reg_value;
 	return 0;
 }
 
-static int pfm_perf_write_pmd(struct pfm_perf_event *ev, u64 value)
+/* What t's events want of each counter: how many count on it. */
+static void pfm_perf_wanted(struct pfm_perf_target *t, int *counting, unsigned int *moved)
 {
-	struct pfarg_pmd req = {};
+	struct pfm_perf_event *ev;
 
-	req.reg_num = PFM_SW_FIRST_PMD + ev->counter;
-	req.reg_value = value;
-	return pfm_write_pmds(ev->target->ctx, &req, 1);
+	*moved = 0;
+	list_for_each_entry(ev, &t->events, entry) {
+		if (ev->counter < 0)
+			continue;
+		if (pfm_perf_wants(ev))
+			counting[ev->counter]++;
+		if (pfm_perf_wants(ev) != ev->counting)
+			*moved |= 1U << ev->counter;
+	}
 }
 
-/* A counter for ev, cleared and stopped; ENOSPC when all are taken. */
-int pfm_perf_event_setup(struct pfm_perf_event *ev)
+/* ev starts or stops counting: its count and time intervals open or close. */
+static void pfm_perf_toggle(struct pfm_perf_event *ev, const u64 *pmd, u64 now)
 {
-	struct pfm_perf_target *t = ev->target;
+	ev->counting = !ev->counting;
+	if (ev->counting) {
+		ev->since_ns = now;
+		if (ev->counter >= 0)
+			ev->base = pmd[ev->counter];
+	} else {
+		ev->ena_ns += now - ev->since_ns;
+		if (ev->counter >= 0)
+			ev->acc += pmd[ev->counter] - ev->base;
+	}
+}
+
+/*
+ * Brings t's counters in line with its events' states: a counter runs while one
+ * of its events counts.  One PMC vector and one time stamp: a group starts and
+ * stops as a unit, and events enabled together (enable_on_exec) count the same
+ * time.  The counters are read first, so that an event's interval opens and
+ * closes where the counter stood.
+ */
+int pfm_perf_target_sync(struct pfm_perf_target *t)
+{
+	struct pfarg_pmc req[PFM_SW_NUM_COUNTERS];
+	int counting[PFM_SW_NUM_COUNTERS] = {};
+	u64 pmd[PFM_SW_NUM_COUNTERS] = {};
+	struct pfm_perf_counter *c;
+	struct pfm_perf_event *ev;
+	unsigned int i, n = 0, moved;
+	u64 now;
+	int ret;
+
+	pfm_perf_wanted(t, counting, &moved);
+	ret = pfm_perf_read_counters(t, moved, pmd);
+	if (!ret)
+		ret = pfm_perf_now(t, &now);
+	if (ret)
+		return ret;
+	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++) {
+		c = &t->counters[i];
+		if (!!counting[i] != !!c->counting)
+			pfm_perf_pmc_req(&req[n++], i,
+					 c->pmc | (counting[i] ? PFM_SW_PMC_EN : 0));
+	}
+	if (n) {
+		ret = pfm_write_pmcs(t->ctx, req, n);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
+		t->counters[i].counting = counting[i];
+	list_for_each_entry(ev, &t->events, entry)
+		if (pfm_perf_wants(ev) != ev->counting)
+			pfm_perf_toggle(ev, pmd, now);
+	return 0;
+}
+
+/*
+ * A counter for ev: one already counting the same event at the same levels is
+ * shared (each event keeps its own intervals of it), else a free one.  At most
+ * six distinct values exist (pfm_perf_sw_pmc()), so the eight counters never
+ * run out.
+ */
+int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
+{
+	struct pfm_perf_counter *c;
 	struct pfarg_pmc req;
-	int i, ret;
+	int i, free = -1, ret;
 
 	ev->counter = -1;
 	ev->pmc = pfm_perf_sw_pmc(&ev->attr);
 	if (!ev->pmc)
 		return 0;
-	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
-		if (!(t->used & (1U << i)))
+	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++) {
+		c = &t->counters[i];
+		if (c->users && c->pmc == ev->pmc)
 			break;
-	if (i == PFM_SW_NUM_COUNTERS)
-		return -ENOSPC;
-	pfm_perf_pmc_req(&req, i, ev->pmc);
-	ret = pfm_write_pmcs(t->ctx, &req, 1);
-	if (ret)
-		return ret == -EPERM ? -EACCES : ret;
-	ev->counter = i;
-	ret = pfm_perf_write_pmd(ev, 0);
-	if (ret) {
-		ev->counter = -1;
-		return ret;
+		if (!c->users && free < 0)
+			free = i;
 	}
-	t->used |= 1U << i;
+	if (i == PFM_SW_NUM_COUNTERS) {
+		if (free < 0)
+			return -ENOSPC;
+		i = free;
+		pfm_perf_pmc_req(&req, i, ev->pmc);
+		ret = pfm_write_pmcs(t->ctx, &req, 1);
+		if (ret)
+			return ret == -EPERM ? -EACCES : ret;
+		t->counters[i].pmc = ev->pmc;
+	}
+	t->counters[i].users++;
+	ev->counter = i;
 	return 0;
 }
 
-/* ev stops counting and gives its counter back. */
+/* ev stops counting and leaves its counter, which stops when no event counts on it. */
 void pfm_perf_event_teardown(struct pfm_perf_event *ev)
 {
+	struct pfm_perf_target *t = ev->target;
+	struct pfm_perf_counter *c;
 	struct pfarg_pmc req;
 
 	if (ev->counter < 0)
 		return;
-	pfm_perf_pmc_req(&req, ev->counter, 0);
-	pfm_write_pmcs(ev->target->ctx, &req, 1);
-	ev->target->used &= ~(1U << ev->counter);
+	c = &t->counters[ev->counter];
+	if (ev->counting)
+		c->counting--;
+	ev->counting = false;
+	if (!--c->users || !c->counting) {
+		pfm_perf_pmc_req(&req, ev->counter, c->users ? c->pmc : 0);
+		pfm_write_pmcs(t->ctx, &req, 1);
+	}
 	ev->counter = -1;
 }
 
@@ -204,32 +256,37 @@ int pfm_perf_target_exec(struct pfm_perf_target *t)
 /* The count goes back to zero; the times do not (as perf_events). */
 int pfm_perf_event_reset(struct pfm_perf_event *ev)
 {
-	if (ev->counter < 0)
+	u64 pmd[PFM_SW_NUM_COUNTERS];
+	int ret;
+
+	ev->acc = 0;
+	if (ev->counter < 0 || !ev->counting)
 		return 0;
-	return pfm_perf_write_pmd(ev, 0);
+	ret = pfm_perf_read_counters(ev->target, 1U << ev->counter, pmd);
+	if (!ret)
+		ev->base = pmd[ev->counter];
+	return ret;
 }
 
 /* ev's own count and counted time, without its inherited copies. */
 int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 {
-	struct pfarg_pmd req = {};
-	u64 now;
+	u64 pmd[PFM_SW_NUM_COUNTERS], now;
 	int ret;
 
-	v->count = 0;
+	v->count = ev->acc;
 	v->ena_ns = ev->ena_ns;
+	if (!ev->counting)
+		return 0;
 	if (ev->counter >= 0) {
-		req.reg_num = PFM_SW_FIRST_PMD + ev->counter;
-		ret = pfm_read_pmds(ev->target->ctx, &req, 1);
+		ret = pfm_perf_read_counters(ev->target, 1U << ev->counter, pmd);
 		if (ret)
 			return ret;
-		v->count = req.reg_value;
+		v->count += pmd[ev->counter] - ev->base;
 	}
-	if (ev->counting) {
-		ret = pfm_perf_now(ev->target, &now);
-		if (ret)
-			return ret;
-		v->ena_ns += now - ev->since_ns;
-	}
+	ret = pfm_perf_now(ev->target, &now);
+	if (ret)
+		return ret;
+	v->ena_ns += now - ev->since_ns;
 	return 0;
 }

@@ -315,19 +315,20 @@ void pfm_perf_exit(struct task_struct *task)
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
 }
 
+/* fn on each copy of ev, then the copy's counters; family lock held. */
 void pfm_perf_children_apply(struct pfm_perf_event *ev, pfm_perf_op fn, bool on)
 {
 	struct pfm_perf_event *copy;
 	struct pfm_context *ctx;
 
-	mutex_lock(&pfm_perf_family_mutex);
+	lockdep_assert_held(&pfm_perf_family_mutex);
 	list_for_each_entry(copy, &ev->children, child_entry) {
 		ctx = copy->target->ctx;
 		mutex_lock(&ctx->mutex);
-		fn(copy, on);
+		if (!fn(copy, on))
+			pfm_perf_target_sync(copy->target);
 		mutex_unlock(&ctx->mutex);
 	}
-	mutex_unlock(&pfm_perf_family_mutex);
 }
 
 void pfm_perf_children_drop(struct pfm_perf_event *ev)

@@ -11,7 +11,7 @@
  *   ESRCH; leader inherit mismatch EINVAL; cpu EINVAL; type and config ENOENT;
  *   what the layer does not do (sampling, branch stacks, aux) EOPNOTSUPP; CPU
  *   events EACCES; group rules EINVAL; the thread's context (EACCES, EBUSY,
- *   EMFILE); no free counter ENOSPC.
+ *   EMFILE).
  *
  * Privilege is perfmon's (/sys/kernel/perfmon/paranoid and CAP_PERFMON), its
  * refusals given as EACCES, the errno perf tools fall back on.
@@ -201,7 +201,7 @@ int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader
 {
 	int ret;
 
-	ret = pfm_perf_event_setup(ev);
+	ret = pfm_perf_event_setup(ev->target, ev);
 	if (ret)
 		return ret;
 	if (leader) {

@@ -73,25 +73,56 @@ START_TEST(test_self_page_faults)
 }
 END_TEST
 
-/* Eight counters; events that count nothing here take none. */
-START_TEST(test_counters_run_out)
+/*
+ * Events that count the same share a counter, each with its own intervals:
+ * any number fit, and each counts exactly what happened while it was on.
+ */
+START_TEST(test_counters_shared)
 {
-	int fd[10], i, zero, extra;
+	char *p = ck_fresh_pages(64);
+	struct perf_event_attr a;
+	int fd[24], clk[12], i;
 
+	for (i = 0; i < 24; i++)
+		fd[i] = ck_open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, -1);
+	for (i = 0; i < 12; i++)
+		clk[i] = ck_open_sw(i & 1 ? PERF_COUNT_SW_CPU_CLOCK : PERF_COUNT_SW_TASK_CLOCK,
+				    0, -1);
+	attr_sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.exclude_kernel = 1;
+	a.exclude_user = 1;		/* counts nothing: no counter */
+	i = pfm_perf_event_open(&a, 0, -1, -1, 0);
+	ck_assert_int_ge(i, 0);
+	close(i);
+	close(ck_open_sw(PERF_COUNT_SW_DUMMY, 0, -1));
+
+	/* 0-7 on for all 64 pages, 8-15 for the last 32, 16-23 never */
 	for (i = 0; i < 8; i++)
-		fd[i] = ck_open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, -1);
-	ck_assert_errno(open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, -1), ENOSPC);
-	zero = ck_open_sw(PERF_COUNT_SW_DUMMY, 0, -1);
-	extra = ck_open_sw(PERF_COUNT_SW_ALIGNMENT_FAULTS, 0, -1);
-	/* context switches at user level only: none, no counter either */
-	ck_assert_int_ge(fd[8] = open_sw(PERF_COUNT_SW_CONTEXT_SWITCHES, 0, -1), 0);
-	close(fd[8]);
-	close(fd[3]);
-	fd[3] = ck_open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, -1);
-	for (i = 0; i < 8; i++)
+		ck_assert_ok(ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(p, 32);
+	for (i = 8; i < 16; i++)
+		ck_assert_ok(ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0));
+	/* a reset while the counter runs for others starts this one afresh */
+	ck_assert_ok(ioctl(fd[1], PERF_EVENT_IOC_RESET, 0));
+	touch_pages(p + 32 * page_size(), 16);
+	ck_assert_ok(ioctl(fd[2], PERF_EVENT_IOC_DISABLE, 0));
+	touch_pages(p + 48 * page_size(), 16);
+	for (i = 0; i < 16; i++)
+		ck_assert_ok(ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0));
+
+	ck_assert_uint_eq(ck_read1(fd[0]), 64);
+	ck_assert_uint_eq(ck_read1(fd[1]), 32);
+	ck_assert_uint_eq(ck_read1(fd[2]), 48);
+	for (i = 3; i < 8; i++)
+		ck_assert_uint_eq(ck_read1(fd[i]), 64);
+	for (i = 8; i < 16; i++)
+		ck_assert_uint_eq(ck_read1(fd[i]), 32);
+	for (i = 16; i < 24; i++)
+		ck_assert_uint_eq(ck_read1(fd[i]), 0);
+	for (i = 0; i < 24; i++)
 		close(fd[i]);
-	close(zero);
-	close(extra);
+	for (i = 0; i < 12; i++)
+		close(clk[i]);
 }
 END_TEST
 
@@ -460,7 +491,7 @@ Suite *pfm_perf_shim_suite(void)
 
 	tc = pfm_tcase("perf_shim");
 	tcase_add_test(tc, test_self_page_faults);
-	tcase_add_test(tc, test_counters_run_out);
+	tcase_add_test(tc, test_counters_shared);
 	tcase_add_test(tc, test_native_context_excludes);
 	tcase_add_test(tc, test_cpu_events);
 	tcase_add_test(tc, test_sampling_refused);

@@ -232,9 +232,12 @@
  *   - All events on one thread share one perfmon context on that thread (the
  *     thread's one context: a thread with a context of its own, pfm_create_context
  *     and pfm_load_context, refuses events with EBUSY, and refuses
- *     pfm_load_context with EEXIST while it has events).  Each counting event
- *     takes one of the 8 software counters; the ninth is ENOSPC (no
- *     multiplexing: a pinned group is never unschedulable, so read() never
+ *     pfm_load_context with EEXIST while it has events).  The thread's events
+ *     that count the same event at the same levels share one software
+ *     counter, each with its own intervals: at most six counters are in use,
+ *     so every event fits and counts all the time it is enabled, as software
+ *     events do with perf_events (no multiplexing, time_enabled ==
+ *     time_running; a pinned group never fails to schedule, so read() never
  *     returns 0).  /sys/kernel/perfmon/perf_targets_count and perf_events_count
  *     show the threads and the events.
  *   - attr: size 0 (= PERF_ATTR_SIZE_VER0) up to PAGE_SIZE; beyond what the
@@ -271,7 +274,7 @@
  * frequency (EINVAL), no free fd (EMFILE), group_fd (EBADF), pid (ESRCH),
  * leader's inherit differs (EINVAL), cpu (EINVAL), type and config (ENOENT),
  * sampling (EOPNOTSUPP), CPU events (EACCES), group rules (EINVAL), the
- * thread's context (EACCES, EBUSY, EMFILE), counters (ENOSPC).
+ * thread's context (EACCES, EBUSY, EMFILE).
  *
  * MESSAGES
  *
