@@ -3,10 +3,12 @@
 # make check-perf-clients: real perf_event clients (Debian's perf, PAPI's
 # papi_command_line, stress-ng) and the differential test perf_diff, each run in
 # the guest natively and through the perf_event_open shim (perf-clients.sh).
-# Part of make check, on the stock kernel (the in-tree debug kernel has no
-# perf_events of its own to compare with).  The shim half of perf test is an
-# expected failure until the shim samples.  PERF_SHIM=absent expects every shim half
-# to fail (none may be answered by anything else), and passes.
+# Stock kernel only (the in-tree debug kernel has no perf_events of its own to
+# compare with).  Not in make check yet: on a loaded host two native runs of one
+# client differ by more than the tolerances (task-clock 66 vs 78 ms, 18%, seen with
+# a kernel build beside it); on an idle host it passes.  The shim half of perf test
+# is an expected failure until the shim samples.  PERF_SHIM=absent expects every
+# shim half to fail (none may be answered by anything else), and passes.
 #
 # The clients are the host's Debian binaries, copied into the image with their
 # shared libraries (about 22 MB gzipped); the guest runs the host's glibc.
