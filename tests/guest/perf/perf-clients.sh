@@ -274,9 +274,24 @@ client_diff() {
 	verdict shim perf-diff "$(tail -n1 $OUT/diff.shim | grep -v '^perf_diff: ok' | sed 's/^/ /')"
 }
 
+# --- perf_event_open(2)'s example program, on a software event: exactly 256 faults --
+
+manpage_check() {	# FILE [NATIVE]
+	v=$(sed -n 's/^Used \([0-9]*\) page faults$/\1/p' "$1")
+	isnum "$v" || { echo " no count: $(head -c 200 "$1")"; return; }
+	[ "$v" -eq 256 ] || echo " $v page faults, not 256"
+}
+
+client_manpage() {
+	manpage > $OUT/manpage.native 2>&1
+	verdict native manpage "$(manpage_check $OUT/manpage.native)"
+	$SHIM manpage > $OUT/manpage.shim 2>&1
+	verdict shim manpage "$(manpage_check $OUT/manpage.shim)"
+}
+
 insmod /lib/perfmon.ko || { echo "perf-clients: insmod failed"; exit 1; }
 
-for client in perf_stat papi perf_test stress_ng diff; do
+for client in manpage perf_stat papi perf_test stress_ng diff; do
 	client_$client
 done
 

@@ -15,10 +15,15 @@
 
 PERF_CLIENTS := /usr/bin/perf /usr/bin/papi_command_line /usr/bin/stress-ng
 PERF_DIFF_SRCS := $(wildcard $(TOP)/tests/guest/perf/diff*.c)
-PERF_GUEST_BINS := $(B)/guest/bin/noperf $(B)/guest/bin/perf_diff
+PERF_GUEST_BINS := $(B)/guest/bin/noperf $(B)/guest/bin/perf_diff $(B)/guest/bin/manpage
 
 .PHONY: check-perf-clients perf-guest-bins
 perf-guest-bins: $(PERF_GUEST_BINS) $(LIBPFM_PERF_SO)
+
+# Dynamic, as a user's program is: the preload answers its syscall().
+$(B)/guest/bin/manpage: $(TOP)/tests/guest/perf/manpage.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -o $@ $<
 
 $(B)/guest/bin/noperf: $(TOP)/tests/guest/perf/noperf.c
 	@mkdir -p $(@D)
@@ -33,6 +38,7 @@ check-perf-clients: module guest-bins perf-guest-bins
 		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/workload:/bin/workload \
 		$(B)/guest/bin/noperf:/bin/noperf $(B)/guest/bin/perf_diff:/bin/perf_diff \
 		$(LIBPFM_PERF_SO):/lib/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
+		+$(B)/guest/bin/manpage:/bin/manpage \
 		$(foreach c,$(PERF_CLIENTS),+$(c):$(c))
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/perf-clients.cpio.gz \
 		$(if $(PERF_SHIM),--append "PFM_SHIM=$(PERF_SHIM)") --timeout 900 \
