@@ -10,7 +10,7 @@
  *
  * mmap() of one page gives the perf_event_mmap_page of a software event: index 0
  * (no user-mode counter read), the count in offset, the times; refreshed at
- * mmap() and at each read().  A ring buffer (more pages) needs sampling: EINVAL.
+ * each read().  A ring buffer (more pages) needs sampling: EINVAL.
  * poll() says POLLHUP, as perf_events does, for an event without a mapping and
  * once the monitored thread has exited.
  */
@@ -46,7 +46,7 @@ static unsigned int pfm_perf_read_words(const struct pfm_perf_event *ev)
 
 static void pfm_perf_update_page(struct pfm_perf_event *ev, const struct pfm_perf_value *v)
 {
-	struct perf_event_mmap_page *pg = READ_ONCE(ev->user_page);
+	struct perf_event_mmap_page *pg = ev->user_page;
 
 	if (!pg)
 		return;
@@ -167,9 +167,13 @@ out:
 	return ret ? ret : size;
 }
 
+/* Enable or disable, synced by the caller (pfm_perf_target_sync()). */
 static int pfm_perf_op_enable(struct pfm_perf_event *ev, bool on)
 {
-	return pfm_perf_event_set_enabled(ev, on);
+	ev->enabled = on;
+	if (on)
+		ev->exec_armed = false;
+	return 0;
 }
 
 static int pfm_perf_op_reset(struct pfm_perf_event *ev, bool unused)
@@ -177,34 +181,47 @@ static int pfm_perf_op_reset(struct pfm_perf_event *ev, bool unused)
 	return pfm_perf_event_reset(ev);
 }
 
-/* ENABLE, DISABLE, RESET: on ev (and its copies), or its whole group. */
+/* fn on ev, or on its whole group, then their counters in one vector. */
+static int pfm_perf_apply_events(struct pfm_perf_event *ev, pfm_perf_op fn, bool on,
+				 u32 flags)
+{
+	struct pfm_perf_event *leader = ev->leader, *sib;
+	int ret;
+
+	if (!(flags & PERF_IOC_FLAG_GROUP)) {
+		ret = fn(ev, on);
+	} else {
+		ret = fn(leader, on);
+		list_for_each_entry(sib, &leader->siblings, sibling_entry)
+			ret = ret ?: fn(sib, on);
+	}
+	return ret ?: pfm_perf_target_sync(ev->target);
+}
+
+/*
+ * ENABLE, DISABLE, RESET: on ev (and its copies), or its whole group.  Under the
+ * family lock, which keeps the group as it is (events leave it only when freed).
+ */
 static long pfm_perf_apply(struct pfm_perf_event *ev, pfm_perf_op fn, bool on, u32 flags)
 {
 	struct pfm_context *ctx = ev->target->ctx;
 	struct pfm_perf_event *leader, *sib;
 	int ret;
 
+	mutex_lock(&pfm_perf_family_mutex);
 	mutex_lock(&ctx->mutex);
-	if (!(flags & PERF_IOC_FLAG_GROUP)) {
-		ret = fn(ev, on);
-	} else {
-		leader = ev->leader;
-		ret = fn(leader, on);
-		list_for_each_entry(sib, &leader->siblings, sibling_entry)
-			ret = ret ?: fn(sib, on);
-	}
+	ret = pfm_perf_apply_events(ev, fn, on, flags);
 	mutex_unlock(&ctx->mutex);
-	if (ret)
-		return ret;
-	if (!(flags & PERF_IOC_FLAG_GROUP)) {
+	if (!ret && !(flags & PERF_IOC_FLAG_GROUP)) {
 		pfm_perf_children_apply(ev, fn, on);
-	} else {
+	} else if (!ret) {
 		leader = ev->leader;
 		pfm_perf_children_apply(leader, fn, on);
 		list_for_each_entry(sib, &leader->siblings, sibling_entry)
 			pfm_perf_children_apply(sib, fn, on);
 	}
-	return 0;
+	mutex_unlock(&pfm_perf_family_mutex);
+	return ret;
 }
 
 /* Where the kernel tells the fd apart from its own (SET_OUTPUT's argument). */
@@ -303,34 +320,29 @@ static __poll_t pfm_perf_poll(struct file *file, poll_table *wait)
 }
 
 /*
- * No ctx->mutex here: mmap_lock is held, and the calls made under ctx->mutex fault
- * on user memory, which takes mmap_lock.  The page is made once, whoever maps it
- * first; read() keeps its counts and times up to date (index 0: a reader falls back
- * to read() for the count).
+ * No ctx->mutex here: mmap_lock is held, and attaching takes the mutex first and
+ * mmap_lock after (exec's locks).  The page is made once, lock-free; read() fills
+ * it under the mutex.
  */
 static int pfm_perf_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct pfm_perf_event *ev = file->private_data;
-	struct perf_event_mmap_page *pg, *old;
+	struct perf_event_mmap_page *pg;
 
 	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
 	if (vma->vm_end - vma->vm_start != PAGE_SIZE)
 		return -EINVAL;		/* a ring buffer: sampling only */
-	pg = READ_ONCE(ev->user_page);
-	if (!pg) {
+	if (!READ_ONCE(ev->user_page)) {
 		pg = (void *)get_zeroed_page(GFP_KERNEL);
 		if (!pg)
 			return -ENOMEM;
-		pg->pmc_width = 64;
-		old = cmpxchg(&ev->user_page, NULL, pg);
-		if (old) {
+		pg->pmc_width = 64;	/* index 0: no user-mode read */
+		if (cmpxchg(&ev->user_page, NULL, (void *)pg))
 			free_page((unsigned long)pg);
-			pg = old;
-		}
 	}
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	return vm_insert_page(vma, vma->vm_start, virt_to_page(pg));
+	return vm_insert_page(vma, vma->vm_start, virt_to_page(ev->user_page));
 }
 
 /*
