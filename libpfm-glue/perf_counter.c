@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * libperfmon: perf_counter_open() of the 2008 proposal on perfmon (perf_counter.h).
+ *
+ * A counter goes to pfm_perf_event_open() when perfmon answers it, else it is built
+ * here from native calls: one perfmon context per monitored thread or CPU, started
+ * at once, and one software counter of it per perf counter, whose PMC enable bit is
+ * the counter's enable state (and its leader's).  The fd handed out for a native
+ * counter is an empty memfd: a real fd number, which no other open can reuse while
+ * the counter exists, and on which the plain read() of a caller who forgot the
+ * wrappers returns 0 rather than another object's data.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "perfmon.h"
+#include "perf_counter.h"
+
+#define PC_EN		(1ULL << 22)	/* PFM_SW_PMC_EN */
+#define PC_FORMATS	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+/* One perfmon context: the counters of one thread (cpu -1) or one CPU (tid -1). */
+struct pc_ctx {
+	int fd;
+	pid_t tid;
+	int cpu;
+	unsigned int used;		/* software counters taken */
+	int mine;			/* counts the thread owner, in this process */
+	pthread_t owner;
+	struct pc_ctx *next;
+};
+
+struct pc_counter {
+	struct pc_ctx *ctx;
+	int fd;				/* the handle */
+	int slot;			/* software counter */
+	uint64_t sel;			/* PMC value without EN */
+	int enabled;			/* its own state */
+	int on;				/* EN as written: enabled, and its leader too */
+	struct pc_counter *leader;	/* itself for a leader */
+	uint32_t read_format;
+	uint64_t time;			/* ns enabled before on_since */
+	uint64_t on_since;		/* set duration when EN was last set */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct pc_counter **tab;	/* by handle fd */
+	int len;
+	struct pc_ctx *ctxs;
+	int atfork;
+} pc = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/*
+ * perf_counter_task_enable() finds the calling thread's counters by pthread_self(),
+ * which, unlike gettid(), is no system call that a counter would count.  A forked
+ * child's thread has its parent's pthread_self(), but none of its counters.
+ */
+static void pc_atfork_child(void)
+{
+	struct pc_ctx *x;
+
+	for (x = pc.ctxs; x; x = x->next)
+		x->mine = 0;
+}
+
+static pthread_once_t shim_once = PTHREAD_ONCE_INIT;
+static int shim_present;
+
+/* As libperfmon's preload: a NULL attr is EFAULT only from a perfmon that has the call. */
+static void shim_probe(void)
+{
+	int saved = errno;
+
+	if (pfm_door() >= 0 && pfm_perf_event_open(NULL, 0, -1, -1, 0) < 0 &&
+	    errno == EFAULT)
+		shim_present = 1;
+	errno = saved;
+}
+
+static struct pc_counter *pc_lookup(int fd)
+{
+	return fd >= 0 && fd < pc.len ? pc.tab[fd] : NULL;
+}
+
+static int pc_store(int fd, struct pc_counter *c)
+{
+	struct pc_counter **tab;
+	int len;
+
+	if (fd >= pc.len) {
+		len = fd + 16;
+		tab = realloc(pc.tab, len * sizeof(*tab));
+		if (!tab)
+			return ENOMEM;
+		memset(tab + pc.len, 0, (len - pc.len) * sizeof(*tab));
+		pc.tab = tab;
+		pc.len = len;
+	}
+	pc.tab[fd] = c;
+	return 0;
+}
+
+/* The software event of a native counter's config, or -1 (EINVAL). */
+static int pc_sw_event(uint64_t config)
+{
+	uint64_t id = config & PERF_COUNTER_EVENT_MASK;
+
+	if (config & PERF_COUNTER_RAW_MASK) {
+		if (!(config & PERF_COUNTER_RAW_PFM_SW_BIT) ||
+		    (config & ~(PERF_COUNTER_RAW_MASK | PERF_COUNTER_RAW_PFM_SW_BIT |
+				PFM_SW_PMC_EVENT_MASK)))
+			return -1;
+		id = config & PFM_SW_PMC_EVENT_MASK;
+		return id && id <= PFM_SW_EV_MAX ? (int)id : -1;
+	}
+	if ((config & PERF_COUNTER_TYPE_MASK) >> PERF_COUNTER_TYPE_SHIFT != PERF_TYPE_SOFTWARE)
+		return -1;
+	switch (id) {
+	case PERF_COUNT_CPU_CLOCK:
+	case PERF_COUNT_TASK_CLOCK:
+		return PFM_SW_EV_TASK_CLOCK;
+	case PERF_COUNT_PAGE_FAULTS:
+		return PFM_SW_EV_PAGE_FAULTS;
+	case PERF_COUNT_CONTEXT_SWITCHES:
+		return PFM_SW_EV_CTX_SWITCHES;
+	case PERF_COUNT_CPU_MIGRATIONS:
+		return PFM_SW_EV_CPU_MIGRATIONS;
+	default:
+		return -1;
+	}
+}
+
+/* The checks both paths make: 0 or an errno. */
+static int pc_check(const struct perf_counter_hw_event *hw, pid_t pid, int cpu,
+		    unsigned long flags)
+{
+	if (!hw)
+		return EFAULT;
+	if (flags || hw->irq_period || hw->inherit || hw->mmap || hw->munmap || hw->comm ||
+	    hw->__reserved_1 || hw->extra_config_len || hw->__reserved_2 ||
+	    hw->__reserved_3 || (hw->read_format & ~PC_FORMATS))
+		return EINVAL;
+	if (cpu < -1 || (pid < 0 && cpu == -1))
+		return EINVAL;
+	return 0;
+}
+
+/* The perf_event_attr of a counting counter: the proposal's fields, same values. */
+static void pc_to_attr(const struct perf_counter_hw_event *hw, struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	if (hw->config & PERF_COUNTER_RAW_MASK) {
+		a->type = PERF_TYPE_RAW;
+		a->config = hw->config & ~PERF_COUNTER_RAW_MASK;
+	} else {
+		a->type = (hw->config & PERF_COUNTER_TYPE_MASK) >> PERF_COUNTER_TYPE_SHIFT;
+		a->config = hw->config & PERF_COUNTER_EVENT_MASK;
+	}
+	a->read_format = hw->read_format;
+	a->disabled = hw->disabled;
+	a->pinned = hw->pinned;
+	a->exclusive = hw->exclusive;
+	a->exclude_user = hw->exclude_user;
+	a->exclude_kernel = hw->exclude_kernel;
+	a->exclude_hv = hw->exclude_hv;
+	a->exclude_idle = hw->exclude_idle;
+}
+
+/* ns the context's set was active: the thread's time, or a CPU's wall-clock time. */
+static int pc_duration(struct pc_ctx *x, uint64_t *ns)
+{
+	struct pfarg_setinfo si;
+
+	memset(&si, 0, sizeof(si));
+	if (pfm_getinfo_evtsets(x->fd, &si, sizeof(si)))
+		return -1;
+	*ns = si.set_act_duration;
+	return 0;
+}
+
+/*
+ * Write the EN of counter c and, for a leader, of its members, as their own state
+ * and their leader's say: in one call, so that a group starts and stops as one (no
+ * member counts the others' writes).  Time is taken before EN is set and after it is
+ * cleared, so that a counted system call count stays the workload's plus the one
+ * that stops it.
+ */
+static int pc_apply(struct pc_counter *c)
+{
+	struct pc_counter *chg[PFM_SW_NUM_COUNTERS], *m;
+	struct pfarg_pmc pmc[PFM_SW_NUM_COUNTERS];
+	int i, n = 0, timed = 0;
+	uint64_t now = 0;
+
+	for (i = -1; i < pc.len && n < PFM_SW_NUM_COUNTERS; i++) {
+		m = i < 0 ? c : pc.tab[i];
+		if (!m || (i >= 0 && (m == c || m->leader != c)) ||
+		    (m->enabled && m->leader->enabled) == m->on)
+			continue;
+		memset(&pmc[n], 0, sizeof(pmc[n]));
+		pmc[n].reg_num = PFM_SW_FIRST_PMC + m->slot;
+		pmc[n].reg_value = m->sel | (m->on ? 0 : PC_EN);
+		timed |= m->read_format != 0;
+		chg[n++] = m;
+	}
+	if (!n)
+		return 0;
+	if (timed && pc_duration(c->ctx, &now))
+		return errno;
+	if (pfm_write_pmcs(c->ctx->fd, pmc, n * sizeof(pmc[0])))
+		return errno;
+	for (i = 0; i < n; i++) {
+		if (chg[i]->on)
+			break;
+	}
+	/* the time of the disabled ones, after their EN is cleared */
+	if (timed && i < n && pc_duration(c->ctx, &now))
+		now = 0;
+	for (i = 0; i < n; i++) {
+		m = chg[i];
+		m->on = !m->on;
+		if (m->on)
+			m->on_since = now;
+		else if (now)
+			m->time += now - m->on_since;
+	}
+	return 0;
+}
+
+/* The context of thread tid or CPU cpu, made, attached and started if need be. */
+static int pc_get_ctx(pid_t tid, int cpu, struct pc_ctx **out)
+{
+	struct pc_ctx *x;
+	int fd, err;
+
+	for (x = pc.ctxs; x; x = x->next) {
+		if (x->tid == tid && x->cpu == cpu) {
+			*out = x;
+			return 0;
+		}
+	}
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return ENOMEM;
+	fd = pfm_create_context(PFM_FL_CLOEXEC | (tid < 0 ? PFM_FL_SYSTEM_WIDE : 0));
+	if (fd < 0) {
+		err = errno;
+		free(x);
+		return err;
+	}
+	if (pfm_load_context(fd, 0, tid < 0 ? cpu : tid) || pfm_start(fd, 0)) {
+		/* a thread has one context: this one is refused beside another */
+		err = errno == EEXIST ? EBUSY : errno;
+		close(fd);
+		free(x);
+		return err;
+	}
+	if (!pc.atfork && !pthread_atfork(NULL, NULL, pc_atfork_child))
+		pc.atfork = 1;
+	x->fd = fd;
+	x->tid = tid;
+	x->cpu = cpu;
+	x->mine = tid == gettid();
+	x->owner = pthread_self();
+	x->next = pc.ctxs;
+	pc.ctxs = x;
+	*out = x;
+	return 0;
+}
+
+static void pc_put_ctx(struct pc_ctx *x)
+{
+	struct pc_ctx **pp;
+
+	if (x->used)
+		return;
+	for (pp = &pc.ctxs; *pp != x; pp = &(*pp)->next)
+		;
+	*pp = x->next;
+	close(x->fd);
+	free(x);
+}
+
+static int pc_open_native(const struct perf_counter_hw_event *hw, pid_t pid, int cpu,
+			  int group_fd, int *out)
+{
+	struct pc_counter *c, *leader = NULL;
+	pid_t tid = pid < 0 ? -1 : pid ? pid : gettid();
+	struct pfarg_pmd pmd;
+	struct pc_ctx *x = NULL;
+	struct pfarg_pmc pmc;
+	int ev, slot, err;
+
+	ev = pc_sw_event(hw->config);
+	/* perfmon counts a thread on every CPU */
+	if (ev < 0 || (pid >= 0 && cpu >= 0))
+		return EINVAL;
+	if (group_fd != -1) {
+		leader = pc_lookup(group_fd);
+		if (!leader)
+			return EBADF;
+		if (leader->leader != leader || leader->ctx->tid != tid ||
+		    leader->ctx->cpu != (tid < 0 ? cpu : -1))
+			return EINVAL;
+	}
+	err = pc_get_ctx(tid, tid < 0 ? cpu : -1, &x);
+	if (err)
+		return err;
+	for (slot = 0; slot < PFM_SW_NUM_COUNTERS && (x->used & (1U << slot)); slot++)
+		;
+	if (slot == PFM_SW_NUM_COUNTERS) {
+		err = ENOSPC;
+		goto put;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		err = ENOMEM;
+		goto put;
+	}
+	c->ctx = x;
+	c->slot = slot;
+	c->leader = leader ? leader : c;
+	c->enabled = !hw->disabled;
+	c->read_format = hw->read_format;
+	c->sel = ev | (hw->exclude_user ? 0 : PFM_SW_PMC_USR) |
+		 (hw->exclude_kernel ? 0 : PFM_SW_PMC_OS);
+	c->fd = memfd_create("perf_counter", MFD_CLOEXEC);
+	if (c->fd < 0)
+		goto fail;
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_num = PFM_SW_FIRST_PMD + slot;
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_num = PFM_SW_FIRST_PMC + slot;
+	pmc.reg_value = c->sel;
+	/* EPERM: kernel level refused, the kernel's answer stands */
+	if (pfm_write_pmds(x->fd, &pmd, sizeof(pmd)) ||
+	    pfm_write_pmcs(x->fd, &pmc, sizeof(pmc)))
+		goto fail;
+	err = pc_store(c->fd, c);
+	if (err)
+		goto fail_err;
+	x->used |= 1U << slot;
+	err = pc_apply(c);
+	if (err) {
+		pc.tab[c->fd] = NULL;
+		x->used &= ~(1U << slot);
+		goto fail_err;
+	}
+	*out = c->fd;
+	return 0;
+fail:
+	err = errno;
+fail_err:
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c);
+put:
+	pc_put_ctx(x);
+	return err;
+}
+
+int perf_counter_open(struct perf_counter_hw_event *hw_event, pid_t pid, int cpu,
+		      int group_fd, unsigned long flags)
+{
+	struct perf_event_attr attr;
+	int err, fd = -1;
+
+	err = pc_check(hw_event, pid, cpu, flags);
+	if (err)
+		goto out;
+	pthread_once(&shim_once, shim_probe);
+	/* perf_event has no encoding for perfmon's own raw events */
+	if (shim_present && !((hw_event->config & PERF_COUNTER_RAW_MASK) &&
+			      (hw_event->config & PERF_COUNTER_RAW_PFM_SW_BIT)))
+		goto shim;
+	pthread_mutex_lock(&pc.lock);
+	err = pc_open_native(hw_event, pid, cpu, group_fd, &fd);
+	pthread_mutex_unlock(&pc.lock);
+	goto out;
+shim:
+	pc_to_attr(hw_event, &attr);
+	return pfm_perf_event_open(&attr, pid, cpu, group_fd, 0);
+out:
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+static int pc_read_native(struct pc_counter *c, void *buf, size_t count, ssize_t *len)
+{
+	uint64_t v[3], now;
+	struct pfarg_pmd pmd;
+	size_t n = 1;
+
+	*len = (1 + __builtin_popcount(c->read_format)) * sizeof(uint64_t);
+	if (count < (size_t)*len)
+		return ENOSPC;
+	memset(&pmd, 0, sizeof(pmd));
+	pmd.reg_num = PFM_SW_FIRST_PMD + c->slot;
+	if (pfm_read_pmds(c->ctx->fd, &pmd, sizeof(pmd)))
+		return errno;
+	v[0] = pmd.reg_value;
+	if (c->read_format) {
+		now = c->time;
+		if (c->on) {
+			if (pc_duration(c->ctx, &now))
+				return errno;
+			now = c->time + now - c->on_since;
+		}
+		/* a software counter runs whenever it is enabled */
+		if (c->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			v[n++] = now;
+		if (c->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			v[n++] = now;
+	}
+	memcpy(buf, v, *len);
+	return 0;
+}
+
+ssize_t perf_counter_read(int fd, void *buf, size_t count)
+{
+	struct pc_counter *c;
+	ssize_t len = -1;
+	int err;
+
+	pthread_mutex_lock(&pc.lock);
+	c = pc_lookup(fd);
+	if (!c) {
+		pthread_mutex_unlock(&pc.lock);
+		return read(fd, buf, count);
+	}
+	err = pc_read_native(c, buf, count, &len);
+	pthread_mutex_unlock(&pc.lock);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return len;
+}
+
+/* Set counter c's own state; a leader's carries its members. */
+static int pc_enable(struct pc_counter *c, int enabled)
+{
+	c->enabled = enabled;
+	return pc_apply(c);
+}
+
+int perf_counter_ioctl(int fd, unsigned long request, unsigned long arg)
+{
+	struct pc_counter *c;
+	int err;
+
+	pthread_mutex_lock(&pc.lock);
+	c = pc_lookup(fd);
+	if (!c) {
+		pthread_mutex_unlock(&pc.lock);
+		return ioctl(fd, request, arg);
+	}
+	switch (request) {
+	case PERF_COUNTER_IOC_ENABLE:
+		err = pc_enable(c, 1);
+		break;
+	case PERF_COUNTER_IOC_DISABLE:
+		err = pc_enable(c, 0);
+		break;
+	case PERF_COUNTER_IOC_REFRESH:
+		err = EINVAL;		/* for overflow counters, which are not made */
+		break;
+	default:
+		err = ENOTTY;
+		break;
+	}
+	pthread_mutex_unlock(&pc.lock);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+int perf_counter_close(int fd)
+{
+	struct pc_counter *c, *m;
+	struct pfarg_pmc pmc;
+	int i;
+
+	pthread_mutex_lock(&pc.lock);
+	c = pc_lookup(fd);
+	if (!c) {
+		pthread_mutex_unlock(&pc.lock);
+		return close(fd);
+	}
+	pc.tab[fd] = NULL;
+	memset(&pmc, 0, sizeof(pmc));
+	pmc.reg_num = PFM_SW_FIRST_PMC + c->slot;
+	pfm_write_pmcs(c->ctx->fd, &pmc, sizeof(pmc));
+	close(c->fd);
+	c->ctx->used &= ~(1U << c->slot);
+	/*
+	 * The members of a closed leader become leaders of their own, last: an
+	 * enabled member counts from the return of this call, as from an enable.
+	 */
+	for (i = 0; i < pc.len; i++) {
+		m = pc.tab[i];
+		if (m && m->leader == c) {
+			m->leader = m;
+			pc_apply(m);
+		}
+	}
+	pc_put_ctx(c->ctx);
+	free(c);
+	pthread_mutex_unlock(&pc.lock);
+	return 0;
+}
+
+/*
+ * The prctl before an enable and after a disable: the counters count neither, as
+ * they count neither the ioctl that enables them nor the one after a disable.
+ */
+static int pc_task_enable(int enabled)
+{
+	int prctl_op = enabled ? PR_TASK_PERF_COUNTERS_ENABLE : PR_TASK_PERF_COUNTERS_DISABLE;
+	pthread_t self = pthread_self();
+	struct pc_counter *c;
+	int i, err = 0;
+
+	if (enabled && prctl(prctl_op))
+		return -1;
+	pthread_mutex_lock(&pc.lock);
+	for (i = 0; i < pc.len && !err; i++) {
+		c = pc.tab[i];
+		if (c && c->leader == c && c->ctx->mine &&
+		    pthread_equal(c->ctx->owner, self))
+			err = pc_enable(c, enabled);
+	}
+	pthread_mutex_unlock(&pc.lock);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return enabled ? 0 : prctl(prctl_op);
+}
+
+int perf_counter_task_enable(void)
+{
+	return pc_task_enable(1);
+}
+
+int perf_counter_task_disable(void)
+{
+	return pc_task_enable(0);
+}
