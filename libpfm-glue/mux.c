@@ -78,6 +78,18 @@ static double rate_between(const struct pfm_mux_run *a, const struct pfm_mux_run
 	return run_rate(a) + (run_rate(b) - run_rate(a)) * (t - ma) / (mb - ma);
 }
 
+/*
+ * Between two runs: their pooled rate, each weighted by its duration, which is the
+ * line through their rates at the gap's middle when the runs are as long as each
+ * other.  Weighting by duration keeps a run that the host stalled (long, at a low
+ * rate) from being under-weighted, as linear scaling does.
+ */
+static double rate_pooled(const struct pfm_mux_run *a, const struct pfm_mux_run *b)
+{
+	return (double)(a->c1 - a->c0 + b->c1 - b->c0) /
+	       (double)(a->t1 - a->t0 + b->t1 - b->t0);
+}
+
 static void interp_estimate(const struct pfm_mux_run **p, unsigned int m, double total,
 			    double c, double d, struct pfm_mux_est *e)
 {
@@ -100,7 +112,7 @@ static void interp_estimate(const struct pfm_mux_run **p, unsigned int m, double
 		else if (j == m)
 			r = fmax(rate_between(p[m - 2], p[m - 1], (start + end) / 2), 0);
 		else
-			r = rate_between(p[j - 1], p[j], (start + end) / 2);
+			r = rate_pooled(p[j - 1], p[j]);
 		sum += g * r;
 		gsq += g * g;
 		pois += g * fmax(r, floor_rate);

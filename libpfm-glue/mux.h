@@ -16,16 +16,21 @@
  *   (t0_{k+1} - t1_k), after run K (T - t1_K); g_j their lengths, T = D + sum g_j
  *
  * Linear scaling (what perf does):   E_lin = C * T / D
- * Time interpolation (Mytkowicz et al., "Time interpolation: so many metrics, so
- * few registers", MICRO 2007): the rate is taken as linear between the middles of
- * neighbouring runs, and extended along the line through the first two (last two)
- * runs before the first (after the last) run, never below zero; the count of each
- * gap is its rate at the gap's middle times its length:
+ * Time interpolation (after Mytkowicz et al., "Time interpolation: so many metrics,
+ * so few registers", MICRO 2007): each gap's count is its length times a rate
+ * taken from the runs on either side of it:
  *
  *   E_int = C + sum_j g_j * rhat_j,
- *   rhat_j = r_k + (r_{k+1} - r_k) * (mid_j - m_k) / (m_{k+1} - m_k)  (gap between k, k+1)
- *   rhat_0 = max(0, the line through runs 1, 2 at mid_0), rhat_K likewise with K-1, K
- *   (one run: rhat_j = r_1, and E_int = E_lin)
+ *   rhat_j = (x_k + x_{k+1}) / (d_k + d_{k+1})          (gap between runs k, k+1)
+ *   rhat_0 = max(0, r_1 + (r_2 - r_1) * (mid_0 - m_1) / (m_2 - m_1))
+ *   rhat_K likewise on the line through runs K-1 and K  (one run: E_int = E_lin)
+ *
+ * Between two runs the rate is their pooled rate: for runs of equal length it is the
+ * line through their rates at the gap's middle, and weighting by duration keeps a
+ * run that the machine stalled (long, at a low rate) from weighing as much as a
+ * normal one, which would bias the estimate up.  Before the first and after the
+ * last run the rate follows the line through the two nearest runs, so a trend at
+ * the ends of the program is followed too.
  *
  * Error bound: the run-to-run variation of the rate, from successive differences
  * (von Neumann's estimator, which a phase change raises only where it happens),

@@ -73,6 +73,8 @@ PKGS="$PKGS linux-source-6.1 bc bison flex libelf-dev libssl-dev patch perl"
 PKGS="$PKGS linux-perf papi-tools stress-ng"
 # apparmor_parser loads the profile of the guest's LSM test (tests/guest/apparmor/).
 PKGS="$PKGS apparmor"
+# make bench plots multiplexing accuracy (tools/bench/plot-mux.py) with gnuplot.
+PKGS="$PKGS gnuplot-nox"
 
 missing=
 for p in $PKGS; do
