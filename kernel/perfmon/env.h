@@ -42,10 +42,16 @@ void pfm_res_session_put(struct pfm_context *ctx, int cpu);
 void pfm_msg_init(struct pfm_context *ctx);
 void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl);
 
-/* smpl_fmt.c: the context's sampling format at an overflow and at a restart */
+/*
+ * smpl_fmt.c: the context's sampling format at an overflow, at a restart, and when
+ * next becomes the active set after prev (NULL before the first start), every set's
+ * values in memory
+ */
 bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
 			    unsigned int pmd);
 void pfm_smpl_restart_locked(struct pfm_context *ctx);
+void pfm_smpl_switch_locked(struct pfm_context *ctx, struct pfm_event_set *prev,
+			    struct pfm_event_set *next);
 
 /* sw_hooks.c: the tracepoints the software unit needs while attached */
 int pfm_sw_hooks_get(bool system_wide);

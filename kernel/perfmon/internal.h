@@ -75,6 +75,7 @@ struct pfm_event_set {
 	u16 id;
 	u32 flags;			/* PFM_SETFL_* */
 	u64 timeout_ns;			/* effective switch timeout */
+	u64 timeout_mask;		/* PFM_SETFL_RANDOM_TIMEOUT: range taken off it */
 	u64 timeout_left_ns;		/* left of it while switched out or stopped */
 	u64 runs;			/* activations */
 	u64 duration_ns;		/* time live: on the CPU, started, active */
@@ -118,6 +119,8 @@ struct pfm_context {
 	struct list_head sets;		/* ordered by set id; set 0 always exists */
 	struct pfm_event_set *active;	/* set on the PMU when started */
 	u64 live_since_ns;		/* when the active set last became live */
+	u64 live_ns;			/* live time of all sets together: the time
+					 * base of the set switch log (smpl.h) */
 	struct hrtimer timer;		/* the active set's switch timeout */
 	u64 nr_switches;		/* set switches done by the kernel */
 

@@ -86,18 +86,8 @@ static void pfm_insert_set(struct pfm_context *ctx, struct pfm_event_set *new)
 	list_add_tail(&new->list, &ctx->sets);
 }
 
-#define PFM_SETFL_ALL	(PFM_SETFL_OVFL_SWITCH | PFM_SETFL_TIME_SWITCH)
-
-static int pfm_check_setdesc(const struct pfarg_setdesc *d)
-{
-	if (d->set_flags & ~PFM_SETFL_ALL)
-		return -EINVAL;
-	if (d->set_reserved1 || memchr_inv(d->set_reserved2, 0, sizeof(d->set_reserved2)))
-		return -EINVAL;
-	if ((d->set_flags & PFM_SETFL_TIME_SWITCH) && !d->set_timeout)
-		return -EINVAL;
-	return 0;
-}
+#define PFM_SETFL_ALL \
+	(PFM_SETFL_OVFL_SWITCH | PFM_SETFL_TIME_SWITCH | PFM_SETFL_RANDOM_TIMEOUT)
 
 /* Below this a switch timer (switch.c) would do little but switch. */
 #define PFM_MIN_TIMEOUT_NS	10000ULL
@@ -120,10 +110,35 @@ static u64 pfm_effective_timeout(u64 ns)
 }
 
 /*
- * Creates sets, or changes the properties of existing ones without touching their
- * registers; only while detached.  Effective timeouts are written back.  New sets
- * are allocated first so that a failure leaves the list as it was.
+ * A random timeout needs a timer to randomise and a range for it that leaves every
+ * run at least the shortest timeout the timer honours.
  */
+static int pfm_check_random_timeout(const struct pfarg_setdesc *d)
+{
+	u64 eff;
+
+	if (!(d->set_flags & PFM_SETFL_RANDOM_TIMEOUT))
+		return d->set_timeout_mask ? -EINVAL : 0;
+	if (!(d->set_flags & PFM_SETFL_TIME_SWITCH) || !d->set_timeout_mask)
+		return -EINVAL;
+	eff = pfm_effective_timeout(d->set_timeout);
+	if (d->set_timeout_mask >= eff ||
+	    eff - d->set_timeout_mask < pfm_timer_resolution_ns())
+		return -EINVAL;
+	return 0;
+}
+
+static int pfm_check_setdesc(const struct pfarg_setdesc *d)
+{
+	if (d->set_flags & ~PFM_SETFL_ALL)
+		return -EINVAL;
+	if (d->set_reserved1 || memchr_inv(d->set_reserved2, 0, sizeof(d->set_reserved2)))
+		return -EINVAL;
+	if ((d->set_flags & PFM_SETFL_TIME_SWITCH) && !d->set_timeout)
+		return -EINVAL;
+	return pfm_check_random_timeout(d);
+}
+
 long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 {
 	struct pfarg_setdesc *req = vec;
@@ -163,6 +178,7 @@ long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 
 		set->flags = req[k].set_flags;
 		set->timeout_ns = pfm_effective_timeout(req[k].set_timeout);
+		set->timeout_mask = req[k].set_timeout_mask;
 		set->timeout_left_ns = set->timeout_ns;
 		req[k].set_timeout = set->timeout_ns;
 	}
@@ -187,7 +203,8 @@ long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 	list_for_each_entry(set, &ctx->sets, list)
 		nr_sets++;
 	for (k = 0; k < n; k++) {
-		if (req[k].set_flags || req[k].set_timeout || req[k].set_reserved1 ||
+		if (req[k].set_flags || req[k].set_timeout || req[k].set_timeout_mask ||
+		    req[k].set_reserved1 ||
 		    memchr_inv(req[k].set_reserved2, 0, sizeof(req[k].set_reserved2)))
 			return -EINVAL;
 		if (!pfm_find_set(ctx, req[k].set_id))
@@ -206,6 +223,8 @@ long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 			continue;
 		if (ctx->active == set)
 			ctx->active = NULL;
+		/* The live time stays the sum of the durations of the sets there are. */
+		ctx->live_ns -= set->duration_ns;
 		list_del(&set->list);
 		pfm_set_free(set);
 	}

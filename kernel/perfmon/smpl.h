@@ -34,6 +34,14 @@ struct pfm_smpl_fmt {
 			struct pfm_event_set *set, unsigned int pmd);
 	/* the controller restarts after a notification (ctx->lock held) */
 	void (*restart)(struct pfm_smpl_buf *b);
+	/*
+	 * Optional: next becomes the active set after prev (NULL before the first
+	 * start), at a switch or a start (ctx->lock held, interrupts off, the PMU
+	 * disabled; every set's values are in set->pmds[].value, ctx->live_ns is the
+	 * context's live time).  At most one record write: it runs at every switch.
+	 */
+	void (*set_switch)(struct pfm_smpl_buf *b, struct pfm_context *ctx,
+			   struct pfm_event_set *prev, struct pfm_event_set *next);
 	struct module *owner;
 	struct list_head list;
 	struct kobject *kobj;		/* formats/<name>/ */
@@ -60,5 +68,9 @@ void pfm_smpl_exit(void);
 /* dfl_smpl.c */
 int pfm_dfl_smpl_init(void);
 void pfm_dfl_smpl_exit(void);
+
+/* mux_smpl.c */
+int pfm_mux_smpl_init(void);
+void pfm_mux_smpl_exit(void);
 
 #endif

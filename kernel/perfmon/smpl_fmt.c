@@ -204,3 +204,10 @@ void pfm_smpl_restart_locked(struct pfm_context *ctx)
 	if (ctx->smpl.fmt && ctx->smpl.fmt->restart)
 		ctx->smpl.fmt->restart(&ctx->smpl);
 }
+
+void pfm_smpl_switch_locked(struct pfm_context *ctx, struct pfm_event_set *prev,
+			    struct pfm_event_set *next)
+{
+	if (ctx->smpl.fmt && ctx->smpl.fmt->set_switch)
+		ctx->smpl.fmt->set_switch(&ctx->smpl, ctx, prev, next);
+}

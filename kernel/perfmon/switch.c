@@ -11,6 +11,11 @@
  * from the timeout's hrtimer (pinned to the CPU the set is live on) or from the
  * overflow path.  Sets are taken round-robin in id order.  All functions here run
  * with ctx->lock held.
+ *
+ * The context's live time (ctx->live_ns, the sum of its sets' durations) is the time
+ * base of the set switch log: each activation is handed to the sampling format
+ * (pfm_smpl_switch_locked()) with the PMU disabled, so that logging costs no set
+ * any of its live time.
  */
 #include "internal.h"
 #include "env.h"
@@ -24,14 +29,36 @@ static bool pfm_set_times(const struct pfm_event_set *set)
 	return set->flags & PFM_SETFL_TIME_SWITCH;
 }
 
-/* Thresholds and timeout start afresh each time a set becomes the active one. */
+/* This run's timeout: less a random part within the mask, drawn anew each run. */
+static u64 pfm_run_timeout(const struct pfm_event_set *set)
+{
+	if (!(set->flags & PFM_SETFL_RANDOM_TIMEOUT))
+		return set->timeout_ns;
+	return set->timeout_ns - (get_random_u64() & set->timeout_mask);
+}
+
+static void pfm_live_account(struct pfm_context *ctx, struct pfm_event_set *set, u64 now)
+{
+	u64 d = now - ctx->live_since_ns;
+
+	set->duration_ns += d;
+	ctx->live_ns += d;
+}
+
+/*
+ * Thresholds and timeout start afresh each time a set becomes the active one.  The
+ * values of every set are in memory here, except while a live set takes itself
+ * again (the timer of a lone set): that one is not a switch and is not logged.
+ */
 void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set)
 {
 	unsigned int i;
 
+	if (set != ctx->active || !ctx->started)
+		pfm_smpl_switch_locked(ctx, ctx->active, set);
 	ctx->active = set;
 	set->runs++;
-	set->timeout_left_ns = set->timeout_ns;
+	set->timeout_left_ns = pfm_run_timeout(set);
 	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots)
 		set->pmds[i].switch_left = set->pmds[i].ovfl_switch_cnt;
 }
@@ -72,7 +99,7 @@ void pfm_live_out(struct pfm_context *ctx)
 
 	pfm_timer_disarm(ctx);
 	pfm_pmu_disable();
-	set->duration_ns += pfm_clock_ns() - ctx->live_since_ns;
+	pfm_live_account(ctx, set, pfm_clock_ns());
 	pfm_set_save(set);
 }
 
@@ -115,7 +142,7 @@ static void pfm_switch_sets(struct pfm_context *ctx, struct pfm_event_set *next)
 		/* Durations cover what the counters saw: from enable to disable. */
 		pfm_pmu_disable();
 		now = pfm_clock_ns();
-		prev->duration_ns += now - ctx->live_since_ns;
+		pfm_live_account(ctx, prev, now);
 		pfm_set_swap(prev, next);
 	}
 	pfm_set_activate(ctx, next);
@@ -146,7 +173,8 @@ static enum hrtimer_restart pfm_timer_fn(struct hrtimer *timer)
 	if (ctx->started && ctx->on_cpu == smp_processor_id() && pfm_set_times(ctx->active)) {
 		pfm_switch_sets(ctx, pfm_next_set(ctx, ctx->active));
 		if (pfm_set_times(ctx->active)) {
-			hrtimer_forward_now(timer, ns_to_ktime(ctx->active->timeout_ns));
+			hrtimer_forward_now(timer,
+					    ns_to_ktime(ctx->active->timeout_left_ns));
 			ret = HRTIMER_RESTART;
 		}
 	}

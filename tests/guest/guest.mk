@@ -19,7 +19,7 @@ guest-bins: $(B)/guest/bin/pfm_tests $(B)/guest/bin/pfmon $(B)/guest/bin/workloa
 $(B)/guest/bin/pfm_tests: $(GUEST_TEST_OBJS) $(B)/lib/libperfmon.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -o $@ $(GUEST_TEST_OBJS) \
-		$(B)/lib/libperfmon.a $(GUEST_CHECK_LIBS)
+		$(B)/lib/libperfmon.a $(GUEST_CHECK_LIBS) -lm
 
 $(B)/guest/obj/tests/%.o: $(TOP)/tests/guest/%.c $(GUEST_TEST_HDRS)
 	@mkdir -p $(@D)

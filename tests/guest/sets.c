@@ -81,7 +81,7 @@ START_TEST(test_sets_errors)
 	ck_assert_errno(pfm_getinfo_evtsets(fd, NULL, sizeof(si)), EFAULT);
 	ck_assert_errno(pfm_getinfo_evtsets(-1, &si, sizeof(si)), EBADF);
 
-	d = setdesc(1, 0x4, 0);					/* unknown flag */
+	d = setdesc(1, 0x8, 0);					/* unknown flag */
 	ck_assert_errno(pfm_create_evtsets(fd, &d, sizeof(d)), EINVAL);
 	d = setdesc(1, PFM_SETFL_TIME_SWITCH, 0);		/* no timeout */
 	ck_assert_errno(pfm_create_evtsets(fd, &d, sizeof(d)), EINVAL);

@@ -289,6 +289,14 @@ void pfm_smpl_restart_locked(struct pfm_context *ctx __always_unused)
 	pfm_host_env.smpl_restarts++;
 }
 
+void pfm_smpl_switch_locked(struct pfm_context *ctx, struct pfm_event_set *prev,
+			    struct pfm_event_set *next)
+{
+	pfm_host_env.switch_logs++;
+	if (pfm_host_env.on_switch)
+		pfm_host_env.on_switch(ctx, prev, next);
+}
+
 /* msg.c */
 void pfm_msg_init(struct pfm_context *ctx __always_unused)
 {

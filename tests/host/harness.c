@@ -175,3 +175,11 @@ void ck_getinfo(struct pfm_context *ctx, u16 set, struct pfarg_setinfo *info)
 	info->set_id = set;
 	ck_assert_int_eq(pfm_getinfo_evtsets(ctx, info, 1), 0);
 }
+
+struct pfarg_setinfo ck_info(struct pfm_context *ctx, u16 set)
+{
+	struct pfarg_setinfo i;
+
+	ck_getinfo(ctx, set, &i);
+	return i;
+}

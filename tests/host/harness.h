@@ -43,6 +43,7 @@ Suite *pfm_ctx_suite(void);
 Suite *pfm_pmu_suite(void);
 Suite *pfm_sets_suite(void);
 Suite *pfm_notify_suite(void);
+Suite *pfm_mux_smpl_suite(void);
 
 /*
  * The fake hardware unit: PMC0..3 at logical 0..3 (bits 63..32 reserved, bit 22
@@ -112,6 +113,10 @@ struct pfm_host_env {
 	unsigned int samples;		/* pfm_smpl_record_locked() calls */
 	bool smpl_full;			/* what it says: the buffer is full */
 	unsigned int smpl_restarts;	/* pfm_smpl_restart_locked() calls */
+	unsigned int switch_logs;	/* pfm_smpl_switch_locked() calls */
+	/* what pfm_smpl_switch_locked() runs as the format's op, if set */
+	void (*on_switch)(struct pfm_context *ctx, struct pfm_event_set *prev,
+			  struct pfm_event_set *next);
 	unsigned long ovfl_msg_pmds[BITS_TO_LONGS(PFM_MAX_PMDS)];	/* of the last one */
 };
 
@@ -160,6 +165,8 @@ void ck_done(struct pfm_context *ctx);
 void ck_create_set(struct pfm_context *ctx, u16 id, u32 flags, u64 timeout_ns);
 /* pfm_getinfo_evtsets() of one set, into *info. */
 void ck_getinfo(struct pfm_context *ctx, u16 set, struct pfarg_setinfo *info);
+/* the same, by value */
+struct pfarg_setinfo ck_info(struct pfm_context *ctx, u16 set);
 
 #define ck_assert_u64_eq(a, b)	ck_assert_uint_eq((u64)(a), (u64)(b))
 

@@ -13,21 +13,12 @@ static struct pfarg_setdesc desc(u16 id, u32 flags, u64 timeout)
 	return (struct pfarg_setdesc){ .set_id = id, .set_flags = flags, .set_timeout = timeout };
 }
 
-/* ck_getinfo() by value */
-static struct pfarg_setinfo ck_info(struct pfm_context *ctx, u16 id)
-{
-	struct pfarg_setinfo i;
-
-	ck_getinfo(ctx, id, &i);
-	return i;
-}
-
 START_TEST(test_create_validation)
 {
 	struct pfm_context *ctx = ck_ctx_new(0);
 	struct pfarg_setdesc d;
 
-	d = desc(1, 0x4, 0);
+	d = desc(1, 0x8, 0);					/* unknown flag */
 	ck_assert_int_eq(pfm_create_evtsets(ctx, &d, 1), -EINVAL);
 	d = desc(1, PFM_SETFL_TIME_SWITCH, 0);			/* no timeout */
 	ck_assert_int_eq(pfm_create_evtsets(ctx, &d, 1), -EINVAL);
@@ -35,7 +26,7 @@ START_TEST(test_create_validation)
 	d.set_reserved1 = 1;
 	ck_assert_int_eq(pfm_create_evtsets(ctx, &d, 1), -EINVAL);
 	d = desc(1, 0, 0);
-	d.set_reserved2[5] = 1;
+	d.set_reserved2[4] = 1;					/* the last word */
 	ck_assert_int_eq(pfm_create_evtsets(ctx, &d, 1), -EINVAL);
 	ck_assert_ptr_null(pfm_find_set(ctx, 1));
 

@@ -4,13 +4,21 @@
 # system's libpfm4 with a Skylake PMU forced active.  Part of make check-host.
 
 LIB_TEST_BIN := $(B)/host/lib/events_test
+LIB_MUX_TEST_BIN := $(B)/host/lib/mux_test
 
 .PHONY: check-lib
 check-host: check-lib
-check-lib: $(LIB_TEST_BIN)
+check-lib: $(LIB_TEST_BIN) $(LIB_MUX_TEST_BIN)
 	LIBPFM_FORCE_PMU=skl $(LIB_TEST_BIN)
+	$(LIB_MUX_TEST_BIN)
 
 $(LIB_TEST_BIN): $(TOP)/tests/lib/events_test.c $(LIBPFM_A) $(LIBPFM_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) $(shell pkg-config --cflags check) -o $@ $< $(LIBPFM_A) -lpfm \
+		$(shell pkg-config --libs check)
+
+# The multiplexed-count estimator (libpfm-glue/mux.c) on programs of known counts.
+$(LIB_MUX_TEST_BIN): $(TOP)/tests/lib/mux_test.c $(LIBPFM_A) $(LIBPFM_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) $(shell pkg-config --cflags check) -o $@ $< $(LIBPFM_A) -lm \
 		$(shell pkg-config --libs check)

@@ -1,24 +1,35 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench: benchmarks, run in the QEMU guest; readable tables on the console and
-# JSON in build/bench/.  bench-mux: accuracy and cost of set multiplexing;
+# JSON in build/bench/.  bench-mux: accuracy and cost of set multiplexing (and
+# build/bench/mux.png, error against timeout);
 # bench-ops: the cost of each operation against perf_events, in the same guest run.
 
 .PHONY: bench bench-mux bench-ops
 bench: bench-mux bench-ops
 
-$(B)/guest/bin/mux_bench: $(TOP)/tools/bench/mux_bench.c $(B)/lib/libperfmon.a $(TOOLS_HDRS)
+# MUX_REPS=n, MUX_SWEEP_REPS=n: runs per configuration (20 and 5), handed to the
+# guest's init through the kernel command line.
+MUX_BENCH_ENV := $(if $(MUX_REPS),MUX_REPS=$(MUX_REPS)) \
+		 $(if $(MUX_SWEEP_REPS),MUX_SWEEP_REPS=$(MUX_SWEEP_REPS))
+MUX_WORK := $(TOP)/tools/bench/mux_work.c $(TOP)/tools/bench/mux_work.h
+
+$(B)/guest/bin/mux_bench: $(TOP)/tools/bench/mux_bench.c $(MUX_WORK) $(B)/lib/libperfmon.a \
+			  $(TOOLS_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_USER) -static -pthread -o $@ $< $(B)/lib/libperfmon.a
+	$(CC) $(CFLAGS_USER) -static -pthread -o $@ $< $(TOP)/tools/bench/mux_work.c \
+		$(B)/lib/libperfmon.a -lm
 
 bench-mux: module $(B)/guest/bin/mux_bench
 	@mkdir -p $(B)/bench
 	$(MKINITRAMFS) $(B)/bench/mux.cpio.gz $(TOP)/tools/bench/run.sh \
 		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/mux_bench:/bin/mux_bench
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/bench/mux.cpio.gz \
-		--timeout 1200 --log $(B)/bench/mux.log
+		$(if $(MUX_REPS)$(MUX_SWEEP_REPS),--append "$(MUX_BENCH_ENV)") \
+		--timeout 1800 --log $(B)/bench/mux.log
 	@sed -n 's/^BENCH-JSON: //p' $(B)/bench/mux.log | tr -d '\r' > $(B)/bench/mux.json
 	@echo "bench: $(B)/bench/mux.json"
+	python3 $(TOP)/tools/bench/plot-mux.py $(B)/bench/mux.json $(B)/bench/mux.png
 
 $(B)/guest/bin/ops_bench: $(TOP)/tools/bench/ops_bench.c $(B)/lib/libperfmon.a $(TOOLS_HDRS)
 	@mkdir -p $(@D)

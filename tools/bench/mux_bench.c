@@ -2,41 +2,35 @@
 /*
  * mux_bench: accuracy and cost of kernel set multiplexing, in the guest.
  *
- * For 2, 4 and 8 sets and switch timeouts from 100 us to 10 ms, a workload with
- * known phases (exactly N1 getppid, then exactly N2 fresh pages touched, repeated)
- * is measured with every set counting system calls and page faults.  Each set's
- * count, scaled by total active time / its active time, is an estimate of the exact
- * total; the worst relative error over the sets is reported.  The kernel's own
- * statistics (/sys/kernel/debug/perfmon/stats) give the switches done, their time
- * and the register writes they made.
+ * Each set of 2, 4 or 8 counts system calls and page faults on a workload of known
+ * phases (mux_work.h), switched by timeout with a random part (anti-aliasing), and
+ * logged with the "mux" format.  libperfmon's estimates, linear scaling (perf's
+ * method) and time interpolation, are held against the exact counts of an
+ * unmultiplexed run of the same workload, with their 95% bounds.  Each
+ * configuration is run REPS times (MUX_REPS in the environment): TCG timing is
+ * noisy, so the table gives medians over the runs and the spread (the worst run).
  *
- * Output: a table, then one line "BENCH-JSON: {...}" for the host to collect.
+ *   mean err     relative error averaged over the sets and both events of a run
+ *   worst        the worst of them in a run
+ *   cover        estimates whose bound holds the exact count, over all runs
+ *
+ * The kernel's own statistics (/sys/kernel/debug/perfmon/stats) give the cost of
+ * a switch.  Output: tables, then one line "BENCH-JSON: {...}" for the host.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "perfmon.h"
+#include "mux_work.h"
 
-#define STATS	"/sys/kernel/debug/perfmon/stats"
-#define N1	2000
-#define N2	16
-#define ROUNDS	80
-#define REPEAT	3
+#define STATS		"/sys/kernel/debug/perfmon/stats"
+#define MAX_REPS	100
 
 struct stats {
 	unsigned long long switches, ns, pmc_writes, pmd_writes;
 };
-
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
 
 static void read_stats(struct stats *s)
 {
@@ -46,7 +40,7 @@ static void read_stats(struct stats *s)
 
 	memset(s, 0, sizeof(*s));
 	if (!f)
-		die(STATS);
+		return;
 	while (fscanf(f, "%63s %llu", name, &v) == 2) {
 		if (!strcmp(name, "set_switches"))
 			s->switches = v;
@@ -60,162 +54,180 @@ static void read_stats(struct stats *s)
 	fclose(f);
 }
 
-static void counter(int fd, unsigned int set, int i, int event)
+static int cmp_double(const void *a, const void *b)
 {
-	struct pfarg_pmc pc;
-	struct pfarg_pmd pd;
+	double x = *(const double *)a, y = *(const double *)b;
 
-	memset(&pc, 0, sizeof(pc));
-	memset(&pd, 0, sizeof(pd));
-	pc.reg_num = PFM_SW_FIRST_PMC + i;
-	pc.reg_set = set;
-	pc.reg_value = PFM_SW_PMC(event);
-	pd.reg_num = PFM_SW_FIRST_PMD + i;
-	pd.reg_set = set;
-	if (pfm_write_pmcs(fd, &pc, sizeof(pc)) || pfm_write_pmds(fd, &pd, sizeof(pd)))
-		die("pfm_write_pmcs/pmds");
+	return x < y ? -1 : x > y;
 }
 
-static unsigned long long read_pmd(int fd, unsigned int set, int i)
+static double median(double *v, int n)
 {
-	struct pfarg_pmd pd;
-
-	memset(&pd, 0, sizeof(pd));
-	pd.reg_num = PFM_SW_FIRST_PMD + i;
-	pd.reg_set = set;
-	if (pfm_read_pmds(fd, &pd, sizeof(pd)))
-		die("pfm_read_pmds");
-	return pd.reg_value;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static double rel_err(double est, double exact)
+static double maxof(const double *v, int n)
 {
-	return est > exact ? est / exact - 1 : 1 - est / exact;
+	double m = v[0];
+	int i;
+
+	for (i = 1; i < n; i++)
+		m = v[i] > m ? v[i] : m;
+	return m;
 }
 
-struct result {
-	double err;			/* worst over sets, events and repeats */
-	double mean_err;
-	struct stats st;
+/* One method's figures over the runs of a configuration. */
+struct method {
+	double mean_med, mean_max, worst_med, worst_max, cover;
 };
 
-static void run(int nsets, unsigned long long timeout, struct result *res)
+struct row {
+	const char *workload;
+	int sets, reps;
+	unsigned long long timeout, mask;
+	struct method m[2];		/* linear, interpolated */
+	double switches, ns_per_switch, pmc_per_switch, pmd_per_switch;
+};
+
+static void summarise(struct row *row, struct mux_result *res, int n)
 {
-	long psz = sysconf(_SC_PAGESIZE);
-	struct stats before, after;
-	double sum_err = 0;
-	int rep, s, n = 0;
+	double a[MAX_REPS], b[MAX_REPS];
+	int k, i;
 
-	memset(res, 0, sizeof(*res));
-	for (rep = 0; rep < REPEAT; rep++) {
-		double exact[2] = { N1 * ROUNDS + 1, N2 * ROUNDS };
-		unsigned long long total = 0, act[8];
-		char *pages;
-		long r;
-		int fd = pfm_create_context(0);
+	for (k = 0; k < 2; k++) {
+		unsigned int cov = 0, est = 0;
 
-		if (fd < 0)
-			die("pfm_create_context");
-		for (s = 0; s < nsets; s++) {
-			struct pfarg_setdesc d;
-
-			memset(&d, 0, sizeof(d));
-			d.set_id = s;
-			d.set_flags = PFM_SETFL_TIME_SWITCH;
-			d.set_timeout = timeout;
-			if (pfm_create_evtsets(fd, &d, sizeof(d)))
-				die("pfm_create_evtsets");
-			counter(fd, s, 0, PFM_SW_EV_SYSCALLS);
-			counter(fd, s, 1, PFM_SW_EV_PAGE_FAULTS);
+		for (i = 0; i < n; i++) {
+			a[i] = res[i].err_mean[k];
+			b[i] = res[i].err_worst[k];
+			cov += res[i].covered[k];
+			est += res[i].estimates;
 		}
-		pages = mmap(NULL, N2 * ROUNDS * psz, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (pages == MAP_FAILED)
-			die("mmap");
-		madvise(pages, N2 * ROUNDS * psz, MADV_NOHUGEPAGE);
-		if (pfm_load_context(fd, 0, syscall(SYS_gettid)))
-			die("pfm_load_context");
-		read_stats(&before);
-		pfm_start(fd, 0);
-		for (r = 0; r < ROUNDS; r++) {
-			long k;
-
-			for (k = 0; k < N1; k++)
-				syscall(SYS_getppid);
-			for (k = 0; k < N2; k++)
-				pages[(r * N2 + k) * psz] = 1;
-		}
-		pfm_stop(fd, 0);
-		read_stats(&after);
-		res->st.switches += after.switches - before.switches;
-		res->st.ns += after.ns - before.ns;
-		res->st.pmc_writes += after.pmc_writes - before.pmc_writes;
-		res->st.pmd_writes += after.pmd_writes - before.pmd_writes;
-
-		for (s = 0; s < nsets; s++) {
-			struct pfarg_setinfo si;
-
-			memset(&si, 0, sizeof(si));
-			si.set_id = s;
-			if (pfm_getinfo_evtsets(fd, &si, sizeof(si)))
-				die("pfm_getinfo_evtsets");
-			act[s] = si.set_act_duration;
-			total += act[s];
-		}
-		for (s = 0; s < nsets; s++) {
-			int e;
-
-			for (e = 0; e < 2; e++) {
-				double est = act[s] ? read_pmd(fd, s, e) * (double)total / act[s] : 0;
-				double err = rel_err(est, exact[e]);
-
-				if (err > res->err)
-					res->err = err;
-				sum_err += err;
-				n++;
-			}
-		}
-		munmap(pages, N2 * ROUNDS * psz);
-		close(fd);
+		row->m[k].mean_max = maxof(a, n);
+		row->m[k].mean_med = median(a, n);
+		row->m[k].worst_max = maxof(b, n);
+		row->m[k].worst_med = median(b, n);
+		row->m[k].cover = (double)cov / est;
 	}
-	res->mean_err = sum_err / n;
+}
+
+static int run_row(enum mux_workload w, int nsets, unsigned long long timeout, int reps,
+		   struct row *row)
+{
+	static struct mux_result res[MAX_REPS];
+	struct mux_exact ex;
+	struct stats before, after;
+	double sw, sum_sw = 0;
+	int i;
+
+	memset(row, 0, sizeof(*row));
+	row->workload = w == MUX_PHASED ? "phased" : "ramp";
+	row->sets = nsets;
+	row->reps = reps;
+	row->timeout = timeout;
+	row->mask = mux_mask_for(timeout);
+	if (mux_exact(w, &ex))
+		return -1;
+	read_stats(&before);
+	for (i = 0; i < reps; i++) {
+		if (mux_measure(w, nsets, timeout, row->mask, &ex, &res[i]))
+			return -1;
+		sum_sw += res[i].switches;
+	}
+	read_stats(&after);
+	summarise(row, res, reps);
+	row->switches = sum_sw / reps;
+	sw = after.switches - before.switches ? after.switches - before.switches : 1;
+	row->ns_per_switch = (after.ns - before.ns) / sw;
+	row->pmc_per_switch = (after.pmc_writes - before.pmc_writes) / sw;
+	row->pmd_per_switch = (after.pmd_writes - before.pmd_writes) / sw;
+	return 0;
+}
+
+static void print_head(void)
+{
+	printf("%-6s %4s %7s %4s | %-27s | %-27s | %8s %7s %5s\n", "", "", "", "",
+	       "linear scaling (perf)", "time interpolation", "", "", "");
+	printf("%-6s %4s %7s %4s | %6s %6s %6s %6s | %6s %6s %6s %6s | %8s %7s %5s\n",
+	       "work", "sets", "timeout", "runs", "mean", "worst", "wmax", "cover",
+	       "mean", "worst", "wmax", "cover", "switches", "ns/sw", "PMDw");
+}
+
+static void print_row(const struct row *r)
+{
+	int k;
+
+	printf("%-6s %4d %5lluus %4d |", r->workload, r->sets, r->timeout / 1000, r->reps);
+	for (k = 0; k < 2; k++)
+		printf(" %5.2f%% %5.2f%% %5.1f%% %5.1f%% |", r->m[k].mean_med * 100,
+		       r->m[k].worst_med * 100, r->m[k].worst_max * 100, r->m[k].cover * 100);
+	printf(" %8.0f %7.0f %5.1f\n", r->switches, r->ns_per_switch, r->pmd_per_switch);
+	fflush(stdout);
+}
+
+static size_t json_row(char *buf, size_t len, const struct row *r, int first)
+{
+	static const char *const name[2] = { "linear", "interp" };
+	size_t n;
+	int k;
+
+	n = snprintf(buf, len, "%s{\"workload\":\"%s\",\"sets\":%d,\"timeout_ns\":%llu,"
+		     "\"random_mask\":%llu,\"reps\":%d,\"switches_per_run\":%.0f,"
+		     "\"ns_per_switch\":%.0f,\"pmc_writes_per_switch\":%.2f,"
+		     "\"pmd_writes_per_switch\":%.2f", first ? "" : ",", r->workload,
+		     r->sets, r->timeout, r->mask, r->reps, r->switches, r->ns_per_switch,
+		     r->pmc_per_switch, r->pmd_per_switch);
+	for (k = 0; k < 2; k++)
+		n += snprintf(buf + n, len - n, ",\"%s\":{\"mean_err_median\":%.5f,"
+			      "\"mean_err_max\":%.5f,\"worst_err_median\":%.5f,"
+			      "\"worst_err_max\":%.5f,\"coverage\":%.4f}", name[k],
+			      r->m[k].mean_med, r->m[k].mean_max, r->m[k].worst_med,
+			      r->m[k].worst_max, r->m[k].cover);
+	return n + snprintf(buf + n, len - n, "}");
+}
+
+static int env_int(const char *name, int dfl)
+{
+	const char *v = getenv(name);
+	int n = v ? atoi(v) : dfl;
+
+	return n < 1 ? 1 : n > MAX_REPS ? MAX_REPS : n;
 }
 
 int main(void)
 {
 	static const int nsets[] = { 2, 4, 8 };
-	static const unsigned long long timeouts[] = {
-		100000, 250000, 1000000, 2500000, 10000000
-	};
-	char json[16384];
+	/* the timeout sweep for the plot; 1 ms is the main table's */
+	static const unsigned long long sweep[] = { 250000, 500000, 2000000, 4000000 };
+	int reps = env_int("MUX_REPS", 20), sweep_reps = env_int("MUX_SWEEP_REPS", 5);
+	static char json[65536];
 	size_t len = 0;
 	unsigned int i, j;
+	struct row row;
+	int first = 1;
 
-	printf("perfmon set multiplexing: %d x (%d getppid + %d page faults), %d repeats\n",
-	       ROUNDS, N1, N2, REPEAT);
-	printf("scaled estimate = count x total active time / set active time\n\n");
-	printf("%5s %10s %10s %10s %10s %12s %12s %12s\n", "sets", "timeout", "max err",
-	       "mean err", "switches", "ns/switch", "PMC wr/sw", "PMD wr/sw");
+	printf("perfmon set multiplexing: estimates against exact counts (mux_work.h)\n");
+	printf("medians over the runs; wmax: the worst run; cover: 95%% bounds that hold\n\n");
 	len += snprintf(json + len, sizeof(json) - len, "{\"mux\":[");
+	print_head();
+	for (j = 0; j < 2; j++) {
+		for (i = 0; i < sizeof(nsets) / sizeof(nsets[0]); i++) {
+			if (run_row(j ? MUX_RAMP : MUX_PHASED, nsets[i], 1000000, reps, &row))
+				return 1;
+			print_row(&row);
+			len += json_row(json + len, sizeof(json) - len, &row, first);
+			first = 0;
+		}
+	}
+	printf("\ntimeout sweep (phased)\n");
+	print_head();
 	for (i = 0; i < sizeof(nsets) / sizeof(nsets[0]); i++) {
-		for (j = 0; j < sizeof(timeouts) / sizeof(timeouts[0]); j++) {
-			struct result r;
-			double sw;
-
-			run(nsets[i], timeouts[j], &r);
-			sw = r.st.switches ? r.st.switches : 1;
-			printf("%5d %8lluus %9.1f%% %9.1f%% %10llu %12.0f %12.2f %12.2f\n",
-			       nsets[i], timeouts[j] / 1000, r.err * 100, r.mean_err * 100,
-			       r.st.switches, r.st.ns / sw, r.st.pmc_writes / sw,
-			       r.st.pmd_writes / sw);
-			len += snprintf(json + len, sizeof(json) - len,
-					"%s{\"sets\":%d,\"timeout_ns\":%llu,\"max_err\":%.4f,"
-					"\"mean_err\":%.4f,\"switches\":%llu,\"ns_per_switch\":%.0f,"
-					"\"pmc_writes_per_switch\":%.2f,"
-					"\"pmd_writes_per_switch\":%.2f}",
-					(i || j) ? "," : "", nsets[i], timeouts[j], r.err,
-					r.mean_err, r.st.switches, r.st.ns / sw,
-					r.st.pmc_writes / sw, r.st.pmd_writes / sw);
+		for (j = 0; j < sizeof(sweep) / sizeof(sweep[0]); j++) {
+			if (run_row(MUX_PHASED, nsets[i], sweep[j], sweep_reps, &row))
+				return 1;
+			print_row(&row);
+			len += json_row(json + len, sizeof(json) - len, &row, 0);
 		}
 	}
 	len += snprintf(json + len, sizeof(json) - len, "]}");

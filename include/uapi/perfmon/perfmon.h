@@ -126,7 +126,16 @@
  * in id order the first time).  pfm_getinfo_evtsets() reports runs, live duration,
  * effective (or, for the active set, leftover) timeout, the PMDs that overflowed
  * last and the registers available.  A scaled estimate of a count is
- * count * (sum of the sets' durations) / (the set's duration).
+ * count * (sum of the sets' durations) / (the set's duration); the "mux" sampling
+ * format (<perfmon/perfmon_mux_smpl.h>) logs every set switch for better estimates
+ * and their error bounds (libperfmon's <mux.h>).
+ * Anti-aliasing: with PFM_SETFL_RANDOM_TIMEOUT (and PFM_SETFL_TIME_SWITCH) each run
+ * of the set lasts the effective timeout less a random number masked by
+ * set_timeout_mask, drawn anew at every activation, so that a program whose phases
+ * repeat at the switch rhythm cannot show each set the same phase.  EINVAL for the
+ * flag without PFM_SETFL_TIME_SWITCH, for a zero mask with the flag, a non-zero
+ * mask without it, and a mask that could leave a run shorter than the minimum
+ * timeout (effective timeout - set_timeout_mask < 10 us, or the timer resolution).
  *
  * VECTOR CALLS
  *
@@ -331,6 +340,7 @@
 /* pfarg_setdesc.set_flags */
 #define PFM_SETFL_OVFL_SWITCH	0x01	/* switch after reg_ovfl_switch_cnt overflows */
 #define PFM_SETFL_TIME_SWITCH	0x02	/* switch when set_timeout expires */
+#define PFM_SETFL_RANDOM_TIMEOUT 0x04	/* each run's timeout less a random part */
 
 /* message types */
 #define PFM_MSG_OVFL		1	/* a 64-bit overflow happened */
@@ -369,7 +379,9 @@ struct pfarg_setdesc {
 	__u16 set_reserved1;		/* must be zero */
 	__u32 set_flags;		/* PFM_SETFL_* */
 	__u64 set_timeout;		/* in: timeout in ns; out: effective timeout */
-	__u64 set_reserved2[6];		/* must be zero */
+	__u64 set_timeout_mask;		/* PFM_SETFL_RANDOM_TIMEOUT: range of the
+					 * random part, else zero */
+	__u64 set_reserved2[5];		/* must be zero */
 };
 
 struct pfarg_setinfo {

@@ -64,6 +64,8 @@ typedef struct { uid_t val; } kuid_t;
 #define max(a, b)	__shim_minmax(a, b, >)
 #define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) do { *(volatile __typeof__(x) *)&(x) = (v); } while (0)
+/* one thread on the host: ordering against the compiler is enough */
+#define smp_wmb()	__asm__ __volatile__("" ::: "memory")
 #define pr_err(fmt, ...)	shim_printk(fmt, ##__VA_ARGS__)
 #define pr_warn(fmt, ...)	shim_printk(fmt, ##__VA_ARGS__)
 #define pr_info(fmt, ...)	shim_printk(fmt, ##__VA_ARGS__)

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * libperfmon: multiplexed counts, estimates and bounds (the formulas are in mux.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfmon.h"
+#include "mux.h"
+
+#define Z95	1.96
+
+static int check_runs(const struct pfm_mux_run *runs, unsigned int n, uint64_t total_ns,
+		      double *dsum)
+{
+	uint64_t last = 0;
+	unsigned int k;
+
+	*dsum = 0;
+	for (k = 0; k < n; k++) {
+		if (runs[k].t0 < last || runs[k].t1 < runs[k].t0 || runs[k].t1 > total_ns ||
+		    runs[k].c1 < runs[k].c0)
+			return -1;
+		last = runs[k].t1;
+		*dsum += runs[k].t1 - runs[k].t0;
+	}
+	return *dsum > 0 ? 0 : -1;
+}
+
+static double run_rate(const struct pfm_mux_run *r)
+{
+	return (double)(r->c1 - r->c0) / (double)(r->t1 - r->t0);
+}
+
+static double run_mid(const struct pfm_mux_run *r)
+{
+	return ((double)r->t0 + (double)r->t1) / 2;
+}
+
+/*
+ * The runs with a duration, as rate points.  Runs of no duration (a start followed
+ * at once by a stop) count, but give no rate.
+ */
+static unsigned int rate_points(const struct pfm_mux_run *runs, unsigned int n,
+				const struct pfm_mux_run **pts)
+{
+	unsigned int k, m = 0;
+
+	for (k = 0; k < n; k++)
+		if (runs[k].t1 > runs[k].t0)
+			pts[m++] = &runs[k];
+	return m;
+}
+
+/* s^2: weighted half mean squared successive difference of the rates. */
+static double rate_var_successive(const struct pfm_mux_run **p, unsigned int m)
+{
+	double num = 0, den = 0;
+	unsigned int k;
+
+	for (k = 0; k + 1 < m; k++) {
+		double w = fmin(p[k]->t1 - p[k]->t0, p[k + 1]->t1 - p[k + 1]->t0);
+		double dr = run_rate(p[k + 1]) - run_rate(p[k]);
+
+		num += w * dr * dr;
+		den += w;
+	}
+	return den > 0 ? num / (2 * den) : 0;
+}
+
+/* The rate at time t on the line through points a and b (a before b). */
+static double rate_between(const struct pfm_mux_run *a, const struct pfm_mux_run *b, double t)
+{
+	double ma = run_mid(a), mb = run_mid(b);
+
+	return run_rate(a) + (run_rate(b) - run_rate(a)) * (t - ma) / (mb - ma);
+}
+
+/*
+ * Between two runs: their pooled rate, each weighted by its duration, which is the
+ * line through their rates at the gap's middle when the runs are as long as each
+ * other.  Weighting by duration keeps a run that the host stalled (long, at a low
+ * rate) from being under-weighted, as linear scaling does.
+ */
+static double rate_pooled(const struct pfm_mux_run *a, const struct pfm_mux_run *b)
+{
+	return (double)(a->c1 - a->c0 + b->c1 - b->c0) /
+	       (double)(a->t1 - a->t0 + b->t1 - b->t0);
+}
+
+static void interp_estimate(const struct pfm_mux_run **p, unsigned int m, double total,
+			    double c, double d, struct pfm_mux_est *e)
+{
+	double s2 = rate_var_successive(p, m), gsq = 0, pois = 0, sum = c;
+	double floor_rate = 1 / d;
+	unsigned int j;
+
+	/* gap j lies before point j (j < m), the last one after point m - 1 */
+	for (j = 0; j <= m; j++) {
+		double start = j ? p[j - 1]->t1 : 0;
+		double end = j < m ? p[j]->t0 : total;
+		double g = end - start, r;
+
+		if (g <= 0)
+			continue;
+		if (m == 1)
+			r = run_rate(p[0]);
+		else if (j == 0)
+			r = fmax(rate_between(p[0], p[1], (start + end) / 2), 0);
+		else if (j == m)
+			r = fmax(rate_between(p[m - 2], p[m - 1], (start + end) / 2), 0);
+		else
+			r = rate_pooled(p[j - 1], p[j]);
+		sum += g * r;
+		gsq += g * g;
+		pois += g * fmax(r, floor_rate);
+	}
+	e->value = sum;
+	e->bound = m < 2 ? sum : Z95 * sqrt(s2 * gsq + pois);
+}
+
+static void linear_estimate(const struct pfm_mux_run **p, unsigned int m, double total,
+			    double c, double d, struct pfm_mux_est *e)
+{
+	double mean = c / d, v = 0, gap = total - d;
+	unsigned int k;
+
+	for (k = 0; k < m; k++) {
+		double dr = run_rate(p[k]) - mean;
+
+		v += (p[k]->t1 - p[k]->t0) * dr * dr;
+	}
+	v /= d;
+	e->value = c * total / d;
+	e->bound = m < 2 ? e->value :
+		Z95 * sqrt(gap * gap * v / m + gap * fmax(mean, 1 / d));
+}
+
+int pfm_mux_estimate(const struct pfm_mux_run *runs, unsigned int n, uint64_t total_ns,
+		     struct pfm_mux_est *lin, struct pfm_mux_est *interp)
+{
+	const struct pfm_mux_run **pts;
+	struct pfm_mux_est base;
+	double c = 0, d;
+	unsigned int k, m;
+
+	if (!runs || check_runs(runs, n, total_ns, &d)) {
+		errno = EINVAL;
+		return -1;
+	}
+	pts = malloc(n * sizeof(*pts));
+	if (!pts) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (k = 0; k < n; k++)
+		c += runs[k].c1 - runs[k].c0;
+	m = rate_points(runs, n, pts);
+	memset(&base, 0, sizeof(base));
+	base.observed = c;
+	base.live_frac = d / total_ns;
+	base.runs = m;
+	if (lin) {
+		*lin = base;
+		linear_estimate(pts, m, total_ns, c, d, lin);
+	}
+	if (interp) {
+		*interp = base;
+		interp_estimate(pts, m, total_ns, c, d, interp);
+	}
+	free(pts);
+	return 0;
+}
+
+/* The values that follow a record: prev's, then next's. */
+static const uint64_t *rec_values(const struct pfm_mux_smpl_entry *e)
+{
+	return (const uint64_t *)(e + 1);
+}
+
+static const struct pfm_mux_smpl_entry *rec_next(const struct pfm_mux_smpl_entry *e)
+{
+	return (const void *)(rec_values(e) + e->nr_prev + e->nr_next);
+}
+
+static int log_header_ok(const struct pfm_mux_smpl_hdr *h)
+{
+	return h->hdr_version >> 16 == PFM_MUX_SMPL_VERSION >> 16 &&
+	       h->hdr_cur_offs >= sizeof(*h) && h->hdr_cur_offs <= h->hdr_buf_size;
+}
+
+int pfm_mux_log_runs(const void *buf, uint16_t set, unsigned int idx, uint64_t end_ns,
+		     uint64_t end_value, struct pfm_mux_run *runs, unsigned int max,
+		     unsigned int *n)
+{
+	const struct pfm_mux_smpl_hdr *h = buf;
+	const struct pfm_mux_smpl_entry *e;
+	uint64_t count, k;
+	unsigned int got = 0;
+	int open = 0;
+
+	if (!h || !runs || !n || !log_header_ok(h)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (h->hdr_lost) {
+		errno = ENOBUFS;
+		return -1;
+	}
+	count = __atomic_load_n(&h->hdr_count, __ATOMIC_ACQUIRE);
+	e = (const void *)((const char *)buf + sizeof(*h));
+	for (k = 0; k < count; k++, e = rec_next(e)) {
+		if ((e->flags & PFM_MUX_PREV) && e->prev_set == set && open) {
+			if (idx >= e->nr_prev)
+				goto einval;
+			runs[got].t1 = e->live_ns;
+			runs[got++].c1 = rec_values(e)[idx];
+			open = 0;
+		}
+		if (e->next_set == set) {
+			if (idx >= e->nr_next)
+				goto einval;
+			if (got == max) {
+				errno = ENOBUFS;
+				return -1;
+			}
+			runs[got].t0 = e->live_ns;
+			runs[got].c0 = rec_values(e)[e->nr_prev + idx];
+			open = 1;
+		}
+	}
+	if (open) {
+		runs[got].t1 = end_ns;
+		runs[got++].c1 = end_value;
+	}
+	*n = got;
+	return 0;
+einval:
+	errno = EINVAL;
+	return -1;
+}
+
+/* The sets the log names, and the sum of their durations. */
+static int log_total_ns(int fd, const void *buf, uint64_t *total)
+{
+	const struct pfm_mux_smpl_hdr *h = buf;
+	const struct pfm_mux_smpl_entry *e = (const void *)((const char *)buf + sizeof(*h));
+	uint64_t count = __atomic_load_n(&h->hdr_count, __ATOMIC_ACQUIRE), k;
+	unsigned char seen[(PFM_MAX_SET_ID + 1) / 8];
+
+	memset(seen, 0, sizeof(seen));
+	*total = 0;
+	for (k = 0; k < count; k++, e = rec_next(e)) {
+		struct pfarg_setinfo si;
+
+		if (seen[e->next_set / 8] & (1 << (e->next_set % 8)))
+			continue;
+		seen[e->next_set / 8] |= 1 << (e->next_set % 8);
+		memset(&si, 0, sizeof(si));
+		si.set_id = e->next_set;
+		if (pfm_getinfo_evtsets(fd, &si, sizeof(si)))
+			return -1;
+		*total += si.set_act_duration;
+	}
+	return 0;
+}
+
+int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned int idx,
+		  struct pfm_mux_est *lin, struct pfm_mux_est *interp)
+{
+	const struct pfm_mux_smpl_hdr *h = buf;
+	struct pfm_mux_run *runs;
+	struct pfarg_pmd pd;
+	uint64_t total;
+	unsigned int n, max;
+	int ret = -1;
+
+	if (!h || !log_header_ok(h)) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(&pd, 0, sizeof(pd));
+	pd.reg_num = pmd;
+	pd.reg_set = set;
+	if (pfm_read_pmds(fd, &pd, sizeof(pd)) || log_total_ns(fd, buf, &total))
+		return -1;
+	/* a run begins at a record at most */
+	max = h->hdr_count + 1;
+	runs = malloc(max * sizeof(*runs));
+	if (!runs) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (!pfm_mux_log_runs(buf, set, idx, total, pd.reg_value, runs, max, &n))
+		ret = pfm_mux_estimate(runs, n, total, lin, interp);
+	free(runs);
+	return ret;
+}

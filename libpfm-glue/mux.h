@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * libperfmon: multiplexed counts with an estimate and an error bound.
+ *
+ * A count made by an event set that was live only part of the time is an estimate
+ * of the count over the whole time.  The kernel logs every set switch into a "mux"
+ * sampling buffer (<perfmon/perfmon_mux_smpl.h>): for each run of a set, its span
+ * in the context's live time and the counters at both ends.  From the runs of one
+ * counter, k = 1..K in time order, over a total live time T:
+ *
+ *   d_k = t1_k - t0_k            the run's duration
+ *   x_k = c1_k - c0_k            what it counted
+ *   r_k = x_k / d_k              its rate, taken at the run's middle m_k
+ *   C = sum x_k,  D = sum d_k    observed count and time
+ *   gaps j = 0..K: before run 1 (length t0_1), between runs k and k+1
+ *   (t0_{k+1} - t1_k), after run K (T - t1_K); g_j their lengths, T = D + sum g_j
+ *
+ * Linear scaling (what perf does):   E_lin = C * T / D
+ * Time interpolation (after Mytkowicz et al., "Time interpolation: so many metrics,
+ * so few registers", MICRO 2007): each gap's count is its length times a rate
+ * taken from the runs on either side of it:
+ *
+ *   E_int = C + sum_j g_j * rhat_j,
+ *   rhat_j = (x_k + x_{k+1}) / (d_k + d_{k+1})          (gap between runs k, k+1)
+ *   rhat_0 = max(0, r_1 + (r_2 - r_1) * (mid_0 - m_1) / (m_2 - m_1))
+ *   rhat_K likewise on the line through runs K-1 and K  (one run: E_int = E_lin)
+ *
+ * Between two runs the rate is their pooled rate: for runs of equal length it is the
+ * line through their rates at the gap's middle, and weighting by duration keeps a
+ * run that the machine stalled (long, at a low rate) from weighing as much as a
+ * normal one, which would bias the estimate up.  Before the first and after the
+ * last run the rate follows the line through the two nearest runs, so a trend at
+ * the ends of the program is followed too.
+ *
+ * Error bound: the run-to-run variation of the rate, from successive differences
+ * (von Neumann's estimator, which a phase change raises only where it happens),
+ * weighted by w_k = min(d_k, d_{k+1}):
+ *
+ *   s^2 = sum_k w_k (r_{k+1} - r_k)^2 / (2 sum_k w_k)
+ *
+ * Each gap's true mean rate is taken to differ from rhat_j by that much, with no
+ * averaging inside the gap (phases are longer than runs), and its events to add
+ * Poisson noise (rate at least one event per observed time):
+ *
+ *   Var_int = s^2 * sum_j g_j^2 + sum_j g_j * max(rhat_j, 1 / D)
+ *   bound_int = 1.96 * sqrt(Var_int)                      (95%)
+ *
+ * For linear scaling, the mean rate's standard error over K runs taken as
+ * independent: Var_lin = (T - D)^2 * v / K + (T - D) * max(C / D, 1 / D), where
+ * v = sum_k d_k (r_k - C/D)^2 / D, and bound_lin = 1.96 * sqrt(Var_lin).
+ * With fewer than two runs there is no variation to see: the bound is the estimate
+ * itself (100%).  A set that never ran has no estimate (EINVAL).
+ *
+ * Use (pfmon): create the context with the "mux" format, map its buffer, program
+ * the sets with PFM_SETFL_TIME_SWITCH (and PFM_SETFL_RANDOM_TIMEOUT against
+ * aliasing), start, run, stop, then for each counter call pfm_mux_count() and print
+ * "est.value +- est.bound".  Functions return 0, or -1 with errno set.
+ */
+#ifndef _LIBPERFMON_MUX_H
+#define _LIBPERFMON_MUX_H
+
+#include <stdint.h>
+#include <perfmon/perfmon_mux_smpl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One run of one counter: its live-time span in ns and the counter at both ends. */
+struct pfm_mux_run {
+	uint64_t t0, t1;
+	uint64_t c0, c1;
+};
+
+struct pfm_mux_est {
+	double value;		/* the estimated count over the whole live time */
+	double bound;		/* half-width of its 95% interval */
+	double observed;	/* counted while live: C */
+	double live_frac;	/* D / T */
+	unsigned int runs;	/* K */
+};
+
+/*
+ * Both estimates (either pointer may be NULL) from n runs in time order within
+ * [0, total_ns].  EINVAL: no run with a duration, runs out of order or overlapping,
+ * a counter going backwards, a run past total_ns.
+ */
+int pfm_mux_estimate(const struct pfm_mux_run *runs, unsigned int n, uint64_t total_ns,
+		     struct pfm_mux_est *lin, struct pfm_mux_est *interp);
+
+/*
+ * The runs of the idx-th value of set `set` (its PMDs in increasing register
+ * order) from the log in buf (the mapped buffer), the run under way closed at
+ * (end_ns, end_value).  *n runs are stored, at most max.  EINVAL: idx past the
+ * set's values in a record, a bad header; ENOBUFS: the log lost records
+ * (hdr_lost), or more than max runs.
+ */
+int pfm_mux_log_runs(const void *buf, uint16_t set, unsigned int idx, uint64_t end_ns,
+		     uint64_t end_value, struct pfm_mux_run *runs, unsigned int max,
+		     unsigned int *n);
+
+/*
+ * For a stopped context fd whose mux log is mapped at buf: both estimates of PMD
+ * pmd of set `set`, the idx-th PMD the set uses.  The total live time is the sum of
+ * the durations of the sets in the log (pfm_getinfo_evtsets()), the run under way
+ * ends with pfm_read_pmds().  Errors: those of the calls, of pfm_mux_log_runs()
+ * and pfm_mux_estimate(); ENOMEM.
+ */
+int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned int idx,
+		  struct pfm_mux_est *lin, struct pfm_mux_est *interp);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _LIBPERFMON_MUX_H */

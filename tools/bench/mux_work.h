@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Multiplexing accuracy on workloads of known counts (mux_work.c), shared by the
+ * benchmark (mux_bench.c) and the guest suite (tests/guest/mux.c).
+ *
+ * Every set counts the same two software events, system calls and page faults, so
+ * each set's estimate can be held against the exact totals, which an unmultiplexed
+ * run of the same workload gives (one set, no switching).
+ */
+#ifndef PFM_MUX_WORK_H
+#define PFM_MUX_WORK_H
+
+#include <stdint.h>
+
+enum mux_workload {
+	/*
+	 * Rounds of a system call phase (getppid) then a page fault phase (fresh
+	 * pages), each some 25-40 ms under TCG: longer than a cycle of 8 sets.
+	 */
+	MUX_PHASED,
+	/*
+	 * A trend: 48 short rounds, round r making 20 (r + 1) system calls and 48 - r
+	 * page faults, some 40 ms in all: the call rate climbs while the fault rate
+	 * falls.  Few runs per set, as in a short program.
+	 */
+	MUX_RAMP,
+};
+
+#define MUX_EVENTS	2	/* system calls, page faults */
+
+struct mux_exact {
+	uint64_t count[MUX_EVENTS];
+};
+
+/* One multiplexed run: every set's estimate of both events. */
+struct mux_result {
+	double err_mean[2];		/* [0] linear scaling, [1] interpolation */
+	double err_worst[2];		/* worst relative error over sets and events */
+	unsigned int covered[2];	/* estimates whose 95% bound holds the count */
+	unsigned int estimates;		/* sets x events */
+	uint64_t switches;		/* log records */
+};
+
+/* The exact counts: the workload under one set, no switching.  0 or -1. */
+int mux_exact(enum mux_workload w, struct mux_exact *ex);
+
+/*
+ * The workload under nsets sets, each switched after timeout ns of live time less a
+ * random part within mask (0: none), logged with the "mux" format.  0 or -1.
+ */
+int mux_measure(enum mux_workload w, int nsets, uint64_t timeout, uint64_t mask,
+		const struct mux_exact *ex, struct mux_result *r);
+
+/* The random mask for a timeout: the largest 2^k - 1 not above half of it. */
+uint64_t mux_mask_for(uint64_t timeout);
+
+#endif /* PFM_MUX_WORK_H */
