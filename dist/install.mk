@@ -36,6 +36,9 @@ install: lib $(B)/bin/pfmon
 	install -m 644 $(B)/perfmon.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	install -m 644 $(TOP)/libpfm-glue/perfmon.h $(DESTDIR)$(INCLUDEDIR)/perfmon.h
 	install -m 644 $(TOP)/libpfm-glue/events.h $(DESTDIR)$(INCLUDEDIR)/perfmon/events.h
+	install -m 644 $(TOP)/libpfm-glue/mux.h $(DESTDIR)$(INCLUDEDIR)/perfmon/mux.h
+	install -m 644 $(TOP)/libpfm-glue/pmc.h $(DESTDIR)$(INCLUDEDIR)/perfmon/pmc.h
+	install -m 644 $(TOP)/libpfm-glue/perf_counter.h $(DESTDIR)$(INCLUDEDIR)/perfmon/perf_counter.h
 	install -m 644 $(UAPI_HDRS) $(DESTDIR)$(INCLUDEDIR)/perfmon/
 	install -m 755 $(B)/bin/pfmon $(DESTDIR)$(BINDIR)/
 	@# pfm-perf finds the preload where it was installed

@@ -56,7 +56,7 @@ LIBPFM_MAP := $(TOP)/libpfm-glue/libperfmon.map
 $(LIBPFM_SO_REAL): $(LIBPFM_PIC_OBJS) $(LIBPFM_MAP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -fPIC -shared -Wl,-z,defs -Wl,-soname,libperfmon.so.$(LIBPFM_MAJOR) \
-		-Wl,--version-script=$(LIBPFM_MAP) -o $@ $(LIBPFM_PIC_OBJS) -lpfm -pthread
+		-Wl,--version-script=$(LIBPFM_MAP) -o $@ $(LIBPFM_PIC_OBJS) -lpfm -lm -pthread
 
 $(B)/lib/libperfmon.so: $(LIBPFM_SO_REAL)
 	ln -sf $(notdir $<) $(B)/lib/libperfmon.so.$(LIBPFM_MAJOR)
