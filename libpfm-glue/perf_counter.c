@@ -378,6 +378,14 @@ int perf_counter_open(struct perf_counter_hw_event *hw_event, pid_t pid, int cpu
 	err = pc_check(hw_event, pid, cpu, flags);
 	if (err)
 		goto out;
+	/*
+	 * The events perfmon counts are the same on both paths; any other is one "the
+	 * CPU is not able to count": EINVAL, as the proposal says (perf_event_open
+	 * would say ENOENT).
+	 */
+	err = pc_sw_event(hw_event->config) < 0 ? EINVAL : 0;
+	if (err)
+		goto out;
 	pthread_once(&shim_once, shim_probe);
 	/* perf_event has no encoding for perfmon's own raw events */
 	if (shim_present && !((hw_event->config & PERF_COUNTER_RAW_MASK) &&
