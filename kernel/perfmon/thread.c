@@ -142,21 +142,33 @@ static bool pfm_hook_unpend_locked(struct pfm_hook *hook)
 	return true;
 }
 
-/* Out of the map; drops the reference the map entry held.  Not under rq locks. */
+/* Out of the map, with pfm_hooks_lock held: true if it was pending. */
+static bool pfm_hook_unmap_locked(struct pfm_hook *hook)
+{
+	lockdep_assert_held(&pfm_hooks_lock);
+	hash_del(&hook->node);
+	atomic_dec(&pfm_nr_hooks);
+	hook->mapped = false;
+	return pfm_hook_unpend_locked(hook);
+}
+
+/* After pfm_hook_unmap_locked(), unlocked and not under rq locks: what it held. */
+static void pfm_hook_unmapped(struct pfm_hook *hook, bool was_pending)
+{
+	if (was_pending)
+		pfm_attach_probe_put();
+	pfm_hook_put(hook);	/* the map's reference */
+}
+
 static void pfm_hook_unmap(struct pfm_hook *hook)
 {
 	unsigned long flags;
 	bool was_pending;
 
 	raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
-	hash_del(&hook->node);
-	atomic_dec(&pfm_nr_hooks);
-	was_pending = pfm_hook_unpend_locked(hook);
+	was_pending = pfm_hook_unmap_locked(hook);
 	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
-	if (was_pending)
-		pfm_attach_probe_put();
-	hook->mapped = false;
-	pfm_hook_put(hook);
+	pfm_hook_unmapped(hook, was_pending);
 }
 
 static void pfm_sched_in(struct preempt_notifier *pn, int cpu)
@@ -307,22 +319,16 @@ static void pfm_hook_pend(struct pfm_hook *hook)
 static bool pfm_hook_drop_pending(struct pfm_hook *hook)
 {
 	unsigned long flags;
-	bool dropped = false;
+	bool dropped;
 
 	raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
-	if (hook->pending && !hook->queued) {
-		hash_del(&hook->node);
-		atomic_dec(&pfm_nr_hooks);
-		pfm_hook_unpend_locked(hook);
-		hook->mapped = false;
-		dropped = true;
-	}
+	dropped = hook->pending && !hook->queued;
+	if (dropped)
+		pfm_hook_unmap_locked(hook);
 	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
-	if (!dropped)
-		return false;
-	pfm_attach_probe_put();
-	pfm_hook_put(hook);	/* the map's reference */
-	return true;
+	if (dropped)
+		pfm_hook_unmapped(hook, true);
+	return dropped;
 }
 
 /*

@@ -63,6 +63,7 @@ static void ck_end_msg(const union pfarg_msg *msg, pid_t pid, pid_t tid)
 	ck_assert_uint_eq(msg->pfm_end_msg.msg_type, PFM_MSG_END);
 	ck_assert_int_eq(msg->pfm_end_msg.msg_end_pid, pid);
 	ck_assert_int_eq(msg->pfm_end_msg.msg_end_tid, tid);
+	ck_assert_uint_eq(msg->pfm_end_msg.msg_end_reason, PFM_END_EXIT);
 }
 
 /*
