@@ -331,6 +331,20 @@ START_TEST(test_sysfs_counts)
 }
 END_TEST
 
+/* The thread's page faults, its children's included, counting from now. */
+static int ck_open_inherit_faults(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	attr_sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.inherit = 1;
+	fd = pfm_perf_event_open(&a, 0, -1, -1, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	return fd;
+}
+
 /*
  * inherit: each child gets copies on a context of its own, folded into the
  * opened event when it exits, without waiting for a read.
@@ -339,16 +353,11 @@ START_TEST(test_inherit_folds_at_exit)
 {
 	long t0 = ck_sysfs_read_long(PERF_TARGETS), e0 = ck_sysfs_read_long(PERF_EVENTS);
 	char *p = ck_fresh_pages(16 * 20);
-	struct perf_event_attr a;
 	int fd, i, status, tries;
 	uint64_t v;
 	pid_t pid;
 
-	attr_sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
-	a.inherit = 1;
-	fd = pfm_perf_event_open(&a, 0, -1, -1, 0);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	fd = ck_open_inherit_faults();
 	for (i = 0; i < 20; i++) {
 		pid = fork();
 		if (!pid) {
@@ -372,6 +381,43 @@ START_TEST(test_inherit_folds_at_exit)
 	/* at least the children's 20 x 16 fresh pages */
 	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
 	ck_assert_uint_ge(v, 20 * 16);
+	close(fd);
+}
+END_TEST
+
+/*
+ * inherit, as stress-ng uses it: the counted process forks a worker that forks
+ * the process doing the work, round after round; every round's grandchild is
+ * counted, its fresh pages exactly, whatever the scheduler does between the forks.
+ */
+START_TEST(test_inherit_grandchild_every_round)
+{
+	enum { ROUNDS = 40, PAGES = 64 };
+	uint64_t v, prev = 0;
+	int fd, i, status;
+	pid_t pid;
+
+	fd = ck_open_inherit_faults();
+	for (i = 0; i < ROUNDS; i++) {
+		pid = fork();
+		if (!pid) {
+			pid_t gc = fork();
+			int st;
+
+			if (!gc) {
+				touch_pages(ck_fresh_pages(PAGES), PAGES);
+				_exit(0);
+			}
+			_exit(gc > 0 && waitpid(gc, &st, 0) == gc && !st ? 0 : 1);
+		}
+		ck_assert_int_gt(pid, 0);
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		ck_assert_int_eq(status, 0);
+		ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
+		ck_assert_msg(v - prev >= PAGES, "round %d: %llu faults, not %d or more",
+			      i, (unsigned long long)(v - prev), PAGES);
+		prev = v;
+	}
 	close(fd);
 }
 END_TEST
@@ -501,6 +547,7 @@ Suite *pfm_perf_shim_suite(void)
 	tcase_add_test(tc, test_sysfs_counts);
 	tcase_add_test(tc, test_group_rules);
 	tcase_add_test(tc, test_inherit_folds_at_exit);
+	tcase_add_test(tc, test_inherit_grandchild_every_round);
 	tcase_add_test(tc, test_unprivileged_kernel_level);
 	tcase_add_test(tc, test_paranoid_3);
 	tcase_add_test(tc, test_door_args);

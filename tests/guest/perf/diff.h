@@ -22,6 +22,15 @@ struct backend {
  * How two observed values must agree, one letter per value:
  *   e  exactly (a count the workload fixes, a size, a flag)
  *   c  within 5 % (clocks: task-clock, cpu-clock, time_enabled/running)
+ *   r  a clock of another run: within a factor of 2.  Under TCG a loaded host
+ *      stretches what a child does around a fixed spin (its start and exit) by
+ *      tens of milliseconds from one run to the next; the clocks' accuracy is
+ *      checked on one run of both backends (diff_together.c) and each case
+ *      checks exactly that a clock covers the spin it saw
+ *   f  the page faults of a forked child's fresh pages: within 8.  Natively, 64
+ *      fresh pages read 64 in most runs and 69 to 71 in some (1 run in 4 or 5 on
+ *      a loaded host, in one boot, with or without perfmon loaded); the faults
+ *      of the test's own thread are exact ('e')
  *   s  a scheduler count: 0 stays 0, else within a factor of 3 (the workload fixes
  *      its sleeps, the machine its preemptions)
  *   x  not compared (event ids, whose values are the kernel's choice)
@@ -79,6 +88,9 @@ struct diff_case {
 };
 
 extern const struct diff_case diff_cases[];
+
+/* diff_together.c: both backends' clocks on one run; 0 if they agree */
+int clocks_together(const struct backend *native, const struct backend *shim);
 extern const size_t diff_ncases;
 
 #endif /* _PERF_DIFF_H */
