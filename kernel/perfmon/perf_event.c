@@ -157,9 +157,8 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
 	unsigned int counting[PFM_PERF_NUM_COUNTERS] = {};
 	u64 pmd[PFM_PERF_NUM_COUNTERS] = {};
 	struct pfm_perf_event *ev;
-	struct pfarg_pmc *req;
-	unsigned int i, n;
 	u32 moved, changed = 0;
+	unsigned int i;
 	u64 now;
 	int ret;
 
@@ -172,18 +171,9 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
 	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
 		if (!!counting[i] != !!t->counters[i].counting)
 			changed |= 1U << i;
-	if (changed) {
-		req = kcalloc(hweight32(changed), sizeof(*req), GFP_KERNEL);
-		if (!req)
-			return -ENOMEM;
-		n = pfm_perf_counters_req(t->counters, counting, changed, req);
-		ret = pfm_write_pmcs(t->ctx, req, n);
-		kfree(req);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
-		t->counters[i].counting = counting[i];
+	ret = pfm_perf_counters_write(t->ctx, t->counters, counting, changed);
+	if (ret)
+		return ret;
 	list_for_each_entry(ev, &t->events, entry)
 		if (pfm_perf_wants(ev) != ev->counting)
 			pfm_perf_toggle(ev, pmd, now);
@@ -191,40 +181,23 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
 }
 
 /*
- * A counter for ev (pfm_perf_place()): one already counting the same event at
- * the same levels is shared (each event keeps its own intervals of it), else a
- * free one, programmed (off) at once, which checks the value.  At most six
- * distinct software values exist (pfm_perf_sw_pmc()), so the eight software
- * counters never run out.
+ * A counter for ev (pfm_perf_counter_get()): one already counting the same
+ * event at the same levels is shared (each event keeps its own intervals of
+ * it), else a free one.  At most six distinct software values exist
+ * (pfm_perf_sw_pmc()), so the eight software counters never run out.
  */
 int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
 {
-	struct pfm_perf_counter *c;
 	struct pfm_perf_enc enc;
-	struct pfarg_pmc req;
 	int i, ret;
 
 	ev->counter = -1;
 	ret = pfm_perf_encode(&ev->attr, &enc);
 	if (ret || !enc.counters)
 		return ret;
-	i = pfm_perf_place(t->counters, &enc, &ev->pmc);
+	i = pfm_perf_counter_get(t->ctx, t->counters, &enc, &ev->pmc);
 	if (i < 0)
 		return i;
-	c = &t->counters[i];
-	if (!c->users) {
-		ret = pfm_perf_counter_check(i, ev->pmc);
-		if (!ret) {
-			c->pmc = ev->pmc;
-			c->users = 1;
-			pfm_perf_counters_req(t->counters, NULL, 1U << i, &req);
-			ret = pfm_write_pmcs(t->ctx, &req, 1);
-			c->users = 0;
-		}
-		if (ret)
-			return ret == -EPERM ? -EACCES : ret;
-	}
-	t->counters[i].users++;
 	ev->counter = i;
 	return 0;
 }
@@ -233,19 +206,11 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
 void pfm_perf_event_teardown(struct pfm_perf_event *ev)
 {
 	struct pfm_perf_target *t = ev->target;
-	struct pfm_perf_counter *c;
-	struct pfarg_pmc req;
 
 	if (ev->counter < 0)
 		return;
-	c = &t->counters[ev->counter];
-	if (ev->counting)
-		c->counting--;
+	pfm_perf_counter_put(t->ctx, t->counters, ev->counter, ev->counting);
 	ev->counting = false;
-	if (!--c->users || !c->counting) {
-		pfm_perf_counters_req(t->counters, NULL, 1U << ev->counter, &req);
-		pfm_write_pmcs(t->ctx, &req, 1);
-	}
 	ev->counter = -1;
 }
 

@@ -17,6 +17,7 @@
 #include "internal.h"
 #include "env.h"
 #include "perf_hw.h"
+#include "rw.h"
 
 static bool pfm_perf_is_fixed(unsigned int i)
 {
@@ -96,7 +97,7 @@ int pfm_perf_place(const struct pfm_perf_counter *counters, const struct pfm_per
  * the other fixed counters.  The others are checked by the write that programs
  * them (pfm_write_pmcs(): reserved bits, the driver's checks, privilege).
  */
-int pfm_perf_counter_check(unsigned int i, u64 pmc)
+static int pfm_perf_counter_check(unsigned int i, u64 pmc)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmc[PFM_X86_FIXED_CTRL_PMC];
 
@@ -153,4 +154,83 @@ unsigned int pfm_perf_counters_req(const struct pfm_perf_counter *counters,
 		n++;
 	}
 	return n;
+}
+
+/*
+ * Programs the counters in changed to counting[] (one vector: a group starts and
+ * stops as a unit) and records every counter's counting on success.
+ */
+int pfm_perf_counters_write(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+			    const unsigned int *counting, u32 changed)
+{
+	struct pfarg_pmc *req;
+	unsigned int i, n;
+	long ret = 0;
+
+	if (changed) {
+		/* a vector of the size of the counters would not fit on the stack */
+		req = kcalloc(PFM_PERF_NUM_COUNTERS, sizeof(*req), GFP_KERNEL);
+		if (!req)
+			return -ENOMEM;
+		n = pfm_perf_counters_req(counters, counting, changed, req);
+		ret = pfm_write_pmcs(ctx, req, n);
+		kfree(req);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
+		counters[i].counting = counting[i];
+	return 0;
+}
+
+/*
+ * A counter for enc (pfm_perf_place()), taken by one more event: the counter
+ * index, with *pmc its value, or the errno.  A new counter is programmed (off)
+ * at once, which checks the value: privilege refusals are EACCES, the errno
+ * perf tools fall back on.
+ */
+int pfm_perf_counter_get(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+			 const struct pfm_perf_enc *enc, u64 *pmc)
+{
+	struct pfm_perf_counter *c;
+	struct pfarg_pmc req;
+	long ret;
+	int i;
+
+	i = pfm_perf_place(counters, enc, pmc);
+	if (i < 0)
+		return i;
+	c = &counters[i];
+	if (!c->users) {
+		ret = pfm_perf_counter_check(i, *pmc);
+		if (!ret) {
+			c->pmc = *pmc;
+			c->users = 1;
+			pfm_perf_counters_req(counters, NULL, 1U << i, &req);
+			ret = pfm_write_pmcs(ctx, &req, 1);
+			c->users = 0;
+		}
+		if (ret)
+			return ret == -EPERM ? -EACCES : ret;
+	}
+	c->users++;
+	return i;
+}
+
+/*
+ * An event leaves counter i (counting: it was counting on it): the counter stops
+ * when no event counts on it and goes quiescent when no event uses it.
+ */
+void pfm_perf_counter_put(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+			  unsigned int i, bool counting)
+{
+	struct pfm_perf_counter *c = &counters[i];
+	struct pfarg_pmc req;
+
+	if (counting)
+		c->counting--;
+	if (!--c->users || !c->counting) {
+		pfm_perf_counters_req(counters, NULL, 1U << i, &req);
+		pfm_write_pmcs(ctx, &req, 1);
+	}
 }

@@ -304,59 +304,38 @@ struct ev {
 
 #define EV(t, c, x)	((struct ev){ .type = (t), .config = (c), .excl = (x), .counter = -1 })
 
-/* perf_event.c's setup: place, and program a new counter off; the counter or errno. */
+/* perf_event.c's setup: the attr's encoding on a counter; the counter or errno. */
 static int open_ev(struct pfm_context *ctx, struct pfm_perf_counter *cnt, struct ev *ev)
 {
 	struct pfm_perf_enc e;
-	struct pfarg_pmc req;
 	u64 pmc;
-	int i, ret;
+	int ret;
 
 	ev->counter = -1;
 	ret = encode(ev->type, ev->config, ev->excl, &e);
 	if (ret)
 		return ret;
-	i = pfm_perf_place(cnt, &e, &pmc);
-	if (i < 0)
-		return i;
-	if (!cnt[i].users) {
-		ret = pfm_perf_counter_check(i, pmc);
-		if (ret)
-			return ret;
-		cnt[i].pmc = pmc;
-		cnt[i].users = 1;
-		pfm_perf_counters_req(cnt, NULL, 1U << i, &req);
-		ret = pfm_write_pmcs(ctx, &req, 1);
-		if (ret) {
-			cnt[i].users = 0;
-			return ret;
-		}
-	} else {
-		cnt[i].users++;
-	}
-	ev->counter = i;
-	return i;
+	ret = pfm_perf_counter_get(ctx, cnt, &e, &pmc);
+	if (ret >= 0)
+		ev->counter = ret;
+	return ret;
 }
 
-/* Turns counters on (or off): the one vector perf_event.c's sync writes. */
+/* Turns counters on (or off) as perf_event.c's sync does: every event on them. */
 static void set_counting(struct pfm_context *ctx, struct pfm_perf_counter *cnt, u32 mask,
 			 bool on)
 {
-	unsigned int counting[PFM_PERF_NUM_COUNTERS], i, n;
-	struct pfarg_pmc req[PFM_PERF_NUM_COUNTERS];
+	unsigned int counting[PFM_PERF_NUM_COUNTERS], i;
 	u32 changed = 0;
 
 	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++) {
 		counting[i] = cnt[i].counting;
 		if ((mask & (1U << i)) && cnt[i].users && !!cnt[i].counting != on) {
-			counting[i] = on;
+			counting[i] = on ? cnt[i].users : 0;
 			changed |= 1U << i;
 		}
 	}
-	n = pfm_perf_counters_req(cnt, counting, changed, req);
-	ck_assert_int_eq(pfm_write_pmcs(ctx, req, n), 0);
-	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
-		cnt[i].counting = counting[i];
+	ck_assert_int_eq(pfm_perf_counters_write(ctx, cnt, counting, changed), 0);
 }
 
 static u64 count_of(struct pfm_context *ctx, const struct ev *ev)
@@ -440,6 +419,17 @@ START_TEST(test_counting)
 	set_counting(ctx, cnt, 1U << cyc.counter, true);
 	sim_count(sim_cycles_event(), 5, SIM_KERNEL);
 	ck_assert_u64_eq(count_of(ctx, &cyc), 705);
+	/* cycles closed (its one event leaves): the counter stops, instructions go on */
+	pfm_perf_counter_put(ctx, cnt, cyc.counter, true);
+	ck_assert_uint_eq(cnt[cyc.counter].users, 0);
+	sim_count(SIM_EV_INST, 1, SIM_USER);
+	sim_count(sim_cycles_event(), 9, SIM_KERNEL);
+	ck_assert_u64_eq(count_of(ctx, &inst), 1011);
+	ck_assert_u64_eq(count_of(ctx, &cyc), 705);
+	/* one of instructions' two events leaves: it goes on counting */
+	pfm_perf_counter_put(ctx, cnt, again.counter, true);
+	sim_count(SIM_EV_INST, 1, SIM_USER);
+	ck_assert_u64_eq(count_of(ctx, &inst), 1012);
 	ck_stop(ctx);
 	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(0)), 3);
 	ck_unload(ctx);
@@ -519,7 +509,7 @@ START_TEST(test_held_elsewhere)
 }
 END_TEST
 
-/* Kernel level without privilege: the write refuses it (perf_event.c: EACCES). */
+/* Kernel level without privilege: EACCES, the errno perf falls back on; nothing taken. */
 START_TEST(test_kernel_level_privilege)
 {
 	struct pfm_perf_counter cnt[PFM_PERF_NUM_COUNTERS] = {};
@@ -530,8 +520,8 @@ START_TEST(test_kernel_level_privilege)
 	sim_start(_i);
 	ctx = ck_ctx_new(0);
 	pfm_host_env.unprivileged = true;
-	ck_assert_int_eq(open_ev(ctx, cnt, &cyc), -EPERM);
-	ck_assert_int_eq(open_ev(ctx, cnt, &br), -EPERM);
+	ck_assert_int_eq(open_ev(ctx, cnt, &cyc), -EACCES);
+	ck_assert_int_eq(open_ev(ctx, cnt, &br), -EACCES);
 	ck_assert_uint_eq(cnt[PFM_PERF_GP_FIRST].users + cnt[PFM_PERF_FIXED_FIRST + 1].users, 0);
 	cyc.excl = EX_U;
 	ck_assert_int_ge(open_ev(ctx, cnt, &cyc), 0);
