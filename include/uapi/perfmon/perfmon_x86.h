@@ -88,8 +88,9 @@
  *                         bus-cycles 0x013c, ref-cycles fixed counter 2 only;
  *                         stalled-cycles-frontend and -backend have no
  *                         architectural event: ENOENT; nor has an event CPUID
- *                         marks unavailable, nor ref-cycles without fixed
- *                         counter 2: ENOENT.
+ *                         marks unavailable: ENOENT; nor ref-cycles without
+ *                         fixed counter 2 (6.1 accepts it there, but cannot
+ *                         count it: its pseudo-encoding is no real event).
  *                       AMD families 0Fh-16h: cycles 0x0076, instructions 0x00c0,
  *                         cache-references 0x077d, cache-misses 0x077e, branches
  *                         0x00c2, branch-misses 0x00c3, stalled-cycles-frontend
