@@ -6,11 +6,12 @@
  * perf's model on perfmon's: every perf event opened on one thread lives in that
  * thread's one perfmon context, owned by a "target" shared by those events.  The
  * context is attached to the thread and started for as long as the target lives;
- * each event that counts something uses one counter of the software PMU
- * (PMC/PMD PFM_SW_FIRST_* + i), shared with the target's other events that count
- * the same event at the same levels: the counter runs while any of them counts,
- * and each event keeps the intervals it counted.  Events that count nothing on
- * this machine (dummy, alignment faults, ...) use no counter.
+ * each event that counts something uses one counter (perf_hw.h: the software
+ * PMU's, or for a hardware event a general-purpose or fixed counter of the
+ * hardware PMU), shared with the target's other events that count the same event
+ * at the same levels: the counter runs while any of them counts, and each event
+ * keeps the intervals it counted.  Events that count nothing on this machine
+ * (dummy, alignment faults, ...) use no counter.
  *
  * Locking: target->ctx->mutex protects the target's events and everything in
  * them; pfm_perf_family_mutex the lists of inherited copies (perf_inherit.c).
@@ -22,12 +23,7 @@
 #include <linux/perf_event.h>
 #include <linux/workqueue.h>
 
-/* A software counter of a target, shared by the events that count the same. */
-struct pfm_perf_counter {
-	u64 pmc;			/* event and level bits, without EN */
-	unsigned int users;		/* events on it */
-	unsigned int counting;		/* of those, counting now: EN while any */
-};
+#include "perf_hw.h"
 
 struct pfm_perf_target {
 	refcount_t ref;			/* events + in-flight users */
@@ -35,7 +31,7 @@ struct pfm_perf_target {
 	struct task_struct *task;	/* held */
 	struct pfm_context *ctx;	/* attached to task and started while it lives */
 	struct list_head events;	/* ctx->mutex */
-	struct pfm_perf_counter counters[PFM_SW_NUM_COUNTERS];	/* ctx->mutex */
+	struct pfm_perf_counter counters[PFM_PERF_NUM_COUNTERS];	/* ctx->mutex */
 	atomic_t nr_inherit;		/* events with attr.inherit */
 	bool exec_armed;		/* an event waits for an exec */
 	bool exec_queued;		/* exec_work queued (pfm_perf_targets_lock) */
@@ -53,8 +49,8 @@ struct pfm_perf_event {
 	struct list_head entry;		/* in target->events */
 	unsigned int nr_siblings;	/* leader: members */
 	u64 id;
-	int counter;			/* software counter, or -1: counts nothing */
-	u64 pmc;			/* event and level bits, without EN */
+	int counter;			/* its counter (perf_hw.h), or -1: counts nothing */
+	u64 pmc;			/* its counter's PMC value, without the on switch */
 	bool enabled;			/* perf's state: not OFF */
 	bool counting;			/* enabled and its leader too */
 	bool exec_armed;		/* enable_on_exec not yet fired */

@@ -2,11 +2,14 @@
 /*
  * perfmon: perf events onto a target's context.
  *
- * An event that counts uses a software counter, programmed with the event and
- * level bits and shared by every event of the thread that counts the same: the
- * counter runs (EN) while one of them counts, and each event adds up the
- * counter's progress over its own intervals, so that any number of events fit
- * in the eight counters, as software events always fit with perf_events.  An
+ * An event that counts uses a counter (perf_hw.h: a software counter, or a
+ * hardware one for perf's hardware events), programmed with the event and level
+ * bits and shared by every event of the thread that counts the same: the
+ * counter runs while one of them counts, and each event adds up the counter's
+ * progress over its own intervals, so that any number of software events fit
+ * in the eight software counters, as software events always fit with
+ * perf_events.  Hardware events fit as long as the hardware counters last
+ * (perf_hw.c: placement, and what happens when they run out).  An
  * event counts while it is enabled and so is its group leader; every change goes
  * out as one pfm_write_pmcs() vector, so a group switches as a unit.  Counts are
  * the core's PMD values; times are the live duration of the context's set, which
@@ -66,11 +69,16 @@ static int pfm_perf_now(struct pfm_perf_target *t, u64 *now)
 	return 0;
 }
 
-static void pfm_perf_pmc_req(struct pfarg_pmc *req, int counter, u64 value)
+/* Where attr may count, and with what value: software here, hardware by the driver. */
+static int pfm_perf_encode(const struct perf_event_attr *a, struct pfm_perf_enc *enc)
 {
-	memset(req, 0, sizeof(*req));
-	req->reg_num = PFM_SW_FIRST_PMC + counter;
-	req->reg_value = value;
+	if (a->type != PERF_TYPE_SOFTWARE)
+		return pfm_arch_perf_encode(a, enc);
+	memset(enc, 0, sizeof(*enc));
+	enc->pmc = pfm_perf_sw_pmc(a);
+	if (enc->pmc)
+		enc->counters = (1U << PFM_SW_NUM_COUNTERS) - 1;
+	return 0;
 }
 
 static bool pfm_perf_wants(const struct pfm_perf_event *ev)
@@ -79,27 +87,35 @@ static bool pfm_perf_wants(const struct pfm_perf_event *ev)
 }
 
 /* Reads the PMDs of the counters in mask, into pmd[counter]. */
-static int pfm_perf_read_counters(struct pfm_perf_target *t, unsigned int mask, u64 *pmd)
+/* Reads the PMDs of the counters in mask, into pmd[counter], in one call. */
+static int pfm_perf_read_counters(struct pfm_perf_target *t, u32 mask, u64 *pmd)
 {
-	struct pfarg_pmd req[PFM_SW_NUM_COUNTERS] = {};
+	u8 idx[PFM_PERF_NUM_COUNTERS];
+	struct pfarg_pmd *req;
 	unsigned int i, n = 0;
 	int ret;
 
-	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
-		if (mask & (1U << i))
-			req[n++].reg_num = PFM_SW_FIRST_PMD + i;
-	if (!n)
+	if (!mask)
 		return 0;
+	/* a vector of the size of the counters would not fit on the stack */
+	req = kcalloc(hweight32(mask), sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++) {
+		if (mask & (1U << i)) {
+			idx[n] = i;
+			req[n++].reg_num = pfm_perf_counter_pmd(i);
+		}
+	}
 	ret = pfm_read_pmds(t->ctx, req, n);
-	if (ret)
-		return ret;
-	for (i = 0; i < n; i++)
-		pmd[req[i].reg_num - PFM_SW_FIRST_PMD] = req[i].reg_value;
-	return 0;
+	for (i = 0; !ret && i < n; i++)
+		pmd[idx[i]] = req[i].reg_value;
+	kfree(req);
+	return ret;
 }
 
 /* What t's events want of each counter: how many count on it. */
-static void pfm_perf_wanted(struct pfm_perf_target *t, int *counting, unsigned int *moved)
+static void pfm_perf_wanted(struct pfm_perf_target *t, unsigned int *counting, u32 *moved)
 {
 	struct pfm_perf_event *ev;
 
@@ -138,12 +154,11 @@ static void pfm_perf_toggle(struct pfm_perf_event *ev, const u64 *pmd, u64 now)
  */
 int pfm_perf_target_sync(struct pfm_perf_target *t)
 {
-	struct pfarg_pmc req[PFM_SW_NUM_COUNTERS];
-	int counting[PFM_SW_NUM_COUNTERS] = {};
-	u64 pmd[PFM_SW_NUM_COUNTERS] = {};
-	struct pfm_perf_counter *c;
+	unsigned int counting[PFM_PERF_NUM_COUNTERS] = {};
+	u64 pmd[PFM_PERF_NUM_COUNTERS] = {};
 	struct pfm_perf_event *ev;
-	unsigned int i, n = 0, moved;
+	u32 moved, changed = 0;
+	unsigned int i;
 	u64 now;
 	int ret;
 
@@ -153,19 +168,12 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
 		ret = pfm_perf_now(t, &now);
 	if (ret)
 		return ret;
-	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++) {
-		c = &t->counters[i];
-		if (!!counting[i] != !!c->counting)
-			pfm_perf_pmc_req(&req[n++], i,
-					 c->pmc | (counting[i] ? PFM_SW_PMC_EN : 0));
-	}
-	if (n) {
-		ret = pfm_write_pmcs(t->ctx, req, n);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
-		t->counters[i].counting = counting[i];
+	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
+		if (!!counting[i] != !!t->counters[i].counting)
+			changed |= 1U << i;
+	ret = pfm_perf_counters_write(t->ctx, t->counters, counting, changed);
+	if (ret)
+		return ret;
 	list_for_each_entry(ev, &t->events, entry)
 		if (pfm_perf_wants(ev) != ev->counting)
 			pfm_perf_toggle(ev, pmd, now);
@@ -173,39 +181,23 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
 }
 
 /*
- * A counter for ev: one already counting the same event at the same levels is
- * shared (each event keeps its own intervals of it), else a free one.  At most
- * six distinct values exist (pfm_perf_sw_pmc()), so the eight counters never
- * run out.
+ * A counter for ev (pfm_perf_counter_get()): one already counting the same
+ * event at the same levels is shared (each event keeps its own intervals of
+ * it), else a free one.  At most six distinct software values exist
+ * (pfm_perf_sw_pmc()), so the eight software counters never run out.
  */
 int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
 {
-	struct pfm_perf_counter *c;
-	struct pfarg_pmc req;
-	int i, free = -1, ret;
+	struct pfm_perf_enc enc;
+	int i, ret;
 
 	ev->counter = -1;
-	ev->pmc = pfm_perf_sw_pmc(&ev->attr);
-	if (!ev->pmc)
-		return 0;
-	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++) {
-		c = &t->counters[i];
-		if (c->users && c->pmc == ev->pmc)
-			break;
-		if (!c->users && free < 0)
-			free = i;
-	}
-	if (i == PFM_SW_NUM_COUNTERS) {
-		if (free < 0)
-			return -ENOSPC;
-		i = free;
-		pfm_perf_pmc_req(&req, i, ev->pmc);
-		ret = pfm_write_pmcs(t->ctx, &req, 1);
-		if (ret)
-			return ret == -EPERM ? -EACCES : ret;
-		t->counters[i].pmc = ev->pmc;
-	}
-	t->counters[i].users++;
+	ret = pfm_perf_encode(&ev->attr, &enc);
+	if (ret || !enc.counters)
+		return ret;
+	i = pfm_perf_counter_get(t->ctx, t->counters, &enc, &ev->pmc);
+	if (i < 0)
+		return i;
 	ev->counter = i;
 	return 0;
 }
@@ -214,19 +206,11 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
 void pfm_perf_event_teardown(struct pfm_perf_event *ev)
 {
 	struct pfm_perf_target *t = ev->target;
-	struct pfm_perf_counter *c;
-	struct pfarg_pmc req;
 
 	if (ev->counter < 0)
 		return;
-	c = &t->counters[ev->counter];
-	if (ev->counting)
-		c->counting--;
+	pfm_perf_counter_put(t->ctx, t->counters, ev->counter, ev->counting);
 	ev->counting = false;
-	if (!--c->users || !c->counting) {
-		pfm_perf_pmc_req(&req, ev->counter, c->users ? c->pmc : 0);
-		pfm_write_pmcs(t->ctx, &req, 1);
-	}
 	ev->counter = -1;
 }
 
@@ -256,7 +240,7 @@ int pfm_perf_target_exec(struct pfm_perf_target *t)
 /* The count goes back to zero; the times do not (as perf_events). */
 int pfm_perf_event_reset(struct pfm_perf_event *ev)
 {
-	u64 pmd[PFM_SW_NUM_COUNTERS];
+	u64 pmd[PFM_PERF_NUM_COUNTERS];
 	int ret;
 
 	ev->acc = 0;
@@ -271,7 +255,7 @@ int pfm_perf_event_reset(struct pfm_perf_event *ev)
 /* ev's own count and counted time, without its inherited copies. */
 int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 {
-	u64 pmd[PFM_SW_NUM_COUNTERS], now;
+	u64 pmd[PFM_PERF_NUM_COUNTERS], now;
 	int ret;
 
 	v->count = ev->acc;

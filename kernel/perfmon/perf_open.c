@@ -151,6 +151,26 @@ static struct task_struct *pfm_perf_find_task(int pid)
 	return task;
 }
 
+/*
+ * The type and config: software events here, perf's hardware ones (HARDWARE,
+ * HW_CACHE, RAW) on the hardware PMU if there is one (ENOENT otherwise, as
+ * perf_events answers without a PMU), any other type ENOENT.
+ */
+static int pfm_perf_check_type(const struct perf_event_attr *attr)
+{
+	struct pfm_perf_enc enc;
+
+	switch (attr->type) {
+	case PERF_TYPE_SOFTWARE:
+		return attr->config >= PERF_COUNT_SW_MAX ? -ENOENT : 0;
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+	case PERF_TYPE_RAW:
+		return pfm_arch_perf_encode(attr, &enc);
+	}
+	return -ENOENT;
+}
+
 static bool pfm_perf_sampling(const struct perf_event_attr *attr)
 {
 	return attr->sample_period != 0;	/* sample_freq shares the field */
@@ -161,15 +181,17 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 				struct task_struct *task, int cpu,
 				const struct pfm_perf_event *leader, unsigned long flags)
 {
+	int ret;
+
 	if ((unsigned int)cpu >= nr_cpu_ids && (!task || cpu != -1))
 		return -EINVAL;
 	if (attr->sigtrap && !task)
 		return -EINVAL;
 	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ))
 		return -EINVAL;
-	/* The software PMU is the only one: every other type has no PMU here. */
-	if (attr->type != PERF_TYPE_SOFTWARE || attr->config >= PERF_COUNT_SW_MAX)
-		return -ENOENT;
+	ret = pfm_perf_check_type(attr);
+	if (ret)
+		return ret;
 	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
 		return -EOPNOTSUPP;
 	if (attr->aux_output)

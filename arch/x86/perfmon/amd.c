@@ -65,6 +65,8 @@ int pfm_amd_probe(struct pfm_x86_pmu *p, enum pfm_x86_force force, const char **
 	}
 
 	p->note = NULL;
+	p->vendor = PFM_X86_AMD;
+	p->family = family;
 	p->gp_mask = (1ULL << AMD_WIDTH) - 1;
 	if (force == PFM_X86_FORCE_AMD64) {
 		p->name = "amd64";

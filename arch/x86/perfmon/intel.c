@@ -136,6 +136,7 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 	}
 
 	p->name = pfm_intel_names[version];
+	p->vendor = PFM_X86_INTEL;
 	p->gp_mask = width == 64 ? ~0ULL : (1ULL << width) - 1;
 	/* 32-bit writes (sign-extended) can arm a counter at most 2^31 below its top. */
 	p->gp_period = fw ? 1ULL << (width - 1) : 1ULL << 31;

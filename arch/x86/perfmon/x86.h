@@ -10,6 +10,8 @@
  *                registration (probe.h)
  *   unit.c       the unit's operations, the same for every model: shadows,
  *                ownership of the counters, the PMU interrupt
+ *   perf_x86.c   perf's hardware events (perf_event_open) as this model's
+ *                registers, from the event codes of perf_tables.c (perf_x86.h)
  *   hw.h         the hardware, through hw_linux.c or, on the host, the simulator
  *
  * Unit-local register indices (the logical numbers of <perfmon/perfmon_x86.h>, the
@@ -67,6 +69,8 @@ enum pfm_x86_vendor {
 
 struct pfm_x86_pmu {
 	const char *name;		/* the model, shown in pmu_desc/model */
+	enum pfm_x86_vendor vendor;	/* whose event codes (perf_tables.c) */
+	unsigned int family;		/* CPUID family, for AMD's event codes */
 	unsigned int num_gp;
 	unsigned long fixed;		/* fixed counters present (bit j: FIXED_CTRj) */
 	u64 gp_mask;			/* hardware width of the GP counters */

@@ -224,8 +224,11 @@
  *     PAGE_FAULTS and PAGE_FAULTS_MIN (every fault perfmon sees is counted as
  *     minor), CONTEXT_SWITCHES, CPU_MIGRATIONS.  Always 0: PAGE_FAULTS_MAJ,
  *     ALIGNMENT_FAULTS and EMULATION_FAULTS (x86 Linux raises neither),
- *     DUMMY, BPF_OUTPUT and CGROUP_SWITCHES.  Every other type (HARDWARE,
- *     HW_CACHE, RAW, TRACEPOINT, BREAKPOINT, dynamic PMUs) and config: ENOENT.
+ *     DUMMY, BPF_OUTPUT and CGROUP_SWITCHES.  PERF_TYPE_HARDWARE, HW_CACHE and
+ *     RAW on the hardware PMU's counters, as <perfmon/perfmon_x86.h> (PERF
+ *     EVENTS) says; without a hardware PMU (model "software", as under QEMU's
+ *     TCG) they are ENOENT, as perf_events answers without one.  Every other
+ *     type (TRACEPOINT, BREAKPOINT, dynamic PMUs) and config: ENOENT.
  *   - Levels as perf_events counts them: the clocks at any level; page faults by
  *     the level that took them (exclude_user, exclude_kernel); context switches
  *     and migrations happen in the kernel, so exclude_kernel=1 reads 0.
@@ -242,10 +245,12 @@
  *     thread's one context: a thread with a context of its own, pfm_create_context
  *     and pfm_load_context, refuses events with EBUSY, and refuses
  *     pfm_load_context with EEXIST while it has events).  The thread's events
- *     that count the same event at the same levels share one software
- *     counter, each with its own intervals: at most six counters are in use,
- *     so every event fits and counts all the time it is enabled, as software
- *     events do with perf_events (no multiplexing, time_enabled ==
+ *     that count the same event at the same levels share one counter, each
+ *     with its own intervals: at most six software counters are in use, so
+ *     every software event fits and counts all the time it is enabled, as
+ *     software events do with perf_events; a hardware event that finds no
+ *     counter is refused (perfmon_x86.h) rather than multiplexed (no
+ *     multiplexing, time_enabled ==
  *     time_running; a pinned group never fails to schedule, so read() never
  *     returns 0).  /sys/kernel/perfmon/perf_targets_count and perf_events_count
  *     show the threads and the events.
@@ -281,9 +286,10 @@
  * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,
  * E2BIG, EINVAL), paranoid 3 (EACCES), kernel level (EACCES), period or
  * frequency (EINVAL), no free fd (EMFILE), group_fd (EBADF), pid (ESRCH),
- * leader's inherit differs (EINVAL), cpu (EINVAL), type and config (ENOENT),
- * sampling (EOPNOTSUPP), CPU events (EACCES), group rules (EINVAL), the
- * thread's context (EACCES, EBUSY, EMFILE).
+ * leader's inherit differs (EINVAL), cpu (EINVAL), type and config (ENOENT;
+ * for a hardware event also EINVAL, EOPNOTSUPP), sampling (EOPNOTSUPP), CPU
+ * events (EACCES), group rules (EINVAL), the thread's context (EACCES, EBUSY,
+ * EMFILE), a hardware event's counter (EINVAL, EBUSY, EACCES).
  *
  * MESSAGES
  *

@@ -74,6 +74,71 @@
  * every general-purpose counter while it has any event, and uses the fixed counters
  * without reserving them; so the fixed counters are available only when at least
  * one general-purpose counter is.
+ *
+ * PERF EVENTS
+ *
+ * pfm_perf_event_open() (<perfmon/perfmon.h>, PERF_EVENT_OPEN COMPATIBILITY) puts
+ * perf's hardware events on these counters, with the event select values
+ * perf_events would program for the same attr (Linux 6.1's x86 code):
+ *
+ *   PERF_TYPE_HARDWARE  Intel: the architectural events of CPUID leaf 0xA:
+ *                         cpu-cycles 0x003c, instructions 0x00c0,
+ *                         cache-references 0x4f2e, cache-misses 0x412e,
+ *                         branches 0x00c4, branch-misses 0x00c5,
+ *                         bus-cycles 0x013c, ref-cycles fixed counter 2 only;
+ *                         stalled-cycles-frontend and -backend have no
+ *                         architectural event: ENOENT; nor has an event CPUID
+ *                         marks unavailable: ENOENT; nor ref-cycles without
+ *                         fixed counter 2 (6.1 accepts it there, but cannot
+ *                         count it: its pseudo-encoding is no real event).
+ *                       AMD families 0Fh-16h: cycles 0x0076, instructions 0x00c0,
+ *                         cache-references 0x077d, cache-misses 0x077e, branches
+ *                         0x00c2, branch-misses 0x00c3, stalled-cycles-frontend
+ *                         0x00d0, -backend 0x00d1; family 17h and later the
+ *                         same but cache-references 0xff60, cache-misses 0x0964,
+ *                         stalled 0x0287 and 0x0187; bus-cycles and ref-cycles
+ *                         ENOENT.
+ *                       A config past PERF_COUNT_HW_MAX: EINVAL.
+ *   PERF_TYPE_HW_CACHE  Intel: ENOENT (architectural perfmon has no cache events;
+ *                         6.1 has tables only for models it knows by name).
+ *                       AMD: 6.1's tables (families before and from 17h).
+ *                       Cache, operation or result past perf's lists: EINVAL;
+ *                       an operation the cache cannot have (write to L1I;
+ *                       write or prefetch on ITLB, BPU, NODE): EINVAL; one the
+ *                       model has no event for: ENOENT.
+ *   PERF_TYPE_RAW       config is an event select: event, unit mask, EDGE, INV,
+ *                         counter mask, Intel AnyThread (v3, v4; privileged:
+ *                         EACCES), AMD event bits 35:32 (family 10h on).  Its
+ *                         USR, OS, INT and EN bits are ignored, as perf_events
+ *                         ignores them.  Any other bit this model reserves:
+ *                         EINVAL (perf_events drops them silently; so do not
+ *                         rely on it).  An architectural event CPUID marks
+ *                         unavailable: EINVAL.
+ *   For HARDWARE and HW_CACHE, config bits 63:32 may name the PMU (perf's
+ *   extended type): 0 or PERF_TYPE_RAW (the x86 PMU's type), else ENOENT.
+ *
+ *   Levels: exclude_user clears USR, exclude_kernel OS (kernel level needs
+ *   privilege: EACCES); both set, the event counts nothing and takes no counter.
+ *   exclude_hv, exclude_idle and exclude_guest are accepted and change nothing
+ *   (x86 has no hypervisor level; perfmon counts the thread).  exclude_host
+ *   (count in a guest only) cannot be honoured: EINVAL, the errno perf_events
+ *   gives exclude bits a PMU cannot honour.  precise_ip (PEBS, IBS):
+ *   EOPNOTSUPP.
+ *
+ *   Counters: Intel instructions (0x00c0) and core cycles (0x003c) without
+ *   EDGE, INV or counter mask go on fixed counters 0 and 1 when free, ref-cycles
+ *   (pseudo-encoding 0x0300) and RAW 0x0400, 0x0500, ... on fixed counter 2, 3,
+ *   ... only; everything else on a general-purpose counter.  The events of one
+ *   thread that program the same value share a counter.  An event (or group
+ *   member) that finds no free counter it can use is refused when opened:
+ *   EINVAL (the errno perf_events gives a group that cannot be scheduled), or
+ *   EBUSY when a counter it could use is held by someone else (perf_events,
+ *   the NMI watchdog).  perf_events would instead multiplex events that do not
+ *   fit together; this layer does not, so every event opened counts all the
+ *   time it is enabled (time_enabled == time_running).  Not modelled either:
+ *   AMD's paired "large increment" events and northbridge events, Intel's
+ *   model-specific constraints and extra registers (offcore response), hybrid
+ *   CPUs (no hardware PMU there).
  */
 #ifndef _UAPI_PERFMON_PERFMON_X86_H
 #define _UAPI_PERFMON_PERFMON_X86_H

@@ -159,6 +159,53 @@ static void case_bad_args(const struct backend *be, struct trace *t)
 	close_fd(do_open(be, t, &a, 0, INT_MAX, -1, 0, "cpu INT_MAX"));
 }
 
+/*
+ * Without a hardware PMU every hardware type is ENOENT, whatever a PMU would
+ * have said of the config: past the generic list, an impossible cache
+ * operation, reserved raw bits, an extended type, precise_ip, exclude_host.
+ */
+static void case_no_pmu(const struct backend *be, struct trace *t)
+{
+	static const struct {
+		__u32 type;
+		__u64 config;
+		const char *what;
+	} cfg[] = {
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "hardware instructions" },
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, "hardware ref-cycles" },
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX, "hardware past the list" },
+		{ PERF_TYPE_HARDWARE, (4ULL << 32) | 1, "hardware, extended type 4" },
+		{ PERF_TYPE_HARDWARE, (1ULL << 32) | 1, "hardware, extended type 1" },
+		{ PERF_TYPE_HW_CACHE, 0x10000, "cache L1D read miss" },
+		{ PERF_TYPE_HW_CACHE, 0x101, "cache L1I write access" },
+		{ PERF_TYPE_HW_CACHE, 0xff, "cache past the list" },
+		{ PERF_TYPE_RAW, 0x5300c0, "raw with USR OS INT EN" },
+		{ PERF_TYPE_RAW, 0x800c0, "raw with pin control" },
+		{ PERF_TYPE_RAW, 1ULL << 63, "raw bit 63" },
+	};
+	struct perf_event_attr a;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cfg); i++) {
+		attr_sw(&a, 0);
+		a.type = cfg[i].type;
+		a.config = cfg[i].config;
+		a.exclude_kernel = i & 1;
+		close_fd(do_open(be, t, &a, 0, -1, -1, 0, cfg[i].what));
+	}
+	attr_sw(&a, 0);
+	a.type = PERF_TYPE_HARDWARE;
+	a.precise_ip = 2;
+	close_fd(do_open(be, t, &a, 0, -1, -1, 0, "hardware precise_ip 2"));
+	a.precise_ip = 0;
+	a.exclude_host = 1;
+	close_fd(do_open(be, t, &a, 0, -1, -1, 0, "hardware exclude_host"));
+	a.exclude_host = 0;
+	a.exclude_user = 1;
+	a.exclude_kernel = 1;
+	close_fd(do_open(be, t, &a, 0, -1, -1, 0, "hardware, both levels excluded"));
+}
+
 static void case_unknown_event(const struct backend *be, struct trace *t)
 {
 	struct perf_event_attr a;
@@ -177,6 +224,7 @@ static void case_unknown_event(const struct backend *be, struct trace *t)
 	a.type = PERF_TYPE_RAW;
 	a.config = 0x76;
 	close_fd(do_open(be, t, &a, 0, -1, -1, 0, "raw 0x76"));
+	case_no_pmu(be, t);
 }
 
 /* CPU time a child spins around its faults and sleeps */

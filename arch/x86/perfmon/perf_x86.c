@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon x86: perf's hardware events (PERF_TYPE_HARDWARE, HW_CACHE, RAW) as the
+ * registers of the model found, for the core's perf_event_open layer
+ * (kernel/perfmon/perf_hw.h): which counters may count the event, and the PMC
+ * value each needs.
+ *
+ * The value is what perf_events would program, from the same attr:
+ *   - the event code: the generic and cache tables (perf_tables.c), or a RAW
+ *     config's event, unit mask, EDGE, INV, counter mask, Intel's AnyThread and
+ *     AMD's event bits 11:8;
+ *   - the levels from exclude_user and exclude_kernel (USR, OS); a RAW config's
+ *     own USR, OS, INT and EN bits are ignored, as perf_events ignores them
+ *     (INT and EN are the kernel's, see <perfmon/perfmon_x86.h>).
+ * Intel's fixed counters count instructions (0x00c0), core cycles (0x003c) and,
+ * by the pseudo-encodings 0x0300, 0x0400, ..., fixed counter 2, 3, ... only;
+ * an event with a filter (EDGE, INV, counter mask) needs a general-purpose one.
+ *
+ * The errnos are Linux 6.1's where it has one (see perf_tables.c and
+ * <perfmon/perfmon_x86.h>); where 6.1 accepts what this PMU description cannot
+ * do, the answer is the one perfmon gives that value: EINVAL for bits the model
+ * reserves (6.1 drops them silently).
+ */
+#include <linux/perf_event.h>
+
+#include "x86.h"
+#include "perf_x86.h"
+#include "perf_hw.h"		/* kernel/perfmon */
+
+/* A raw config's bits that perf_events sets itself, from attr and for itself. */
+#define PFM_RAW_KERNEL_BITS	(PFM_X86_SEL_USR | PFM_X86_SEL_OS | PFM_X86_SEL_INT | \
+				 PFM_X86_SEL_EN)
+/* What a fixed counter cannot do. */
+#define PFM_SEL_FILTERS		(PFM_X86_SEL_EDGE | PFM_X86_SEL_INV | PFM_X86_SEL_CMASK)
+#define PFM_SEL_CODE		(PFM_X86_SEL_EVENT | PFM_X86_SEL_UMASK)
+
+/* The PMU type perf_events' x86 PMU has: the one HARDWARE's extended type may name. */
+#define PFM_X86_PERF_TYPE	PERF_TYPE_RAW
+
+static int pfm_x86_perf_raw(u64 config, u64 *code)
+{
+	*code = config & ~PFM_RAW_KERNEL_BITS;
+	if (*code & pfm_x86_pmu.pmcs[0].rsvd_msk)
+		return -EINVAL;
+	/* an architectural event CPUID says is missing: the driver refuses it */
+	if (pfm_x86_pmu.pmc_check && pfm_x86_pmu.pmc_check(0, *code))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The fixed counter that counts code, or -1; *only when no general-purpose
+ * counter can (a pseudo-encoding).  -ENOENT: a pseudo-encoding for a fixed
+ * counter the model lacks, or with a filter it cannot apply.
+ */
+static int pfm_x86_perf_fixed(u64 code, bool *only)
+{
+	u64 ev = code & PFM_SEL_CODE;
+	unsigned int umask = ev >> 8;
+	int j = -1;
+
+	*only = false;
+	if (pfm_x86_pmu.vendor != PFM_X86_INTEL)
+		return -1;
+	if (ev == 0x00c0)
+		j = 0;
+	else if (ev == 0x003c)
+		j = 1;
+	else if (!(ev & PFM_X86_SEL_EVENT) && umask >= 3) {
+		j = umask - 1;
+		*only = true;
+	}
+	if (j < 0)
+		return -1;
+	if (j >= PFM_X86_MAX_FIXED || !(pfm_x86_pmu.fixed & (1UL << j)) ||
+	    (code & PFM_SEL_FILTERS))
+		return *only ? -ENOENT : -1;
+	return j;
+}
+
+/* The event code of attr, and its checks, in 6.1's order. */
+static int pfm_x86_perf_code(const struct perf_event_attr *attr, u64 *code)
+{
+	u64 config = attr->config;
+
+	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE) {
+		/* the upper half may name the PMU (hybrid systems): this one only */
+		if ((config >> 32) && (config >> 32) != PFM_X86_PERF_TYPE)
+			return -ENOENT;
+		config &= 0xffffffffULL;
+	}
+	/* no precise (PEBS, IBS) events: the PMU's "precise" level is 0 */
+	if (attr->precise_ip)
+		return -EOPNOTSUPP;
+	switch (attr->type) {
+	case PERF_TYPE_HARDWARE:
+		return pfm_x86_perf_generic(config, code);
+	case PERF_TYPE_HW_CACHE:
+		return pfm_x86_perf_cache(config, code);
+	case PERF_TYPE_RAW:
+		return pfm_x86_perf_raw(config, code);
+	}
+	return -ENOENT;
+}
+
+int pfm_arch_perf_encode(const struct perf_event_attr *attr, struct pfm_perf_enc *enc)
+{
+	bool usr = !attr->exclude_user, os = !attr->exclude_kernel, only;
+	u64 code, levels;
+	int j, ret;
+
+	memset(enc, 0, sizeof(*enc));
+	if (!pfm_x86_active_unit)
+		return -ENOENT;		/* no PMU: as perf_events without one */
+	ret = pfm_x86_perf_code(attr, &code);
+	if (ret)
+		return ret;
+	j = pfm_x86_perf_fixed(code, &only);
+	if (j == -ENOENT)
+		return j;
+	/* counting in a guest only: perfmon counts a thread, not a guest mode */
+	if (attr->exclude_host)
+		return -EINVAL;
+	if (!usr && !os)
+		return 0;		/* counts nothing, on no counter */
+
+	levels = (usr ? PFM_X86_SEL_USR : 0) | (os ? PFM_X86_SEL_OS : 0);
+	if (!only) {
+		enc->counters = ((1U << pfm_x86_pmu.num_gp) - 1) << PFM_PERF_GP_FIRST;
+		enc->pmc = code | levels;
+	}
+	if (j >= 0) {
+		enc->counters |= 1U << (PFM_PERF_FIXED_FIRST + j);
+		enc->fixed_pmc = (usr ? PFM_X86_FIXED_USR(j) : 0) |
+				 (os ? PFM_X86_FIXED_OS(j) : 0) |
+				 (code & PFM_X86_SEL_ANY ? PFM_X86_FIXED_ANY(j) : 0);
+	}
+	return 0;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon x86: perf's hardware events on the model found (perf_x86.c), from the
+ * vendors' event codes (perf_tables.c).  The layer above is the core's
+ * perf_event_open compatibility layer (kernel/perfmon/perf_hw.h).
+ */
+#ifndef _PFM_X86_PERF_H
+#define _PFM_X86_PERF_H
+
+/*
+ * The event code (event select bits 7:0, 15:8 and AMD's 35:32) of a generic event
+ * (PERF_COUNT_HW_*) or of a cache event (perf's packed cache, operation and
+ * result); 0 or the errno Linux 6.1 gives (ENOENT: no code on this model,
+ * EINVAL: past perf's lists, or an operation the cache cannot have).
+ */
+int pfm_x86_perf_generic(u64 config, u64 *code);
+int pfm_x86_perf_cache(u64 config, u64 *code);
+
+#endif /* _PFM_X86_PERF_H */

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: placing perf events on a target's counters (perf_hw.h), software and
+ * hardware alike, and the PMC writes that put counters in a state.
+ *
+ * Placement is for the life of the event, in the context's one set: an event
+ * shares a counter already programmed with its value, else takes a free one it
+ * may use, a fixed counter before a general-purpose one (as perf_events'
+ * scheduler prefers them), so that the general-purpose counters stay for the
+ * events that need them.  When nothing is left the event does not fit: EINVAL,
+ * the errno perf_events gives a group that cannot be scheduled, or EBUSY when a
+ * counter it could use is held by someone else (perf_events or the NMI watchdog:
+ * EBUSY is what perf_events answers when it cannot reserve the counters).
+ * perf_events would multiplex events that fit alone but not together; this layer
+ * does not (see <perfmon/perfmon_x86.h>).
+ */
+#include "internal.h"
+#include "env.h"
+#include "perf_hw.h"
+#include "rw.h"
+
+static bool pfm_perf_is_fixed(unsigned int i)
+{
+	return i >= PFM_PERF_FIXED_FIRST;
+}
+
+/* The PMD counter i counts in. */
+unsigned int pfm_perf_counter_pmd(unsigned int i)
+{
+	if (i < PFM_PERF_GP_FIRST)
+		return PFM_SW_FIRST_PMD + i;
+	if (!pfm_perf_is_fixed(i))
+		return PFM_X86_FIRST_GP_PMD + i - PFM_PERF_GP_FIRST;
+	return PFM_X86_FIRST_FIXED_PMD + i - PFM_PERF_FIXED_FIRST;
+}
+
+/* The PMC that controls counter i. */
+static unsigned int pfm_perf_counter_pmc(unsigned int i)
+{
+	if (i < PFM_PERF_GP_FIRST)
+		return PFM_SW_FIRST_PMC + i;
+	if (!pfm_perf_is_fixed(i))
+		return PFM_X86_FIRST_GP_PMC + i - PFM_PERF_GP_FIRST;
+	return PFM_X86_FIXED_CTRL_PMC;
+}
+
+/* Counter i exists and no one else holds it (the software counters always). */
+static bool pfm_perf_counter_avail(unsigned int i, const unsigned long *pmcs,
+				   const unsigned long *pmds)
+{
+	return test_bit(pfm_perf_counter_pmc(i), pmcs) &&
+	       test_bit(pfm_perf_counter_pmd(i), pmds);
+}
+
+/*
+ * The counter enc goes on, given the counters in use: its index, with *pmc the
+ * value it takes there; -EINVAL when every counter it may use is taken by other
+ * values, -EBUSY when one it may use is held by someone else.
+ */
+int pfm_perf_place(const struct pfm_perf_counter *counters, const struct pfm_perf_enc *enc,
+		   u64 *pmc)
+{
+	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
+	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
+	unsigned long mask = enc->counters;
+	int free = -1, busy = 0;
+	unsigned int i;
+	u64 v;
+
+	pfm_pmu_avail(pmcs, pmds);
+	for_each_set_bit(i, &mask, PFM_PERF_NUM_COUNTERS) {
+		v = pfm_perf_is_fixed(i) ? enc->fixed_pmc : enc->pmc;
+		if (counters[i].users) {
+			if (counters[i].pmc == v) {
+				*pmc = v;
+				return i;
+			}
+			continue;
+		}
+		if (!pfm_perf_counter_avail(i, pmcs, pmds)) {
+			busy = -EBUSY;
+			continue;
+		}
+		/* a fixed counter first: the set bits run upwards, so keep looking */
+		if (free < 0 || (pfm_perf_is_fixed(i) && !pfm_perf_is_fixed(free)))
+			free = i;
+	}
+	if (free < 0)
+		return busy ? busy : -EINVAL;
+	*pmc = pfm_perf_is_fixed(free) ? enc->fixed_pmc : enc->pmc;
+	return free;
+}
+
+/*
+ * What a write of pmc to counter i would be refused for, checked without writing
+ * it: a fixed counter's levels are its on switch, and its control is shared with
+ * the other fixed counters.  The others are checked by the write that programs
+ * them (pfm_write_pmcs(): reserved bits, the driver's checks, privilege).
+ */
+static int pfm_perf_counter_check(unsigned int i, u64 pmc)
+{
+	const struct pfm_reg *r = &pfm_pmu.pmc[PFM_X86_FIXED_CTRL_PMC];
+
+	if (!pfm_perf_is_fixed(i))
+		return 0;
+	if (!r->desc || (pmc & r->desc->rsvd_msk))
+		return -EINVAL;
+	return pfm_access_pmc(r->desc, pmc);
+}
+
+static u64 pfm_perf_counter_value(const struct pfm_perf_counter *c, unsigned int i, bool on)
+{
+	if (!c->users)
+		return 0;
+	if (pfm_perf_is_fixed(i))
+		return on ? c->pmc : 0;
+	return c->pmc | (on ? PFM_PERF_PMC_EN : 0);
+}
+
+/*
+ * The PMC requests that put the counters in changed in their state: on where
+ * counting[i] (the counters' own counting when counting is NULL), programmed but
+ * off where it is 0, quiescent where no event uses the counter.  The fixed
+ * counters share one control: it goes out once, with every fixed counter's
+ * state.  req has room for one request per counter in changed (at most); returns
+ * the number filled.
+ */
+unsigned int pfm_perf_counters_req(const struct pfm_perf_counter *counters,
+				   const unsigned int *counting, u32 changed,
+				   struct pfarg_pmc *req)
+{
+	unsigned long mask = changed;
+	unsigned int i, n = 0;
+	u64 fixed = 0;
+	bool on;
+
+	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++) {
+		on = counting ? counting[i] : counters[i].counting;
+		if (pfm_perf_is_fixed(i)) {
+			fixed |= pfm_perf_counter_value(&counters[i], i, on);
+			continue;
+		}
+		if (!test_bit(i, &mask))
+			continue;
+		memset(&req[n], 0, sizeof(req[n]));
+		req[n].reg_num = pfm_perf_counter_pmc(i);
+		req[n].reg_value = pfm_perf_counter_value(&counters[i], i, on);
+		n++;
+	}
+	if (mask >> PFM_PERF_FIXED_FIRST) {
+		memset(&req[n], 0, sizeof(req[n]));
+		req[n].reg_num = PFM_X86_FIXED_CTRL_PMC;
+		req[n].reg_value = fixed;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Programs the counters in changed to counting[] (one vector: a group starts and
+ * stops as a unit) and records every counter's counting on success.
+ */
+int pfm_perf_counters_write(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+			    const unsigned int *counting, u32 changed)
+{
+	struct pfarg_pmc *req;
+	unsigned int i, n;
+	long ret = 0;
+
+	if (changed) {
+		/* a vector of the size of the counters would not fit on the stack */
+		req = kcalloc(PFM_PERF_NUM_COUNTERS, sizeof(*req), GFP_KERNEL);
+		if (!req)
+			return -ENOMEM;
+		n = pfm_perf_counters_req(counters, counting, changed, req);
+		ret = pfm_write_pmcs(ctx, req, n);
+		kfree(req);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
+		counters[i].counting = counting[i];
+	return 0;
+}
+
+/*
+ * A counter for enc (pfm_perf_place()), taken by one more event: the counter
+ * index, with *pmc its value, or the errno.  A new counter is programmed (off)
+ * at once, which checks the value: privilege refusals are EACCES, the errno
+ * perf tools fall back on.
+ */
+int pfm_perf_counter_get(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+			 const struct pfm_perf_enc *enc, u64 *pmc)
+{
+	struct pfm_perf_counter *c;
+	struct pfarg_pmc req;
+	long ret;
+	int i;
+
+	i = pfm_perf_place(counters, enc, pmc);
+	if (i < 0)
+		return i;
+	c = &counters[i];
+	if (!c->users) {
+		ret = pfm_perf_counter_check(i, *pmc);
+		if (!ret) {
+			c->pmc = *pmc;
+			c->users = 1;
+			pfm_perf_counters_req(counters, NULL, 1U << i, &req);
+			ret = pfm_write_pmcs(ctx, &req, 1);
+			c->users = 0;
+		}
+		if (ret)
+			return ret == -EPERM ? -EACCES : ret;
+	}
+	c->users++;
+	return i;
+}
+
+/*
+ * An event leaves counter i (counting: it was counting on it): the counter stops
+ * when no event counts on it and goes quiescent when no event uses it.
+ */
+void pfm_perf_counter_put(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+			  unsigned int i, bool counting)
+{
+	struct pfm_perf_counter *c = &counters[i];
+	struct pfarg_pmc req;
+
+	if (counting)
+		c->counting--;
+	if (!--c->users || !c->counting) {
+		pfm_perf_counters_req(counters, NULL, 1U << i, &req);
+		pfm_write_pmcs(ctx, &req, 1);
+	}
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon: the counters the perf_event_open layer gives its events (perf_hw.c),
+ * and what the hardware driver tells it about perf's hardware events (the
+ * architecture's encoder, arch/x86/perfmon/perf_x86.c).
+ *
+ * A target (perf.h) owns one row of counters, numbered in one space across the
+ * PMU's units so that the layer treats them alike:
+ *
+ *   0 .. 7     the software PMU's counters (PMC/PMD PFM_SW_FIRST_* + i)
+ *   8 .. 23    the general-purpose counters (PMC/PMD 0..15 of <perfmon/perfmon_x86.h>)
+ *   24 .. 31   the fixed counters (PMD 16..23), all controlled by PMC 16
+ *
+ * A counter holds one PMC value "without its on switch": the software PMU's and
+ * the event selects' EN bit (bit 22 in both), or, for a fixed counter, its
+ * levels in FIXED_CTR_CTRL, which are its on switch.  Events counting the same
+ * value share a counter.  Everything here is a pure function of the counters and
+ * the PMU description, so that the host tests run it on the simulator.
+ */
+#ifndef _PERFMON_PERF_HW_H
+#define _PERFMON_PERF_HW_H
+
+#include <uapi/perfmon/perfmon.h>
+#include <uapi/perfmon/perfmon_sw.h>
+#include <uapi/perfmon/perfmon_x86.h>
+
+struct perf_event_attr;
+
+#define PFM_PERF_GP_FIRST	PFM_SW_NUM_COUNTERS
+#define PFM_PERF_FIXED_FIRST	(PFM_PERF_GP_FIRST + PFM_X86_MAX_GP)
+#define PFM_PERF_NUM_COUNTERS	(PFM_PERF_FIXED_FIRST + PFM_X86_MAX_FIXED)
+
+/* The on switch of software counters and event selects alike. */
+#define PFM_PERF_PMC_EN		(1ULL << 22)
+
+/* A counter of a target, shared by the events that count the same. */
+struct pfm_perf_counter {
+	u64 pmc;			/* PMC value without the on switch */
+	unsigned int users;		/* events on it */
+	unsigned int counting;		/* of those, counting now: on while any */
+};
+
+/*
+ * What an event may count on: counters (bits of the numbering above) where the
+ * PMC value is pmc, and at most one fixed counter, where it is fixed_pmc.  No
+ * counter at all: the event counts nothing (both levels excluded).
+ */
+struct pfm_perf_enc {
+	u32 counters;
+	u64 pmc;
+	u64 fixed_pmc;
+};
+
+/*
+ * The architecture's encoder: a PERF_TYPE_HARDWARE, HW_CACHE or RAW attr on the
+ * hardware PMU now registered.  0, or the errno perf_event_open(2) gives:
+ * ENOENT when there is no hardware PMU, and as Linux 6.1's x86 code gives it for
+ * each config (see <perfmon/perfmon.h>, PERF_EVENT_OPEN COMPATIBILITY).
+ */
+int pfm_arch_perf_encode(const struct perf_event_attr *attr, struct pfm_perf_enc *enc);
+
+/* perf_hw.c: what perf_event.c does with a target's counters (ctx->mutex held) */
+struct pfm_context;
+unsigned int pfm_perf_counter_pmd(unsigned int i);
+int pfm_perf_counter_get(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+			 const struct pfm_perf_enc *enc, u64 *pmc);
+void pfm_perf_counter_put(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+			  unsigned int i, bool counting);
+int pfm_perf_counters_write(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+			    const unsigned int *counting, u32 changed);
+/* their parts, for the tests */
+int pfm_perf_place(const struct pfm_perf_counter *counters, const struct pfm_perf_enc *enc,
+		   u64 *pmc);
+unsigned int pfm_perf_counters_req(const struct pfm_perf_counter *counters,
+				   const unsigned int *counting, u32 changed,
+				   struct pfarg_pmc *req);
+
+#endif /* _PERFMON_PERF_HW_H */
