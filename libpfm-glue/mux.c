@@ -11,6 +11,7 @@
 #include "mux.h"
 
 #define Z95	1.96
+#define MUX_BATCHES	10
 
 static int check_runs(const struct pfm_mux_run *runs, unsigned int n, uint64_t total_ns,
 		      double *dsum)
@@ -121,21 +122,43 @@ static void interp_estimate(const struct pfm_mux_run **p, unsigned int m, double
 	e->bound = m < 2 ? sum : Z95 * sqrt(s2 * gsq + pois);
 }
 
+/* Student's t, 97.5% quantile, for 1 to MUX_BATCHES - 1 degrees of freedom */
+static const double t975[MUX_BATCHES] = { 0, 12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36,
+					  2.31, 2.26 };
+
 static void linear_estimate(const struct pfm_mux_run **p, unsigned int m, double total,
 			    double c, double d, struct pfm_mux_est *e)
 {
 	double mean = c / d, v = 0, gap = total - d;
-	unsigned int k;
+	unsigned int b, k, nb = m / 2 < MUX_BATCHES ? m / 2 : MUX_BATCHES;
 
-	for (k = 0; k < m; k++) {
-		double dr = run_rate(p[k]) - mean;
-
-		v += (p[k]->t1 - p[k]->t0) * dr * dr;
-	}
-	v /= d;
 	e->value = c * total / d;
-	e->bound = m < 2 ? e->value :
-		Z95 * sqrt(gap * gap * v / m + gap * fmax(mean, 1 / d));
+	if (m < 2) {
+		e->bound = e->value;
+		return;
+	}
+	if (nb < 2) {
+		/* two or three runs: taken as independent */
+		for (k = 0; k < m; k++) {
+			double dr = run_rate(p[k]) - mean;
+
+			v += (p[k]->t1 - p[k]->t0) * dr * dr;
+		}
+		e->bound = Z95 * sqrt(gap * gap * v / d / m + gap * fmax(mean, 1 / d));
+		return;
+	}
+	/* batches of consecutive runs: what each counted beyond the mean rate */
+	for (b = 0; b < nb; b++) {
+		double cb = 0, db = 0;
+
+		for (k = b * m / nb; k < (b + 1) * m / nb; k++) {
+			cb += p[k]->c1 - p[k]->c0;
+			db += p[k]->t1 - p[k]->t0;
+		}
+		v += (cb - mean * db) * (cb - mean * db);
+	}
+	v = v / (d * d) * nb / (nb - 1);
+	e->bound = t975[nb - 1] * sqrt(gap * gap * v + gap * fmax(mean, 1 / d));
 }
 
 int pfm_mux_estimate(const struct pfm_mux_run *runs, unsigned int n, uint64_t total_ns,
@@ -297,4 +320,16 @@ int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned 
 		ret = pfm_mux_estimate(runs, n, total, lin, interp);
 	free(runs);
 	return ret;
+}
+
+const struct pfm_mux_est *pfm_mux_choose(const struct pfm_mux_est *lin,
+					 struct pfm_mux_est *interp)
+{
+	double apart = fabs(interp->value - lin->value);
+
+	if (lin->runs < 2 || apart > lin->bound)
+		return lin;
+	/* no narrower than linear's interval, which it must then hold */
+	interp->bound = fmax(interp->bound, apart + lin->bound);
+	return interp;
 }

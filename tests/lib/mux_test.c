@@ -181,6 +181,33 @@ START_TEST(test_phased_coverage)
 }
 END_TEST
 
+/*
+ * The estimate reported: interpolation within linear scaling's bound of it, its bound
+ * then holding linear scaling's interval; linear scaling when they disagree more,
+ * or when it saw fewer than two runs.
+ */
+START_TEST(test_choose)
+{
+	struct pfm_mux_est lin = { .value = 1000, .bound = 50, .runs = 10 };
+	struct pfm_mux_est in = { .value = 1030, .bound = 20, .runs = 10 };
+	const struct pfm_mux_est *e;
+
+	e = pfm_mux_choose(&lin, &in);
+	ck_assert_ptr_eq(e, &in);
+	ck_assert(fabs(e->bound - 80) < 1e-9);
+	in = (struct pfm_mux_est){ .value = 1030, .bound = 200, .runs = 10 };
+	ck_assert(fabs(pfm_mux_choose(&lin, &in)->bound - 200) < 1e-9);
+	in.value = 1051;
+	ck_assert_ptr_eq(pfm_mux_choose(&lin, &in), &lin);
+	in.value = 949;
+	ck_assert_ptr_eq(pfm_mux_choose(&lin, &in), &lin);
+	in.value = 1000;
+	lin.runs = 1;
+	ck_assert_ptr_eq(pfm_mux_choose(&lin, &in), &lin);
+	ck_assert(fabs(lin.bound - 50) < 1e-9);
+}
+END_TEST
+
 START_TEST(test_estimate_errors)
 {
 	struct pfm_mux_run r[2] = { { 0, 10, 0, 5 }, { 20, 30, 5, 9 } };
@@ -306,6 +333,7 @@ int main(void)
 	tcase_add_test(tc, test_constant);
 	tcase_add_test(tc, test_ramp);
 	tcase_add_test(tc, test_phased_coverage);
+	tcase_add_test(tc, test_choose);
 	tcase_add_test(tc, test_estimate_errors);
 	tcase_add_test(tc, test_log_runs);
 	suite_add_tcase(s, tc);
