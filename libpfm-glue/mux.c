@@ -12,6 +12,7 @@
 
 #define Z95	1.96
 #define MUX_BATCHES	10
+#define MUX_REGULAR	2
 
 static int check_runs(const struct pfm_mux_run *runs, unsigned int n, uint64_t total_ns,
 		      double *dsum)
@@ -161,6 +162,37 @@ static void linear_estimate(const struct pfm_mux_run **p, unsigned int m, double
 	e->bound = t975[nb - 1] * sqrt(gap * gap * v + gap * fmax(mean, 1 / d));
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Runs as the timeouts make them: the 90th percentile of their durations within
+ * MUX_REGULAR times the median.  Runs stretched by a long system call or a stalled
+ * (virtual) CPU break that, and with it interpolation's premise.
+ */
+static int regular_runs(const struct pfm_mux_run **p, unsigned int m)
+{
+	double *d;
+	unsigned int k;
+	int ok;
+
+	if (m < 4)
+		return 1;
+	d = malloc(m * sizeof(*d));
+	if (!d)
+		return 0;
+	for (k = 0; k < m; k++)
+		d[k] = p[k]->t1 - p[k]->t0;
+	qsort(d, m, sizeof(*d), cmp_double);
+	ok = d[m * 9 / 10] <= MUX_REGULAR * d[m / 2];
+	free(d);
+	return ok;
+}
+
 int pfm_mux_estimate(const struct pfm_mux_run *runs, unsigned int n, uint64_t total_ns,
 		     struct pfm_mux_est *lin, struct pfm_mux_est *interp)
 {
@@ -192,6 +224,13 @@ int pfm_mux_estimate(const struct pfm_mux_run *runs, unsigned int n, uint64_t to
 	if (interp) {
 		*interp = base;
 		interp_estimate(pts, m, total_ns, c, d, interp);
+		if (!regular_runs(pts, m)) {
+			struct pfm_mux_est l = base;
+
+			linear_estimate(pts, m, total_ns, c, d, &l);
+			interp->bound = fmax(interp->bound,
+					     fabs(interp->value - l.value) + l.bound);
+		}
 	}
 	free(pts);
 	return 0;
@@ -325,11 +364,8 @@ int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned 
 const struct pfm_mux_est *pfm_mux_choose(const struct pfm_mux_est *lin,
 					 struct pfm_mux_est *interp)
 {
-	double apart = fabs(interp->value - lin->value);
-
-	if (lin->runs < 2 || apart > lin->bound)
+	if (lin->runs < 2 || fabs(interp->value - lin->value) > lin->bound ||
+	    interp->bound >= lin->bound)
 		return lin;
-	/* no narrower than linear's interval, which it must then hold */
-	interp->bound = fmax(interp->bound, apart + lin->bound);
 	return interp;
 }

@@ -57,13 +57,19 @@
  *
  * (two or three runs: v = sum_k d_k (r_k - C/D)^2 / (D K), and 1.96).
  *
- * Which to report (pfm_mux_choose()): interpolation assumes the rate changes
- * smoothly between a set's runs; where runs of other sets are long because the
- * program did something else then (a long system call delays the switch) or the
- * machine stalled (a virtual CPU descheduled), it fills them with the wrong rate
- * and its own bound does not see it.  So interpolation is reported only when
- * |E_int - E_lin| <= bound_lin, with the bound max(bound_int, |E_int - E_lin| +
- * bound_lin), which contains linear scaling's interval; otherwise linear scaling.
+ * Interpolation assumes the rate changes smoothly from one run to the next, and
+ * runs as long as the timeouts make them.  Where runs are stretched (the 90th
+ * percentile of their durations above twice the median: a long system call
+ * delays the switch, a virtual CPU is descheduled), the stretched runs are
+ * those where the program did something else, and interpolation fills the other
+ * sets' stretched runs with the wrong rate, a bias its bound does not see (under
+ * QEMU TCG it overestimates by 10-40%).  Its bound is then widened to
+ * max(bound_int, |E_int - E_lin| + bound_lin), which holds linear scaling's
+ * interval.
+ *
+ * Which to report (pfm_mux_choose()): interpolation when it lies within
+ * bound_lin of E_lin and its bound is the narrower (so never with stretched
+ * runs); linear scaling otherwise.
  * With fewer than two runs there is no variation to see: the bound is the estimate
  * itself (100%).  A set that never ran has no estimate (EINVAL).
  *
@@ -127,7 +133,7 @@ int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned 
 
 /*
  * Of the two estimates of one counter (from pfm_mux_estimate() or pfm_mux_count()),
- * the one to report, as above: lin, or interp with its bound widened in place.
+ * the one to report, as above: lin or interp (unchanged).
  */
 const struct pfm_mux_est *pfm_mux_choose(const struct pfm_mux_est *lin,
 					 struct pfm_mux_est *interp);
