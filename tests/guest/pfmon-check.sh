@@ -82,6 +82,18 @@ pid=$!
 out=$(/bin/pfmon --no-inherit -e syscalls -p $pid) || fail "pfmon -p exited with $?"
 sys2=$(count syscalls)
 [ -n "$sys2" ] && [ "$sys2" -le $((sys - 10000)) ] || fail "pfmon -p --no-inherit: $sys2"
+# ^C ends pfmon -p and lets the process go on, no longer traced, to its own end
+$W -w 300 -l 1500 -T 1 &
+pid=$!
+/bin/pfmon -e syscalls -p $pid >/dev/null 2>&1 &
+mon=$!
+sleep 1
+kill -INT $mon
+wait $mon || fail "pfmon -p after ^C exited with $?"
+tracer=$(awk '$1 == "TracerPid:" { print $2 }' /proc/$pid/status)
+wait $pid
+rc=$?
+[ "$tracer" = "0" ] && [ $rc -eq 0 ] || fail "pfmon -p after ^C: tracer '$tracer', exit $rc"
 
 # CPU sessions: every system call on every CPU, the workload's among them; CPU 0
 # counts the wall-clock time of the 300 ms the workload runs at least

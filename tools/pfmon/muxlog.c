@@ -7,9 +7,9 @@
  * counters at both ends of each run.  At the end, libperfmon's pfm_mux_count()
  * turns a counter's runs into an estimate of what it would have counted over the
  * whole time, with a 95% bound (the formulas are in <mux.h>).  pfmon prints
- * the estimate pfm_mux_choose() picks: interpolation when it lies within linear
- * scaling's bound of linear scaling's estimate, with a bound that holds linear
- * scaling's interval; linear scaling otherwise.
+ * the estimate pfm_mux_choose() picks: interpolation when the runs are as regular
+ * as the timeouts make them, it lies within linear scaling's bound of linear
+ * scaling's estimate and its bound is the narrower; linear scaling otherwise.
  *
  * A context gives no bound when its log lost records (the buffer holds about
  * MUXLOG_SIZE / (32 + 16 x counters per set) switches: some 30 s at 1 ms with 8
