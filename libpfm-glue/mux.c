@@ -11,6 +11,8 @@
 #include "mux.h"
 
 #define Z95	1.96
+#define MUX_BATCHES	10
+#define MUX_REGULAR	2
 
 static int check_runs(const struct pfm_mux_run *runs, unsigned int n, uint64_t total_ns,
 		      double *dsum)
@@ -121,21 +123,74 @@ static void interp_estimate(const struct pfm_mux_run **p, unsigned int m, double
 	e->bound = m < 2 ? sum : Z95 * sqrt(s2 * gsq + pois);
 }
 
+/* Student's t, 97.5% quantile, for 1 to MUX_BATCHES - 1 degrees of freedom */
+static const double t975[MUX_BATCHES] = { 0, 12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36,
+					  2.31, 2.26 };
+
 static void linear_estimate(const struct pfm_mux_run **p, unsigned int m, double total,
 			    double c, double d, struct pfm_mux_est *e)
 {
 	double mean = c / d, v = 0, gap = total - d;
-	unsigned int k;
+	unsigned int b, k, nb = m / 2 < MUX_BATCHES ? m / 2 : MUX_BATCHES;
 
-	for (k = 0; k < m; k++) {
-		double dr = run_rate(p[k]) - mean;
-
-		v += (p[k]->t1 - p[k]->t0) * dr * dr;
-	}
-	v /= d;
 	e->value = c * total / d;
-	e->bound = m < 2 ? e->value :
-		Z95 * sqrt(gap * gap * v / m + gap * fmax(mean, 1 / d));
+	if (m < 2) {
+		e->bound = e->value;
+		return;
+	}
+	if (nb < 2) {
+		/* two or three runs: taken as independent */
+		for (k = 0; k < m; k++) {
+			double dr = run_rate(p[k]) - mean;
+
+			v += (p[k]->t1 - p[k]->t0) * dr * dr;
+		}
+		e->bound = Z95 * sqrt(gap * gap * v / d / m + gap * fmax(mean, 1 / d));
+		return;
+	}
+	/* batches of consecutive runs: what each counted beyond the mean rate */
+	for (b = 0; b < nb; b++) {
+		double cb = 0, db = 0;
+
+		for (k = b * m / nb; k < (b + 1) * m / nb; k++) {
+			cb += p[k]->c1 - p[k]->c0;
+			db += p[k]->t1 - p[k]->t0;
+		}
+		v += (cb - mean * db) * (cb - mean * db);
+	}
+	v = v / (d * d) * nb / (nb - 1);
+	e->bound = t975[nb - 1] * sqrt(gap * gap * v + gap * fmax(mean, 1 / d));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Runs as the timeouts make them: the 90th percentile of their durations within
+ * MUX_REGULAR times the median.  Runs stretched by a long system call or a stalled
+ * (virtual) CPU break that, and with it interpolation's premise.
+ */
+static int regular_runs(const struct pfm_mux_run **p, unsigned int m)
+{
+	double *d;
+	unsigned int k;
+	int ok;
+
+	if (m < 4)
+		return 1;
+	d = malloc(m * sizeof(*d));
+	if (!d)
+		return 0;
+	for (k = 0; k < m; k++)
+		d[k] = p[k]->t1 - p[k]->t0;
+	qsort(d, m, sizeof(*d), cmp_double);
+	ok = d[m * 9 / 10] <= MUX_REGULAR * d[m / 2];
+	free(d);
+	return ok;
 }
 
 int pfm_mux_estimate(const struct pfm_mux_run *runs, unsigned int n, uint64_t total_ns,
@@ -169,6 +224,13 @@ int pfm_mux_estimate(const struct pfm_mux_run *runs, unsigned int n, uint64_t to
 	if (interp) {
 		*interp = base;
 		interp_estimate(pts, m, total_ns, c, d, interp);
+		if (!regular_runs(pts, m)) {
+			struct pfm_mux_est l = base;
+
+			linear_estimate(pts, m, total_ns, c, d, &l);
+			interp->bound = fmax(interp->bound,
+					     fabs(interp->value - l.value) + l.bound);
+		}
 	}
 	free(pts);
 	return 0;
@@ -297,4 +359,13 @@ int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned 
 		ret = pfm_mux_estimate(runs, n, total, lin, interp);
 	free(runs);
 	return ret;
+}
+
+const struct pfm_mux_est *pfm_mux_choose(const struct pfm_mux_est *lin,
+					 struct pfm_mux_est *interp)
+{
+	if (lin->runs < 2 || fabs(interp->value - lin->value) > lin->bound ||
+	    interp->bound >= lin->bound)
+		return lin;
+	return interp;
 }

@@ -45,16 +45,38 @@
  *   Var_int = s^2 * sum_j g_j^2 + sum_j g_j * max(rhat_j, 1 / D)
  *   bound_int = 1.96 * sqrt(Var_int)                      (95%)
  *
- * For linear scaling, the mean rate's standard error over K runs taken as
- * independent: Var_lin = (T - D)^2 * v / K + (T - D) * max(C / D, 1 / D), where
- * v = sum_k d_k (r_k - C/D)^2 / D, and bound_lin = 1.96 * sqrt(Var_lin).
+ * For linear scaling, the mean rate's standard error by batch means, which holds
+ * when neighbouring runs are alike (phases) and when the machine stalls some runs
+ * (a stall lengthens a run and lowers its rate): the K runs in time order are cut
+ * into B = min(10, K / 2) batches of consecutive runs, b = 1..B, each with its
+ * count C_b and time D_b, and
+ *
+ *   v = B / (B - 1) * sum_b (C_b - D_b * C / D)^2 / D^2
+ *   Var_lin = (T - D)^2 * v + (T - D) * max(C / D, 1 / D)
+ *   bound_lin = t_{B-1} * sqrt(Var_lin)      (t: Student's 97.5% quantile)
+ *
+ * (two or three runs: v = sum_k d_k (r_k - C/D)^2 / (D K), and 1.96).
+ *
+ * Interpolation assumes the rate changes smoothly from one run to the next, and
+ * runs as long as the timeouts make them.  Where runs are stretched (the 90th
+ * percentile of their durations above twice the median: a long system call
+ * delays the switch, a virtual CPU is descheduled), the stretched runs are
+ * those where the program did something else, and interpolation fills the other
+ * sets' stretched runs with the wrong rate, a bias its bound does not see (under
+ * QEMU TCG it overestimates by 10-40%).  Its bound is then widened to
+ * max(bound_int, |E_int - E_lin| + bound_lin), which holds linear scaling's
+ * interval.
+ *
+ * Which to report (pfm_mux_choose()): interpolation when it lies within
+ * bound_lin of E_lin and its bound is the narrower (so never with stretched
+ * runs); linear scaling otherwise.
  * With fewer than two runs there is no variation to see: the bound is the estimate
  * itself (100%).  A set that never ran has no estimate (EINVAL).
  *
  * Use (pfmon): create the context with the "mux" format, map its buffer, program
  * the sets with PFM_SETFL_TIME_SWITCH (and PFM_SETFL_RANDOM_TIMEOUT against
- * aliasing), start, run, stop, then for each counter call pfm_mux_count() and print
- * "est.value +- est.bound".  Functions return 0, or -1 with errno set.
+ * aliasing), start, run, stop, then for each counter call pfm_mux_count() and
+ * pfm_mux_choose(), and print "est.value +- est.bound".  Functions return 0, or -1 with errno set.
  */
 #ifndef _LIBPERFMON_MUX_H
 #define _LIBPERFMON_MUX_H
@@ -108,6 +130,13 @@ int pfm_mux_log_runs(const void *buf, uint16_t set, unsigned int idx, uint64_t e
  */
 int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned int idx,
 		  struct pfm_mux_est *lin, struct pfm_mux_est *interp);
+
+/*
+ * Of the two estimates of one counter (from pfm_mux_estimate() or pfm_mux_count()),
+ * the one to report, as above: lin or interp (unchanged).
+ */
+const struct pfm_mux_est *pfm_mux_choose(const struct pfm_mux_est *lin,
+					 struct pfm_mux_est *interp);
 
 #ifdef __cplusplus
 }

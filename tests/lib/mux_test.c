@@ -181,6 +181,57 @@ START_TEST(test_phased_coverage)
 }
 END_TEST
 
+/*
+ * The estimate reported: interpolation when within linear scaling's bound of it and
+ * the more precise; linear scaling when they disagree more, when interpolation's
+ * bound is not the narrower, or when linear scaling saw fewer than two runs.
+ */
+START_TEST(test_choose)
+{
+	struct pfm_mux_est lin = { .value = 1000, .bound = 50, .runs = 10 };
+	struct pfm_mux_est in = { .value = 1030, .bound = 20, .runs = 10 };
+
+	ck_assert_ptr_eq(pfm_mux_choose(&lin, &in), &in);
+	ck_assert(fabs(in.bound - 20) < 1e-9);
+	in.bound = 50;
+	ck_assert_ptr_eq(pfm_mux_choose(&lin, &in), &lin);
+	in.bound = 20;
+	in.value = 1051;
+	ck_assert_ptr_eq(pfm_mux_choose(&lin, &in), &lin);
+	in.value = 949;
+	ck_assert_ptr_eq(pfm_mux_choose(&lin, &in), &lin);
+	in.value = 1000;
+	lin.runs = 1;
+	ck_assert_ptr_eq(pfm_mux_choose(&lin, &in), &lin);
+}
+END_TEST
+
+/*
+ * Stretched runs (every fifth run of a set ten times as long, at a tenth of the
+ * rate, as a long system call or a stalled CPU makes them): interpolation's bound
+ * is widened to hold linear scaling's interval, so linear scaling is reported.
+ */
+START_TEST(test_stretched_runs)
+{
+	struct pfm_mux_est lin, in;
+	uint64_t t = 0, c = 0;
+	unsigned int k, n = 0;
+
+	for (k = 0; k < 200; k++) {
+		/* 1000 events a run: a stretched run has a tenth of the rate */
+		uint64_t d = k % 5 ? 1000000 : 10000000;
+
+		if (k % 2 == 0)
+			runs[n++] = (struct pfm_mux_run){ t, t + d, c, c + 1000 };
+		t += d;
+		c += 1000;
+	}
+	ck_assert_int_eq(pfm_mux_estimate(runs, n, t, &lin, &in), 0);
+	ck_assert(in.bound >= fabs(in.value - lin.value) + lin.bound - 1e-6);
+	ck_assert_ptr_eq(pfm_mux_choose(&lin, &in), &lin);
+}
+END_TEST
+
 START_TEST(test_estimate_errors)
 {
 	struct pfm_mux_run r[2] = { { 0, 10, 0, 5 }, { 20, 30, 5, 9 } };
@@ -306,6 +357,8 @@ int main(void)
 	tcase_add_test(tc, test_constant);
 	tcase_add_test(tc, test_ramp);
 	tcase_add_test(tc, test_phased_coverage);
+	tcase_add_test(tc, test_choose);
+	tcase_add_test(tc, test_stretched_runs);
 	tcase_add_test(tc, test_estimate_errors);
 	tcase_add_test(tc, test_log_runs);
 	suite_add_tcase(s, tc);

@@ -5,7 +5,8 @@
  * Each set of 2, 4 or 8 counts system calls and page faults on a workload of known
  * phases (mux_work.h), switched by timeout with a random part (anti-aliasing), and
  * logged with the "mux" format.  libperfmon's estimates, linear scaling (perf's
- * method) and time interpolation, are held against the exact counts of an
+ * method), time interpolation and the one of the two pfm_mux_choose() reports (and
+ * pfmon prints), are held against the exact counts of an
  * unmultiplexed run of the same workload, with their 95% bounds.  Each
  * configuration is run REPS times (MUX_REPS in the environment): TCG timing is
  * noisy, so the table gives medians over the runs and the spread (the worst run).
@@ -86,7 +87,7 @@ struct row {
 	const char *workload;
 	int sets, reps;
 	unsigned long long timeout, mask;
-	struct method m[2];		/* linear, interpolated */
+	struct method m[MUX_METHODS];	/* linear, interpolated, chosen */
 	double switches, ns_per_switch, pmc_per_switch, pmd_per_switch;
 };
 
@@ -95,7 +96,7 @@ static void summarise(struct row *row, struct mux_result *res, int n)
 	double a[MAX_REPS], b[MAX_REPS];
 	int k, i;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < MUX_METHODS; k++) {
 		unsigned int cov = 0, est = 0;
 
 		for (i = 0; i < n; i++) {
@@ -147,11 +148,13 @@ static int run_row(enum mux_workload w, int nsets, unsigned long long timeout, i
 
 static void print_head(void)
 {
-	printf("%-6s %4s %7s %4s | %-27s | %-27s | %8s %7s %5s\n", "", "", "", "",
-	       "linear scaling (perf)", "time interpolation", "", "", "");
-	printf("%-6s %4s %7s %4s | %6s %6s %6s %6s | %6s %6s %6s %6s | %8s %7s %5s\n",
-	       "work", "sets", "timeout", "runs", "mean", "worst", "wmax", "cover",
-	       "mean", "worst", "wmax", "cover", "switches", "ns/sw", "PMDw");
+	printf("%-6s %4s %7s %4s | %-27s | %-27s | %-27s | %8s %7s %5s\n", "", "", "", "",
+	       "linear scaling (perf)", "time interpolation", "reported (pfm_mux_choose)",
+	       "", "", "");
+	printf("%-6s %4s %7s %4s | %6s %6s %6s %6s | %6s %6s %6s %6s | %6s %6s %6s %6s |"
+	       " %8s %7s %5s\n", "work", "sets", "timeout", "runs", "mean", "worst", "wmax",
+	       "cover", "mean", "worst", "wmax", "cover", "mean", "worst", "wmax", "cover",
+	       "switches", "ns/sw", "PMDw");
 }
 
 static void print_row(const struct row *r)
@@ -159,7 +162,7 @@ static void print_row(const struct row *r)
 	int k;
 
 	printf("%-6s %4d %5lluus %4d |", r->workload, r->sets, r->timeout / 1000, r->reps);
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < MUX_METHODS; k++)
 		printf(" %5.2f%% %5.2f%% %5.1f%% %5.1f%% |", r->m[k].mean_med * 100,
 		       r->m[k].worst_med * 100, r->m[k].worst_max * 100, r->m[k].cover * 100);
 	printf(" %8.0f %7.0f %5.1f\n", r->switches, r->ns_per_switch, r->pmd_per_switch);
@@ -168,7 +171,7 @@ static void print_row(const struct row *r)
 
 static size_t json_row(char *buf, size_t len, const struct row *r, int first)
 {
-	static const char *const name[2] = { "linear", "interp" };
+	static const char *const name[MUX_METHODS] = { "linear", "interp", "chosen" };
 	size_t n;
 	int k;
 
@@ -178,7 +181,7 @@ static size_t json_row(char *buf, size_t len, const struct row *r, int first)
 		     "\"pmd_writes_per_switch\":%.2f", first ? "" : ",", r->workload,
 		     r->sets, r->timeout, r->mask, r->reps, r->switches, r->ns_per_switch,
 		     r->pmc_per_switch, r->pmd_per_switch);
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < MUX_METHODS; k++)
 		n += snprintf(buf + n, len - n, ",\"%s\":{\"mean_err_median\":%.5f,"
 			      "\"mean_err_max\":%.5f,\"worst_err_median\":%.5f,"
 			      "\"worst_err_max\":%.5f,\"coverage\":%.4f}", name[k],

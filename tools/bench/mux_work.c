@@ -200,15 +200,15 @@ int mux_measure(enum mux_workload w, int nsets, uint64_t timeout, uint64_t mask,
 				ret = fail("pfm_mux_count");
 				break;
 			}
-			tally(r, 0, &lin, ex->count[e]);
-			tally(r, 1, &in, ex->count[e]);
+			tally(r, MUX_LINEAR, &lin, ex->count[e]);
+			tally(r, MUX_INTERP, &in, ex->count[e]);
+			/* last: it may widen the interpolation's bound */
+			tally(r, MUX_CHOSEN, pfm_mux_choose(&lin, &in), ex->count[e]);
 			r->estimates++;
 		}
 	}
-	if (r->estimates) {
-		r->err_mean[0] /= r->estimates;
-		r->err_mean[1] /= r->estimates;
-	}
+	for (e = 0; r->estimates && e < MUX_METHODS; e++)
+		r->err_mean[e] /= r->estimates;
 	r->switches = hdr->hdr_count;
 	munmap((void *)hdr, LOG_SIZE);
 	close(fd);

@@ -32,11 +32,15 @@ struct mux_exact {
 	uint64_t count[MUX_EVENTS];
 };
 
+/* The estimates held against the exact counts. */
+enum { MUX_LINEAR, MUX_INTERP, MUX_CHOSEN, MUX_METHODS };
+
 /* One multiplexed run: every set's estimate of both events. */
 struct mux_result {
-	double err_mean[2];		/* [0] linear scaling, [1] interpolation */
-	double err_worst[2];		/* worst relative error over sets and events */
-	unsigned int covered[2];	/* estimates whose 95% bound holds the count */
+	/* linear scaling, interpolation, and the one pfm_mux_choose() reports */
+	double err_mean[MUX_METHODS];
+	double err_worst[MUX_METHODS];	/* worst relative error over sets and events */
+	unsigned int covered[MUX_METHODS];	/* estimates whose 95% bound holds */
 	unsigned int estimates;		/* sets x events */
 	uint64_t switches;		/* log records */
 };

@@ -60,16 +60,21 @@ static void usage(FILE *f)
 "       pfmon [options] -p PID[,PID] | -t TID[,TID] | -a | -C CPUS [COMMAND]\n"
 "  -e EV[,EV|{EV,EV}]  events (groups in braces share an event set)\n"
 "  -u, -k              count at user level (the default), at kernel level\n"
-"  -p PID, -t TID      count running processes (all their threads), threads\n"
+"  -p PID, -t TID      count running processes (all their threads, new ones\n"
+"                      too), threads\n"
 "  -a, -C 0,2-3        count whole CPUs (until the command ends, or ^C)\n"
-"  --no-inherit        not the command's new threads and processes\n"
+"  --no-inherit        not the new threads and processes (of a command, of -p)\n"
 "  -r N                run N times: mean and relative standard deviation\n"
 "  -I MS               print the counts every MS milliseconds\n"
-"  -x SEP, -j          CSV with separator SEP, JSON lines (pfmon(1): fields)\n"
+"  -x SEP, -j          CSV with separator SEP, JSON lines; per event, in order:\n"
+"                      [time] value unit event raw running_ns enabled_ns percent\n"
+"                      rsd_percent metric metric_unit bound (pfmon(1))\n"
 "  -o FILE             write the counts to FILE\n"
-"  --switch-timeout MS event sets' switch interval when events outnumber counters\n"
+"  --switch-timeout MS event sets' switch interval when events outnumber counters:\n"
+"                      counts are estimates, printed [+- 95%% bound] (%% of time)\n"
 "  -P PERIOD           sample the first event every PERIOD occurrences\n"
-"  -F HZ               refused: the kernel has no frequency mode (pfmon(1))\n"
+"  -F HZ               sample the first event about HZ times a second of the\n"
+"                      threads' time (its period adapted every 10 ms)\n"
 "  --smpl-out FILE     every sample: time cpu pid tid ip\n"
 "  --version, -h\n");
 	evsel_usage(f);
@@ -210,21 +215,16 @@ static void parse(int argc, char **argv)
 		fprintf(stderr, "pfmon: -x and -j: choose one output format\n");
 		exit(2);
 	}
-	if (freq) {
-		/*
-		 * A period is a fixed count of events, and the one event that counts
-		 * time, task-clock, is brought up to date when the thread is switched
-		 * out, not while it runs: no event can be sampled by time.
-		 */
-		fprintf(stderr, "pfmon: -F: the kernel has no frequency mode, and its "
-			"task-clock is updated only when a thread is switched out: use -P "
-			"PERIOD\n");
+	if (freq && opts.smpl_period) {
+		fprintf(stderr, "pfmon: -P and -F: choose one\n");
 		exit(2);
 	}
 	if (!opts.levels)
 		opts.levels = PFM_SW_PMC_USR;
 	if (!opts.nev)
 		evsel_default();
+	if (freq)
+		freq_setup(freq);
 	if (opts.ncpus < 0) {
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -244,6 +244,7 @@ static void tick(const struct pfmon_count *now, uint64_t at_ns)
 	struct pfmon_count d[PFMON_MAX_EVENTS];
 	int i;
 
+	memset(d, 0, opts.nev * sizeof(d[0]));
 	for (i = 0; i < opts.nev; i++) {
 		d[i].raw = now[i].raw - prev[i].raw;
 		d[i].running = now[i].running - prev[i].running;
@@ -292,7 +293,8 @@ int main(int argc, char **argv)
 	}
 	print_counts((const struct pfmon_count *const *)runs, opts.repeat, &res, elapsed);
 	if (opts.smpl_period)
-		smpl_report(opts.out, opts.smpl_period, opts.ev[0].name);
+		smpl_report(opts.out, opts.smpl_freq ? 0 : opts.smpl_period, opts.ev[0].name,
+			    opts.smpl_freq ? res.count[0].running : 0);
 	if (smpl_out)
 		fclose(smpl_out);
 	if (fflush(opts.out) || (opts.out != stdout && fclose(opts.out))) {

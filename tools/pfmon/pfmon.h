@@ -5,9 +5,10 @@
  * pfmon.c reads the options and runs the measurement; evsel.c turns the event
  * list into registers of one or more event sets and reads the counts back;
  * target.c makes one context per monitored thread or CPU and follows the
- * command's new threads and processes; print.c writes the counts as text, CSV
- * or JSON; explain.c turns a refusal into one sentence; smpl.c samples and
- * sym.c names the sampled code (smpl.h, sym.h).
+ * command's new threads and processes; muxlog.c estimates multiplexed counts
+ * with error bounds; print.c writes the counts as text, CSV or JSON;
+ * explain.c turns a refusal into one sentence; smpl.c samples (freq.c adapts
+ * its period for -F) and sym.c names the sampled code (smpl.h, sym.h).
  */
 #ifndef PFMON_H
 #define PFMON_H
@@ -29,14 +30,24 @@ struct pfmon_event {
 	uint64_t sw_levels;	/* PFM_SW_PMC_USR / OS */
 	struct pfmg_event hw;
 	int group;		/* events of one -e '{...}' group share a set */
+	int hidden;		/* counted, not printed (-F's exact count) */
 	uint16_t set, pmd;	/* where it is counted */
 };
 
-/* a count: the raw value and the time its set was live / the session ran */
+/*
+ * A count: the raw value and the time its set was live / the session ran, summed
+ * over the contexts.  At the end of a run (final), est is the sum of the contexts'
+ * estimates and bound2 that of their squared 95% bounds (muxlog.c); unbounded
+ * counts the contexts that gave no bound.
+ */
 struct pfmon_count {
 	uint64_t raw;
 	uint64_t running;
 	uint64_t enabled;
+	double est;
+	double bound2;
+	int unbounded;
+	int final;
 };
 
 struct pfmon_opts {
@@ -45,7 +56,9 @@ struct pfmon_opts {
 	int nsets;
 	uint64_t levels;		/* PFM_SW_PMC_USR and/or PFM_SW_PMC_OS */
 	uint64_t switch_ns;		/* --switch-timeout */
-	uint64_t smpl_period;		/* -P, or from -F: 0 when counting only */
+	uint64_t smpl_period;		/* -P, or -F's latest: 0 when counting only */
+	uint64_t smpl_freq;		/* -F */
+	int shadow;			/* -F: the hidden copy of the sampled event */
 	const char *smpl_out;		/* --smpl-out */
 	int inherit;			/* follow the command's children and threads */
 	int ncpus;			/* -a / -C: CPU sessions */
@@ -70,6 +83,21 @@ void evsel_place(void);
 int evsel_program(int fd);
 int evsel_read(int fd, struct pfmon_count *c);
 void evsel_usage(FILE *f);
+
+/* muxlog.c: the set switch log of a context, when there are several sets */
+int muxlog_open(int flags, const void **log);
+void muxlog_close(const void *log);
+void muxlog_estimate(int fd, const void *log, const struct pfmon_count *one,
+		     struct pfmon_count *c);
+
+/* freq.c: -F */
+struct freq_state {
+	uint64_t count, at, period;	/* at the last adaptation (ns, CLOCK_MONOTONIC) */
+};
+void freq_setup(uint64_t hz);
+unsigned int freq_adapt_ms(void);
+void freq_adapt(int fd, struct freq_state *f, uint64_t now);
+void freq_report(FILE *f, uint64_t nsamples, uint64_t ns);
 
 /* explain.c: one line on stderr for a failed step, then exit(1) */
 void pfmon_fail(const char *what, int err, long target) __attribute__((noreturn));

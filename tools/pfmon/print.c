@@ -3,18 +3,22 @@
  * pfmon: the counts as text, CSV or JSON (pfmon.h).
  *
  * Text is perf stat's layout: counts with thousands separators, a derived
- * metric after '#', the share of time an event's set was live when events were
- * multiplexed, elapsed, user and system time.
+ * metric after '#', and, when events were multiplexed, the estimate's 95%
+ * bound "[+- N]" ("[+- ?]" when unknown: muxlog.c) and the share of time the
+ * event's set was live "(P%)"; then elapsed, user and system time.
  *
  * CSV (-x SEP), one line per event, always these fields:
  *   [time,] value, unit, event, raw, running_ns, enabled_ns, percent,
- *   rsd_percent, metric, metric_unit
+ *   rsd_percent, metric, metric_unit, bound
  * JSON (-j), one object per line with the same names ("time" with -I), then,
  * without -I, one summary object:
  *   {"elapsed_ns":N,"user_ns":N,"sys_ns":N,"runs":N}
- * value is the scaled estimate, raw what the counters counted; percent is
- * 100 * running / enabled; rsd_percent (-r) the relative standard deviation of
- * the mean over the runs; an event that never ran has an empty value and null.
+ * value is the count, or the estimate of a multiplexed one; raw what the
+ * counters counted; bound the half-width of value's 95% interval (0: exact;
+ * empty and null when unknown, as for -I's intervals, which are scaled
+ * linearly); percent is 100 * running / enabled; rsd_percent (-r) the relative
+ * standard deviation of the mean over the runs; an event that never ran has an
+ * empty value and null.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -29,8 +33,9 @@ struct metric {
 };
 
 /*
- * The estimate of a multiplexed count.  A hook: the scaled value, as perf stat
- * has it; an estimator with error bounds would go here.  -1 when not counted.
+ * The count of an event: exact with one set; with several, the estimate muxlog.c
+ * made at the end of the run, or, for an interval (-I), the count scaled by the
+ * share of time its set was live, as perf stat scales.  -1 when not counted.
  */
 static double estimate(const struct pfmon_count *c)
 {
@@ -38,7 +43,19 @@ static double estimate(const struct pfmon_count *c)
 		return (double)c->raw;
 	if (!c->running)
 		return -1;
+	if (c->final)
+		return c->est;
 	return (double)c->raw * c->enabled / c->running;
+}
+
+/* Half-width of the estimate's 95% interval: 0 when exact, -1 when unknown. */
+static double bound(const struct pfmon_count *c)
+{
+	if (!c->enabled || c->running == c->enabled)
+		return 0;
+	if (!c->final || c->unbounded || !c->running)
+		return -1;
+	return sqrt(c->bound2);
 }
 
 static double percent(const struct pfmon_count *c)
@@ -72,7 +89,7 @@ static int find(const double *v, const char *const *names)
 	int i;
 
 	for (i = 0; i < opts.nev; i++)
-		if (v[i] >= 0 && base_is(opts.ev[i].name, names))
+		if (v[i] >= 0 && !opts.ev[i].hidden && base_is(opts.ev[i].name, names))
 			return i;
 	return -1;
 }
@@ -121,22 +138,25 @@ static const char *grouped(double v, int decimals, char *buf, size_t len)
 	return buf;
 }
 
-static void text_line(const char *prefix, int i, double v, const struct pfmon_count *c,
-		      double rsd, struct metric m)
+/* What is printed of a count: its value, -r's deviation and its bound (or -1). */
+struct shown {
+	double v, rsd, bound;
+};
+
+static void text_line(const char *prefix, int i, const struct shown *w,
+		      const struct pfmon_count *c, struct metric m)
 {
 	FILE *f = opts.out;
 	const char *scale = "";
-	double mv = m.v;
+	double mv = m.v, clk = opts.ev[i].sw == PFM_SW_EV_TASK_CLOCK ? 1e6 : 1;
 	char num[64];
 
 	fputs(prefix, f);
-	if (v < 0)
+	if (w->v < 0)
 		fprintf(f, "%18s      %-24s", "<not counted>", opts.ev[i].name);
-	else if (opts.ev[i].sw == PFM_SW_EV_TASK_CLOCK)
-		fprintf(f, "%18s msec %-24s", grouped(v / 1e6, 2, num, sizeof(num)),
-			opts.ev[i].name);
 	else
-		fprintf(f, "%18s      %-24s", grouped(v, 0, num, sizeof(num)), opts.ev[i].name);
+		fprintf(f, "%18s %s %-24s", grouped(w->v / clk, clk > 1 ? 2 : 0, num, sizeof(num)),
+			clk > 1 ? "msec" : "    ", opts.ev[i].name);
 	if (m.unit && !strcmp(m.unit, "/sec")) {
 		if (mv >= 1e6) {
 			mv /= 1e6;
@@ -149,14 +169,21 @@ static void text_line(const char *prefix, int i, double v, const struct pfmon_co
 	} else if (m.unit) {
 		fprintf(f, " # %8.3f %s", mv, m.unit);
 	}
-	if (rsd >= 0)
-		fprintf(f, "  ( +- %5.2f%% )", rsd);
-	if (v >= 0 && c->running < c->enabled)
+	if (w->rsd >= 0)
+		fprintf(f, "  ( +- %5.2f%% )", w->rsd);
+	if (w->v >= 0 && c->running < c->enabled) {
+		/* the estimate's 95% bound, then the share of time counted (perf's) */
+		if (w->bound >= 0)
+			fprintf(f, "  [+- %s]", grouped(w->bound / clk, clk > 1 ? 2 : 0, num,
+							 sizeof(num)));
+		else if (c->final)
+			fputs("  [+- ?]", f);
 		fprintf(f, "  (%.2f%%)", percent(c));
+	}
 	fputc('\n', f);
 }
 
-static void csv_line(double t, int i, double v, const struct pfmon_count *c, double rsd,
+static void csv_line(double t, int i, const struct shown *w, const struct pfmon_count *c,
 		     struct metric m)
 {
 	FILE *f = opts.out;
@@ -164,24 +191,27 @@ static void csv_line(double t, int i, double v, const struct pfmon_count *c, dou
 
 	if (t >= 0)
 		fprintf(f, "%.9f%s", t, s);
-	if (v >= 0)
-		fprintf(f, "%.0f", v);
+	if (w->v >= 0)
+		fprintf(f, "%.0f", w->v);
 	fprintf(f, "%s%s%s%s%s%llu%s%llu%s%llu%s%.2f%s", s,
 		opts.ev[i].sw == PFM_SW_EV_TASK_CLOCK ? "ns" : "", s, opts.ev[i].name, s,
 		(unsigned long long)c->raw, s, (unsigned long long)c->running, s,
 		(unsigned long long)c->enabled, s, percent(c), s);
-	if (rsd >= 0)
-		fprintf(f, "%.2f", rsd);
+	if (w->rsd >= 0)
+		fprintf(f, "%.2f", w->rsd);
 	fputs(s, f);
 	if (m.unit)
 		fprintf(f, "%.6f%s%s", m.v, s, m.unit);
 	else
 		fputs(s, f);
+	fputs(s, f);
+	if (w->v >= 0 && w->bound >= 0)
+		fprintf(f, "%.0f", w->bound);
 	fputc('\n', f);
 }
 
 /* Event names are libpfm4's or ours: letters, digits and ":=_.-{}", no quotes. */
-static void json_line(double t, int i, double v, const struct pfmon_count *c, double rsd,
+static void json_line(double t, int i, const struct shown *w, const struct pfmon_count *c,
 		      struct metric m)
 {
 	FILE *f = opts.out;
@@ -191,46 +221,54 @@ static void json_line(double t, int i, double v, const struct pfmon_count *c, do
 		fprintf(f, "\"time\":%.9f,", t);
 	fprintf(f, "\"event\":\"%s\",\"unit\":\"%s\",", opts.ev[i].name,
 		opts.ev[i].sw == PFM_SW_EV_TASK_CLOCK ? "ns" : "");
-	if (v >= 0)
-		fprintf(f, "\"value\":%.0f,", v);
+	if (w->v >= 0)
+		fprintf(f, "\"value\":%.0f,", w->v);
 	else
 		fputs("\"value\":null,", f);
+	if (w->v >= 0 && w->bound >= 0)
+		fprintf(f, "\"bound\":%.0f,", w->bound);
+	else
+		fputs("\"bound\":null,", f);
 	fprintf(f, "\"raw\":%llu,\"running_ns\":%llu,\"enabled_ns\":%llu,\"percent\":%.2f",
 		(unsigned long long)c->raw, (unsigned long long)c->running,
 		(unsigned long long)c->enabled, percent(c));
-	if (rsd >= 0)
-		fprintf(f, ",\"rsd_percent\":%.2f", rsd);
+	if (w->rsd >= 0)
+		fprintf(f, ",\"rsd_percent\":%.2f", w->rsd);
 	if (m.unit)
 		fprintf(f, ",\"metric\":%.6f,\"metric_unit\":\"%s\"", m.v, m.unit);
 	fputs("}\n", f);
 }
 
-static void line(double t, int i, double v, const struct pfmon_count *c, double rsd,
+static void line(double t, int i, const struct shown *w, const struct pfmon_count *c,
 		 struct metric m)
 {
 	char prefix[32] = "";
 
 	if (opts.json)
-		json_line(t, i, v, c, rsd, m);
+		json_line(t, i, w, c, m);
 	else if (opts.sep)
-		csv_line(t, i, v, c, rsd, m);
+		csv_line(t, i, w, c, m);
 	else {
 		if (t >= 0)
 			snprintf(prefix, sizeof(prefix), "%16.9f", t);
-		text_line(prefix, i, v, c, rsd, m);
+		text_line(prefix, i, w, c, m);
 	}
 }
 
 void print_interval(const struct pfmon_count *delta, uint64_t at_ns)
 {
 	double v[PFMON_MAX_EVENTS];
+	struct shown w;
 	int i;
 
 	for (i = 0; i < opts.nev; i++)
 		v[i] = estimate(&delta[i]);
-	for (i = 0; i < opts.nev; i++)
-		line(at_ns / 1e9, i, v[i], &delta[i], -1,
-		     metric(i, v, opts.interval_ms * 1e6));
+	for (i = 0; i < opts.nev; i++) {
+		if (opts.ev[i].hidden)
+			continue;
+		w = (struct shown){ v[i], -1, bound(&delta[i]) };
+		line(at_ns / 1e9, i, &w, &delta[i], metric(i, v, opts.interval_ms * 1e6));
+	}
 	fflush(opts.out);
 }
 
@@ -251,19 +289,27 @@ static double mean_rsd(const double *x, int n, double *rsd)
 void print_counts(const struct pfmon_count *const *runs, int nruns,
 		  const struct pfmon_result *res, const uint64_t *elapsed)
 {
-	double v[PFMON_MAX_EVENTS], rsd[PFMON_MAX_EVENTS], x[1024], el, el_rsd;
+	double v[PFMON_MAX_EVENTS], rsd[PFMON_MAX_EVENTS], bnd[PFMON_MAX_EVENTS], x[1024];
 	const struct pfmon_count *last = runs[nruns - 1];
+	double el, el_rsd, b2, b;
 	FILE *f = opts.out;
 	int i, r, n = nruns < 1024 ? nruns : 1024;
+	struct shown w;
 	char **a;
 
 	for (r = 0; r < n; r++)
 		x[r] = elapsed[r];
 	el = mean_rsd(x, n, &el_rsd);
 	for (i = 0; i < opts.nev; i++) {
-		for (r = 0; r < n; r++)
+		b2 = 0;
+		for (r = 0; r < n; r++) {
 			x[r] = estimate(&runs[r][i]);
+			b = bound(&runs[r][i]);
+			b2 = b < 0 || b2 < 0 ? -1 : b2 + b * b;
+		}
 		v[i] = mean_rsd(x, n, &rsd[i]);
+		/* the runs' errors taken as independent: the mean's bound */
+		bnd[i] = b2 < 0 ? -1 : sqrt(b2) / n;
 		if (estimate(&last[i]) < 0)
 			v[i] = -1;
 	}
@@ -289,8 +335,12 @@ void print_counts(const struct pfmon_count *const *runs, int nruns,
 			fprintf(f, " (%d runs)", nruns);
 		fprintf(f, ":\n\n");
 	}
-	for (i = 0; i < opts.nev; i++)
-		line(-1, i, v[i], &last[i], rsd[i], metric(i, v, el));
+	for (i = 0; i < opts.nev; i++) {
+		if (opts.ev[i].hidden)
+			continue;
+		w = (struct shown){ v[i], rsd[i], bnd[i] };
+		line(-1, i, &w, &last[i], metric(i, v, el));
+	}
 	if (opts.sep)
 		return;
 	if (opts.json) {

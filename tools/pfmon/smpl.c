@@ -17,7 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "perfmon.h"
+#include "pfmon.h"
 #include "smpl.h"
 #include "sym.h"
 
@@ -204,14 +204,20 @@ static uint64_t ip_pid(uint64_t ip)
 	return 0;
 }
 
-void smpl_report(FILE *f, uint64_t period, const char *event)
+void smpl_report(FILE *f, uint64_t period, const char *event, uint64_t live_ns)
 {
 	struct tally *t;
 	char where[512];
 	size_t n, i;
 
-	fprintf(f, "%20zu  samples, one every %" PRIu64 " %s (%" PRIu64
-		" buffer-full notifications)\n", nsamples, period, event, notifications);
+	if (period)
+		fprintf(f, "%20zu  samples, one every %" PRIu64 " %s (%" PRIu64
+			" buffer-full notifications)\n", nsamples, period, event, notifications);
+	else
+		fprintf(f, "%20zu  samples of %s (%" PRIu64 " buffer-full notifications)\n",
+			nsamples, event, notifications);
+	if (!period)
+		freq_report(f, nsamples, live_ns);
 	if (!nsamples)
 		return;
 	n = tally(&t, key_tid);

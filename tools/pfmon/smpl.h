@@ -25,7 +25,7 @@ void smpl_close(struct smpl_buf *b);
 void smpl_snapshot_maps(int pid);
 /* --smpl-out: every sample as one text line to f. */
 void smpl_set_out(FILE *f);
-/* Prints the report. */
-void smpl_report(FILE *f, uint64_t period, const char *event);
+/* Prints the report; period 0: -F's, over live_ns of the threads' time. */
+void smpl_report(FILE *f, uint64_t period, const char *event, uint64_t live_ns);
 
 #endif

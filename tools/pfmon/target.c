@@ -12,9 +12,17 @@
  * user mode).  With --no-inherit only the command's first thread is counted.
  * The command itself stops at a SIGSTOP it sends itself before exec, so that its
  * context is attached and started before the exec: the counts cover the command
- * from its first instruction.  -p and -t count the threads that exist when
- * pfmon starts; threads created later are not counted (pfmon does not ptrace a
- * running process).
+ * from its first instruction.
+ *
+ * -p follows a running process the same way: perfmon has no inheritance for
+ * its own contexts (the kernel's is the perf shim's, for perf_event_open()
+ * events), so after attaching a context to each thread in /proc/PID/task pfmon
+ * takes every thread with PTRACE_SEIZE, which neither stops nor signals it, with
+ * the same options, and reads the task list again until no thread is new.  A
+ * thread created from then on gets its context before its first instruction,
+ * so its counts are exact.  A process pfmon may count but not seize (one a
+ * debugger traces already) is counted without its new threads, with a warning.
+ * -t counts the threads named, and only them.
  *
  * A context whose thread ends (the kernel queues PFM_MSG_END) is read and
  * closed then: its counts join the retired ones, and its fd and its place in
@@ -41,6 +49,8 @@ struct tctx {
 	int fd;
 	long target;		/* thread id or CPU */
 	struct smpl_buf *smpl;
+	const void *log;	/* the set switch log, with several sets */
+	struct freq_state freq;	/* -F */
 };
 
 struct tracee {
@@ -55,6 +65,7 @@ static struct tracee *tracees;
 static int ntracees;
 static int sigpipe[2] = { -1, -1 };
 static pid_t child;
+static int seizing;		/* -p: the threads are seized, not children */
 
 static void *grow(void *p, int n, size_t size)
 {
@@ -83,9 +94,15 @@ static int ctx_open(long target, int fatal)
 	int flags = PFM_FL_CLOEXEC | (opts.ncpus ? PFM_FL_SYSTEM_WIDE : 0);
 	const char *what = "pfm_create_context";
 	struct smpl_buf *smpl = NULL;
+	const void *log = NULL;
 	int fd, err;
 
-	fd = opts.smpl_period ? smpl_open(flags, &smpl) : pfm_create_context(flags);
+	if (opts.smpl_period)
+		fd = smpl_open(flags, &smpl);
+	else if (opts.nsets > 1)
+		fd = muxlog_open(flags, &log);
+	else
+		fd = pfm_create_context(flags);
 	if (fd < 0)
 		goto fail;
 	what = "pfm_write_pmcs";
@@ -100,12 +117,14 @@ static int ctx_open(long target, int fatal)
 	/* messages are read until the queue is empty */
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	ctxs = grow(ctxs, nctx, sizeof(*ctxs));
-	ctxs[nctx++] = (struct tctx){ fd, target, smpl };
+	ctxs[nctx++] = (struct tctx){ fd, target, smpl, log, { 0, now_ns(), opts.smpl_period } };
 	return 0;
 fail_close:
 	err = errno;
 	if (smpl)
 		smpl_close(smpl);
+	if (log)
+		muxlog_close(log);
 	close(fd);
 	errno = err;
 fail:
@@ -118,8 +137,12 @@ fail:
 	return -1;
 }
 
-/* Adds the context's counts to c: the sampled event's from its samples. */
-static void ctx_read(struct tctx *t, struct pfmon_count *c)
+/*
+ * Adds the context's counts to c: the sampled event's from its samples.  final:
+ * the context counts no more (stopped, or its thread ended), and the estimates
+ * of multiplexed counts are made.
+ */
+static void ctx_read(struct tctx *t, struct pfmon_count *c, int final)
 {
 	struct pfmon_count one[PFMON_MAX_EVENTS];
 	int i;
@@ -131,34 +154,45 @@ static void ctx_read(struct tctx *t, struct pfmon_count *c)
 		pfmon_fail("pfm_read_pmds", errno, -1);
 	/*
 	 * The sampled counter restarts from -period at each sample: its events are
-	 * the whole periods sampled and what it counted since the last reset.
+	 * the whole periods sampled and what it counted since the last reset; with
+	 * -F the periods vary, and a hidden counter has the count.
 	 */
-	if (t->smpl)
+	if (opts.smpl_freq)
+		one[0].raw = one[opts.shadow].raw;
+	else if (t->smpl)
 		one[0].raw = smpl_count(t->smpl) * opts.smpl_period + one[0].raw +
 			     opts.smpl_period;
+	if (final)
+		muxlog_estimate(t->fd, t->log, one, c);
 	for (i = 0; i < opts.nev; i++) {
 		c[i].raw += one[i].raw;
 		c[i].running += one[i].running;
 		c[i].enabled += one[i].enabled;
+		c[i].final = final;
 	}
 }
 
 static void ctx_retire(int i)
 {
-	ctx_read(&ctxs[i], retired);
+	ctx_read(&ctxs[i], retired, 1);
 	if (ctxs[i].smpl)
 		smpl_close(ctxs[i].smpl);
+	if (ctxs[i].log)
+		muxlog_close(ctxs[i].log);
 	close(ctxs[i].fd);
 	ctxs[i] = ctxs[--nctx];
 }
 
-static void totals(struct pfmon_count *c)
+/* final: every context is stopped (the estimates are made only then) */
+static void totals(struct pfmon_count *c, int final)
 {
 	int i;
 
 	memcpy(c, retired, opts.nev * sizeof(*c));
+	for (i = 0; i < opts.nev; i++)
+		c[i].final = final;
 	for (i = 0; i < nctx; i++)
-		ctx_read(&ctxs[i], c);
+		ctx_read(&ctxs[i], c, final);
 }
 
 /* Messages of context i: drain and resume at a notification, retire at the end. */
@@ -184,7 +218,8 @@ static struct tracee *tracee(pid_t tid)
 		if (tracees[i].tid == tid)
 			return &tracees[i];
 	tracees = grow(tracees, ntracees, sizeof(*tracees));
-	tracees[ntracees] = (struct tracee){ tid, 0 };
+	/* a seized thread's first stop is no SIGSTOP: a SIGSTOP is a signal */
+	tracees[ntracees] = (struct tracee){ tid, seizing };
 	/* a new thread or process of the command: count it from its start */
 	if (ntracees && !opts.ncpus)
 		ctx_open(tid, 0);
@@ -230,6 +265,18 @@ static int reap(struct pfmon_result *res)
 		} else if (ev == PTRACE_EVENT_EXIT) {
 			/* its mappings, for the sample report, before they go */
 			smpl_snapshot_maps(tid);
+			sig = 0;
+		} else if (ev == PTRACE_EVENT_STOP && (sig == SIGSTOP || sig == SIGTSTP ||
+							sig == SIGTTIN || sig == SIGTTOU)) {
+			/* a seized thread's group stop: it stays stopped until SIGCONT */
+			ptrace(PTRACE_LISTEN, tid, 0, 0);
+			continue;
+		} else if (ev == PTRACE_EVENT_STOP) {
+			/*
+			 * A seized thread's first stop may come before its creator's
+			 * clone event: its context first, before it runs
+			 */
+			tracee(tid);
 			sig = 0;
 		} else if (ev) {
 			sig = 0;
@@ -278,7 +325,8 @@ static void spawn(int errfd_pair[2])
 	ptrace(PTRACE_SETOPTIONS, child, 0, PTRACE_O_EXITKILL);
 }
 
-static void run_command(void)
+
+static long trace_options(void)
 {
 	long options = PTRACE_O_TRACEEXEC;
 
@@ -287,36 +335,108 @@ static void run_command(void)
 		options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 	if (opts.smpl_period)
 		options |= PTRACE_O_TRACEEXIT;
-	ptrace(PTRACE_SETOPTIONS, child, 0, options);
+	return options;
+}
+
+static void run_command(void)
+{
+	ptrace(PTRACE_SETOPTIONS, child, 0, trace_options());
 	ptrace(PTRACE_CONT, child, 0, 0);
 }
 
-/* -p: every thread of the process; -t: the thread */
-static void attach_pids(void)
+/*
+ * The threads of process pid without a context: a context each (fatal: the
+ * first pass, whose failures end pfmon), and, with seize, the thread seized.
+ * Returns how many were new, or -1 when a seize failed.
+ */
+static int attach_tasks(int pid, int fatal, int seize)
 {
 	char path[64];
 	struct dirent *d;
+	int i, n = 0, ret = 0;
 	DIR *dir;
-	int i;
+	pid_t tid;
 
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir) {
+		if (!fatal)
+			return 0;
+		fprintf(stderr, "pfmon: process %d: %s\n", pid, strerror(errno));
+		exit(1);
+	}
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		tid = atol(d->d_name);
+		for (i = 0; i < ntracees && tracees[i].tid != tid; i++)
+			;
+		if (i < ntracees)
+			continue;
+		if (!seize) {
+			ctx_open(tid, fatal);
+			continue;
+		}
+		/* registered first: tracee() opens contexts only for later threads */
+		tracees = grow(tracees, ntracees, sizeof(*tracees));
+		tracees[ntracees++] = (struct tracee){ tid, 1 };
+		if (ctx_open(tid, fatal) < 0)
+			continue;
+		n++;
+		if (ptrace(PTRACE_SEIZE, tid, 0, trace_options()) && errno != ESRCH) {
+			ret = -1;
+			break;
+		}
+	}
+	closedir(dir);
+	return ret < 0 ? ret : n;
+}
+
+/* -p: every thread of the process, and, but with --no-inherit, later ones; -t: the thread */
+static void attach_pids(void)
+{
+	int i, n, err;
+
+	seizing = 0;
 	for (i = 0; i < opts.npids; i++) {
 		if (opts.pid_is_tid[i]) {
 			ctx_open(opts.pids[i], 1);
 			continue;
 		}
-		snprintf(path, sizeof(path), "/proc/%d/task", opts.pids[i]);
-		dir = opendir(path);
-		if (!dir) {
-			fprintf(stderr, "pfmon: process %d: %s\n", opts.pids[i], strerror(errno));
-			exit(1);
+		if (!opts.inherit) {
+			attach_tasks(opts.pids[i], 1, 0);
+		} else {
+			seizing = 1;
+			n = attach_tasks(opts.pids[i], 1, 1);
+			/* threads made while the first ones were seized, until none */
+			while (n > 0)
+				n = attach_tasks(opts.pids[i], 0, 1);
+			if (n < 0) {
+				err = errno;
+				fprintf(stderr, "pfmon: process %d: its new threads are not counted: "
+					"PTRACE_SEIZE: %s\n", opts.pids[i], strerror(err));
+			}
 		}
-		while ((d = readdir(dir)))
-			if (d->d_name[0] != '.')
-				ctx_open(atol(d->d_name), 1);
-		closedir(dir);
 		if (opts.smpl_period)
 			smpl_snapshot_maps(opts.pids[i]);
 	}
+}
+
+/* Lets the seized threads go: each is stopped, then detached. */
+static void release_seized(void)
+{
+	int i, st;
+
+	for (i = 0; i < ntracees; i++) {
+		if (ptrace(PTRACE_INTERRUPT, tracees[i].tid, 0, 0))
+			continue;
+		if (waitpid(tracees[i].tid, &st, __WALL) != tracees[i].tid || !WIFSTOPPED(st))
+			continue;
+		/* a signal it was stopped for is delivered as it goes */
+		ptrace(PTRACE_DETACH, tracees[i].tid, 0,
+		       (st >> 16) ? 0 : WSTOPSIG(st) == SIGTRAP ? 0 : WSTOPSIG(st));
+	}
+	seizing = 0;
 }
 
 static void setup_signals(void)
@@ -338,7 +458,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 {
 	struct pollfd pfd[1 + 1024];
 	int errpipe[2] = { -1, -1 }, i, n, done = 0, timeout, err;
-	uint64_t start, next_tick = 0, t;
+	uint64_t start, next_tick = 0, next_adapt = 0, t;
 	char c;
 
 	retired = calloc(opts.nev, sizeof(*retired));
@@ -360,6 +480,8 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 	start = now_ns();
 	if (opts.interval_ms)
 		next_tick = start + opts.interval_ms * 1000000ULL;
+	if (opts.smpl_freq)
+		next_adapt = start + freq_adapt_ms() * 1000000ULL;
 	if (opts.argv && ntracees)
 		run_command();
 	else if (opts.argv)
@@ -370,17 +492,23 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		for (n = 0; n < nctx && n < 1024; n++)
 			pfd[1 + n] = (struct pollfd){ ctxs[n].fd, POLLIN, 0 };
 		timeout = -1;
-		if (next_tick) {
-			t = now_ns();
+		t = now_ns();
+		if (next_tick)
 			timeout = next_tick > t ? (next_tick - t + 999999) / 1000000 : 0;
-		}
+		if (next_adapt && (timeout < 0 || next_adapt < next_tick))
+			timeout = next_adapt > t ? (next_adapt - t + 999999) / 1000000 : 0;
 		if (poll(pfd, 1 + n, timeout) < 0 && errno != EINTR)
 			pfmon_fail("poll", errno, -1);
 		t = now_ns();
 		if (next_tick && t >= next_tick) {
-			totals(res->count);
+			totals(res->count, 0);
 			tick(res->count, t - start);
 			next_tick += opts.interval_ms * 1000000ULL;
+		}
+		if (next_adapt && t >= next_adapt) {
+			for (i = 0; i < nctx; i++)
+				freq_adapt(ctxs[i].fd, &ctxs[i].freq, t);
+			next_adapt = t + freq_adapt_ms() * 1000000ULL;
 		}
 		for (i = n; i > 0; i--)
 			if (pfd[i].revents & POLLIN)
@@ -388,7 +516,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		while (read(sigpipe[0], &c, 1) == 1)
 			if ((c == SIGINT || c == SIGTERM) && !opts.argv)
 				done = 1;
-		if (opts.argv && reap(res))
+		if ((opts.argv || seizing) && reap(res) && opts.argv)
 			done = 1;
 		/* -p, -t: until every thread has ended */
 		if (!opts.argv && !opts.ncpus && !nctx)
@@ -397,9 +525,11 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 	res->elapsed_ns = now_ns() - start;
 	for (i = 0; i < nctx; i++)
 		pfm_stop(ctxs[i].fd, 0);
-	totals(res->count);
+	totals(res->count, 1);
 	while (nctx)
 		ctx_retire(nctx - 1);
+	if (seizing)
+		release_seized();
 	ntracees = 0;
 	if (errpipe[0] >= 0) {
 		if (read(errpipe[0], &err, sizeof(err)) == sizeof(err)) {

@@ -2,12 +2,13 @@
 /*
  * workload: make known amounts of software events, for pfmon demos.
  *
- *   workload [-w ms_wait] [-s N_syscalls] [-p N_pages] [-t ms_spin] [-l ms_sleep]
- *            [-f N_processes | -T N_threads]
+ *   workload [-w ms_wait] [-s N_syscalls] [-p N_pages] [-R N_rounds] [-t ms_spin]
+ *            [-l ms_sleep] [-f N_processes | -T N_threads]
  *
  * In that order: ms asleep before anything (time for pfmon -p to attach), N
- * getppid() system calls, N page faults on fresh anonymous pages, ms of CPU time
- * spent spinning, ms asleep.  With -f or -T, the same work (after the wait) is
+ * getppid() system calls then N page faults on fresh anonymous pages (-R times
+ * in turn: phases of calls and faults, as multiplexed counts find hardest), ms
+ * of CPU time spent spinning, ms asleep.  With -f or -T, the same work (after the wait) is
  * done again by each of N child processes or threads, one after the other.  It
  * prints nothing, so that its own system calls stay few and the requested ones
  * stand out.
@@ -28,7 +29,7 @@
 static void usage(void)
 {
 	fprintf(stderr, "usage: workload [-w ms_wait] [-s N_syscalls] [-p N_pages] "
-			"[-t ms_spin] [-l ms_sleep] [-f N_processes | -T N_threads]\n");
+			"[-R N_rounds] [-t ms_spin] [-l ms_sleep] [-f N_processes | -T N_threads]\n");
 	exit(2);
 }
 
@@ -110,12 +111,16 @@ __attribute__((noinline)) static void do_sleep(long ms)
 		;
 }
 
-static long nsys, npages, spin, sleep_ms;
+static long nsys, npages, rounds = 1, spin, sleep_ms;
 
 static void *work(void *arg)
 {
-	do_syscalls(nsys);
-	do_pages(npages);
+	long r;
+
+	for (r = 0; r < rounds; r++) {
+		do_syscalls(nsys);
+		do_pages(npages);
+	}
 	do_spin(spin);
 	do_sleep(sleep_ms);
 	return arg;
@@ -128,7 +133,7 @@ int main(int argc, char **argv)
 	pid_t pid;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "w:s:p:t:l:f:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "w:s:p:R:t:l:f:T:")) != -1) {
 		switch (opt) {
 		case 'w':
 			wait_ms = number(optarg);
@@ -138,6 +143,9 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			npages = number(optarg);
+			break;
+		case 'R':
+			rounds = number(optarg);
 			break;
 		case 't':
 			spin = number(optarg);

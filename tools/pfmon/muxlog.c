@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfmon: estimates and error bounds of multiplexed counts (pfmon.h).
+ *
+ * When the events need more than one event set, each context is created with the
+ * "mux" sampling format, whose mapped buffer logs every set switch with the
+ * counters at both ends of each run.  At the end, libperfmon's pfm_mux_count()
+ * turns a counter's runs into an estimate of what it would have counted over the
+ * whole time, with a 95% bound (the formulas are in <mux.h>).  pfmon prints
+ * the estimate pfm_mux_choose() picks: interpolation when the runs are as regular
+ * as the timeouts make them, it lies within linear scaling's bound of linear
+ * scaling's estimate and its bound is the narrower; linear scaling otherwise.
+ *
+ * A context gives no bound when its log lost records (the buffer holds about
+ * MUXLOG_SIZE / (32 + 16 x counters per set) switches: some 30 s at 1 ms with 8
+ * counters) or when the event's set never ran there (a thread that lived less
+ * than a switch interval); its count is then the linearly scaled one, or 0.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "mux.h"
+#include "pfmon.h"
+
+#define MUXLOG_SIZE	(1 << 20)
+
+int muxlog_open(int flags, const void **log)
+{
+	struct pfm_mux_smpl_arg arg = { .buf_size = MUXLOG_SIZE };
+	void *p;
+	int fd, err;
+
+	fd = pfm_create_context(flags | PFM_FL_SMPL_FMT, PFM_MUX_SMPL_NAME, &arg, sizeof(arg));
+	if (fd < 0)
+		return -1;
+	p = mmap(NULL, MUXLOG_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	*log = p;
+	return fd;
+}
+
+void muxlog_close(const void *log)
+{
+	munmap((void *)log, MUXLOG_SIZE);
+}
+
+/* The position of the event's PMD among those of its set, in register order. */
+static unsigned int value_index(int i)
+{
+	unsigned int idx = 0;
+	int k;
+
+	for (k = 0; k < opts.nev; k++)
+		if (opts.ev[k].set == opts.ev[i].set && opts.ev[k].pmd < opts.ev[i].pmd)
+			idx++;
+	return idx;
+}
+
+/*
+ * Adds one context's estimates to c[] (its raw counts, times and number of
+ * contexts are added by evsel_read()).  log is the context's mapped log, or NULL
+ * when it has none (one set: the counts are exact).
+ */
+void muxlog_estimate(int fd, const void *log, const struct pfmon_count *one,
+		     struct pfmon_count *c)
+{
+	const struct pfm_mux_est *best;
+	struct pfm_mux_est lin, in;
+	int i;
+
+	for (i = 0; i < opts.nev; i++) {
+		const struct pfmon_count *o = &one[i];
+
+		if (!log || o->running == o->enabled) {
+			c[i].est += o->raw;
+			continue;
+		}
+		if (o->running &&
+		    !pfm_mux_count(fd, log, opts.ev[i].set, opts.ev[i].pmd, value_index(i),
+				   &lin, &in)) {
+			best = pfm_mux_choose(&lin, &in);
+			c[i].est += best->value;
+			c[i].bound2 += best->bound * best->bound;
+			continue;
+		}
+		/* no bound to give: the scaled count, or nothing seen at all */
+		c[i].est += o->running ? (double)o->raw * o->enabled / o->running : 0;
+		c[i].unbounded++;
+	}
+}
