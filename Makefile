@@ -71,7 +71,8 @@ kernel:
 
 # deps first, in its own step: the guest kernel version is known only after it.
 check: deps
-	$(MAKE) check-host check-packages check-guest check-guest-debug check-fuzz
+	$(MAKE) check-host check-packages check-guest check-perf-clients \
+		check-guest-debug check-perf-clients-debug check-fuzz
 
 # DKMS builds the module against the installed headers; the packages install
 # into a throwaway root and work there (dist/).
