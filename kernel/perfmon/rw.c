@@ -11,6 +11,7 @@
 #include "pmu_state.h"
 #include "rw.h"
 #include "sets.h"
+#include "upage.h"
 
 #define PFM_PMDFL_ALL	(PFM_PMDFL_SMPL | PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY | \
 			 PFM_PMDFL_RANDOM)
@@ -93,6 +94,8 @@ static void pfm_apply_pmcs(struct pfm_context *ctx, void *arg)
 				pfm_pmd_set_value(ctx, set, pmd, set->pmds[pmd].value);
 		}
 	}
+	/* what the page can show depends on the PMCs */
+	pfm_upage_refresh(ctx);
 }
 
 /* What the values in req need of each unit (pmu.h), in wants[unit index]. */
@@ -269,6 +272,7 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 		__clear_bit(i, set->restart_pmds);
 		pfm_pmd_set_value(ctx, set, i, req[k].reg_value);
 	}
+	pfm_upage_refresh(ctx);
 }
 
 long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
