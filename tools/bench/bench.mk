@@ -3,7 +3,9 @@
 # make bench: benchmarks, run in the QEMU guest; readable tables on the console and
 # JSON in build/bench/.  bench-mux: accuracy and cost of set multiplexing (and
 # build/bench/mux.png, error against timeout);
-# bench-ops: the cost of each operation against perf_events, in the same guest run.
+# bench-ops: the cost of each operation against perf_events, in the same guest run,
+# interleaved round by round (medians and quartiles of the ratios), and the cost of
+# reading 1..8 counts (build/bench/read.png).
 
 .PHONY: bench bench-mux bench-ops
 bench: bench-mux bench-ops
@@ -43,3 +45,4 @@ bench-ops: module $(B)/guest/bin/ops_bench
 		--timeout 1200 --log $(B)/bench/ops.log
 	@sed -n 's/^BENCH-JSON: //p' $(B)/bench/ops.log | tr -d '\r' > $(B)/bench/ops.json
 	@echo "bench: $(B)/bench/ops.json"
+	python3 $(TOP)/tools/bench/plot-ops.py $(B)/bench/ops.json $(B)/bench/read.png
