@@ -295,9 +295,10 @@
  * of the active set's PMDs as they change: the counts are read with loads, without
  * a system call.  The mapping is exactly one page (else EINVAL), read-only
  * (PROT_WRITE, even MAP_PRIVATE, is EACCES; mprotect cannot add it later), at that
- * offset only: offset 0 stays the sampling buffer, and no other offset maps
- * anything (EINVAL).  Every mapping of a context shows the same page, allocated at
- * its first mapping; it outlives detach and close for as long as it is mapped.
+ * offset only: offset 0 stays the sampling buffer, and any other offset is the
+ * buffer's to refuse (ENODEV without a buffer, else EINVAL).  Every mapping of a
+ * context shows the same page, allocated at its first mapping; it outlives detach
+ * and close for as long as it is mapped.
  *
  * pmds[i] is the value of PMD i of set set_id, for each i in mapped_pmds: exactly
  * what pfm_read_pmds() returns for it at that point.  set_id is the active set
