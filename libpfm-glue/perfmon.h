@@ -12,6 +12,7 @@
 #define _LIBPERFMON_PERFMON_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <perfmon/perfmon.h>
 #include <perfmon/perfmon_sw.h>
@@ -34,6 +35,20 @@ int pfm_stop(int fd, int flags);
 int pfm_create_evtsets(int fd, struct pfarg_setdesc *req, size_t size);
 int pfm_delete_evtsets(int fd, struct pfarg_setdesc *req, size_t size);
 int pfm_getinfo_evtsets(int fd, struct pfarg_setinfo *req, size_t size);
+
+/*
+ * The context's counts page (<perfmon/perfmon.h>, COUNTS PAGE), mapped read-only;
+ * NULL with mmap's errno on failure.  pfm_munmap_counts() unmaps it.
+ */
+const struct pfm_counts_page *pfm_mmap_counts(int fd);
+int pfm_munmap_counts(const struct pfm_counts_page *pg);
+/*
+ * values[k] = PMD pmds[k] of set, k < n, from the page, without a system call:
+ * what pfm_read_pmds() returns at that point.  -1 with errno ENOENT when set is
+ * not the active set or a PMD is not in the page (pfm_read_pmds() reads those).
+ */
+int pfm_read_mapped(const struct pfm_counts_page *pg, unsigned int set,
+		    const unsigned int *pmds, uint64_t *values, unsigned int n);
 
 struct perf_event_attr;
 /*

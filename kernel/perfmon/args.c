@@ -13,14 +13,22 @@ unsigned long pfm_arg_mem_max = PAGE_SIZE;
  * bad pointer: EINVAL for a size that is not a whole, non-empty vector, E2BIG over the
  * limit, then EFAULT.
  */
+int pfm_vec_check_size(u64 size, size_t elem)
+{
+	if (!size || size % elem)
+		return -EINVAL;
+	if (size > READ_ONCE(pfm_arg_mem_max))
+		return -E2BIG;
+	return 0;
+}
+
 void *pfm_vec_copy_in(const void __user *uptr, u64 size, size_t elem)
 {
+	int ret = pfm_vec_check_size(size, elem);
 	void *buf;
 
-	if (!size || size % elem)
-		return ERR_PTR(-EINVAL);
-	if (size > READ_ONCE(pfm_arg_mem_max))
-		return ERR_PTR(-E2BIG);
+	if (ret)
+		return ERR_PTR(ret);
 	buf = kmalloc(size, GFP_KERNEL);
 	if (!buf)
 		return ERR_PTR(-ENOMEM);

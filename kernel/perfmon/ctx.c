@@ -74,6 +74,8 @@ void pfm_context_put(struct pfm_context *ctx)
 	/* Disarmed when the state left the CPU; the timer cannot be running. */
 	WARN_ON_ONCE(hrtimer_active(&ctx->timer));
 	pfm_free_sets(ctx);
+	if (ctx->upage)
+		pfm_upage_free(ctx->upage);
 	pfm_res_ctx_uncharge(ctx);
 	mutex_destroy(&ctx->mutex);
 	kfree(ctx);

@@ -17,6 +17,7 @@
 #include "file.h"
 #include "perf.h"
 #include "rw.h"
+#include "rw_user.h"
 #include "sets.h"
 #include "smpl.h"
 #include "state.h"
@@ -60,7 +61,10 @@ static long pfm_create_context(const struct pfm_args *args)
 	return fd;
 }
 
-/* Common body of the vector calls: fd, copy in, run under the mutex, copy out. */
+/*
+ * Common body of the vector calls: fd, copy in, run under the mutex, copy out; or,
+ * for a call that moves its own fields, the size rules of a copy and the call.
+ */
 static long pfm_vec_call(const struct pfm_entry *e, const struct pfm_args *args)
 {
 	void __user *uptr = (void __user *)args->a[1];
@@ -72,6 +76,12 @@ static long pfm_vec_call(const struct pfm_entry *e, const struct pfm_args *args)
 	ctx = pfm_ctx_from_fd((int)args->a[0]);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
+	if (e->user_vec) {
+		ret = pfm_vec_check_size(size, e->elem_size);
+		if (!ret)
+			ret = e->uvec(ctx, uptr, size / e->elem_size);
+		goto out_ctx;
+	}
 	req = pfm_vec_copy_in(uptr, size, e->elem_size);
 	if (IS_ERR(req)) {
 		ret = PTR_ERR(req);
@@ -135,7 +145,8 @@ const struct pfm_entry pfm_entries[] = {
 	},
 	[PFM_CALL_READ_PMDS] = {
 		.name = "pfm_read_pmds", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
-		.elem_size = sizeof(struct pfarg_pmd), .copy_out = true, .vec = pfm_read_pmds,
+		.elem_size = sizeof(struct pfarg_pmd), .user_vec = true,
+		.uvec = pfm_read_pmds_user,
 	},
 	[PFM_CALL_LOAD_CONTEXT] = {
 		.name = "pfm_load_context", .kind = PFM_ENTRY_CTL, .ioc = PFM_IOC_CTL,

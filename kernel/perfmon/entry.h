@@ -61,10 +61,16 @@ struct pfm_entry {
 	/* PFM_ENTRY_VEC only */
 	u16 elem_size;
 	bool copy_out;		/* the call fills the vector in for the caller */
+	bool user_vec;		/* uvec rather than vec: no copy of the vector */
 	union {
 		long (*call)(const struct pfm_args *args);
 		/* ctx->mutex held; req holds n elements, copied in */
 		long (*vec)(struct pfm_context *ctx, void *req, unsigned int n);
+		/*
+		 * The vector left in user memory, n elements of a checked size: the
+		 * call moves only the fields it uses and takes ctx->mutex itself
+		 */
+		long (*uvec)(struct pfm_context *ctx, void __user *uptr, unsigned int n);
 		/* ctx->mutex held */
 		long (*ctl)(struct pfm_context *ctx, u32 flags, u64 arg);
 		long (*ctl_flags)(struct pfm_context *ctx, u32 flags);

@@ -4,7 +4,7 @@
  *
  * The portable core is the files tests/host/host.mk compiles on the host (ctx.c,
  * args.c, rw.c, sets.c, pmu.c, pmu_state.c, state.c, sw_pmu.c, switch.c, ovfl.c,
- * perf_hw.c).
+ * perf_hw.c, upage.c).
  * Besides the kernel headers internal.h lists, this is all they use from outside
  * themselves: the kernel-only files named below implement it in the kernel, and
  * tests/host/env.c implements it on the host, as stubs that record what the core
@@ -28,6 +28,9 @@ void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg);
 u64 pfm_clock_ns(void);
 /* where the current thread is in user mode, for messages and samples */
 u64 pfm_user_ip(void);
+
+/* upage_map.c: the counts page's memory (any context: the last put may be atomic) */
+void pfm_upage_free(struct pfm_counts_page *pg);
 
 /* access.c: who may do what */
 int pfm_access_task(struct task_struct *task);

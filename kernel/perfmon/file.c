@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfmon: the context file descriptor: read() of messages, poll(), mmap() of the
- * sampling buffer, close().
+ * sampling buffer (offset 0) or of the counts page (PFM_MMAP_COUNTS_OFFSET), close().
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -14,6 +14,7 @@
 #include "msg.h"
 #include "smpl.h"
 #include "state.h"
+#include "upage_map.h"
 
 /* Whole messages only: as many as fit in the buffer, at least one (or EAGAIN). */
 static ssize_t pfm_read(struct file *file, char __user *buf, size_t size, loff_t *pos)
@@ -78,12 +79,15 @@ static int pfm_release(struct inode *inode, struct file *file)
 
 /*
  * No ctx->mutex here: mmap_lock is held, and the buffer cannot change under an open
- * file (set before the fd existed, freed at its release).
+ * file (set before the fd existed, freed at its release).  The offset tells the
+ * counts page from the buffer, which is only ever mapped from offset 0.
  */
 static int pfm_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct pfm_context *ctx = file->private_data;
 
+	if (vma->vm_pgoff == PFM_UPAGE_PGOFF)
+		return pfm_upage_mmap(ctx, vma);
 	return pfm_smpl_buf_mmap(&ctx->smpl, vma);
 }
 

@@ -15,6 +15,7 @@
 #include "pmu_state.h"
 #include "sets.h"
 #include "switch.h"
+#include "upage.h"
 
 /* The reset value, less a random part within random_mask with PFM_PMDFL_RANDOM. */
 static u64 pfm_reset_value(const struct pfm_pmd *p, bool long_reset)
@@ -103,6 +104,8 @@ void pfm_overflow_pending_locked(struct pfm_context *ctx)
 	}
 	pfm_stat_add(overflows, bitmap_weight(ovfl, PFM_MAX_PMDS));
 	bitmap_copy(set->ovfl_pmds, ovfl, PFM_MAX_PMDS);
+	/* the resets, before the state may leave the PMU (mask) or the set (switch) */
+	pfm_upage_refresh(ctx);
 	if (!bitmap_empty(notify, PFM_MAX_PMDS)) {
 		/* The switch waits for the restart, so the reader sees this set's counts. */
 		ctx->restart_switch = do_switch;
@@ -124,6 +127,7 @@ struct pfm_event_set *pfm_overflow_restart_locked(struct pfm_context *ctx)
 	for_each_set_bit(i, set->restart_pmds, pfm_pmu.num_pmd_slots)
 		pfm_pmd_reset(set, i, true, false);
 	bitmap_zero(set->restart_pmds, PFM_MAX_PMDS);
+	pfm_upage_refresh(ctx);
 	pfm_smpl_restart_locked(ctx);
 	ctx->masked = false;
 	if (ctx->restart_switch) {

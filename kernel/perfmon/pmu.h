@@ -71,6 +71,13 @@ struct pfm_pmu_unit {
 	void (*needs_put)(u32 bits);	/* must not sleep */
 
 	/*
+	 * Optional: whether the counts page can show PMD idx, counting as PMC value
+	 * says, exactly: the unit then calls pfm_upage_publish() (upage.h) wherever
+	 * the count changes while live.  Without it, the unit's PMDs are not shown.
+	 */
+	bool (*pmd_in_page)(unsigned int idx, u64 pmc_value);
+
+	/*
 	 * Optional: clears, in unit-local bitmaps of num_pmcs/num_pmds bits, the
 	 * registers someone else holds now (the NMI watchdog, perf_events).  The core
 	 * reports them unavailable and refuses writes to them (EBUSY).

@@ -11,6 +11,7 @@
 #include "pmu_state.h"
 #include "rw.h"
 #include "sets.h"
+#include "upage.h"
 
 #define PFM_PMDFL_ALL	(PFM_PMDFL_SMPL | PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY | \
 			 PFM_PMDFL_RANDOM)
@@ -93,6 +94,8 @@ static void pfm_apply_pmcs(struct pfm_context *ctx, void *arg)
 				pfm_pmd_set_value(ctx, set, pmd, set->pmds[pmd].value);
 		}
 	}
+	/* what the page can show depends on the PMCs */
+	pfm_upage_refresh(ctx);
 }
 
 /* What the values in req need of each unit (pmu.h), in wants[unit index]. */
@@ -194,18 +197,32 @@ long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n)
 	return 0;
 }
 
-/* What a read and a write both check: the PMD, its set, the flags. */
+/*
+ * What a read and a write both check: the PMD, its set, the flags, the reserved
+ * field.  The set found is returned in *setp, so that the caller looks it up once.
+ */
+static int pfm_check_pmd_fields(struct pfm_context *ctx, u16 num, u16 set_id, u32 flags,
+				bool rsvd_zero, struct pfm_event_set **setp)
+{
+	if (num >= PFM_MAX_PMDS || !test_bit(num, pfm_pmu.impl_pmds))
+		return -EINVAL;
+	/* vectors mostly name one set: the last one found is asked first */
+	if (!*setp || (*setp)->id != set_id)
+		*setp = pfm_find_set(ctx, set_id);
+	if (!*setp)
+		return -EINVAL;
+	if (flags & ~PFM_PMDFL_ALL)
+		return -EINVAL;
+	return rsvd_zero ? 0 : -EINVAL;
+}
+
 static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req)
 {
-	if (req->reg_num >= PFM_MAX_PMDS || !test_bit(req->reg_num, pfm_pmu.impl_pmds))
-		return -EINVAL;
-	if (!pfm_find_set(ctx, req->reg_set))
-		return -EINVAL;
-	if (req->reg_flags & ~PFM_PMDFL_ALL)
-		return -EINVAL;
-	if (!pfm_all_zero(req->reg_reserved2, sizeof(req->reg_reserved2)))
-		return -EINVAL;
-	return 0;
+	struct pfm_event_set *set = NULL;
+
+	return pfm_check_pmd_fields(ctx, req->reg_num, req->reg_set, req->reg_flags,
+				    pfm_all_zero(req->reg_reserved2,
+						 sizeof(req->reg_reserved2)), &set);
 }
 
 static int pfm_check_pmd_write(struct pfm_context *ctx, const struct pfarg_pmd *req,
@@ -255,6 +272,7 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 		__clear_bit(i, set->restart_pmds);
 		pfm_pmd_set_value(ctx, set, i, req[k].reg_value);
 	}
+	pfm_upage_refresh(ctx);
 }
 
 long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
@@ -275,34 +293,76 @@ long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 	return 0;
 }
 
+struct pfm_read_args {
+	struct pfm_pmd_read *rd;
+	unsigned int n;
+};
+
 static void pfm_fill_pmds(struct pfm_context *ctx, void *arg)
 {
-	struct pfm_rw_args *a = arg;
-	struct pfarg_pmd *req = a->req;
+	struct pfm_read_args *a = arg;
+	struct pfm_pmd_read *rd = a->rd;
 	unsigned int k;
 
 	for (k = 0; k < a->n; k++) {
-		struct pfm_event_set *set = pfm_find_set(ctx, req[k].reg_set);
-		unsigned int i = req[k].reg_num;
+		struct pfm_event_set *set = rd[k].set;
+		unsigned int i = rd[k].num;
 
-		req[k].reg_value = pfm_pmd_value(ctx, set, i);
-		req[k].reg_last_reset_val = set->pmds[i].last_reset_val;
-		req[k].reg_ovfl_switch_cnt = set->pmds[i].ovfl_switch_cnt;
+		rd[k].value = pfm_pmd_value(ctx, set, i);
+		rd[k].last_reset_val = set->pmds[i].last_reset_val;
+		rd[k].ovfl_switch_cnt = set->pmds[i].ovfl_switch_cnt;
 	}
 }
 
-long pfm_read_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
+/*
+ * The read itself, on what a read takes of each request and gives back: every
+ * element is checked before any register is read, each set looked up once.
+ */
+long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n)
 {
-	struct pfarg_pmd *req = vec;
-	struct pfm_rw_args a = { .req = req, .n = n };
+	struct pfm_read_args a = { .rd = rd, .n = n };
+	struct pfm_event_set *set = NULL;
 	unsigned int k;
 	int ret;
 
 	for (k = 0; k < n; k++) {
-		ret = pfm_check_pmd(ctx, &req[k]);
+		ret = pfm_check_pmd_fields(ctx, rd[k].num, rd[k].set_id, rd[k].flags,
+					   rd[k].rsvd_zero, &set);
 		if (ret)
 			return ret;
+		rd[k].set = set;
 	}
 	pfm_run_on_state(ctx, pfm_fill_pmds, &a);
 	return 0;
+}
+
+static void pfm_pmd_read_from(struct pfm_pmd_read *rd, const struct pfarg_pmd *req)
+{
+	rd->num = req->reg_num;
+	rd->set_id = req->reg_set;
+	rd->flags = req->reg_flags;
+	rd->rsvd_zero = pfm_all_zero(req->reg_reserved2, sizeof(req->reg_reserved2));
+}
+
+/* A vector of whole pfarg_pmd in kernel memory (the perf_event emulation's reads). */
+long pfm_read_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
+{
+	struct pfarg_pmd *req = vec;
+	struct pfm_pmd_read *rd;
+	unsigned int k;
+	long ret;
+
+	rd = kcalloc(n, sizeof(*rd), GFP_KERNEL);
+	if (!rd)
+		return -ENOMEM;
+	for (k = 0; k < n; k++)
+		pfm_pmd_read_from(&rd[k], &req[k]);
+	ret = pfm_read_pmd_vec(ctx, rd, n);
+	for (k = 0; !ret && k < n; k++) {
+		req[k].reg_value = rd[k].value;
+		req[k].reg_last_reset_val = rd[k].last_reset_val;
+		req[k].reg_ovfl_switch_cnt = rd[k].ovfl_switch_cnt;
+	}
+	kfree(rd);
+	return ret;
 }

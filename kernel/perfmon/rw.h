@@ -5,7 +5,24 @@
 #ifndef _PERFMON_RW_H
 #define _PERFMON_RW_H
 
-/* vectors of n struct pfarg_pmc / pfarg_pmd */
+/*
+ * What a read takes of a struct pfarg_pmd and gives back: the door copies these
+ * fields only (rw_user.c), not the whole 176-byte request.
+ */
+struct pfm_pmd_read {
+	u16 num;			/* reg_num */
+	u16 set_id;			/* reg_set */
+	u32 flags;			/* reg_flags */
+	bool rsvd_zero;			/* reg_reserved2 is all zero */
+	struct pfm_event_set *set;	/* found by the check */
+	u64 value;			/* out: reg_value */
+	u64 last_reset_val;		/* out: reg_last_reset_val */
+	u64 ovfl_switch_cnt;		/* out: reg_ovfl_switch_cnt */
+};
+
+long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n);
+
+/* vectors of n struct pfarg_pmc / pfarg_pmd in kernel memory */
 long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n);
 long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n);
 long pfm_read_pmds(struct pfm_context *ctx, void *vec, unsigned int n);

@@ -5,6 +5,7 @@
 #include "internal.h"
 #include "env.h"
 #include "sets.h"
+#include "upage.h"
 
 /* A fresh set holds every PMC at its quiescent value and every PMD at zero. */
 struct pfm_event_set *pfm_set_alloc(u16 id)
@@ -197,6 +198,7 @@ long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 	struct pfarg_setdesc *req = vec;
 	struct pfm_event_set *set, *tmp;
 	unsigned int k, j, nr_sets = 0;
+	unsigned long flags;
 
 	if (ctx->state != PFM_CTX_UNLOADED)
 		return -EBUSY;
@@ -228,6 +230,10 @@ long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 		list_del(&set->list);
 		pfm_set_free(set);
 	}
+	/* the counts page may have shown a deleted set (unloaded: nothing is live) */
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	pfm_upage_refresh(ctx);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "env.h"
 #include "sw_pmu.h"
+#include "upage.h"
 
 #define N	PFM_SW_NUM_COUNTERS
 
@@ -83,15 +84,20 @@ static void pfm_sw_recount(struct pfm_sw_cpu *c)
 	c->counting[PFM_SW_EV_NONE] = 0;
 }
 
-/* Adds n to the counters of event, at the event's own level; returns the carries. */
+/*
+ * Adds n to the counters of event, at the event's own level; returns the carries.
+ * The owner's counts page follows (upage.c): software counts are 64-bit, so the
+ * bank's value is the PMD's.
+ */
 static u64 pfm_sw_add(struct pfm_sw_cpu *c, unsigned int event, u64 n, u64 level)
 {
-	unsigned int mask, i;
+	unsigned int mask, counted, i;
 	u64 ovfl = 0;
 
 	mask = c->counting[event];
 	mask &= ((level & PFM_SW_PMC_USR) ? c->at_usr : 0) |
 		((level & PFM_SW_PMC_OS) ? c->at_os : 0);
+	counted = mask;
 	for (i = 0; mask; i++, mask >>= 1) {
 		if (!(mask & 1))
 			continue;
@@ -99,6 +105,8 @@ static u64 pfm_sw_add(struct pfm_sw_cpu *c, unsigned int event, u64 n, u64 level
 		if (c->pmd[i] < n)
 			ovfl |= 1ULL << i;
 	}
+	if (counted)
+		pfm_upage_publish(PFM_SW_FIRST_PMD, c->pmd, counted);
 	return ovfl;
 }
 
@@ -126,6 +134,12 @@ static u32 pfm_sw_pmc_needs(unsigned int idx __always_unused, u64 value)
 	if (pfm_sw_event(value) == PFM_SW_EV_SYSCALLS && (value & PFM_SW_PMC_USR))
 		return PFM_SW_NEED_SYSCALLS;
 	return 0;
+}
+
+/* Counts of events are exact in the counts page; the task clock ticks between them. */
+static bool pfm_sw_pmd_in_page(unsigned int idx __always_unused, u64 pmc_value)
+{
+	return pfm_sw_event(pmc_value) != PFM_SW_EV_TASK_CLOCK;
 }
 
 static int pfm_sw_pmc_check(unsigned int idx __always_unused, u64 value)
@@ -290,6 +304,7 @@ const struct pfm_pmu_unit pfm_sw_unit = {
 	.get = pfm_sw_hooks_get,
 	.put = pfm_sw_hooks_put,
 	.pmc_needs = pfm_sw_pmc_needs,
+	.pmd_in_page = pfm_sw_pmd_in_page,
 	.needs_get = pfm_sw_needs_get,
 	.needs_put = pfm_sw_needs_put,
 };

@@ -23,6 +23,7 @@
 #include "pmu_state.h"
 #include "sets.h"
 #include "switch.h"
+#include "upage.h"
 
 static bool pfm_set_times(const struct pfm_event_set *set)
 {
@@ -61,6 +62,7 @@ void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set)
 	set->timeout_left_ns = pfm_run_timeout(set);
 	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots)
 		set->pmds[i].switch_left = set->pmds[i].ovfl_switch_cnt;
+	pfm_upage_refresh(ctx);
 }
 
 static void pfm_timer_arm(struct pfm_context *ctx)

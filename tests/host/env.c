@@ -232,6 +232,12 @@ int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value)
 	return pfm_host_env.unprivileged ? -EPERM : 0;
 }
 
+/* upage_map.c: host tests allocate the page with kzalloc() */
+void pfm_upage_free(struct pfm_counts_page *pg)
+{
+	kfree(pg);
+}
+
 /* res.c */
 int pfm_res_ctx_charge(struct pfm_context *ctx __always_unused)
 {

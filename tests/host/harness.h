@@ -39,6 +39,7 @@ Suite *pfm_rw_suite(void);
 Suite *pfm_emul64_suite(void);
 Suite *pfm_state_suite(void);
 Suite *pfm_sw_suite(void);
+Suite *pfm_upage_suite(void);
 Suite *pfm_ctx_suite(void);
 Suite *pfm_pmu_suite(void);
 Suite *pfm_sets_suite(void);

@@ -5,8 +5,7 @@
  *
  * Both count the same four software events of the calling thread (task-clock,
  * context switches, page faults, CPU migrations): perfmon with one context,
- * perf_events with one group of four.  For each operation the time per
- * operation is the median of REPEAT runs of ITERS operations, on CPU 0:
+ * perf_events with one group of four.  The operations, on CPU 0:
  *
  *   read      read the four counts: pfm_read_pmds() / read() of the group
  *   startstop pfm_start() + pfm_stop() / ENABLE + DISABLE ioctls on the group
@@ -15,8 +14,20 @@
  *   ctxsw     a pipe round trip with a second process on the same CPU
  *   fault     a first touch of a fresh page
  *
- * Output: a table, then one line "BENCH-JSON: {...}" for the host to collect.
- * Under QEMU's TCG these are emulated times: the ratios are what to read.
+ * and the read sweep: reading n = 1..8 counts of n event counters (context
+ * switches, page faults, migrations in turn) with pfm_read_pmds(), from the
+ * counts page (pfm_read_mapped(), no system call), and with read() of a perf
+ * group of n.
+ *
+ * Under QEMU's TCG the guest's time is emulated and moves with the host's load
+ * by up to 2x between runs, and drifts within one.  So the tools are measured
+ * interleaved: each round runs one batch of each tool back to back, in an order
+ * that alternates from round to round, and the ratio is taken within the round;
+ * the table gives the median over ROUNDS rounds of each ratio with its spread
+ * (the 25th and 75th percentiles).  A drift or a busy host moves both sides of
+ * a round alike and leaves the ratio.
+ *
+ * Output: tables, then one line "BENCH-JSON: {...}" for the host to collect.
  */
 #define _GNU_SOURCE
 #include <linux/perf_event.h>
@@ -36,7 +47,8 @@
 #include "perfmon.h"
 
 #define NEV	4
-#define REPEAT	5
+#define ROUNDS	15
+#define MAXN	8		/* the read sweep's largest vector */
 
 enum tool { NONE, PERFMON, PERF, NTOOLS };
 
@@ -244,41 +256,183 @@ struct op {
 };
 
 static const struct op ops[] = {
-	{ "read", op_read, 20000, true, false },
-	{ "startstop", op_startstop, 10000, true, false },
-	{ "session", op_session, 2000, true, true },
-	{ "syscall", op_syscall, 50000, false, false },
-	{ "ctxsw", op_ctxsw, 5000, false, false },
-	{ "fault", op_fault, 4000, false, false },
+	{ "read", op_read, 5000, true, false },
+	{ "startstop", op_startstop, 3000, true, false },
+	{ "session", op_session, 200, true, true },
+	{ "syscall", op_syscall, 20000, false, false },
+	{ "ctxsw", op_ctxsw, 1500, false, false },
+	{ "fault", op_fault, 2000, false, false },
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_double(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-/* Median over REPEAT runs of ns per operation. */
-static double measure(const struct op *op, enum tool tool)
+/* The median and the quartiles of n values (sorted in place). */
+struct stat3 {
+	double p25, med, p75;
+};
+
+static struct stat3 stat3(double *v, int n)
 {
-	uint64_t t[REPEAT], t0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return (struct stat3){ v[n / 4], v[n / 2], v[(3 * n) / 4] };
+}
+
+/* One batch of op by tool: ns per operation. */
+static double batch(const struct op *op, enum tool tool)
+{
 	struct session s;
-	int r;
+	uint64_t t0, t;
 
 	cur_tool = tool;
-	for (r = 0; r < REPEAT; r++) {
-		session_open(&s, op->own_session ? NONE : tool);
-		session_start(&s);
-		t0 = now_ns();
-		op->fn(&s, op->iters);
-		t[r] = now_ns() - t0;
-		session_stop(&s);
-		session_close(&s);
+	session_open(&s, op->own_session ? NONE : tool);
+	session_start(&s);
+	t0 = now_ns();
+	op->fn(&s, op->iters);
+	t = now_ns() - t0;
+	session_stop(&s);
+	session_close(&s);
+	return (double)t / op->iters;
+}
+
+/*
+ * Round r runs the tools forwards when r is even, backwards when odd, so that
+ * neither always goes first (after a cache-cold switch of op, say).
+ */
+static enum tool round_tool(int r, int k, int ntools)
+{
+	return (r & 1) ? ntools - 1 - k : k;
+}
+
+struct op_result {
+	struct stat3 ns[NTOOLS];	/* ns per operation */
+	struct stat3 ratio;		/* perfmon / perf, within each round */
+	struct stat3 over[NTOOLS];	/* (tool - none) / none, within each round */
+};
+
+static void measure_op(const struct op *op, struct op_result *res)
+{
+	double ns[NTOOLS][ROUNDS], ratio[ROUNDS], over[NTOOLS][ROUNDS];
+	int r, k, t;
+
+	for (r = 0; r < ROUNDS; r++) {
+		for (k = 0; k < NTOOLS; k++) {
+			t = round_tool(r, k, NTOOLS);
+			ns[t][r] = (t == NONE && op->needs_tool) ? 0 : batch(op, t);
+		}
+		ratio[r] = ns[PERFMON][r] / ns[PERF][r];
+		for (t = 0; t < NTOOLS; t++)
+			over[t][r] = ns[NONE][r] ? ns[t][r] / ns[NONE][r] - 1 : 0;
 	}
-	qsort(t, REPEAT, sizeof(t[0]), cmp_u64);
-	return (double)t[REPEAT / 2] / op->iters;
+	for (t = 0; t < NTOOLS; t++) {
+		res->ns[t] = stat3(ns[t], ROUNDS);
+		res->over[t] = stat3(over[t], ROUNDS);
+	}
+	res->ratio = stat3(ratio, ROUNDS);
+}
+
+/* --- the read sweep ------------------------------------------------------ */
+
+enum reader { RD_SYSCALL, RD_MAPPED, RD_PERF, NREADERS };
+
+static const char *const reader_name[NREADERS] = { "pfm_read_pmds", "pfm_read_mapped",
+						   "perf_read" };
+
+static const int sweep_pfm_ev[3] = {
+	PFM_SW_EV_CTX_SWITCHES, PFM_SW_EV_PAGE_FAULTS, PFM_SW_EV_CPU_MIGRATIONS,
+};
+
+static const int sweep_perf_ev[3] = {
+	PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_PAGE_FAULTS,
+	PERF_COUNT_SW_CPU_MIGRATIONS,
+};
+
+#define SWEEP_ITERS	5000
+
+/* n counters counting, started: the reads of one batch, ns per read of n counts. */
+static double sweep_batch(enum reader rd, int n)
+{
+	const struct pfm_counts_page *pg = NULL;
+	struct pfarg_pmc pc[MAXN];
+	struct pfarg_pmd pd[MAXN];
+	unsigned int pmds[MAXN];
+	uint64_t v[MAXN], buf[1 + MAXN], t0, t;
+	int fd[MAXN], i;
+	long k;
+
+	if (rd == RD_PERF) {
+		fd[0] = perf_open(sweep_perf_ev[0], -1);
+		for (i = 1; i < n; i++)
+			fd[i] = perf_open(sweep_perf_ev[i % 3], fd[0]);
+		if (ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
+			die("PERF_EVENT_IOC_ENABLE");
+	} else {
+		fd[0] = pfm_create_context(0);
+		if (fd[0] < 0)
+			die("pfm_create_context");
+		memset(pc, 0, sizeof(pc));
+		memset(pd, 0, sizeof(pd));
+		for (i = 0; i < n; i++) {
+			pc[i].reg_num = PFM_SW_FIRST_PMC + i;
+			pc[i].reg_value = PFM_SW_PMC(sweep_pfm_ev[i % 3]) | PFM_SW_PMC_OS;
+			pd[i].reg_num = PFM_SW_FIRST_PMD + i;
+			pmds[i] = PFM_SW_FIRST_PMD + i;
+		}
+		if (pfm_write_pmcs(fd[0], pc, n * sizeof(pc[0])) ||
+		    pfm_write_pmds(fd[0], pd, n * sizeof(pd[0])) ||
+		    pfm_load_context(fd[0], 0, gettid()) || pfm_start(fd[0], 0))
+			die("perfmon setup");
+		if (rd == RD_MAPPED) {
+			pg = pfm_mmap_counts(fd[0]);
+			if (!pg)
+				die("pfm_mmap_counts");
+		}
+	}
+	t0 = now_ns();
+	for (k = 0; k < SWEEP_ITERS; k++) {
+		if (rd == RD_SYSCALL && pfm_read_pmds(fd[0], pd, n * sizeof(pd[0])))
+			die("pfm_read_pmds");
+		if (rd == RD_MAPPED && pfm_read_mapped(pg, 0, pmds, v, n))
+			die("pfm_read_mapped");
+		if (rd == RD_PERF &&
+		    read(fd[0], buf, (1 + n) * sizeof(buf[0])) != (ssize_t)((1 + n) * sizeof(buf[0])))
+			die("read of the perf group");
+	}
+	t = now_ns() - t0;
+	if (pg)
+		pfm_munmap_counts(pg);
+	for (i = (rd == RD_PERF ? n : 1) - 1; i >= 0; i--)
+		close(fd[i]);
+	return (double)t / SWEEP_ITERS;
+}
+
+struct sweep_result {
+	struct stat3 ns[NREADERS];
+	struct stat3 over_perf[NREADERS];	/* reader / perf_read, within each round */
+};
+
+static void measure_sweep(int n, struct sweep_result *res)
+{
+	double ns[NREADERS][ROUNDS], over[NREADERS][ROUNDS];
+	int r, k, d;
+
+	for (r = 0; r < ROUNDS; r++) {
+		for (k = 0; k < NREADERS; k++) {
+			d = round_tool(r, k, NREADERS);
+			ns[d][r] = sweep_batch(d, n);
+		}
+		for (d = 0; d < NREADERS; d++)
+			over[d][r] = ns[d][r] / ns[RD_PERF][r];
+	}
+	for (d = 0; d < NREADERS; d++) {
+		res->ns[d] = stat3(ns[d], ROUNDS);
+		res->over_perf[d] = stat3(over[d], ROUNDS);
+	}
 }
 
 static void pin(int cpu)
@@ -316,34 +470,79 @@ static pid_t start_ponger(void)
 	return pid;
 }
 
+static void json_stat(const char *name, struct stat3 s, int digits, const char *sep)
+{
+	printf("\"%s\": [%.*f, %.*f, %.*f]%s", name, digits, s.p25, digits, s.med, digits,
+	       s.p75, sep);
+}
+
 int main(void)
 {
-	double ns[NOPS][NTOOLS];
-	unsigned int o, t;
+	static struct op_result res[NOPS];
+	static struct sweep_result sw[MAXN + 1];
+	unsigned int o;
 	pid_t ponger;
+	int n, d;
 
 	pin(0);
 	ponger = start_ponger();
-	printf("ops_bench: ns per operation, median of %d runs (TCG: emulated time)\n\n",
-	       REPEAT);
-	printf("%-10s %10s %10s %10s %14s\n", "operation", "none", "perfmon", "perf",
-	       "perfmon/perf");
+	printf("ops_bench: %d rounds, tools interleaved; medians [25th-75th percentile] "
+	       "(TCG: emulated time, ratios are what to read)\n\n", ROUNDS);
+	printf("%-10s %9s %9s %9s  %-22s %-18s %-18s\n", "operation", "none ns", "perfmon",
+	       "perf", "perfmon/perf", "perfmon over none", "perf over none");
 	for (o = 0; o < NOPS; o++) {
-		for (t = 0; t < NTOOLS; t++)
-			ns[o][t] = (t == NONE && ops[o].needs_tool) ? 0 :
-				   measure(&ops[o], t);
-		printf("%-10s %10.0f %10.0f %10.0f %14.2f\n", ops[o].name, ns[o][NONE],
-		       ns[o][PERFMON], ns[o][PERF], ns[o][PERFMON] / ns[o][PERF]);
+		struct op_result *x = &res[o];
+
+		measure_op(&ops[o], x);
+		printf("%-10s %9.0f %9.0f %9.0f  %5.3f [%5.3f-%5.3f]     ", ops[o].name,
+		       x->ns[NONE].med, x->ns[PERFMON].med, x->ns[PERF].med, x->ratio.med,
+		       x->ratio.p25, x->ratio.p75);
+		if (ops[o].needs_tool)
+			printf("\n");
+		else
+			printf("%+6.1f%% [%+.1f,%+.1f]  %+6.1f%% [%+.1f,%+.1f]\n",
+			       100 * x->over[PERFMON].med, 100 * x->over[PERFMON].p25,
+			       100 * x->over[PERFMON].p75, 100 * x->over[PERF].med,
+			       100 * x->over[PERF].p25, 100 * x->over[PERF].p75);
 	}
 	close(ping[1]);
 	waitpid(ponger, NULL, 0);
 
-	printf("\nBENCH-JSON: {\"unit\": \"ns/op\", \"ops\": {");
-	for (o = 0; o < NOPS; o++)
-		printf("%s\"%s\": {\"none\": %.0f, \"perfmon\": %.0f, \"perf\": %.0f, "
-		       "\"perfmon_over_perf\": %.3f}", o ? ", " : "", ops[o].name,
-		       ns[o][NONE], ns[o][PERFMON], ns[o][PERF],
-		       ns[o][PERFMON] / ns[o][PERF]);
-	printf("}}\n");
+	printf("\nread sweep: ns per read of n counts, and its ratio to perf's group read()\n");
+	printf("%2s %10s %10s %10s  %-22s %-22s\n", "n", "pfm_read", "mapped", "perf",
+	       "pfm_read/perf", "mapped/perf");
+	for (n = 1; n <= MAXN; n++) {
+		measure_sweep(n, &sw[n]);
+		printf("%2d %10.0f %10.0f %10.0f  %5.3f [%5.3f-%5.3f]  %6.4f [%6.4f-%6.4f]\n", n,
+		       sw[n].ns[RD_SYSCALL].med, sw[n].ns[RD_MAPPED].med, sw[n].ns[RD_PERF].med,
+		       sw[n].over_perf[RD_SYSCALL].med, sw[n].over_perf[RD_SYSCALL].p25,
+		       sw[n].over_perf[RD_SYSCALL].p75, sw[n].over_perf[RD_MAPPED].med,
+		       sw[n].over_perf[RD_MAPPED].p25, sw[n].over_perf[RD_MAPPED].p75);
+	}
+
+	/* each figure as [25th percentile, median, 75th percentile] */
+	printf("\nBENCH-JSON: {\"unit\": \"ns/op\", \"rounds\": %d, \"stat\": "
+	       "\"[p25, median, p75]\", \"ops\": {", ROUNDS);
+	for (o = 0; o < NOPS; o++) {
+		printf("%s\"%s\": {", o ? ", " : "", ops[o].name);
+		json_stat("none", res[o].ns[NONE], 0, ", ");
+		json_stat("perfmon", res[o].ns[PERFMON], 0, ", ");
+		json_stat("perf", res[o].ns[PERF], 0, ", ");
+		json_stat("perfmon_over_none", res[o].over[PERFMON], 4, ", ");
+		json_stat("perf_over_none", res[o].over[PERF], 4, ", ");
+		json_stat("perfmon_over_perf", res[o].ratio, 4, "}");
+	}
+	printf("}, \"read_sweep\": [");
+	for (n = 1; n <= MAXN; n++) {
+		printf("%s{\"n\": %d, ", n > 1 ? ", " : "", n);
+		for (d = 0; d < NREADERS; d++) {
+			char name[64];
+
+			json_stat(reader_name[d], sw[n].ns[d], 0, ", ");
+			snprintf(name, sizeof(name), "%s_over_perf", reader_name[d]);
+			json_stat(name, sw[n].over_perf[d], 4, d < NREADERS - 1 ? ", " : "}");
+		}
+	}
+	printf("]}\n");
 	return 0;
 }

@@ -10,9 +10,10 @@ from the median to the worst run's mean error.  Drawn by gnuplot (gnuplot-nox).
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
+
+from plotlib import gnuplot_png
 
 
 def main():
@@ -36,9 +37,7 @@ def main():
                      "title '%d sets, interpolated'" % (data, i + 1, n))
         plots.append("'%s' using 1:4 with linespoints lc %d lw 1 dt 2 "
                      "title '%d sets, linear scaling'" % (data, i + 1, n))
-    script = "\n".join([
-        "set terminal pngcairo size 900,560" if has_cairo() else "set terminal png size 900,560",
-        "set output '%s'" % sys.argv[2],
+    gnuplot_png(sys.argv[2], [
         "set title 'perfmon multiplexing: phased workload, mean error of the estimates'",
         "set xlabel 'set switch timeout (ms)'",
         "set ylabel 'mean relative error (%), median over runs; bar: worst run'",
@@ -46,15 +45,7 @@ def main():
         "set yrange [0:50]",  # a stalled run can reach hundreds of percent
         "set grid",
         "set key top left",
-        "plot " + ", ".join(plots),
-    ])
-    subprocess.run(["gnuplot"], input=script.encode(), check=True)
-    print("bench: " + sys.argv[2])
-
-
-def has_cairo():
-    out = subprocess.run(["gnuplot", "-e", "set terminal"], capture_output=True)
-    return b"pngcairo" in out.stdout + out.stderr
+    ], plots)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@
  *   pfm_create_evtsets / pfm_delete_evtsets / pfm_getinfo_evtsets   event sets
  *   read(fd, union pfarg_msg *, n)                      notification messages
  *   mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0)       the sampling buffer, if any
+ *   mmap(NULL, page, PROT_READ, MAP_SHARED, fd, PFM_MMAP_COUNTS_OFFSET)
+ *                                                       the counts page (COUNTS PAGE)
  *   close(fd)                                           the last close destroys the session
  *
  * Registers can be written and read in any state.  Attach and detach always leave
@@ -291,6 +293,40 @@
  * events (EACCES), group rules (EINVAL), the thread's context (EACCES, EBUSY,
  * EMFILE), a hardware event's counter (EINVAL, EBUSY, EACCES).
  *
+ * COUNTS PAGE
+ *
+ *   pg = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd, PFM_MMAP_COUNTS_OFFSET)
+ *
+ * maps one page, a struct pfm_counts_page, where the kernel keeps the 64-bit values
+ * of the active set's PMDs as they change: the counts are read with loads, without
+ * a system call.  The mapping is exactly one page (else EINVAL), read-only
+ * (PROT_WRITE, even MAP_PRIVATE, is EACCES; mprotect cannot add it later), at that
+ * offset only: offset 0 stays the sampling buffer, and any other offset is the
+ * buffer's to refuse (ENODEV without a buffer, else EINVAL).  Every mapping of a
+ * context shows the same page, allocated at its first mapping; it outlives detach
+ * and close for as long as it is mapped.
+ *
+ * pmds[i] is the value of PMD i of set set_id, for each i in mapped_pmds: exactly
+ * what pfm_read_pmds() returns for it at that point.  set_id is the active set
+ * (set 0 before the first start).  The kernel updates the page where
+ * the counts change: software events at the event, writes, resets and set switches
+ * under the context's lock; so any process that maps the context reads the monitored
+ * thread's counts, attached or not, running or not.  Not in mapped_pmds, to read with
+ * pfm_read_pmds(): PMDs of other sets, time-based counters (PFM_SW_EV_TASK_CLOCK),
+ * and hardware PMDs (no user-mode rdpmc yet: the reserved fields are kept for it).
+ *
+ * A read is consistent through the sequence count, odd while the kernel writes:
+ *
+ *   do {
+ *           seq = load_acquire(&pg->seq);
+ *           if (seq & 1)
+ *                   continue;
+ *           ... check set_id and mapped_pmds, copy pmds[] ...
+ *           acquire fence;
+ *   } while (load(&pg->seq) != seq);
+ *
+ * libperfmon's pfm_mmap_counts() and pfm_read_mapped() do it.
+ *
  * MESSAGES
  *
  * read() on the context fd returns whole union pfarg_msg entries (size must be at
@@ -495,6 +531,21 @@ struct pfarg_ioc_perf_open {
 #define PFM_IOC_UNLOAD_CONTEXT	_IOW(PFM_IOC_MAGIC, PFM_CALL_UNLOAD_CONTEXT, struct pfarg_ioc_ctl)
 #define PFM_IOC_PERF_EVENT_OPEN	_IOW(PFM_IOC_MAGIC, PFM_CALL_PERF_EVENT_OPEN, struct pfarg_ioc_perf_open)
 
+/* The counts page (COUNTS PAGE): its mmap offset, in bytes, and its layout. */
+#define PFM_MMAP_COUNTS_OFFSET	0x40000000UL
+#define PFM_COUNTS_PAGE_VERSION	1
+
+struct pfm_counts_page {
+	__u32 version;			/* PFM_COUNTS_PAGE_VERSION */
+	__u32 seq;			/* odd while the kernel writes the page */
+	__u16 set_id;			/* the set whose PMDs are here: the active one */
+	__u16 reserved1;
+	__u32 reserved2;
+	__u64 mapped_pmds[PFM_PMD_BV];	/* PMDs whose value pmds[] holds */
+	__u64 reserved3[9];		/* for user-mode rdpmc: index and offset */
+	__u64 pmds[PFM_MAX_PMDS];	/* pmds[i]: the value of PMD i */
+};
+
 /*
  * Layout checks: every structure has a fixed size and no implicit padding, so a 32-bit
  * program on a 64-bit kernel passes the same bytes.
@@ -512,6 +563,7 @@ PFM_ABI_SIZE_CHECK(pfarg_ioc_create, 32);
 PFM_ABI_SIZE_CHECK(pfarg_ioc_vec, 24);
 PFM_ABI_SIZE_CHECK(pfarg_ioc_ctl, 16);
 PFM_ABI_SIZE_CHECK(pfarg_ioc_perf_open, 40);
+PFM_ABI_SIZE_CHECK(pfm_counts_page, 128 + 8 * PFM_MAX_PMDS);
 #undef PFM_ABI_SIZE_CHECK
 
 #endif /* _UAPI_PERFMON_PERFMON_H */

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: the contents of the counts page (uapi perfmon.h, COUNTS PAGE).
+ *
+ * The page shows the active set's PMDs as pfm_read_pmds() would return them.  For
+ * that, it is written wherever such a value changes: by a unit at each event, for
+ * the counts it keeps in 64 bits itself (the software unit, pfm_upage_publish()),
+ * and by the core, under ctx->lock where the state is, after it writes, resets or
+ * switches values (pfm_upage_refresh()).  Both writers run with interrupts off on the
+ * CPU where the state lives (or on the saved state, where no unit counts), so they
+ * never overlap: the sequence count only tells readers to retry.
+ *
+ * Keeping the page exact at the event costs a unit two stores of the sequence count
+ * and one of the value per counter the event adds to; deriving values at read time
+ * from a base and a live counter instead would need the counter in user reach, which
+ * a software counter (per-CPU kernel memory) is not.
+ */
+#include "internal.h"
+#include "env.h"
+#include "pmu_state.h"
+#include "upage.h"
+
+static void pfm_upage_begin(struct pfm_counts_page *pg)
+{
+	WRITE_ONCE(pg->seq, pg->seq + 1);
+	smp_wmb();
+}
+
+static void pfm_upage_end(struct pfm_counts_page *pg)
+{
+	smp_wmb();
+	WRITE_ONCE(pg->seq, pg->seq + 1);
+}
+
+/* Whether the page can hold PMD i of set exactly: its unit says, from its PMC. */
+static bool pfm_upage_holds(const struct pfm_event_set *set, unsigned int i)
+{
+	const struct pfm_reg *r = &pfm_pmu.pmd[i];
+	const struct pfm_pmu_unit *u = r->unit;
+
+	return u->pmd_in_page &&
+	       u->pmd_in_page(r->idx, set->pmcs[u->first_pmc + r->desc->dep_pmc]);
+}
+
+/*
+ * ctx->lock held, on the CPU where the state is: the active set, whole; before the
+ * first start there is none, and the page shows set 0 (always the first).
+ */
+void pfm_upage_refresh(struct pfm_context *ctx)
+{
+	struct pfm_counts_page *pg = ctx->upage;
+	struct pfm_event_set *set = ctx->active ?:
+		list_first_entry(&ctx->sets, struct pfm_event_set, list);
+	u64 mapped[PFM_PMD_BV] = {};
+	unsigned int i;
+
+	if (!pg)
+		return;
+	pfm_upage_begin(pg);
+	pg->set_id = set->id;
+	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots) {
+		if (!pfm_upage_holds(set, i))
+			continue;
+		mapped[i / 64] |= 1ULL << (i % 64);
+		WRITE_ONCE(pg->pmds[i], pfm_pmd_value(ctx, set, i));
+	}
+	for (i = 0; i < PFM_PMD_BV; i++)
+		WRITE_ONCE(pg->mapped_pmds[i], mapped[i]);
+	pfm_upage_end(pg);
+}
+
+/*
+ * A unit's counters first..first+n-1 (logical PMD numbers) changed by an event, on
+ * the CPU whose PMU the owner's active set is on, interrupts off.
+ */
+void pfm_upage_publish(unsigned int first, const u64 *values, unsigned long changed)
+{
+	struct pfm_context *ctx = this_cpu_read(pfm_pmu_owner);
+	struct pfm_counts_page *pg = ctx ? READ_ONCE(ctx->upage) : NULL;
+	unsigned int b;
+
+	if (!pg)
+		return;
+	pfm_upage_begin(pg);
+	for_each_set_bit(b, &changed, BITS_PER_LONG)
+		WRITE_ONCE(pg->pmds[first + b], values[b]);
+	pfm_upage_end(pg);
+}
+
+static void pfm_upage_install_fn(struct pfm_context *ctx, void *arg)
+{
+	struct pfm_counts_page **pg = arg;
+
+	if (ctx->upage)
+		return;
+	(*pg)->version = PFM_COUNTS_PAGE_VERSION;
+	WRITE_ONCE(ctx->upage, *pg);
+	pfm_upage_refresh(ctx);
+	*pg = NULL;
+}
+
+/*
+ * Makes pg the context's page, filled from the active set, unless it has one
+ * already: then pg is left to the caller to free (true if pg was taken).
+ */
+bool pfm_upage_install(struct pfm_context *ctx, struct pfm_counts_page *pg)
+{
+	pfm_run_on_state(ctx, pfm_upage_install_fn, &pg);
+	return !pg;
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * libperfmon: reading counts from the context's counts page, without a system call
+ * (<perfmon/perfmon.h>, COUNTS PAGE).
+ *
+ * The kernel writes the page under a sequence count, odd while it writes: a read
+ * takes a snapshot between two equal, even values of it, and retries otherwise.
+ * Whether the set is the active one and each PMD is shown are part of the
+ * snapshot, so a set switch during the read cannot mix two sets.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perfmon.h"
+
+const struct pfm_counts_page *pfm_mmap_counts(int fd)
+{
+	void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd,
+		       (off_t)PFM_MMAP_COUNTS_OFFSET);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+int pfm_munmap_counts(const struct pfm_counts_page *pg)
+{
+	return munmap((void *)pg, (size_t)sysconf(_SC_PAGESIZE));
+}
+
+static int pfm_counts_shown(const struct pfm_counts_page *pg, unsigned int pmd)
+{
+	return pmd < PFM_MAX_PMDS &&
+	       (__atomic_load_n(&pg->mapped_pmds[pmd / 64], __ATOMIC_RELAXED) >> (pmd % 64)) & 1;
+}
+
+int pfm_read_mapped(const struct pfm_counts_page *pg, unsigned int set,
+		    const unsigned int *pmds, uint64_t *values, unsigned int n)
+{
+	unsigned int seq, k;
+	int err;
+
+	do {
+		seq = __atomic_load_n(&pg->seq, __ATOMIC_ACQUIRE);
+		if (seq & 1)
+			continue;
+		err = __atomic_load_n(&pg->set_id, __ATOMIC_RELAXED) == set ? 0 : ENOENT;
+		for (k = 0; !err && k < n; k++) {
+			if (!pfm_counts_shown(pg, pmds[k]))
+				err = ENOENT;
+			else
+				values[k] = __atomic_load_n(&pg->pmds[pmds[k]],
+							    __ATOMIC_RELAXED);
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) || __atomic_load_n(&pg->seq, __ATOMIC_RELAXED) != seq);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
