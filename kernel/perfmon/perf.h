@@ -12,6 +12,20 @@
  * and each event keeps the intervals it counted.  Events that count nothing on
  * this machine (dummy, alignment faults, ...) use no counter.
  *
+ * Sampling is a layer on perfmon's own: a sampling event (sample_period) takes a
+ * counter of its own and makes its PMD a perfmon sampling PMD (PFM_PMDFL_SMPL,
+ * reset to -period at each overflow by the core's overflow path, ovfl.c).  The
+ * target's context then takes the "perf_ring" sampling format (perf_ring.c), the
+ * second format of the core's registry beside "default": where perfmon has one
+ * sampling buffer per context and perf one ring per event, the format's buffer
+ * is a routing table from PMD to the perf event that owns it, and its handler
+ * hands each overflow to that event (perf_sample.c), which writes its
+ * PERF_RECORD_SAMPLE into the ring its output goes to: its own, mapped by
+ * mmap() of 1 + 2^n pages, or, for an inherited copy, the opened event's.  The
+ * handler never masks the context: a record that does not fit is counted and
+ * reported by PERF_RECORD_LOST.  Task-clock counters reach their carry by a
+ * timer of the software PMU (sw_pmu.c), so the clocks sample on time.
+ *
  * Locking: target->ctx->mutex protects the target's events and everything in
  * them; pfm_perf_family_mutex the lists of inherited copies (perf_inherit.c).
  * Never two contexts' mutexes at once.
@@ -19,7 +33,9 @@
 #ifndef _PERFMON_PERF_H
 #define _PERFMON_PERF_H
 
+#include <linux/irq_work.h>
 #include <linux/perf_event.h>
+#include <linux/poll.h>
 #include <linux/workqueue.h>
 
 /* A software counter of a target, shared by the events that count the same. */
@@ -27,6 +43,31 @@ struct pfm_perf_counter {
 	u64 pmc;			/* event and level bits, without EN */
 	unsigned int users;		/* events on it */
 	unsigned int counting;		/* of those, counting now: EN while any */
+	bool smpl;			/* a sampling event's own: never shared */
+	u64 wrapped;			/* sampling: periods the resets took off the
+					 * PMD (ctx->lock), added back when read */
+};
+
+/*
+ * An event's mapping (perf_ring.c): the user page, then 2^n data pages (none
+ * for a one-page mapping) where records are written, whole, in order.
+ */
+struct pfm_perf_ring {
+	struct pfm_smpl_buf buf;	/* the pages, charged as sampling memory */
+	struct perf_event_mmap_page *page;
+	void *data;
+	u64 data_size;			/* 0 for a user page alone */
+	bool writable;			/* mapped PROT_WRITE: data_tail is honoured */
+	raw_spinlock_t lock;		/* writers, from any thread of the family */
+	u64 head;			/* where the next record goes */
+	u64 lost;			/* records dropped since the last LOST */
+	u64 wakeup;			/* head at the last watermark wakeup */
+	u64 watermark;			/* bytes between wakeups */
+	unsigned int events;		/* samples since the last wakeup */
+	bool paused;			/* PAUSE_OUTPUT: records are lost */
+	atomic_t poll;			/* EPOLLIN once a wakeup came */
+	wait_queue_head_t wait;
+	struct irq_work wake_work;	/* wakes the readers from any context */
 };
 
 struct pfm_perf_target {
@@ -71,6 +112,8 @@ struct pfm_perf_event {
 	u64 child_ns;
 
 	void *user_page;		/* mmap()ed perf_event_mmap_page, or NULL */
+	struct pfm_perf_ring *ring;	/* made by the first mmap(), kept until freed */
+	u64 period;			/* sampling: the period counting now */
 };
 
 /* What reading an event gives: its count and time, its copies' included. */
@@ -127,5 +170,21 @@ void pfm_perf_exec_arm(struct pfm_perf_target *t);
 void pfm_perf_exec_disarm(struct pfm_perf_target *t);
 void pfm_perf_exec(struct task_struct *task);
 void pfm_perf_exit(struct task_struct *task);
+
+/* perf_sample.c */
+bool pfm_perf_sampling(const struct perf_event_attr *attr);
+int pfm_perf_sample_check(const struct perf_event_attr *attr);
+int pfm_perf_sample_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev);
+void pfm_perf_sample_teardown(struct pfm_perf_event *ev);
+unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w);
+void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx,
+			      struct pfm_event_set *set, unsigned int pmd);
+
+/* perf_ring.c */
+int pfm_perf_ring_mmap(struct pfm_perf_event *ev, struct vm_area_struct *vma);
+void pfm_perf_ring_free(struct pfm_perf_event *ev);
+__poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait);
+void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample);
+int pfm_perf_route(struct pfm_perf_event *ev, bool on);
 
 #endif

@@ -93,8 +93,10 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, unsigned int mask, 
 	ret = pfm_read_pmds(t->ctx, req, n);
 	if (ret)
 		return ret;
+	/* a sampling counter's resets took its periods off: added back */
 	for (i = 0; i < n; i++)
-		pmd[req[i].reg_num - PFM_SW_FIRST_PMD] = req[i].reg_value;
+		pmd[req[i].reg_num - PFM_SW_FIRST_PMD] = req[i].reg_value +
+			READ_ONCE(t->counters[req[i].reg_num - PFM_SW_FIRST_PMD].wrapped);
 	return 0;
 }
 
@@ -180,6 +182,7 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
  */
 int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
 {
+	bool smpl = pfm_perf_sampling(&ev->attr);
 	struct pfm_perf_counter *c;
 	struct pfarg_pmc req;
 	int i, free = -1, ret;
@@ -190,7 +193,7 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
 		return 0;
 	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++) {
 		c = &t->counters[i];
-		if (c->users && c->pmc == ev->pmc)
+		if (!smpl && c->users && !c->smpl && c->pmc == ev->pmc)
 			break;
 		if (!c->users && free < 0)
 			free = i;
@@ -207,7 +210,8 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
 	}
 	t->counters[i].users++;
 	ev->counter = i;
-	return 0;
+	/* a sampling event's counter is its own (perf_sample.c) */
+	return smpl ? pfm_perf_sample_setup(t, ev) : 0;
 }
 
 /* ev stops counting and leaves its counter, which stops when no event counts on it. */
@@ -220,6 +224,8 @@ void pfm_perf_event_teardown(struct pfm_perf_event *ev)
 	if (ev->counter < 0)
 		return;
 	c = &t->counters[ev->counter];
+	if (c->smpl)
+		pfm_perf_sample_teardown(ev);
 	if (ev->counting)
 		c->counting--;
 	ev->counting = false;

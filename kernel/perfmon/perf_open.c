@@ -9,7 +9,7 @@
  *   written back, EINVAL); paranoid 3 EACCES; kernel level without privilege
  *   EACCES; frequency or period EINVAL; a free fd (EMFILE); group_fd EBADF; pid
  *   ESRCH; leader inherit mismatch EINVAL; cpu EINVAL; type and config ENOENT;
- *   what the layer does not do (sampling, branch stacks, aux) EOPNOTSUPP; CPU
+ *   what the layer does not do (sample bits, branch stacks, aux) EOPNOTSUPP; CPU
  *   events EACCES; group rules EINVAL; the thread's context (EACCES, EBUSY,
  *   EMFILE).
  *
@@ -151,16 +151,13 @@ static struct task_struct *pfm_perf_find_task(int pid)
 	return task;
 }
 
-static bool pfm_perf_sampling(const struct perf_event_attr *attr)
-{
-	return attr->sample_period != 0;	/* sample_freq shares the field */
-}
-
 /* What perf_event_alloc() and the context lookup refuse, in their order. */
 static int pfm_perf_check_event(const struct perf_event_attr *attr,
 				struct task_struct *task, int cpu,
 				const struct pfm_perf_event *leader, unsigned long flags)
 {
+	int ret;
+
 	if ((unsigned int)cpu >= nr_cpu_ids && (!task || cpu != -1))
 		return -EINVAL;
 	if (attr->sigtrap && !task)
@@ -174,9 +171,9 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 		return -EOPNOTSUPP;
 	if (attr->aux_output)
 		return -EOPNOTSUPP;
-	/* Sampling is for a later version: counting only. */
-	if (pfm_perf_sampling(attr))
-		return -EOPNOTSUPP;
+	ret = pfm_perf_sample_check(attr);
+	if (ret)
+		return ret;
 	if (flags & PERF_FLAG_PID_CGROUP)
 		return -EINVAL;
 	/* CPU events: perfmon's per-thread and CPU sessions exclude each other. */

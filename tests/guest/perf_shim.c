@@ -158,7 +158,10 @@ START_TEST(test_cpu_events)
 }
 END_TEST
 
-/* Counting only: a period or a frequency is EOPNOTSUPP. */
+/*
+ * A period samples (perf_sample.c has the details); a frequency is EOPNOTSUPP
+ * for now.
+ */
 START_TEST(test_sampling_refused)
 {
 	struct perf_event_attr a;
@@ -167,7 +170,9 @@ START_TEST(test_sampling_refused)
 	attr_sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
 	a.sample_period = 1000;
 	a.sample_type = PERF_SAMPLE_IP;
-	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EOPNOTSUPP);
+	fd = pfm_perf_event_open(&a, 0, -1, -1, 0);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
 	a.freq = 1;
 	a.sample_freq = 100;
 	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EOPNOTSUPP);
@@ -228,7 +233,8 @@ START_TEST(test_mmap_user_page)
 	int fd;
 
 	fd = ck_open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, -1);
-	ck_assert_ptr_eq(mmap(NULL, 2 * psz, PROT_READ, MAP_SHARED, fd, 0), MAP_FAILED);
+	/* 1 + 2^n pages, as perf_events: 4 is no ring size */
+	ck_assert_ptr_eq(mmap(NULL, 4 * psz, PROT_READ, MAP_SHARED, fd, 0), MAP_FAILED);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_ptr_eq(mmap(NULL, psz, PROT_READ, MAP_PRIVATE, fd, 0), MAP_FAILED);
 	ck_assert_int_eq(errno, EINVAL);

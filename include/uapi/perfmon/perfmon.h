@@ -218,7 +218,7 @@
  * door the arguments travel in struct pfarg_ioc_perf_open, one __u64 each, truncated
  * as the system call truncates them.
  *
- * This version counts; it does not sample.  What it does:
+ * It counts, and samples with a period.  What it does:
  *   - Events: PERF_TYPE_SOFTWARE, every config below PERF_COUNT_SW_MAX.  Counted:
  *     TASK_CLOCK and CPU_CLOCK (both the thread's time on a CPU, in ns),
  *     PAGE_FAULTS and PAGE_FAULTS_MIN (every fault perfmon sees is counted as
@@ -256,8 +256,9 @@
  *     instruction), inherit (children and threads created later are counted in
  *     copies whose counts and times a read adds; enable, disable and reset reach
  *     the copies), pinned and exclusive (leaders only, else EINVAL).
- *     sample_period or sample_freq non-zero is EOPNOTSUPP (sample_type is
- *     ignored while counting); branch stacks and aux_output EOPNOTSUPP.
+ *     sample_period samples (below); sample_freq (freq=1) is EOPNOTSUPP
+ *     (sample_type is ignored while counting); branch stacks and aux_output
+ *     EOPNOTSUPP.
  *   - Groups: group_fd names a leader on the same thread (another thread or a
  *     member: EINVAL; not an event fd: EBADF); a member counts while it and its
  *     leader are enabled, and the group starts and stops as a unit.  Closing a
@@ -272,17 +273,42 @@
  *     filters and PAUSE_OUTPUT are EINVAL as for a counting software event,
  *     SET_OUTPUT 0 for -1 or an event of the same thread, MODIFY_ATTRIBUTES
  *     EOPNOTSUPP after the attr checks; any other command ENOTTY.
- *   - mmap(): one page, MAP_SHARED, offset 0: a struct perf_event_mmap_page with
- *     lock even, index 0 (no user-mode counter read), offset = the count,
- *     time_enabled, time_running, pmc_width 64, refreshed by read(); a ring
- *     buffer (more pages) is EINVAL.
+ *   - mmap(): 1 + 2^n pages (n >= 0, or one page), MAP_SHARED, offset 0, else
+ *     EINVAL: a struct perf_event_mmap_page with lock even, index 0 (no
+ *     user-mode counter read), offset = the count, time_enabled, time_running,
+ *     pmc_width 64, refreshed by read(); data_offset = one page, data_size =
+ *     2^n pages, aux_size 0, cap_user_time* 0.  The ring lives until the event
+ *     is closed; a later mmap() of another size is EINVAL.  Mapped writable,
+ *     data_tail is honoured (a record that does not fit is lost); read-only,
+ *     the ring overwrites.
+ *   - Sampling (sample_period): the event's software counter is a perfmon
+ *     sampling PMD of its own, reset to -period at each overflow by the core;
+ *     the perf layer's "perf_ring" sampling format (not usable with
+ *     pfm_create_context) routes each overflow of the thread's context to the
+ *     event that owns the PMD, which writes PERF_RECORD_SAMPLE into its ring
+ *     (an inherited copy into the opened event's ring).  Page faults, context
+ *     switches and the clocks sample (the clocks by a timer that fires at the
+ *     counter's carry; a timer late by whole periods skips them, as perf's
+ *     clock events do, and read() still counts them).  Fields, in the kernel's
+ *     order: IDENTIFIER, IP (the thread's user-mode IP, misc USER, also for a
+ *     fault the kernel took for it), TID (the sampled thread's namespace),
+ *     TIME (local_clock(), perf's clock), ADDR (the faulting address, else 0),
+ *     ID (the opened event's), STREAM_ID (the event's own), CPU, PERIOD, READ
+ *     (without PERF_FORMAT_GROUP); any other sample bit, or READ with a group
+ *     read_format, is EOPNOTSUPP.  sample_id_all adds the kernel's trailer
+ *     (TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER) to LOST records.  A full
+ *     ring or PAUSE_OUTPUT loses records; the next record written is preceded
+ *     by PERF_RECORD_LOST with the exact number lost.  data_head is stored
+ *     with release semantics after the record is whole.  Wakeups: every
+ *     wakeup_events samples, or with watermark=1 past wakeup_watermark bytes
+ *     (half the ring when 0, and always every half ring without watermark).
  *   - poll(): EPOLLHUP for an event without a mapping (as perf_events) and once
- *     the thread has exited; else nothing (no samples).
+ *     the thread has exited; else EPOLLIN once after each wakeup.
  * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,
  * E2BIG, EINVAL), paranoid 3 (EACCES), kernel level (EACCES), period or
  * frequency (EINVAL), no free fd (EMFILE), group_fd (EBADF), pid (ESRCH),
  * leader's inherit differs (EINVAL), cpu (EINVAL), type and config (ENOENT),
- * sampling (EOPNOTSUPP), CPU events (EACCES), group rules (EINVAL), the
+ * sampling what this layer cannot (EOPNOTSUPP), CPU events (EACCES), group rules (EINVAL), the
  * thread's context (EACCES, EBUSY, EMFILE).
  *
  * MESSAGES
