@@ -114,6 +114,10 @@ struct pfm_perf_event {
 	void *user_page;		/* mmap()ed perf_event_mmap_page, or NULL */
 	struct pfm_perf_ring *ring;	/* made by the first mmap(), kept until freed */
 	u64 period;			/* sampling: the period counting now */
+	u64 freq_stamp;			/* freq: time of the last sample */
+	unsigned long thr_jiffies;	/* the tick whose samples thr_count counts */
+	unsigned int thr_count;
+	bool throttled;			/* max sample rate: no samples until the next tick */
 };
 
 /* What reading an event gives: its count and time, its copies' included. */
@@ -172,11 +176,13 @@ void pfm_perf_exec(struct task_struct *task);
 void pfm_perf_exit(struct task_struct *task);
 
 /* perf_sample.c */
+extern unsigned long pfm_perf_max_sample_rate;
 bool pfm_perf_sampling(const struct perf_event_attr *attr);
 int pfm_perf_sample_check(const struct perf_event_attr *attr);
 int pfm_perf_sample_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev);
 void pfm_perf_sample_teardown(struct pfm_perf_event *ev);
 unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w);
+void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type);
 void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx,
 			      struct pfm_event_set *set, unsigned int pmd);
 

@@ -28,9 +28,6 @@
 #define PFM_PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
 
-/* perf_event_max_sample_rate's default: the layer does not sample anyway. */
-#define PFM_PERF_MAX_SAMPLE_RATE	100000
-
 static int pfm_perf_check_branch(struct perf_event_attr *attr)
 {
 	u64 mask = attr->branch_sample_type;
@@ -116,7 +113,7 @@ static int pfm_perf_check_attr(const struct perf_event_attr *attr, int pid, int 
 	if (attr->namespaces && !perfmon_capable())
 		return -EACCES;
 	if (attr->freq) {
-		if (attr->sample_freq > PFM_PERF_MAX_SAMPLE_RATE)
+		if (attr->sample_freq > READ_ONCE(pfm_perf_max_sample_rate))
 			return -EINVAL;
 	} else if (attr->sample_period & (1ULL << 63)) {
 		return -EINVAL;

@@ -37,6 +37,9 @@
 /* The largest record: header, ten fields, a read of five words. */
 #define PFM_PERF_SAMPLE_WORDS	16
 
+/* perf_event_max_sample_rate's default */
+unsigned long pfm_perf_max_sample_rate = 100000;
+
 bool pfm_perf_sampling(const struct perf_event_attr *attr)
 {
 	return attr->sample_period != 0;	/* sample_freq shares the field */
@@ -52,9 +55,77 @@ int pfm_perf_sample_check(const struct perf_event_attr *attr)
 	if ((attr->sample_type & PERF_SAMPLE_READ) &&
 	    (attr->read_format & PERF_FORMAT_GROUP))
 		return -EOPNOTSUPP;
-	if (attr->freq)
-		return -EOPNOTSUPP;
 	return 0;
+}
+
+static bool pfm_perf_is_clock(const struct perf_event_attr *attr)
+{
+	return attr->config == PERF_COUNT_SW_CPU_CLOCK || attr->config == PERF_COUNT_SW_TASK_CLOCK;
+}
+
+/*
+ * The first period: sample_period; with freq, for the clocks the fixed period
+ * 1e9/freq ns (and attr.freq is cleared, as perf does: PERIOD says it), for other
+ * events 1, adapted at each sample.
+ */
+static u64 pfm_perf_first_period(struct perf_event_attr *attr)
+{
+	if (!attr->freq)
+		return attr->sample_period;
+	if (pfm_perf_is_clock(attr)) {
+		attr->sample_period = div64_u64(NSEC_PER_SEC, attr->sample_freq);
+		attr->freq = 0;
+		return attr->sample_period;
+	}
+	return 1;
+}
+
+/*
+ * freq on an event that is not a clock: the period that would have given freq
+ * samples a second over the last one, low-pass filtered (an eighth of the
+ * difference at a time), as perf adapts it; gaps longer than two ticks (the
+ * thread slept) teach nothing.  The core resets the PMD to the new period.
+ */
+static void pfm_perf_adapt(struct pfm_perf_event *ev, struct pfm_pmd *p)
+{
+	u64 now = local_clock(), delta = now - ev->freq_stamp, period;
+	s64 diff;
+
+	ev->freq_stamp = now;
+	if (!delta || delta >= 2 * TICK_NSEC)
+		return;
+	period = div64_u64(ev->period * NSEC_PER_SEC, delta * ev->attr.sample_freq);
+	diff = ((s64)(period - ev->period) + 7) / 8;
+	period = ev->period + diff;
+	ev->period = period ? period : 1;
+	p->short_reset = -ev->period;
+	p->long_reset = -ev->period;
+}
+
+/*
+ * perf_event_max_sample_rate per tick: past it an event records a
+ * PERF_RECORD_THROTTLE and no sample until the next tick, whose first overflow
+ * records PERF_RECORD_UNTHROTTLE.  True when this sample is not to be taken.
+ */
+static bool pfm_perf_throttle(struct pfm_perf_event *ev)
+{
+	unsigned long now = jiffies;
+
+	if (now != ev->thr_jiffies) {
+		ev->thr_jiffies = now;
+		ev->thr_count = 0;
+		if (ev->throttled) {
+			ev->throttled = false;
+			pfm_perf_throttle_record(ev, PERF_RECORD_UNTHROTTLE);
+		}
+	}
+	if (ev->throttled)
+		return true;
+	if (++ev->thr_count <= DIV_ROUND_UP(READ_ONCE(pfm_perf_max_sample_rate), HZ))
+		return false;
+	ev->throttled = true;
+	pfm_perf_throttle_record(ev, PERF_RECORD_THROTTLE);
+	return true;
 }
 
 static u64 pfm_perf_primary_id(const struct pfm_perf_event *ev)
@@ -88,6 +159,23 @@ unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w)
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		w[n++] = pfm_perf_primary_id(ev);
 	return n;
+}
+
+/* PERF_RECORD_THROTTLE or UNTHROTTLE of ev: time, id, stream_id, trailer. */
+void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type)
+{
+	u64 w[4 + 6];
+	struct perf_event_header *h = (struct perf_event_header *)w;
+	unsigned int n = 1;
+
+	w[n++] = local_clock();
+	w[n++] = pfm_perf_primary_id(ev);
+	w[n++] = ev->id;
+	n += pfm_perf_id_trailer(ev, w + n);
+	h->type = type;
+	h->misc = 0;
+	h->size = n * sizeof(u64);
+	pfm_perf_ring_write(ev, w, false);
 }
 
 /* The context's live time now: the overflow happens in the live thread. */
@@ -139,6 +227,20 @@ static void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 
 	c->wrapped += skip;
 }
 
+/*
+ * The period that ran out is done: the next one is set for the core's reset,
+ * which takes it off the PMD, and wrapped adds it back, so that the PMD's
+ * progress plus wrapped stays the count.
+ */
+static void pfm_perf_period_done(struct pfm_perf_event *ev, struct pfm_perf_counter *c,
+				 struct pfm_pmd *p)
+{
+	pfm_perf_overrun(c, p, ev->period);
+	if (ev->attr.freq)
+		pfm_perf_adapt(ev, p);
+	c->wrapped += ev->period;
+}
+
 /* One record per CPU at a time: it is built with interrupts off. */
 static DEFINE_PER_CPU(u64 [PFM_PERF_SAMPLE_WORDS], pfm_perf_sample_buf);
 
@@ -152,8 +254,13 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	struct pfm_perf_counter *c = &ev->target->counters[ev->counter];
 	u64 *w = this_cpu_ptr(pfm_perf_sample_buf), st = ev->attr.sample_type;
 	struct perf_event_header *h = (struct perf_event_header *)w;
+	struct pfm_pmd *p = &set->pmds[pmd];
 	unsigned int n = 1;
 
+	if (pfm_perf_throttle(ev)) {
+		pfm_perf_period_done(ev, c, p);
+		return;
+	}
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		w[n++] = pfm_perf_primary_id(ev);
 	if (st & PERF_SAMPLE_IP)
@@ -177,8 +284,7 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	h->type = PERF_RECORD_SAMPLE;
 	h->misc = PERF_RECORD_MISC_USER;
 	h->size = n * sizeof(u64);
-	c->wrapped += ev->period;
-	pfm_perf_overrun(c, &set->pmds[pmd], ev->period);
+	pfm_perf_period_done(ev, c, p);
 	pfm_perf_ring_write(ev, w, true);
 }
 
@@ -206,7 +312,8 @@ int pfm_perf_sample_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
 
 	c->smpl = true;
 	c->wrapped = 0;
-	ev->period = ev->attr.sample_period;
+	ev->period = pfm_perf_first_period(&ev->attr);
+	ev->freq_stamp = local_clock();
 	ret = pfm_perf_route(ev, true);
 	if (!ret)
 		ret = pfm_perf_smpl_pmd(ev, PFM_PMDFL_SMPL, ev->period);

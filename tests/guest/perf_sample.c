@@ -19,112 +19,12 @@
 #include <linux/perf_event.h>
 
 #include "util.h"
+#include "perf_ring_util.h"
 #include "suites.h"
 
 #define ALL_FIELDS	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
 			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
-
-struct ring {
-	int fd;
-	struct perf_event_mmap_page *pg;
-	char *data;
-	uint64_t size;
-	size_t map_len;
-};
-
-/* One record, copied out of the ring (it may straddle the end). */
-struct rec {
-	struct perf_event_header h;
-	uint64_t w[64];
-};
-
-static void attr_smpl(struct perf_event_attr *a, unsigned long long config,
-		      uint64_t period, uint64_t sample_type)
-{
-	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_SOFTWARE;
-	a->size = sizeof(*a);
-	a->config = config;
-	a->disabled = 1;
-	a->exclude_kernel = 1;
-	a->sample_period = period;
-	a->sample_type = sample_type;
-}
-
-static int ck_open(struct perf_event_attr *a, pid_t pid)
-{
-	int fd = pfm_perf_event_open(a, pid, -1, -1, 0);
-
-	ck_assert_msg(fd >= 0, "open: %s", strerror(errno));
-	return fd;
-}
-
-static void ck_map(struct ring *r, int fd, int data_pages, int prot)
-{
-	long psz = page_size();
-
-	r->fd = fd;
-	r->map_len = (1 + data_pages) * psz;
-	r->pg = mmap(NULL, r->map_len, prot, MAP_SHARED, fd, 0);
-	ck_assert_msg(r->pg != MAP_FAILED, "mmap: %s", strerror(errno));
-	r->data = (char *)r->pg + psz;
-	r->size = (uint64_t)data_pages * psz;
-	ck_assert_uint_eq(r->pg->data_offset, psz);
-	ck_assert_uint_eq(r->pg->data_size, r->size);
-	ck_assert_uint_eq(r->pg->aux_size, 0);
-	ck_assert_uint_eq(r->pg->lock % 2, 0);
-}
-
-static void unmap(struct ring *r)
-{
-	munmap(r->pg, r->map_len);
-}
-
-static uint64_t head(const struct ring *r)
-{
-	return __atomic_load_n(&r->pg->data_head, __ATOMIC_ACQUIRE);
-}
-
-static void copy_out(const struct ring *r, uint64_t pos, void *dst, size_t len)
-{
-	size_t off = pos % r->size, first = len < r->size - off ? len : r->size - off;
-
-	memcpy(dst, r->data + off, first);
-	memcpy((char *)dst + first, r->data, len - first);
-}
-
-/*
- * The next record at *pos (< head), into *out; false at the head.  Records are
- * whole: a header size that runs past the head is a torn record.
- */
-static bool next_rec(const struct ring *r, uint64_t *pos, uint64_t hd, struct rec *out)
-{
-	if (*pos == hd)
-		return false;
-	copy_out(r, *pos, &out->h, sizeof(out->h));
-	ck_assert_uint_ge(out->h.size, sizeof(out->h));
-	ck_assert_uint_le(out->h.size, sizeof(*out));
-	ck_assert_uint_eq(out->h.size % 8, 0);
-	ck_assert_uint_le(*pos + out->h.size, hd);
-	copy_out(r, *pos, out, out->h.size);
-	*pos += out->h.size;
-	return true;
-}
-
-/* Everything up to the head is taken: data_tail moves there. */
-static void consume(struct ring *r)
-{
-	__atomic_store_n(&r->pg->data_tail, head(r), __ATOMIC_RELEASE);
-}
-
-static uint64_t ck_id(int fd)
-{
-	uint64_t id = 0;
-
-	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ID, &id));
-	return id;
-}
 
 static uint64_t ck_read1(int fd)
 {
@@ -132,14 +32,6 @@ static uint64_t ck_read1(int fd)
 
 	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
 	return v;
-}
-
-/* n pages touched with fd enabled: n faults. */
-static void fault_on(int fd, char *p, long n)
-{
-	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	touch_pages(p, n);
-	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 }
 
 /* Is ip in touch_pages()?  Its store is where every fault of the test is taken. */
@@ -596,10 +488,6 @@ START_TEST(test_refusals)
 	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
 	a.inherit = 0;
 	a.read_format = PERF_FORMAT_GROUP;
-	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EOPNOTSUPP);
-	/* not yet: frequencies */
-	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1000, PERF_SAMPLE_IP);
-	a.freq = 1;
 	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EOPNOTSUPP);
 }
 END_TEST

@@ -256,9 +256,8 @@
  *     instruction), inherit (children and threads created later are counted in
  *     copies whose counts and times a read adds; enable, disable and reset reach
  *     the copies), pinned and exclusive (leaders only, else EINVAL).
- *     sample_period samples (below); sample_freq (freq=1) is EOPNOTSUPP
- *     (sample_type is ignored while counting); branch stacks and aux_output
- *     EOPNOTSUPP.
+ *     sample_period and sample_freq sample (below; sample_type is ignored
+ *     while counting); branch stacks and aux_output EOPNOTSUPP.
  *   - Groups: group_fd names a leader on the same thread (another thread or a
  *     member: EINVAL; not an event fd: EBADF); a member counts while it and its
  *     leader are enabled, and the group starts and stops as a unit.  Closing a
@@ -302,6 +301,16 @@
  *     with release semantics after the record is whole.  Wakeups: every
  *     wakeup_events samples, or with watermark=1 past wakeup_watermark bytes
  *     (half the ring when 0, and always every half ring without watermark).
+ *   - freq=1: the clocks take the fixed period 1e9/sample_freq ns (attr.freq is
+ *     then cleared, as perf does); other events start at period 1 and adapt it
+ *     at each sample to what would give sample_freq samples a second (an
+ *     eighth of the difference at a time, as perf; no adjustment at the tick,
+ *     so a rate that falls is followed only by the next samples).
+ *     /sys/kernel/perfmon/perf_max_sample_rate (default 100000, perf's
+ *     perf_event_max_sample_rate) refuses a larger sample_freq (EINVAL) and
+ *     throttles an event that takes more than rate/HZ samples in a tick:
+ *     PERF_RECORD_THROTTLE, no samples until the next tick, whose first
+ *     overflow writes PERF_RECORD_UNTHROTTLE.  Throttled periods are counted.
  *   - poll(): EPOLLHUP for an event without a mapping (as perf_events) and once
  *     the thread has exited; else EPOLLIN once after each wakeup.
  * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,

@@ -289,9 +289,11 @@ client_manpage() {
 	verdict shim manpage "$(manpage_check $OUT/manpage.shim)"
 }
 
+. /bin/perf-record.sh
+
 insmod /lib/perfmon.ko || { echo "perf-clients: insmod failed"; exit 1; }
 
-for client in manpage perf_stat papi perf_test stress_ng diff; do
+for client in ${PERF_CLIENTS_ONLY:-manpage perf_stat papi perf_test stress_ng diff perf_record}; do
 	client_$client
 done
 

@@ -39,7 +39,9 @@ check-perf-clients: module guest-bins perf-guest-bins
 		$(B)/guest/bin/noperf:/bin/noperf $(B)/guest/bin/perf_diff:/bin/perf_diff \
 		$(LIBPFM_PERF_SO):/lib/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
 		+$(B)/guest/bin/manpage:/bin/manpage \
+		$(TOP)/tests/guest/perf/perf-record.sh:/bin/perf-record.sh \
 		$(foreach c,$(PERF_CLIENTS),+$(c):$(c))
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/perf-clients.cpio.gz \
-		$(if $(PERF_SHIM),--append "PFM_SHIM=$(PERF_SHIM)") --timeout 900 \
+		--append "$(if $(PERF_SHIM),PFM_SHIM=$(PERF_SHIM)) $(if $(PERF_CLIENTS_ONLY),PERF_CLIENTS_ONLY=$(PERF_CLIENTS_ONLY))" \
+		--timeout 900 \
 		--log $(B)/guest/perf-clients.log
