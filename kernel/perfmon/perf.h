@@ -113,6 +113,7 @@ struct pfm_perf_event {
 
 	void *user_page;		/* mmap()ed perf_event_mmap_page, or NULL */
 	struct pfm_perf_ring *ring;	/* made by the first mmap(), kept until freed */
+	int cpu;			/* -1, or the one CPU whose samples it takes */
 	u64 period;			/* sampling: the period counting now */
 	u64 freq_stamp;			/* freq: time of the last sample */
 	unsigned long thr_jiffies;	/* the tick whose samples thr_count counts */

@@ -115,6 +115,7 @@ static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 			break;
 		copy->parent = ev->parent ?: ev;
 		copy->enabled = ev->enabled;
+		copy->cpu = ev->cpu;
 		copy->exec_armed = ev->exec_armed;
 		/* its leader's copy, made before it; found below */
 		copy->leader = ev->leader == ev ? copy : (void *)ev->leader;

@@ -176,11 +176,8 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 	/* CPU events: perfmon's per-thread and CPU sessions exclude each other. */
 	if (!task)
 		return -EACCES;
-	/* Per-thread events count wherever the thread runs: no per-CPU slices. */
-	if (cpu != -1)
-		return -EINVAL;
 	if (leader) {
-		if (leader->leader != leader)
+		if (leader->leader != leader || leader->cpu != cpu)
 			return -EINVAL;
 		if (leader->target->task != task)
 			return -EINVAL;
@@ -228,6 +225,7 @@ struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr)
 	INIT_LIST_HEAD(&ev->child_entry);
 	ev->id = pfm_perf_new_id();
 	ev->counter = -1;
+	ev->cpu = -1;
 	ev->enabled = !attr->disabled;
 	ev->exec_armed = attr->disabled && attr->enable_on_exec;
 	return ev;
@@ -257,6 +255,7 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 	ev = pfm_perf_event_alloc(attr);
 	if (!ev)
 		goto out_task;
+	ev->cpu = cpu;
 	if (leader) {
 		t = leader->target;
 		refcount_inc(&t->ref);

@@ -257,7 +257,8 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	struct pfm_pmd *p = &set->pmds[pmd];
 	unsigned int n = 1;
 
-	if (pfm_perf_throttle(ev)) {
+	/* a thread's event on one CPU: what happens elsewhere is counted, not sampled */
+	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || pfm_perf_throttle(ev)) {
 		pfm_perf_period_done(ev, c, p);
 		return;
 	}

@@ -584,6 +584,53 @@ START_TEST(test_switch_samples)
 }
 END_TEST
 
+/*
+ * perf record's default: one event per CPU for one thread.  Each sample goes to
+ * the event of the CPU it was taken on: pinned to CPU 0, then to CPU 1, the
+ * thread's faults are samples of the first event, then of the second.
+ */
+START_TEST(test_per_cpu_events)
+{
+	const long n = 32;
+	char *p = ck_fresh_pages(2 * n);
+	struct perf_event_attr a;
+	struct ring r[2];
+	struct rec rec;
+	uint64_t pos, hd;
+	int fd[2], c;
+	long i;
+
+	if (possible_cpus() < 2)
+		return;
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU);
+	a.disabled = 0;
+	for (c = 0; c < 2; c++) {
+		fd[c] = pfm_perf_event_open(&a, 0, c, -1, 0);
+		ck_assert_int_ge(fd[c], 0);
+		ck_map(&r[c], fd[c], 4, PROT_READ | PROT_WRITE);
+	}
+	ck_pin(0);
+	touch_pages(p, n);
+	ck_pin(1);
+	touch_pages(p + n * page_size(), n);
+	for (c = 0; c < 2; c++)
+		ck_assert_ok(ioctl(fd[c], PERF_EVENT_IOC_DISABLE, 0));
+	for (c = 0; c < 2; c++) {
+		pos = 0;
+		i = 0;
+		hd = head(&r[c]);
+		while (next_rec(&r[c], &pos, hd, &rec)) {
+			ck_assert_uint_eq(rec.w[1], c);
+			if (rec.w[0] == (uintptr_t)(p + (c * n + i) * page_size()))
+				i++;
+		}
+		ck_assert_int_eq(i, n);
+		unmap(&r[c]);
+		close(fd[c]);
+	}
+}
+END_TEST
+
 Suite *pfm_perf_sample_suite(void)
 {
 	Suite *s = suite_create("perf_sample");
@@ -605,6 +652,7 @@ Suite *pfm_perf_sample_suite(void)
 	tcase_add_test(tc, test_task_clock_samples);
 	tcase_add_test(tc, test_cpu_clock_samples);
 	tcase_add_test(tc, test_switch_samples);
+	tcase_add_test(tc, test_per_cpu_events);
 	suite_add_tcase(s, tc);
 	return s;
 }

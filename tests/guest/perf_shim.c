@@ -144,14 +144,25 @@ START_TEST(test_native_context_excludes)
 }
 END_TEST
 
-/* CPU events are refused with the errno perf falls back on; no per-CPU slices. */
+/*
+ * CPU events are refused with the errno perf falls back on; a thread's event on
+ * one CPU opens (its samples: perf_sample.c), a CPU out of range is EINVAL.
+ */
 START_TEST(test_cpu_events)
 {
 	struct perf_event_attr a;
+	int fd;
 
 	attr_sw(&a, PERF_COUNT_SW_CPU_CLOCK);
 	ck_assert_errno(pfm_perf_event_open(&a, -1, 0, -1, 0), EACCES);
-	ck_assert_errno(pfm_perf_event_open(&a, 0, 0, -1, 0), EINVAL);
+	fd = pfm_perf_event_open(&a, 0, 0, -1, 0);
+	ck_assert_int_ge(fd, 0);
+	/* a member on another CPU than its leader's */
+	if (possible_cpus() > 1)
+		ck_assert_errno(pfm_perf_event_open(&a, 0, 1, fd, 0), EINVAL);
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, fd, 0), EINVAL);
+	close(fd);
+	ck_assert_errno(pfm_perf_event_open(&a, 0, 4096, -1, 0), EINVAL);
 	/* the event type is checked first: ENOENT, not EACCES */
 	a.type = PERF_TYPE_HARDWARE;
 	ck_assert_errno(pfm_perf_event_open(&a, -1, 0, -1, 0), ENOENT);

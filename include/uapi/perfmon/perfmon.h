@@ -233,8 +233,11 @@
  *   - Targets: pid 0 (the caller) or a thread id, cpu -1: the thread is counted
  *     wherever it runs.  pid -1 with a cpu (CPU events) is EACCES: perfmon's
  *     per-thread and per-CPU sessions exclude each other (tools such as perf
- *     fall back to per-thread events on EACCES).  A pid with a cpu other than -1
- *     (one thread on one CPU) is EINVAL.  Attaching takes perfmon's access rules
+ *     fall back to per-thread events on EACCES).  A pid with a cpu (perf
+ *     record's one event per CPU for one thread): the event samples only what
+ *     happens on that CPU, so each sample goes to the fd of the CPU it was
+ *     taken on; its count (read()) is the thread's on every CPU, not that
+ *     CPU's share.  A group's members are on their leader's cpu (else EINVAL).  Attaching takes perfmon's access rules
  *     (ATTACHING, ACCESS); privilege refusals are EACCES, never EPERM, and
  *     kernel-level counting (exclude_kernel=0) is privileged as the software
  *     PMU's OS bit is (paranoid >= 2 without CAP_PERFMON: EACCES).
