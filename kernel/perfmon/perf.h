@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * perfmon: the perf_event_open compatibility layer (perf_open.c, perf_event.c,
- * perf_target.c, perf_file.c, perf_inherit.c).
+ * perf_target.c, perf_file.c, perf_inherit.c; sampling: perf_sample.c,
+ * perf_ring.c, perf_sideband.c).
  *
  * perf's model on perfmon's: every perf event opened on one thread lives in that
  * thread's one perfmon context, owned by a "target" shared by those events.  The
@@ -23,7 +24,9 @@
  * PERF_RECORD_SAMPLE into the ring its output goes to: its own, mapped by
  * mmap() of 1 + 2^n pages, or, for an inherited copy, the opened event's.  The
  * handler never masks the context: a record that does not fit is counted and
- * reported by PERF_RECORD_LOST.  Task-clock counters reach their carry by a
+ * reported by PERF_RECORD_LOST.  The records that name what was sampled (COMM,
+ * MMAP2) come from the sampled thread in process context (perf_sideband.c).
+ * Task-clock counters reach their carry by a
  * timer of the software PMU (sw_pmu.c), so the clocks sample on time.
  *
  * Locking: target->ctx->mutex protects the target's events and everything in
@@ -37,6 +40,8 @@
 #include <linux/perf_event.h>
 #include <linux/poll.h>
 #include <linux/workqueue.h>
+
+#define PFM_PERF_SB_KNOWN	32
 
 /* A software counter of a target, shared by the events that count the same. */
 struct pfm_perf_counter {
@@ -68,6 +73,8 @@ struct pfm_perf_ring {
 	atomic_t poll;			/* EPOLLIN once a wakeup came */
 	wait_queue_head_t wait;
 	struct irq_work wake_work;	/* wakes the readers from any context */
+	unsigned int nr_known;		/* mappings reported (perf_sideband.c), lock */
+	struct { u64 start, end; } known[PFM_PERF_SB_KNOWN];
 };
 
 struct pfm_perf_target {
@@ -83,6 +90,9 @@ struct pfm_perf_target {
 	bool exit_queued;		/* exit_work queued (pfm_perf_targets_lock) */
 	struct callback_head exec_work;
 	struct work_struct exit_work;	/* folds the copies at the thread's exit */
+	bool sb_queued;			/* sb_work queued (pfm_perf_targets_lock) */
+	u64 sb_time;			/* the time its records carry */
+	struct callback_head sb_work;	/* reports mappings (perf_sideband.c) */
 };
 
 struct pfm_perf_event {
@@ -183,6 +193,7 @@ int pfm_perf_sample_check(const struct perf_event_attr *attr);
 int pfm_perf_sample_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev);
 void pfm_perf_sample_teardown(struct pfm_perf_event *ev);
 unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w);
+unsigned int pfm_perf_id_trailer_at(const struct pfm_perf_event *ev, u64 *w, u64 time);
 void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type);
 void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx,
 			      struct pfm_event_set *set, unsigned int pmd);
@@ -193,5 +204,10 @@ void pfm_perf_ring_free(struct pfm_perf_event *ev);
 __poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait);
 void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample);
 int pfm_perf_route(struct pfm_perf_event *ev, bool on);
+struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev);
+
+/* perf_sideband.c */
+void pfm_perf_sb_sample(struct pfm_perf_event *ev, u64 ip, u64 time);
+void pfm_perf_sb_exec(struct pfm_perf_target *t);
 
 #endif

@@ -43,6 +43,7 @@ static void pfm_perf_exec_work(struct callback_head *head)
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
 	mutex_lock(&t->ctx->mutex);
 	pfm_perf_target_exec(t);
+	pfm_perf_sb_exec(t);	/* COMM and the new image's mappings */
 	pfm_perf_exec_disarm(t);
 	mutex_unlock(&t->ctx->mutex);
 	pfm_perf_target_put(t);

@@ -204,7 +204,7 @@ int pfm_perf_ring_mmap(struct pfm_perf_event *ev, struct vm_area_struct *vma)
 }
 
 /* The ring ev's records go to: an inherited copy's go to the opened event's. */
-static struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev)
+struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev)
 {
 	const struct pfm_perf_event *o = ev->parent ? ev->parent : ev;
 

@@ -141,6 +141,12 @@ static u64 pfm_perf_tid(void)
 /* The sample_id_all trailer of a non-sample record of ev, in w; its words. */
 unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w)
 {
+	return pfm_perf_id_trailer_at(ev, w, local_clock());
+}
+
+/* The same, with the time given. */
+unsigned int pfm_perf_id_trailer_at(const struct pfm_perf_event *ev, u64 *w, u64 time)
+{
 	u64 st = ev->attr.sample_type;
 	unsigned int n = 0;
 
@@ -149,7 +155,7 @@ unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w)
 	if (st & PERF_SAMPLE_TID)
 		w[n++] = pfm_perf_tid();
 	if (st & PERF_SAMPLE_TIME)
-		w[n++] = local_clock();
+		w[n++] = time;
 	if (st & PERF_SAMPLE_ID)
 		w[n++] = pfm_perf_primary_id(ev);
 	if (st & PERF_SAMPLE_STREAM_ID)
@@ -255,6 +261,7 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	u64 *w = this_cpu_ptr(pfm_perf_sample_buf), st = ev->attr.sample_type;
 	struct perf_event_header *h = (struct perf_event_header *)w;
 	struct pfm_pmd *p = &set->pmds[pmd];
+	u64 ip = pfm_user_ip(), time = local_clock();
 	unsigned int n = 1;
 
 	/* a thread's event on one CPU: what happens elsewhere is counted, not sampled */
@@ -265,11 +272,11 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		w[n++] = pfm_perf_primary_id(ev);
 	if (st & PERF_SAMPLE_IP)
-		w[n++] = pfm_user_ip();
+		w[n++] = ip;
 	if (st & PERF_SAMPLE_TID)
 		w[n++] = pfm_perf_tid();
 	if (st & PERF_SAMPLE_TIME)
-		w[n++] = local_clock();
+		w[n++] = time;
 	if (st & PERF_SAMPLE_ADDR)
 		w[n++] = pfm_sw_event_addr();
 	if (st & PERF_SAMPLE_ID)
@@ -287,6 +294,7 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	h->size = n * sizeof(u64);
 	pfm_perf_period_done(ev, c, p);
 	pfm_perf_ring_write(ev, w, true);
+	pfm_perf_sb_sample(ev, ip, time);
 }
 
 /* ev's counter (its own) as a sampling PMD; ctx->mutex held. */

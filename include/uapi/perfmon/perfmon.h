@@ -304,6 +304,17 @@
  *     with release semantics after the record is whole.  Wakeups: every
  *     wakeup_events samples, or with watermark=1 past wakeup_watermark bytes
  *     (half the ring when 0, and always every half ring without watermark).
+ *   - Side-band records (perf report's names): with attr.comm, an exec that
+ *     enables events (enable_on_exec) writes PERF_RECORD_COMM (misc
+ *     COMM_EXEC with attr.comm_exec), then, with attr.mmap2 (or mmap),
+ *     PERF_RECORD_MMAP2 (MMAP) for every executable mapping of the new image.
+ *     There is no hook on mmap(): a sample whose IP is in no mapping its ring
+ *     was told of makes the sampled thread, before it returns to user mode,
+ *     report its executable mappings not yet reported, their sample_id_all
+ *     time that of the sample less 1 ns (so perf, which sorts by time, knows
+ *     the mapping before the sample; without TIME the first sample of a new
+ *     mapping precedes its record and stays unresolved).  A ring remembers 32
+ *     mappings.  FORK and EXIT are not written; COMM only at such an exec.
  *   - freq=1: the clocks take the fixed period 1e9/sample_freq ns (attr.freq is
  *     then cleared, as perf does); other events start at period 1 and adapt it
  *     at each sample to what would give sample_freq samples a second (an
