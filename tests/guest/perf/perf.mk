@@ -6,8 +6,7 @@
 # Stock kernel only (the in-tree debug kernel has no perf_events of its own to
 # compare with).  Not in make check yet: on a loaded host two native runs of one
 # client differ by more than the tolerances (task-clock 66 vs 78 ms, 18%, seen with
-# a kernel build beside it); on an idle host it passes.  The shim half of perf test
-# is an expected failure until the shim samples.  PERF_SHIM=absent expects every
+# a kernel build beside it); on an idle host it passes.  PERF_SHIM=absent expects every
 # shim half to fail (none may be answered by anything else), and passes.
 #
 # The clients are the host's Debian binaries, copied into the image with their
