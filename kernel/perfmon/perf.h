@@ -205,6 +205,7 @@ __poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_t
 void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample);
 int pfm_perf_route(struct pfm_perf_event *ev, bool on);
 struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev);
+int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg);
 
 /* perf_sideband.c */
 void pfm_perf_sb_sample(struct pfm_perf_event *ev, u64 ip, u64 time);

@@ -299,7 +299,7 @@ static long pfm_perf_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 		fdput(f);
 		return -EINVAL;		/* not a BPF program, or no place for one */
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
-		return -EINVAL;		/* no ring buffer */
+		return pfm_perf_ring_pause(ev, arg);
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return -EINVAL;		/* not a tracepoint */
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:

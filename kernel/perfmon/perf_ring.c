@@ -212,6 +212,20 @@ struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev)
 	return smp_load_acquire(&o->ring);
 }
 
+/* PAUSE_OUTPUT: while paused, records are lost (and counted); EINVAL without a ring. */
+int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg)
+{
+	struct pfm_perf_ring *r = pfm_perf_out_ring(ev);
+	unsigned long flags;
+
+	if (!r || !r->data_size)
+		return -EINVAL;
+	raw_spin_lock_irqsave(&r->lock, flags);
+	r->paused = !!arg;
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+	return 0;
+}
+
 __poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait)
 {
 	struct pfm_perf_ring *r = pfm_perf_out_ring(ev);

@@ -268,6 +268,54 @@ START_TEST(test_ring_wraps)
 }
 END_TEST
 
+/*
+ * PAUSE_OUTPUT: paused, the samples are lost, and the first one after the
+ * resume is preceded by a LOST with their number; a one-page mapping has no
+ * ring to pause (EINVAL).
+ */
+START_TEST(test_pause_output)
+{
+	char *p = ck_fresh_pages(30);
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd;
+	struct ring r;
+	struct rec rec;
+	long i = 0;
+	int fd, fd1;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
+	fd1 = ck_open(&a, 0);
+	ck_assert_errno(ioctl(fd1, PERF_EVENT_IOC_PAUSE_OUTPUT, 1), EINVAL);
+	ck_map(&r, fd1, 0, PROT_READ);
+	ck_assert_errno(ioctl(fd1, PERF_EVENT_IOC_PAUSE_OUTPUT, 1), EINVAL);
+	unmap(&r);
+	close(fd1);
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 2, PROT_READ | PROT_WRITE);
+	fault_on(fd, p, 10);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
+	fault_on(fd, p + 10 * page_size(), 10);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0));
+	fault_on(fd, p + 20 * page_size(), 10);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		if (i == 10) {
+			ck_assert_uint_eq(rec.h.type, PERF_RECORD_LOST);
+			ck_assert_uint_eq(rec.w[1], 10);
+			i += 10;
+			continue;
+		}
+		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
+		ck_assert_uint_eq(rec.w[0], (uintptr_t)(p + i * page_size()));
+		i++;
+	}
+	ck_assert_int_eq(i, 30);
+	ck_assert_uint_eq(ck_read1(fd), 30);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
 /* A read-only mapping overwrites: data_tail is not read, nothing is lost. */
 START_TEST(test_readonly_overwrites)
 {
@@ -536,7 +584,11 @@ static void clock_samples(unsigned long long config)
 	       (unsigned long long)(prev / period));
 	ck_assert_int_ge(i, 10);
 	ck_assert_int_le(i, 20);
-	ck_assert_uint_ge(ck_read1(fd), run);
+	/*
+	 * the thread's time, less what the core's reload after each carry takes
+	 * (its PMD is read, then written: the time between is not counted)
+	 */
+	ck_assert_uint_ge(ck_read1(fd), run - run / 100);
 	unmap(&r);
 	close(fd);
 }
@@ -569,7 +621,7 @@ START_TEST(test_switch_samples)
 	ck_map(&r, fd, 4, PROT_READ | PROT_WRITE);
 	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	for (k = 0; k < 20; k++)
-		usleep(100);
+		usleep(1000);
 	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	hd = head(&r);
 	while (next_rec(&r, &pos, hd, &rec)) {
@@ -577,7 +629,8 @@ START_TEST(test_switch_samples)
 		ck_assert_uint_eq(rec.w[1], 0);		/* no address */
 		i++;
 	}
-	ck_assert_int_ge(i, 20);
+	/* a sleep whose timer ran out before the thread slept does not switch */
+	ck_assert_int_ge(i, 10);
 	ck_assert_uint_eq(ck_read1(fd), i);
 	unmap(&r);
 	close(fd);
@@ -643,6 +696,7 @@ Suite *pfm_perf_sample_suite(void)
 	tcase_add_test(tc, test_lost_trailer);
 	tcase_add_test(tc, test_ring_wraps);
 	tcase_add_test(tc, test_readonly_overwrites);
+	tcase_add_test(tc, test_pause_output);
 	tcase_add_test(tc, test_wakeup_events);
 	tcase_add_test(tc, test_wakeup_watermark);
 	tcase_add_test(tc, test_wakeup_half);

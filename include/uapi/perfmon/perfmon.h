@@ -271,9 +271,12 @@
  *     CPU while the event was enabled (as perf_events reports per-thread
  *     events); LOST is 0.  Counts stay readable after the thread exits.
  *   - ioctl(): ENABLE, DISABLE, RESET (with PERF_IOC_FLAG_GROUP: the whole
- *     group), ID; REFRESH, PERIOD (after reading its argument: EFAULT), the
- *     filters and PAUSE_OUTPUT are EINVAL as for a counting software event,
- *     SET_OUTPUT 0 for -1 or an event of the same thread, MODIFY_ATTRIBUTES
+ *     group), ID, PAUSE_OUTPUT (EINVAL without a ring of data pages); REFRESH,
+ *     PERIOD (after reading its argument: EFAULT) and the filters are EINVAL
+ *     as for a counting software event (REFRESH and PERIOD on sampling events
+ *     too: not done),
+ *     SET_OUTPUT 0 for -1 or an event of the same thread (but the records
+ *     still go to the event's own ring: not done), MODIFY_ATTRIBUTES
  *     EOPNOTSUPP after the attr checks; any other command ENOTTY.
  *   - mmap(): 1 + 2^n pages (n >= 0, or one page), MAP_SHARED, offset 0, else
  *     EINVAL: a struct perf_event_mmap_page with lock even, index 0 (no
@@ -291,7 +294,9 @@
  *     (an inherited copy into the opened event's ring).  Page faults, context
  *     switches and the clocks sample (the clocks by a timer that fires at the
  *     counter's carry; a timer late by whole periods skips them, as perf's
- *     clock events do, and read() still counts them).  Fields, in the kernel's
+ *     clock events do, and read() still counts them; the core's reload of the
+ *     PMD after a carry, a read then a write, does not count the few
+ *     microseconds between them).  Fields, in the kernel's
  *     order: IDENTIFIER, IP (the thread's user-mode IP, misc USER, also for a
  *     fault the kernel took for it), TID (the sampled thread's namespace),
  *     TIME (local_clock(), perf's clock), ADDR (the faulting address, else 0),
