@@ -59,7 +59,8 @@ START_TEST(test_clock_freq)
 	ck_assert_int_ge(i, 10);
 	ck_assert_int_le(i, 20);
 	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
-	ck_assert_uint_ge(v, run);
+	/* less the core's reload after each carry (a read, then a write) */
+	ck_assert_uint_ge(v, run - run / 100);
 	unmap(&r);
 	close(fd);
 }

@@ -16,6 +16,7 @@
 #include <linux/perf_event.h>
 
 #include "util.h"
+#include "perf_ring_util.h"
 #include "users.h"
 #include "suites.h"
 
@@ -63,9 +64,7 @@ START_TEST(test_self_page_faults)
 	char *p = ck_fresh_pages(64);
 	int fd = ck_open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, -1);
 
-	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	touch_pages(p, 64);
-	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	fault_on(fd, p, 64);
 	ck_assert_uint_eq(ck_read1(fd), 64);
 	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_RESET, 0));
 	ck_assert_uint_eq(ck_read1(fd), 0);
