@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * perfmon: the perf_event_open compatibility layer (perf_open.c, perf_event.c,
- * perf_target.c, perf_file.c, perf_inherit.c).
+ * perf_target.c, perf_file.c, perf_inherit.c; sampling: perf_sample.c,
+ * perf_ring.c, perf_sideband.c).
  *
  * perf's model on perfmon's: every perf event opened on one thread lives in that
  * thread's one perfmon context, owned by a "target" shared by those events.  The
@@ -13,6 +14,22 @@
  * keeps the intervals it counted.  Events that count nothing on this machine
  * (dummy, alignment faults, ...) use no counter.
  *
+ * Sampling is a layer on perfmon's own: a sampling event (sample_period) takes a
+ * counter of its own and makes its PMD a perfmon sampling PMD (PFM_PMDFL_SMPL,
+ * reset to -period at each overflow by the core's overflow path, ovfl.c).  The
+ * target's context then takes the "perf_ring" sampling format (perf_ring.c), the
+ * second format of the core's registry beside "default": where perfmon has one
+ * sampling buffer per context and perf one ring per event, the format's buffer
+ * is a routing table from PMD to the perf event that owns it, and its handler
+ * hands each overflow to that event (perf_sample.c), which writes its
+ * PERF_RECORD_SAMPLE into the ring its output goes to: its own, mapped by
+ * mmap() of 1 + 2^n pages, or, for an inherited copy, the opened event's.  The
+ * handler never masks the context: a record that does not fit is counted and
+ * reported by PERF_RECORD_LOST.  The records that name what was sampled (COMM,
+ * MMAP2) come from the sampled thread in process context (perf_sideband.c).
+ * Task-clock counters reach their carry by a
+ * timer of the software PMU (sw_pmu.c), so the clocks sample on time.
+ *
  * Locking: target->ctx->mutex protects the target's events and everything in
  * them; pfm_perf_family_mutex the lists of inherited copies (perf_inherit.c).
  * Never two contexts' mutexes at once.
@@ -20,10 +37,38 @@
 #ifndef _PERFMON_PERF_H
 #define _PERFMON_PERF_H
 
+#include <linux/irq_work.h>
 #include <linux/perf_event.h>
+#include <linux/poll.h>
 #include <linux/workqueue.h>
 
 #include "perf_hw.h"
+
+#define PFM_PERF_SB_KNOWN	32
+
+/*
+ * An event's mapping (perf_ring.c): the user page, then 2^n data pages (none
+ * for a one-page mapping) where records are written, whole, in order.
+ */
+struct pfm_perf_ring {
+	struct pfm_smpl_buf buf;	/* the pages, charged as sampling memory */
+	struct perf_event_mmap_page *page;
+	void *data;
+	u64 data_size;			/* 0 for a user page alone */
+	bool writable;			/* mapped PROT_WRITE: data_tail is honoured */
+	raw_spinlock_t lock;		/* writers, from any thread of the family */
+	u64 head;			/* where the next record goes */
+	u64 lost;			/* records dropped since the last LOST */
+	u64 wakeup;			/* head at the last watermark wakeup */
+	u64 watermark;			/* bytes between wakeups */
+	unsigned int events;		/* samples since the last wakeup */
+	bool paused;			/* PAUSE_OUTPUT: records are lost */
+	atomic_t poll;			/* EPOLLIN once a wakeup came */
+	wait_queue_head_t wait;
+	struct irq_work wake_work;	/* wakes the readers from any context */
+	unsigned int nr_known;		/* mappings reported (perf_sideband.c), lock */
+	struct { u64 start, end; } known[PFM_PERF_SB_KNOWN];
+};
 
 struct pfm_perf_target {
 	refcount_t ref;			/* events + in-flight users */
@@ -38,6 +83,9 @@ struct pfm_perf_target {
 	bool exit_queued;		/* exit_work queued (pfm_perf_targets_lock) */
 	struct callback_head exec_work;
 	struct work_struct exit_work;	/* folds the copies at the thread's exit */
+	bool sb_queued;			/* sb_work queued (pfm_perf_targets_lock) */
+	u64 sb_time;			/* the time its records carry */
+	struct callback_head sb_work;	/* reports mappings (perf_sideband.c) */
 };
 
 struct pfm_perf_event {
@@ -67,6 +115,13 @@ struct pfm_perf_event {
 	u64 child_ns;
 
 	void *user_page;		/* mmap()ed perf_event_mmap_page, or NULL */
+	struct pfm_perf_ring *ring;	/* made by the first mmap(), kept until freed */
+	int cpu;			/* -1, or the one CPU whose samples it takes */
+	u64 period;			/* sampling: the period counting now */
+	u64 freq_stamp;			/* freq: time of the last sample */
+	unsigned long thr_jiffies;	/* the tick whose samples thr_count counts */
+	unsigned int thr_count;
+	bool throttled;			/* max sample rate: no samples until the next tick */
 };
 
 /* What reading an event gives: its count and time, its copies' included. */
@@ -123,5 +178,30 @@ void pfm_perf_exec_arm(struct pfm_perf_target *t);
 void pfm_perf_exec_disarm(struct pfm_perf_target *t);
 void pfm_perf_exec(struct task_struct *task);
 void pfm_perf_exit(struct task_struct *task);
+
+/* perf_sample.c */
+extern unsigned long pfm_perf_max_sample_rate;
+bool pfm_perf_sampling(const struct perf_event_attr *attr);
+int pfm_perf_sample_check(const struct perf_event_attr *attr);
+int pfm_perf_sample_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev);
+void pfm_perf_sample_teardown(struct pfm_perf_event *ev);
+unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w);
+unsigned int pfm_perf_id_trailer_at(const struct pfm_perf_event *ev, u64 *w, u64 time);
+void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type);
+void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx,
+			      struct pfm_event_set *set, unsigned int pmd);
+
+/* perf_ring.c */
+int pfm_perf_ring_mmap(struct pfm_perf_event *ev, struct vm_area_struct *vma);
+void pfm_perf_ring_free(struct pfm_perf_event *ev);
+__poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait);
+void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample);
+int pfm_perf_route(struct pfm_perf_event *ev, bool on);
+struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev);
+int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg);
+
+/* perf_sideband.c */
+void pfm_perf_sb_sample(struct pfm_perf_event *ev, u64 ip, u64 time);
+void pfm_perf_sb_exec(struct pfm_perf_target *t);
 
 #endif

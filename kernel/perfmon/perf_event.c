@@ -108,8 +108,9 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, u32 mask, u64 *pmd)
 		}
 	}
 	ret = pfm_read_pmds(t->ctx, req, n);
+	/* a sampling counter's resets took its periods off: added back */
 	for (i = 0; !ret && i < n; i++)
-		pmd[idx[i]] = req[i].reg_value;
+		pmd[idx[i]] = req[i].reg_value + READ_ONCE(t->counters[idx[i]].wrapped);
 	kfree(req);
 	return ret;
 }
@@ -188,6 +189,7 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
  */
 int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
 {
+	bool smpl = pfm_perf_sampling(&ev->attr);
 	struct pfm_perf_enc enc;
 	int i, ret;
 
@@ -195,11 +197,16 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
 	ret = pfm_perf_encode(&ev->attr, &enc);
 	if (ret || !enc.counters)
 		return ret;
+	/* sampling is proved on the software PMU only (perf_sample.c) */
+	if (smpl && ev->attr.type != PERF_TYPE_SOFTWARE)
+		return -EOPNOTSUPP;
+	enc.own = smpl;
 	i = pfm_perf_counter_get(t->ctx, t->counters, &enc, &ev->pmc);
 	if (i < 0)
 		return i;
 	ev->counter = i;
-	return 0;
+	/* a sampling event's counter is its own (perf_sample.c) */
+	return smpl ? pfm_perf_sample_setup(t, ev) : 0;
 }
 
 /* ev stops counting and leaves its counter, which stops when no event counts on it. */
@@ -209,6 +216,8 @@ void pfm_perf_event_teardown(struct pfm_perf_event *ev)
 
 	if (ev->counter < 0)
 		return;
+	if (t->counters[ev->counter].smpl)
+		pfm_perf_sample_teardown(ev);
 	pfm_perf_counter_put(t->ctx, t->counters, ev->counter, ev->counting);
 	ev->counting = false;
 	ev->counter = -1;

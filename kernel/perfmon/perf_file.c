@@ -10,7 +10,8 @@
  *
  * mmap() of one page gives the perf_event_mmap_page of a software event: index 0
  * (no user-mode counter read), the count in offset, the times; refreshed at
- * each read().  A ring buffer (more pages) needs sampling: EINVAL.
+ * each read().  1 + 2^n pages add the ring the event's records go to
+ * (perf_ring.c).
  * poll() says POLLHUP, as perf_events does, for an event without a mapping and
  * once the monitored thread has exited.
  */
@@ -298,7 +299,7 @@ static long pfm_perf_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 		fdput(f);
 		return -EINVAL;		/* not a BPF program, or no place for one */
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
-		return -EINVAL;		/* no ring buffer */
+		return pfm_perf_ring_pause(ev, arg);
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return -EINVAL;		/* not a tracepoint */
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
@@ -314,35 +315,21 @@ static __poll_t pfm_perf_poll(struct file *file, poll_table *wait)
 
 	/* The core wakes this queue with the end message of the thread's exit. */
 	poll_wait(file, &ctx->msgq_wait, wait);
-	if (!READ_ONCE(ev->user_page) || !pfm_ctx_is_loaded(ctx))
+	if (!pfm_ctx_is_loaded(ctx))
 		return EPOLLHUP;
-	return 0;
+	return pfm_perf_ring_poll(ev, file, wait);
 }
 
 /*
  * No ctx->mutex here: mmap_lock is held, and attaching takes the mutex first and
- * mmap_lock after (exec's locks).  The page is made once, lock-free; read() fills
- * it under the mutex.
+ * mmap_lock after (exec's locks).  The ring is made once, lock-free
+ * (perf_ring.c); read() fills its user page under the mutex.
  */
 static int pfm_perf_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	struct pfm_perf_event *ev = file->private_data;
-	struct perf_event_mmap_page *pg;
-
 	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	if (vma->vm_end - vma->vm_start != PAGE_SIZE)
-		return -EINVAL;		/* a ring buffer: sampling only */
-	if (!READ_ONCE(ev->user_page)) {
-		pg = (void *)get_zeroed_page(GFP_KERNEL);
-		if (!pg)
-			return -ENOMEM;
-		pg->pmc_width = 64;	/* index 0: no user-mode read */
-		if (cmpxchg(&ev->user_page, NULL, (void *)pg))
-			free_page((unsigned long)pg);
-	}
-	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	return vm_insert_page(vma, vma->vm_start, virt_to_page(ev->user_page));
+	return pfm_perf_ring_mmap(file->private_data, vma);
 }
 
 /*
@@ -384,8 +371,7 @@ void pfm_perf_event_free(struct pfm_perf_event *ev)
 	pfm_perf_event_unlink(ev);
 	mutex_unlock(&t->ctx->mutex);
 	mutex_unlock(&pfm_perf_family_mutex);
-	if (ev->user_page)
-		free_page((unsigned long)ev->user_page);
+	pfm_perf_ring_free(ev);
 	kfree(ev);
 	pfm_perf_target_put(t);
 }

@@ -38,6 +38,9 @@ struct pfm_perf_counter {
 	u64 pmc;			/* PMC value without the on switch */
 	unsigned int users;		/* events on it */
 	unsigned int counting;		/* of those, counting now: on while any */
+	bool smpl;			/* a sampling event's own: never shared */
+	u64 wrapped;			/* sampling: periods the resets took off the
+					 * PMD (ctx->lock), added back when read */
 };
 
 /*
@@ -49,6 +52,7 @@ struct pfm_perf_enc {
 	u32 counters;
 	u64 pmc;
 	u64 fixed_pmc;
+	bool own;			/* a counter of its own (sampling): no sharing */
 };
 
 /*

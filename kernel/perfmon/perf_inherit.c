@@ -43,6 +43,7 @@ static void pfm_perf_exec_work(struct callback_head *head)
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
 	mutex_lock(&t->ctx->mutex);
 	pfm_perf_target_exec(t);
+	pfm_perf_sb_exec(t);	/* COMM and the new image's mappings */
 	pfm_perf_exec_disarm(t);
 	mutex_unlock(&t->ctx->mutex);
 	pfm_perf_target_put(t);
@@ -115,6 +116,7 @@ static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 			break;
 		copy->parent = ev->parent ?: ev;
 		copy->enabled = ev->enabled;
+		copy->cpu = ev->cpu;
 		copy->exec_armed = ev->exec_armed;
 		/* its leader's copy, made before it; found below */
 		copy->leader = ev->leader == ev ? copy : (void *)ev->leader;

@@ -9,7 +9,7 @@
  *   written back, EINVAL); paranoid 3 EACCES; kernel level without privilege
  *   EACCES; frequency or period EINVAL; a free fd (EMFILE); group_fd EBADF; pid
  *   ESRCH; leader inherit mismatch EINVAL; cpu EINVAL; type and config ENOENT;
- *   what the layer does not do (sampling, branch stacks, aux) EOPNOTSUPP; CPU
+ *   what the layer does not do (sample bits, branch stacks, aux) EOPNOTSUPP; CPU
  *   events EACCES; group rules EINVAL; the thread's context (EACCES, EBUSY,
  *   EMFILE).
  *
@@ -27,9 +27,6 @@
 
 #define PFM_PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
-
-/* perf_event_max_sample_rate's default: the layer does not sample anyway. */
-#define PFM_PERF_MAX_SAMPLE_RATE	100000
 
 static int pfm_perf_check_branch(struct perf_event_attr *attr)
 {
@@ -116,7 +113,7 @@ static int pfm_perf_check_attr(const struct perf_event_attr *attr, int pid, int 
 	if (attr->namespaces && !perfmon_capable())
 		return -EACCES;
 	if (attr->freq) {
-		if (attr->sample_freq > PFM_PERF_MAX_SAMPLE_RATE)
+		if (attr->sample_freq > READ_ONCE(pfm_perf_max_sample_rate))
 			return -EINVAL;
 	} else if (attr->sample_period & (1ULL << 63)) {
 		return -EINVAL;
@@ -171,11 +168,6 @@ static int pfm_perf_check_type(const struct perf_event_attr *attr)
 	return -ENOENT;
 }
 
-static bool pfm_perf_sampling(const struct perf_event_attr *attr)
-{
-	return attr->sample_period != 0;	/* sample_freq shares the field */
-}
-
 /* What perf_event_alloc() and the context lookup refuse, in their order. */
 static int pfm_perf_check_event(const struct perf_event_attr *attr,
 				struct task_struct *task, int cpu,
@@ -196,19 +188,16 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 		return -EOPNOTSUPP;
 	if (attr->aux_output)
 		return -EOPNOTSUPP;
-	/* Sampling is for a later version: counting only. */
-	if (pfm_perf_sampling(attr))
-		return -EOPNOTSUPP;
+	ret = pfm_perf_sample_check(attr);
+	if (ret)
+		return ret;
 	if (flags & PERF_FLAG_PID_CGROUP)
 		return -EINVAL;
 	/* CPU events: perfmon's per-thread and CPU sessions exclude each other. */
 	if (!task)
 		return -EACCES;
-	/* Per-thread events count wherever the thread runs: no per-CPU slices. */
-	if (cpu != -1)
-		return -EINVAL;
 	if (leader) {
-		if (leader->leader != leader)
+		if (leader->leader != leader || leader->cpu != cpu)
 			return -EINVAL;
 		if (leader->target->task != task)
 			return -EINVAL;
@@ -256,6 +245,7 @@ struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr)
 	INIT_LIST_HEAD(&ev->child_entry);
 	ev->id = pfm_perf_new_id();
 	ev->counter = -1;
+	ev->cpu = -1;
 	ev->enabled = !attr->disabled;
 	ev->exec_armed = attr->disabled && attr->enable_on_exec;
 	return ev;
@@ -285,6 +275,7 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 	ev = pfm_perf_event_alloc(attr);
 	if (!ev)
 		goto out_task;
+	ev->cpu = cpu;
 	if (leader) {
 		t = leader->target;
 		refcount_inc(&t->ref);

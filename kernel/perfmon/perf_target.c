@@ -14,6 +14,7 @@
 #include "internal.h"
 #include "ctx.h"
 #include "perf.h"
+#include "smpl.h"
 #include "state.h"
 
 static LIST_HEAD(pfm_perf_targets);
@@ -164,6 +165,8 @@ void pfm_perf_target_put(struct pfm_perf_target *t)
 	if (pfm_ctx_is_loaded(ctx))
 		pfm_unload(ctx, 0);
 	mutex_unlock(&ctx->mutex);
+	/* detached: no overflow can reach the format's routes any more */
+	pfm_smpl_release(&ctx->smpl);
 	pfm_context_put(ctx);
 	put_task_struct(t->task);
 	kfree(t);

@@ -42,6 +42,7 @@ struct pfm_smpl_fmt {
 	 */
 	void (*set_switch)(struct pfm_smpl_buf *b, struct pfm_context *ctx,
 			   struct pfm_event_set *prev, struct pfm_event_set *next);
+	bool kernel_only;		/* not for pfm_create_context() (the perf layer's) */
 	struct module *owner;
 	struct list_head list;
 	struct kobject *kobj;		/* formats/<name>/ */
@@ -53,6 +54,7 @@ void pfm_smpl_fmt_unregister(struct pfm_smpl_fmt *fmt);
 /* smpl_fmt.c: the format named by the caller, with its buffer set up in b */
 int pfm_smpl_setup(struct pfm_smpl_buf *b, u32 ctx_flags, const char __user *uname,
 		   const void __user *uarg, u64 arg_size);
+int pfm_smpl_setup_kernel(struct pfm_smpl_buf *b, const char *name, const void *arg);
 void pfm_smpl_release(struct pfm_smpl_buf *b);
 
 /* smpl_buf.c */
@@ -68,6 +70,10 @@ void pfm_smpl_exit(void);
 /* dfl_smpl.c */
 int pfm_dfl_smpl_init(void);
 void pfm_dfl_smpl_exit(void);
+
+/* perf_ring.c: the perf_event_open layer's format */
+int pfm_perf_smpl_init(void);
+void pfm_perf_smpl_exit(void);
 
 /* mux_smpl.c */
 int pfm_mux_smpl_init(void);

@@ -121,6 +121,28 @@ static const struct pfm_smpl_fmt *pfm_smpl_fmt_get(const char *name)
 }
 
 /*
+ * The format's argument checked, its buffer allocated and laid out into b; the
+ * caller holds a reference on the format, which b keeps on success.
+ */
+static int pfm_smpl_setup_fmt(struct pfm_smpl_buf *b, const struct pfm_smpl_fmt *fmt,
+			      u32 ctx_flags, const void *arg)
+{
+	struct pfm_smpl_buf nb = {};
+	int ret;
+
+	ret = fmt->validate(ctx_flags, arg);
+	if (ret)
+		return ret;
+	ret = pfm_smpl_buf_alloc(&nb, fmt->getsize(arg));
+	if (ret)
+		return ret;
+	fmt->init(nb.addr, nb.size, arg);
+	nb.fmt = fmt;
+	*b = nb;
+	return 0;
+}
+
+/*
  * Everything the caller gave is checked before any memory is charged, so a refused
  * call leaves no trace; b is filled only on success.
  */
@@ -128,7 +150,6 @@ int pfm_smpl_setup(struct pfm_smpl_buf *b, u32 ctx_flags, const char __user *una
 		   const void __user *uarg, u64 arg_size)
 {
 	const struct pfm_smpl_fmt *fmt;
-	struct pfm_smpl_buf nb = {};
 	char name[PFM_SMPL_NAME_MAX];
 	void *arg = NULL;
 	long len;
@@ -143,30 +164,36 @@ int pfm_smpl_setup(struct pfm_smpl_buf *b, u32 ctx_flags, const char __user *una
 	if (!fmt)
 		return -EINVAL;
 	ret = -EINVAL;
-	if (arg_size != fmt->arg_size)
+	if (arg_size != fmt->arg_size || fmt->kernel_only)
 		goto err_fmt;
 	arg = memdup_user(uarg, arg_size);
 	if (IS_ERR(arg)) {
 		ret = PTR_ERR(arg);
-		arg = NULL;
 		goto err_fmt;
 	}
-	ret = fmt->validate(ctx_flags, arg);
-	if (ret)
-		goto err_arg;
-	ret = pfm_smpl_buf_alloc(&nb, fmt->getsize(arg));
-	if (ret)
-		goto err_arg;
-	fmt->init(nb.addr, nb.size, arg);
-	nb.fmt = fmt;
+	ret = pfm_smpl_setup_fmt(b, fmt, ctx_flags, arg);
 	kfree(arg);
-	*b = nb;
+	if (ret)
+		goto err_fmt;
 	return 0;
 
-err_arg:
-	kfree(arg);
 err_fmt:
 	module_put(fmt->owner);
+	return ret;
+}
+
+/* The same for a context the kernel makes itself (the perf layer's). */
+int pfm_smpl_setup_kernel(struct pfm_smpl_buf *b, const char *name, const void *arg)
+{
+	const struct pfm_smpl_fmt *fmt;
+	int ret;
+
+	fmt = pfm_smpl_fmt_get(name);
+	if (!fmt)
+		return -EINVAL;
+	ret = pfm_smpl_setup_fmt(b, fmt, 0, arg);
+	if (ret)
+		module_put(fmt->owner);
 	return ret;
 }
 

@@ -32,7 +32,7 @@ static void pfm_probe_syscall(void *data, struct pt_regs *regs, long id)
 static void pfm_probe_fault_user(void *data, unsigned long address, struct pt_regs *regs,
 				 unsigned long error_code)
 {
-	pfm_sw_count(PFM_SW_EV_PAGE_FAULTS, 1);
+	pfm_sw_count_fault(address, false);
 }
 
 /*
@@ -43,7 +43,7 @@ static void pfm_probe_fault_kernel(void *data, unsigned long address, struct pt_
 				   unsigned long error_code)
 {
 	if (address < TASK_SIZE_MAX)
-		pfm_sw_count_kernel(PFM_SW_EV_PAGE_FAULTS, 1);
+		pfm_sw_count_fault(address, true);
 }
 
 /* Per-thread sessions count their switches in their own hook; CPU sessions here. */
@@ -266,4 +266,5 @@ void pfm_sw_hooks_exit(void)
 			pfm_sw_hooks_off(g, g->count);
 	mutex_unlock(&pfm_sw_hooks_mutex);
 	tracepoint_synchronize_unregister();
+	pfm_sw_timers_exit();
 }

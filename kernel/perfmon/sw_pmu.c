@@ -24,6 +24,8 @@ struct pfm_sw_cpu {
 	u64 pmc[N];
 	u64 pmd[N];
 	u64 stamp[N];			/* task-clock counters: when they last folded */
+	struct hrtimer timer;		/* the next carry of a task-clock counter */
+	bool timer_ready;
 };
 
 static DEFINE_PER_CPU(struct pfm_sw_cpu, pfm_sw_cpu);
@@ -58,13 +60,61 @@ static bool pfm_sw_ticking(const struct pfm_sw_cpu *c, unsigned int i)
 	return c->enabled && pfm_sw_event(c->pmc[i]) == PFM_SW_EV_TASK_CLOCK;
 }
 
-/* Adds the time since the last fold to a running task-clock counter. */
-static void pfm_sw_fold(struct pfm_sw_cpu *c, unsigned int i, u64 now)
+/* Adds the time since the last fold to a running task-clock counter: its carry. */
+static u64 pfm_sw_fold(struct pfm_sw_cpu *c, unsigned int i, u64 now)
 {
-	if (pfm_sw_ticking(c, i)) {
-		c->pmd[i] += now - c->stamp[i];
-		c->stamp[i] = now;
-	}
+	u64 d;
+
+	if (!pfm_sw_ticking(c, i))
+		return 0;
+	d = now - c->stamp[i];
+	c->pmd[i] += d;
+	c->stamp[i] = now;
+	return c->pmd[i] < d ? 1ULL << i : 0;
+}
+
+/*
+ * A task-clock counter carries with time, not at an event: a timer on the bank's
+ * CPU fires when the nearest one would, so that a sampling PMD (written at
+ * -period, reset to -period by the core) overflows on time, as perf's
+ * hrtimer-driven clock events do.  Only counters within 2^62 ns of their carry
+ * arm it: counting ones start at 0 and never do.
+ */
+#define PFM_SW_TIMER_HORIZON	(1ULL << 62)
+
+static void pfm_sw_arm(struct pfm_sw_cpu *c)
+{
+	u64 next = PFM_SW_TIMER_HORIZON;
+	unsigned int i;
+
+	if (!c->timer_ready)
+		return;
+	for (i = 0; i < N; i++)
+		if (pfm_sw_ticking(c, i) && c->pmd[i] && -c->pmd[i] < next)
+			next = -c->pmd[i];
+	if (next < PFM_SW_TIMER_HORIZON)
+		hrtimer_start(&c->timer, ns_to_ktime(max_t(u64, next, 1)),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	else
+		hrtimer_try_to_cancel(&c->timer);
+}
+
+/* Hard interrupt on the bank's CPU: the owner is the thread it interrupted. */
+static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
+{
+	struct pfm_sw_cpu *c = container_of(t, struct pfm_sw_cpu, timer);
+	u64 now = pfm_clock_ns(), ovfl = 0;
+	unsigned int i;
+
+	if (!c->enabled)
+		return HRTIMER_NORESTART;
+	for (i = 0; i < N; i++)
+		ovfl |= pfm_sw_fold(c, i, now);
+	if (ovfl)
+		pfm_pmu_overflow(&pfm_sw_unit, ovfl);	/* its resets re-arm */
+	else
+		pfm_sw_arm(c);
+	return HRTIMER_NORESTART;
 }
 
 static void pfm_sw_recount(struct pfm_sw_cpu *c)
@@ -164,6 +214,8 @@ static void pfm_sw_write_pmc(unsigned int i, u64 value)
 	}
 	c->pmc[i] = value;
 	pfm_sw_recount(c);
+	if (c->enabled)
+		pfm_sw_arm(c);
 }
 
 static void pfm_sw_write_pmd(unsigned int i, u64 value)
@@ -171,8 +223,10 @@ static void pfm_sw_write_pmd(unsigned int i, u64 value)
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 
 	c->pmd[i] = value;
-	if (c->enabled)
+	if (c->enabled) {
 		c->stamp[i] = pfm_clock_ns();
+		pfm_sw_arm(c);
+	}
 }
 
 static u64 pfm_sw_read_pmd(unsigned int i)
@@ -198,6 +252,12 @@ static void pfm_sw_enable(bool system_wide)
 	c->owner = current;
 	c->system_wide = system_wide;
 	c->enabled = true;
+	if (!c->timer_ready) {
+		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		c->timer.function = pfm_sw_tick;
+		c->timer_ready = true;
+	}
+	pfm_sw_arm(c);
 }
 
 static void pfm_sw_disable(void)
@@ -211,6 +271,21 @@ static void pfm_sw_disable(void)
 		pfm_sw_fold(c, i, now);
 	c->enabled = false;
 	c->owner = NULL;
+	if (c->timer_ready)
+		hrtimer_try_to_cancel(&c->timer);
+}
+
+/* Module exit: no bank is enabled any more, no timer can be rearmed. */
+void pfm_sw_timers_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct pfm_sw_cpu *c = per_cpu_ptr(&pfm_sw_cpu, cpu);
+
+		if (c->timer_ready)
+			hrtimer_cancel(&c->timer);
+	}
 }
 
 /*
@@ -243,12 +318,6 @@ void pfm_sw_count(unsigned int event, u64 n)
 	__pfm_sw_count(event, n, pfm_sw_own_level[event], false);
 }
 
-/* An event the kernel caused on the thread's behalf (a fault in copy_to_user). */
-void pfm_sw_count_kernel(unsigned int event, u64 n)
-{
-	__pfm_sw_count(event, n, PFM_SW_PMC_OS, false);
-}
-
 /*
  * Events seen from the CPU's side only (a switch): they count for CPU sessions, and
  * the threads moved onto this CPU since the last switch are counted with them.
@@ -256,6 +325,28 @@ void pfm_sw_count_kernel(unsigned int event, u64 n)
 void pfm_sw_count_cpu(unsigned int event, u64 n)
 {
 	__pfm_sw_count(event, n, pfm_sw_own_level[event], true);
+}
+
+/*
+ * A fault: at its own level (user), or the kernel's on the thread's behalf
+ * (copy_to_user).  Its address is kept on this CPU for a sampling format that
+ * records it (perf's PERF_SAMPLE_ADDR): set before the count, read by the overflow
+ * path under it.  Tracepoint probes run with preemption off, so the CPU is ours.
+ */
+static DEFINE_PER_CPU(unsigned long, pfm_sw_addr);
+
+void pfm_sw_count_fault(unsigned long addr, bool kernel)
+{
+	this_cpu_write(pfm_sw_addr, addr);
+	__pfm_sw_count(PFM_SW_EV_PAGE_FAULTS, 1,
+		       kernel ? PFM_SW_PMC_OS : pfm_sw_own_level[PFM_SW_EV_PAGE_FAULTS], false);
+	this_cpu_write(pfm_sw_addr, 0);
+}
+
+/* The address of the event whose overflow is being handled, 0 if it has none. */
+u64 pfm_sw_event_addr(void)
+{
+	return this_cpu_read(pfm_sw_addr);
 }
 
 /* A thread is being moved onto cpu (from any CPU, runqueue locks held). */

@@ -184,7 +184,8 @@ START_TEST(test_levels)
 	}
 	u->enable(false);
 	count(PFM_SW_EV_PAGE_FAULTS, 3);		/* user-mode accesses */
-	pfm_sw_count_kernel(PFM_SW_EV_PAGE_FAULTS, 2);	/* copy_to_user */
+	pfm_sw_count_fault(0x1000, true);		/* copy_to_user, twice */
+	pfm_sw_count_fault(0x2000, true);
 	count(PFM_SW_EV_CTX_SWITCHES, 5);
 	ck_assert_u64_eq(u->read_pmd(0), 3);
 	ck_assert_u64_eq(u->read_pmd(1), 2);

@@ -220,7 +220,7 @@
  * door the arguments travel in struct pfarg_ioc_perf_open, one __u64 each, truncated
  * as the system call truncates them.
  *
- * This version counts; it does not sample.  What it does:
+ * It counts, and samples with a period.  What it does:
  *   - Events: PERF_TYPE_SOFTWARE, every config below PERF_COUNT_SW_MAX.  Counted:
  *     TASK_CLOCK and CPU_CLOCK (both the thread's time on a CPU, in ns),
  *     PAGE_FAULTS and PAGE_FAULTS_MIN (every fault perfmon sees is counted as
@@ -238,8 +238,11 @@
  *   - Targets: pid 0 (the caller) or a thread id, cpu -1: the thread is counted
  *     wherever it runs.  pid -1 with a cpu (CPU events) is EACCES: perfmon's
  *     per-thread and per-CPU sessions exclude each other (tools such as perf
- *     fall back to per-thread events on EACCES).  A pid with a cpu other than -1
- *     (one thread on one CPU) is EINVAL.  Attaching takes perfmon's access rules
+ *     fall back to per-thread events on EACCES).  A pid with a cpu (perf
+ *     record's one event per CPU for one thread): the event samples only what
+ *     happens on that CPU, so each sample goes to the fd of the CPU it was
+ *     taken on; its count (read()) is the thread's on every CPU, not that
+ *     CPU's share.  A group's members are on their leader's cpu (else EINVAL).  Attaching takes perfmon's access rules
  *     (ATTACHING, ACCESS); privilege refusals are EACCES, never EPERM, and
  *     kernel-level counting (exclude_kernel=0) is privileged as the software
  *     PMU's OS bit is (paranoid >= 2 without CAP_PERFMON: EACCES).
@@ -263,8 +266,8 @@
  *     instruction), inherit (children and threads created later are counted in
  *     copies whose counts and times a read adds; enable, disable and reset reach
  *     the copies), pinned and exclusive (leaders only, else EINVAL).
- *     sample_period or sample_freq non-zero is EOPNOTSUPP (sample_type is
- *     ignored while counting); branch stacks and aux_output EOPNOTSUPP.
+ *     sample_period and sample_freq sample (below; sample_type is ignored
+ *     while counting); branch stacks and aux_output EOPNOTSUPP.
  *   - Groups: group_fd names a leader on the same thread (another thread or a
  *     member: EINVAL; not an event fd: EBADF); a member counts while it and its
  *     leader are enabled, and the group starts and stops as a unit.  Closing a
@@ -275,22 +278,73 @@
  *     CPU while the event was enabled (as perf_events reports per-thread
  *     events); LOST is 0.  Counts stay readable after the thread exits.
  *   - ioctl(): ENABLE, DISABLE, RESET (with PERF_IOC_FLAG_GROUP: the whole
- *     group), ID; REFRESH, PERIOD (after reading its argument: EFAULT), the
- *     filters and PAUSE_OUTPUT are EINVAL as for a counting software event,
- *     SET_OUTPUT 0 for -1 or an event of the same thread, MODIFY_ATTRIBUTES
+ *     group), ID, PAUSE_OUTPUT (EINVAL without a ring of data pages); REFRESH,
+ *     PERIOD (after reading its argument: EFAULT) and the filters are EINVAL
+ *     as for a counting software event (REFRESH and PERIOD on sampling events
+ *     too: not done),
+ *     SET_OUTPUT 0 for -1 or an event of the same thread (but the records
+ *     still go to the event's own ring: not done), MODIFY_ATTRIBUTES
  *     EOPNOTSUPP after the attr checks; any other command ENOTTY.
- *   - mmap(): one page, MAP_SHARED, offset 0: a struct perf_event_mmap_page with
- *     lock even, index 0 (no user-mode counter read), offset = the count,
- *     time_enabled, time_running, pmc_width 64, refreshed by read(); a ring
- *     buffer (more pages) is EINVAL.
+ *   - mmap(): 1 + 2^n pages (n >= 0, or one page), MAP_SHARED, offset 0, else
+ *     EINVAL: a struct perf_event_mmap_page with lock even, index 0 (no
+ *     user-mode counter read), offset = the count, time_enabled, time_running,
+ *     pmc_width 64, refreshed by read(); data_offset = one page, data_size =
+ *     2^n pages, aux_size 0, cap_user_time* 0.  The ring lives until the event
+ *     is closed; a later mmap() of another size is EINVAL.  Mapped writable,
+ *     data_tail is honoured (a record that does not fit is lost); read-only,
+ *     the ring overwrites.
+ *   - Sampling (sample_period): the event's software counter is a perfmon
+ *     sampling PMD of its own, reset to -period at each overflow by the core;
+ *     the perf layer's "perf_ring" sampling format (not usable with
+ *     pfm_create_context) routes each overflow of the thread's context to the
+ *     event that owns the PMD, which writes PERF_RECORD_SAMPLE into its ring
+ *     (an inherited copy into the opened event's ring).  Page faults, context
+ *     switches and the clocks sample (the clocks by a timer that fires at the
+ *     counter's carry; a timer late by whole periods skips them, as perf's
+ *     clock events do, and read() still counts them; the core's reload of the
+ *     PMD after a carry, a read then a write, does not count the few
+ *     microseconds between them).  Fields, in the kernel's
+ *     order: IDENTIFIER, IP (the thread's user-mode IP, misc USER, also for a
+ *     fault the kernel took for it), TID (the sampled thread's namespace),
+ *     TIME (local_clock(), perf's clock), ADDR (the faulting address, else 0),
+ *     ID (the opened event's), STREAM_ID (the event's own), CPU, PERIOD, READ
+ *     (without PERF_FORMAT_GROUP); any other sample bit, or READ with a group
+ *     read_format, is EOPNOTSUPP.  sample_id_all adds the kernel's trailer
+ *     (TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER) to LOST records.  A full
+ *     ring or PAUSE_OUTPUT loses records; the next record written is preceded
+ *     by PERF_RECORD_LOST with the exact number lost.  data_head is stored
+ *     with release semantics after the record is whole.  Wakeups: every
+ *     wakeup_events samples, or with watermark=1 past wakeup_watermark bytes
+ *     (half the ring when 0, and always every half ring without watermark).
+ *   - Side-band records (perf report's names): with attr.comm, an exec that
+ *     enables events (enable_on_exec) writes PERF_RECORD_COMM (misc
+ *     COMM_EXEC with attr.comm_exec), then, with attr.mmap2 (or mmap),
+ *     PERF_RECORD_MMAP2 (MMAP) for every executable mapping of the new image.
+ *     There is no hook on mmap(): a sample whose IP is in no mapping its ring
+ *     was told of makes the sampled thread, before it returns to user mode,
+ *     report its executable mappings not yet reported, their sample_id_all
+ *     time that of the sample less 1 ns (so perf, which sorts by time, knows
+ *     the mapping before the sample; without TIME the first sample of a new
+ *     mapping precedes its record and stays unresolved).  A ring remembers 32
+ *     mappings.  FORK and EXIT are not written; COMM only at such an exec.
+ *   - freq=1: the clocks take the fixed period 1e9/sample_freq ns (attr.freq is
+ *     then cleared, as perf does); other events start at period 1 and adapt it
+ *     at each sample to what would give sample_freq samples a second (an
+ *     eighth of the difference at a time, as perf; no adjustment at the tick,
+ *     so a rate that falls is followed only by the next samples).
+ *     /sys/kernel/perfmon/perf_max_sample_rate (default 100000, perf's
+ *     perf_event_max_sample_rate) refuses a larger sample_freq (EINVAL) and
+ *     throttles an event that takes more than rate/HZ samples in a tick:
+ *     PERF_RECORD_THROTTLE, no samples until the next tick, whose first
+ *     overflow writes PERF_RECORD_UNTHROTTLE.  Throttled periods are counted.
  *   - poll(): EPOLLHUP for an event without a mapping (as perf_events) and once
- *     the thread has exited; else nothing (no samples).
+ *     the thread has exited; else EPOLLIN once after each wakeup.
  * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,
  * E2BIG, EINVAL), paranoid 3 (EACCES), kernel level (EACCES), period or
  * frequency (EINVAL), no free fd (EMFILE), group_fd (EBADF), pid (ESRCH),
  * leader's inherit differs (EINVAL), cpu (EINVAL), type and config (ENOENT;
- * for a hardware event also EINVAL, EOPNOTSUPP), sampling (EOPNOTSUPP), CPU
- * events (EACCES), group rules (EINVAL), the thread's context (EACCES, EBUSY,
+ * for a hardware event also EINVAL, EOPNOTSUPP), sampling what this layer cannot
+ * (EOPNOTSUPP), CPU events (EACCES), group rules (EINVAL), the thread's context (EACCES, EBUSY,
  * EMFILE), a hardware event's counter (EINVAL, EBUSY, EACCES).
  *
  * COUNTS PAGE

@@ -5,9 +5,9 @@
 # differential test perf_diff, each run in the guest natively and through the
 # perf_event_open shim (perf-clients.sh): on Debian's kernel with perfmon.ko, then
 # on the in-tree debug kernel through system call 462 (check-perf-clients-debug).
-# Both are in make check.  The shim half of perf test is an expected failure until
-# the shim samples.  PERF_SHIM=absent expects every shim half to fail (none may be
-# answered by anything else), and passes.
+# Both are in make check.  PERF_SHIM=absent expects every shim half to fail (none
+# may be answered by anything else), and passes; PERF_CLIENTS_ONLY=a:b runs only
+# those clients (perf-clients.sh).
 #
 # The clients are the host's Debian binaries, copied into the image with their
 # shared libraries (about 22 MB gzipped); the guest runs the host's glibc.
@@ -42,8 +42,10 @@ PERF_CLIENTS_FILES = $(TOP)/tests/guest/perf/perf-clients.sh \
 	$(B)/guest/bin/noperf:/bin/noperf $(B)/guest/bin/perf_diff:/bin/perf_diff \
 	$(LIBPFM_PERF_SO):/lib/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
 	+$(B)/guest/bin/manpage:/bin/manpage \
+	$(TOP)/tests/guest/perf/perf-record.sh:/bin/perf-record.sh \
 	$(foreach c,$(PERF_CLIENTS),+$(c):$(c))
-PERF_CLIENTS_APPEND = $(if $(PERF_SHIM),PFM_SHIM=$(PERF_SHIM))
+PERF_CLIENTS_APPEND = $(strip $(if $(PERF_SHIM),PFM_SHIM=$(PERF_SHIM)) \
+	$(if $(PERF_CLIENTS_ONLY),PERF_CLIENTS_ONLY=$(PERF_CLIENTS_ONLY)))
 
 check-perf-clients: module guest-bins perf-guest-bins
 	$(MKINITRAMFS) $(B)/guest/perf-clients.cpio.gz $(PERF_CLIENTS_FILES) \

@@ -396,6 +396,7 @@ extern int shim_cpus_read_locked;	/* depth */
 #define this_cpu_write(var, v)		((var) = (v))
 #define __this_cpu_add(var, n)		((var) += (n))
 #define DECLARE_PER_CPU(type, name)	extern type name
+#define for_each_possible_cpu(cpu)	for ((cpu) = 0; (cpu) < 1; (cpu)++)
 
 /*
  * hrtimer.h: one timer base on the fake clock (pfm_host_env.clock_ns, see env.c);
@@ -425,6 +426,10 @@ void hrtimer_start(struct hrtimer *timer, ktime_t rel, enum hrtimer_mode mode);
 int hrtimer_try_to_cancel(struct hrtimer *timer);
 ktime_t hrtimer_get_remaining(const struct hrtimer *timer);
 u64 hrtimer_forward_now(struct hrtimer *timer, ktime_t interval);
+static inline int hrtimer_cancel(struct hrtimer *timer)
+{
+	return hrtimer_try_to_cancel(timer);
+}
 static inline bool hrtimer_active(const struct hrtimer *timer)
 {
 	return timer->armed;

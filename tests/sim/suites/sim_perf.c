@@ -446,9 +446,9 @@ START_TEST(test_fixed_request)
 	unsigned int f0 = PFM_PERF_FIXED_FIRST, f1 = f0 + 1, g0 = PFM_PERF_GP_FIRST;
 
 	sim_start(_i);
-	cnt[f0] = (struct pfm_perf_counter){ PFM_X86_FIXED_USR(0), 1, 1 };
-	cnt[f1] = (struct pfm_perf_counter){ PFM_X86_FIXED_OS(1), 1, 0 };
-	cnt[g0] = (struct pfm_perf_counter){ 0x00c4 | PFM_X86_SEL_USR, 1, 0 };
+	cnt[f0] = (struct pfm_perf_counter){ .pmc = PFM_X86_FIXED_USR(0), .users = 1, .counting = 1 };
+	cnt[f1] = (struct pfm_perf_counter){ .pmc = PFM_X86_FIXED_OS(1), .users = 1, .counting = 0 };
+	cnt[g0] = (struct pfm_perf_counter){ .pmc = 0x00c4 | PFM_X86_SEL_USR, .users = 1, .counting = 0 };
 	counting[f0] = 1;
 	counting[f1] = 1;
 	counting[g0] = 1;

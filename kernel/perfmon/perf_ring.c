@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: perf's ring buffer, as a sampling format of the core.
+ *
+ * perf has a ring per event fd, perfmon a sampling buffer per context.  The
+ * perf layer's contexts (one per monitored thread, perf_target.c) use the
+ * "perf_ring" format, which the core drives like any other: a sampling PMD
+ * overflows, ovfl.c calls the format's handler, then resets the PMD to its
+ * short reset value (-period).  The format's buffer is not where samples go but
+ * a routing table, PMD -> the perf event that owns that counter; the handler
+ * hands the overflow to the event (perf_sample.c), which writes its record into
+ * the ring of the event that receives its output: its own, or for an inherited
+ * copy the opened event's.  The handler never asks the core to mask: a record
+ * that does not fit is counted and reported by a PERF_RECORD_LOST, as perf does.
+ *
+ * The ring itself is made by the event's first mmap(): 1 + 2^n pages (n >= 0, or
+ * the user page alone), charged as sampling memory (smpl_buf.c), kept until the
+ * event is freed (a mapping holds the file, so none outlives it).  A later mmap()
+ * must ask for the same size.  Writers (the overflow path of any thread of the
+ * family, interrupts off) are serialised by the ring's lock; data_head is
+ * published with release semantics after the record is whole, data_tail is read
+ * before the space check when the ring is mapped writable (else the ring
+ * overwrites, as perf's read-only mappings do).  Wakeups come at the watermark
+ * (attr.wakeup_watermark bytes with attr.watermark, half the ring otherwise) or
+ * every attr.wakeup_events samples, and make poll() say EPOLLIN once.
+ */
+#include <linux/circ_buf.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "internal.h"
+#include "compat.h"
+#include "perf.h"
+#include "smpl.h"
+
+#define PFM_PERF_SMPL_NAME	"perf_ring"
+
+/* ---- the format ------------------------------------------------------------- */
+
+struct pfm_perf_routes {
+	struct pfm_perf_event *ev[PFM_MAX_PMDS];	/* ctx->lock */
+};
+
+static int pfm_perf_smpl_validate(u32 ctx_flags, const void *arg)
+{
+	return 0;
+}
+
+static u64 pfm_perf_smpl_getsize(const void *arg)
+{
+	return sizeof(struct pfm_perf_routes);
+}
+
+static void pfm_perf_smpl_init_buf(void *buf, size_t size, const void *arg)
+{
+}
+
+static bool pfm_perf_smpl_handler(struct pfm_smpl_buf *b, struct pfm_context *ctx,
+				  struct pfm_event_set *set, unsigned int pmd)
+{
+	struct pfm_perf_routes *r = b->addr;
+
+	if (r->ev[pmd])
+		pfm_perf_sample_overflow(r->ev[pmd], ctx, set, pmd);
+	return false;
+}
+
+static struct pfm_smpl_fmt pfm_perf_smpl_fmt = {
+	.name = PFM_PERF_SMPL_NAME,
+	.version = 0x10000,
+	.validate = pfm_perf_smpl_validate,
+	.getsize = pfm_perf_smpl_getsize,
+	.init = pfm_perf_smpl_init_buf,
+	.handler = pfm_perf_smpl_handler,
+	.kernel_only = true,
+	.owner = THIS_MODULE,
+};
+
+int pfm_perf_smpl_init(void)
+{
+	return pfm_smpl_fmt_register(&pfm_perf_smpl_fmt);
+}
+
+void pfm_perf_smpl_exit(void)
+{
+	pfm_smpl_fmt_unregister(&pfm_perf_smpl_fmt);
+}
+
+/*
+ * ev's overflows go to ev (on) or nowhere (off); ctx->mutex held.  The target's
+ * context takes the format with its first sampling event: a context that never
+ * samples charges nothing.
+ */
+int pfm_perf_route(struct pfm_perf_event *ev, bool on)
+{
+	struct pfm_context *ctx = ev->target->ctx;
+	struct pfm_smpl_buf nb;
+	unsigned long flags;
+	int ret;
+
+	if (on && !ctx->smpl.fmt) {
+		ret = pfm_smpl_setup_kernel(&nb, PFM_PERF_SMPL_NAME, NULL);
+		if (ret)
+			return ret;
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		ctx->smpl = nb;
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	}
+	if (ctx->smpl.fmt != &pfm_perf_smpl_fmt)
+		return on ? -EINVAL : 0;
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	((struct pfm_perf_routes *)ctx->smpl.addr)->ev[pfm_perf_counter_pmd(ev->counter)] =
+		on ? ev : NULL;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return 0;
+}
+
+/* ---- the ring --------------------------------------------------------------- */
+
+static void pfm_perf_ring_wake(struct irq_work *w)
+{
+	struct pfm_perf_ring *r = container_of(w, struct pfm_perf_ring, wake_work);
+
+	wake_up_all(&r->wait);
+}
+
+static struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
+						 unsigned long data_pages, bool writable)
+{
+	struct pfm_perf_ring *r;
+	u64 max;
+	int ret;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return ERR_PTR(-ENOMEM);
+	ret = pfm_smpl_buf_alloc(&r->buf, (1 + data_pages) << PAGE_SHIFT);
+	if (ret) {
+		kfree(r);
+		return ERR_PTR(ret);
+	}
+	r->page = r->buf.addr;
+	r->data = r->buf.addr + PAGE_SIZE;
+	r->data_size = (u64)data_pages << PAGE_SHIFT;
+	r->writable = writable;
+	raw_spin_lock_init(&r->lock);
+	init_waitqueue_head(&r->wait);
+	init_irq_work(&r->wake_work, pfm_perf_ring_wake);
+	max = r->data_size;
+	r->watermark = ev->attr.watermark ? min_t(u64, max, ev->attr.wakeup_watermark) : 0;
+	if (!r->watermark)
+		r->watermark = max / 2;
+	r->page->pmc_width = 64;	/* index 0: no user-mode read */
+	r->page->data_offset = PAGE_SIZE;
+	r->page->data_size = r->data_size;
+	return r;
+}
+
+static void pfm_perf_ring_destroy(struct pfm_perf_ring *r)
+{
+	irq_work_sync(&r->wake_work);
+	pfm_smpl_buf_free(&r->buf);
+	kfree(r);
+}
+
+/* The event is being freed: nothing writes to its ring any more. */
+void pfm_perf_ring_free(struct pfm_perf_event *ev)
+{
+	if (ev->ring)
+		pfm_perf_ring_destroy(ev->ring);
+	ev->ring = NULL;
+	ev->user_page = NULL;
+}
+
+/*
+ * No ctx->mutex here (mmap_lock is held, see perf_file.c): the ring is made once,
+ * lock-free, and published for the overflow path.
+ */
+int pfm_perf_ring_mmap(struct pfm_perf_event *ev, struct vm_area_struct *vma)
+{
+	unsigned long size = vma->vm_end - vma->vm_start;
+	unsigned long data_pages = (size >> PAGE_SHIFT) - 1;
+	struct pfm_perf_ring *r;
+
+	if (size < PAGE_SIZE || (data_pages && !is_power_of_2(data_pages)))
+		return -EINVAL;
+	r = READ_ONCE(ev->ring);
+	if (!r) {
+		r = pfm_perf_ring_alloc(ev, data_pages, vma->vm_flags & VM_WRITE);
+		if (IS_ERR(r))
+			return PTR_ERR(r);
+		if (cmpxchg_release(&ev->ring, NULL, r)) {
+			pfm_perf_ring_destroy(r);
+			r = READ_ONCE(ev->ring);
+		} else {
+			WRITE_ONCE(ev->user_page, r->page);
+		}
+	}
+	if (r->data_size != (u64)data_pages << PAGE_SHIFT)
+		return -EINVAL;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	return remap_vmalloc_range(vma, r->buf.addr, 0);
+}
+
+/* The ring ev's records go to: an inherited copy's go to the opened event's. */
+struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev)
+{
+	const struct pfm_perf_event *o = ev->parent ? ev->parent : ev;
+
+	/* pairs with the release that published it */
+	return smp_load_acquire(&o->ring);
+}
+
+/* PAUSE_OUTPUT: while paused, records are lost (and counted); EINVAL without a ring. */
+int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg)
+{
+	struct pfm_perf_ring *r = pfm_perf_out_ring(ev);
+	unsigned long flags;
+
+	if (!r || !r->data_size)
+		return -EINVAL;
+	raw_spin_lock_irqsave(&r->lock, flags);
+	r->paused = !!arg;
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+	return 0;
+}
+
+__poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait)
+{
+	struct pfm_perf_ring *r = pfm_perf_out_ring(ev);
+
+	if (!r)
+		return EPOLLHUP;
+	poll_wait(file, &r->wait, wait);
+	return atomic_xchg(&r->poll, 0);
+}
+
+/* Copies len bytes at the ring position pos, across the end if need be. */
+static void pfm_perf_ring_copy(struct pfm_perf_ring *r, u64 pos, const void *src,
+			       size_t len)
+{
+	size_t off = pos & (r->data_size - 1);
+	size_t first = min_t(size_t, len, r->data_size - off);
+
+	memcpy(r->data + off, src, first);
+	memcpy(r->data, src + first, len - first);
+}
+
+/* The PERF_RECORD_LOST that precedes the next record, in w; its size in bytes. */
+static unsigned int pfm_perf_lost_record(const struct pfm_perf_event *ev, u64 lost, u64 *w)
+{
+	struct perf_event_header *h = (struct perf_event_header *)w;
+	unsigned int n = 1;
+
+	w[n++] = ev->id;
+	w[n++] = lost;
+	n += pfm_perf_id_trailer(ev, w + n);
+	h->type = PERF_RECORD_LOST;
+	h->misc = 0;
+	h->size = n * sizeof(u64);
+	return h->size;
+}
+
+static void pfm_perf_ring_wakeup(struct pfm_perf_ring *r)
+{
+	atomic_set(&r->poll, EPOLLIN);
+	irq_work_queue(&r->wake_work);
+}
+
+/*
+ * Writes the record rec (its header first, sizes in u64 words) into the ring
+ * ev's output goes to, whole or not at all; interrupts may be on or off.
+ */
+void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample)
+{
+	const struct perf_event_header *h = (const void *)rec;
+	struct pfm_perf_ring *r = pfm_perf_out_ring(ev);
+	u64 lrec[16], tail;
+	unsigned int lsize = 0;
+	unsigned long flags;
+	bool wake = false;
+
+	if (!r || !r->data_size)
+		return;
+	raw_spin_lock_irqsave(&r->lock, flags);
+	if (r->paused) {
+		r->lost++;
+		goto out;
+	}
+	if (r->lost)
+		lsize = pfm_perf_lost_record(ev, r->lost, lrec);
+	if (r->writable) {
+		tail = READ_ONCE(r->page->data_tail);
+		/* the reader's loads of the data before its store of the tail */
+		smp_mb();
+		if (CIRC_SPACE(r->head, tail, r->data_size) < h->size + lsize) {
+			r->lost++;
+			goto out;
+		}
+	}
+	if (lsize) {
+		pfm_perf_ring_copy(r, r->head, lrec, lsize);
+		r->head += lsize;
+		r->lost = 0;
+	}
+	pfm_perf_ring_copy(r, r->head, rec, h->size);
+	r->head += h->size;
+	/* the record before the head that shows it */
+	smp_store_release(&r->page->data_head, r->head);
+	if (r->head - r->wakeup > r->watermark) {
+		r->wakeup += r->watermark;
+		wake = true;
+	}
+	if (sample && !ev->attr.watermark && ev->attr.wakeup_events &&
+	    ++r->events >= ev->attr.wakeup_events) {
+		r->events -= ev->attr.wakeup_events;
+		wake = true;
+	}
+	if (wake)
+		pfm_perf_ring_wakeup(r);
+out:
+	raw_spin_unlock_irqrestore(&r->lock, flags);
+}

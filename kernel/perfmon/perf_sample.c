@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: sampling perf events (sample_period), on the core's overflow path.
+ *
+ * A sampling event has a software counter of its own (never shared, as counting
+ * events' are), whose PMD is a perfmon sampling PMD: it starts at -period and the
+ * core resets it to -period at each 64-bit overflow (ovfl.c), after the "perf_ring"
+ * format (perf_ring.c) has handed the overflow to the event here.  The count the
+ * event reports is the PMD's progress plus the periods the resets took off it
+ * (counter->wrapped), so reading a sampling event gives what it counted, as perf
+ * does.
+ *
+ * PERF_RECORD_SAMPLE carries, in the kernel's order, IDENTIFIER, IP, TID, TIME,
+ * ADDR, ID, STREAM_ID, CPU, PERIOD and READ (without PERF_FORMAT_GROUP).  IP is
+ * where the thread is in user mode (misc PERF_RECORD_MISC_USER), also for a fault
+ * the kernel took on its behalf; ADDR the faulting address for page faults, else
+ * 0; TIME perf's clock (local_clock()); pid/tid in the sampled thread's namespace;
+ * ID the opened event's id (an inherited copy's too), STREAM_ID the event's own.
+ * Other sample bits are EOPNOTSUPP, where perf_event_open(2) says a PMU does not
+ * support something.
+ */
+#include <linux/math64.h>
+#include <linux/sched/clock.h>
+
+#include "internal.h"
+#include "env.h"
+#include "perf.h"
+#include "pmu_state.h"
+#include "rw.h"
+#include "sw_pmu.h"
+
+#define PFM_PERF_SAMPLE_OK	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+				 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+				 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
+				 PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ)
+
+/* The largest record: header, ten fields, a read of five words. */
+#define PFM_PERF_SAMPLE_WORDS	16
+
+/* perf_event_max_sample_rate's default */
+unsigned long pfm_perf_max_sample_rate = 100000;
+
+bool pfm_perf_sampling(const struct perf_event_attr *attr)
+{
+	return attr->sample_period != 0;	/* sample_freq shares the field */
+}
+
+/* What this layer cannot sample, where perf_event_alloc() refuses a PMU's gaps. */
+int pfm_perf_sample_check(const struct perf_event_attr *attr)
+{
+	if (!pfm_perf_sampling(attr))
+		return 0;
+	if (attr->sample_type & ~PFM_PERF_SAMPLE_OK)
+		return -EOPNOTSUPP;
+	if ((attr->sample_type & PERF_SAMPLE_READ) &&
+	    (attr->read_format & PERF_FORMAT_GROUP))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static bool pfm_perf_is_clock(const struct perf_event_attr *attr)
+{
+	return attr->config == PERF_COUNT_SW_CPU_CLOCK || attr->config == PERF_COUNT_SW_TASK_CLOCK;
+}
+
+/*
+ * The first period: sample_period; with freq, for the clocks the fixed period
+ * 1e9/freq ns (and attr.freq is cleared, as perf does: PERIOD says it), for other
+ * events 1, adapted at each sample.
+ */
+static u64 pfm_perf_first_period(struct perf_event_attr *attr)
+{
+	if (!attr->freq)
+		return attr->sample_period;
+	if (pfm_perf_is_clock(attr)) {
+		attr->sample_period = div64_u64(NSEC_PER_SEC, attr->sample_freq);
+		attr->freq = 0;
+		return attr->sample_period;
+	}
+	return 1;
+}
+
+/*
+ * freq on an event that is not a clock: the period that would have given freq
+ * samples a second over the last one, low-pass filtered (an eighth of the
+ * difference at a time), as perf adapts it; gaps longer than two ticks (the
+ * thread slept) teach nothing.  The core resets the PMD to the new period.
+ */
+static void pfm_perf_adapt(struct pfm_perf_event *ev, struct pfm_pmd *p)
+{
+	u64 now = local_clock(), delta = now - ev->freq_stamp, period;
+	s64 diff;
+
+	ev->freq_stamp = now;
+	if (!delta || delta >= 2 * TICK_NSEC)
+		return;
+	period = div64_u64(ev->period * NSEC_PER_SEC, delta * ev->attr.sample_freq);
+	diff = ((s64)(period - ev->period) + 7) / 8;
+	period = ev->period + diff;
+	ev->period = period ? period : 1;
+	p->short_reset = -ev->period;
+	p->long_reset = -ev->period;
+}
+
+/*
+ * perf_event_max_sample_rate per tick: past it an event records a
+ * PERF_RECORD_THROTTLE and no sample until the next tick, whose first overflow
+ * records PERF_RECORD_UNTHROTTLE.  True when this sample is not to be taken.
+ */
+static bool pfm_perf_throttle(struct pfm_perf_event *ev)
+{
+	unsigned long now = jiffies;
+
+	if (now != ev->thr_jiffies) {
+		ev->thr_jiffies = now;
+		ev->thr_count = 0;
+		if (ev->throttled) {
+			ev->throttled = false;
+			pfm_perf_throttle_record(ev, PERF_RECORD_UNTHROTTLE);
+		}
+	}
+	if (ev->throttled)
+		return true;
+	if (++ev->thr_count <= DIV_ROUND_UP(READ_ONCE(pfm_perf_max_sample_rate), HZ))
+		return false;
+	ev->throttled = true;
+	pfm_perf_throttle_record(ev, PERF_RECORD_THROTTLE);
+	return true;
+}
+
+static u64 pfm_perf_primary_id(const struct pfm_perf_event *ev)
+{
+	return ev->parent ? ev->parent->id : ev->id;
+}
+
+static u64 pfm_perf_tid(void)
+{
+	return (u64)(u32)task_tgid_vnr(current) | (u64)(u32)task_pid_vnr(current) << 32;
+}
+
+/* The sample_id_all trailer of a non-sample record of ev, in w; its words. */
+unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w)
+{
+	return pfm_perf_id_trailer_at(ev, w, local_clock());
+}
+
+/* The same, with the time given. */
+unsigned int pfm_perf_id_trailer_at(const struct pfm_perf_event *ev, u64 *w, u64 time)
+{
+	u64 st = ev->attr.sample_type;
+	unsigned int n = 0;
+
+	if (!ev->attr.sample_id_all)
+		return 0;
+	if (st & PERF_SAMPLE_TID)
+		w[n++] = pfm_perf_tid();
+	if (st & PERF_SAMPLE_TIME)
+		w[n++] = time;
+	if (st & PERF_SAMPLE_ID)
+		w[n++] = pfm_perf_primary_id(ev);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		w[n++] = ev->id;
+	if (st & PERF_SAMPLE_CPU)
+		w[n++] = raw_smp_processor_id();
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		w[n++] = pfm_perf_primary_id(ev);
+	return n;
+}
+
+/* PERF_RECORD_THROTTLE or UNTHROTTLE of ev: time, id, stream_id, trailer. */
+void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type)
+{
+	u64 w[4 + 6];
+	struct perf_event_header *h = (struct perf_event_header *)w;
+	unsigned int n = 1;
+
+	w[n++] = local_clock();
+	w[n++] = pfm_perf_primary_id(ev);
+	w[n++] = ev->id;
+	n += pfm_perf_id_trailer(ev, w + n);
+	h->type = type;
+	h->misc = 0;
+	h->size = n * sizeof(u64);
+	pfm_perf_ring_write(ev, w, false);
+}
+
+/* The context's live time now: the overflow happens in the live thread. */
+static u64 pfm_perf_live_ns(struct pfm_context *ctx, struct pfm_event_set *set)
+{
+	return set->duration_ns + pfm_clock_ns() - ctx->live_since_ns;
+}
+
+/* PERF_SAMPLE_READ: what read() would give, the overflowed period counted. */
+static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_context *ctx,
+					 struct pfm_event_set *set, unsigned int pmd, u64 *w)
+{
+	struct pfm_perf_counter *c = &ev->target->counters[ev->counter];
+	u64 rf = ev->attr.read_format, count = ev->acc, ena = ev->ena_ns;
+	unsigned int n = 0;
+
+	if (ev->counting) {
+		count += pfm_pmd_value(ctx, set, pmd) + c->wrapped - ev->base;
+		ena += pfm_perf_live_ns(ctx, set) - ev->since_ns;
+	}
+	w[n++] = count;
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		w[n++] = ena;
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		w[n++] = ena;
+	if (rf & PERF_FORMAT_ID)
+		w[n++] = ev->id;
+	if (rf & PERF_FORMAT_LOST)
+		w[n++] = 0;
+	return n;
+}
+
+/*
+ * A clock's carry is seen by a timer, late: if a whole period or more went by
+ * past the carry, the core's reset (value - period) would leave the PMD
+ * positive, never to carry again.  The periods missed are skipped, as perf's
+ * clock events skip the timer's overruns: one sample, the next carry within a
+ * period, and the count kept whole (the skipped periods join wrapped).
+ */
+static void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 period)
+{
+	u64 rem, skip;
+
+	if (p->value < period)
+		return;
+	div64_u64_rem(p->value, period, &rem);
+	skip = p->value - rem;
+	p->value -= skip;
+	c->wrapped += skip;
+}
+
+/*
+ * The period that ran out is done: the next one is set for the core's reset,
+ * which takes it off the PMD, and wrapped adds it back, so that the PMD's
+ * progress plus wrapped stays the count.
+ */
+static void pfm_perf_period_done(struct pfm_perf_event *ev, struct pfm_perf_counter *c,
+				 struct pfm_pmd *p)
+{
+	pfm_perf_overrun(c, p, ev->period);
+	if (ev->attr.freq)
+		pfm_perf_adapt(ev, p);
+	c->wrapped += ev->period;
+}
+
+/* One record per CPU at a time: it is built with interrupts off. */
+static DEFINE_PER_CPU(u64 [PFM_PERF_SAMPLE_WORDS], pfm_perf_sample_buf);
+
+/*
+ * PMD pmd of ev's counter overflowed (ctx->lock held, interrupts off, in the
+ * sampled thread): one PERF_RECORD_SAMPLE, then the reset's period is counted.
+ */
+void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx,
+			      struct pfm_event_set *set, unsigned int pmd)
+{
+	struct pfm_perf_counter *c = &ev->target->counters[ev->counter];
+	u64 *w = this_cpu_ptr(pfm_perf_sample_buf), st = ev->attr.sample_type;
+	struct perf_event_header *h = (struct perf_event_header *)w;
+	struct pfm_pmd *p = &set->pmds[pmd];
+	u64 ip = pfm_user_ip(), time = local_clock();
+	unsigned int n = 1;
+
+	/* a thread's event on one CPU: what happens elsewhere is counted, not sampled */
+	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || pfm_perf_throttle(ev)) {
+		pfm_perf_period_done(ev, c, p);
+		return;
+	}
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		w[n++] = pfm_perf_primary_id(ev);
+	if (st & PERF_SAMPLE_IP)
+		w[n++] = ip;
+	if (st & PERF_SAMPLE_TID)
+		w[n++] = pfm_perf_tid();
+	if (st & PERF_SAMPLE_TIME)
+		w[n++] = time;
+	if (st & PERF_SAMPLE_ADDR)
+		w[n++] = pfm_sw_event_addr();
+	if (st & PERF_SAMPLE_ID)
+		w[n++] = pfm_perf_primary_id(ev);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		w[n++] = ev->id;
+	if (st & PERF_SAMPLE_CPU)
+		w[n++] = smp_processor_id();
+	if (st & PERF_SAMPLE_PERIOD)
+		w[n++] = ev->period;
+	if (st & PERF_SAMPLE_READ)
+		n += pfm_perf_sample_read(ev, ctx, set, pmd, w + n);
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = PERF_RECORD_MISC_USER;
+	h->size = n * sizeof(u64);
+	pfm_perf_period_done(ev, c, p);
+	pfm_perf_ring_write(ev, w, true);
+	pfm_perf_sb_sample(ev, ip, time);
+}
+
+/* ev's counter (its own) as a sampling PMD; ctx->mutex held. */
+static int pfm_perf_smpl_pmd(struct pfm_perf_event *ev, u32 flags, u64 period)
+{
+	struct pfarg_pmd req = {};
+
+	req.reg_num = pfm_perf_counter_pmd(ev->counter);
+	req.reg_flags = flags;
+	req.reg_value = -period;
+	req.reg_short_reset = -period;
+	req.reg_long_reset = -period;
+	return pfm_write_pmds(ev->target->ctx, &req, 1);
+}
+
+/*
+ * ev just took a counter of its own (pfm_perf_event_setup()): it becomes a
+ * sampling PMD routed to ev.  On failure the counter is given back.
+ */
+int pfm_perf_sample_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
+{
+	struct pfm_perf_counter *c = &t->counters[ev->counter];
+	int ret;
+
+	c->smpl = true;
+	c->wrapped = 0;
+	ev->period = pfm_perf_first_period(&ev->attr);
+	ev->freq_stamp = local_clock();
+	ret = pfm_perf_route(ev, true);
+	if (!ret)
+		ret = pfm_perf_smpl_pmd(ev, PFM_PMDFL_SMPL, ev->period);
+	if (ret)
+		pfm_perf_event_teardown(ev);
+	return ret;
+}
+
+/* ev leaves its counter: no more overflows reach it; ctx->mutex held. */
+void pfm_perf_sample_teardown(struct pfm_perf_event *ev)
+{
+	struct pfm_perf_counter *c = &ev->target->counters[ev->counter];
+
+	pfm_perf_route(ev, false);
+	pfm_perf_smpl_pmd(ev, 0, 0);
+	c->smpl = false;
+	c->wrapped = 0;
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_freq: sample_freq through pfm_perf_event_open(): the clocks' fixed period
+ * of 1e9/freq ns, the adaptive period of other events, the maximum sample rate
+ * (/sys/kernel/perfmon/perf_max_sample_rate) refusing frequencies above it and
+ * throttling events that sample faster, with THROTTLE and UNTHROTTLE records.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "perf_ring_util.h"
+#include "suites.h"
+
+#define MAX_RATE	PFM_SYSFS "/perf_max_sample_rate"
+
+static struct knob max_rate = { .path = MAX_RATE };
+
+static void save_rate(void)
+{
+	knob_save(&max_rate);
+}
+
+static void restore_rate(void)
+{
+	knob_restore(&max_rate);
+}
+
+/* A clock at 100 Hz: every period 10 ms (the kernel's 1e9/freq), PERIOD says so. */
+START_TEST(test_clock_freq)
+{
+	const uint64_t period = 10000000, run = 20 * period;
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd, v = 0;
+	struct ring r;
+	struct rec rec;
+	long i = 0;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_TASK_CLOCK, 0, PERF_SAMPLE_PERIOD | PERF_SAMPLE_TID);
+	a.freq = 1;
+	a.sample_freq = 100;
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 4, PROT_READ | PROT_WRITE);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin_until(thread_cpu_ns() + run);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
+		ck_assert_uint_eq(rec.w[0] >> 32, self_tid());
+		ck_assert_uint_eq(rec.w[1], period);
+		i++;
+	}
+	/* timers a tick late in the guest: at least half the periods sample */
+	ck_assert_int_ge(i, 10);
+	ck_assert_int_le(i, 20);
+	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
+	/* less the core's reload after each carry (a read, then a write) */
+	ck_assert_uint_ge(v, run - run / 100);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/*
+ * Page faults at 1000 Hz: the period starts at 1 and grows while faults come
+ * faster than that; the periods of the samples add up to the faults counted up
+ * to the last one.
+ */
+START_TEST(test_fault_freq_adapts)
+{
+	const long n = 3000;
+	char *p = ck_fresh_pages(n);
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd, v = 0, sum = 0, first = 0, max = 0;
+	struct ring r;
+	struct rec rec;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 0, PERF_SAMPLE_PERIOD | PERF_SAMPLE_ADDR);
+	a.freq = 1;
+	a.sample_freq = 1000;
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 16, PROT_READ | PROT_WRITE);
+	fault_on(fd, p, n);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
+		if (!first)
+			first = rec.w[1];
+		sum += rec.w[1];
+		/* the sample is at the fault that ended its period */
+		ck_assert_uint_eq(rec.w[0], (uintptr_t)(p + (sum - 1) * page_size()));
+		if (rec.w[1] > max)
+			max = rec.w[1];
+	}
+	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
+	ck_assert_uint_eq(v, n);
+	ck_assert_uint_eq(first, 1);
+	ck_assert_uint_gt(max, 1);
+	ck_assert_uint_le(sum, n);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/* A frequency above the maximum rate is EINVAL; the knob's range is 1..INT_MAX. */
+START_TEST(test_max_rate_refused)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	ck_assert_int_eq(ck_sysfs_read_long(MAX_RATE), 100000);
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 0, PERF_SAMPLE_IP);
+	a.freq = 1;
+	a.sample_freq = 100001;
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
+	a.sample_freq = 100000;
+	fd = ck_open(&a, 0);
+	close(fd);
+	ck_assert_errno(sysfs_write(MAX_RATE, "0"), EINVAL);
+	ck_assert_ok(sysfs_write(MAX_RATE, "1000"));
+	a.sample_freq = 1001;
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
+	/* a period is not limited at open */
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP);
+	fd = ck_open(&a, 0);
+	close(fd);
+}
+END_TEST
+
+/*
+ * At 1000 samples a second (4 a tick at HZ 250), faults sampled one by one
+ * throttle: a THROTTLE record, no sample until the next tick, then UNTHROTTLE.
+ * Every fault is still counted.
+ */
+START_TEST(test_throttle)
+{
+	const long n = 2000;
+	char *p = ck_fresh_pages(n);
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd, v = 0, id;
+	long samples = 0, thr = 0, unthr = 0;
+	bool throttled = false;
+	struct ring r;
+	struct rec rec;
+	int fd;
+
+	ck_assert_ok(sysfs_write(MAX_RATE, "1000"));
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
+	fd = ck_open(&a, 0);
+	id = ck_id(fd);
+	ck_map(&r, fd, 16, PROT_READ | PROT_WRITE);
+	fault_on(fd, p, n);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		switch (rec.h.type) {
+		case PERF_RECORD_SAMPLE:
+			ck_assert(!throttled);
+			samples++;
+			break;
+		case PERF_RECORD_THROTTLE:
+		case PERF_RECORD_UNTHROTTLE:
+			ck_assert_int_eq(throttled, rec.h.type == PERF_RECORD_UNTHROTTLE);
+			throttled = !throttled;
+			ck_assert_uint_eq(rec.h.size, 8 + 3 * 8);
+			ck_assert_uint_gt(rec.w[0], 0);
+			ck_assert_uint_eq(rec.w[1], id);
+			ck_assert_uint_eq(rec.w[2], id);
+			if (throttled)
+				thr++;
+			else
+				unthr++;
+			break;
+		default:
+			ck_abort_msg("record type %u", rec.h.type);
+		}
+	}
+	ck_assert_int_ge(thr, 1);
+	ck_assert_int_ge(unthr, thr - 1);
+	ck_assert_int_lt(samples, n);
+	/* at most 4 samples a tick: the throttled ticks took 4 each */
+	ck_assert_int_ge(samples, 4 * thr);
+	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
+	ck_assert_uint_eq(v, n);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+Suite *pfm_perf_freq_suite(void)
+{
+	Suite *s = suite_create("perf_freq");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_unchecked_fixture(tc, save_rate, restore_rate);
+	tcase_add_checked_fixture(tc, save_rate, restore_rate);
+	tcase_add_test(tc, test_clock_freq);
+	tcase_add_test(tc, test_fault_freq_adapts);
+	tcase_add_test(tc, test_max_rate_refused);
+	tcase_add_test(tc, test_throttle);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,712 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_sample: sampling perf events through pfm_perf_event_open(): the ring
+ * (1 + 2^n pages, its user page, data_head/data_tail, records never torn, LOST
+ * with the exact number lost), PERF_RECORD_SAMPLE fields in the kernel's order,
+ * sample_id_all trailers, wakeups and poll(), and the refusals, each with its
+ * errno.  Exact counts come from page faults the test itself makes: N fresh
+ * pages touched with a period of 1 are N samples at their N addresses.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "util.h"
+#include "perf_ring_util.h"
+#include "suites.h"
+
+#define ALL_FIELDS	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+static uint64_t ck_read1(int fd)
+{
+	uint64_t v = ~0ULL;
+
+	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
+	return v;
+}
+
+/* Is ip in touch_pages()?  Its store is where every fault of the test is taken. */
+static bool ip_in_touch(uint64_t ip)
+{
+	uint64_t f = (uintptr_t)touch_pages;
+
+	return ip >= f && ip < f + 256;
+}
+
+/*
+ * N fresh pages, period 1: exactly N samples, in order, each with the address
+ * of its page and every field in the kernel's order.
+ */
+START_TEST(test_fault_samples_exact)
+{
+	const long n = 64;
+	char *p = ck_fresh_pages(n);
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd, id, last_time = 0;
+	struct ring r;
+	struct rec rec;
+	long i = 0;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, ALL_FIELDS);
+	fd = ck_open(&a, 0);
+	id = ck_id(fd);
+	ck_map(&r, fd, 8, PROT_READ | PROT_WRITE);
+	ck_assert_uint_eq(head(&r), 0);
+	fault_on(fd, p, n);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		uint64_t *w = rec.w;
+
+		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
+		ck_assert_uint_eq(rec.h.misc, PERF_RECORD_MISC_USER);
+		ck_assert_uint_eq(rec.h.size, 8 + 9 * 8);
+		ck_assert_uint_eq(w[0], id);				/* IDENTIFIER */
+		ck_assert_msg(ip_in_touch(w[1]), "ip %#llx", (unsigned long long)w[1]);
+		ck_assert_uint_eq((uint32_t)w[2], getpid());		/* TID */
+		ck_assert_uint_eq(w[2] >> 32, self_tid());
+		ck_assert_uint_ge(w[3], last_time);			/* TIME */
+		last_time = w[3];
+		ck_assert_uint_eq(w[4], (uintptr_t)(p + i * page_size())); /* ADDR */
+		ck_assert_uint_eq(w[5], id);				/* ID */
+		ck_assert_uint_eq(w[6], id);				/* STREAM_ID */
+		ck_assert_uint_lt((uint32_t)w[7], possible_cpus());	/* CPU */
+		ck_assert_uint_eq(w[7] >> 32, 0);
+		ck_assert_uint_eq(w[8], 1);				/* PERIOD */
+		i++;
+	}
+	ck_assert_int_eq(i, n);
+	ck_assert_uint_eq(ck_read1(fd), n);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/*
+ * A period of 8: one sample every 8 faults, and read() still counts every
+ * fault (what the resets took off the counter is added back).  READ carries
+ * the count at each sample.
+ */
+START_TEST(test_period_and_read)
+{
+	const long n = 64;
+	char *p = ck_fresh_pages(n);
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd, id, v[3];
+	struct ring r;
+	struct rec rec;
+	long i = 0;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 8,
+		  PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ);
+	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED;
+	fd = ck_open(&a, 0);
+	id = ck_id(fd);
+	ck_map(&r, fd, 4, PROT_READ | PROT_WRITE);
+	fault_on(fd, p, n);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
+		ck_assert_uint_eq(rec.h.size, 8 + 5 * 8);
+		ck_assert_uint_eq(rec.w[0], (uintptr_t)(p + (8 * i + 7) * page_size()));
+		ck_assert_uint_eq(rec.w[1], 8);
+		ck_assert_uint_eq(rec.w[2], 8 * (i + 1));	/* READ: value */
+		ck_assert_uint_gt(rec.w[3], 0);			/* time enabled */
+		ck_assert_uint_eq(rec.w[4], id);
+		i++;
+	}
+	ck_assert_int_eq(i, n / 8);
+	ck_assert_int_eq(read(fd, v, sizeof(v)), sizeof(v));
+	ck_assert_uint_eq(v[0], n);
+	ck_assert_uint_eq(v[2], id);
+	/* 4 more faults: no sample, but counted */
+	fault_on(fd, ck_fresh_pages(4), 4);
+	ck_assert_uint_eq(head(&r), hd);
+	ck_assert_int_eq(read(fd, v, sizeof(v)), sizeof(v));
+	ck_assert_uint_eq(v[0], n + 4);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/*
+ * A reader that takes nothing: the ring fills (4095 bytes of space in 4096: 170
+ * records of 24), the rest is lost, and the next record after the reader caught
+ * up is preceded by one PERF_RECORD_LOST with the exact number, its
+ * sample_id_all trailer in the kernel's order.
+ */
+START_TEST(test_lost_exact)
+{
+	const long n = 400, fit = 4095 / 24;
+	char *p = ck_fresh_pages(n + 1);
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd, id;
+	struct ring r;
+	struct rec rec;
+	long i = 0;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_ADDR);
+	a.sample_id_all = 1;
+	fd = ck_open(&a, 0);
+	id = ck_id(fd);
+	ck_map(&r, fd, 1, PROT_READ | PROT_WRITE);
+	fault_on(fd, p, n);
+	ck_assert_uint_eq(head(&r), fit * 24);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		ck_assert_uint_eq(rec.w[1], (uintptr_t)(p + i * page_size()));
+		i++;
+	}
+	ck_assert_int_eq(i, fit);
+	consume(&r);
+	fault_on(fd, p + n * page_size(), 1);
+	hd = head(&r);
+	ck_assert(next_rec(&r, &pos, hd, &rec));
+	ck_assert_uint_eq(rec.h.type, PERF_RECORD_LOST);
+	ck_assert_uint_eq(rec.h.size, 8 + 2 * 8);	/* sample_type has no id field */
+	ck_assert_uint_eq(rec.w[0], id);
+	ck_assert_uint_eq(rec.w[1], n - fit);
+	ck_assert(next_rec(&r, &pos, hd, &rec));
+	ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
+	ck_assert_uint_eq(rec.w[1], (uintptr_t)(p + n * page_size()));
+	ck_assert(!next_rec(&r, &pos, hd, &rec));
+	ck_assert_uint_eq(ck_read1(fd), n + 1);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/* The sample_id_all trailer of a LOST record: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER. */
+START_TEST(test_lost_trailer)
+{
+	char *p = ck_fresh_pages(200);
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd, id;
+	struct ring r;
+	struct rec rec;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1,
+		  PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+		  PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER);
+	a.sample_id_all = 1;
+	fd = ck_open(&a, 0);
+	id = ck_id(fd);
+	ck_map(&r, fd, 1, PROT_READ | PROT_WRITE);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(p, 199);		/* 56-byte records: 73 fit, 126 lost */
+	consume(&r);
+	pos = head(&r);
+	touch_pages(p + 199 * page_size(), 1);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	hd = head(&r);
+	ck_assert(next_rec(&r, &pos, hd, &rec));
+	ck_assert_uint_eq(rec.h.type, PERF_RECORD_LOST);
+	ck_assert_uint_eq(rec.h.size, 8 + 8 * 8);
+	ck_assert_uint_eq(rec.w[0], id);
+	ck_assert_uint_eq(rec.w[1], 199 - 4095 / 56);
+	ck_assert_uint_eq((uint32_t)rec.w[2], getpid());
+	ck_assert_uint_eq(rec.w[2] >> 32, self_tid());
+	ck_assert_uint_gt(rec.w[3], 0);
+	ck_assert_uint_eq(rec.w[4], id);
+	ck_assert_uint_eq(rec.w[5], id);
+	ck_assert_uint_lt(rec.w[6], possible_cpus());
+	ck_assert_uint_eq(rec.w[7], id);
+	ck_assert(next_rec(&r, &pos, hd, &rec));
+	ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
+	ck_assert(!next_rec(&r, &pos, hd, &rec));
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/*
+ * Records straddle the end of the ring as the reader keeps up: 500 samples of 24
+ * bytes through a 4096-byte ring, none lost, none torn, all in order.
+ */
+START_TEST(test_ring_wraps)
+{
+	const long n = 500;
+	char *p = ck_fresh_pages(n);
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd;
+	struct ring r;
+	struct rec rec;
+	long i = 0, k;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_ADDR);
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 1, PROT_READ | PROT_WRITE);
+	for (k = 0; k < n; k += 50) {
+		ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+		touch_pages(p + k * page_size(), 50);
+		ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+		hd = head(&r);
+		while (next_rec(&r, &pos, hd, &rec)) {
+			ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
+			ck_assert_uint_eq(rec.w[1], (uintptr_t)(p + i * page_size()));
+			i++;
+		}
+		consume(&r);
+	}
+	ck_assert_int_eq(i, n);
+	ck_assert_uint_eq(head(&r), n * 24);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/*
+ * PAUSE_OUTPUT: paused, the samples are lost, and the first one after the
+ * resume is preceded by a LOST with their number; a one-page mapping has no
+ * ring to pause (EINVAL).
+ */
+START_TEST(test_pause_output)
+{
+	char *p = ck_fresh_pages(30);
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd;
+	struct ring r;
+	struct rec rec;
+	long i = 0;
+	int fd, fd1;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR);
+	fd1 = ck_open(&a, 0);
+	ck_assert_errno(ioctl(fd1, PERF_EVENT_IOC_PAUSE_OUTPUT, 1), EINVAL);
+	ck_map(&r, fd1, 0, PROT_READ);
+	ck_assert_errno(ioctl(fd1, PERF_EVENT_IOC_PAUSE_OUTPUT, 1), EINVAL);
+	unmap(&r);
+	close(fd1);
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 2, PROT_READ | PROT_WRITE);
+	fault_on(fd, p, 10);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
+	fault_on(fd, p + 10 * page_size(), 10);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0));
+	fault_on(fd, p + 20 * page_size(), 10);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		if (i == 10) {
+			ck_assert_uint_eq(rec.h.type, PERF_RECORD_LOST);
+			ck_assert_uint_eq(rec.w[1], 10);
+			i += 10;
+			continue;
+		}
+		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
+		ck_assert_uint_eq(rec.w[0], (uintptr_t)(p + i * page_size()));
+		i++;
+	}
+	ck_assert_int_eq(i, 30);
+	ck_assert_uint_eq(ck_read1(fd), 30);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/* A read-only mapping overwrites: data_tail is not read, nothing is lost. */
+START_TEST(test_readonly_overwrites)
+{
+	const long n = 400;
+	char *p = ck_fresh_pages(n);
+	struct perf_event_attr a;
+	struct ring r;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_ADDR);
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 1, PROT_READ);
+	fault_on(fd, p, n);
+	ck_assert_uint_eq(head(&r), n * 24);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/* wakeup_events: POLLIN at every 4th sample, reported once. */
+START_TEST(test_wakeup_events)
+{
+	char *p = ck_fresh_pages(8);
+	struct perf_event_attr a;
+	struct pollfd pfd;
+	struct ring r;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP);
+	a.wakeup_events = 4;
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 1, PROT_READ | PROT_WRITE);
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	ck_assert_int_eq(poll(&pfd, 1, 0), 0);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(p, 3);
+	ck_assert_int_eq(poll(&pfd, 1, 0), 0);
+	touch_pages(p + 3 * page_size(), 1);
+	ck_assert_int_eq(poll(&pfd, 1, 0), 1);
+	ck_assert_int_eq(pfd.revents, POLLIN);
+	ck_assert_int_eq(poll(&pfd, 1, 0), 0);
+	touch_pages(p + 4 * page_size(), 4);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ck_assert_int_eq(poll(&pfd, 1, 0), 1);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/* watermark: POLLIN once more than wakeup_watermark bytes were written. */
+START_TEST(test_wakeup_watermark)
+{
+	char *p = ck_fresh_pages(8);
+	struct perf_event_attr a;
+	struct pollfd pfd = { .events = POLLIN };
+	struct ring r;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_ADDR);
+	a.watermark = 1;
+	a.wakeup_watermark = 100;
+	fd = pfd.fd = ck_open(&a, 0);
+	ck_map(&r, fd, 1, PROT_READ | PROT_WRITE);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(p, 4);		/* 96 bytes */
+	ck_assert_int_eq(poll(&pfd, 1, 0), 0);
+	touch_pages(p + 4 * page_size(), 1);	/* 120 */
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ck_assert_int_eq(poll(&pfd, 1, 0), 1);
+	ck_assert_int_eq(pfd.revents, POLLIN);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/* Without wakeup_events or watermark: POLLIN when half the ring is written. */
+START_TEST(test_wakeup_half)
+{
+	char *p = ck_fresh_pages(90);
+	struct perf_event_attr a;
+	struct pollfd pfd = { .events = POLLIN };
+	struct ring r;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_ADDR);
+	fd = pfd.fd = ck_open(&a, 0);
+	ck_map(&r, fd, 1, PROT_READ | PROT_WRITE);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(p, 85);		/* 2040 bytes: not past 2048 */
+	ck_assert_int_eq(poll(&pfd, 1, 0), 0);
+	touch_pages(p + 85 * page_size(), 1);	/* 2064 */
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ck_assert_int_eq(poll(&pfd, 1, 0), 1);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/*
+ * A child's samples, and POLLHUP when it exits; the ring stays readable.  The
+ * child touches its pages after the parent has mapped the ring (a pipe orders it).
+ */
+START_TEST(test_child_hup)
+{
+	const long n = 32;
+	char *p = ck_fresh_pages(n);
+	struct perf_event_attr a;
+	struct pollfd pfd = { .events = POLLIN };
+	uint64_t pos = 0, hd;
+	int go[2], status, fd;
+	struct ring r;
+	struct rec rec;
+	long i = 0;
+	pid_t pid;
+	char c;
+
+	ck_assert_ok(pipe(go));
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		touch_pages(p, n);
+		_exit(0);
+	}
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_TID | PERF_SAMPLE_ADDR);
+	a.disabled = 0;
+	fd = pfd.fd = ck_open(&a, pid);
+	ck_map(&r, fd, 4, PROT_READ | PROT_WRITE);
+	ck_assert_int_eq(poll(&pfd, 1, 0), 0);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(status, 0);
+	ck_assert_int_eq(poll(&pfd, 1, 1000), 1);
+	ck_assert_int_eq(pfd.revents, POLLHUP);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		ck_assert_uint_eq((uint32_t)rec.w[0], pid);
+		if (rec.w[1] == (uintptr_t)(p + i * page_size()))
+			i++;
+	}
+	/* the child's own faults (stack, exit) are there too, its n pages in order */
+	ck_assert_int_eq(i, n);
+	unmap(&r);
+	close(fd);
+	close(go[0]);
+	close(go[1]);
+}
+END_TEST
+
+/* The sizes a ring may have, and one size per event. */
+START_TEST(test_mmap_sizes)
+{
+	long psz = page_size();
+	struct perf_event_attr a;
+	void *m, *m2;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP);
+	fd = ck_open(&a, 0);
+	ck_assert_ptr_eq(mmap(NULL, 4 * psz, PROT_READ, MAP_SHARED, fd, 0), MAP_FAILED);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_eq(mmap(NULL, 2 * psz, PROT_READ, MAP_PRIVATE, fd, 0), MAP_FAILED);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_eq(mmap(NULL, 2 * psz, PROT_READ, MAP_SHARED, fd, psz), MAP_FAILED);
+	ck_assert_int_eq(errno, EINVAL);
+	m = mmap(NULL, 5 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	ck_assert_ptr_eq(mmap(NULL, 3 * psz, PROT_READ, MAP_SHARED, fd, 0), MAP_FAILED);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_eq(mmap(NULL, 9 * psz, PROT_READ, MAP_SHARED, fd, 0), MAP_FAILED);
+	ck_assert_int_eq(errno, EINVAL);
+	/* the same size again maps the same ring */
+	m2 = mmap(NULL, 5 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ck_assert_ptr_ne(m2, MAP_FAILED);
+	((struct perf_event_mmap_page *)m)->data_tail = 4242;
+	ck_assert_uint_eq(((struct perf_event_mmap_page *)m2)->data_tail, 4242);
+	munmap(m, 5 * psz);
+	munmap(m2, 5 * psz);
+	close(fd);
+}
+END_TEST
+
+/* What the layer does not sample, with the kernel's errnos where it has one. */
+START_TEST(test_refusals)
+{
+	static const uint64_t unsupported[] = {
+		PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_RAW, PERF_SAMPLE_STACK_USER,
+		PERF_SAMPLE_WEIGHT, PERF_SAMPLE_DATA_SRC, PERF_SAMPLE_TRANSACTION,
+		PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_AUX, PERF_SAMPLE_CGROUP,
+		PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE,
+		PERF_SAMPLE_WEIGHT_STRUCT,
+	};
+	struct perf_event_attr a;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(unsupported); i++) {
+		attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | unsupported[i]);
+		if (unsupported[i] == PERF_SAMPLE_STACK_USER)
+			a.sample_stack_user = 8;
+		ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EOPNOTSUPP);
+	}
+	/* the attr's own checks come first: EINVAL */
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_WEIGHT |
+		  PERF_SAMPLE_WEIGHT_STRUCT);
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_STACK_USER);
+	a.sample_stack_user = 7;
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, 1ULL << 62);
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1ULL << 63, PERF_SAMPLE_IP);
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
+	/* READ with inherit: EINVAL; with a group read: not here */
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_READ);
+	a.inherit = 1;
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
+	a.inherit = 0;
+	a.read_format = PERF_FORMAT_GROUP;
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EOPNOTSUPP);
+}
+END_TEST
+
+/*
+ * The clocks sample on time (a timer at the counter's carry): 10 ms periods over
+ * 200 ms of the thread's time, at the thread's user-mode IPs, the count at each
+ * sample (READ) past a period more.  The guest's timers may fire a tick (4 ms)
+ * late: at least half the periods give a sample.
+ */
+static void clock_samples(unsigned long long config)
+{
+	const uint64_t period = 10000000, run = 20 * period;
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd, prev = 0;
+	struct ring r;
+	struct rec rec;
+	long i = 0;
+	int fd;
+
+	attr_smpl(&a, config, period, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
+		  PERF_SAMPLE_READ);
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 4, PROT_READ | PROT_WRITE);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin_until(thread_cpu_ns() + run);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
+		ck_assert_uint_ne(rec.w[0], 0);
+		ck_assert_uint_eq(rec.w[1] >> 32, self_tid());
+		ck_assert_uint_eq(rec.w[2], period);
+		/*
+		 * a carry each time a period is counted: the count at it is past
+		 * the period it ends (by how late the timer was), and in a later
+		 * period than the last sample's (a timer late by whole periods
+		 * skips them)
+		 */
+		ck_assert_uint_ge(rec.w[3], period);
+		ck_assert_uint_gt(rec.w[3] / period, prev / period);
+		prev = rec.w[3];
+		i++;
+	}
+	printf("%s: %ld samples in %llu periods\n", __func__, i,
+	       (unsigned long long)(prev / period));
+	ck_assert_int_ge(i, 10);
+	ck_assert_int_le(i, 20);
+	/*
+	 * the thread's time, less what the core's reload after each carry takes
+	 * (its PMD is read, then written: the time between is not counted)
+	 */
+	ck_assert_uint_ge(ck_read1(fd), run - run / 100);
+	unmap(&r);
+	close(fd);
+}
+
+START_TEST(test_task_clock_samples)
+{
+	clock_samples(PERF_COUNT_SW_TASK_CLOCK);
+}
+END_TEST
+
+START_TEST(test_cpu_clock_samples)
+{
+	clock_samples(PERF_COUNT_SW_CPU_CLOCK);
+}
+END_TEST
+
+/* Every context switch sampled with a period of 1: as many samples as counted. */
+START_TEST(test_switch_samples)
+{
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd;
+	struct ring r;
+	struct rec rec;
+	long i = 0, k;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_CONTEXT_SWITCHES, 1, PERF_SAMPLE_TID | PERF_SAMPLE_ADDR);
+	a.exclude_kernel = 0;
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 4, PROT_READ | PROT_WRITE);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	for (k = 0; k < 20; k++)
+		usleep(1000);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		ck_assert_uint_eq(rec.w[0] >> 32, self_tid());
+		ck_assert_uint_eq(rec.w[1], 0);		/* no address */
+		i++;
+	}
+	/* a sleep whose timer ran out before the thread slept does not switch */
+	ck_assert_int_ge(i, 10);
+	ck_assert_uint_eq(ck_read1(fd), i);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/*
+ * perf record's default: one event per CPU for one thread.  Each sample goes to
+ * the event of the CPU it was taken on: pinned to CPU 0, then to CPU 1, the
+ * thread's faults are samples of the first event, then of the second.
+ */
+START_TEST(test_per_cpu_events)
+{
+	const long n = 32;
+	char *p = ck_fresh_pages(2 * n);
+	struct perf_event_attr a;
+	struct ring r[2];
+	struct rec rec;
+	uint64_t pos, hd;
+	int fd[2], c;
+	long i;
+
+	if (possible_cpus() < 2)
+		return;
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU);
+	a.disabled = 0;
+	for (c = 0; c < 2; c++) {
+		fd[c] = pfm_perf_event_open(&a, 0, c, -1, 0);
+		ck_assert_int_ge(fd[c], 0);
+		ck_map(&r[c], fd[c], 4, PROT_READ | PROT_WRITE);
+	}
+	ck_pin(0);
+	touch_pages(p, n);
+	ck_pin(1);
+	touch_pages(p + n * page_size(), n);
+	for (c = 0; c < 2; c++)
+		ck_assert_ok(ioctl(fd[c], PERF_EVENT_IOC_DISABLE, 0));
+	for (c = 0; c < 2; c++) {
+		pos = 0;
+		i = 0;
+		hd = head(&r[c]);
+		while (next_rec(&r[c], &pos, hd, &rec)) {
+			ck_assert_uint_eq(rec.w[1], c);
+			if (rec.w[0] == (uintptr_t)(p + (c * n + i) * page_size()))
+				i++;
+		}
+		ck_assert_int_eq(i, n);
+		unmap(&r[c]);
+		close(fd[c]);
+	}
+}
+END_TEST
+
+Suite *pfm_perf_sample_suite(void)
+{
+	Suite *s = suite_create("perf_sample");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_fault_samples_exact);
+	tcase_add_test(tc, test_period_and_read);
+	tcase_add_test(tc, test_lost_exact);
+	tcase_add_test(tc, test_lost_trailer);
+	tcase_add_test(tc, test_ring_wraps);
+	tcase_add_test(tc, test_readonly_overwrites);
+	tcase_add_test(tc, test_pause_output);
+	tcase_add_test(tc, test_wakeup_events);
+	tcase_add_test(tc, test_wakeup_watermark);
+	tcase_add_test(tc, test_wakeup_half);
+	tcase_add_test(tc, test_child_hup);
+	tcase_add_test(tc, test_mmap_sizes);
+	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_task_clock_samples);
+	tcase_add_test(tc, test_cpu_clock_samples);
+	tcase_add_test(tc, test_switch_samples);
+	tcase_add_test(tc, test_per_cpu_events);
+	suite_add_tcase(s, tc);
+	return s;
+}

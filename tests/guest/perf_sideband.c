@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_sideband: the records perf report needs beside the samples: MMAP2 of the
+ * executable mapping a sampled IP is in, before the sample in time; COMM with
+ * the exec flag and the new image's mappings at an exec that enables events.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "perf_ring_util.h"
+#include "suites.h"
+
+/*
+ * Faults sampled with mmap2: an MMAP2 of the test binary's text, which holds the
+ * sampled IP, comes once, and its time is before the first sample's.
+ */
+START_TEST(test_mmap2_of_sampled_ip)
+{
+	char *p = ck_fresh_pages(8), self[256];
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd, mtime = 0, ip = 0, stime = 0;
+	struct ring r;
+	struct rec rec;
+	long mmaps = 0, samples = 0;
+	ssize_t len;
+	int fd;
+
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	ck_assert_int_gt(len, 0);
+	self[len] = 0;
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		  PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR);
+	a.mmap2 = 1;
+	a.sample_id_all = 1;
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 8, PROT_READ | PROT_WRITE);
+	fault_on(fd, p, 8);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		if (rec.h.type == PERF_RECORD_SAMPLE) {
+			/* the test's pages; a stack page may fault too */
+			if (rec.w[3] < (uintptr_t)p || rec.w[3] >= (uintptr_t)(p + 8 * page_size()))
+				continue;
+			if (!stime) {
+				ip = rec.w[0];
+				stime = rec.w[2];
+			}
+			samples++;
+			continue;
+		}
+		ck_assert_uint_eq(rec.h.type, PERF_RECORD_MMAP2);
+		ck_assert_uint_eq(rec.h.misc, PERF_RECORD_MISC_USER);
+		/* pid/tid, addr, len, pgoff, maj/min, ino, gen, prot/flags, name */
+		ck_assert_uint_eq((uint32_t)rec.w[0], getpid());
+		ck_assert_uint_eq(rec.w[0] >> 32, self_tid());
+		ck_assert_uint_eq((uint32_t)rec.w[7] & PROT_EXEC, PROT_EXEC);
+		if (!strcmp((char *)&rec.w[8], self)) {
+			ck_assert_uint_le(rec.w[1], (uintptr_t)touch_pages);
+			ck_assert_uint_gt(rec.w[1] + rec.w[2], (uintptr_t)touch_pages);
+			mtime = rec.w[(rec.h.size - 8) / 8 - 1];	/* trailer: tid, time */
+			mmaps++;
+		}
+	}
+	ck_assert_int_eq(samples, 8);
+	ck_assert_int_eq(mmaps, 1);
+	ck_assert_uint_ge(ip, (uintptr_t)touch_pages);
+	ck_assert_uint_lt(mtime, stime);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/*
+ * enable_on_exec on a child that execs: COMM with the exec flag and the new
+ * image's name, then the MMAP2 of the new program.
+ */
+START_TEST(test_exec_comm_mmap2)
+{
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd;
+	int go[2], status, fd;
+	bool comm = false, prog = false;
+	struct ring r;
+	struct rec rec;
+	pid_t pid;
+	char c;
+
+	ck_assert_ok(pipe(go));
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		execl("/bin/workload", "workload", "-p", "64", (char *)NULL);
+		_exit(2);
+	}
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1000, PERF_SAMPLE_IP | PERF_SAMPLE_TID);
+	a.enable_on_exec = 1;
+	a.comm = 1;
+	a.comm_exec = 1;
+	a.mmap2 = 1;
+	fd = ck_open(&a, pid);
+	ck_map(&r, fd, 8, PROT_READ | PROT_WRITE);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		if (rec.h.type == PERF_RECORD_COMM) {
+			ck_assert(!comm);
+			ck_assert_uint_eq(rec.h.misc, PERF_RECORD_MISC_COMM_EXEC);
+			ck_assert_uint_eq((uint32_t)rec.w[0], pid);
+			ck_assert_str_eq((char *)&rec.w[1], "workload");
+			comm = true;
+		} else if (rec.h.type == PERF_RECORD_MMAP2) {
+			ck_assert(comm);
+			if (!strcmp((char *)&rec.w[8], "/bin/workload"))
+				prog = true;
+		}
+	}
+	ck_assert(comm);
+	ck_assert(prog);
+	unmap(&r);
+	close(fd);
+	close(go[0]);
+	close(go[1]);
+}
+END_TEST
+
+Suite *pfm_perf_sideband_suite(void)
+{
+	Suite *s = suite_create("perf_sideband");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_mmap2_of_sampled_ip);
+	tcase_add_test(tc, test_exec_comm_mmap2);
+	suite_add_tcase(s, tc);
+	return s;
+}
