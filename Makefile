@@ -57,6 +57,7 @@ include tests/guest/guest.mk
 include tools/bench/bench.mk
 include dist/install.mk
 include tests/guest/perf/perf.mk
+include tests/coverage/coverage.mk
 include tests/fuzz/fuzz.mk
 
 PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko
