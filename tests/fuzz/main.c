@@ -298,7 +298,7 @@ int main(int argc, char **argv)
 		if (!cov_total || !corpus)
 			return 2;
 	}
-	fprintf(logf, "# pfm_fuzz 1 seed=%#llx door=%s kcov=%d pcs=%zu %s\n",
+	fprintf(logf, "# pfm_fuzz %d seed=%#llx door=%s kcov=%d pcs=%zu %s\n", FZ_LOG_VERSION,
 		(unsigned long long)opt.seed,
 		pfm_door() == PFM_DOOR_SYSCALL ? "syscall" : "ioctl", kcov,
 		kcov ? fz_kcov_npcs() : 0, opt.replay ? "replay" : "fuzz");

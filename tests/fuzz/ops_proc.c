@@ -73,6 +73,16 @@ static const struct fz_knob {
 	{ "pmu_desc/pmc64/rsvd_msk", { "" } },
 	{ "pmu_desc/pmd64/width", { "" } },
 	{ "formats/default/version", { "" } },
+	{ "formats/mux/version", { "" } },
+	{ "perf_targets_count",	{ "" } },
+	{ "perf_events_count",	{ "" } },
+	{ "pmu_desc/pmc64/name", { "" } },
+	{ "pmu_desc/pmc64/addr", { "" } },
+	{ "pmu_desc/pmc64/dfl_val", { "" } },
+	{ "pmu_desc/pmc64/priv_msk", { "" } },
+	{ "pmu_desc/pmd71/name", { "" } },
+	/* the debugfs statistics: a write zeroes them */
+	{ "../debug/perfmon/stats", { "0", NULL, "1", NULL, "", NULL } },
 };
 #define FZ_KNOBS	(sizeof(fz_knobs) / sizeof(fz_knobs[0]))
 /* the writable ones come first; the manager puts them back after each program */
