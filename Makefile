@@ -16,6 +16,9 @@
 #                 libperfmon-dev, pfmon
 #   make fuzz     the fuzzer on the debug kernel (tests/fuzz/README.md; also
 #                 fuzz-module, fuzz-repro)
+#   make coverage line coverage of kernel/perfmon and arch/x86/perfmon by the guest
+#                 suite on the debug kernel, the last fuzzer run and the host tests
+#                 (tests/coverage/README.md)
 #   make demo     boot the guest and measure a workload with pfmon
 #   make check-perf-clients   perf, PAPI and stress-ng in the guest, natively and
 #                 through the perf_event_open shim (stock kernel; not in make check:
