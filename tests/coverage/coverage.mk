@@ -57,7 +57,7 @@ coverage-guest: kernel guest-bins $(COV_PLUGIN)
 coverage: coverage-host coverage-guest
 	@echo "coverage: lines of perfmon's code reached (guest: the debug kernel's" \
 	      "line tables; host: gcov)"
-	@$(COV_PY) table "guest suite=$(COV_B)/guest.tsv" "fuzzer (last make fuzz)=$(B)/fuzz/lines.tsv" \
+	@$(COV_PY) table "guest suite=$(COV_B)/guest.tsv" "fuzzer (last run)=$(B)/fuzz/lines.tsv" \
 		"host+sim=$(COV_B)/host.tsv" | tee $(COV_B)/table.txt
 	@test ! -r $(B)/fuzz/lines.tsv || head -n 1 $(B)/fuzz/fuzz-debug.log | \
 		sed 's/^# /coverage: the fuzzer column is the run /'
