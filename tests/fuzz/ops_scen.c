@@ -383,20 +383,30 @@ out:
 		fz_set_fd(fd_slot, fds[0]);
 }
 
-/* a0 fd slot, a1 seed, a2 target slot, a3 scenario */
+/* a0 fd slot, a1 seed, a2 target slot, a3 scenario, a4 1: in a child, as nobody */
 void fz_gen_scenario(uint64_t *rng, struct fz_op *op)
 {
 	op->a[0] = fz_below(rng, 4);
 	op->a[1] = fz_rand(rng);
 	op->a[2] = fz_below(rng, FZ_TGTS);
 	op->a[3] = fz_below(rng, SC_NR);
+	op->a[4] = fz_one_in(rng, 5);
 }
 
 long fz_run_scenario(const struct fz_op *op, const struct fz_prog *p, int idx)
 {
 	uint64_t rng = op->a[1], slot = op->a[0] % FZ_FDS;
+	pid_t pid;
 
 	(void)p, (void)idx;
+	/* without privilege: the user's own limits and charges, the paranoid levels */
+	if (op->a[4] == 1) {
+		pid = fz_fork_task(1);
+		if (pid < 0)
+			return -errno;
+		if (pid)
+			return fz_wait_or_kill(pid, 300);
+	}
 	switch (op->a[3] % SC_NR) {
 	case SC_OVFL:
 		sc_ovfl(&rng, slot, op->a[2]);
@@ -411,5 +421,7 @@ long fz_run_scenario(const struct fz_op *op, const struct fz_prog *p, int idx)
 		sc_perf(&rng, slot, op->a[2]);
 		break;
 	}
+	if (op->a[4] == 1)
+		_exit(0);
 	return fz.fd[slot];
 }
