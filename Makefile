@@ -16,6 +16,9 @@
 #                 libperfmon-dev, pfmon
 #   make fuzz     the fuzzer on the debug kernel (tests/fuzz/README.md; also
 #                 fuzz-module, fuzz-repro)
+#   make coverage line coverage of kernel/perfmon and arch/x86/perfmon by the guest
+#                 suite on the debug kernel, the last fuzzer run and the host tests
+#                 (tests/coverage/README.md)
 #   make demo     boot the guest and measure a workload with pfmon
 #   make check-perf-clients   perf, PAPI and stress-ng in the guest, natively and
 #                 through the perf_event_open shim (stock kernel; not in make check:
@@ -57,6 +60,7 @@ include tests/guest/guest.mk
 include tools/bench/bench.mk
 include dist/install.mk
 include tests/guest/perf/perf.mk
+include tests/coverage/coverage.mk
 include tests/fuzz/fuzz.mk
 
 PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko

@@ -81,6 +81,13 @@ int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size)
 	/* More than the machine has can never be allocated (nor overflow PAGE_ALIGN). */
 	if (!size || size > (u64)totalram_pages() << PAGE_SHIFT)
 		return -ENOMEM;
+	/*
+	 * Nor more than it can give now: vmalloc would wake the OOM killer, which
+	 * kills processes where this call should fail (a buffer of a user with
+	 * CAP_IPC_LOCK is not bounded by RLIMIT_MEMLOCK).
+	 */
+	if (size > (u64)si_mem_available() << PAGE_SHIFT)
+		return -ENOMEM;
 	b->size = PAGE_ALIGN(size);
 	pages = b->size >> PAGE_SHIFT;
 	ret = pfm_smpl_mem_get(b->size);

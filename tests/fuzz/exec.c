@@ -300,6 +300,9 @@ int fz_target_main(int argc, char **argv)
 
 	if (argc < 3 || strcmp(argv[1], "--fz-target"))
 		return -1;
+	/* "exit": an exec that ends at once (inherited perf events fold) */
+	if (!strcmp(argv[2], "exit"))
+		exit(0);
 	kind = atoi(argv[2]);
 	signal(SIGIO, SIG_IGN);
 	signal(SIGUSR1, SIG_IGN);
@@ -336,9 +339,9 @@ const struct fz_opdef fz_ops[] = {
 	    .slots = FZ_S_USE_FD0),
 	ROW("raw_call",		raw_call,	raw_call,	2),
 	ROW("raw_ioctl",	raw_ioctl,	raw_ioctl,	2),
-	ROW("perf_open",	perf_open,	perf_open,	1,
+	ROW("perf_open",	perf_open,	perf_open,	4,
 	    .slots = FZ_S_NEW_FD0),
-	ROW("perf_op",		perf_op,	perf_op,	1,
+	ROW("perf_op",		perf_op,	perf_op,	4,
 	    .slots = FZ_S_USE_FD0),
 	ROW("read",		read,		read,		3,
 	    .slots = FZ_S_USE_FD0),
@@ -368,5 +371,7 @@ const struct fz_opdef fz_ops[] = {
 	ROW("async",		async,		async,		2, .nested = 1),
 	ROW("cpu",		cpu,		cpu,		1),
 	ROW("work",		work,		work,		5),
+	ROW("scenario",		scenario,	scenario,	6,
+	    .slots = FZ_S_NEW_FD0 | FZ_S_NEW_TGT2),
 };
 const int fz_nops = sizeof(fz_ops) / sizeof(fz_ops[0]);

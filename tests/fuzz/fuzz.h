@@ -168,6 +168,11 @@ int fz_fd(uint64_t slot);
 pid_t fz_tid(uint64_t kind, uint64_t slot);
 void fz_set_fd(uint64_t slot, int fd);
 void fz_workload(int kind, long n);
+/* arm (1) or disarm (0) the 50 ms SIGALRM that cuts a blocking call */
+void fz_alarm(int on);
+/* fork(): the child dies with its parent, traces its coverage, maybe as nobody */
+pid_t fz_fork_task(int nobody);
+int fz_wait_or_kill(pid_t pid, int ticks);
 long fz_ret(long r);
 /* the first perfmon system call number (0: none), an fd of /dev/perfmon (-1: none) */
 long fz_sysbase(void);
@@ -201,5 +206,6 @@ FZ_DECL_OP(child);
 FZ_DECL_OP(async);
 FZ_DECL_OP(cpu);
 FZ_DECL_OP(work);
+FZ_DECL_OP(scenario);
 
 #endif /* PFM_FUZZ_H */

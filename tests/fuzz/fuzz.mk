@@ -36,15 +36,20 @@ $(FUZZ_PCS): $(DEBUG_KERNEL) $(TOP)/tests/fuzz/pcs.sh
 
 # The log leaves the guest on a third serial port (ttyS2), written before each
 # program runs: a crash cannot take it along.
-fuzz: kernel $(FUZZ_BIN)
-	$(MAKE) $(FUZZ_PCS)
+fuzz: kernel $(FUZZ_BIN) $(COV_PLUGIN)
+	$(MAKE) $(FUZZ_PCS) $(COV_RANGES)
 	$(MKINITRAMFS) $(B)/fuzz/fuzz-debug.cpio.gz $(FUZZ_RUN) \
 		$(FUZZ_BIN):/bin/pfm_fuzz $(FUZZ_PCS):/fuzz/pcs.txt
-	PFM_QEMU_OPTS="-serial file:$(B)/fuzz/fuzz-debug.log" \
+	PFM_QEMU_OPTS="-serial file:$(B)/fuzz/fuzz-debug.log \
+		$(call cov_qemu_opts,$(B)/fuzz/fuzz-debug.hits)" \
 	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/fuzz/fuzz-debug.cpio.gz \
 		--append "$(DEBUG_APPEND) $(FUZZ_ENV)" \
 		--timeout $$(($(FUZZ_SECONDS) + $(FUZZ_SLACK))) \
-		--log $(B)/fuzz/fuzz-debug.console || \
+		--log $(B)/fuzz/fuzz-debug.console; rc=$$?; \
+	$(COV_PY) guest $(DEBUG_VMLINUX) $(B)/fuzz/fuzz-debug.hits $(B)/fuzz/lines.tsv \
+		$(B)/fuzz/uncovered.txt && \
+	$(COV_PY) table "lines reached by the fuzzer=$(B)/fuzz/lines.tsv" | tail -n 3; \
+	[ $$rc -eq 0 ] || \
 		{ echo "fuzz: FAILED; log $(B)/fuzz/fuzz-debug.log, console" \
 		       "$(B)/fuzz/fuzz-debug.console; reproduce with" \
 		       "make fuzz-repro LOG=$(B)/fuzz/fuzz-debug.log"; exit 1; }

@@ -298,10 +298,11 @@ int main(int argc, char **argv)
 		if (!cov_total || !corpus)
 			return 2;
 	}
-	fprintf(logf, "# pfm_fuzz 1 seed=%#llx door=%s kcov=%d pcs=%zu %s\n",
-		(unsigned long long)opt.seed,
+	fprintf(logf, "# pfm_fuzz %d seed=%#llx door=%s kcov=%d pcs=%zu seconds=%ld %s\n",
+		FZ_LOG_VERSION, (unsigned long long)opt.seed,
 		pfm_door() == PFM_DOOR_SYSCALL ? "syscall" : "ioctl", kcov,
-		kcov ? fz_kcov_npcs() : 0, opt.replay ? "replay" : "fuzz");
+		kcov ? fz_kcov_npcs() : 0, opt.replay ? 0 : opt.seconds,
+		opt.replay ? "replay" : "fuzz");
 	log_flush();
 	printf("fuzz: seed %#llx, %s door, coverage %s\n", (unsigned long long)opt.seed,
 	       pfm_door() == PFM_DOOR_SYSCALL ? "syscall" : "ioctl",

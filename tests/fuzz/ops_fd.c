@@ -28,7 +28,7 @@ static uint64_t gen_slot(uint64_t *rng)
 }
 
 /* A blocking call gets 50 ms, then SIGALRM interrupts it. */
-static void alarm_arm(int on)
+void fz_alarm(int on)
 {
 	struct itimerval it;
 
@@ -40,17 +40,39 @@ static void alarm_arm(int on)
 
 /* ---- perf_event_open ---------------------------------------------------- */
 
-/* a0 slot, a1 attr seed, a2 pid kind, a3 cpu, a4 group slot, a5 flags */
+/*
+ * a0 slot, a1 attr seed, a2 pid kind, a3 cpu, a4 group slot, a5 flags.  Mostly
+ * what perf tools open: a software event perfmon counts, counting (no period),
+ * for the caller or a thread of the program, on any CPU, alone or in a group;
+ * now and then anything.
+ */
 void fz_gen_perf_open(uint64_t *rng, struct fz_op *op)
 {
+	int plausible = !fz_one_in(rng, 4);
+
 	op->a[0] = gen_slot(rng) % FZ_FDS;
-	op->a[1] = fz_rand(rng);
+	op->a[1] = (fz_rand(rng) & ~1ULL) | plausible;
+	if (plausible) {
+		op->a[2] = fz_below(rng, 3) ? FZ_TGT_SELF : FZ_TGT_SLOT;
+		op->a[3] = (uint64_t)-1;
+		op->a[4] = fz_below(rng, 3) ? FZ_FDS : fz_below(rng, 4);
+		op->a[5] = PERF_FLAG_FD_CLOEXEC;
+		return;
+	}
 	op->a[2] = fz_below(rng, FZ_TGT_NR);
 	op->a[3] = fz_one_in(rng, 2) ? (uint64_t)-1 : fz_below(rng, 3);
 	op->a[4] = fz_one_in(rng, 2) ? FZ_FDS : gen_slot(rng);
 	op->a[5] = fz_one_in(rng, 4) ? fz_below(rng, 16) : PERF_FLAG_FD_CLOEXEC;
 }
 
+/* The software events perfmon counts (perf_event.c), then two it does not. */
+static const uint64_t fz_perf_sw[] = {
+	PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+	PERF_COUNT_SW_PAGE_FAULTS_MIN, PERF_COUNT_SW_CONTEXT_SWITCHES,
+	PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS_MAJ, PERF_COUNT_SW_DUMMY,
+};
+
+/* Bit 0 of the seed: a plausible attr, else a hostile one. */
 static void gen_attr(uint64_t seed, struct perf_event_attr *a)
 {
 	static const uint32_t sizes[] = {
@@ -58,6 +80,23 @@ static void gen_attr(uint64_t seed, struct perf_event_attr *a)
 	};
 
 	memset(a, 0, sizeof(*a));
+	if (seed & 1) {
+		a->type = PERF_TYPE_SOFTWARE;
+		a->size = fz_below(&seed, 8) ? sizeof(*a) : PERF_ATTR_SIZE_VER0;
+		a->config = fz_perf_sw[fz_below(&seed, fz_below(&seed, 8) ? 6 : 8)];
+		a->read_format = fz_below(&seed, PERF_FORMAT_MAX);
+		a->disabled = fz_below(&seed, 2);
+		a->exclude_kernel = !fz_one_in(&seed, 4);
+		a->exclude_user = fz_one_in(&seed, 8);
+		a->exclude_hv = 1;
+		a->inherit = fz_one_in(&seed, 3);
+		a->inherit_stat = a->inherit && fz_one_in(&seed, 2);
+		a->enable_on_exec = a->disabled && fz_one_in(&seed, 3);
+		a->pinned = fz_one_in(&seed, 8);
+		if (fz_one_in(&seed, 8))
+			a->sample_period = 1 + fz_below(&seed, 10000);
+		return;
+	}
 	a->type = fz_below(&seed, 8) ? fz_below(&seed, PERF_TYPE_MAX) : (uint32_t)fz_rand(&seed);
 	a->size = fz_below(&seed, 4) ? sizeof(*a) : sizes[fz_below(&seed, 5)];
 	a->config = fz_below(&seed, 4) ? fz_below(&seed, 10) : fz_rand(&seed);
@@ -80,7 +119,7 @@ long fz_run_perf_open(const struct fz_op *op, const struct fz_prog *p, int idx)
 
 	(void)p, (void)idx;
 	gen_attr(op->a[1], &attr);
-	fd = pfm_perf_event_open(fz_place(fz_one_in(&(uint64_t){ op->a[1] }, 8) ?
+	fd = pfm_perf_event_open(fz_place(!(op->a[1] & 1) && fz_one_in(&(uint64_t){ op->a[1] }, 8) ?
 					  FZ_PTR_NULL : FZ_PTR_OK, &attr, sizeof(attr)),
 				 fz_tid(op->a[2], 0), (int)op->a[3], fz_fd(op->a[4]),
 				 op->a[5]);
@@ -135,9 +174,9 @@ long fz_run_perf_op(const struct fz_op *op, const struct fz_prog *p, int idx)
 	(void)p, (void)idx;
 	switch (po->arg) {
 	case PA_NONE:
-		alarm_arm(1);
+		fz_alarm(1);
 		arg = read(fd, buf, op->a[2] % sizeof(buf));
-		alarm_arm(0);
+		fz_alarm(0);
 		return fz_ret((long)arg);
 	case PA_INT:
 		arg = op->a[2];
@@ -177,9 +216,9 @@ long fz_run_read(const struct fz_op *op, const struct fz_prog *p, int idx)
 		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 	else if (fl >= 0 && op->a[3] % 3 == 2)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	alarm_arm(1);
+	fz_alarm(1);
 	r = read(fd, fz_ptr(op->a[2], size), size);
-	alarm_arm(0);
+	fz_alarm(0);
 	return fz_ret(r);
 }
 

@@ -48,7 +48,8 @@ void fz_gen_create(uint64_t *rng, struct fz_op *op)
 		op->a[1] |= fz_rand(rng) & 0x1f;
 	if (fz_one_in(rng, 32))
 		op->a[1] = fz_rand(rng) & 0xffffffff;
-	op->a[2] = fz_one_in(rng, 8) ? fz_below(rng, 4) : 0;
+	/* the format: "default", else "mux" (4), now and then a bad name */
+	op->a[2] = fz_one_in(rng, 8) ? fz_below(rng, 4) : fz_one_in(rng, 3) ? 4 : 0;
 	op->a[3] = fz_one_in(rng, 8) ? fz_rand(rng) >> fz_below(rng, 64) :
 		   4096 * (1 + fz_below(rng, 4)) - fz_below(rng, 2) * 128;
 	op->a[4] = fz_gen_ptr(rng);
@@ -58,8 +59,8 @@ void fz_gen_create(uint64_t *rng, struct fz_op *op)
 long fz_run_create(const struct fz_op *op, const struct fz_prog *p, int idx)
 {
 	struct pfm_dfl_smpl_arg arg;
-	static const char *names[] = { "default", "nosuch", "", NULL };
-	const char *name = names[op->a[2] % 4];
+	static const char *names[] = { "default", "nosuch", "", NULL, "mux" };
+	const char *name = names[op->a[2] % 5];
 	size_t size = sizeof(arg);
 	void *argp;
 	int fd;

@@ -36,7 +36,7 @@ static int become_nobody(void)
  * fork(); the child dies with its parent, traces its own coverage and, if
  * asked, becomes nobody (or exits).
  */
-static pid_t fork_task(int nobody)
+pid_t fz_fork_task(int nobody)
 {
 	pid_t pid = fork();
 
@@ -73,6 +73,16 @@ static const struct fz_knob {
 	{ "pmu_desc/pmc64/rsvd_msk", { "" } },
 	{ "pmu_desc/pmd64/width", { "" } },
 	{ "formats/default/version", { "" } },
+	{ "formats/mux/version", { "" } },
+	{ "perf_targets_count",	{ "" } },
+	{ "perf_events_count",	{ "" } },
+	{ "pmu_desc/pmc64/name", { "" } },
+	{ "pmu_desc/pmc64/addr", { "" } },
+	{ "pmu_desc/pmc64/dfl_val", { "" } },
+	{ "pmu_desc/pmc64/priv_msk", { "" } },
+	{ "pmu_desc/pmd71/name", { "" } },
+	/* the debugfs statistics: a write zeroes them */
+	{ "../debug/perfmon/stats", { "0", NULL, "1", NULL, "", NULL } },
 };
 #define FZ_KNOBS	(sizeof(fz_knobs) / sizeof(fz_knobs[0]))
 /* the writable ones come first; the manager puts them back after each program */
@@ -200,7 +210,7 @@ long fz_run_fork_target(const struct fz_op *op, const struct fz_prog *p, int idx
 
 	(void)p, (void)idx;
 	target_end(t);
-	pid = fork_task(op->a[2] & 1);
+	pid = fz_fork_task(op->a[2] & 1);
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
@@ -264,11 +274,11 @@ void fz_gen_child(uint64_t *rng, struct fz_op *op)
 
 long fz_run_child(const struct fz_op *op, const struct fz_prog *p, int idx)
 {
-	int k = (int)(op->a[0] % FZ_PROG_MAX), status, i;
+	int k = (int)(op->a[0] % FZ_PROG_MAX);
 	struct fz_target *t = &fz.tgt[op->a[2] % FZ_TGTS];
 	pid_t pid;
 
-	pid = fork_task(op->a[1] & 1);
+	pid = fz_fork_task(op->a[1] & 1);
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
@@ -283,8 +293,15 @@ long fz_run_child(const struct fz_op *op, const struct fz_prog *p, int idx)
 		t->is_thread = 0;
 		return pid;
 	}
-	/* 2 s to finish, then SIGKILL wherever it is: it must die */
-	for (i = 0; i < 200; i++) {
+	return fz_wait_or_kill(pid, 200);
+}
+
+/* ticks of 10 ms for the child to finish, then SIGKILL wherever it is: it must die */
+int fz_wait_or_kill(pid_t pid, int ticks)
+{
+	int status, i;
+
+	for (i = 0; i < ticks; i++) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			return status;
 		fz_workload(4, 10000);

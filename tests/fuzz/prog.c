@@ -93,7 +93,8 @@ static void gen_op(uint64_t *rng, struct fz_op *op, int code)
 
 /*
  * Half of the fresh programs start as a session would: create, program the
- * registers, attach, start; the rest is random.
+ * registers, attach, start; a quarter with a scenario (a whole session left in
+ * the middle of its life); the rest is random.
  */
 void fz_prog_gen(uint64_t *rng, struct fz_prog *p)
 {
@@ -104,7 +105,10 @@ void fz_prog_gen(uint64_t *rng, struct fz_prog *p)
 	struct live l = { 0, 0, 0, 0 };
 
 	p->n = 0;
-	if (fz_below(rng, 2)) {
+	if (fz_one_in(rng, 4)) {
+		gen_op(rng, &p->op[i], fz_op_lookup("scenario"));
+		use_live(rng, &p->op[i++], &l);
+	} else if (fz_below(rng, 3)) {
 		for (s = 0; s < 7 && i < n; s++, i++) {
 			gen_op(rng, &p->op[i], fz_op_lookup(skeleton[s]));
 			use_live(rng, &p->op[i], &l);
@@ -210,9 +214,12 @@ int fz_log_read(FILE *in, struct fz_prog **progs, long **ids)
 	char line[512];
 	struct fz_prog *ps = NULL, *cur = NULL;
 	long *is = NULL, id;
-	int n = 0;
+	int n = 0, version;
 
 	while (fgets(line, sizeof(line), in)) {
+		if (sscanf(line, "# pfm_fuzz %d", &version) == 1 && version != FZ_LOG_VERSION)
+			fprintf(stderr, "pfm_fuzz: a log of format %d, this is %d: its programs "
+				"may run differently\n", version, FZ_LOG_VERSION);
 		if (sscanf(line, "P %ld", &id) == 1) {
 			ps = realloc(ps, (n + 1) * sizeof(*ps));
 			is = realloc(is, (n + 1) * sizeof(*is));

@@ -9,6 +9,13 @@
 
 #include "fuzz.h"
 
+/*
+ * The log's format, first in its header line: 2 added the scenario operation,
+ * plausible perf_event attrs (bit 0 of perf_open's seed) and the "mux" format
+ * (create's a2 = 4).  A log of another version replays with a warning.
+ */
+#define FZ_LOG_VERSION	2
+
 void fz_prog_gen(uint64_t *rng, struct fz_prog *p);
 /* other: a second corpus program to splice from, or NULL */
 void fz_prog_mutate(uint64_t *rng, struct fz_prog *p, const struct fz_prog *other);

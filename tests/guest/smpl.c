@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "users.h"
@@ -281,6 +282,25 @@ static void memlock_ipc_lock(void *arg)
 	close(fd);
 }
 
+/*
+ * A buffer the machine has room for but not now (all its memory, as root, whose
+ * buffers are not charged to RLIMIT_MEMLOCK): ENOMEM, not the OOM killer.  The
+ * fuzzer found this one: the OOM killer ran and killed a process (its report
+ * in the kernel log fails the guest run too).
+ */
+START_TEST(test_buffer_beyond_free_memory)
+{
+	struct pfm_dfl_smpl_arg arg = { 0 };
+	struct sysinfo si;
+
+	ck_assert_int_eq(sysinfo(&si), 0);
+	arg.buf_size = (uint64_t)si.totalram * si.mem_unit - 16 * page_size();
+	ck_assert_errno(smpl_ctx(arg.buf_size), ENOMEM);
+	ck_assert_errno(pfm_create_context(PFM_FL_SMPL_FMT, "mux", &arg, sizeof(arg)), ENOMEM);
+	ck_assert_int_eq(mem_cur(), 0);
+}
+END_TEST
+
 START_TEST(test_memlock_ipc_lock)
 {
 	struct run r;
@@ -551,6 +571,7 @@ Suite *pfm_smpl_suite(void)
 	tcase_add_test(tc, test_memlock_limit);
 	tcase_add_test(tc, test_memlock_per_user);
 	tcase_add_test(tc, test_memlock_ipc_lock);
+	tcase_add_test(tc, test_buffer_beyond_free_memory);
 	tcase_add_test(tc, test_mem_max);
 	tcase_add_test(tc, test_samples);
 	tcase_add_test(tc, test_buffer_full);

@@ -30,8 +30,10 @@ PFM_HOST_HDRS := $(wildcard $(PFM_HOST_DIR)/*.h $(PFM_HOST_DIR)/shim/*.h \
 
 PFM_HOST_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
+# PFM_HOST_COV: extra flags, --coverage for make coverage (with a B of its own)
+PFM_HOST_COV	?=
 PFM_HOST_CFLAGS := -O1 -g -Wall -Wextra -Wno-sign-compare \
-		   -Werror $(PFM_HOST_SAN) \
+		   -Werror $(PFM_HOST_SAN) $(PFM_HOST_COV) \
 		   -I$(PFM_HOST_DIR)/shim -I$(TOP)/include -I$(PFM_HOST_CORE) -I$(PFM_HOST_DIR)
 # recursive: pkg-config runs only when the tests are built
 PFM_HOST_CHECK_CFLAGS = $(shell pkg-config --cflags check)
