@@ -451,7 +451,7 @@ static void case_group_read(const struct backend *be, struct trace *t)
 	 * the faults and wake-ups around the spin by 10 % and more.  sw-events
 	 * compares the clocks on a child that only spins.
 	 */
-	static const char kind[3] = { 'e', 's', 'x' };
+	static const char kind[3] = { 'f', 's', 'x' };	/* faults of a forked child: diff.h */
 	unsigned long long id[3] = { 0 }, buf[16];
 	struct perf_event_attr a;
 	struct child c = { 0 };
