@@ -303,6 +303,7 @@ void pfm_perf_exit(struct task_struct *task)
 {
 	struct pfm_perf_target *t;
 	unsigned long flags;
+	bool queue = false;
 
 	if (!atomic_read(&pfm_perf_nr_inherit))
 		return;
@@ -312,9 +313,17 @@ void pfm_perf_exit(struct task_struct *task)
 	    refcount_inc_not_zero(&t->ref)) {
 		t->exit_queued = true;
 		INIT_WORK(&t->exit_work, pfm_perf_exit_work);
-		schedule_work(&t->exit_work);
+		queue = true;
 	}
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	/*
+	 * Queued outside the lock: the overflow path takes the lock under a
+	 * context's lock (perf_sideband.c), which the scheduler takes under the
+	 * runqueue lock, which the workqueue's pool lock leads to (lockdep).
+	 * The reference taken above keeps t.
+	 */
+	if (queue)
+		schedule_work(&t->exit_work);
 }
 
 /* fn on each copy of ev, then the copy's counters; family lock held. */
