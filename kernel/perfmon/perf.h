@@ -83,7 +83,7 @@ struct pfm_perf_target {
 	bool exit_queued;		/* exit_work queued (pfm_perf_targets_lock) */
 	struct callback_head exec_work;
 	struct work_struct exit_work;	/* folds the copies at the thread's exit */
-	bool sb_queued;			/* sb_work queued (pfm_perf_targets_lock) */
+	unsigned long sb_queued;	/* bit 0: sb_work queued (the thread's own) */
 	u64 sb_time;			/* the time its records carry */
 	struct callback_head sb_work;	/* reports mappings (perf_sideband.c) */
 };

@@ -151,13 +151,10 @@ static void pfm_perf_sb_mappings(struct pfm_perf_target *t, u64 time)
 static void pfm_perf_sb_work(struct callback_head *head)
 {
 	struct pfm_perf_target *t = container_of(head, struct pfm_perf_target, sb_work);
-	unsigned long flags;
-	u64 time;
+	u64 time = t->sb_time;
 
-	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
-	t->sb_queued = false;
-	time = t->sb_time;
-	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	/* the thread's own flag: a sample from now on may queue the work again */
+	clear_bit(0, &t->sb_queued);
 	mutex_lock(&t->ctx->mutex);
 	pfm_perf_sb_mappings(t, time);
 	mutex_unlock(&t->ctx->mutex);
@@ -173,20 +170,25 @@ void pfm_perf_sb_sample(struct pfm_perf_event *ev, u64 ip, u64 time)
 {
 	struct pfm_perf_ring *r = pfm_perf_out_ring(ev);
 	struct pfm_perf_target *t = ev->target;
-	unsigned long flags;
 
 	if (!pfm_perf_sb_wants_mmap(ev) || !r || !ip || pfm_perf_sb_known(r, ip, false, 0))
 		return;
-	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
-	if (!t->sb_queued && t->task == current && refcount_inc_not_zero(&t->ref)) {
-		init_task_work(&t->sb_work, pfm_perf_sb_work);
-		t->sb_time = time - 1;
-		if (task_work_add(current, &t->sb_work, TWA_RESUME))
-			refcount_dec(&t->ref);	/* its events hold theirs */
-		else
-			t->sb_queued = true;
-	}
-	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	/*
+	 * Only the target's own thread queues the work and runs it, so the flag
+	 * needs no lock, only to be atomic against the clock's overflow interrupt
+	 * in that same thread: no global lock on the overflow path.
+	 */
+	if (t->task != current || test_and_set_bit(0, &t->sb_queued))
+		return;
+	if (!refcount_inc_not_zero(&t->ref))
+		goto unqueued;
+	init_task_work(&t->sb_work, pfm_perf_sb_work);
+	t->sb_time = time - 1;
+	if (!task_work_add(current, &t->sb_work, TWA_RESUME))
+		return;
+	refcount_dec(&t->ref);		/* exiting: its events hold theirs */
+unqueued:
+	clear_bit(0, &t->sb_queued);
 }
 
 /* A COMM record of the current thread for ev, with the exec flag. */
