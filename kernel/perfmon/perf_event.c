@@ -86,33 +86,41 @@ static bool pfm_perf_wants(const struct pfm_perf_event *ev)
 	return ev->enabled && ev->leader->enabled;
 }
 
-/* Reads the PMDs of the counters in mask, into pmd[counter]. */
-/* Reads the PMDs of the counters in mask, into pmd[counter], in one call. */
+/* Counters read per call of the core, from the stack. */
+#define PFM_PERF_READ_CHUNK	8
+
+/*
+ * Reads the PMDs of the counters in mask, into pmd[counter]: the core's lean read
+ * vector, on the stack, so that a read() of an event allocates nothing.
+ */
 static int pfm_perf_read_counters(struct pfm_perf_target *t, u32 mask, u64 *pmd)
 {
-	u8 idx[PFM_PERF_NUM_COUNTERS];
-	struct pfarg_pmd *req;
-	unsigned int i, n = 0;
-	int ret;
+	struct pfm_pmd_read rd[PFM_PERF_READ_CHUNK];
+	u8 idx[PFM_PERF_READ_CHUNK];
+	unsigned long bits = mask;
+	unsigned int i, n;
+	long ret;
 
-	if (!mask)
-		return 0;
-	/* a vector of the size of the counters would not fit on the stack */
-	req = kcalloc(hweight32(mask), sizeof(*req), GFP_KERNEL);
-	if (!req)
-		return -ENOMEM;
-	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++) {
-		if (mask & (1U << i)) {
-			idx[n] = i;
-			req[n++].reg_num = pfm_perf_counter_pmd(i);
+	while (bits) {
+		n = 0;
+		for_each_set_bit(i, &bits, PFM_PERF_NUM_COUNTERS) {
+			if (n == PFM_PERF_READ_CHUNK)
+				break;
+			memset(&rd[n], 0, sizeof(rd[n]));
+			rd[n].num = pfm_perf_counter_pmd(i);
+			rd[n].rsvd_zero = true;
+			idx[n++] = i;
+		}
+		ret = pfm_read_pmd_vec(t->ctx, rd, n);
+		if (ret)
+			return ret;
+		/* a sampling counter's resets took its periods off: added back */
+		for (i = 0; i < n; i++) {
+			pmd[idx[i]] = rd[i].value + READ_ONCE(t->counters[idx[i]].wrapped);
+			__clear_bit(idx[i], &bits);
 		}
 	}
-	ret = pfm_read_pmds(t->ctx, req, n);
-	/* a sampling counter's resets took its periods off: added back */
-	for (i = 0; !ret && i < n; i++)
-		pmd[idx[i]] = req[i].reg_value + READ_ONCE(t->counters[idx[i]].wrapped);
-	kfree(req);
-	return ret;
+	return 0;
 }
 
 /* What t's events want of each counter: how many count on it. */
