@@ -10,8 +10,7 @@
 #include "util.h"
 #include "perf_ring_util.h"
 
-void attr_smpl(struct perf_event_attr *a, unsigned long long config,
-		      uint64_t period, uint64_t sample_type)
+void attr_sw(struct perf_event_attr *a, unsigned long long config)
 {
 	memset(a, 0, sizeof(*a));
 	a->type = PERF_TYPE_SOFTWARE;
@@ -19,8 +18,22 @@ void attr_smpl(struct perf_event_attr *a, unsigned long long config,
 	a->config = config;
 	a->disabled = 1;
 	a->exclude_kernel = 1;
+}
+
+void attr_smpl(struct perf_event_attr *a, unsigned long long config,
+	       uint64_t period, uint64_t sample_type)
+{
+	attr_sw(a, config);
 	a->sample_period = period;
 	a->sample_type = sample_type;
+}
+
+uint64_t ck_read1(int fd)
+{
+	uint64_t v = ~0ULL;
+
+	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
+	return v;
 }
 
 int ck_open(struct perf_event_attr *a, pid_t pid)

@@ -26,8 +26,12 @@ struct rec {
 	uint64_t w[64];
 };
 
+/* a disabled software event at user level; with a sampling period and fields */
+void attr_sw(struct perf_event_attr *a, unsigned long long config);
 void attr_smpl(struct perf_event_attr *a, unsigned long long config, uint64_t period,
 	       uint64_t sample_type);
+/* the one count of a plain read() */
+uint64_t ck_read1(int fd);
 int ck_open(struct perf_event_attr *a, pid_t pid);
 void ck_map(struct ring *r, int fd, int data_pages, int prot);
 void unmap(struct ring *r);

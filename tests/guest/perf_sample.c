@@ -26,14 +26,6 @@
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
 			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
-static uint64_t ck_read1(int fd)
-{
-	uint64_t v = ~0ULL;
-
-	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
-	return v;
-}
-
 /* Is ip in touch_pages()?  Its store is where every fault of the test is taken. */
 static bool ip_in_touch(uint64_t ip)
 {

@@ -24,16 +24,6 @@
 #define PERF_EVENTS	PFM_SYSFS "/perf_events_count"
 #define PARANOID	PFM_SYSFS "/paranoid"
 
-static void attr_sw(struct perf_event_attr *a, unsigned long long config)
-{
-	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_SOFTWARE;
-	a->size = sizeof(*a);
-	a->config = config;
-	a->disabled = 1;
-	a->exclude_kernel = 1;
-}
-
 static int open_sw(unsigned long long config, pid_t pid, int group_fd)
 {
 	struct perf_event_attr a;
@@ -48,14 +38,6 @@ static int ck_open_sw(unsigned long long config, pid_t pid, int group_fd)
 
 	ck_assert_msg(fd >= 0, "open config %llu: %s", config, strerror(errno));
 	return fd;
-}
-
-static uint64_t ck_read1(int fd)
-{
-	uint64_t v = ~0ULL;
-
-	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
-	return v;
 }
 
 /* Exact: the faults of n fresh pages, between ENABLE and DISABLE. */
