@@ -89,6 +89,9 @@ struct diff_case {
 
 extern const struct diff_case diff_cases[];
 
+/* diff_sample.c: perf's ring of a sampling event, record by record */
+void case_sample_ring(const struct backend *be, struct trace *t);
+
 /* diff_together.c: both backends' clocks on one run; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);
 extern const size_t diff_ncases;

@@ -604,5 +604,6 @@ const struct diff_case diff_cases[] = {
 	{ "exclude-kernel", case_exclude_kernel },
 	{ "after-exit", case_after_exit },
 	{ "inherit", case_inherit },
+	{ "sample-ring", case_sample_ring },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);
