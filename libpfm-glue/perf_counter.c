@@ -23,9 +23,11 @@
 
 #include "perfmon.h"
 #include "perf_counter.h"
+#include "perf_counter_ring.h"
 
 #define PC_EN		(1ULL << 22)	/* PFM_SW_PMC_EN */
 #define PC_FORMATS	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+#define PC_RECORDS	(PERF_RECORD_IP | PERF_RECORD_TID | PERF_RECORD_TIME | PERF_RECORD_ADDR)
 
 /* One perfmon context: the counters of one thread (cpu -1) or one CPU (tid -1). */
 struct pc_ctx {
@@ -91,6 +93,16 @@ static struct pc_counter *pc_lookup(int fd)
 	return fd >= 0 && fd < pc.len ? pc.tab[fd] : NULL;
 }
 
+int pc_native_fd(int fd)
+{
+	int native;
+
+	pthread_mutex_lock(&pc.lock);
+	native = pc_lookup(fd) != NULL;
+	pthread_mutex_unlock(&pc.lock);
+	return native;
+}
+
 static int pc_store(int fd, struct pc_counter *c)
 {
 	struct pc_counter **tab;
@@ -145,16 +157,22 @@ static int pc_check(const struct perf_counter_hw_event *hw, pid_t pid, int cpu,
 {
 	if (!hw)
 		return EFAULT;
-	if (flags || hw->irq_period || hw->inherit || hw->mmap || hw->munmap || hw->comm ||
-	    hw->__reserved_1 || hw->extra_config_len || hw->__reserved_2 ||
-	    hw->__reserved_3 || (hw->read_format & ~PC_FORMATS))
+	if (flags || hw->munmap || hw->comm || hw->__reserved_1 || hw->extra_config_len ||
+	    hw->__reserved_2 || hw->__reserved_3 || (hw->read_format & ~PC_FORMATS))
+		return EINVAL;
+	/* a sampling counter's records: those the perf_event ring has (perf_counter_ring.c) */
+	if (hw->irq_period && (hw->record_type & ~PC_RECORDS))
 		return EINVAL;
 	if (cpu < -1 || (pid < 0 && cpu == -1))
 		return EINVAL;
 	return 0;
 }
 
-/* The perf_event_attr of a counting counter: the proposal's fields, same values. */
+/*
+ * The perf_event_attr of a counter: the proposal's fields, same values (its record
+ * bits IP, TID, TIME, ADDR are PERF_SAMPLE_*'s).  A notification "for every page
+ * filled" is a watermark of a page.
+ */
 static void pc_to_attr(const struct perf_counter_hw_event *hw, struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -174,6 +192,16 @@ static void pc_to_attr(const struct perf_counter_hw_event *hw, struct perf_event
 	a->exclude_kernel = hw->exclude_kernel;
 	a->exclude_hv = hw->exclude_hv;
 	a->exclude_idle = hw->exclude_idle;
+	a->inherit = hw->inherit;
+	a->mmap = hw->mmap;
+	a->sample_period = hw->irq_period;
+	if (hw->irq_period)
+		a->sample_type = hw->record_type;
+	a->wakeup_events = hw->wakeup_events;
+	if (!hw->wakeup_events) {
+		a->watermark = 1;
+		a->wakeup_watermark = sysconf(_SC_PAGESIZE);
+	}
 }
 
 /* ns the context's set was active: the thread's time, or a CPU's wall-clock time. */
@@ -302,8 +330,11 @@ static int pc_open_native(const struct perf_counter_hw_event *hw, pid_t pid, int
 	int ev, slot, err;
 
 	ev = pc_sw_event(hw->config);
-	/* perfmon counts a thread on every CPU */
-	if (ev < 0 || (pid >= 0 && cpu >= 0))
+	/*
+	 * perfmon counts a thread on every CPU; sampling, records and inherit are the
+	 * perf_event path's
+	 */
+	if (ev < 0 || (pid >= 0 && cpu >= 0) || hw->irq_period || hw->mmap || hw->inherit)
 		return EINVAL;
 	if (group_fd != -1) {
 		leader = pc_lookup(group_fd);
@@ -397,7 +428,12 @@ int perf_counter_open(struct perf_counter_hw_event *hw_event, pid_t pid, int cpu
 	goto out;
 shim:
 	pc_to_attr(hw_event, &attr);
-	return pfm_perf_event_open(&attr, pid, cpu, group_fd, 0);
+	fd = pfm_perf_event_open(&attr, pid, cpu, group_fd, 0);
+	if (fd < 0)
+		return -1;
+	err = pc_ring_note(fd, hw_event->record_type);
+	if (err)
+		close(fd);
 out:
 	if (err) {
 		errno = err;
@@ -447,7 +483,9 @@ ssize_t perf_counter_read(int fd, void *buf, size_t count)
 	c = pc_lookup(fd);
 	if (!c) {
 		pthread_mutex_unlock(&pc.lock);
-		return read(fd, buf, count);
+		len = read(fd, buf, count);
+		pc_ring_sync(fd);
+		return len;
 	}
 	err = pc_read_native(c, buf, count, &len);
 	pthread_mutex_unlock(&pc.lock);
@@ -474,7 +512,9 @@ int perf_counter_ioctl(int fd, unsigned long request, unsigned long arg)
 	c = pc_lookup(fd);
 	if (!c) {
 		pthread_mutex_unlock(&pc.lock);
-		return ioctl(fd, request, arg);
+		err = ioctl(fd, request, arg);
+		pc_ring_sync(fd);
+		return err;
 	}
 	switch (request) {
 	case PERF_COUNTER_IOC_ENABLE:
@@ -508,6 +548,7 @@ int perf_counter_close(int fd)
 	c = pc_lookup(fd);
 	if (!c) {
 		pthread_mutex_unlock(&pc.lock);
+		pc_ring_forget(fd);
 		return close(fd);
 	}
 	pc.tab[fd] = NULL;

@@ -42,23 +42,42 @@
  *     PERF_COUNTER_RAW_PFM_SW(ev): perfmon's software event ev (PFM_SW_EV_*, which
  *                          adds PFM_SW_EV_SYSCALLS); other raw encodings (x86 event
  *                          selects) only through pfm_perf_event_open -> EINVAL
- *   irq_period           must be 0: the proposal's overflow records (type =
- *                          PERF_RECORD_* bits, misc PERF_EVENT_MISC_OVERFLOW) and its
- *                          mmap'ed ring buffer are produced by neither path
- *                          (perf_event's later record format differs) -> EINVAL.
- *                          Sample with perfmon (PFM_PMDFL_SMPL) or perf_event_open.
- *                          record_type and wakeup_events are ignored, as they are
- *                          for a counting counter.
+ *   irq_period           > 0, a sampling counter: perf_event path only (its
+ *                          records are made from the perf_event ring, which a
+ *                          perfmon without pfm_perf_event_open has not) -> EINVAL
+ *                          natively.  An overflow record every irq_period events,
+ *                          in the ring of perf_counter_mmap() below
+ *   record_type          of a sampling counter: PERF_RECORD_IP, _TID, _TIME, _ADDR
+ *                          (ADDR: the faulting address of a page fault, else 0).
+ *                          PERF_RECORD_GROUP and _CALLCHAIN: the shim records
+ *                          neither a group's values nor a call chain -> EINVAL, as
+ *                          any other bit.  Ignored for a counting counter
+ *   wakeup_events        poll() says POLLIN every wakeup_events overflows; 0: every
+ *                          page of records filled, as the proposal says
  *   read_format          PERF_FORMAT_TOTAL_TIME_ENABLED, _RUNNING (equal: a
  *                          software counter is always on the PMU; the ns the thread
  *                          ran while the counter was enabled); other bits EINVAL
  *   disabled             yes; enable and disable with PERF_COUNTER_IOC_* below
- *   inherit              perfmon never follows a fork -> EINVAL
+ *   inherit              perf_event path: the shim's inherit (a copy of the
+ *                          counter in each child forked after the open, and their
+ *                          children; a read adds their counts, enable and disable
+ *                          reach them).  Native path: perfmon never follows a fork,
+ *                          and a library sees no fork made without its atfork
+ *                          handlers (vfork, posix_spawn, raw clone) -> EINVAL
  *   pinned, exclusive    accepted: a software counter always counts when enabled
  *   exclude_user/kernel  the USR and OS levels of the software PMU; counting at
  *                          kernel level may need privilege (perfmon's EPERM)
  *   exclude_hv, exclude_idle  accepted, nothing to exclude in a thread's counts
- *   mmap, munmap, comm   records of the ring buffer -> EINVAL
+ *   mmap                 perf_event path: PERF_EVENT_MMAP records of executable
+ *                          mappings, written when an overflow's IP falls in a
+ *                          mapping the ring was not told of yet (perfmon has no
+ *                          hook on mmap() itself), before the overflow records
+ *                          that follow; native path -> EINVAL
+ *   munmap               perf_event has no munmap records, perfmon no hook on
+ *                          munmap() -> EINVAL
+ *   comm                 perfmon writes COMM only at an exec that enables the
+ *                          counter (perf_event's enable_on_exec, which the proposal
+ *                          has not) and has no hook on process creation -> EINVAL
  *   extra_config_len, __reserved_*  must be 0 -> EINVAL
  *   pid                  0 the calling thread, > 0 that thread (attached as
  *                          perfmon attaches: EACCES, ESRCH, ...), < 0 with cpu >= 0:
@@ -75,6 +94,24 @@
  *   a ninth counter      on one thread or CPU (eight software counters) -> ENOSPC
  *   no perfmon           ENOENT (the module is not loaded)
  *
+ * THE RING BUFFER (perf_event path)
+ *
+ * The proposal mmap()s the counter fd; here perf_counter_mmap() does, with the
+ * proposal's arguments: length 1 + 2^n pages, offset 0, prot PROT_READ (or with
+ * PROT_WRITE), flags MAP_SHARED, else EINVAL; EBUSY if the counter is mapped
+ * already; ENODEV for a native counter; the shim's errno for its own refusals
+ * (EPERM past the locked-memory limit).  It returns the proposal's layout: struct
+ * perf_counter_mmap_page, then the records (struct perf_event_header first), which
+ * may run across the ring's end; data_head grows for ever (modulo 2^32), older
+ * records are overwritten.  Overflow records have the record_type bits as type
+ * and PERF_EVENT_MISC_OVERFLOW | PERF_EVENT_MISC_USER (or _KERNEL) as misc.  The
+ * kernel writes perf_event's ring; this library copies it into the mapping in
+ * perf_counter_poll(), perf_counter_read() and perf_counter_ioctl() of the
+ * counter, so data_head moves at those calls, not in between.  Records perf_event
+ * loses (its ring full between two calls) are lost without a record: the
+ * proposal's type 2 is MUNMAP, not perf_event's LOST.  index is 0 (no counter
+ * read from user space), as the proposal has it on x86.
+ *
  * The library's own calls are system calls: a counter of PFM_SW_EV_SYSCALLS that is
  * enabled counts the PERF_COUNTER_IOC_DISABLE that disables it, and a read while
  * enabled counts itself, as perfmon_sw.h says of pfm_stop and pfm_read_pmds.
@@ -82,6 +119,7 @@
 #ifndef _LIBPERFMON_PERF_COUNTER_H
 #define _LIBPERFMON_PERF_COUNTER_H
 
+#include <poll.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <linux/types.h>
@@ -160,7 +198,7 @@ enum sw_event_ids {
 
 /* read_format: PERF_FORMAT_TOTAL_TIME_ENABLED (1), _RUNNING (2), <linux/perf_event.h> */
 
-/* record_type (of sampling counters, which neither path makes: see above) */
+/* record_type of sampling counters (GROUP and CALLCHAIN: EINVAL, see above) */
 enum perf_counter_record_format {
 	PERF_RECORD_IP		= 1U << 0,
 	PERF_RECORD_TID		= 1U << 1,
@@ -209,10 +247,20 @@ int perf_counter_open(struct perf_counter_hw_event *hw_event, pid_t pid, int cpu
 ssize_t perf_counter_read(int fd, void *buf, size_t count);
 /*
  * ioctl(): PERF_COUNTER_IOC_ENABLE / _DISABLE (a leader's take its group with it in
- * one perfmon call, so no member counts another's switch; a member's only itself); PERF_COUNTER_IOC_REFRESH: overflow counters only -> EINVAL;
- * anything else ENOTTY.
+ * one perfmon call, so no member counts another's switch; a member's only itself);
+ * PERF_COUNTER_IOC_REFRESH: sampling (perf_event) counters only, native ones EINVAL;
+ * anything else ENOTTY on a native counter, the shim's answer on a perf_event one.
  */
 int perf_counter_ioctl(int fd, unsigned long request, unsigned long arg);
+/*
+ * mmap() and munmap() of the counter's ring (see THE RING BUFFER above; other
+ * addresses and fds get the plain calls).  perf_counter_close() unmaps it too.
+ */
+void *perf_counter_mmap(void *addr, size_t length, int prot, int flags, int fd,
+			off_t offset);
+int perf_counter_munmap(void *addr, size_t length);
+/* poll(), then the rings of the fds polled are brought up to date. */
+int perf_counter_poll(struct pollfd *fds, nfds_t nfds, int timeout);
 /* close(): a closed leader's members go on as groups of their own. */
 int perf_counter_close(int fd);
 /*

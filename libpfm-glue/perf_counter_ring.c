@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * libperfmon: the 2008 proposal's ring buffer (perf_counter.h), on the ring of the
+ * perf_event fd that pfm_perf_event_open() gave the counter.
+ *
+ * The two rings differ in their first page (the proposal's data_head is a __u32 at
+ * byte 24, perf_event's a __u64 at byte 1024) and in two record types: an overflow
+ * record is PERF_RECORD_SAMPLE (9) in perf_event and has its PERF_RECORD_* bits
+ * as type, with PERF_EVENT_MISC_OVERFLOW, in the proposal; the bodies are the same
+ * (perf_event kept IP, TID, TIME, ADDR with the same bits and in the same order),
+ * and so are MMAP records without sample_id_all.  The proposal's type 2 is
+ * MUNMAP, perf_event's LOST: such records, and perf_event's other types, have no
+ * place in the proposal's ring and are dropped.
+ *
+ * So the caller's mapping is memory of this library, which a copy brings up to
+ * date: perf_counter_mmap() maps the perf ring writable (its data_tail then keeps
+ * the kernel from overwriting what is not yet copied; what does not fit is lost, as
+ * perf_event loses it) and the copy takes every whole record from it, rewrites
+ * the header of overflow records and appends it to the caller's ring, which
+ * overwrites its oldest bytes as the proposal's kernel did (it has no tail).  The
+ * copy runs in perf_counter_poll(), and in perf_counter_read() and
+ * perf_counter_ioctl() of the counter, since a library has no other moment.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perf_counter.h"
+#include "perf_counter_ring.h"
+
+struct pc_shim {
+	int fd;
+	uint32_t record_type;
+	size_t len;			/* of both mappings; 0 unmapped */
+	char *perf;			/* perf_event's ring */
+	char *user;			/* the proposal's */
+	struct pc_shim *next;
+};
+
+static pthread_mutex_t ring_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pc_shim *shims;
+static uint64_t rec_buf[65536 / sizeof(uint64_t)];	/* one record; under ring_lock */
+
+static struct pc_shim *shim_find(int fd)
+{
+	struct pc_shim *s;
+
+	for (s = shims; s; s = s->next)
+		if (s->fd == fd)
+			return s;
+	return NULL;
+}
+
+int pc_ring_note(int fd, uint32_t record_type)
+{
+	struct pc_shim *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return ENOMEM;
+	s->fd = fd;
+	s->record_type = record_type;
+	pthread_mutex_lock(&ring_lock);
+	s->next = shims;
+	shims = s;
+	pthread_mutex_unlock(&ring_lock);
+	return 0;
+}
+
+int pc_ring_known(int fd)
+{
+	int known;
+
+	pthread_mutex_lock(&ring_lock);
+	known = shim_find(fd) != NULL;
+	pthread_mutex_unlock(&ring_lock);
+	return known;
+}
+
+static void shim_unmap(struct pc_shim *s)
+{
+	if (!s->len)
+		return;
+	munmap(s->perf, s->len);
+	munmap(s->user, s->len);
+	s->len = 0;
+	s->perf = s->user = NULL;
+}
+
+void pc_ring_forget(int fd)
+{
+	struct pc_shim **pp, *s;
+
+	pthread_mutex_lock(&ring_lock);
+	for (pp = &shims; (s = *pp); pp = &s->next) {
+		if (s->fd == fd) {
+			*pp = s->next;
+			shim_unmap(s);
+			free(s);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ring_lock);
+}
+
+/* n bytes at ring position pos (data of size bytes, a power of 2) out and in. */
+static void ring_out(const char *data, uint64_t size, uint64_t pos, void *dst, size_t n)
+{
+	size_t off = pos & (size - 1), first = n < size - off ? n : size - off;
+
+	memcpy(dst, data + off, first);
+	memcpy((char *)dst + first, data, n - first);
+}
+
+static void ring_in(char *data, uint64_t size, uint64_t pos, const void *src, size_t n)
+{
+	size_t off = pos & (size - 1), first = n < size - off ? n : size - off;
+
+	memcpy(data + off, src, first);
+	memcpy(data, (const char *)src + first, n - first);
+}
+
+/* The proposal's header of a perf_event record, or 0 for a record it has no type for. */
+static int to_2008(const struct pc_shim *s, struct perf_event_header *h)
+{
+	unsigned int mode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		h->type = s->record_type;
+		h->misc = PERF_EVENT_MISC_OVERFLOW |
+			  (mode == PERF_RECORD_MISC_KERNEL ? PERF_EVENT_MISC_KERNEL :
+			   mode == PERF_RECORD_MISC_USER ? PERF_EVENT_MISC_USER : 0);
+		return 1;
+	case PERF_RECORD_MMAP:
+		h->type = PERF_EVENT_MMAP;
+		h->misc = mode == PERF_RECORD_MISC_KERNEL ? PERF_EVENT_MISC_KERNEL :
+			  mode == PERF_RECORD_MISC_USER ? PERF_EVENT_MISC_USER : 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void shim_sync(struct pc_shim *s)
+{
+	struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)s->perf;
+	struct perf_counter_mmap_page *up = (struct perf_counter_mmap_page *)s->user;
+	uint64_t psz = sysconf(_SC_PAGESIZE), size = s->len - psz, head, tail;
+	struct perf_event_header *h = (struct perf_event_header *)rec_buf;
+	uint32_t uhead = up->data_head;
+
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = pg->data_tail;
+	while (head - tail >= sizeof(*h)) {
+		ring_out(s->perf + psz, size, tail, h, sizeof(*h));
+		if (h->size < sizeof(*h) || h->size > head - tail)
+			break;
+		ring_out(s->perf + psz, size, tail, rec_buf, h->size);
+		tail += h->size;
+		if (!to_2008(s, h))
+			continue;
+		ring_in(s->user + psz, size, uhead, rec_buf, h->size);
+		uhead += h->size;
+	}
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	__atomic_store_n(&up->data_head, uhead, __ATOMIC_RELEASE);
+}
+
+void pc_ring_sync(int fd)
+{
+	int saved = errno;
+	struct pc_shim *s;
+
+	pthread_mutex_lock(&ring_lock);
+	s = shim_find(fd);
+	if (s && s->len)
+		shim_sync(s);
+	pthread_mutex_unlock(&ring_lock);
+	errno = saved;		/* the caller's call answers */
+}
+
+/* 0, or EINVAL unless length is 1 + 2^n pages, as the proposal asks. */
+static int ring_length_ok(size_t length)
+{
+	size_t psz = sysconf(_SC_PAGESIZE), n;
+
+	if (!length || length % psz)
+		return EINVAL;
+	n = length / psz - 1;
+	return n && !(n & (n - 1)) ? 0 : EINVAL;
+}
+
+static int shim_map(struct pc_shim *s, size_t length)
+{
+	struct perf_counter_mmap_page *up;
+	void *perf, *user;
+
+	if (s->len)
+		return EBUSY;
+	perf = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
+	if (perf == MAP_FAILED)
+		return errno;
+	user = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (user == MAP_FAILED) {
+		munmap(perf, length);
+		return errno;
+	}
+	up = user;
+	up->version = 1;
+	up->compat_version = 1;
+	s->perf = perf;
+	s->user = user;
+	s->len = length;
+	return 0;
+}
+
+void *perf_counter_mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset)
+{
+	struct pc_shim *s;
+	int err;
+
+	if (pc_native_fd(fd)) {
+		errno = ENODEV;		/* a native counter has no ring */
+		return MAP_FAILED;
+	}
+	pthread_mutex_lock(&ring_lock);
+	s = shim_find(fd);
+	if (!s) {
+		pthread_mutex_unlock(&ring_lock);
+		return mmap(addr, length, prot, flags, fd, offset);
+	}
+	err = ring_length_ok(length);
+	if (!err && (offset || !(prot & PROT_READ) || (prot & ~(PROT_READ | PROT_WRITE)) ||
+		     flags != MAP_SHARED))
+		err = EINVAL;
+	if (!err)
+		err = shim_map(s, length);
+	if (!err)
+		shim_sync(s);
+	pthread_mutex_unlock(&ring_lock);
+	if (err) {
+		errno = err;
+		return MAP_FAILED;
+	}
+	return s->user;
+}
+
+int perf_counter_munmap(void *addr, size_t length)
+{
+	struct pc_shim *s;
+
+	pthread_mutex_lock(&ring_lock);
+	for (s = shims; s; s = s->next) {
+		if (s->len && s->user == addr) {
+			if (length != s->len) {
+				pthread_mutex_unlock(&ring_lock);
+				errno = EINVAL;
+				return -1;
+			}
+			shim_unmap(s);
+			pthread_mutex_unlock(&ring_lock);
+			return 0;
+		}
+	}
+	pthread_mutex_unlock(&ring_lock);
+	return munmap(addr, length);
+}
+
+int perf_counter_poll(struct pollfd *fds, nfds_t nfds, int timeout)
+{
+	int ret = poll(fds, nfds, timeout), saved = errno;
+	nfds_t i;
+
+	for (i = 0; fds && i < nfds; i++)
+		pc_ring_sync(fds[i].fd);
+	errno = saved;
+	return ret;
+}

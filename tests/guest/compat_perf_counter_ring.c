@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compat_perf_counter_ring: the 2008 proposal's sampling counters, records,
+ * ring buffer and inherit, as its text describes them (perf_counter.h), on
+ * perfmon's perf_event layer, with exact page-fault counts: each first write to a
+ * fresh private page is one fault, and the window around it faults nothing else.
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "perf_counter.h"
+#include "util.h"
+#include "suites.h"
+
+#define SW(id)		PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE, id)
+#define FAULTS		SW(PERF_COUNT_PAGE_FAULTS)
+#define NPAGES		256
+#define ALL_RECORDS	(PERF_RECORD_IP | PERF_RECORD_TID | PERF_RECORD_TIME | PERF_RECORD_ADDR)
+
+/* A mapped ring of the proposal: meta page, then data of size bytes. */
+struct ring08 {
+	struct perf_counter_mmap_page *pg;
+	char *data;
+	uint32_t size;
+	size_t len;
+	uint32_t tail;			/* the reader's own */
+};
+
+struct rec08 {
+	struct perf_event_header h;
+	uint64_t w[512];
+};
+
+static int sampler(uint64_t period, uint32_t record_type, int mmap_bit, uint32_t wakeup)
+{
+	struct perf_counter_hw_event hw = {
+		.config = FAULTS, .disabled = 1, .irq_period = period,
+		.record_type = record_type, .mmap = mmap_bit, .wakeup_events = wakeup,
+	};
+	int fd = perf_counter_open(&hw, 0, -1, -1, 0);
+
+	ck_assert_msg(fd >= 0, "perf_counter_open(sampling): %s", strerror(errno));
+	return fd;
+}
+
+static void ck_map08(struct ring08 *r, int fd, int data_pages)
+{
+	r->len = (1 + data_pages) * page_size();
+	r->pg = perf_counter_mmap(NULL, r->len, PROT_READ, MAP_SHARED, fd, 0);
+	ck_assert_msg(r->pg != MAP_FAILED, "perf_counter_mmap: %s", strerror(errno));
+	r->data = (char *)r->pg + page_size();
+	r->size = data_pages * page_size();
+	r->tail = 0;
+	ck_assert_uint_eq(r->pg->version, 1);
+	ck_assert_uint_eq(r->pg->index, 0);
+}
+
+static uint32_t head08(const struct ring08 *r)
+{
+	return __atomic_load_n(&r->pg->data_head, __ATOMIC_ACQUIRE);
+}
+
+static void out08(const struct ring08 *r, uint32_t pos, void *dst, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		((char *)dst)[i] = r->data[(pos + i) % r->size];
+}
+
+/* The record at the reader's tail, if a whole one is before the head. */
+static int next08(struct ring08 *r, struct rec08 *out)
+{
+	uint32_t hd = head08(r);
+
+	if (hd - r->tail < sizeof(out->h))
+		return 0;
+	out08(r, r->tail, &out->h, sizeof(out->h));
+	ck_assert_msg(out->h.size >= sizeof(out->h) && out->h.size <= sizeof(*out) &&
+		      out->h.size <= hd - r->tail, "record size %u at %u, head %u",
+		      out->h.size, r->tail, hd);
+	out08(r, r->tail, out, out->h.size);
+	r->tail += out->h.size;
+	return 1;
+}
+
+static uint64_t value(int fd)
+{
+	uint64_t v = ~0ULL;
+
+	ck_assert_int_eq(perf_counter_read(fd, &v, sizeof(v)), sizeof(v));
+	return v;
+}
+
+/* ENABLE, the first write to n fresh pages, DISABLE: n page faults */
+static void fault_window(int fd, char *p, long n)
+{
+	int re, rd;
+
+	re = perf_counter_ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0);
+	touch_pages(p, n);
+	rd = perf_counter_ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0);
+	ck_assert_msg(re == 0 && rd == 0, "enable %d, disable %d: %s", re, rd, strerror(errno));
+}
+
+/* what the window runs besides the pages, faulted in beforehand */
+static void warm(int fd)
+{
+	fault_window(fd, ck_fresh_pages(1), 1);
+}
+
+static int shim_here(void)
+{
+	return pfm_perf_event_open(NULL, 0, -1, -1, 0) == -1 && errno == EFAULT;
+}
+
+START_TEST(test_sampling_errors)
+{
+	struct perf_counter_hw_event hw;
+	const uint32_t bad_records[] = { PERF_RECORD_GROUP, PERF_RECORD_CALLCHAIN, 1U << 6,
+					 PERF_RECORD_IP | PERF_RECORD_GROUP };
+	size_t psz = page_size();
+	const size_t bad_len[] = { 0, psz, 4 * psz, 6 * psz, 2 * psz + 1 };
+	unsigned int i;
+	void *m;
+	int fd, native;
+
+	/* every kernel of this project has pfm_perf_event_open */
+	ck_assert(shim_here());
+#define RESET(cfg) do { memset(&hw, 0, sizeof(hw)); hw.config = (cfg); hw.irq_period = 1; \
+			hw.disabled = 1; } while (0)
+	for (i = 0; i < ARRAY_SIZE(bad_records); i++) {
+		RESET(FAULTS);
+		hw.record_type = bad_records[i];
+		ck_assert_errno(perf_counter_open(&hw, 0, -1, -1, 0), EINVAL);
+	}
+	RESET(FAULTS);
+	hw.munmap = 1;
+	ck_assert_errno(perf_counter_open(&hw, 0, -1, -1, 0), EINVAL);
+	RESET(FAULTS);
+	hw.comm = 1;
+	ck_assert_errno(perf_counter_open(&hw, 0, -1, -1, 0), EINVAL);
+	/* perfmon's raw events are native: no sampling, records or inherit */
+	RESET(PERF_COUNTER_RAW_PFM_SW(PFM_SW_EV_PAGE_FAULTS));
+	ck_assert_errno(perf_counter_open(&hw, 0, -1, -1, 0), EINVAL);
+	RESET(PERF_COUNTER_RAW_PFM_SW(PFM_SW_EV_PAGE_FAULTS));
+	hw.irq_period = 0;
+	hw.inherit = 1;
+	ck_assert_errno(perf_counter_open(&hw, 0, -1, -1, 0), EINVAL);
+
+	/* the ring: 1 + 2^n pages, offset 0, shared, readable; once */
+	fd = sampler(1, ALL_RECORDS, 0, 0);
+	for (i = 0; i < ARRAY_SIZE(bad_len); i++)
+		ck_assert_msg(perf_counter_mmap(NULL, bad_len[i], PROT_READ, MAP_SHARED, fd, 0) ==
+			      MAP_FAILED && errno == EINVAL, "length %zu: %s", bad_len[i],
+			      strerror(errno));
+	ck_assert(perf_counter_mmap(NULL, 3 * psz, PROT_READ, MAP_SHARED, fd, psz) ==
+		  MAP_FAILED && errno == EINVAL);
+	ck_assert(perf_counter_mmap(NULL, 3 * psz, PROT_READ, MAP_PRIVATE, fd, 0) ==
+		  MAP_FAILED && errno == EINVAL);
+	ck_assert(perf_counter_mmap(NULL, 3 * psz, PROT_WRITE, MAP_SHARED, fd, 0) ==
+		  MAP_FAILED && errno == EINVAL);
+	ck_assert(perf_counter_mmap(NULL, 3 * psz, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0) ==
+		  MAP_FAILED && errno == EINVAL);
+	m = perf_counter_mmap(NULL, 3 * psz, PROT_READ, MAP_SHARED, fd, 0);
+	ck_assert_msg(m != MAP_FAILED, "perf_counter_mmap: %s", strerror(errno));
+	ck_assert(perf_counter_mmap(NULL, 3 * psz, PROT_READ, MAP_SHARED, fd, 0) ==
+		  MAP_FAILED && errno == EBUSY);
+	ck_assert_errno(perf_counter_munmap(m, 2 * psz), EINVAL);
+	ck_assert_ok(perf_counter_munmap(m, 3 * psz));
+	/* unmapped, it maps again */
+	m = perf_counter_mmap(NULL, 3 * psz, PROT_READ, MAP_SHARED, fd, 0);
+	ck_assert(m != MAP_FAILED);
+	ck_assert_ok(perf_counter_close(fd));
+
+	/* a native counter has no ring */
+	RESET(PERF_COUNTER_RAW_PFM_SW(PFM_SW_EV_SYSCALLS));
+	hw.irq_period = 0;
+	native = perf_counter_open(&hw, 0, -1, -1, 0);
+	ck_assert_int_ge(native, 0);
+	ck_assert(perf_counter_mmap(NULL, 3 * psz, PROT_READ, MAP_SHARED, native, 0) ==
+		  MAP_FAILED && errno == ENODEV);
+	ck_assert_ok(perf_counter_close(native));
+#undef RESET
+}
+END_TEST
+
+static const struct {
+	uint32_t record_type;
+	uint64_t period;
+} smpl_case[] = {
+	{ ALL_RECORDS, 1 },
+	{ PERF_RECORD_IP, 1 },
+	{ PERF_RECORD_TID, 1 },
+	{ PERF_RECORD_TIME, 1 },
+	{ PERF_RECORD_ADDR, 1 },
+	{ PERF_RECORD_IP | PERF_RECORD_ADDR, 16 },
+	{ ALL_RECORDS, 100 },
+	{ 0, 8 },
+};
+
+/*
+ * NPAGES faults, one overflow every period: NPAGES / period records, each with
+ * the record_type's fields in the proposal's order, ADDR the page whose fault
+ * overflowed the counter.
+ */
+START_TEST(test_overflow_records)
+{
+	uint32_t rt = smpl_case[_i].record_type;
+	uint64_t period = smpl_case[_i].period, n = NPAGES / period, k, t = 0;
+	uint32_t size = sizeof(struct perf_event_header) + 8 * __builtin_popcount(rt);
+	int fd = sampler(period, rt, 0, 0);
+	char *p = ck_fresh_pages(NPAGES);
+	struct ring08 r;
+	struct rec08 rec;
+
+	ck_map08(&r, fd, 4);
+	warm(fd);
+	/* the warm-up's page is an overflow of period 1 */
+	while (next08(&r, &rec))
+		;
+	ck_assert_uint_eq(value(fd), 1);
+	fault_window(fd, p, NPAGES);
+	ck_assert_uint_eq(value(fd), 1 + NPAGES);
+	ck_assert_uint_eq(head08(&r) - r.tail, n * size);
+	for (k = 0; k < n; k++) {
+		uint64_t *w = rec.w;
+
+		ck_assert(next08(&r, &rec));
+		ck_assert_uint_eq(rec.h.type, rt);
+		ck_assert_uint_eq(rec.h.misc, PERF_EVENT_MISC_OVERFLOW | PERF_EVENT_MISC_USER);
+		ck_assert_uint_eq(rec.h.size, size);
+		if (rt & PERF_RECORD_IP)
+			ck_assert_uint_ne(*w++, 0);
+		if (rt & PERF_RECORD_TID) {
+			ck_assert_uint_eq((uint32_t)*w, getpid());
+			ck_assert_uint_eq((uint32_t)(*w++ >> 32), self_tid());
+		}
+		if (rt & PERF_RECORD_TIME) {
+			ck_assert_uint_gt(*w, t);
+			t = *w++;
+		}
+		if (rt & PERF_RECORD_ADDR) {
+			/* the warm-up took one fault off the first period */
+			uint64_t page = (k + 1) * period - 1 - (period > 1);
+
+			ck_assert_uint_eq(*w++, (uintptr_t)p + page * page_size());
+		}
+	}
+	ck_assert(!next08(&r, &rec));
+	ck_assert_ok(perf_counter_close(fd));
+}
+END_TEST
+
+/*
+ * Records run across the end of the ring: two windows of 128 records of 24 bytes
+ * in a page, read after each.
+ */
+START_TEST(test_ring_wraps)
+{
+	int fd = sampler(1, PERF_RECORD_IP | PERF_RECORD_ADDR, 0, 0);
+	char *p = ck_fresh_pages(NPAGES);
+	struct ring08 r;
+	struct rec08 rec;
+	long k;
+
+	ck_map08(&r, fd, 1);
+	warm(fd);
+	value(fd);
+	r.tail = head08(&r);
+	fault_window(fd, p, NPAGES / 2);
+	ck_assert_uint_eq(value(fd), 1 + NPAGES / 2);
+	for (k = 0; k < NPAGES / 2; k++) {
+		ck_assert(next08(&r, &rec));
+		ck_assert_uint_eq(rec.w[1], (uintptr_t)p + k * page_size());
+	}
+	fault_window(fd, p + NPAGES / 2 * page_size(), NPAGES / 2);
+	ck_assert_uint_eq(value(fd), 1 + NPAGES);
+	ck_assert_uint_gt(r.tail % r.size + NPAGES / 2 * 24, r.size);	/* it wraps */
+	for (; k < NPAGES; k++) {
+		ck_assert(next08(&r, &rec));
+		ck_assert_uint_eq(rec.h.size, 24);
+		ck_assert_uint_eq(rec.w[1], (uintptr_t)p + k * page_size());
+	}
+	ck_assert(!next08(&r, &rec));
+	ck_assert_ok(perf_counter_close(fd));
+}
+END_TEST
+
+static short poll_in(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	ck_assert_int_ge(perf_counter_poll(&pfd, 1, 0), 0);
+	return pfd.revents & POLLIN;
+}
+
+/* wakeup_events: POLLIN at the tenth overflow, not before; and again at the 20th */
+START_TEST(test_wakeup_events)
+{
+	int fd = sampler(1, PERF_RECORD_ADDR, 0, 10);
+	char *p = ck_fresh_pages(NPAGES);
+	struct ring08 r;
+
+	ck_map08(&r, fd, 2);
+	warm(fd);
+	ck_assert(!poll_in(fd));
+	fault_window(fd, p, 8);		/* 9 with the warm-up */
+	ck_assert(!poll_in(fd));
+	ck_assert_uint_eq(head08(&r), 9 * 16);
+	fault_window(fd, p + 8 * page_size(), 1);
+	ck_assert(poll_in(fd));
+	ck_assert(!poll_in(fd));
+	fault_window(fd, p + 9 * page_size(), 9);
+	ck_assert(!poll_in(fd));
+	fault_window(fd, p + 18 * page_size(), 1);
+	ck_assert(poll_in(fd));
+	ck_assert_uint_eq(head08(&r), 20 * 16);
+	ck_assert_ok(perf_counter_close(fd));
+}
+END_TEST
+
+/* wakeup_events 0: POLLIN when a page of records is filled (40-byte records: 103) */
+START_TEST(test_wakeup_page)
+{
+	int fd = sampler(1, ALL_RECORDS, 0, 0);
+	char *p = ck_fresh_pages(NPAGES);
+	long full = page_size() / 40 + 1;
+	struct ring08 r;
+
+	ck_map08(&r, fd, 2);
+	warm(fd);
+	fault_window(fd, p, full - 2);
+	ck_assert(!poll_in(fd));
+	ck_assert_uint_eq(head08(&r), (full - 1) * 40);
+	fault_window(fd, p + (full - 2) * page_size(), 1);
+	ck_assert(poll_in(fd));
+	ck_assert_uint_eq(head08(&r), full * 40);
+	ck_assert_ok(perf_counter_close(fd));
+}
+END_TEST
+
+/*
+ * mmap: the executable mapping of the sampled code comes as a PERF_EVENT_MMAP
+ * record (pid, tid, addr, len, pgoff, filename), and every IP is in it.
+ */
+START_TEST(test_mmap_records)
+{
+	int fd = sampler(1, PERF_RECORD_IP | PERF_RECORD_TID, 1, 0);
+	char *p = ck_fresh_pages(NPAGES);
+	uint64_t lo = 0, hi = 0, ips[NPAGES];
+	int n_ip = 0, n_mmap = 0, i;
+	struct ring08 r;
+	struct rec08 rec;
+
+	ck_map08(&r, fd, 4);
+	ck_assert_ok(perf_counter_ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
+	touch_pages(p, 64);
+	ck_assert_ok(perf_counter_ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	while (next08(&r, &rec)) {
+		if (rec.h.type == PERF_EVENT_MMAP) {
+			const char *name = (const char *)&rec.w[4];
+
+			ck_assert_uint_eq((uint32_t)rec.w[0], getpid());
+			ck_assert_uint_eq((uint32_t)(rec.w[0] >> 32), self_tid());
+			if (strstr(name, "pfm_tests")) {
+				lo = rec.w[1];
+				hi = rec.w[1] + rec.w[2];
+			}
+			n_mmap++;
+			continue;
+		}
+		ck_assert_uint_eq(rec.h.type, PERF_RECORD_IP | PERF_RECORD_TID);
+		ck_assert_int_lt(n_ip, NPAGES);
+		ips[n_ip++] = rec.w[0];
+	}
+	ck_assert_int_ge(n_ip, 64);	/* the pages and what else faulted */
+	ck_assert_int_ge(n_mmap, 1);
+	ck_assert_msg(lo && hi > lo, "no MMAP record of pfm_tests in %d", n_mmap);
+	for (i = 0; i < n_ip; i++)
+		ck_assert_msg(ips[i] >= lo && ips[i] < hi, "ip %#llx outside [%#llx, %#llx)",
+			      (unsigned long long)ips[i], (unsigned long long)lo,
+			      (unsigned long long)hi);
+	ck_assert_ok(perf_counter_close(fd));
+}
+END_TEST
+
+/*
+ * inherit: the child forked after the open counts into the parent's counter; the
+ * parent's enable and disable reach it.  Two windows in which the child writes to
+ * fresh pages, 1 then NPAGES - 1: the first also takes what the window's code
+ * faults in for the first time in either process (copy-on-write after the fork,
+ * the child's first touch of its code and data), the second nothing else.
+ */
+static void inherit_child(char *p, int go, int done)
+{
+	const long pages[] = { 1, NPAGES - 1 };
+	unsigned int i;
+	char c;
+
+	if (write(done, "r", 1) != 1)
+		_exit(2);
+	for (i = 0; i < ARRAY_SIZE(pages); i++) {
+		if (read(go, &c, 1) != 1)
+			_exit(3);
+		touch_pages(p, pages[i]);
+		p += pages[i] * page_size();
+		if (write(done, "d", 1) != 1)
+			_exit(4);
+	}
+	_exit(read(go, &c, 1) == 1 ? 0 : 5);
+}
+
+/* ENABLE, the child's turn, DISABLE: what the counter counted */
+static uint64_t inherit_window(int fd, int go, int done)
+{
+	uint64_t before = value(fd);
+	int re, rd;
+	ssize_t w, d;
+	char c = 0;
+
+	re = perf_counter_ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0);
+	w = write(go, "g", 1);
+	d = read(done, &c, 1);
+	rd = perf_counter_ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0);
+	ck_assert(re == 0 && rd == 0 && w == 1 && d == 1 && c == 'd');
+	return value(fd) - before;
+}
+
+START_TEST(test_inherit)
+{
+	struct perf_counter_hw_event hw = { .config = FAULTS, .disabled = 1, .inherit = 1 };
+	int fd = perf_counter_open(&hw, 0, -1, -1, 0), go[2], done[2], status;
+	char *p = ck_fresh_pages(NPAGES), c = 0;
+	uint64_t first, total;
+	pid_t pid;
+
+	ck_assert_msg(fd >= 0, "perf_counter_open(inherit): %s", strerror(errno));
+	ck_assert_ok(pipe(go));
+	ck_assert_ok(pipe(done));
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		inherit_child(p, go[0], done[1]);
+	ck_assert_int_eq(read(done[0], &c, 1), 1);
+	ck_assert_uint_eq(value(fd), 0);	/* disabled since the open */
+	first = inherit_window(fd, go[1], done[0]);
+	ck_assert_msg(first >= 1 && first <= 8, "first window: %llu faults",
+		      (unsigned long long)first);
+	ck_assert_uint_eq(inherit_window(fd, go[1], done[0]), NPAGES - 1);
+	total = value(fd);
+	ck_assert_int_eq(write(go[1], "x", 1), 1);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(status, 0);
+	/* the exited child's count stays in the counter, and nothing more */
+	ck_assert_uint_eq(value(fd), total);
+	ck_assert_ok(perf_counter_close(fd));
+}
+END_TEST
+
+Suite *pfm_compat_perf_counter_ring_suite(void)
+{
+	Suite *s = suite_create("compat_perf_counter_ring");
+	TCase *tc = pfm_tcase("compat_perf_counter_ring");
+
+	tcase_add_test(tc, test_sampling_errors);
+	tcase_add_loop_test(tc, test_overflow_records, 0, ARRAY_SIZE(smpl_case));
+	tcase_add_test(tc, test_ring_wraps);
+	tcase_add_test(tc, test_wakeup_events);
+	tcase_add_test(tc, test_wakeup_page);
+	tcase_add_test(tc, test_mmap_records);
+	tcase_add_test(tc, test_inherit);
+	suite_add_tcase(s, tc);
+	return s;
+}
