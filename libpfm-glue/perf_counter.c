@@ -151,6 +151,32 @@ static int pc_sw_event(uint64_t config)
 	}
 }
 
+static int pc_pfm_raw(uint64_t config)
+{
+	return (config & PERF_COUNTER_RAW_MASK) && (config & PERF_COUNTER_RAW_PFM_SW_BIT);
+}
+
+/*
+ * 0, or EINVAL for a config no path counts: a type the proposal has not, perfmon's
+ * raw events it has not, the software events perfmon does not tell apart (the same
+ * on both paths).  Hardware, tracepoint and raw CPU events are the perf_event
+ * path's to refuse.
+ */
+static int pc_config_ok(uint64_t config)
+{
+	if (config & PERF_COUNTER_RAW_MASK)
+		return !pc_pfm_raw(config) || pc_sw_event(config) >= 0 ? 0 : EINVAL;
+	switch ((config & PERF_COUNTER_TYPE_MASK) >> PERF_COUNTER_TYPE_SHIFT) {
+	case PERF_TYPE_SOFTWARE:
+		return pc_sw_event(config) >= 0 ? 0 : EINVAL;
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_TRACEPOINT:
+		return 0;
+	default:
+		return EINVAL;
+	}
+}
+
 /* The checks both paths make: 0 or an errno. */
 static int pc_check(const struct perf_counter_hw_event *hw, pid_t pid, int cpu,
 		    unsigned long flags)
@@ -407,20 +433,13 @@ int perf_counter_open(struct perf_counter_hw_event *hw_event, pid_t pid, int cpu
 	int err, fd = -1;
 
 	err = pc_check(hw_event, pid, cpu, flags);
-	if (err)
-		goto out;
-	/*
-	 * The events perfmon counts are the same on both paths; any other is one "the
-	 * CPU is not able to count": EINVAL, as the proposal says (perf_event_open
-	 * would say ENOENT).
-	 */
-	err = pc_sw_event(hw_event->config) < 0 ? EINVAL : 0;
+	if (!err)
+		err = pc_config_ok(hw_event->config);
 	if (err)
 		goto out;
 	pthread_once(&shim_once, shim_probe);
 	/* perf_event has no encoding for perfmon's own raw events */
-	if (shim_present && !((hw_event->config & PERF_COUNTER_RAW_MASK) &&
-			      (hw_event->config & PERF_COUNTER_RAW_PFM_SW_BIT)))
+	if (shim_present && !pc_pfm_raw(hw_event->config))
 		goto shim;
 	pthread_mutex_lock(&pc.lock);
 	err = pc_open_native(hw_event, pid, cpu, group_fd, &fd);
@@ -429,9 +448,13 @@ int perf_counter_open(struct perf_counter_hw_event *hw_event, pid_t pid, int cpu
 shim:
 	pc_to_attr(hw_event, &attr);
 	fd = pfm_perf_event_open(&attr, pid, cpu, group_fd, 0);
-	if (fd < 0)
-		return -1;
-	err = pc_ring_note(fd, hw_event->record_type);
+	if (fd < 0) {
+		/* no such event, or one it cannot sample: "not able to count" */
+		err = errno == ENOENT || errno == EOPNOTSUPP ? EINVAL : errno;
+		goto out;
+	}
+	err = pc_ring_note(fd, hw_event->record_type,
+			   group_fd == -1 && (!pid || pid == gettid()));
 	if (err)
 		close(fd);
 out:
@@ -585,7 +608,7 @@ static int pc_task_enable(int enabled)
 	struct pc_counter *c;
 	int i, err = 0;
 
-	if (enabled && prctl(prctl_op))
+	if (enabled && (prctl(prctl_op) || pc_ring_task_enable(1)))
 		return -1;
 	pthread_mutex_lock(&pc.lock);
 	for (i = 0; i < pc.len && !err; i++) {
@@ -599,7 +622,9 @@ static int pc_task_enable(int enabled)
 		errno = err;
 		return -1;
 	}
-	return enabled ? 0 : prctl(prctl_op);
+	if (enabled)
+		return 0;
+	return pc_ring_task_enable(0) ? -1 : prctl(prctl_op);
 }
 
 int perf_counter_task_enable(void)

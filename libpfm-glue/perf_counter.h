@@ -28,7 +28,9 @@
  * cannot also be counted by pfm_perf_event_open() counters, pmc_control() or native
  * perfmon calls, nor the other way round (EBUSY).
  *
- * WHAT MAPS (native path; the perf_event path answers as pfm_perf_event_open does)
+ * WHAT MAPS (both paths unless a path is named; the perf_event path answers the
+ * rest as pfm_perf_event_open does, except that its "no such event" (ENOENT) and
+ * "cannot sample it" (EOPNOTSUPP) are the proposal's EINVAL)
  *
  *   config, raw_type 0:
  *     PERF_TYPE_SOFTWARE   CPU_CLOCK and TASK_CLOCK -> TASK_CLOCK (ns the thread
@@ -36,12 +38,19 @@
  *                          CONTEXT_SWITCHES, CPU_MIGRATIONS -> the software events
  *                          of <perfmon/perfmon_sw.h>.  PAGE_FAULTS_MIN/MAJ: perfmon
  *                          does not tell minor from major faults -> EINVAL
- *     PERF_TYPE_HARDWARE   no generalized hardware events natively -> EINVAL
- *     PERF_TYPE_TRACEPOINT no tracepoints in perfmon -> EINVAL; other types EINVAL
+ *     PERF_TYPE_HARDWARE   perf_event path: the ids 0-6 are perf_event's
+ *                          PERF_COUNT_HW_* (same values), counted on the x86 PMU
+ *                          perfmon drives; EINVAL without one (a VM without a
+ *                          virtual PMU) and for hardware sampling, which the shim
+ *                          refuses.  Native path: EINVAL
+ *     PERF_TYPE_TRACEPOINT no tracepoints in perfmon -> EINVAL; other types (perf
+ *                          event's later HW_CACHE, RAW, BREAKPOINT) EINVAL
  *   config, raw_type 1:
  *     PERF_COUNTER_RAW_PFM_SW(ev): perfmon's software event ev (PFM_SW_EV_*, which
- *                          adds PFM_SW_EV_SYSCALLS); other raw encodings (x86 event
- *                          selects) only through pfm_perf_event_open -> EINVAL
+ *                          adds PFM_SW_EV_SYSCALLS), always native (perf_event has
+ *                          no encoding for it); other raw encodings: an x86 event
+ *                          select as perf_event's PERF_TYPE_RAW, perf_event path
+ *                          only (EINVAL natively or without a PMU)
  *   irq_period           > 0, a sampling counter: perf_event path only (its
  *                          records are made from the perf_event ring, which a
  *                          perfmon without pfm_perf_event_open has not) -> EINVAL
@@ -64,7 +73,11 @@
  *                          reach them).  Native path: perfmon never follows a fork,
  *                          and a library sees no fork made without its atfork
  *                          handlers (vfork, posix_spawn, raw clone) -> EINVAL
- *   pinned, exclusive    accepted: a software counter always counts when enabled
+ *   pinned, exclusive    accepted: a software counter always counts when enabled.
+ *                          A pinned counter is never in the proposal's error state
+ *                          (read() 0): perfmon does not multiplex perf events, so a
+ *                          counter that does not fit is refused at the open
+ *                          (EINVAL, or EBUSY for counters held by another user)
  *   exclude_user/kernel  the USR and OS levels of the software PMU; counting at
  *                          kernel level may need privilege (perfmon's EPERM)
  *   exclude_hv, exclude_idle  accepted, nothing to exclude in a thread's counts
@@ -111,6 +124,10 @@
  * loses (its ring full between two calls) are lost without a record: the
  * proposal's type 2 is MUNMAP, not perf_event's LOST.  index is 0 (no counter
  * read from user space), as the proposal has it on x86.
+ *
+ * NOTIFICATION: poll(), select() and epoll on a perf_event counter's fd say POLLIN
+ * as the proposal says (perf_counter_poll() also refreshes the ring); signals by
+ * fcntl(F_SETOWN, O_ASYNC) are not sent, the shim's fds have no fasync.
  *
  * The library's own calls are system calls: a counter of PFM_SW_EV_SYSCALLS that is
  * enabled counts the PERF_COUNTER_IOC_DISABLE that disables it, and a read while
@@ -248,7 +265,8 @@ ssize_t perf_counter_read(int fd, void *buf, size_t count);
 /*
  * ioctl(): PERF_COUNTER_IOC_ENABLE / _DISABLE (a leader's take its group with it in
  * one perfmon call, so no member counts another's switch; a member's only itself);
- * PERF_COUNTER_IOC_REFRESH: sampling (perf_event) counters only, native ones EINVAL;
+ * PERF_COUNTER_IOC_REFRESH: EINVAL on both paths (natively no overflow counters; the
+ * shim has no event limit yet);
  * anything else ENOTTY on a native counter, the shim's answer on a perf_event one.
  */
 int perf_counter_ioctl(int fd, unsigned long request, unsigned long arg);
@@ -265,8 +283,10 @@ int perf_counter_poll(struct pollfd *fds, nfds_t nfds, int timeout);
 int perf_counter_close(int fd);
 /*
  * prctl(PR_TASK_PERF_COUNTERS_ENABLE / _DISABLE): every group leader counting the
- * calling thread (native ones, and the kernel's perf_events ones by the prctl
- * itself).  Counters another process made on this thread are out of reach.
+ * calling thread that this process opened for it, on both paths (the prctl itself
+ * reaches only the kernel's own perf_events, not perfmon's), and the kernel's
+ * perf_events ones by the prctl.  Counters another process made on this thread are
+ * out of reach: -1 with the errno of the first enable or disable that failed.
  */
 int perf_counter_task_enable(void);
 int perf_counter_task_disable(void);

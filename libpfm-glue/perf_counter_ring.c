@@ -27,6 +27,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -36,6 +37,8 @@
 struct pc_shim {
 	int fd;
 	uint32_t record_type;
+	int self_leader;		/* a leader counting its opener, in this process */
+	pthread_t owner;
 	size_t len;			/* of both mappings; 0 unmapped */
 	char *perf;			/* perf_event's ring */
 	char *user;			/* the proposal's */
@@ -56,14 +59,33 @@ static struct pc_shim *shim_find(int fd)
 	return NULL;
 }
 
-int pc_ring_note(int fd, uint32_t record_type)
+/* A forked child's thread has its parent's pthread_self(), but none of its counters. */
+static void ring_atfork_child(void)
+{
+	struct pc_shim *s;
+
+	for (s = shims; s; s = s->next)
+		s->self_leader = 0;
+}
+
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void ring_atfork(void)
+{
+	pthread_atfork(NULL, NULL, ring_atfork_child);
+}
+
+int pc_ring_note(int fd, uint32_t record_type, int self_leader)
 {
 	struct pc_shim *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return ENOMEM;
+	pthread_once(&atfork_once, ring_atfork);
 	s->fd = fd;
 	s->record_type = record_type;
+	s->self_leader = self_leader;
+	s->owner = pthread_self();
 	pthread_mutex_lock(&ring_lock);
 	s->next = shims;
 	shims = s;
@@ -105,6 +127,26 @@ void pc_ring_forget(int fd)
 		}
 	}
 	pthread_mutex_unlock(&ring_lock);
+}
+
+/*
+ * The prctl's part that the kernel cannot do: perfmon's perf_event fds are not the
+ * kernel's perf_events, which PR_TASK_PERF_EVENTS_* reach.  The calling thread is
+ * known by pthread_self(), which is no system call.
+ */
+int pc_ring_task_enable(int enabled)
+{
+	unsigned long req = enabled ? PERF_COUNTER_IOC_ENABLE : PERF_COUNTER_IOC_DISABLE;
+	pthread_t self = pthread_self();
+	struct pc_shim *s;
+	int ret = 0;
+
+	pthread_mutex_lock(&ring_lock);
+	for (s = shims; s && !ret; s = s->next)
+		if (s->self_leader && pthread_equal(s->owner, self))
+			ret = ioctl(s->fd, req, 0);
+	pthread_mutex_unlock(&ring_lock);
+	return ret;
 }
 
 /* n bytes at ring position pos (data of size bytes, a power of 2) out and in. */

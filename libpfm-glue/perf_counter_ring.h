@@ -8,8 +8,13 @@
 
 #include <stdint.h>
 
-/* Remember fd as a perf_event counter of perf_counter_open(), with its record_type. */
-int pc_ring_note(int fd, uint32_t record_type);
+/*
+ * Remember fd as a perf_event counter of perf_counter_open(), with its record_type;
+ * self_leader: a group leader counting the calling thread.
+ */
+int pc_ring_note(int fd, uint32_t record_type, int self_leader);
+/* ENABLE (or DISABLE) the calling thread's self_leader counters: 0 or -1, errno. */
+int pc_ring_task_enable(int enabled);
 /* Is fd such a counter? */
 int pc_ring_known(int fd);
 /* Bring fd's 2008 ring up to date with its perf ring (nothing if unmapped). */

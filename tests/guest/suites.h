@@ -30,7 +30,7 @@ Suite *pfm_perf_sideband_suite(void);	/* perf_sideband.c: COMM, MMAP2 */
 Suite *pfm_security_suite(void);	/* security.c: exec ends access, sleepers leak nothing */
 Suite *pfm_compat_pmc_suite(void);	/* compat_pmc.c: NetBSD's pmc_control(2) */
 Suite *pfm_compat_perf_counter_suite(void); /* compat_perf_counter.c: 2008 perf_counter_open */
-Suite *pfm_compat_perf_counter_ring_suite(void); /* compat_perf_counter_ring.c: its sampling, ring, inherit */
+Suite *pfm_compat_perf_counter_shim_suite(void); /* compat_perf_counter_shim.c: its perf_event path: sampling, ring, inherit */
 Suite *pfm_counts_page_suite(void);	/* counts_page.c: reads without a system call */
 
 /* security.c: "pfm_tests --attach-sleeper N" (run-suite.sh's rmmod check) */

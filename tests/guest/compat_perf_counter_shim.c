@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compat_perf_counter_ring: the 2008 proposal's sampling counters, records,
+ * compat_perf_counter_shim: the 2008 proposal's sampling counters, records,
  * ring buffer and inherit, as its text describes them (perf_counter.h), on
  * perfmon's perf_event layer, with exact page-fault counts: each first write to a
  * fresh private page is one fault, and the window around it faults nothing else.
@@ -461,10 +461,66 @@ START_TEST(test_inherit)
 }
 END_TEST
 
-Suite *pfm_compat_perf_counter_ring_suite(void)
+/*
+ * prctl's replacement reaches perfmon's perf_event counters too: the calling
+ * thread's leaders, not their disabled members, and not in a forked child.
+ */
+START_TEST(test_task_enable)
 {
-	Suite *s = suite_create("compat_perf_counter_ring");
-	TCase *tc = pfm_tcase("compat_perf_counter_ring");
+	struct perf_counter_hw_event hw = { .config = FAULTS, .disabled = 1 };
+	int lead = perf_counter_open(&hw, 0, -1, -1, 0), member, re, rd, status;
+	char *p = ck_fresh_pages(NPAGES);
+	uint64_t v;
+	pid_t pid;
+
+	ck_assert_int_ge(lead, 0);
+	member = perf_counter_open(&hw, 0, -1, lead, 0);
+	ck_assert_int_ge(member, 0);
+	/* warm the calls, then one fault */
+	ck_assert_ok(perf_counter_task_enable());
+	ck_assert_ok(perf_counter_task_disable());
+	re = perf_counter_task_enable();
+	touch_pages(ck_fresh_pages(1), 1);
+	rd = perf_counter_task_disable();
+	ck_assert(re == 0 && rd == 0);
+	v = value(lead);
+	ck_assert_uint_ge(v, 1);
+
+	re = perf_counter_task_enable();
+	touch_pages(p, NPAGES / 2);
+	rd = perf_counter_task_disable();
+	ck_assert(re == 0 && rd == 0);
+	ck_assert_uint_eq(value(lead), v + NPAGES / 2);
+	ck_assert_uint_eq(value(member), 0);
+
+	/* a child's enable is its own business */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(perf_counter_task_enable() ? 1 : 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(status, 0);
+	touch_pages(p + NPAGES / 2 * page_size(), NPAGES / 2);
+	ck_assert_uint_eq(value(lead), v + NPAGES / 2);
+	ck_assert_ok(perf_counter_close(member));
+	ck_assert_ok(perf_counter_close(lead));
+}
+END_TEST
+
+/* REFRESH: the shim has no event limit, so no counter refreshes (EINVAL) */
+START_TEST(test_refresh)
+{
+	int fd = sampler(1, PERF_RECORD_IP, 0, 0);
+
+	ck_assert_errno(perf_counter_ioctl(fd, PERF_COUNTER_IOC_REFRESH, 1), EINVAL);
+	ck_assert_ok(perf_counter_close(fd));
+}
+END_TEST
+
+Suite *pfm_compat_perf_counter_shim_suite(void)
+{
+	Suite *s = suite_create("compat_perf_counter_shim");
+	TCase *tc = pfm_tcase("compat_perf_counter_shim");
 
 	tcase_add_test(tc, test_sampling_errors);
 	tcase_add_loop_test(tc, test_overflow_records, 0, ARRAY_SIZE(smpl_case));
@@ -473,6 +529,8 @@ Suite *pfm_compat_perf_counter_ring_suite(void)
 	tcase_add_test(tc, test_wakeup_page);
 	tcase_add_test(tc, test_mmap_records);
 	tcase_add_test(tc, test_inherit);
+	tcase_add_test(tc, test_task_enable);
+	tcase_add_test(tc, test_refresh);
 	suite_add_tcase(s, tc);
 	return s;
 }
