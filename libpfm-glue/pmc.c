@@ -9,7 +9,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 
 #include "perfmon.h"
 #include "pmc.h"
+#include "child_ctx.h"
 
 #define PMC_X86_MAX	16		/* perfmon_x86.h: PMC/PMD 0..15 */
 #define PMC_MAX		(PMC_NCOUNTERS_SW + PMC_X86_MAX)
@@ -247,8 +247,7 @@ static void pmc_child(void)
 		if (pmc.ctr[i].state == PMC_PROFILING)
 			pmc.ctr[i].state = PMC_FREE;
 	}
-	/* the child's counting starts with its first instruction after the fork */
-	if (pmc.fd < 0 || pfm_load_context(pmc.fd, 0, gettid()) || pfm_start(pmc.fd, 0)) {
+	if (pmc.fd < 0 || pfm_child_ctx_adopt(pmc.fd)) {
 		/* nothing to count with: the child starts afresh at its next call */
 		if (pmc.fd >= 0)
 			close(pmc.fd);
@@ -265,17 +264,11 @@ static void pmc_child(void)
 static void pmc_harvest(void)
 {
 	struct pmc_child **pp = &pmc.children, *c;
-	union pfarg_msg msg;
-	struct pollfd p;
 	uint64_t v;
 	int i;
 
 	while ((c = *pp)) {
-		p.fd = c->fd;
-		p.events = POLLIN;
-		/* a PFM_MSG_END is queued when the monitored thread exits */
-		if (poll(&p, 1, 0) != 1 || read(c->fd, &msg, sizeof(msg)) != sizeof(msg) ||
-		    msg.type != PFM_MSG_END) {
+		if (!pfm_child_ctx_ended(c->fd)) {
 			pp = &c->next;
 			continue;
 		}
