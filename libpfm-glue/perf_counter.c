@@ -24,55 +24,12 @@
 #include "perfmon.h"
 #include "perf_counter.h"
 #include "perf_counter_ring.h"
+#include "perf_counter_native.h"
 
-#define PC_EN		(1ULL << 22)	/* PFM_SW_PMC_EN */
 #define PC_FORMATS	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 #define PC_RECORDS	(PERF_RECORD_IP | PERF_RECORD_TID | PERF_RECORD_TIME | PERF_RECORD_ADDR)
 
-/* One perfmon context: the counters of one thread (cpu -1) or one CPU (tid -1). */
-struct pc_ctx {
-	int fd;
-	pid_t tid;
-	int cpu;
-	unsigned int used;		/* software counters taken */
-	int mine;			/* counts the thread owner, in this process */
-	pthread_t owner;
-	struct pc_ctx *next;
-};
-
-struct pc_counter {
-	struct pc_ctx *ctx;
-	int fd;				/* the handle */
-	int slot;			/* software counter */
-	uint64_t sel;			/* PMC value without EN */
-	int enabled;			/* its own state */
-	int on;				/* EN as written: enabled, and its leader too */
-	struct pc_counter *leader;	/* itself for a leader */
-	uint32_t read_format;
-	uint64_t time;			/* ns enabled before on_since */
-	uint64_t on_since;		/* set duration when EN was last set */
-};
-
-static struct {
-	pthread_mutex_t lock;
-	struct pc_counter **tab;	/* by handle fd */
-	int len;
-	struct pc_ctx *ctxs;
-	int atfork;
-} pc = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-/*
- * perf_counter_task_enable() finds the calling thread's counters by pthread_self(),
- * which, unlike gettid(), is no system call that a counter would count.  A forked
- * child's thread has its parent's pthread_self(), but none of its counters.
- */
-static void pc_atfork_child(void)
-{
-	struct pc_ctx *x;
-
-	for (x = pc.ctxs; x; x = x->next)
-		x->mine = 0;
-}
+struct pc_state pc_lib = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static pthread_once_t shim_once = PTHREAD_ONCE_INIT;
 static int shim_present;
@@ -90,16 +47,16 @@ static void shim_probe(void)
 
 static struct pc_counter *pc_lookup(int fd)
 {
-	return fd >= 0 && fd < pc.len ? pc.tab[fd] : NULL;
+	return fd >= 0 && fd < pc_lib.len ? pc_lib.tab[fd] : NULL;
 }
 
 int pc_native_fd(int fd)
 {
 	int native;
 
-	pthread_mutex_lock(&pc.lock);
+	pthread_mutex_lock(&pc_lib.lock);
 	native = pc_lookup(fd) != NULL;
-	pthread_mutex_unlock(&pc.lock);
+	pthread_mutex_unlock(&pc_lib.lock);
 	return native;
 }
 
@@ -108,16 +65,16 @@ static int pc_store(int fd, struct pc_counter *c)
 	struct pc_counter **tab;
 	int len;
 
-	if (fd >= pc.len) {
+	if (fd >= pc_lib.len) {
 		len = fd + 16;
-		tab = realloc(pc.tab, len * sizeof(*tab));
+		tab = realloc(pc_lib.tab, len * sizeof(*tab));
 		if (!tab)
 			return ENOMEM;
-		memset(tab + pc.len, 0, (len - pc.len) * sizeof(*tab));
-		pc.tab = tab;
-		pc.len = len;
+		memset(tab + pc_lib.len, 0, (len - pc_lib.len) * sizeof(*tab));
+		pc_lib.tab = tab;
+		pc_lib.len = len;
 	}
-	pc.tab[fd] = c;
+	pc_lib.tab[fd] = c;
 	return 0;
 }
 
@@ -256,8 +213,8 @@ static int pc_apply(struct pc_counter *c)
 	int i, n = 0, timed = 0;
 	uint64_t now = 0;
 
-	for (i = -1; i < pc.len && n < PFM_SW_NUM_COUNTERS; i++) {
-		m = i < 0 ? c : pc.tab[i];
+	for (i = -1; i < pc_lib.len && n < PFM_SW_NUM_COUNTERS; i++) {
+		m = i < 0 ? c : pc_lib.tab[i];
 		if (!m || (i >= 0 && (m == c || m->leader != c)) ||
 		    (m->enabled && m->leader->enabled) == m->on)
 			continue;
@@ -273,6 +230,7 @@ static int pc_apply(struct pc_counter *c)
 		return errno;
 	if (pfm_write_pmcs(c->ctx->fd, pmc, n * sizeof(pmc[0])))
 		return errno;
+	pc_inherit_write(c->ctx, pmc, n);
 	for (i = 0; i < n; i++) {
 		if (chg[i]->on)
 			break;
@@ -297,7 +255,7 @@ static int pc_get_ctx(pid_t tid, int cpu, struct pc_ctx **out)
 	struct pc_ctx *x;
 	int fd, err;
 
-	for (x = pc.ctxs; x; x = x->next) {
+	for (x = pc_lib.ctxs; x; x = x->next) {
 		if (x->tid == tid && x->cpu == cpu) {
 			*out = x;
 			return 0;
@@ -319,15 +277,15 @@ static int pc_get_ctx(pid_t tid, int cpu, struct pc_ctx **out)
 		free(x);
 		return err;
 	}
-	if (!pc.atfork && !pthread_atfork(NULL, NULL, pc_atfork_child))
-		pc.atfork = 1;
+	pc_inherit_atfork();
 	x->fd = fd;
+	x->fork_fd = -1;
 	x->tid = tid;
 	x->cpu = cpu;
 	x->mine = tid == gettid();
 	x->owner = pthread_self();
-	x->next = pc.ctxs;
-	pc.ctxs = x;
+	x->next = pc_lib.ctxs;
+	pc_lib.ctxs = x;
 	*out = x;
 	return 0;
 }
@@ -338,9 +296,10 @@ static void pc_put_ctx(struct pc_ctx *x)
 
 	if (x->used)
 		return;
-	for (pp = &pc.ctxs; *pp != x; pp = &(*pp)->next)
+	for (pp = &pc_lib.ctxs; *pp != x; pp = &(*pp)->next)
 		;
 	*pp = x->next;
+	pc_inherit_free(x);
 	close(x->fd);
 	free(x);
 }
@@ -357,19 +316,24 @@ static int pc_open_native(const struct perf_counter_hw_event *hw, pid_t pid, int
 
 	ev = pc_sw_event(hw->config);
 	/*
-	 * perfmon counts a thread on every CPU; sampling, records and inherit are the
-	 * perf_event path's
+	 * perfmon counts a thread on every CPU; sampling and records are the perf_event
+	 * path's; inherit follows the forks of the calling thread, which this library
+	 * sees (perf_counter_inherit.c)
 	 */
-	if (ev < 0 || (pid >= 0 && cpu >= 0) || hw->irq_period || hw->mmap || hw->inherit)
+	if (ev < 0 || (pid >= 0 && cpu >= 0) || hw->irq_period || hw->mmap ||
+	    (hw->inherit && (tid < 0 || (pid && tid != gettid()))))
 		return EINVAL;
 	if (group_fd != -1) {
 		leader = pc_lookup(group_fd);
 		if (!leader)
 			return EBADF;
+		/* a group is inherited whole or not at all, as perf_event has it */
 		if (leader->leader != leader || leader->ctx->tid != tid ||
-		    leader->ctx->cpu != (tid < 0 ? cpu : -1))
+		    leader->ctx->cpu != (tid < 0 ? cpu : -1) || leader->inherit != hw->inherit)
 			return EINVAL;
 	}
+	if (hw->inherit && pc_inherit_atfork())
+		return ENOMEM;
 	err = pc_get_ctx(tid, tid < 0 ? cpu : -1, &x);
 	if (err)
 		return err;
@@ -389,6 +353,7 @@ static int pc_open_native(const struct perf_counter_hw_event *hw, pid_t pid, int
 	c->leader = leader ? leader : c;
 	c->enabled = !hw->disabled;
 	c->read_format = hw->read_format;
+	c->inherit = hw->inherit;
 	c->sel = ev | (hw->exclude_user ? 0 : PFM_SW_PMC_USR) |
 		 (hw->exclude_kernel ? 0 : PFM_SW_PMC_OS);
 	c->fd = memfd_create("perf_counter", MFD_CLOEXEC);
@@ -409,7 +374,7 @@ static int pc_open_native(const struct perf_counter_hw_event *hw, pid_t pid, int
 	x->used |= 1U << slot;
 	err = pc_apply(c);
 	if (err) {
-		pc.tab[c->fd] = NULL;
+		pc_lib.tab[c->fd] = NULL;
 		x->used &= ~(1U << slot);
 		goto fail_err;
 	}
@@ -441,9 +406,9 @@ int perf_counter_open(struct perf_counter_hw_event *hw_event, pid_t pid, int cpu
 	/* perf_event has no encoding for perfmon's own raw events */
 	if (shim_present && !pc_pfm_raw(hw_event->config))
 		goto shim;
-	pthread_mutex_lock(&pc.lock);
+	pthread_mutex_lock(&pc_lib.lock);
 	err = pc_open_native(hw_event, pid, cpu, group_fd, &fd);
-	pthread_mutex_unlock(&pc.lock);
+	pthread_mutex_unlock(&pc_lib.lock);
 	goto out;
 shim:
 	pc_to_attr(hw_event, &attr);
@@ -467,9 +432,10 @@ out:
 
 static int pc_read_native(struct pc_counter *c, void *buf, size_t count, ssize_t *len)
 {
-	uint64_t v[3], now;
+	uint64_t v[3], now, copies;
 	struct pfarg_pmd pmd;
 	size_t n = 1;
+	int err;
 
 	*len = (1 + __builtin_popcount(c->read_format)) * sizeof(uint64_t);
 	if (count < (size_t)*len)
@@ -479,6 +445,12 @@ static int pc_read_native(struct pc_counter *c, void *buf, size_t count, ssize_t
 	if (pfm_read_pmds(c->ctx->fd, &pmd, sizeof(pmd)))
 		return errno;
 	v[0] = pmd.reg_value;
+	if (c->inherit) {
+		err = pc_inherit_sum(c, &copies);
+		if (err)
+			return err;
+		v[0] += copies;
+	}
 	if (c->read_format) {
 		now = c->time;
 		if (c->on) {
@@ -502,16 +474,16 @@ ssize_t perf_counter_read(int fd, void *buf, size_t count)
 	ssize_t len = -1;
 	int err;
 
-	pthread_mutex_lock(&pc.lock);
+	pthread_mutex_lock(&pc_lib.lock);
 	c = pc_lookup(fd);
 	if (!c) {
-		pthread_mutex_unlock(&pc.lock);
+		pthread_mutex_unlock(&pc_lib.lock);
 		len = read(fd, buf, count);
 		pc_ring_sync(fd);
 		return len;
 	}
 	err = pc_read_native(c, buf, count, &len);
-	pthread_mutex_unlock(&pc.lock);
+	pthread_mutex_unlock(&pc_lib.lock);
 	if (err) {
 		errno = err;
 		return -1;
@@ -531,10 +503,10 @@ int perf_counter_ioctl(int fd, unsigned long request, unsigned long arg)
 	struct pc_counter *c;
 	int err;
 
-	pthread_mutex_lock(&pc.lock);
+	pthread_mutex_lock(&pc_lib.lock);
 	c = pc_lookup(fd);
 	if (!c) {
-		pthread_mutex_unlock(&pc.lock);
+		pthread_mutex_unlock(&pc_lib.lock);
 		err = ioctl(fd, request, arg);
 		pc_ring_sync(fd);
 		return err;
@@ -553,7 +525,7 @@ int perf_counter_ioctl(int fd, unsigned long request, unsigned long arg)
 		err = ENOTTY;
 		break;
 	}
-	pthread_mutex_unlock(&pc.lock);
+	pthread_mutex_unlock(&pc_lib.lock);
 	if (err) {
 		errno = err;
 		return -1;
@@ -567,25 +539,26 @@ int perf_counter_close(int fd)
 	struct pfarg_pmc pmc;
 	int i;
 
-	pthread_mutex_lock(&pc.lock);
+	pthread_mutex_lock(&pc_lib.lock);
 	c = pc_lookup(fd);
 	if (!c) {
-		pthread_mutex_unlock(&pc.lock);
+		pthread_mutex_unlock(&pc_lib.lock);
 		pc_ring_forget(fd);
 		return close(fd);
 	}
-	pc.tab[fd] = NULL;
+	pc_lib.tab[fd] = NULL;
 	memset(&pmc, 0, sizeof(pmc));
 	pmc.reg_num = PFM_SW_FIRST_PMC + c->slot;
 	pfm_write_pmcs(c->ctx->fd, &pmc, sizeof(pmc));
+	pc_inherit_drop(c->ctx, c->slot);
 	close(c->fd);
 	c->ctx->used &= ~(1U << c->slot);
 	/*
 	 * The members of a closed leader become leaders of their own, last: an
 	 * enabled member counts from the return of this call, as from an enable.
 	 */
-	for (i = 0; i < pc.len; i++) {
-		m = pc.tab[i];
+	for (i = 0; i < pc_lib.len; i++) {
+		m = pc_lib.tab[i];
 		if (m && m->leader == c) {
 			m->leader = m;
 			pc_apply(m);
@@ -593,7 +566,7 @@ int perf_counter_close(int fd)
 	}
 	pc_put_ctx(c->ctx);
 	free(c);
-	pthread_mutex_unlock(&pc.lock);
+	pthread_mutex_unlock(&pc_lib.lock);
 	return 0;
 }
 
@@ -610,14 +583,14 @@ static int pc_task_enable(int enabled)
 
 	if (enabled && (prctl(prctl_op) || pc_ring_task_enable(1)))
 		return -1;
-	pthread_mutex_lock(&pc.lock);
-	for (i = 0; i < pc.len && !err; i++) {
-		c = pc.tab[i];
+	pthread_mutex_lock(&pc_lib.lock);
+	for (i = 0; i < pc_lib.len && !err; i++) {
+		c = pc_lib.tab[i];
 		if (c && c->leader == c && c->ctx->mine &&
 		    pthread_equal(c->ctx->owner, self))
 			err = pc_enable(c, enabled);
 	}
-	pthread_mutex_unlock(&pc.lock);
+	pthread_mutex_unlock(&pc_lib.lock);
 	if (err) {
 		errno = err;
 		return -1;

@@ -67,12 +67,18 @@
  *                          software counter is always on the PMU; the ns the thread
  *                          ran while the counter was enabled); other bits EINVAL
  *   disabled             yes; enable and disable with PERF_COUNTER_IOC_* below
- *   inherit              perf_event path: the shim's inherit (a copy of the
- *                          counter in each child forked after the open, and their
- *                          children; a read adds their counts, enable and disable
- *                          reach them).  Native path: perfmon never follows a fork,
- *                          and a library sees no fork made without its atfork
- *                          handlers (vfork, posix_spawn, raw clone) -> EINVAL
+ *   inherit              a copy of the counter in each child forked after the
+ *                          open, whose counts a read adds; enable and disable reach
+ *                          the copies.  perf_event path: the shim's inherit (also
+ *                          grandchildren, every kind of fork; the counter and times
+ *                          include them).  Native path: the library's fork handlers
+ *                          (perf_counter_inherit.c): children of the calling thread
+ *                          made by fork() (not vfork(), posix_spawn() or a raw
+ *                          clone(), which skip them), not grandchildren; time
+ *                          enabled/running are the parent's own; a read makes one
+ *                          more system call per live child.  Other threads (pid of
+ *                          another thread, CPU counters) -> EINVAL.  In a group,
+ *                          the members' inherit must be the leader's -> EINVAL
  *   pinned, exclusive    accepted: a software counter always counts when enabled.
  *                          A pinned counter is never in the proposal's error state
  *                          (read() 0): perfmon does not multiplex perf events, so a

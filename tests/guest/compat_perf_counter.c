@@ -50,13 +50,16 @@ static int open_hw(struct perf_counter_hw_event *hw, pid_t pid, int cpu)
 	return perf_counter_open(hw, pid, cpu, -1, 0);
 }
 
-/* Field i of hw set to a value the proposal or perfmon refuses (EINVAL), i < BAD_FIELDS. */
+/*
+ * Field i of hw set to a value the proposal or perfmon refuses (EINVAL), i <
+ * BAD_FIELDS.  inherit of the calling thread is native too (test_inherit).
+ */
 #define BAD_FIELDS	11
 static void bad_field(struct perf_counter_hw_event *hw, int i)
 {
 	switch (i) {
 	case 0: hw->irq_period = 1000; break;		/* sampling */
-	case 1: hw->inherit = 1; break;
+	case 1: hw->inherit = 1; hw->irq_period = 1; break;
 	case 2: hw->mmap = 1; break;
 	case 3: hw->munmap = 1; break;
 	case 4: hw->comm = 1; break;
@@ -86,6 +89,7 @@ START_TEST(test_open_errors)
 {
 	struct perf_counter_hw_event hw;
 	int fds[PFM_SW_NUM_COUNTERS], p[2], lead, member, i;
+	struct kid k = KID_INIT;
 
 #define RESET(cfg) do { memset(&hw, 0, sizeof(hw)); hw.config = (cfg); } while (0)
 	ck_assert_errno(perf_counter_open(NULL, 0, -1, -1, 0), EFAULT);
@@ -118,7 +122,22 @@ START_TEST(test_open_errors)
 	lead = counter(SYSCALLS, 1, -1);
 	member = counter(SYSCALLS, 1, lead);
 	ck_assert_errno(perf_counter_open(&hw, 0, -1, member, 0), EINVAL);
+	/* a group is inherited whole or not at all */
+	hw.inherit = 1;
+	ck_assert_errno(perf_counter_open(&hw, 0, -1, lead, 0), EINVAL);
 	ck_assert_ok(perf_counter_close(member));
+	ck_assert_ok(perf_counter_close(lead));
+	/* inherit follows the forks this library sees: the calling thread's */
+	RESET(SYSCALLS);
+	hw.inherit = 1;
+	ck_assert_errno(open_hw(&hw, -1, 0), EINVAL);
+	ck_kid_start(&k);
+	ck_assert_errno(open_hw(&hw, k.pid, -1), EINVAL);
+	kid_kill(&k);
+	lead = open_hw(&hw, self_tid(), -1);
+	ck_assert_int_ge(lead, 0);
+	hw.inherit = 0;
+	ck_assert_errno(perf_counter_open(&hw, 0, -1, lead, 0), EINVAL);
 	ck_assert_ok(perf_counter_close(lead));
 
 	/* the refusals took no counter: all eight are there, then no more */

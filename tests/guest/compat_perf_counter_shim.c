@@ -143,12 +143,12 @@ START_TEST(test_sampling_errors)
 	RESET(FAULTS);
 	hw.comm = 1;
 	ck_assert_errno(perf_counter_open(&hw, 0, -1, -1, 0), EINVAL);
-	/* perfmon's raw events are native: no sampling, records or inherit */
+	/* perfmon's raw events are native: no sampling, nor mmap records */
 	RESET(PERF_COUNTER_RAW_PFM_SW(PFM_SW_EV_PAGE_FAULTS));
 	ck_assert_errno(perf_counter_open(&hw, 0, -1, -1, 0), EINVAL);
 	RESET(PERF_COUNTER_RAW_PFM_SW(PFM_SW_EV_PAGE_FAULTS));
 	hw.irq_period = 0;
-	hw.inherit = 1;
+	hw.mmap = 1;
 	ck_assert_errno(perf_counter_open(&hw, 0, -1, -1, 0), EINVAL);
 
 	/* the ring: 1 + 2^n pages, offset 0, shared, readable; once */
@@ -389,8 +389,9 @@ START_TEST(test_mmap_records)
 END_TEST
 
 /*
- * inherit: the child forked after the open counts into the parent's counter; the
- * parent's enable and disable reach it.  Two windows in which the child writes to
+ * inherit, on both paths (perfmon's raw events are native): the child forked
+ * after the open counts into the parent's counter; the parent's enable and
+ * disable reach it.  Two windows in which the child writes to
  * fresh pages, 1 then NPAGES - 1: the first also takes what the window's code
  * faults in for the first time in either process (copy-on-write after the fork,
  * the child's first touch of its code and data), the second nothing else.
@@ -430,9 +431,15 @@ static uint64_t inherit_window(int fd, int go, int done)
 	return value(fd) - before;
 }
 
+static const uint64_t inherit_config[] = {
+	FAULTS, PERF_COUNTER_RAW_PFM_SW(PFM_SW_EV_PAGE_FAULTS)
+};
+
 START_TEST(test_inherit)
 {
-	struct perf_counter_hw_event hw = { .config = FAULTS, .disabled = 1, .inherit = 1 };
+	struct perf_counter_hw_event hw = {
+		.config = inherit_config[_i], .disabled = 1, .inherit = 1
+	};
 	int fd = perf_counter_open(&hw, 0, -1, -1, 0), go[2], done[2], status;
 	char *p = ck_fresh_pages(NPAGES), c = 0;
 	uint64_t first, total;
@@ -528,7 +535,7 @@ Suite *pfm_compat_perf_counter_shim_suite(void)
 	tcase_add_test(tc, test_wakeup_events);
 	tcase_add_test(tc, test_wakeup_page);
 	tcase_add_test(tc, test_mmap_records);
-	tcase_add_test(tc, test_inherit);
+	tcase_add_loop_test(tc, test_inherit, 0, ARRAY_SIZE(inherit_config));
 	tcase_add_test(tc, test_task_enable);
 	tcase_add_test(tc, test_refresh);
 	suite_add_tcase(s, tc);
