@@ -7,10 +7,12 @@
  * the STOP is itself a system call that a running system call counter counts.
  */
 #define _GNU_SOURCE
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "pmc.h"
+#include "users.h"
 #include "util.h"
 #include "suites.h"
 
@@ -375,6 +377,35 @@ START_TEST(test_profiling_busy)
 END_TEST
 
 /* The thread has a perfmon context already: the counters are in use. */
+/*
+ * ENOMEM, "the kernel is unable to allocate memory": a user whose locked-memory
+ * limit refuses the sampling buffer still counts, but cannot profile.
+ */
+static void no_locked_memory(void *arg)
+{
+	struct rlimit rl = { 0, 0 };
+	struct pmc_counter_cfg cfg = { .event_id = PMC_EV_SW_SYSCALLS, .reset_value = 10 };
+	uint64_t v = ~0ULL;
+
+	(void)arg;
+	child_expect(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
+	child_expect(pmc_control(1, PMC_OP_PROFSTART, &cfg), ENOMEM);
+	child_expect(pmc_control(0, PMC_OP_CONFIGURE, &cfg), 0);
+	child_expect(pmc_get_info(0, PMC_INFO_COUNTER_VALUE, &v), 0);
+	if (v)
+		child_fail("count %llu, not 0", (unsigned long long)v);
+	child_expect(pmc_control(1, PMC_OP_PROFSTART, &cfg), ENOMEM);
+}
+
+START_TEST(test_profiling_no_memory)
+{
+	struct run r;
+
+	as_user(&r, USER_NOBODY, no_locked_memory, NULL);
+	ck_run(&r);
+}
+END_TEST
+
 START_TEST(test_busy_beside_native_context)
 {
 	int fd = ck_ctx_create(), n;
@@ -401,6 +432,7 @@ Suite *pfm_compat_pmc_suite(void)
 	tcase_add_test(tc, test_accumulated_waits_for_exit);
 	tcase_add_test(tc, test_profiling);
 	tcase_add_test(tc, test_profiling_busy);
+	tcase_add_test(tc, test_profiling_no_memory);
 	tcase_add_test(tc, test_busy_beside_native_context);
 	suite_add_tcase(s, tc);
 	return s;
