@@ -61,8 +61,10 @@
  *                          PERF_RECORD_GROUP and _CALLCHAIN: the shim records
  *                          neither a group's values nor a call chain -> EINVAL, as
  *                          any other bit.  Ignored for a counting counter
- *   wakeup_events        poll() says POLLIN every wakeup_events overflows; 0: every
- *                          page of records filled, as the proposal says
+ *   wakeup_events        0: poll() says POLLIN for every page of records filled,
+ *                          as the proposal says.  n > 0: every n overflows, and
+ *                          every half ring filled rather than every page (the shim
+ *                          wakes at one watermark or the other, not both)
  *   read_format          PERF_FORMAT_TOTAL_TIME_ENABLED, _RUNNING (equal: a
  *                          software counter is always on the PMU; the ns the thread
  *                          ran while the counter was enabled); other bits EINVAL
