@@ -24,7 +24,9 @@
 #                 through the perf_event_open shim (stock kernel; not in make check:
 #                 its clock comparisons are at the mercy of host load, see perf.mk)
 #   make bench    benchmarks (bench-msr: MSR accesses per operation on the simulated
-#                 x86 PMUs, tests/sim/; bench-mux: set multiplexing in the guest)
+#                 x86 PMUs, tests/sim/; bench-mux: set multiplexing in the guest;
+#                 bench-ops, bench-mem: cost and memory against perf_events in the
+#                 guest, under QEMU's instruction counting: tools/bench/bench.mk)
 #   make clean
 
 TOP	:= $(abspath .)

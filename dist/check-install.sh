@@ -17,7 +17,8 @@ lib=$root/usr/lib
 for f in bin/pfmon bin/pfm-perf lib/libperfmon.a lib/libperfmon.so lib/libperfmon-perf.so \
 	 lib/pkgconfig/perfmon.pc include/perfmon.h include/perfmon/perfmon.h \
 	 include/perfmon/events.h share/man/man1/pfmon.1 share/man/man7/perfmon.7 \
-	 share/man/man2/pfm_create_context.2; do
+	 share/man/man2/pfm_create_context.2 share/man/man3/pfm_read_mapped.3 \
+	 share/man/man3/pfm_munmap_counts.3; do
 	[ -e "$root/usr/$f" ] || fail "$f not installed"
 done
 [ "$(readlink "$lib/libperfmon.so.1")" = libperfmon.so.1.0.0 ] || fail "libperfmon.so.1 link"

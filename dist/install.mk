@@ -13,7 +13,7 @@ MANDIR	?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 PERFMON_VERSION := 1.0.0
 
-MAN_PAGES := $(wildcard $(TOP)/man/man*/*.[127])
+MAN_PAGES := $(wildcard $(TOP)/man/man*/*.[1237])
 UAPI_HDRS := $(wildcard $(TOP)/include/uapi/perfmon/*.h)
 
 .PHONY: install install-dkms tools check-install check-man check-dkms

@@ -69,9 +69,9 @@ void pfm_set_restore(struct pfm_event_set *set)
 {
 	unsigned int i;
 
-	for_each_set_bit(i, set->used_pmcs, pfm_pmu.num_pmc_slots)
+	pfm_for_each_reg(i, set->used_pmcs, pfm_pmu.num_pmc_slots)
 		pfm_pmc_load(set, i);
-	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots)
+	pfm_for_each_reg(i, set->used_pmds, pfm_pmu.num_pmd_slots)
 		pfm_pmd_load(set, i);
 }
 
@@ -80,9 +80,9 @@ void pfm_set_save(struct pfm_event_set *set)
 {
 	unsigned int i;
 
-	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots)
+	pfm_for_each_reg(i, set->used_pmds, pfm_pmu.num_pmd_slots)
 		pfm_pmd_sync(set, i);
-	for_each_set_bit(i, set->used_pmcs, pfm_pmu.num_pmc_slots) {
+	pfm_for_each_reg(i, set->used_pmcs, pfm_pmu.num_pmc_slots) {
 		const struct pfm_reg *r = &pfm_pmu.pmc[i];
 
 		r->unit->write_pmc(r->idx, r->desc->dfl_val);

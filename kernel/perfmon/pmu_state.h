@@ -8,6 +8,33 @@
 #include "internal.h"
 
 DECLARE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
+
+/*
+ * The next bit set in map from start on, or n: find_next_bit() inline, for the
+ * context switch, which walks a set's few registers in bitmaps of ~72 bits and
+ * would otherwise pay an out-of-line call per register.
+ */
+static __always_inline unsigned int pfm_next_reg(const unsigned long *map, unsigned int n,
+						 unsigned int start)
+{
+	unsigned int w = start / BITS_PER_LONG;
+	unsigned long bits;
+
+	if (start >= n)
+		return n;
+	bits = map[w] & (~0UL << (start % BITS_PER_LONG));
+	while (!bits) {
+		if (++w >= BITS_TO_LONGS(n))
+			return n;
+		bits = map[w];
+	}
+	start = w * BITS_PER_LONG + __ffs(bits);
+	return start < n ? start : n;
+}
+
+#define pfm_for_each_reg(i, map, n)				\
+	for ((i) = pfm_next_reg(map, n, 0); (i) < (n);		\
+	     (i) = pfm_next_reg(map, n, (i) + 1))
 void pfm_set_restore(struct pfm_event_set *set);
 void pfm_set_save(struct pfm_event_set *set);
 void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to);

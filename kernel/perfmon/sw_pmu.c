@@ -18,6 +18,7 @@ struct pfm_sw_cpu {
 	struct task_struct *owner;	/* thread whose events count, when enabled */
 	bool enabled;
 	bool system_wide;		/* every thread's events count */
+	/* derived from pmc[] while enabled (pfm_sw_recount()) */
 	u8 counting[PFM_SW_EV_MAX + 1];	/* counters counting each event */
 	u8 at_usr;			/* counters counting at user level */
 	u8 at_os;			/* counters counting at kernel level */
@@ -26,6 +27,7 @@ struct pfm_sw_cpu {
 	u64 stamp[N];			/* task-clock counters: when they last folded */
 	struct hrtimer timer;		/* the next carry of a task-clock counter */
 	bool timer_ready;
+	bool timer_armed;		/* started, not yet fired or cancelled */
 };
 
 static DEFINE_PER_CPU(struct pfm_sw_cpu, pfm_sw_cpu);
@@ -55,9 +57,15 @@ static unsigned int pfm_sw_event(u64 pmc)
 	return pmc & PFM_SW_PMC_EVENT_MASK;
 }
 
+/* The task-clock counters, which advance with time while the bank is enabled. */
+static unsigned int pfm_sw_ticking_mask(const struct pfm_sw_cpu *c)
+{
+	return c->enabled ? c->counting[PFM_SW_EV_TASK_CLOCK] : 0;
+}
+
 static bool pfm_sw_ticking(const struct pfm_sw_cpu *c, unsigned int i)
 {
-	return c->enabled && pfm_sw_event(c->pmc[i]) == PFM_SW_EV_TASK_CLOCK;
+	return (pfm_sw_ticking_mask(c) >> i) & 1;
 }
 
 /* Adds the time since the last fold to a running task-clock counter: its carry. */
@@ -82,33 +90,51 @@ static u64 pfm_sw_fold(struct pfm_sw_cpu *c, unsigned int i, u64 now)
  */
 #define PFM_SW_TIMER_HORIZON	(1ULL << 62)
 
+/*
+ * The timer is pinned to the bank's CPU and fires in hard interrupt context there,
+ * and the bank is touched there with interrupts off: timer_armed is exact, and a
+ * context switch of a thread without a task-clock carry near pays no cancel.
+ */
+static void pfm_sw_disarm(struct pfm_sw_cpu *c)
+{
+	if (!c->timer_armed)
+		return;
+	hrtimer_try_to_cancel(&c->timer);
+	c->timer_armed = false;
+}
+
 static void pfm_sw_arm(struct pfm_sw_cpu *c)
 {
+	unsigned long ticking = pfm_sw_ticking_mask(c);
 	u64 next = PFM_SW_TIMER_HORIZON;
 	unsigned int i;
 
 	if (!c->timer_ready)
 		return;
-	for (i = 0; i < N; i++)
-		if (pfm_sw_ticking(c, i) && c->pmd[i] && -c->pmd[i] < next)
+	for_each_set_bit(i, &ticking, N)
+		if (c->pmd[i] && -c->pmd[i] < next)
 			next = -c->pmd[i];
-	if (next < PFM_SW_TIMER_HORIZON)
+	if (next < PFM_SW_TIMER_HORIZON) {
 		hrtimer_start(&c->timer, ns_to_ktime(max_t(u64, next, 1)),
 			      HRTIMER_MODE_REL_PINNED_HARD);
-	else
-		hrtimer_try_to_cancel(&c->timer);
+		c->timer_armed = true;
+	} else {
+		pfm_sw_disarm(c);
+	}
 }
 
 /* Hard interrupt on the bank's CPU: the owner is the thread it interrupted. */
 static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
 {
 	struct pfm_sw_cpu *c = container_of(t, struct pfm_sw_cpu, timer);
+	unsigned long ticking = pfm_sw_ticking_mask(c);
 	u64 now = pfm_clock_ns(), ovfl = 0;
 	unsigned int i;
 
+	c->timer_armed = false;
 	if (!c->enabled)
 		return HRTIMER_NORESTART;
-	for (i = 0; i < N; i++)
+	for_each_set_bit(i, &ticking, N)
 		ovfl |= pfm_sw_fold(c, i, now);
 	if (ovfl)
 		pfm_pmu_overflow(&pfm_sw_unit, ovfl);	/* its resets re-arm */
@@ -198,24 +224,27 @@ static int pfm_sw_pmc_check(unsigned int idx __always_unused, u64 value)
 }
 
 /*
- * The clock is read only where a counter ticks: a set moved on or off the bank at a
- * context switch goes through here register by register with the bank disabled,
- * and enable() stamps every counter anyway.
+ * A set moved on or off the bank at a context switch goes through here register
+ * by register with the bank disabled: then only the register is stored, and
+ * enable() derives the event masks (nothing reads them while disabled) and stamps
+ * every counter, once for the whole set.  The clock is read only where a counter
+ * ticks.
  */
 static void pfm_sw_write_pmc(unsigned int i, u64 value)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 	u64 now;
 
-	if (c->enabled) {
-		now = pfm_clock_ns();
-		pfm_sw_fold(c, i, now);
-		c->stamp[i] = now;
+	if (!c->enabled) {
+		c->pmc[i] = value;
+		return;
 	}
+	now = pfm_clock_ns();
+	pfm_sw_fold(c, i, now);
+	c->stamp[i] = now;
 	c->pmc[i] = value;
 	pfm_sw_recount(c);
-	if (c->enabled)
-		pfm_sw_arm(c);
+	pfm_sw_arm(c);
 }
 
 static void pfm_sw_write_pmd(unsigned int i, u64 value)
@@ -239,14 +268,21 @@ static u64 pfm_sw_read_pmd(unsigned int i)
 	return c->pmd[i];
 }
 
+/* Only the task-clock counters read the clock: a bank without one does not. */
 static void pfm_sw_enable(bool system_wide)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
-	u64 now = pfm_clock_ns();
+	unsigned long ticking;
 	unsigned int i;
+	u64 now;
 
-	for (i = 0; i < N; i++)
-		c->stamp[i] = now;
+	pfm_sw_recount(c);
+	ticking = c->counting[PFM_SW_EV_TASK_CLOCK];
+	if (ticking) {
+		now = pfm_clock_ns();
+		for_each_set_bit(i, &ticking, N)
+			c->stamp[i] = now;
+	}
 	/* what moved here before the session was enabled is not its business */
 	atomic_long_set(this_cpu_ptr(&pfm_sw_migrations_in), 0);
 	c->owner = current;
@@ -263,16 +299,19 @@ static void pfm_sw_enable(bool system_wide)
 static void pfm_sw_disable(void)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
-	u64 now = pfm_clock_ns();
+	unsigned long ticking = pfm_sw_ticking_mask(c);
 	unsigned int i;
+	u64 now;
 
 	pfm_sw_fold_migrations(c);
-	for (i = 0; i < N; i++)
-		pfm_sw_fold(c, i, now);
+	if (ticking) {
+		now = pfm_clock_ns();
+		for_each_set_bit(i, &ticking, N)
+			pfm_sw_fold(c, i, now);
+	}
 	c->enabled = false;
 	c->owner = NULL;
-	if (c->timer_ready)
-		hrtimer_try_to_cancel(&c->timer);
+	pfm_sw_disarm(c);
 }
 
 /* Module exit: no bank is enabled any more, no timer can be rearmed. */

@@ -60,7 +60,7 @@ void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set)
 	ctx->active = set;
 	set->runs++;
 	set->timeout_left_ns = pfm_run_timeout(set);
-	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots)
+	pfm_for_each_reg(i, set->used_pmds, pfm_pmu.num_pmd_slots)
 		set->pmds[i].switch_left = set->pmds[i].ovfl_switch_cnt;
 	pfm_upage_refresh(ctx);
 }

@@ -99,6 +99,32 @@ START_TEST(test_task_clock)
 }
 END_TEST
 
+/*
+ * The carry timer is started only for a task-clock counter near its carry, and a
+ * bank whose timer is not started pays no cancel at disable (a context switch).
+ */
+START_TEST(test_task_clock_timer_only_when_armed)
+{
+	unsigned long starts = shim_hrtimer_starts, cancels = shim_hrtimer_cancels;
+
+	pfm_host_env.clock_ns = 1000;
+	u->write_pmc(1, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	u->write_pmc(0, PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
+	u->write_pmd(0, 0);				/* counting: no carry near */
+	u->enable(false);
+	u->disable();
+	ck_assert_uint_eq(shim_hrtimer_starts, starts);
+	ck_assert_uint_eq(shim_hrtimer_cancels, cancels);
+	u->write_pmd(0, -500ULL);			/* a carry 500 ns away */
+	u->enable(false);
+	ck_assert_uint_eq(shim_hrtimer_starts, starts + 1);
+	u->disable();
+	ck_assert_uint_eq(shim_hrtimer_cancels, cancels + 1);
+	u->disable();					/* nothing armed: no cancel */
+	ck_assert_uint_eq(shim_hrtimer_cancels, cancels + 1);
+}
+END_TEST
+
 START_TEST(test_two_counters_same_event)
 {
 	u->write_pmc(0, PFM_SW_PMC(PFM_SW_EV_CTX_SWITCHES));
@@ -355,6 +381,7 @@ Suite *pfm_sw_suite(void)
 	tcase_add_test(tc, test_not_counting);
 	tcase_add_test(tc, test_disable_stops);
 	tcase_add_test(tc, test_task_clock);
+	tcase_add_test(tc, test_task_clock_timer_only_when_armed);
 	tcase_add_test(tc, test_two_counters_same_event);
 	tcase_add_test(tc, test_owner_only);
 	tcase_add_test(tc, test_system_wide_counts_all);

@@ -5,10 +5,32 @@
 # build/bench/mux.png, error against timeout);
 # bench-ops: the cost of each operation against perf_events, in the same guest run,
 # interleaved round by round (medians and quartiles of the ratios), and the cost of
-# reading 1..8 counts (build/bench/read.png).
+# reading 1..8 counts (build/bench/read.png); bench-mem: the kernel memory of each
+# monitoring object against perf_events' (build/bench/mem.json).
+#
+# The guests run under QEMU's instruction counting (BENCH_ICOUNT): with a fixed
+# shift the guest's clock advances 2^shift ns per instruction (shift=0: 1 ns), and
+# sleep=off moves it to the next timer when the guest idles, so a time is a count
+# of instructions and does not move with the host's load: two runs give the same
+# figures, the quartiles of a ratio within 1% of each other.  Plain TCG timings
+# (the host's speed, moving by up to 2x between runs and with the other core busy)
+# come with
+#   make bench BENCH_ICOUNT=
+# and other settings with PFM_QEMU_OPTS (an -icount there replaces BENCH_ICOUNT).
+#
+# Under a fixed shift the guest never brings its second CPU up (it hangs at
+# "Booting SMP configuration", printing nothing under "quiet"), so the counted
+# guest has one CPU; under shift=auto it takes some 13 s of guest time.  Nor can
+# the kernel calibrate its delay loop (calibrate_delay_direct() fails after some
+# 35 s of guest time): lpj= on the command line skips the calibration.
+.PHONY: bench bench-mux bench-ops bench-mem
+bench: bench-mux bench-ops bench-mem
 
-.PHONY: bench bench-mux bench-ops
-bench: bench-mux bench-ops
+BENCH_ICOUNT ?= -icount shift=0,sleep=off -smp 1
+BENCH_QEMU_OPTS := $(if $(findstring icount,$(PFM_QEMU_OPTS)),$(PFM_QEMU_OPTS),$(strip \
+		   $(BENCH_ICOUNT) $(PFM_QEMU_OPTS)))
+BENCH_APPEND := $(if $(findstring icount,$(BENCH_QEMU_OPTS)),lpj=4000000)
+BENCH_GUEST = PFM_QEMU_OPTS="$(BENCH_QEMU_OPTS)" $(RUN_GUEST)
 
 # MUX_REPS=n, MUX_SWEEP_REPS=n: runs per configuration (20 and 5), handed to the
 # guest's init through the kernel command line.
@@ -26,30 +48,38 @@ bench-mux: module $(B)/guest/bin/mux_bench
 	@mkdir -p $(B)/bench
 	$(MKINITRAMFS) $(B)/bench/mux.cpio.gz $(TOP)/tools/bench/run.sh \
 		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/mux_bench:/bin/mux_bench
-	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/bench/mux.cpio.gz \
-		$(if $(MUX_REPS)$(MUX_SWEEP_REPS),--append "$(MUX_BENCH_ENV)") \
+	$(BENCH_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/bench/mux.cpio.gz \
+		$(if $(strip $(BENCH_APPEND) $(MUX_BENCH_ENV)),--append \
+		"$(strip $(BENCH_APPEND) $(MUX_BENCH_ENV))") \
 		--timeout 1800 --log $(B)/bench/mux.log
 	@sed -n 's/^BENCH-JSON: //p' $(B)/bench/mux.log | tr -d '\r' > $(B)/bench/mux.json
 	@echo "bench: $(B)/bench/mux.json"
 	python3 $(TOP)/tools/bench/plot-mux.py $(B)/bench/mux.json $(B)/bench/mux.png
 
-# QEMU's instruction counting (PFM_QEMU_OPTS="-icount shift=3,sleep=off") makes the
-# guest's clock follow the instructions it runs.  The kernel then cannot calibrate
-# its delay loop while it brings the second CPU up (calibrate_delay_direct() fails
-# after some 35 s of guest time and the boot seems to hang, printing nothing under
-# "quiet"): giving it lpj= skips the calibration.
-BENCH_ICOUNT_APPEND := $(if $(findstring icount,$(PFM_QEMU_OPTS)),--append "lpj=4000000")
+BENCH_STAT := $(TOP)/tools/bench/bench_common.c $(TOP)/tools/bench/bench_common.h
 
-$(B)/guest/bin/ops_bench: $(TOP)/tools/bench/ops_bench.c $(B)/lib/libperfmon.a $(TOOLS_HDRS)
+# the guest's benchmarks against perf_events: ops_bench and mem_bench
+$(B)/guest/bin/%_bench: $(TOP)/tools/bench/%_bench.c $(BENCH_STAT) $(B)/lib/libperfmon.a \
+			$(TOOLS_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_USER) -static -o $@ $< $(B)/lib/libperfmon.a
+	$(CC) $(CFLAGS_USER) -static -o $@ $< $(TOP)/tools/bench/bench_common.c \
+		$(B)/lib/libperfmon.a
 
 bench-ops: module $(B)/guest/bin/ops_bench
 	@mkdir -p $(B)/bench
 	$(MKINITRAMFS) $(B)/bench/ops.cpio.gz $(TOP)/tools/bench/run-ops.sh \
 		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/ops_bench:/bin/ops_bench
-	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/bench/ops.cpio.gz \
-		$(BENCH_ICOUNT_APPEND) --timeout 1200 --log $(B)/bench/ops.log
+	$(BENCH_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/bench/ops.cpio.gz \
+		$(if $(BENCH_APPEND),--append "$(BENCH_APPEND)") --timeout 1200 --log $(B)/bench/ops.log
 	@sed -n 's/^BENCH-JSON: //p' $(B)/bench/ops.log | tr -d '\r' > $(B)/bench/ops.json
 	@echo "bench: $(B)/bench/ops.json"
 	python3 $(TOP)/tools/bench/plot-ops.py $(B)/bench/ops.json $(B)/bench/read.png
+
+bench-mem: module $(B)/guest/bin/mem_bench
+	@mkdir -p $(B)/bench
+	$(MKINITRAMFS) $(B)/bench/mem.cpio.gz $(TOP)/tools/bench/run-mem.sh \
+		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/mem_bench:/bin/mem_bench
+	$(BENCH_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/bench/mem.cpio.gz \
+		$(if $(BENCH_APPEND),--append "$(BENCH_APPEND)") --timeout 600 --log $(B)/bench/mem.log
+	@sed -n 's/^BENCH-MEM-JSON: //p' $(B)/bench/mem.log | tr -d '\r' > $(B)/bench/mem.json
+	@echo "bench: $(B)/bench/mem.json"

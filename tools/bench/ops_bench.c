@@ -25,7 +25,10 @@
  * that alternates from round to round, and the ratio is taken within the round;
  * the table gives the median over ROUNDS rounds of each ratio with its spread
  * (the 25th and 75th percentiles).  A drift or a busy host moves both sides of
- * a round alike and leaves the ratio.
+ * a round alike and leaves the ratio.  make bench runs the guest under QEMU's
+ * instruction counting (tools/bench/bench.mk), where a time is a count of
+ * instructions and the rounds agree to within a percent; the interleaving
+ * still serves plain TCG runs.
  *
  * Output: tables, then one line "BENCH-JSON: {...}" for the host to collect.
  */
@@ -45,22 +48,13 @@
 #include <unistd.h>
 
 #include "perfmon.h"
+#include "bench_common.h"
 
-#define NEV	4
+#define NEV	BENCH_NEV
 #define ROUNDS	15
 #define MAXN	8		/* the read sweep's largest vector */
 
 enum tool { NONE, PERFMON, PERF, NTOOLS };
-
-static const int pfm_ev[NEV] = {
-	PFM_SW_EV_TASK_CLOCK, PFM_SW_EV_CTX_SWITCHES, PFM_SW_EV_PAGE_FAULTS,
-	PFM_SW_EV_CPU_MIGRATIONS,
-};
-
-static const int perf_ev[NEV] = {
-	PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_PAGE_FAULTS,
-	PERF_COUNT_SW_CPU_MIGRATIONS,
-};
 
 /* One tool's session on the calling thread. */
 struct session {
@@ -115,7 +109,7 @@ static void session_open(struct session *s, enum tool tool)
 		memset(pd, 0, sizeof(pd));
 		for (i = 0; i < NEV; i++) {
 			pc[i].reg_num = PFM_SW_FIRST_PMC + i;
-			pc[i].reg_value = PFM_SW_PMC(pfm_ev[i]) | PFM_SW_PMC_OS;
+			pc[i].reg_value = PFM_SW_PMC(bench_pfm_ev[i]) | PFM_SW_PMC_OS;
 			pd[i].reg_num = PFM_SW_FIRST_PMD + i;
 		}
 		if (pfm_write_pmcs(s->fd[0], pc, sizeof(pc)) ||
@@ -123,9 +117,9 @@ static void session_open(struct session *s, enum tool tool)
 		    pfm_load_context(s->fd[0], 0, gettid()))
 			die("perfmon setup");
 	} else if (tool == PERF) {
-		s->fd[0] = perf_open(perf_ev[0], -1);
+		s->fd[0] = perf_open(bench_perf_ev[0], -1);
 		for (i = 1; i < NEV; i++)
-			s->fd[i] = perf_open(perf_ev[i], s->fd[0]);
+			s->fd[i] = perf_open(bench_perf_ev[i], s->fd[0]);
 	}
 }
 
@@ -264,24 +258,6 @@ static const struct op ops[] = {
 	{ "fault", op_fault, 2000, false, false },
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median and the quartiles of n values (sorted in place). */
-struct stat3 {
-	double p25, med, p75;
-};
-
-static struct stat3 stat3(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return (struct stat3){ v[n / 4], v[n / 2], v[(3 * n) / 4] };
-}
 
 /* One batch of op by tool: ns per operation. */
 static double batch(const struct op *op, enum tool tool)
@@ -487,7 +463,7 @@ int main(void)
 	pin(0);
 	ponger = start_ponger();
 	printf("ops_bench: %d rounds, tools interleaved; medians [25th-75th percentile] "
-	       "(TCG: emulated time, ratios are what to read)\n\n", ROUNDS);
+	       "(under -icount shift=0 a ns is an instruction)\n\n", ROUNDS);
 	printf("%-10s %9s %9s %9s  %-22s %-18s %-18s\n", "operation", "none ns", "perfmon",
 	       "perf", "perfmon/perf", "perfmon over none", "perf over none");
 	for (o = 0; o < NOPS; o++) {

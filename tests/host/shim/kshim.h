@@ -43,6 +43,9 @@ typedef struct { uid_t val; } kuid_t;
 #define __user
 #define __must_check
 #define __always_unused	__attribute__((__unused__))
+#ifndef __always_inline
+#define __always_inline	inline __attribute__((__always_inline__))
+#endif
 #define GFP_KERNEL	0u
 #define GFP_ATOMIC	1u
 #define PAGE_SIZE	4096UL
@@ -115,6 +118,7 @@ static inline void *memchr_inv(const void *s, int c, size_t n)
 #define BITS_TO_LONGS(n)	(((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
 #define BIT_WORD(n)		((n) / BITS_PER_LONG)
 #define BIT_MASK(n)		(1UL << ((n) % BITS_PER_LONG))
+#define __ffs(x)		((unsigned long)__builtin_ctzl(x))
 #define DECLARE_BITMAP(name, bits)	unsigned long name[BITS_TO_LONGS(bits)]
 
 static inline void __set_bit(unsigned long nr, unsigned long *addr)

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the guest's benchmarks against perf_events share (bench_common.h).
+ */
+#include <linux/perf_event.h>
+#include <stdlib.h>
+
+#include "perfmon.h"
+#include "bench_common.h"
+
+const int bench_pfm_ev[BENCH_NEV] = {
+	PFM_SW_EV_TASK_CLOCK, PFM_SW_EV_CTX_SWITCHES, PFM_SW_EV_PAGE_FAULTS,
+	PFM_SW_EV_CPU_MIGRATIONS,
+};
+
+const int bench_perf_ev[BENCH_NEV] = {
+	PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_PAGE_FAULTS,
+	PERF_COUNT_SW_CPU_MIGRATIONS,
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct stat3 stat3(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return (struct stat3){ v[n / 4], v[n / 2], v[(3 * n) / 4] };
+}

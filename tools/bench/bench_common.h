@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the guest's benchmarks against perf_events share: the four software events
+ * both tools count, and the summary of repeated measures.
+ */
+#ifndef _PFM_BENCH_COMMON_H
+#define _PFM_BENCH_COMMON_H
+
+/* task-clock, context switches, page faults, CPU migrations: perfmon's and perf's */
+#define BENCH_NEV	4
+extern const int bench_pfm_ev[BENCH_NEV];
+extern const int bench_perf_ev[BENCH_NEV];
+
+struct stat3 {
+	double p25, med, p75;
+};
+
+/* The median and the quartiles of n values (sorted in place). */
+struct stat3 stat3(double *v, int n);
+
+#endif /* _PFM_BENCH_COMMON_H */

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mem_bench: the kernel memory each monitoring object costs, perfmon against
+ * perf_events, for the same monitoring, in the same guest run.
+ *
+ * NT threads (forked processes asleep on a pipe) are the targets.  Each case opens
+ * one object per target, for each tool, and takes the rise of the guest's memory
+ * over a baseline taken just before, divided by the number of objects:
+ *
+ *   context  a thread monitored for four software events (task-clock, context
+ *            switches, page faults, migrations): one perfmon context, programmed
+ *            and attached / one perf group of four events on the thread
+ *   set      one more event set of the same four events in that context / one
+ *            more group of four on the thread (perf multiplexes groups as perfmon
+ *            multiplexes sets)
+ *   smpl     a 64 KiB sampling buffer, mapped: a context with the default format
+ *            / a task-clock sampling event with a ring of 64 KiB, mapped (perf
+ *            adds its user page: 17 pages)
+ *   page     the counts page of a context, mapped / the user page of an event
+ *            (mmap of one page, no ring)
+ *
+ * The case's objects (and their fds, files and mappings) are the measured cost; the
+ * objects a case builds on (the contexts under "set" and "page", the events under
+ * "page") are opened before its baseline.  Sets are created before attaching (after,
+ * it is EBUSY), so those contexts stay detached.  Three measures of the rise:
+ *
+ *   slab     /proc/slabinfo: the sum of active objects times their size
+ *   vmalloc  /proc/meminfo VmallocUsed
+ *   total    the fall of free pages (/proc/zoneinfo, the per-CPU lists' included):
+ *            pages, whatever took them (slab, vmalloc, page tables, the counts
+ *            page, perf's ring)
+ *
+ * The tools alternate first place from round to round; each figure is the median
+ * over ROUNDS rounds with the 25th and 75th percentiles.  The guest runs nothing
+ * else, but slab caches grow by whole slabs and per-CPU lists, hence NT objects.
+ *
+ * Output: a table, then one line "BENCH-MEM-JSON: {...}" for the host to collect.
+ */
+#define _GNU_SOURCE
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "perfmon.h"
+#include "bench_common.h"
+
+#define NT		128		/* targets: objects per case and tool */
+#define NEV		BENCH_NEV
+#define ROUNDS		5
+#define SMPL_BYTES	(64 * 1024)
+
+enum tool { PERFMON, PERF, NTOOLS };
+enum { CASE_CONTEXT, CASE_SET, CASE_SMPL, CASE_PAGE, NCASES };
+enum { M_SLAB, M_VMALLOC, M_TOTAL, NMEAS };
+
+static const char *const case_name[NCASES] = { "context", "set", "smpl", "page" };
+static const char *const meas_name[NMEAS] = { "slab", "vmalloc", "total" };
+static const char *const tool_name[NTOOLS] = { "perfmon", "perf" };
+
+static pid_t target[NT];
+static long page_size;
+
+/* What one case and tool opened, to close after the measure. */
+struct objs {
+	int fd[NT][2 * NEV];
+	int nfd[NT];
+	void *map[NT];
+	size_t map_len;
+};
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static long long meminfo_kb(const char *field)
+{
+	char line[256];
+	long long v = -1;
+	size_t n = strlen(field);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		die("/proc/meminfo");
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n) && line[n] == ':')
+			v = atoll(line + n + 1);
+	fclose(f);
+	return v;
+}
+
+/*
+ * Free pages, with those the per-CPU lists hold: MemFree leaves these out, and a
+ * page freed by one round and taken by the next goes through them unseen.
+ */
+static long long free_pages(void)
+{
+	char line[256];
+	long long v, sum = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		die("/proc/zoneinfo");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " pages free %lld", &v) == 1 || sscanf(line, " count: %lld", &v) == 1)
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
+static long long slab_bytes(void)
+{
+	char line[512], name[128];
+	long long active, num, size, sum = 0;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (!f)
+		die("/proc/slabinfo");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %lld %lld %lld", name, &active, &num, &size) == 4)
+			sum += active * size;
+	fclose(f);
+	return sum;
+}
+
+/* Folds the per-CPU deltas of the memory counters into /proc/meminfo's figures. */
+static void stat_refresh(void)
+{
+	FILE *f = fopen("/proc/sys/vm/stat_refresh", "w");
+
+	if (!f || fputs("1\n", f) < 0 || fclose(f))
+		die("/proc/sys/vm/stat_refresh");
+}
+
+static void mem_now(long long *m)
+{
+	/* let RCU and deferred frees of the last case settle first */
+	usleep(300 * 1000);
+	stat_refresh();
+	m[M_SLAB] = slab_bytes();
+	m[M_VMALLOC] = meminfo_kb("VmallocUsed") * 1024;
+	m[M_TOTAL] = -free_pages() * page_size;
+}
+
+static int perf_open(pid_t pid, int config, int group, uint64_t period)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	a.read_format = PERF_FORMAT_GROUP;
+	a.sample_period = period;
+	a.sample_type = period ? PERF_SAMPLE_IP | PERF_SAMPLE_TID : 0;
+	fd = syscall(SYS_perf_event_open, &a, pid, -1, group, 0);
+	if (fd < 0)
+		die("perf_event_open");
+	return fd;
+}
+
+/* The four events in set of fd. */
+static void pfm_program(int fd, unsigned int set)
+{
+	struct pfarg_pmc pc[NEV];
+	struct pfarg_pmd pd[NEV];
+	int i;
+
+	memset(pc, 0, sizeof(pc));
+	memset(pd, 0, sizeof(pd));
+	for (i = 0; i < NEV; i++) {
+		pc[i].reg_num = PFM_SW_FIRST_PMC + i;
+		pc[i].reg_set = set;
+		pc[i].reg_value = PFM_SW_PMC(bench_pfm_ev[i]) | PFM_SW_PMC_OS;
+		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
+		pd[i].reg_set = set;
+	}
+	if (pfm_write_pmcs(fd, pc, sizeof(pc)) || pfm_write_pmds(fd, pd, sizeof(pd)))
+		die("perfmon programming");
+}
+
+static void *map_fd(int fd, size_t len, off_t off)
+{
+	void *p = mmap(NULL, len, PROT_READ | (off ? 0 : PROT_WRITE), MAP_SHARED, fd, off);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	return p;
+}
+
+/* The objects a case builds on: contexts for "set" and events for "page". */
+static void open_base(enum tool tool, struct objs *o, int t)
+{
+	int i;
+
+	if (tool == PERFMON) {
+		o->fd[t][0] = pfm_create_context(0);
+		if (o->fd[t][0] < 0)
+			die("pfm_create_context");
+		pfm_program(o->fd[t][0], 0);
+		o->nfd[t] = 1;
+		return;
+	}
+	o->fd[t][0] = perf_open(target[t], bench_perf_ev[0], -1, 0);
+	for (i = 1; i < NEV; i++)
+		o->fd[t][i] = perf_open(target[t], bench_perf_ev[i], o->fd[t][0], 0);
+	o->nfd[t] = NEV;
+}
+
+/* The measured object of case c on target t. */
+static void open_obj(int c, enum tool tool, struct objs *o, int t)
+{
+	struct pfm_dfl_smpl_arg arg;
+	struct pfarg_setdesc sd;
+	int i, n = o->nfd[t];
+
+	switch (c) {
+	case CASE_CONTEXT:
+		open_base(tool, o, t);
+		if (tool == PERFMON && pfm_load_context(o->fd[t][0], 0, target[t]))
+			die("pfm_load_context");
+		break;
+	case CASE_SET:
+		if (tool == PERFMON) {
+			memset(&sd, 0, sizeof(sd));
+			sd.set_id = 1;
+			if (pfm_create_evtsets(o->fd[t][0], &sd, sizeof(sd)))
+				die("pfm_create_evtsets");
+			pfm_program(o->fd[t][0], 1);
+			break;
+		}
+		o->fd[t][n] = perf_open(target[t], bench_perf_ev[0], -1, 0);
+		for (i = 1; i < NEV; i++)
+			o->fd[t][n + i] = perf_open(target[t], bench_perf_ev[i], o->fd[t][n], 0);
+		o->nfd[t] += NEV;
+		break;
+	case CASE_SMPL:
+		if (tool == PERFMON) {
+			memset(&arg, 0, sizeof(arg));
+			arg.buf_size = SMPL_BYTES;
+			o->fd[t][0] = pfm_create_context(PFM_FL_SMPL_FMT, PFM_DFL_SMPL_NAME,
+							 &arg, sizeof(arg));
+			if (o->fd[t][0] < 0)
+				die("pfm_create_context (sampling)");
+			o->map_len = SMPL_BYTES;
+			o->map[t] = mmap(NULL, o->map_len, PROT_READ, MAP_SHARED, o->fd[t][0], 0);
+			if (o->map[t] == MAP_FAILED)
+				die("mmap of the sampling buffer");
+		} else {
+			o->fd[t][0] = perf_open(target[t], PERF_COUNT_SW_TASK_CLOCK, -1, 1000000);
+			o->map_len = SMPL_BYTES + page_size;
+			o->map[t] = map_fd(o->fd[t][0], o->map_len, 0);
+		}
+		o->nfd[t] = 1;
+		break;
+	case CASE_PAGE:
+		o->map_len = page_size;
+		if (tool == PERFMON) {
+			o->map[t] = (void *)pfm_mmap_counts(o->fd[t][0]);
+			if (!o->map[t])
+				die("pfm_mmap_counts");
+		} else {
+			o->map[t] = map_fd(o->fd[t][0], o->map_len, 0);
+		}
+		break;
+	}
+}
+
+static void close_objs(struct objs *o)
+{
+	int t, i;
+
+	for (t = 0; t < NT; t++) {
+		if (o->map[t])
+			munmap(o->map[t], o->map_len);
+		for (i = o->nfd[t] - 1; i >= 0; i--)
+			close(o->fd[t][i]);
+	}
+	memset(o, 0, sizeof(*o));
+}
+
+/* Bytes per object of case c for tool, by each measure. */
+static void measure(int c, enum tool tool, double *per_obj)
+{
+	static struct objs o;
+	long long before[NMEAS], after[NMEAS];
+	int t, m;
+
+	memset(&o, 0, sizeof(o));
+	if (c == CASE_SET || c == CASE_PAGE)
+		for (t = 0; t < NT; t++)
+			open_base(tool, &o, t);
+	mem_now(before);
+	for (t = 0; t < NT; t++)
+		open_obj(c, tool, &o, t);
+	mem_now(after);
+	for (m = 0; m < NMEAS; m++)
+		per_obj[m] = (double)(after[m] - before[m]) / NT;
+	close_objs(&o);
+}
+
+static int pipefd[2];
+
+static void start_targets(void)
+{
+	char c;
+	int t;
+
+	if (pipe(pipefd))
+		die("pipe");
+	for (t = 0; t < NT; t++) {
+		target[t] = fork();
+		if (target[t] < 0)
+			die("fork");
+		if (!target[t]) {
+			close(pipefd[1]);
+			while (read(pipefd[0], &c, 1) > 0)
+				;
+			_exit(0);
+		}
+	}
+	close(pipefd[0]);
+}
+
+static void stop_targets(void)
+{
+	int t;
+
+	close(pipefd[1]);
+	for (t = 0; t < NT; t++)
+		waitpid(target[t], NULL, 0);
+}
+
+static void json_stat(const char *name, struct stat3 s, int digits, const char *sep)
+{
+	printf("\"%s\": [%.*f, %.*f, %.*f]%s", name, digits, s.p25, digits, s.med, digits,
+	       s.p75, sep);
+}
+
+int main(void)
+{
+	static double v[NCASES][NTOOLS][NMEAS][ROUNDS], r[NCASES][ROUNDS];
+	struct stat3 s[NCASES][NTOOLS][NMEAS], ratio[NCASES];
+	struct rlimit rl = { 4 * NT * NEV, 4 * NT * NEV };
+	double one[NMEAS];
+	int c, k, m, round;
+	enum tool tool;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		die("setrlimit");
+	start_targets();
+	for (c = 0; c < NCASES; c++) {
+		for (round = 0; round < ROUNDS; round++) {
+			for (k = 0; k < NTOOLS; k++) {
+				tool = (round & 1) ? NTOOLS - 1 - k : k;
+				measure(c, tool, one);
+				for (m = 0; m < NMEAS; m++)
+					v[c][tool][m][round] = one[m];
+			}
+			r[c][round] = v[c][PERFMON][M_TOTAL][round] / v[c][PERF][M_TOTAL][round];
+		}
+		for (tool = 0; tool < NTOOLS; tool++)
+			for (m = 0; m < NMEAS; m++)
+				s[c][tool][m] = stat3(v[c][tool][m], ROUNDS);
+		ratio[c] = stat3(r[c], ROUNDS);
+	}
+	stop_targets();
+
+	printf("mem_bench: kernel bytes per object, %d objects, %d rounds; medians "
+	       "[25th-75th percentile]\n\n", NT, ROUNDS);
+	printf("%-8s %-8s %10s %10s %10s %8s %8s  %s\n", "object", "", "slab", "vmalloc",
+	       "total", "", "", "perfmon/perf (total)");
+	for (c = 0; c < NCASES; c++) {
+		for (tool = 0; tool < NTOOLS; tool++) {
+			printf("%-8s %-8s %10.0f %10.0f %10.0f [%6.0f-%6.0f]", tool ? "" : case_name[c],
+			       tool_name[tool], s[c][tool][M_SLAB].med, s[c][tool][M_VMALLOC].med,
+			       s[c][tool][M_TOTAL].med, s[c][tool][M_TOTAL].p25,
+			       s[c][tool][M_TOTAL].p75);
+			if (tool == PERFMON)
+				printf("  %5.3f [%5.3f-%5.3f]", ratio[c].med, ratio[c].p25,
+				       ratio[c].p75);
+			printf("\n");
+		}
+	}
+
+	printf("\nBENCH-MEM-JSON: {\"unit\": \"bytes/object\", \"objects\": %d, \"rounds\": %d, "
+	       "\"stat\": \"[p25, median, p75]\"", NT, ROUNDS);
+	for (c = 0; c < NCASES; c++) {
+		printf(", \"%s\": {", case_name[c]);
+		for (tool = 0; tool < NTOOLS; tool++) {
+			printf("\"%s\": {", tool_name[tool]);
+			for (m = 0; m < NMEAS; m++)
+				json_stat(meas_name[m], s[c][tool][m], 0, m < NMEAS - 1 ? ", " : "}, ");
+		}
+		json_stat("perfmon_over_perf", ratio[c], 4, "}");
+	}
+	printf("}\n");
+	return 0;
+}
