@@ -12,10 +12,10 @@
  * (perf_hw.c: placement, and what happens when they run out).  An
  * event counts while it is enabled and so is its group leader; every change goes
  * out as one pfm_write_pmcs() vector, so a group switches as a unit.  Counts are
- * the core's PMD values; times are the live duration of the context's set, which
- * for a per-thread session is the thread's time on a CPU: perf_events reports the
- * same for per-task events (time_enabled == time_running == on-CPU time while
- * enabled).
+ * the core's PMD values; times are the live durations of the context's sets
+ * (perf_sched.c), whose sum for a per-thread session is the thread's time on a
+ * CPU: perf_events reports the same for per-task events (time_enabled ==
+ * time_running == on-CPU time while enabled and not multiplexed).
  *
  * Levels as perf_events has them: the clocks count at any level; page faults by
  * the level that caused them (the software PMU's USR and OS bits); context
@@ -56,19 +56,6 @@ static u64 pfm_perf_sw_pmc(const struct perf_event_attr *a)
 	return 0;
 }
 
-/* The live duration of the context's one set: the thread's counted time. */
-static int pfm_perf_now(struct pfm_perf_target *t, u64 *now)
-{
-	struct pfarg_setinfo info = {};
-	long ret;
-
-	ret = pfm_getinfo_evtsets(t->ctx, &info, 1);
-	if (ret)
-		return ret;
-	*now = info.set_act_duration;
-	return 0;
-}
-
 /* Where attr may count, and with what value: software here, hardware by the driver. */
 static int pfm_perf_encode(const struct perf_event_attr *a, struct pfm_perf_enc *enc)
 {
@@ -86,9 +73,8 @@ static bool pfm_perf_wants(const struct pfm_perf_event *ev)
 	return ev->enabled && ev->leader->enabled;
 }
 
-/* Reads the PMDs of the counters in mask, into pmd[counter]. */
-/* Reads the PMDs of the counters in mask, into pmd[counter], in one call. */
-static int pfm_perf_read_counters(struct pfm_perf_target *t, u32 mask, u64 *pmd)
+/* Reads the PMDs of set's counters in mask, into pmd[counter], in one call. */
+static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u32 mask, u64 *pmd)
 {
 	u8 idx[PFM_PERF_NUM_COUNTERS];
 	struct pfarg_pmd *req;
@@ -104,6 +90,7 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, u32 mask, u64 *pmd)
 	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++) {
 		if (mask & (1U << i)) {
 			idx[n] = i;
+			req[n].reg_set = set;
 			req[n++].reg_num = pfm_perf_counter_pmd(i);
 		}
 	}
@@ -114,14 +101,15 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, u32 mask, u64 *pmd)
 	return ret;
 }
 
-/* What t's events want of each counter: how many count on it. */
-static void pfm_perf_wanted(struct pfm_perf_target *t, unsigned int *counting, u32 *moved)
+/* What t's events in set want of each counter: how many count on it. */
+static void pfm_perf_wanted(struct pfm_perf_target *t, u16 set, unsigned int *counting,
+			    u32 *moved)
 {
 	struct pfm_perf_event *ev;
 
 	*moved = 0;
 	list_for_each_entry(ev, &t->events, entry) {
-		if (ev->counter < 0)
+		if (ev->counter < 0 || ev->set != set)
 			continue;
 		if (pfm_perf_wants(ev))
 			counting[ev->counter]++;
@@ -131,18 +119,49 @@ static void pfm_perf_wanted(struct pfm_perf_target *t, unsigned int *counting, u
 }
 
 /* ev starts or stops counting: its count and time intervals open or close. */
-static void pfm_perf_toggle(struct pfm_perf_event *ev, const u64 *pmd, u64 now)
+static void pfm_perf_toggle(struct pfm_perf_event *ev, const u64 *pmd,
+			    const struct pfm_perf_clock *c)
 {
 	ev->counting = !ev->counting;
 	if (ev->counting) {
-		ev->since_ns = now;
+		ev->since_ns = c->total;
+		ev->run_since_ns = c->set[ev->set];
 		if (ev->counter >= 0)
 			ev->base = pmd[ev->counter];
 	} else {
-		ev->ena_ns += now - ev->since_ns;
+		ev->ena_ns += c->total - ev->since_ns;
+		ev->run_ns += c->set[ev->set] - ev->run_since_ns;
 		if (ev->counter >= 0)
 			ev->acc += pmd[ev->counter] - ev->base;
 	}
+}
+
+/* pfm_perf_target_sync() for the events of one set, on that set's counters. */
+static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set,
+			     const struct pfm_perf_clock *clock)
+{
+	unsigned int counting[PFM_PERF_NUM_COUNTERS] = {};
+	u64 pmd[PFM_PERF_NUM_COUNTERS] = {};
+	struct pfm_perf_counter *counters = t->sets[set].counters;
+	struct pfm_perf_event *ev;
+	u32 moved, changed = 0;
+	unsigned int i;
+	int ret;
+
+	pfm_perf_wanted(t, set, counting, &moved);
+	ret = pfm_perf_read_counters(t, set, moved, pmd);
+	if (ret)
+		return ret;
+	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
+		if (!!counting[i] != !!counters[i].counting)
+			changed |= 1U << i;
+	ret = pfm_perf_counters_write(t->ctx, set, counters, counting, changed);
+	if (ret)
+		return ret;
+	list_for_each_entry(ev, &t->events, entry)
+		if (ev->set == set && pfm_perf_wants(ev) != ev->counting)
+			pfm_perf_toggle(ev, pmd, clock);
+	return 0;
 }
 
 /*
@@ -150,34 +169,18 @@ static void pfm_perf_toggle(struct pfm_perf_event *ev, const u64 *pmd, u64 now)
  * of its events counts.  One PMC vector and one time stamp: a group starts and
  * stops as a unit, and events enabled together (enable_on_exec) count the same
  * time.  The counters are read first, so that an event's interval opens and
- * closes where the counter stood.
+ * closes where the counter stood.  Set by set: each has its own counters.
  */
 int pfm_perf_target_sync(struct pfm_perf_target *t)
 {
-	unsigned int counting[PFM_PERF_NUM_COUNTERS] = {};
-	u64 pmd[PFM_PERF_NUM_COUNTERS] = {};
-	struct pfm_perf_event *ev;
-	u32 moved, changed = 0;
-	unsigned int i;
-	u64 now;
+	struct pfm_perf_clock clock;
+	unsigned int s;
 	int ret;
 
-	pfm_perf_wanted(t, counting, &moved);
-	ret = pfm_perf_read_counters(t, moved, pmd);
-	if (!ret)
-		ret = pfm_perf_now(t, &now);
-	if (ret)
-		return ret;
-	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
-		if (!!counting[i] != !!t->counters[i].counting)
-			changed |= 1U << i;
-	ret = pfm_perf_counters_write(t->ctx, t->counters, counting, changed);
-	if (ret)
-		return ret;
-	list_for_each_entry(ev, &t->events, entry)
-		if (pfm_perf_wants(ev) != ev->counting)
-			pfm_perf_toggle(ev, pmd, now);
-	return 0;
+	ret = pfm_perf_sched_clock(t, &clock);
+	for (s = 0; !ret && s < t->nr_sets; s++)
+		ret = pfm_perf_set_sync(t, s, &clock);
+	return ret;
 }
 
 /*
@@ -186,20 +189,17 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
  * it), else a free one.  At most six distinct software values exist
  * (pfm_perf_sw_pmc()), so the eight software counters never run out.
  */
-int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
+int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
+			 struct pfm_perf_event *leader)
 {
 	struct pfm_perf_enc enc;
-	int i, ret;
+	int ret;
 
 	ev->counter = -1;
 	ret = pfm_perf_encode(&ev->attr, &enc);
-	if (ret || !enc.counters)
+	if (ret)
 		return ret;
-	i = pfm_perf_counter_get(t->ctx, t->counters, &enc, &ev->pmc);
-	if (i < 0)
-		return i;
-	ev->counter = i;
-	return 0;
+	return pfm_perf_sched_place(t, ev, leader, &enc);
 }
 
 /* ev stops counting and leaves its counter, which stops when no event counts on it. */
@@ -207,9 +207,13 @@ void pfm_perf_event_teardown(struct pfm_perf_event *ev)
 {
 	struct pfm_perf_target *t = ev->target;
 
-	if (ev->counter < 0)
+	pfm_perf_sched_leave(ev);
+	if (ev->counter < 0) {
+		ev->counting = false;
 		return;
-	pfm_perf_counter_put(t->ctx, t->counters, ev->counter, ev->counting);
+	}
+	pfm_perf_counter_put(t->ctx, ev->set, t->sets[ev->set].counters, ev->counter,
+			     ev->counting);
 	ev->counting = false;
 	ev->counter = -1;
 }
@@ -246,7 +250,7 @@ int pfm_perf_event_reset(struct pfm_perf_event *ev)
 	ev->acc = 0;
 	if (ev->counter < 0 || !ev->counting)
 		return 0;
-	ret = pfm_perf_read_counters(ev->target, 1U << ev->counter, pmd);
+	ret = pfm_perf_read_counters(ev->target, ev->set, 1U << ev->counter, pmd);
 	if (!ret)
 		ev->base = pmd[ev->counter];
 	return ret;
@@ -255,22 +259,25 @@ int pfm_perf_event_reset(struct pfm_perf_event *ev)
 /* ev's own count and counted time, without its inherited copies. */
 int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 {
-	u64 pmd[PFM_PERF_NUM_COUNTERS], now;
+	u64 pmd[PFM_PERF_NUM_COUNTERS];
+	struct pfm_perf_clock clock;
 	int ret;
 
 	v->count = ev->acc;
 	v->ena_ns = ev->ena_ns;
+	v->run_ns = ev->run_ns;
 	if (!ev->counting)
 		return 0;
 	if (ev->counter >= 0) {
-		ret = pfm_perf_read_counters(ev->target, 1U << ev->counter, pmd);
+		ret = pfm_perf_read_counters(ev->target, ev->set, 1U << ev->counter, pmd);
 		if (ret)
 			return ret;
 		v->count += pmd[ev->counter] - ev->base;
 	}
-	ret = pfm_perf_now(ev->target, &now);
+	ret = pfm_perf_sched_clock(ev->target, &clock);
 	if (ret)
 		return ret;
-	v->ena_ns += now - ev->since_ns;
+	v->ena_ns += clock.total - ev->since_ns;
+	v->run_ns += clock.set[ev->set] - ev->run_since_ns;
 	return 0;
 }

@@ -56,7 +56,7 @@ static void pfm_perf_update_page(struct pfm_perf_event *ev, const struct pfm_per
 	pg->index = 0;
 	pg->offset = v->count;
 	pg->time_enabled = v->ena_ns;
-	pg->time_running = v->ena_ns;
+	pg->time_running = v->run_ns;
 	pg->pmc_width = 64;
 	barrier();
 	WRITE_ONCE(pg->lock, pg->lock + 1);
@@ -97,7 +97,7 @@ static unsigned int pfm_perf_layout(const struct pfm_perf_event *ev,
 	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		buf[n++] = vals[0].ena_ns;
 	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		buf[n++] = vals[0].ena_ns;
+		buf[n++] = vals[0].run_ns;
 	for (i = 0; i < nr; i++) {
 		if (rf & PERF_FORMAT_GROUP)
 			buf[n++] = vals[i].count;
