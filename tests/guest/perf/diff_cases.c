@@ -501,9 +501,10 @@ out:
 /* --- exclusive: perf_events never keeps a software group exclusive ---------------- */
 
 /*
- * Two groups {page-faults, task-clock} on a child, the first one exclusive: 6.1
- * runs a software group whatever its exclusive bit, so both run all the time
- * (running == enabled) and count every fault.
+ * Two groups {page-faults, context-switches} on a child, the first one
+ * exclusive: 6.1 runs a software group whatever its exclusive bit, so both run
+ * all the time (running == enabled) and count every fault.  No clock in the
+ * groups: the child locks its pages, and its faults are its work's alone.
  */
 static void case_exclusive_sw(const struct backend *be, struct trace *t)
 {
@@ -512,12 +513,12 @@ static void case_exclusive_sw(const struct backend *be, struct trace *t)
 	struct child c = { 0 };
 	int fd[2][2] = { { -1, -1 }, { -1, -1 } }, g, i;
 
-	c.no_lock = 1;		/* a task-clock member */
 	if (child_start(&c, work_group, 16))
 		return;
 	for (g = 0; g < 2; g++) {
 		for (i = 0; i < 2; i++) {
-			attr_sw(&a, i ? PERF_COUNT_SW_TASK_CLOCK : PERF_COUNT_SW_PAGE_FAULTS);
+			attr_sw(&a, i ? PERF_COUNT_SW_CONTEXT_SWITCHES :
+					 PERF_COUNT_SW_PAGE_FAULTS);
 			a.disabled = !i;
 			a.exclusive = !g && !i;
 			a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -531,7 +532,7 @@ static void case_exclusive_sw(const struct backend *be, struct trace *t)
 	child_go(&c);
 	child_wait(&c);
 	for (g = 0; g < 2; g++) {
-		/* {nr, ena, run, faults, clock} */
+		/* {nr, ena, run, faults, switches} */
 		if (fd[g][0] >= 0 &&
 		    do_read(t, fd[g][0], buf, sizeof(buf), "group") == 5 * sizeof(buf[0])) {
 			obs_val(t, buf[0], 'e');
