@@ -3,7 +3,8 @@
  * perfmon: placing perf events on a target's counters (perf_hw.h), software and
  * hardware alike, and the PMC writes that put counters in a state.
  *
- * Placement is for the life of the event, in the context's one set: an event
+ * Placement is for the life of the event, in one event set (perf_sched.c picks
+ * it; each set has its own row of counters): an event
  * shares a counter already programmed with its value, else takes a free one it
  * may use, a fixed counter before a general-purpose one (as perf_events'
  * scheduler prefers them), so that the general-purpose counters stay for the
@@ -11,8 +12,8 @@
  * the errno perf_events gives a group that cannot be scheduled, or EBUSY when a
  * counter it could use is held by someone else (perf_events or the NMI watchdog:
  * EBUSY is what perf_events answers when it cannot reserve the counters).
- * perf_events would multiplex events that fit alone but not together; this layer
- * does not (see <perfmon/perfmon_x86.h>).
+ * A group that does not fit beside the others goes to another set (perf_sched.c),
+ * so these errnos reach perf only for a group that fits in no set.
  */
 #include "internal.h"
 #include "env.h"
@@ -32,6 +33,17 @@ unsigned int pfm_perf_counter_pmd(unsigned int i)
 	if (!pfm_perf_is_fixed(i))
 		return PFM_X86_FIRST_GP_PMD + i - PFM_PERF_GP_FIRST;
 	return PFM_X86_FIRST_FIXED_PMD + i - PFM_PERF_FIXED_FIRST;
+}
+
+/* The counter that counts in PMD pmd, or -1. */
+int pfm_perf_pmd_counter(unsigned int pmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
+		if (pfm_perf_counter_pmd(i) == pmd)
+			return i;
+	return -1;
 }
 
 /* The PMC that controls counter i. */
@@ -160,7 +172,8 @@ unsigned int pfm_perf_counters_req(const struct pfm_perf_counter *counters,
  * Programs the counters in changed to counting[] (one vector: a group starts and
  * stops as a unit) and records every counter's counting on success.
  */
-int pfm_perf_counters_write(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+int pfm_perf_counters_write(struct pfm_context *ctx, u16 set,
+			    struct pfm_perf_counter *counters,
 			    const unsigned int *counting, u32 changed)
 {
 	struct pfarg_pmc *req;
@@ -173,6 +186,8 @@ int pfm_perf_counters_write(struct pfm_context *ctx, struct pfm_perf_counter *co
 		if (!req)
 			return -ENOMEM;
 		n = pfm_perf_counters_req(counters, counting, changed, req);
+		for (i = 0; i < n; i++)
+			req[i].reg_set = set;
 		ret = pfm_write_pmcs(ctx, req, n);
 		kfree(req);
 		if (ret)
@@ -189,7 +204,7 @@ int pfm_perf_counters_write(struct pfm_context *ctx, struct pfm_perf_counter *co
  * at once, which checks the value: privilege refusals are EACCES, the errno
  * perf tools fall back on.
  */
-int pfm_perf_counter_get(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			 const struct pfm_perf_enc *enc, u64 *pmc)
 {
 	struct pfm_perf_counter *c;
@@ -207,6 +222,7 @@ int pfm_perf_counter_get(struct pfm_context *ctx, struct pfm_perf_counter *count
 			c->pmc = *pmc;
 			c->users = 1;
 			pfm_perf_counters_req(counters, NULL, 1U << i, &req);
+			req.reg_set = set;
 			ret = pfm_write_pmcs(ctx, &req, 1);
 			c->users = 0;
 		}
@@ -221,7 +237,7 @@ int pfm_perf_counter_get(struct pfm_context *ctx, struct pfm_perf_counter *count
  * An event leaves counter i (counting: it was counting on it): the counter stops
  * when no event counts on it and goes quiescent when no event uses it.
  */
-void pfm_perf_counter_put(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+void pfm_perf_counter_put(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			  unsigned int i, bool counting)
 {
 	struct pfm_perf_counter *c = &counters[i];
@@ -231,6 +247,7 @@ void pfm_perf_counter_put(struct pfm_context *ctx, struct pfm_perf_counter *coun
 		c->counting--;
 	if (!--c->users || !c->counting) {
 		pfm_perf_counters_req(counters, NULL, 1U << i, &req);
+		req.reg_set = set;
 		pfm_write_pmcs(ctx, &req, 1);
 	}
 }

@@ -66,11 +66,12 @@ int pfm_arch_perf_encode(const struct perf_event_attr *attr, struct pfm_perf_enc
 /* perf_hw.c: what perf_event.c does with a target's counters (ctx->mutex held) */
 struct pfm_context;
 unsigned int pfm_perf_counter_pmd(unsigned int i);
-int pfm_perf_counter_get(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+int pfm_perf_pmd_counter(unsigned int pmd);
+int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			 const struct pfm_perf_enc *enc, u64 *pmc);
-void pfm_perf_counter_put(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+void pfm_perf_counter_put(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			  unsigned int i, bool counting);
-int pfm_perf_counters_write(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+int pfm_perf_counters_write(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			    const unsigned int *counting, u32 changed);
 /* their parts, for the tests */
 int pfm_perf_place(const struct pfm_perf_counter *counters, const struct pfm_perf_enc *enc,

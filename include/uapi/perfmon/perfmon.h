@@ -253,12 +253,22 @@
  *     that count the same event at the same levels share one counter, each
  *     with its own intervals: at most six software counters are in use, so
  *     every software event fits and counts all the time it is enabled, as
- *     software events do with perf_events; a hardware event that finds no
- *     counter is refused (perfmon_x86.h) rather than multiplexed (no
- *     multiplexing, time_enabled ==
- *     time_running; a pinned group never fails to schedule, so read() never
- *     returns 0).  /sys/kernel/perfmon/perf_targets_count and perf_events_count
- *     show the threads and the events.
+ *     software events do with perf_events (a software group, exclusive or not,
+ *     is never multiplexed).  Groups with hardware events that do not fit the
+ *     counters together are multiplexed as perf_events does: each group counts
+ *     in one of the context's event sets (up to 8), which switch every
+ *     /sys/kernel/perfmon/perf_mux_interval_ms (1..10000, default 4, as
+ *     perf_event_mux_interval_ms; for sets made from then on) of the thread's
+ *     time; a group goes to the first set where it fits, else to a new one; an
+ *     exclusive hardware group gets a set of its own.  A group that does not fit
+ *     even alone, a member that does not fit beside its leader, or a ninth set
+ *     are EINVAL; EBUSY where a counter is held by someone else.  Not yet as
+ *     perf_events: a pinned group is placed as a flexible one (perf_events
+ *     keeps it in every turn, or in error: read() returns 0); a software group
+ *     beside multiplexed hardware groups counts in its set's turns only; a set
+ *     whose groups closed keeps its turn until the thread's last event closes.
+ *     /sys/kernel/perfmon/perf_targets_count and perf_events_count show the
+ *     threads and the events.
  *   - attr: size 0 (= PERF_ATTR_SIZE_VER0) up to PAGE_SIZE; beyond what the
  *     kernel knows the tail must be zero, else E2BIG with the supported size
  *     written back (also for a size below VER0 or above PAGE_SIZE).  disabled,
@@ -274,9 +284,11 @@
  *     leader makes its members leaders of their own.
  *   - read(): the read_format layout of perf_event_open(2) (TOTAL_TIME_ENABLED,
  *     TOTAL_TIME_RUNNING, ID, GROUP, LOST), exactly its size; ENOSPC for a
- *     shorter buffer.  time_enabled == time_running == the thread's time on a
- *     CPU while the event was enabled (as perf_events reports per-thread
- *     events); LOST is 0.  Counts stay readable after the thread exits.
+ *     shorter buffer.  time_enabled is the thread's time on a CPU while the
+ *     event was enabled, time_running the part of it its group's set was
+ *     active: equal unless the group is multiplexed (as perf_events reports
+ *     per-thread events; a group's members have their leader's times, and
+ *     count * time_enabled / time_running estimates the full count); LOST is 0.  Counts stay readable after the thread exits.
  *   - ioctl(): ENABLE, DISABLE, RESET (with PERF_IOC_FLAG_GROUP: the whole
  *     group), ID, PAUSE_OUTPUT (EINVAL without a ring of data pages); REFRESH,
  *     PERIOD (after reading its argument: EFAULT) and the filters are EINVAL

@@ -304,8 +304,9 @@ struct ev {
 
 #define EV(t, c, x)	((struct ev){ .type = (t), .config = (c), .excl = (x), .counter = -1 })
 
-/* perf_event.c's setup: the attr's encoding on a counter; the counter or errno. */
-static int open_ev(struct pfm_context *ctx, struct pfm_perf_counter *cnt, struct ev *ev)
+/* perf_event.c's setup: the attr's encoding on a counter of set; the counter or errno. */
+static int open_ev_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *cnt,
+		      struct ev *ev)
 {
 	struct pfm_perf_enc e;
 	u64 pmc;
@@ -315,15 +316,20 @@ static int open_ev(struct pfm_context *ctx, struct pfm_perf_counter *cnt, struct
 	ret = encode(ev->type, ev->config, ev->excl, &e);
 	if (ret)
 		return ret;
-	ret = pfm_perf_counter_get(ctx, cnt, &e, &pmc);
+	ret = pfm_perf_counter_get(ctx, set, cnt, &e, &pmc);
 	if (ret >= 0)
 		ev->counter = ret;
 	return ret;
 }
 
-/* Turns counters on (or off) as perf_event.c's sync does: every event on them. */
-static void set_counting(struct pfm_context *ctx, struct pfm_perf_counter *cnt, u32 mask,
-			 bool on)
+static int open_ev(struct pfm_context *ctx, struct pfm_perf_counter *cnt, struct ev *ev)
+{
+	return open_ev_in(ctx, 0, cnt, ev);
+}
+
+/* Turns counters of set on (or off) as perf_event.c's sync does: every event on them. */
+static void set_counting_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *cnt,
+			    u32 mask, bool on)
 {
 	unsigned int counting[PFM_PERF_NUM_COUNTERS], i;
 	u32 changed = 0;
@@ -335,7 +341,13 @@ static void set_counting(struct pfm_context *ctx, struct pfm_perf_counter *cnt, 
 			changed |= 1U << i;
 		}
 	}
-	ck_assert_int_eq(pfm_perf_counters_write(ctx, cnt, counting, changed), 0);
+	ck_assert_int_eq(pfm_perf_counters_write(ctx, set, cnt, counting, changed), 0);
+}
+
+static void set_counting(struct pfm_context *ctx, struct pfm_perf_counter *cnt, u32 mask,
+			 bool on)
+{
+	set_counting_in(ctx, 0, cnt, mask, on);
 }
 
 static u64 count_of(struct pfm_context *ctx, const struct ev *ev)
@@ -420,14 +432,14 @@ START_TEST(test_counting)
 	sim_count(sim_cycles_event(), 5, SIM_KERNEL);
 	ck_assert_u64_eq(count_of(ctx, &cyc), 705);
 	/* cycles closed (its one event leaves): the counter stops, instructions go on */
-	pfm_perf_counter_put(ctx, cnt, cyc.counter, true);
+	pfm_perf_counter_put(ctx, 0, cnt, cyc.counter, true);
 	ck_assert_uint_eq(cnt[cyc.counter].users, 0);
 	sim_count(SIM_EV_INST, 1, SIM_USER);
 	sim_count(sim_cycles_event(), 9, SIM_KERNEL);
 	ck_assert_u64_eq(count_of(ctx, &inst), 1011);
 	ck_assert_u64_eq(count_of(ctx, &cyc), 705);
 	/* one of instructions' two events leaves: it goes on counting */
-	pfm_perf_counter_put(ctx, cnt, again.counter, true);
+	pfm_perf_counter_put(ctx, 0, cnt, again.counter, true);
 	sim_count(SIM_EV_INST, 1, SIM_USER);
 	ck_assert_u64_eq(count_of(ctx, &inst), 1012);
 	ck_stop(ctx);
@@ -529,6 +541,67 @@ START_TEST(test_kernel_level_privilege)
 }
 END_TEST
 
+/*
+ * More events than counters, spread as perf_sched.c does: the event that does
+ * not fit beside the others in set 0 goes to set 1, the sets switch on their
+ * timeout, and each event counts exactly what happened while its set was
+ * active.  The sets' durations are time_running and their sum time_enabled:
+ * they scale a steady workload's count back to the whole.
+ */
+START_TEST(test_multiplexed_sets)
+{
+	static struct pfm_perf_counter cnt[2][PFM_PERF_NUM_COUNTERS];
+	struct pfarg_setinfo info[2] = { { .set_id = 0 }, { .set_id = 1 } };
+	struct ev ev[PFM_X86_MAX_GP + 1];
+	struct pfm_context *ctx;
+	unsigned int n, i, s;
+	u64 ena;
+
+	sim_start(_i);
+	memset(cnt, 0, sizeof(cnt));
+	n = sim_m()->num_gp + 1;
+	ctx = ck_ctx_new(0);
+	ck_create_set(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_create_set(ctx, 1, PFM_SETFL_TIME_SWITCH, 1000000);
+	/* instructions with distinct counter masks: no sharing, no fixed counter */
+	for (i = 0; i < n; i++) {
+		ev[i] = EV(PERF_TYPE_RAW, 0x00c0 | (u64)(i + 1) << 24, EX_U);
+		if (i < n - 1) {
+			ck_assert_int_eq(open_ev_in(ctx, 0, cnt[0], &ev[i]), PFM_PERF_GP_FIRST + i);
+			continue;
+		}
+		ck_assert_int_eq(open_ev_in(ctx, 0, cnt[0], &ev[i]), -EINVAL);
+		ck_assert_int_eq(open_ev_in(ctx, 1, cnt[1], &ev[i]), PFM_PERF_GP_FIRST);
+	}
+	set_counting_in(ctx, 0, cnt[0], ~0U, true);
+	set_counting_in(ctx, 1, cnt[1], ~0U, true);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	/* 100 user instructions a millisecond: 1 ms in set 0, 1 in set 1, 1 in set 0 */
+	for (s = 0; s < 3; s++) {
+		sim_count(SIM_EV_INST, 100, SIM_USER);
+		sim_count(SIM_EV_INST, 50, SIM_KERNEL);
+		pfm_host_env.clock_ns += 1000000;
+		if (s < 2)
+			ck_assert(shim_hrtimer_fire(&ctx->timer));
+	}
+	ck_stop(ctx);
+	for (i = 0; i < n - 1; i++)
+		ck_assert_u64_eq(ck_read_set_pmd(ctx, 0, pfm_perf_counter_pmd(ev[i].counter)), 200);
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 1, pfm_perf_counter_pmd(ev[n - 1].counter)), 100);
+	/* set 1's counter 0 is not set 0's */
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 0, pfm_perf_counter_pmd(ev[0].counter)), 200);
+	ck_assert_int_eq(pfm_getinfo_evtsets(ctx, info, 2), 0);
+	ck_assert_u64_eq(info[0].set_act_duration, 2000000);
+	ck_assert_u64_eq(info[1].set_act_duration, 1000000);
+	ena = info[0].set_act_duration + info[1].set_act_duration;
+	ck_assert_u64_eq(100 * ena / info[1].set_act_duration, 300);
+	ck_assert_u64_eq(200 * ena / info[0].set_act_duration, 300);
+	ck_unload(ctx);
+	pfm_context_put(ctx);
+}
+END_TEST
+
 Suite *sim_perf_suite(void)
 {
 	Suite *s = suite_create("sim_perf");
@@ -542,6 +615,7 @@ Suite *sim_perf_suite(void)
 	tcase_add_loop_test(tc, test_counting, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_fixed_request, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_full, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_multiplexed_sets, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_held_elsewhere, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_kernel_level_privilege, 0, SIM_NR_MODELS);
 	suite_add_tcase(s, tc);
