@@ -72,9 +72,6 @@ struct pfm_perf_ring {
 	struct { u64 start, end; } known[PFM_PERF_SB_KNOWN];
 };
 
-/* Event sets a target's groups are spread over (perf_sched.c). */
-#define PFM_PERF_MAX_SETS	8
-
 struct pfm_perf_set {
 	struct pfm_perf_counter counters[PFM_PERF_NUM_COUNTERS];
 	unsigned int users;		/* events in it */

@@ -35,17 +35,6 @@ unsigned int pfm_perf_counter_pmd(unsigned int i)
 	return PFM_X86_FIRST_FIXED_PMD + i - PFM_PERF_FIXED_FIRST;
 }
 
-/* The counter that counts in PMD pmd, or -1. */
-int pfm_perf_pmd_counter(unsigned int pmd)
-{
-	unsigned int i;
-
-	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
-		if (pfm_perf_counter_pmd(i) == pmd)
-			return i;
-	return -1;
-}
-
 /* The PMC that controls counter i. */
 static unsigned int pfm_perf_counter_pmc(unsigned int i)
 {
@@ -101,6 +90,63 @@ int pfm_perf_place(const struct pfm_perf_counter *counters, const struct pfm_per
 		return busy ? busy : -EINVAL;
 	*pmc = pfm_perf_is_fixed(free) ? enc->fixed_pmc : enc->pmc;
 	return free;
+}
+
+/* Index i of every row is free for enc, or shares a counter it may share. */
+static bool pfm_perf_fits_at(struct pfm_perf_counter *const *rows, unsigned int nr,
+			     const struct pfm_perf_enc *enc, unsigned int i)
+{
+	struct pfm_perf_enc one = *enc;
+	unsigned int s;
+	u64 pmc;
+
+	one.counters = 1U << i;
+	for (s = 0; s < nr; s++)
+		if (pfm_perf_place(rows[s], &one, &pmc) != i)
+			return false;
+	return true;
+}
+
+/*
+ * The one counter index where enc goes in each of nr rows (a pinned group's
+ * event is in every set, perf_sched.c), a fixed counter first as
+ * pfm_perf_place() prefers; -EINVAL when no index is free in every row.
+ */
+int pfm_perf_place_every(struct pfm_perf_counter *const *rows, unsigned int nr,
+			 const struct pfm_perf_enc *enc)
+{
+	unsigned long fixed = enc->counters & ~((1UL << PFM_PERF_FIXED_FIRST) - 1);
+	unsigned long rest = enc->counters & ~fixed;
+	unsigned int i;
+
+	for_each_set_bit(i, &fixed, PFM_PERF_NUM_COUNTERS)
+		if (pfm_perf_fits_at(rows, nr, enc, i))
+			return i;
+	for_each_set_bit(i, &rest, PFM_PERF_NUM_COUNTERS)
+		if (pfm_perf_fits_at(rows, nr, enc, i))
+			return i;
+	return -EINVAL;
+}
+
+/* ev takes the overflows of counter i in set (NULL: nobody); ctx->lock held. */
+void pfm_perf_route_set(struct pfm_perf_routes *r, unsigned int set, unsigned int i,
+			struct pfm_perf_event *ev)
+{
+	r->ev[set][i] = ev;
+}
+
+/* Whose overflow PMD pmd of set is: NULL for a PMD no sampling event owns. */
+struct pfm_perf_event *pfm_perf_route_find(const struct pfm_perf_routes *r, unsigned int set,
+					   unsigned int pmd)
+{
+	unsigned int i;
+
+	if (set >= PFM_PERF_MAX_SETS)
+		return NULL;
+	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
+		if (pfm_perf_counter_pmd(i) == pmd)
+			return r->ev[set][i];
+	return NULL;
 }
 
 /*

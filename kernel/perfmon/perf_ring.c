@@ -39,11 +39,6 @@
 
 /* ---- the format ------------------------------------------------------------- */
 
-/* Keyed by set and counter: a counter's PMD is its own in each set. */
-struct pfm_perf_routes {
-	struct pfm_perf_event *ev[PFM_PERF_MAX_SETS][PFM_PERF_NUM_COUNTERS];	/* ctx->lock */
-};
-
 static int pfm_perf_smpl_validate(u32 ctx_flags, const void *arg)
 {
 	return 0;
@@ -61,13 +56,8 @@ static void pfm_perf_smpl_init_buf(void *buf, size_t size, const void *arg)
 static bool pfm_perf_smpl_handler(struct pfm_smpl_buf *b, struct pfm_context *ctx,
 				  struct pfm_event_set *set, unsigned int pmd)
 {
-	struct pfm_perf_routes *r = b->addr;
-	struct pfm_perf_event *ev;
-	int i = pfm_perf_pmd_counter(pmd);
+	struct pfm_perf_event *ev = pfm_perf_route_find(b->addr, set->id, pmd);
 
-	if (i < 0 || set->id >= PFM_PERF_MAX_SETS)
-		return false;
-	ev = r->ev[set->id][i];
 	if (ev)
 		pfm_perf_sample_overflow(ev, ctx, set, pmd);
 	return false;
@@ -117,7 +107,7 @@ int pfm_perf_route(struct pfm_perf_event *ev, unsigned int s, bool on)
 	if (ctx->smpl.fmt != &pfm_perf_smpl_fmt)
 		return on ? -EINVAL : 0;
 	raw_spin_lock_irqsave(&ctx->lock, flags);
-	((struct pfm_perf_routes *)ctx->smpl.addr)->ev[s][ev->counter] = on ? ev : NULL;
+	pfm_perf_route_set(ctx->smpl.addr, s, ev->counter, on ? ev : NULL);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return 0;
 }

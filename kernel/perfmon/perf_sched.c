@@ -256,52 +256,22 @@ static int pfm_perf_sched_leader(struct pfm_perf_target *t, struct pfm_perf_even
 	return pfm_perf_sched_try(t, ev, enc, t->nr_sets - 1);
 }
 
-/* Index i of set s is free for ev, or shares a counter it may share. */
-static bool pfm_perf_sched_fits_at(struct pfm_perf_target *t, struct pfm_perf_event *ev,
-				   unsigned int s, unsigned int i)
-{
-	struct pfm_perf_enc one = ev->enc;
-	u64 pmc;
-
-	one.counters = 1U << i;
-	return pfm_perf_place(t->sets[s].counters, &one, &pmc) == i;
-}
-
-/* The first index, fixed counters first as pfm_perf_place() has it, free in every set. */
-static int pfm_perf_sched_index(struct pfm_perf_target *t, struct pfm_perf_event *ev)
-{
-	unsigned long fixed = ev->enc.counters & ~((1UL << PFM_PERF_FIXED_FIRST) - 1);
-	unsigned long rest = ev->enc.counters & ~fixed;
-	unsigned int i, s;
-
-	for_each_set_bit(i, &fixed, PFM_PERF_NUM_COUNTERS) {
-		for (s = 0; s < t->nr_sets && pfm_perf_sched_fits_at(t, ev, s, i); s++)
-			;
-		if (s == t->nr_sets)
-			return i;
-	}
-	for_each_set_bit(i, &rest, PFM_PERF_NUM_COUNTERS) {
-		for (s = 0; s < t->nr_sets && pfm_perf_sched_fits_at(t, ev, s, i); s++)
-			;
-		if (s == t->nr_sets)
-			return i;
-	}
-	return -EINVAL;
-}
-
 /*
  * ev (of a pinned group) in every set, at one index; -EINVAL when no index is
  * free in every set.  On failure nothing is taken.
  */
 static int pfm_perf_sched_every(struct pfm_perf_target *t, struct pfm_perf_event *ev)
 {
+	struct pfm_perf_counter *rows[PFM_PERF_MAX_SETS];
 	unsigned int s;
 	int i, ret;
 
 	ev->all_sets = true;
 	if (!ev->enc.counters)
 		return 0;
-	i = pfm_perf_sched_index(t, ev);
+	for (s = 0; s < t->nr_sets; s++)
+		rows[s] = t->sets[s].counters;
+	i = pfm_perf_place_every(rows, t->nr_sets, &ev->enc);
 	if (i < 0)
 		goto fail;
 	ev->counter = i;
