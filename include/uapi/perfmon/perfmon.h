@@ -235,6 +235,15 @@
  *     the level that took them (exclude_user, exclude_kernel); context switches
  *     and migrations happen in the kernel, so exclude_kernel=1 reads 0.
  *     exclude_hv, exclude_idle, exclude_guest and exclude_host are accepted.
+ *     An exiting thread is counted until its exit tracepoint
+ *     (sched_process_exit), where perfmon detaches; perf_events counts it a
+ *     little longer, until perf_event_exit_task(), after exit_files(),
+ *     exit_task_work() (the last fput() of each of its files) and
+ *     exit_task_namespaces().  What the thread does there is counted by
+ *     perf_events only: the context switches of those steps (closing the
+ *     write end of a pipe wakes its reader, as perf's, which may preempt the
+ *     thread; release methods may sleep) and their CPU time.  In the guest
+ *     that is a few more context switches per exiting task natively.
  *   - Targets: pid 0 (the caller) or a thread id, cpu -1: the thread is counted
  *     wherever it runs.  pid -1 with a cpu (CPU events) is EACCES: perfmon's
  *     per-thread and per-CPU sessions exclude each other (tools such as perf
