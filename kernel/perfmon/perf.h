@@ -195,6 +195,7 @@ int pfm_perf_sched_place(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 			 struct pfm_perf_event *leader, const struct pfm_perf_enc *enc);
 void pfm_perf_sched_leave(struct pfm_perf_event *ev);
 int pfm_perf_sched_retry(struct pfm_perf_event *leader);
+void pfm_perf_sched_orphan(struct pfm_perf_event *sib);
 int pfm_perf_sched_clock(struct pfm_perf_target *t, struct pfm_perf_clock *c);
 
 /* perf_open.c: a new event, not yet on a target */

@@ -351,6 +351,7 @@ void pfm_perf_event_unlink(struct pfm_perf_event *ev)
 		list_for_each_entry_safe(sib, tmp, &ev->siblings, sibling_entry) {
 			list_del_init(&sib->sibling_entry);
 			sib->leader = sib;
+			pfm_perf_sched_orphan(sib);
 			pfm_perf_event_set_enabled(sib, sib->enabled);
 		}
 		ev->nr_siblings = 0;

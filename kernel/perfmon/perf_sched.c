@@ -358,6 +358,19 @@ void pfm_perf_sched_leave(struct pfm_perf_event *ev)
 }
 
 /*
+ * sib's leader left it: a member never placed (its leader was unscheduled) is
+ * placed now as a group of its own, flexible as perf_events makes a promoted
+ * member; where it fits nowhere it stays unplaced and counts nothing.
+ */
+void pfm_perf_sched_orphan(struct pfm_perf_event *sib)
+{
+	if (sib->counter >= 0 || sib->in_set || sib->all_sets)
+		return;
+	if (pfm_perf_sched_place(sib->target, sib, NULL, &sib->enc))
+		sib->counter = -1;
+}
+
+/*
  * An unscheduled pinned leader is enabled: its group in every set if it fits
  * now (the leader, then its members in order), else -EINVAL and nothing taken.
  */

@@ -233,11 +233,14 @@ START_TEST(test_pinned_error_state)
 }
 END_TEST
 
-/* Opened enabled where it cannot be scheduled: in ERROR from the start. */
+/*
+ * Opened enabled where it cannot be scheduled: in ERROR from the start.  Its
+ * member, promoted when it closes, is placed as a group of its own.
+ */
 START_TEST(test_pinned_error_at_open)
 {
 	struct perf_event_attr a;
-	int fd[NR_SW], e, i;
+	int fd[NR_SW], e, m, i;
 	uint64_t v;
 
 	for (i = 0; i < NR_SW; i++)
@@ -247,7 +250,20 @@ START_TEST(test_pinned_error_at_open)
 	a.disabled = 0;
 	e = ck_open(&a, 0);
 	ck_assert_int_eq(read(e, &v, sizeof(v)), 0);
+	/* its member reads its own record; the leader closed, it counts on its own */
+	attr_sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.disabled = 0;
+	m = pfm_perf_event_open(&a, 0, -1, e, 0);
+	ck_assert_msg(m >= 0, "member: %s", strerror(errno));
+	ck_assert_int_eq(read(m, &v, sizeof(v)), sizeof(v));
+	ck_assert_uint_eq(v, 0);
+	close(fd[0]);
 	close(e);
+	spin_until(thread_cpu_ns() + 5 * NSEC_PER_MSEC);
+	ck_assert_int_eq(read(m, &v, sizeof(v)), sizeof(v));
+	ck_assert_uint_ge(v, 5 * NSEC_PER_MSEC);
+	close(m);
+	fd[0] = open_sampler(1);
 	/* a flexible one fits in no set beside the pinned ones: EINVAL, unlike 6.1 */
 	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, PERIOD, PERF_SAMPLE_PERIOD);
 	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
