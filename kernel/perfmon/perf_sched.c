@@ -9,11 +9,13 @@
  * (PFM_SETFL_TIME_SWITCH, switch.c) of perf_mux_interval_ms ms of the thread's
  * time (a knob in /sys/kernel/perfmon).  A group goes to the first set where
  * its leader fits; its members follow the leader (EINVAL where they do not fit
- * beside it, as before).  A group that fits in no set gets a new one, unless it
- * fits nowhere even alone.  An exclusive hardware group (attr.exclusive) gets a
- * set of its own and nothing joins it: perf_events runs it alone on its PMU.  A
- * software group is never exclusive there, and never multiplexed: it stays in
- * the first set, where it always fits (but see below).
+ * beside it).  A group that fits in no set gets a new one, unless it fits
+ * nowhere even alone.  An exclusive hardware group (attr.exclusive) gets a set
+ * of its own and nothing joins it: perf_events runs it alone on its PMU.  A
+ * software group is never exclusive there; counting software events always fit
+ * in the first set (they share the software counters), sampling ones take a
+ * counter of their own each, so a ninth goes to another set.  A sampling
+ * event's overflows are routed by set (perf_ring.c): each set has its own PMDs.
  *
  * Sets are only created while the context is detached (sets.c), so a new set
  * costs a detach and an attach of the thread's context: counts and set
