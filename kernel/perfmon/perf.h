@@ -7,7 +7,9 @@
  * perf's model on perfmon's: every perf event opened on one thread lives in that
  * thread's one perfmon context, owned by a "target" shared by those events.  The
  * context is attached to the thread and started for as long as the target lives;
- * each event that counts something uses one counter (perf_hw.h: the software
+ * group counts in one of the context's event sets (perf_sched.c: groups that do
+ * not fit together are multiplexed); each event that counts something uses one
+ * counter of its set (perf_hw.h: the software
  * PMU's, or for a hardware event a general-purpose or fixed counter of the
  * hardware PMU), shared with the target's other events that count the same event
  * at the same levels: the counter runs while any of them counts, and each event
@@ -70,13 +72,26 @@ struct pfm_perf_ring {
 	struct { u64 start, end; } known[PFM_PERF_SB_KNOWN];
 };
 
+struct pfm_perf_set {
+	struct pfm_perf_counter counters[PFM_PERF_NUM_COUNTERS];
+	unsigned int users;		/* events in it */
+	bool exclusive;			/* an exclusive group's own */
+};
+
+/* The live durations of a target's sets, and their sum. */
+struct pfm_perf_clock {
+	u64 total;
+	u64 set[PFM_PERF_MAX_SETS];
+};
+
 struct pfm_perf_target {
 	refcount_t ref;			/* events + in-flight users */
 	struct list_head node;		/* in the list of targets */
 	struct task_struct *task;	/* held */
 	struct pfm_context *ctx;	/* attached to task and started while it lives */
 	struct list_head events;	/* ctx->mutex */
-	struct pfm_perf_counter counters[PFM_PERF_NUM_COUNTERS];	/* ctx->mutex */
+	struct pfm_perf_set sets[PFM_PERF_MAX_SETS];	/* ctx->mutex */
+	unsigned int nr_sets;		/* in the context, 1 until a group does not fit */
 	atomic_t nr_inherit;		/* events with attr.inherit */
 	bool exec_armed;		/* an event waits for an exec */
 	bool exec_queued;		/* exec_work queued (pfm_perf_targets_lock) */
@@ -97,15 +112,23 @@ struct pfm_perf_event {
 	struct list_head entry;		/* in target->events */
 	unsigned int nr_siblings;	/* leader: members */
 	u64 id;
+	u16 set;			/* its group's event set (perf_sched.c) */
+	bool all_sets;			/* pinned group: in every set, on one counter index */
+	bool in_set;			/* counted in its set's users (not pinned) */
+	bool unsched;			/* pinned leader that fits in no set beside the others */
+	bool error;			/* perf's ERROR state: unsched and enabled once */
 	int counter;			/* its counter (perf_hw.h), or -1: counts nothing */
 	u64 pmc;			/* its counter's PMC value, without the on switch */
+	struct pfm_perf_enc enc;	/* what it may count on (pfm_perf_encode()) */
 	bool enabled;			/* perf's state: not OFF */
 	bool counting;			/* enabled and its leader too */
 	bool exec_armed;		/* enable_on_exec not yet fired */
 	u64 acc;			/* count of the closed intervals */
-	u64 base;			/* counter value when counting began */
-	u64 ena_ns;			/* time counted, closed intervals */
-	u64 since_ns;			/* set duration when counting began */
+	u64 base[PFM_PERF_MAX_SETS];	/* counter value in each set when counting began */
+	u64 ena_ns;			/* time enabled, closed intervals */
+	u64 run_ns;			/* time its set ran, closed intervals */
+	u64 since_ns;			/* all sets' duration when counting began */
+	u64 run_since_ns;		/* its set's duration then */
 
 	/* inheritance (perf_inherit.c), pfm_perf_family_mutex */
 	struct pfm_perf_event *parent;	/* the event copied, NULL for an opened one */
@@ -113,6 +136,7 @@ struct pfm_perf_event {
 	struct list_head child_entry;
 	u64 child_count;		/* folded in from copies whose thread exited */
 	u64 child_ns;
+	u64 child_run_ns;
 
 	void *user_page;		/* mmap()ed perf_event_mmap_page, or NULL */
 	struct pfm_perf_ring *ring;	/* made by the first mmap(), kept until freed */
@@ -124,10 +148,17 @@ struct pfm_perf_event {
 	bool throttled;			/* max sample rate: no samples until the next tick */
 };
 
+/* ev has a counter row in set s (perf_sched.c): its group's set, or every set. */
+static inline bool pfm_perf_in_set(const struct pfm_perf_event *ev, unsigned int s)
+{
+	return ev->all_sets ? s < ev->target->nr_sets : ev->set == s;
+}
+
 /* What reading an event gives: its count and time, its copies' included. */
 struct pfm_perf_value {
 	u64 count;
 	u64 ena_ns;
+	u64 run_ns;
 };
 
 /* perf_open.c */
@@ -147,14 +178,25 @@ struct pfm_perf_target *pfm_perf_target_find_locked(struct task_struct *task);
 extern raw_spinlock_t pfm_perf_targets_lock;
 
 /* perf_event.c: ctx->mutex held */
-int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev);
+int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
+			 struct pfm_perf_event *leader);
 void pfm_perf_event_teardown(struct pfm_perf_event *ev);
+void pfm_perf_event_mark(struct pfm_perf_event *ev, bool on);
 int pfm_perf_event_set_enabled(struct pfm_perf_event *ev, bool on);
 int pfm_perf_target_exec(struct pfm_perf_target *t);
 int pfm_perf_target_sync(struct pfm_perf_target *t);
 int pfm_perf_event_reset(struct pfm_perf_event *ev);
 int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v);
 u64 pfm_perf_new_id(void);
+
+/* perf_sched.c: ctx->mutex held */
+extern unsigned long pfm_perf_mux_interval_ms;
+int pfm_perf_sched_place(struct pfm_perf_target *t, struct pfm_perf_event *ev,
+			 struct pfm_perf_event *leader, const struct pfm_perf_enc *enc);
+void pfm_perf_sched_leave(struct pfm_perf_event *ev);
+int pfm_perf_sched_retry(struct pfm_perf_event *leader);
+void pfm_perf_sched_orphan(struct pfm_perf_event *sib);
+int pfm_perf_sched_clock(struct pfm_perf_target *t, struct pfm_perf_clock *c);
 
 /* perf_open.c: a new event, not yet on a target */
 struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr);
@@ -183,8 +225,8 @@ void pfm_perf_exit(struct task_struct *task);
 extern unsigned long pfm_perf_max_sample_rate;
 bool pfm_perf_sampling(const struct perf_event_attr *attr);
 int pfm_perf_sample_check(const struct perf_event_attr *attr);
-int pfm_perf_sample_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev);
-void pfm_perf_sample_teardown(struct pfm_perf_event *ev);
+int pfm_perf_sample_setup(struct pfm_perf_event *ev, unsigned int s);
+void pfm_perf_sample_teardown(struct pfm_perf_event *ev, unsigned int s);
 unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w);
 unsigned int pfm_perf_id_trailer_at(const struct pfm_perf_event *ev, u64 *w, u64 time);
 void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type);
@@ -196,7 +238,7 @@ int pfm_perf_ring_mmap(struct pfm_perf_event *ev, struct vm_area_struct *vma);
 void pfm_perf_ring_free(struct pfm_perf_event *ev);
 __poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait);
 void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample);
-int pfm_perf_route(struct pfm_perf_event *ev, bool on);
+int pfm_perf_route(struct pfm_perf_event *ev, unsigned int s, bool on);
 struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev);
 int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg);
 

@@ -12,10 +12,10 @@
  * (perf_hw.c: placement, and what happens when they run out).  An
  * event counts while it is enabled and so is its group leader; every change goes
  * out as one pfm_write_pmcs() vector, so a group switches as a unit.  Counts are
- * the core's PMD values; times are the live duration of the context's set, which
- * for a per-thread session is the thread's time on a CPU: perf_events reports the
- * same for per-task events (time_enabled == time_running == on-CPU time while
- * enabled).
+ * the core's PMD values; times are the live durations of the context's sets
+ * (perf_sched.c), whose sum for a per-thread session is the thread's time on a
+ * CPU: perf_events reports the same for per-task events (time_enabled ==
+ * time_running == on-CPU time while enabled and not multiplexed).
  *
  * Levels as perf_events has them: the clocks count at any level; page faults by
  * the level that caused them (the software PMU's USR and OS bits); context
@@ -56,19 +56,6 @@ static u64 pfm_perf_sw_pmc(const struct perf_event_attr *a)
 	return 0;
 }
 
-/* The live duration of the context's one set: the thread's counted time. */
-static int pfm_perf_now(struct pfm_perf_target *t, u64 *now)
-{
-	struct pfarg_setinfo info = {};
-	long ret;
-
-	ret = pfm_getinfo_evtsets(t->ctx, &info, 1);
-	if (ret)
-		return ret;
-	*now = info.set_act_duration;
-	return 0;
-}
-
 /* Where attr may count, and with what value: software here, hardware by the driver. */
 static int pfm_perf_encode(const struct perf_event_attr *a, struct pfm_perf_enc *enc)
 {
@@ -81,20 +68,22 @@ static int pfm_perf_encode(const struct perf_event_attr *a, struct pfm_perf_enc 
 	return 0;
 }
 
+/* Counts now: enabled, its leader too, and its group placed (not in ERROR). */
 static bool pfm_perf_wants(const struct pfm_perf_event *ev)
 {
-	return ev->enabled && ev->leader->enabled;
+	return ev->enabled && ev->leader->enabled && !ev->leader->unsched;
 }
 
 /* Counters read per call of the core, from the stack. */
 #define PFM_PERF_READ_CHUNK	8
 
 /*
- * Reads the PMDs of the counters in mask, into pmd[counter]: the core's lean read
- * vector, on the stack, so that a read() of an event allocates nothing.
+ * Reads the PMDs of set's counters in mask, into pmd[counter]: the core's lean
+ * read vector, on the stack, so that a read() of an event allocates nothing.
  */
-static int pfm_perf_read_counters(struct pfm_perf_target *t, u32 mask, u64 *pmd)
+static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u32 mask, u64 *pmd)
 {
+	struct pfm_perf_counter *counters = t->sets[set].counters;
 	struct pfm_pmd_read rd[PFM_PERF_READ_CHUNK];
 	u8 idx[PFM_PERF_READ_CHUNK];
 	unsigned long bits = mask;
@@ -108,6 +97,7 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, u32 mask, u64 *pmd)
 				break;
 			memset(&rd[n], 0, sizeof(rd[n]));
 			rd[n].num = pfm_perf_counter_pmd(i);
+			rd[n].set_id = set;
 			rd[n].rsvd_zero = true;
 			idx[n++] = i;
 		}
@@ -116,21 +106,22 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, u32 mask, u64 *pmd)
 			return ret;
 		/* a sampling counter's resets took its periods off: added back */
 		for (i = 0; i < n; i++) {
-			pmd[idx[i]] = rd[i].value + READ_ONCE(t->counters[idx[i]].wrapped);
+			pmd[idx[i]] = rd[i].value + READ_ONCE(counters[idx[i]].wrapped);
 			__clear_bit(idx[i], &bits);
 		}
 	}
 	return 0;
 }
 
-/* What t's events want of each counter: how many count on it. */
-static void pfm_perf_wanted(struct pfm_perf_target *t, unsigned int *counting, u32 *moved)
+/* What t's events in set want of each counter: how many count on it. */
+static void pfm_perf_wanted(struct pfm_perf_target *t, u16 set, unsigned int *counting,
+			    u32 *moved)
 {
 	struct pfm_perf_event *ev;
 
 	*moved = 0;
 	list_for_each_entry(ev, &t->events, entry) {
-		if (ev->counter < 0)
+		if (ev->counter < 0 || !pfm_perf_in_set(ev, set))
 			continue;
 		if (pfm_perf_wants(ev))
 			counting[ev->counter]++;
@@ -139,104 +130,152 @@ static void pfm_perf_wanted(struct pfm_perf_target *t, unsigned int *counting, u
 	}
 }
 
-/* ev starts or stops counting: its count and time intervals open or close. */
-static void pfm_perf_toggle(struct pfm_perf_event *ev, const u64 *pmd, u64 now)
+/* ev starts or stops counting in set s: its count interval there opens or closes. */
+static void pfm_perf_toggle_count(struct pfm_perf_event *ev, unsigned int s, const u64 *pmd)
+{
+	if (ev->counter < 0)
+		return;
+	if (!ev->counting)
+		ev->base[s] = pmd[ev->counter];
+	else
+		ev->acc += pmd[ev->counter] - ev->base[s];
+}
+
+/* Its time intervals: enabled over all sets, running over its own (all, pinned). */
+static u64 pfm_perf_run_clock(const struct pfm_perf_event *ev, const struct pfm_perf_clock *c)
+{
+	return ev->all_sets ? c->total : c->set[ev->set];
+}
+
+static void pfm_perf_toggle_time(struct pfm_perf_event *ev, const struct pfm_perf_clock *c)
 {
 	ev->counting = !ev->counting;
 	if (ev->counting) {
-		ev->since_ns = now;
-		if (ev->counter >= 0)
-			ev->base = pmd[ev->counter];
+		ev->since_ns = c->total;
+		ev->run_since_ns = pfm_perf_run_clock(ev, c);
 	} else {
-		ev->ena_ns += now - ev->since_ns;
-		if (ev->counter >= 0)
-			ev->acc += pmd[ev->counter] - ev->base;
+		ev->ena_ns += c->total - ev->since_ns;
+		ev->run_ns += pfm_perf_run_clock(ev, c) - ev->run_since_ns;
 	}
 }
 
-/*
- * Brings t's counters in line with its events' states: a counter runs while one
- * of its events counts.  One PMC vector and one time stamp: a group starts and
- * stops as a unit, and events enabled together (enable_on_exec) count the same
- * time.  The counters are read first, so that an event's interval opens and
- * closes where the counter stood.
- */
-int pfm_perf_target_sync(struct pfm_perf_target *t)
+/* pfm_perf_target_sync() for the counters of one set. */
+static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set)
 {
 	unsigned int counting[PFM_PERF_NUM_COUNTERS] = {};
 	u64 pmd[PFM_PERF_NUM_COUNTERS] = {};
+	struct pfm_perf_counter *counters = t->sets[set].counters;
 	struct pfm_perf_event *ev;
 	u32 moved, changed = 0;
 	unsigned int i;
-	u64 now;
 	int ret;
 
-	pfm_perf_wanted(t, counting, &moved);
-	ret = pfm_perf_read_counters(t, moved, pmd);
-	if (!ret)
-		ret = pfm_perf_now(t, &now);
+	pfm_perf_wanted(t, set, counting, &moved);
+	ret = pfm_perf_read_counters(t, set, moved, pmd);
 	if (ret)
 		return ret;
 	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
-		if (!!counting[i] != !!t->counters[i].counting)
+		if (!!counting[i] != !!counters[i].counting)
 			changed |= 1U << i;
-	ret = pfm_perf_counters_write(t->ctx, t->counters, counting, changed);
+	ret = pfm_perf_counters_write(t->ctx, set, counters, counting, changed);
 	if (ret)
 		return ret;
 	list_for_each_entry(ev, &t->events, entry)
-		if (pfm_perf_wants(ev) != ev->counting)
-			pfm_perf_toggle(ev, pmd, now);
+		if (pfm_perf_in_set(ev, set) && pfm_perf_wants(ev) != ev->counting)
+			pfm_perf_toggle_count(ev, set, pmd);
 	return 0;
 }
 
 /*
- * A counter for ev (pfm_perf_counter_get()): one already counting the same
- * event at the same levels is shared (each event keeps its own intervals of
- * it), else a free one.  At most six distinct software values exist
- * (pfm_perf_sw_pmc()), so the eight software counters never run out.
+ * Brings t's counters in line with its events' states: a counter runs while one
+ * of its events counts.  One PMC vector per set and one time stamp: a group
+ * starts and stops as a unit, and events enabled together (enable_on_exec) count
+ * the same time.  The counters are read first, so that an event's interval opens
+ * and closes where the counter stood.  Set by set: each has its own counters (a
+ * pinned event one in each).
  */
-int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
+int pfm_perf_target_sync(struct pfm_perf_target *t)
+{
+	struct pfm_perf_clock clock;
+	struct pfm_perf_event *ev;
+	unsigned int s;
+	int ret;
+
+	ret = pfm_perf_sched_clock(t, &clock);
+	for (s = 0; !ret && s < t->nr_sets; s++)
+		ret = pfm_perf_set_sync(t, s);
+	if (ret)
+		return ret;
+	list_for_each_entry(ev, &t->events, entry)
+		if (pfm_perf_wants(ev) != ev->counting)
+			pfm_perf_toggle_time(ev, &clock);
+	return 0;
+}
+
+/*
+ * A counter for ev (pfm_perf_counter_get()) in its group's set (perf_sched.c):
+ * one already counting the same event at the same levels is shared (each event
+ * keeps its own intervals of it), else a free one.  At most six distinct
+ * software values exist (pfm_perf_sw_pmc()), so the eight software counters run
+ * out only for sampling events, which take one of their own.
+ */
+int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
+			 struct pfm_perf_event *leader)
 {
 	bool smpl = pfm_perf_sampling(&ev->attr);
-	struct pfm_perf_enc enc;
-	int i, ret;
+	int ret;
 
 	ev->counter = -1;
-	ret = pfm_perf_encode(&ev->attr, &enc);
-	if (ret || !enc.counters)
+	ret = pfm_perf_encode(&ev->attr, &ev->enc);
+	if (ret)
 		return ret;
 	/* sampling is proved on the software PMU only (perf_sample.c) */
 	if (smpl && ev->attr.type != PERF_TYPE_SOFTWARE)
 		return -EOPNOTSUPP;
-	enc.own = smpl;
-	i = pfm_perf_counter_get(t->ctx, t->counters, &enc, &ev->pmc);
-	if (i < 0)
-		return i;
-	ev->counter = i;
-	/* a sampling event's counter is its own (perf_sample.c) */
-	return smpl ? pfm_perf_sample_setup(t, ev) : 0;
+	ev->enc.own = smpl;
+	return pfm_perf_sched_place(t, ev, leader, &ev->enc);
 }
 
-/* ev stops counting and leaves its counter, which stops when no event counts on it. */
+/* ev stops counting and leaves its counters, which stop when no event counts on them. */
 void pfm_perf_event_teardown(struct pfm_perf_event *ev)
 {
 	struct pfm_perf_target *t = ev->target;
+	unsigned int s;
 
-	if (ev->counter < 0)
-		return;
-	if (t->counters[ev->counter].smpl)
-		pfm_perf_sample_teardown(ev);
-	pfm_perf_counter_put(t->ctx, t->counters, ev->counter, ev->counting);
+	pfm_perf_sched_leave(ev);
+	for (s = 0; ev->counter >= 0 && s < t->nr_sets; s++) {
+		if (!pfm_perf_in_set(ev, s))
+			continue;
+		if (t->sets[s].counters[ev->counter].smpl)
+			pfm_perf_sample_teardown(ev, s);
+		pfm_perf_counter_put(t->ctx, s, t->sets[s].counters, ev->counter, ev->counting);
+	}
 	ev->counting = false;
 	ev->counter = -1;
+	ev->all_sets = false;
 }
 
-/* perf's enable/disable of one event (its members follow a leader's state). */
-int pfm_perf_event_set_enabled(struct pfm_perf_event *ev, bool on)
+/*
+ * perf's enable or disable of one event, without the sync (its members follow a
+ * leader's state).  Enabling a pinned leader that could not be scheduled tries
+ * its group again: placed if it fits now, else it is in perf's ERROR state
+ * (read() gives 0 bytes) until an enable finds it room, as 6.1's
+ * _perf_event_enable() clears ERROR and schedules again.  Disabling leaves ERROR
+ * alone, as perf_events does.
+ */
+void pfm_perf_event_mark(struct pfm_perf_event *ev, bool on)
 {
 	ev->enabled = on;
-	if (on)
-		ev->exec_armed = false;
+	if (!on)
+		return;
+	ev->exec_armed = false;
+	if (ev->unsched)
+		ev->error = !!pfm_perf_sched_retry(ev);
+}
+
+int pfm_perf_event_set_enabled(struct pfm_perf_event *ev, bool on)
+{
+	pfm_perf_event_mark(ev, on);
 	return pfm_perf_target_sync(ev->target);
 }
 
@@ -245,49 +284,60 @@ int pfm_perf_target_exec(struct pfm_perf_target *t)
 {
 	struct pfm_perf_event *ev;
 
-	list_for_each_entry(ev, &t->events, entry) {
-		if (ev->exec_armed) {
-			ev->exec_armed = false;
-			ev->enabled = true;
-		}
-	}
+	list_for_each_entry(ev, &t->events, entry)
+		if (ev->exec_armed)
+			pfm_perf_event_mark(ev, true);
 	return pfm_perf_target_sync(t);
 }
 
 /* The count goes back to zero; the times do not (as perf_events). */
 int pfm_perf_event_reset(struct pfm_perf_event *ev)
 {
+	struct pfm_perf_target *t = ev->target;
 	u64 pmd[PFM_PERF_NUM_COUNTERS];
+	unsigned int s;
 	int ret;
 
 	ev->acc = 0;
 	if (ev->counter < 0 || !ev->counting)
 		return 0;
-	ret = pfm_perf_read_counters(ev->target, 1U << ev->counter, pmd);
-	if (!ret)
-		ev->base = pmd[ev->counter];
-	return ret;
+	for (s = 0; s < t->nr_sets; s++) {
+		if (!pfm_perf_in_set(ev, s))
+			continue;
+		ret = pfm_perf_read_counters(t, s, 1U << ev->counter, pmd);
+		if (ret)
+			return ret;
+		ev->base[s] = pmd[ev->counter];
+	}
+	return 0;
 }
 
 /* ev's own count and counted time, without its inherited copies. */
 int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 {
-	u64 pmd[PFM_PERF_NUM_COUNTERS], now;
+	struct pfm_perf_target *t = ev->target;
+	u64 pmd[PFM_PERF_NUM_COUNTERS];
+	struct pfm_perf_clock clock;
+	unsigned int s;
 	int ret;
 
 	v->count = ev->acc;
 	v->ena_ns = ev->ena_ns;
+	v->run_ns = ev->run_ns;
 	if (!ev->counting)
 		return 0;
-	if (ev->counter >= 0) {
-		ret = pfm_perf_read_counters(ev->target, 1U << ev->counter, pmd);
+	for (s = 0; ev->counter >= 0 && s < t->nr_sets; s++) {
+		if (!pfm_perf_in_set(ev, s))
+			continue;
+		ret = pfm_perf_read_counters(t, s, 1U << ev->counter, pmd);
 		if (ret)
 			return ret;
-		v->count += pmd[ev->counter] - ev->base;
+		v->count += pmd[ev->counter] - ev->base[s];
 	}
-	ret = pfm_perf_now(ev->target, &now);
+	ret = pfm_perf_sched_clock(t, &clock);
 	if (ret)
 		return ret;
-	v->ena_ns += now - ev->since_ns;
+	v->ena_ns += clock.total - ev->since_ns;
+	v->run_ns += pfm_perf_run_clock(ev, &clock) - ev->run_since_ns;
 	return 0;
 }

@@ -3,7 +3,8 @@
  * perfmon: placing perf events on a target's counters (perf_hw.h), software and
  * hardware alike, and the PMC writes that put counters in a state.
  *
- * Placement is for the life of the event, in the context's one set: an event
+ * Placement is for the life of the event, in one event set (perf_sched.c picks
+ * it; each set has its own row of counters): an event
  * shares a counter already programmed with its value, else takes a free one it
  * may use, a fixed counter before a general-purpose one (as perf_events'
  * scheduler prefers them), so that the general-purpose counters stay for the
@@ -11,8 +12,8 @@
  * the errno perf_events gives a group that cannot be scheduled, or EBUSY when a
  * counter it could use is held by someone else (perf_events or the NMI watchdog:
  * EBUSY is what perf_events answers when it cannot reserve the counters).
- * perf_events would multiplex events that fit alone but not together; this layer
- * does not (see <perfmon/perfmon_x86.h>).
+ * A group that does not fit beside the others goes to another set (perf_sched.c),
+ * so these errnos reach perf only for a group that fits in no set.
  */
 #include "internal.h"
 #include "env.h"
@@ -91,6 +92,63 @@ int pfm_perf_place(const struct pfm_perf_counter *counters, const struct pfm_per
 	return free;
 }
 
+/* Index i of every row is free for enc, or shares a counter it may share. */
+static bool pfm_perf_fits_at(struct pfm_perf_counter *const *rows, unsigned int nr,
+			     const struct pfm_perf_enc *enc, unsigned int i)
+{
+	struct pfm_perf_enc one = *enc;
+	unsigned int s;
+	u64 pmc;
+
+	one.counters = 1U << i;
+	for (s = 0; s < nr; s++)
+		if (pfm_perf_place(rows[s], &one, &pmc) != i)
+			return false;
+	return true;
+}
+
+/*
+ * The one counter index where enc goes in each of nr rows (a pinned group's
+ * event is in every set, perf_sched.c), a fixed counter first as
+ * pfm_perf_place() prefers; -EINVAL when no index is free in every row.
+ */
+int pfm_perf_place_every(struct pfm_perf_counter *const *rows, unsigned int nr,
+			 const struct pfm_perf_enc *enc)
+{
+	unsigned long fixed = enc->counters & ~((1UL << PFM_PERF_FIXED_FIRST) - 1);
+	unsigned long rest = enc->counters & ~fixed;
+	unsigned int i;
+
+	for_each_set_bit(i, &fixed, PFM_PERF_NUM_COUNTERS)
+		if (pfm_perf_fits_at(rows, nr, enc, i))
+			return i;
+	for_each_set_bit(i, &rest, PFM_PERF_NUM_COUNTERS)
+		if (pfm_perf_fits_at(rows, nr, enc, i))
+			return i;
+	return -EINVAL;
+}
+
+/* ev takes the overflows of counter i in set (NULL: nobody); ctx->lock held. */
+void pfm_perf_route_set(struct pfm_perf_routes *r, unsigned int set, unsigned int i,
+			struct pfm_perf_event *ev)
+{
+	r->ev[set][i] = ev;
+}
+
+/* Whose overflow PMD pmd of set is: NULL for a PMD no sampling event owns. */
+struct pfm_perf_event *pfm_perf_route_find(const struct pfm_perf_routes *r, unsigned int set,
+					   unsigned int pmd)
+{
+	unsigned int i;
+
+	if (set >= PFM_PERF_MAX_SETS)
+		return NULL;
+	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
+		if (pfm_perf_counter_pmd(i) == pmd)
+			return r->ev[set][i];
+	return NULL;
+}
+
 /*
  * What a write of pmc to counter i would be refused for, checked without writing
  * it: a fixed counter's levels are its on switch, and its control is shared with
@@ -160,7 +218,8 @@ unsigned int pfm_perf_counters_req(const struct pfm_perf_counter *counters,
  * Programs the counters in changed to counting[] (one vector: a group starts and
  * stops as a unit) and records every counter's counting on success.
  */
-int pfm_perf_counters_write(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+int pfm_perf_counters_write(struct pfm_context *ctx, u16 set,
+			    struct pfm_perf_counter *counters,
 			    const unsigned int *counting, u32 changed)
 {
 	struct pfarg_pmc *req;
@@ -173,6 +232,8 @@ int pfm_perf_counters_write(struct pfm_context *ctx, struct pfm_perf_counter *co
 		if (!req)
 			return -ENOMEM;
 		n = pfm_perf_counters_req(counters, counting, changed, req);
+		for (i = 0; i < n; i++)
+			req[i].reg_set = set;
 		ret = pfm_write_pmcs(ctx, req, n);
 		kfree(req);
 		if (ret)
@@ -189,7 +250,7 @@ int pfm_perf_counters_write(struct pfm_context *ctx, struct pfm_perf_counter *co
  * at once, which checks the value: privilege refusals are EACCES, the errno
  * perf tools fall back on.
  */
-int pfm_perf_counter_get(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			 const struct pfm_perf_enc *enc, u64 *pmc)
 {
 	struct pfm_perf_counter *c;
@@ -207,6 +268,7 @@ int pfm_perf_counter_get(struct pfm_context *ctx, struct pfm_perf_counter *count
 			c->pmc = *pmc;
 			c->users = 1;
 			pfm_perf_counters_req(counters, NULL, 1U << i, &req);
+			req.reg_set = set;
 			ret = pfm_write_pmcs(ctx, &req, 1);
 			c->users = 0;
 		}
@@ -221,7 +283,7 @@ int pfm_perf_counter_get(struct pfm_context *ctx, struct pfm_perf_counter *count
  * An event leaves counter i (counting: it was counting on it): the counter stops
  * when no event counts on it and goes quiescent when no event uses it.
  */
-void pfm_perf_counter_put(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+void pfm_perf_counter_put(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			  unsigned int i, bool counting)
 {
 	struct pfm_perf_counter *c = &counters[i];
@@ -231,6 +293,7 @@ void pfm_perf_counter_put(struct pfm_context *ctx, struct pfm_perf_counter *coun
 		c->counting--;
 	if (!--c->users || !c->counting) {
 		pfm_perf_counters_req(counters, NULL, 1U << i, &req);
+		req.reg_set = set;
 		pfm_write_pmcs(ctx, &req, 1);
 	}
 }

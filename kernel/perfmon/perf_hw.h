@@ -4,8 +4,8 @@
  * and what the hardware driver tells it about perf's hardware events (the
  * architecture's encoder, arch/x86/perfmon/perf_x86.c).
  *
- * A target (perf.h) owns one row of counters, numbered in one space across the
- * PMU's units so that the layer treats them alike:
+ * A target (perf.h) owns one row of counters per event set, numbered in one
+ * space across the PMU's units so that the layer treats them alike:
  *
  *   0 .. 7     the software PMU's counters (PMC/PMD PFM_SW_FIRST_* + i)
  *   8 .. 23    the general-purpose counters (PMC/PMD 0..15 of <perfmon/perfmon_x86.h>)
@@ -29,6 +29,9 @@ struct perf_event_attr;
 #define PFM_PERF_GP_FIRST	PFM_SW_NUM_COUNTERS
 #define PFM_PERF_FIXED_FIRST	(PFM_PERF_GP_FIRST + PFM_X86_MAX_GP)
 #define PFM_PERF_NUM_COUNTERS	(PFM_PERF_FIXED_FIRST + PFM_X86_MAX_FIXED)
+
+/* Event sets a target's groups are spread over (perf_sched.c), each with a row. */
+#define PFM_PERF_MAX_SETS	8
 
 /* The on switch of software counters and event selects alike. */
 #define PFM_PERF_PMC_EN		(1ULL << 22)
@@ -66,12 +69,28 @@ int pfm_arch_perf_encode(const struct perf_event_attr *attr, struct pfm_perf_enc
 /* perf_hw.c: what perf_event.c does with a target's counters (ctx->mutex held) */
 struct pfm_context;
 unsigned int pfm_perf_counter_pmd(unsigned int i);
-int pfm_perf_counter_get(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			 const struct pfm_perf_enc *enc, u64 *pmc);
-void pfm_perf_counter_put(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+void pfm_perf_counter_put(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			  unsigned int i, bool counting);
-int pfm_perf_counters_write(struct pfm_context *ctx, struct pfm_perf_counter *counters,
+int pfm_perf_counters_write(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			    const unsigned int *counting, u32 changed);
+int pfm_perf_place_every(struct pfm_perf_counter *const *rows, unsigned int nr,
+			 const struct pfm_perf_enc *enc);
+
+/*
+ * Where a sampling counter's overflows go (perf_ring.c's format): the event that
+ * owns counter i of set s.  Keyed by set, as each set has its own PMDs.
+ */
+struct pfm_perf_event;
+struct pfm_perf_routes {
+	struct pfm_perf_event *ev[PFM_PERF_MAX_SETS][PFM_PERF_NUM_COUNTERS];
+};
+void pfm_perf_route_set(struct pfm_perf_routes *r, unsigned int set, unsigned int i,
+			struct pfm_perf_event *ev);
+struct pfm_perf_event *pfm_perf_route_find(const struct pfm_perf_routes *r, unsigned int set,
+					   unsigned int pmd);
+
 /* their parts, for the tests */
 int pfm_perf_place(const struct pfm_perf_counter *counters, const struct pfm_perf_enc *enc,
 		   u64 *pmc);

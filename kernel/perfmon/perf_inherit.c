@@ -229,6 +229,7 @@ static int pfm_perf_copy_fold(struct pfm_perf_event *copy)
 		return ret;
 	copy->parent->child_count += cv.count;
 	copy->parent->child_ns += cv.ena_ns;
+	copy->parent->child_run_ns += cv.run_ns;
 	pfm_perf_copy_free(copy);
 	return 0;
 }
@@ -259,9 +260,11 @@ void pfm_perf_children_value(struct pfm_perf_event *ev, struct pfm_perf_value *v
 			continue;
 		v->count += cv.count;
 		v->ena_ns += cv.ena_ns;
+		v->run_ns += cv.run_ns;
 	}
 	v->count += ev->child_count;
 	v->ena_ns += ev->child_ns;
+	v->run_ns += ev->child_run_ns;
 }
 
 /* The first copy among t's events, or NULL. */

@@ -212,7 +212,7 @@ int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader
 {
 	int ret;
 
-	ret = pfm_perf_event_setup(ev->target, ev);
+	ret = pfm_perf_event_setup(ev->target, ev, leader);
 	if (ret)
 		return ret;
 	if (leader) {

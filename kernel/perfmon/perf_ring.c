@@ -7,7 +7,8 @@
  * "perf_ring" format, which the core drives like any other: a sampling PMD
  * overflows, ovfl.c calls the format's handler, then resets the PMD to its
  * short reset value (-period).  The format's buffer is not where samples go but
- * a routing table, PMD -> the perf event that owns that counter; the handler
+ * a routing table, (set, PMD) -> the perf event that owns that counter there
+ * (each event set has its own PMDs: perf_sched.c); the handler
  * hands the overflow to the event (perf_sample.c), which writes its record into
  * the ring of the event that receives its output: its own, or for an inherited
  * copy the opened event's.  The handler never asks the core to mask: a record
@@ -38,10 +39,6 @@
 
 /* ---- the format ------------------------------------------------------------- */
 
-struct pfm_perf_routes {
-	struct pfm_perf_event *ev[PFM_MAX_PMDS];	/* ctx->lock */
-};
-
 static int pfm_perf_smpl_validate(u32 ctx_flags, const void *arg)
 {
 	return 0;
@@ -59,10 +56,10 @@ static void pfm_perf_smpl_init_buf(void *buf, size_t size, const void *arg)
 static bool pfm_perf_smpl_handler(struct pfm_smpl_buf *b, struct pfm_context *ctx,
 				  struct pfm_event_set *set, unsigned int pmd)
 {
-	struct pfm_perf_routes *r = b->addr;
+	struct pfm_perf_event *ev = pfm_perf_route_find(b->addr, set->id, pmd);
 
-	if (r->ev[pmd])
-		pfm_perf_sample_overflow(r->ev[pmd], ctx, set, pmd);
+	if (ev)
+		pfm_perf_sample_overflow(ev, ctx, set, pmd);
 	return false;
 }
 
@@ -88,11 +85,11 @@ void pfm_perf_smpl_exit(void)
 }
 
 /*
- * ev's overflows go to ev (on) or nowhere (off); ctx->mutex held.  The target's
+ * ev's overflows in set s go to ev (on) or nowhere (off); ctx->mutex held.  The target's
  * context takes the format with its first sampling event: a context that never
  * samples charges nothing.
  */
-int pfm_perf_route(struct pfm_perf_event *ev, bool on)
+int pfm_perf_route(struct pfm_perf_event *ev, unsigned int s, bool on)
 {
 	struct pfm_context *ctx = ev->target->ctx;
 	struct pfm_smpl_buf nb;
@@ -110,8 +107,7 @@ int pfm_perf_route(struct pfm_perf_event *ev, bool on)
 	if (ctx->smpl.fmt != &pfm_perf_smpl_fmt)
 		return on ? -EINVAL : 0;
 	raw_spin_lock_irqsave(&ctx->lock, flags);
-	((struct pfm_perf_routes *)ctx->smpl.addr)->ev[pfm_perf_counter_pmd(ev->counter)] =
-		on ? ev : NULL;
+	pfm_perf_route_set(ctx->smpl.addr, s, ev->counter, on ? ev : NULL);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return 0;
 }

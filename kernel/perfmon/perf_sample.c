@@ -184,29 +184,55 @@ void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type)
 	pfm_perf_ring_write(ev, w, false);
 }
 
-/* The context's live time now: the overflow happens in the live thread. */
-static u64 pfm_perf_live_ns(struct pfm_context *ctx, struct pfm_event_set *set)
+/* The live time of the context's sets together, and of set, now (in the live thread). */
+static u64 pfm_perf_live_ns(struct pfm_context *ctx, struct pfm_event_set *set, u64 *set_ns)
 {
-	return set->duration_ns + pfm_clock_ns() - ctx->live_since_ns;
+	u64 d = pfm_clock_ns() - ctx->live_since_ns;
+
+	*set_ns = set->duration_ns + d;
+	return ctx->live_ns + d;
 }
 
-/* PERF_SAMPLE_READ: what read() would give, the overflowed period counted. */
+/* ev's count in the context's sets (every set for a pinned event), the closed intervals' too. */
+static u64 pfm_perf_sample_count(struct pfm_perf_event *ev, struct pfm_context *ctx,
+				 unsigned int pmd)
+{
+	struct pfm_perf_target *t = ev->target;
+	struct pfm_event_set *s;
+	u64 count = ev->acc;
+
+	list_for_each_entry(s, &ctx->sets, list) {
+		if (s->id >= t->nr_sets || !pfm_perf_in_set(ev, s->id))
+			continue;
+		count += pfm_pmd_value(ctx, s, pmd) +
+			 t->sets[s->id].counters[ev->counter].wrapped - ev->base[s->id];
+	}
+	return count;
+}
+
+/*
+ * PERF_SAMPLE_READ: what read() would give, the overflowed period counted:
+ * time_enabled over all the sets, time_running over the event's own set (all of
+ * them for a pinned event).
+ */
 static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_context *ctx,
 					 struct pfm_event_set *set, unsigned int pmd, u64 *w)
 {
-	struct pfm_perf_counter *c = &ev->target->counters[ev->counter];
-	u64 rf = ev->attr.read_format, count = ev->acc, ena = ev->ena_ns;
+	u64 rf = ev->attr.read_format, count = ev->acc, ena = ev->ena_ns, run = ev->run_ns;
+	u64 total, set_ns;
 	unsigned int n = 0;
 
 	if (ev->counting) {
-		count += pfm_pmd_value(ctx, set, pmd) + c->wrapped - ev->base;
-		ena += pfm_perf_live_ns(ctx, set) - ev->since_ns;
+		count = pfm_perf_sample_count(ev, ctx, pmd);
+		total = pfm_perf_live_ns(ctx, set, &set_ns);
+		ena += total - ev->since_ns;
+		run += (ev->all_sets ? total : set_ns) - ev->run_since_ns;
 	}
 	w[n++] = count;
 	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		w[n++] = ena;
 	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		w[n++] = ena;
+		w[n++] = run;
 	if (rf & PERF_FORMAT_ID)
 		w[n++] = ev->id;
 	if (rf & PERF_FORMAT_LOST)
@@ -257,7 +283,7 @@ static DEFINE_PER_CPU(u64 [PFM_PERF_SAMPLE_WORDS], pfm_perf_sample_buf);
 void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx,
 			      struct pfm_event_set *set, unsigned int pmd)
 {
-	struct pfm_perf_counter *c = &ev->target->counters[ev->counter];
+	struct pfm_perf_counter *c = &ev->target->sets[set->id].counters[ev->counter];
 	u64 *w = this_cpu_ptr(pfm_perf_sample_buf), st = ev->attr.sample_type;
 	struct perf_event_header *h = (struct perf_event_header *)w;
 	struct pfm_pmd *p = &set->pmds[pmd];
@@ -297,11 +323,12 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	pfm_perf_sb_sample(ev, ip, time);
 }
 
-/* ev's counter (its own) as a sampling PMD; ctx->mutex held. */
-static int pfm_perf_smpl_pmd(struct pfm_perf_event *ev, u32 flags, u64 period)
+/* ev's counter (its own) in set s as a sampling PMD; ctx->mutex held. */
+static int pfm_perf_smpl_pmd(struct pfm_perf_event *ev, unsigned int s, u32 flags, u64 period)
 {
 	struct pfarg_pmd req = {};
 
+	req.reg_set = s;
 	req.reg_num = pfm_perf_counter_pmd(ev->counter);
 	req.reg_flags = flags;
 	req.reg_value = -period;
@@ -311,33 +338,38 @@ static int pfm_perf_smpl_pmd(struct pfm_perf_event *ev, u32 flags, u64 period)
 }
 
 /*
- * ev just took a counter of its own (pfm_perf_event_setup()): it becomes a
- * sampling PMD routed to ev.  On failure the counter is given back.
+ * ev just took a counter of its own in set s (perf_sched.c): it becomes a
+ * sampling PMD routed to ev, in the period ev counts now (its first the first
+ * time).  On failure the caller gives the counter back.
  */
-int pfm_perf_sample_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev)
+int pfm_perf_sample_setup(struct pfm_perf_event *ev, unsigned int s)
 {
-	struct pfm_perf_counter *c = &t->counters[ev->counter];
+	struct pfm_perf_counter *c = &ev->target->sets[s].counters[ev->counter];
 	int ret;
 
 	c->smpl = true;
 	c->wrapped = 0;
-	ev->period = pfm_perf_first_period(&ev->attr);
-	ev->freq_stamp = local_clock();
-	ret = pfm_perf_route(ev, true);
+	if (!ev->period) {
+		ev->period = pfm_perf_first_period(&ev->attr);
+		ev->freq_stamp = local_clock();
+	}
+	ret = pfm_perf_route(ev, s, true);
 	if (!ret)
-		ret = pfm_perf_smpl_pmd(ev, PFM_PMDFL_SMPL, ev->period);
-	if (ret)
-		pfm_perf_event_teardown(ev);
+		ret = pfm_perf_smpl_pmd(ev, s, PFM_PMDFL_SMPL, ev->period);
+	if (ret) {
+		pfm_perf_route(ev, s, false);
+		c->smpl = false;
+	}
 	return ret;
 }
 
-/* ev leaves its counter: no more overflows reach it; ctx->mutex held. */
-void pfm_perf_sample_teardown(struct pfm_perf_event *ev)
+/* ev leaves its counter in set s: no more overflows reach it; ctx->mutex held. */
+void pfm_perf_sample_teardown(struct pfm_perf_event *ev, unsigned int s)
 {
-	struct pfm_perf_counter *c = &ev->target->counters[ev->counter];
+	struct pfm_perf_counter *c = &ev->target->sets[s].counters[ev->counter];
 
-	pfm_perf_route(ev, false);
-	pfm_perf_smpl_pmd(ev, 0, 0);
+	pfm_perf_route(ev, s, false);
+	pfm_perf_smpl_pmd(ev, s, 0, 0);
 	c->smpl = false;
 	c->wrapped = 0;
 }

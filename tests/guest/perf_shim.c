@@ -527,6 +527,85 @@ START_TEST(test_door_args)
 }
 END_TEST
 
+#define MUX_INTERVAL	PFM_SYSFS "/perf_mux_interval_ms"
+
+/* The switch timeout of multiplexed groups: perf_events' 4 ms, 1..10000 ms. */
+START_TEST(test_mux_interval_knob)
+{
+	struct knob k = { .path = MUX_INTERVAL };
+
+	knob_save(&k);
+	ck_assert_int_eq(ck_sysfs_read_long(MUX_INTERVAL), 4);
+	ck_assert_errno(sysfs_write(MUX_INTERVAL, "0\n"), EINVAL);
+	ck_assert_errno(sysfs_write(MUX_INTERVAL, "10001\n"), EINVAL);
+	ck_assert_errno(sysfs_write(MUX_INTERVAL, "4ms\n"), EINVAL);
+	ck_assert_int_eq(ck_sysfs_read_long(MUX_INTERVAL), 4);
+	ck_assert_ok(sysfs_write(MUX_INTERVAL, "10000\n"));
+	ck_assert_int_eq(ck_sysfs_read_long(MUX_INTERVAL), 10000);
+	ck_assert_ok(sysfs_write(MUX_INTERVAL, "1\n"));
+	ck_assert_int_eq(ck_sysfs_read_long(MUX_INTERVAL), 1);
+	knob_restore(&k);
+	ck_assert_int_eq(ck_sysfs_read_long(MUX_INTERVAL), 4);
+}
+END_TEST
+
+/* A group {task-clock, page-faults}; exclusive or not. */
+static int open_clock_group(int exclusive, int *member)
+{
+	struct perf_event_attr a;
+	int l;
+
+	attr_sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.exclusive = exclusive;
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	l = pfm_perf_event_open(&a, 0, -1, -1, 0);
+	ck_assert_msg(l >= 0, "leader: %s", strerror(errno));
+	attr_sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.disabled = 0;
+	*member = pfm_perf_event_open(&a, 0, -1, l, 0);
+	ck_assert_msg(*member >= 0, "member: %s", strerror(errno));
+	return l;
+}
+
+/*
+ * A software group is never exclusive nor multiplexed with perf_events (6.1's
+ * group_can_go_on()): an exclusive one runs beside another group all the time,
+ * and both count every fault.  With a 1 ms switch timeout a multiplexed pair
+ * would have switched many times in the spin.
+ */
+START_TEST(test_exclusive_sw_group_not_multiplexed)
+{
+	struct knob k = { .path = MUX_INTERVAL };
+	char *p = ck_fresh_pages(64);
+	uint64_t v[2][5];
+	int l[2], m[2], i;
+
+	knob_save(&k);
+	ck_assert_ok(sysfs_write(MUX_INTERVAL, "1\n"));
+	l[0] = open_clock_group(1, &m[0]);
+	l[1] = open_clock_group(0, &m[1]);
+	for (i = 0; i < 2; i++)
+		ck_assert_ok(ioctl(l[i], PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(p, 64);
+	spin_until(thread_cpu_ns() + 20 * NSEC_PER_MSEC);
+	for (i = 0; i < 2; i++)
+		ck_assert_ok(ioctl(l[i], PERF_EVENT_IOC_DISABLE, 0));
+	knob_restore(&k);
+	for (i = 0; i < 2; i++) {
+		/* {nr, enabled, running, task-clock, page-faults} */
+		ck_assert_int_eq(read(l[i], v[i], sizeof(v[i])), sizeof(v[i]));
+		ck_assert_uint_eq(v[i][0], 2);
+		ck_assert_uint_ge(v[i][1], 20 * NSEC_PER_MSEC);
+		ck_assert_uint_eq(v[i][2], v[i][1]);
+		ck_assert_uint_ge(v[i][3], 20 * NSEC_PER_MSEC);
+		ck_assert_uint_eq(v[i][4], 64);
+		close(m[i]);
+		close(l[i]);
+	}
+}
+END_TEST
+
 Suite *pfm_perf_shim_suite(void)
 {
 	Suite *s = suite_create("perf_shim");
@@ -548,6 +627,8 @@ Suite *pfm_perf_shim_suite(void)
 	tcase_add_test(tc, test_unprivileged_kernel_level);
 	tcase_add_test(tc, test_paranoid_3);
 	tcase_add_test(tc, test_door_args);
+	tcase_add_test(tc, test_mux_interval_knob);
+	tcase_add_test(tc, test_exclusive_sw_group_not_multiplexed);
 	suite_add_tcase(s, tc);
 	return s;
 }

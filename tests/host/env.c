@@ -282,11 +282,12 @@ void pfm_env_unblock(struct pfm_context *ctx __always_unused)
 }
 
 /* smpl_fmt.c */
-bool pfm_smpl_record_locked(struct pfm_context *ctx __always_unused,
-			    struct pfm_event_set *set __always_unused,
-			    unsigned int pmd __always_unused)
+bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
+			    unsigned int pmd)
 {
 	pfm_host_env.samples++;
+	if (pfm_host_env.on_record)
+		pfm_host_env.on_record(ctx, set, pmd);
 	return pfm_host_env.smpl_full;
 }
 

@@ -115,6 +115,8 @@ struct pfm_host_env {
 	bool smpl_full;			/* what it says: the buffer is full */
 	unsigned int smpl_restarts;	/* pfm_smpl_restart_locked() calls */
 	unsigned int switch_logs;	/* pfm_smpl_switch_locked() calls */
+	/* what pfm_smpl_record_locked() runs as the format's handler, if set */
+	void (*on_record)(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int pmd);
 	/* what pfm_smpl_switch_locked() runs as the format's op, if set */
 	void (*on_switch)(struct pfm_context *ctx, struct pfm_event_set *prev,
 			  struct pfm_event_set *next);

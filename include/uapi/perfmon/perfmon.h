@@ -235,6 +235,15 @@
  *     the level that took them (exclude_user, exclude_kernel); context switches
  *     and migrations happen in the kernel, so exclude_kernel=1 reads 0.
  *     exclude_hv, exclude_idle, exclude_guest and exclude_host are accepted.
+ *     An exiting thread is counted until its exit tracepoint
+ *     (sched_process_exit), where perfmon detaches; perf_events counts it a
+ *     little longer, until perf_event_exit_task(), after exit_files(),
+ *     exit_task_work() (the last fput() of each of its files) and
+ *     exit_task_namespaces().  What the thread does there is counted by
+ *     perf_events only: the context switches of those steps (closing the
+ *     write end of a pipe wakes its reader, as perf's, which may preempt the
+ *     thread; release methods may sleep) and their CPU time.  In the guest
+ *     that is a few more context switches per exiting task natively.
  *   - Targets: pid 0 (the caller) or a thread id, cpu -1: the thread is counted
  *     wherever it runs.  pid -1 with a cpu (CPU events) is EACCES: perfmon's
  *     per-thread and per-CPU sessions exclude each other (tools such as perf
@@ -252,13 +261,43 @@
  *     pfm_load_context with EEXIST while it has events).  The thread's events
  *     that count the same event at the same levels share one counter, each
  *     with its own intervals: at most six software counters are in use, so
- *     every software event fits and counts all the time it is enabled, as
- *     software events do with perf_events; a hardware event that finds no
- *     counter is refused (perfmon_x86.h) rather than multiplexed (no
- *     multiplexing, time_enabled ==
- *     time_running; a pinned group never fails to schedule, so read() never
- *     returns 0).  /sys/kernel/perfmon/perf_targets_count and perf_events_count
- *     show the threads and the events.
+ *     every counting software event fits; a sampling event takes a software
+ *     counter of its own.  Groups that do not fit the counters together are
+ *     multiplexed as perf_events does: each group counts in one of the
+ *     context's event sets (up to 8, each with its own counters and PMDs),
+ *     which switch every /sys/kernel/perfmon/perf_mux_interval_ms (1..10000,
+ *     default 4, as perf_event_mux_interval_ms; for sets made from then on) of
+ *     the thread's time; a group goes to the first set where it fits, else to
+ *     a new one; an exclusive hardware group gets a set of its own (a software
+ *     group is never exclusive, as with perf_events).  A multiplexed sampling
+ *     event samples what happens in its set's turns, each overflow going to
+ *     the event of the set it happened in.  A flexible group that does not fit
+ *     even alone beside the pinned groups, a member that does not fit beside
+ *     its leader, or a ninth set are EINVAL; EBUSY where a counter is held by
+ *     someone else.
+ *     Pinned groups (attr.pinned on the leader) are in every set, each event on
+ *     one counter index in every set: they count in every turn (time_running
+ *     == time_enabled).  A pinned group that fits alone but not beside the
+ *     groups already in some set (the other pinned groups, or flexible groups
+ *     there) cannot be scheduled: it counts nothing and, once enabled, is in
+ *     perf's ERROR state as in 6.1: read() of its leader returns 0 bytes
+ *     (end of file, before the ENOSPC check; a member reads its own record,
+ *     nothing counted), DISABLE leaves the state, ENABLE of the leader
+ *     schedules the group again if it fits now (else ERROR again); RESET, ID,
+ *     mmap() and poll() work as for any event.
+ *     Not as perf_events: software events always fit there, here they are
+ *     limited by the software PMU's eight counters (a ninth sampling event is
+ *     multiplexed, or for a pinned one in ERROR), and a software group beside
+ *     multiplexed groups counts in its set's turns only; a pinned group does
+ *     not push flexible groups out of a set (perf_events schedules pinned
+ *     groups first), it is in ERROR instead; a flexible group that fits no
+ *     set beside the pinned groups is refused (EINVAL) rather than never
+ *     running; a sampling event of a pinned group, multiplexed, has a sampling
+ *     PMD in each set, each reaching the period on its own (a sample every
+ *     period events of one set's turns); a set whose groups closed keeps its
+ *     turn until the thread's last event closes.
+ *     /sys/kernel/perfmon/perf_targets_count and perf_events_count show the
+ *     threads and the events.
  *   - attr: size 0 (= PERF_ATTR_SIZE_VER0) up to PAGE_SIZE; beyond what the
  *     kernel knows the tail must be zero, else E2BIG with the supported size
  *     written back (also for a size below VER0 or above PAGE_SIZE).  disabled,
@@ -274,9 +313,13 @@
  *     leader makes its members leaders of their own.
  *   - read(): the read_format layout of perf_event_open(2) (TOTAL_TIME_ENABLED,
  *     TOTAL_TIME_RUNNING, ID, GROUP, LOST), exactly its size; ENOSPC for a
- *     shorter buffer.  time_enabled == time_running == the thread's time on a
- *     CPU while the event was enabled (as perf_events reports per-thread
- *     events); LOST is 0.  Counts stay readable after the thread exits.
+ *     shorter buffer; 0 bytes for a pinned group's leader in ERROR (above).
+ *     time_enabled is the thread's time on a CPU while the event was enabled,
+ *     time_running the part of it its group's set was active (all of it for a
+ *     pinned group): equal unless the group is multiplexed (as perf_events
+ *     reports per-thread events; a group's members have their leader's times,
+ *     and count * time_enabled / time_running estimates the full count); LOST
+ *     is 0.  Counts stay readable after the thread exits.
  *   - ioctl(): ENABLE, DISABLE, RESET (with PERF_IOC_FLAG_GROUP: the whole
  *     group), ID, PAUSE_OUTPUT (EINVAL without a ring of data pages); REFRESH,
  *     PERIOD (after reading its argument: EFAULT) and the filters are EINVAL
@@ -297,7 +340,7 @@
  *     sampling PMD of its own, reset to -period at each overflow by the core;
  *     the perf layer's "perf_ring" sampling format (not usable with
  *     pfm_create_context) routes each overflow of the thread's context to the
- *     event that owns the PMD, which writes PERF_RECORD_SAMPLE into its ring
+ *     event that owns the PMD in the set it overflowed in, which writes PERF_RECORD_SAMPLE into its ring
  *     (an inherited copy into the opened event's ring).  Page faults, context
  *     switches and the clocks sample (the clocks by a timer that fires at the
  *     counter's carry; a timer late by whole periods skips them, as perf's

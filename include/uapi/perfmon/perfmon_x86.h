@@ -129,13 +129,13 @@
  *   EDGE, INV or counter mask go on fixed counters 0 and 1 when free, ref-cycles
  *   (pseudo-encoding 0x0300) and RAW 0x0400, 0x0500, ... on fixed counter 2, 3,
  *   ... only; everything else on a general-purpose counter.  The events of one
- *   thread that program the same value share a counter.  An event (or group
- *   member) that finds no free counter it can use is refused when opened:
- *   EINVAL (the errno perf_events gives a group that cannot be scheduled), or
- *   EBUSY when a counter it could use is held by someone else (perf_events,
- *   the NMI watchdog).  perf_events would instead multiplex events that do not
- *   fit together; this layer does not, so every event opened counts all the
- *   time it is enabled (time_enabled == time_running).  Not modelled either:
+ *   thread that program the same value share a counter.  A group that does not
+ *   fit beside the thread's other groups is multiplexed with them in event
+ *   sets (<perfmon/perfmon.h>, PERF_EVENT_OPEN COMPATIBILITY).  A group that
+ *   finds no counter even alone, or a member none beside its leader, is
+ *   refused when opened: EINVAL (the errno perf_events gives a group that
+ *   cannot be scheduled), or EBUSY when a counter it could use is held by
+ *   someone else (perf_events, the NMI watchdog).  Not modelled:
  *   AMD's paired "large increment" events and northbridge events, Intel's
  *   model-specific constraints and extra registers (offcore response), hybrid
  *   CPUs (no hardware PMU there).

@@ -498,6 +498,52 @@ out:
 		close_fd(fd[i]);
 }
 
+/* --- exclusive: perf_events never keeps a software group exclusive ---------------- */
+
+/*
+ * Two groups {page-faults, context-switches} on a child, the first one
+ * exclusive: 6.1 runs a software group whatever its exclusive bit, so both run
+ * all the time (running == enabled) and count every fault.  No clock in the
+ * groups: the child locks its pages, and its faults are its work's alone.
+ */
+static void case_exclusive_sw(const struct backend *be, struct trace *t)
+{
+	unsigned long long buf[8];
+	struct perf_event_attr a;
+	struct child c = { 0 };
+	int fd[2][2] = { { -1, -1 }, { -1, -1 } }, g, i;
+
+	if (child_start(&c, work_group, 16))
+		return;
+	for (g = 0; g < 2; g++) {
+		for (i = 0; i < 2; i++) {
+			attr_sw(&a, i ? PERF_COUNT_SW_CONTEXT_SWITCHES :
+					 PERF_COUNT_SW_PAGE_FAULTS);
+			a.disabled = !i;
+			a.exclusive = !g && !i;
+			a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+					PERF_FORMAT_TOTAL_TIME_RUNNING;
+			fd[g][i] = do_open(be, t, &a, c.pid, -1, i ? fd[g][0] : -1, 0,
+					   g ? "group" : "exclusive group");
+		}
+		if (fd[g][0] >= 0)
+			do_ioctl(t, fd[g][0], PERF_EVENT_IOC_ENABLE, 0, "ENABLE leader");
+	}
+	child_go(&c);
+	child_wait(&c);
+	for (g = 0; g < 2; g++) {
+		/* {nr, ena, run, faults, switches} */
+		if (fd[g][0] >= 0 &&
+		    do_read(t, fd[g][0], buf, sizeof(buf), "group") == 5 * sizeof(buf[0])) {
+			obs_val(t, buf[0], 'e');
+			obs_val(t, buf[1] == buf[2], 'e');
+			obs_val(t, buf[3], 'e');
+		}
+		for (i = 1; i >= 0; i--)
+			close_fd(fd[g][i]);
+	}
+}
+
 /* --- levels: kernel perf counts context switches at kernel level only -------------- */
 
 static void case_exclude_kernel(const struct backend *be, struct trace *t)
@@ -601,6 +647,7 @@ const struct diff_case diff_cases[] = {
 	{ "read-format", case_read_format },
 	{ "ioctl", case_ioctl },
 	{ "group-read", case_group_read },
+	{ "exclusive-sw", case_exclusive_sw },
 	{ "exclude-kernel", case_exclude_kernel },
 	{ "after-exit", case_after_exit },
 	{ "inherit", case_inherit },

@@ -17,7 +17,7 @@
 #include <linux/perf_event.h>
 
 #include "sim_test.h"
-#include "perf_hw.h"
+#include "sim_perf.h"
 
 #define GP_ALL(n)	(((1U << (n)) - 1) << PFM_PERF_GP_FIRST)
 #define FX_BIT(j)	(1U << (PFM_PERF_FIXED_FIRST + (j)))
@@ -33,12 +33,12 @@ static bool is_zen(void)
 	return sim_m()->vendor == SIM_AMD && sim_m()->family >= 0x17;
 }
 
-static bool has_fixed(unsigned int j)
+bool has_fixed(unsigned int j)
 {
 	return is_intel() && j < sim_num_fixed();
 }
 
-static int encode(u32 type, u64 config, u64 excl, struct pfm_perf_enc *e)
+int encode(u32 type, u64 config, u64 excl, struct pfm_perf_enc *e)
 {
 	struct perf_event_attr a;
 
@@ -51,8 +51,6 @@ static int encode(u32 type, u64 config, u64 excl, struct pfm_perf_enc *e)
 	return pfm_arch_perf_encode(&a, e);
 }
 
-#define EX_U	2	/* exclude_kernel: user level only, as :u */
-#define EX_K	1	/* exclude_user: kernel level only, as :k */
 
 /* What a generic event must be on the model: 0 code = the errno in err. */
 struct want {
@@ -295,17 +293,9 @@ END_TEST
 
 /* --- placement and counting, as perf_event.c does it ------------------------------ */
 
-struct ev {
-	u32 type;
-	u64 config;
-	u64 excl;
-	int counter;
-};
-
-#define EV(t, c, x)	((struct ev){ .type = (t), .config = (c), .excl = (x), .counter = -1 })
-
-/* perf_event.c's setup: the attr's encoding on a counter; the counter or errno. */
-static int open_ev(struct pfm_context *ctx, struct pfm_perf_counter *cnt, struct ev *ev)
+/* perf_event.c's setup: the attr's encoding on a counter of set; the counter or errno. */
+int open_ev_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *cnt,
+		      struct ev *ev)
 {
 	struct pfm_perf_enc e;
 	u64 pmc;
@@ -315,15 +305,20 @@ static int open_ev(struct pfm_context *ctx, struct pfm_perf_counter *cnt, struct
 	ret = encode(ev->type, ev->config, ev->excl, &e);
 	if (ret)
 		return ret;
-	ret = pfm_perf_counter_get(ctx, cnt, &e, &pmc);
+	ret = pfm_perf_counter_get(ctx, set, cnt, &e, &pmc);
 	if (ret >= 0)
 		ev->counter = ret;
 	return ret;
 }
 
-/* Turns counters on (or off) as perf_event.c's sync does: every event on them. */
-static void set_counting(struct pfm_context *ctx, struct pfm_perf_counter *cnt, u32 mask,
-			 bool on)
+static int open_ev(struct pfm_context *ctx, struct pfm_perf_counter *cnt, struct ev *ev)
+{
+	return open_ev_in(ctx, 0, cnt, ev);
+}
+
+/* Turns counters of set on (or off) as perf_event.c's sync does: every event on them. */
+void set_counting_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *cnt,
+			    u32 mask, bool on)
 {
 	unsigned int counting[PFM_PERF_NUM_COUNTERS], i;
 	u32 changed = 0;
@@ -335,7 +330,13 @@ static void set_counting(struct pfm_context *ctx, struct pfm_perf_counter *cnt, 
 			changed |= 1U << i;
 		}
 	}
-	ck_assert_int_eq(pfm_perf_counters_write(ctx, cnt, counting, changed), 0);
+	ck_assert_int_eq(pfm_perf_counters_write(ctx, set, cnt, counting, changed), 0);
+}
+
+static void set_counting(struct pfm_context *ctx, struct pfm_perf_counter *cnt, u32 mask,
+			 bool on)
+{
+	set_counting_in(ctx, 0, cnt, mask, on);
 }
 
 static u64 count_of(struct pfm_context *ctx, const struct ev *ev)
@@ -420,14 +421,14 @@ START_TEST(test_counting)
 	sim_count(sim_cycles_event(), 5, SIM_KERNEL);
 	ck_assert_u64_eq(count_of(ctx, &cyc), 705);
 	/* cycles closed (its one event leaves): the counter stops, instructions go on */
-	pfm_perf_counter_put(ctx, cnt, cyc.counter, true);
+	pfm_perf_counter_put(ctx, 0, cnt, cyc.counter, true);
 	ck_assert_uint_eq(cnt[cyc.counter].users, 0);
 	sim_count(SIM_EV_INST, 1, SIM_USER);
 	sim_count(sim_cycles_event(), 9, SIM_KERNEL);
 	ck_assert_u64_eq(count_of(ctx, &inst), 1011);
 	ck_assert_u64_eq(count_of(ctx, &cyc), 705);
 	/* one of instructions' two events leaves: it goes on counting */
-	pfm_perf_counter_put(ctx, cnt, again.counter, true);
+	pfm_perf_counter_put(ctx, 0, cnt, again.counter, true);
 	sim_count(SIM_EV_INST, 1, SIM_USER);
 	ck_assert_u64_eq(count_of(ctx, &inst), 1012);
 	ck_stop(ctx);

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: which event set of its target's context a perf group counts in.
+ *
+ * perf_events schedules a group as a unit and rotates the groups that do not
+ * fit the PMU together, every perf_event_mux_interval_ms (4 ms by default).
+ * Here a group lives in one of the context's event sets, each with its own row
+ * of counters (perf_hw.c), and the core switches the sets on a timeout
+ * (PFM_SETFL_TIME_SWITCH, switch.c) of perf_mux_interval_ms ms of the thread's
+ * time (a knob in /sys/kernel/perfmon).  A group goes to the first set where
+ * its leader fits; its members follow the leader (EINVAL where they do not fit
+ * beside it).  A group that fits in no set gets a new one, unless it fits
+ * nowhere even alone.  An exclusive hardware group (attr.exclusive) gets a set
+ * of its own and nothing joins it: perf_events runs it alone on its PMU.  A
+ * software group is never exclusive there; counting software events always fit
+ * in the first set (they share the software counters), sampling ones take a
+ * counter of their own each, so a ninth goes to another set.  A sampling
+ * event's overflows are routed by set (perf_ring.c): each set has its own PMDs.
+ *
+ * Sets are only created while the context is detached (sets.c), so a new set
+ * costs a detach and an attach of the thread's context: counts and set
+ * durations stay in the context meanwhile.  Once there are two sets, every set
+ * switches on the timeout, and the live duration of each (pfm_getinfo_evtsets())
+ * is the time its events ran: an event's time_running is its set's duration
+ * while it is enabled, its time_enabled the sum of all the sets' durations
+ * over the same interval, which for a per-thread session is the thread's time
+ * on a CPU, as perf_events reports it for per-task events.
+ *
+ * A pinned group (attr.pinned on its leader) is in every set, each of its events
+ * on the same counter index in each set's row, so that it counts in every turn
+ * (time_running == time_enabled: its count is the sum of its counter's progress
+ * in each set).  It goes on beside the pinned groups and the flexible groups
+ * already in each set; where it does not fit beside them (it fits alone, or the
+ * open is EINVAL/EBUSY as for any group) its leader is "unscheduled": it counts
+ * nothing, and once enabled it is in perf's ERROR state (perf_event.c), read()
+ * returning 0 bytes, until an enable finds it room.  A new set gets the pinned
+ * groups first, then the flexible group that made it (EINVAL where that one does
+ * not fit beside the pinned groups).
+ *
+ * Not yet as perf_events: software groups beside multiplexed hardware groups
+ * count in their set's turns only; a pinned group does not push flexible groups
+ * out of a set where they take the counters it needs (perf_events schedules
+ * pinned groups first): it is unscheduled instead; a sampling event of a pinned
+ * group, multiplexed, has one sampling PMD per set, each of which reaches the
+ * period on its own (its samples come every period events of each set's turns);
+ * a member that does not fit beside its leader is refused (EINVAL) rather than
+ * moving the group to a set where it would fit; sets are not given back when
+ * their groups close: until the target goes away an empty set still takes its
+ * turn.
+ * All callers hold target->ctx->mutex.
+ */
+#include "internal.h"
+#include "perf.h"
+#include "rw.h"
+#include "sets.h"
+#include "state.h"
+
+/* perf_event_mux_interval_ms: perf_events' default */
+unsigned long pfm_perf_mux_interval_ms = 4;
+
+/*
+ * The durations of t's sets and their sum, one set at a time on the stack: a
+ * read() allocates nothing.
+ */
+int pfm_perf_sched_clock(struct pfm_perf_target *t, struct pfm_perf_clock *c)
+{
+	struct pfarg_setinfo info;
+	unsigned int i;
+	long ret;
+
+	c->total = 0;
+	for (i = 0; i < max(t->nr_sets, 1U); i++) {
+		memset(&info, 0, sizeof(info));
+		info.set_id = i;
+		ret = pfm_getinfo_evtsets(t->ctx, &info, 1);
+		if (ret)
+			return ret;
+		c->set[i] = info.set_act_duration;
+		c->total += c->set[i];
+	}
+	return 0;
+}
+
+/* ev's counter at index i of set s (enc restricted to it), or the errno. */
+static int pfm_perf_sched_at(struct pfm_perf_target *t, struct pfm_perf_event *ev,
+			     unsigned int s, unsigned int i)
+{
+	struct pfm_perf_enc one = ev->enc;
+
+	one.counters = 1U << i;
+	return pfm_perf_counter_get(t->ctx, s, t->sets[s].counters, &one, &ev->pmc);
+}
+
+/* A pinned event's counter, its PMD a sampling one if so, in set s: new or grown. */
+static int pfm_perf_sched_pinned_in(struct pfm_perf_target *t, struct pfm_perf_event *ev,
+				    unsigned int s)
+{
+	int ret;
+
+	ret = pfm_perf_sched_at(t, ev, s, ev->counter);
+	if (ret < 0)
+		return ret;
+	if (ev->enc.own) {
+		ret = pfm_perf_sample_setup(ev, s);
+		if (ret) {
+			pfm_perf_counter_put(t->ctx, s, t->sets[s].counters, ev->counter, false);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Set s was just made: the pinned events go on it, at their indexes (they fit
+ * there together as in every other set).  A counting one's interval in s opens
+ * at its counter's value now.
+ */
+static int pfm_perf_sched_pinned(struct pfm_perf_target *t, unsigned int s)
+{
+	struct pfm_perf_event *ev;
+	struct pfarg_pmd req;
+	int ret;
+
+	list_for_each_entry(ev, &t->events, entry) {
+		if (!ev->all_sets || ev->counter < 0)
+			continue;
+		ret = pfm_perf_sched_pinned_in(t, ev, s);
+		if (ret)
+			return ret;
+		if (!ev->counting)
+			continue;
+		memset(&req, 0, sizeof(req));
+		req.reg_set = s;
+		req.reg_num = pfm_perf_counter_pmd(ev->counter);
+		ret = pfm_read_pmds(t->ctx, &req, 1);
+		if (ret)
+			return ret;
+		ev->base[s] = req.reg_value + t->sets[s].counters[ev->counter].wrapped;
+	}
+	return 0;
+}
+
+/*
+ * One more set: detached, the sets (re)described with the switch timeout, then
+ * attached and started again, from the set that was active.  The pinned groups
+ * go on it first, and its counters are brought in line (pfm_perf_target_sync()).
+ */
+static int pfm_perf_sched_grow(struct pfm_perf_target *t)
+{
+	struct pfarg_setdesc *d;
+	unsigned int i, n = t->nr_sets + 1;
+	long ret;
+
+	if (n > PFM_PERF_MAX_SETS)
+		return -EINVAL;
+	d = kcalloc(n, sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		d[i].set_id = i;
+		d[i].set_flags = PFM_SETFL_TIME_SWITCH;
+		d[i].set_timeout = READ_ONCE(pfm_perf_mux_interval_ms) * NSEC_PER_MSEC;
+	}
+	ret = pfm_unload(t->ctx, 0);
+	if (!ret) {
+		ret = pfm_create_evtsets(t->ctx, d, n);
+		if (!ret)
+			t->nr_sets = n;
+		/* reattach whatever happened: the thread keeps being counted */
+		if (!pfm_load(t->ctx, 0, task_pid_vnr(t->task)))
+			pfm_start(t->ctx, 0, 0);
+		else if (!ret)
+			ret = -ESRCH;
+	}
+	kfree(d);
+	if (!ret && t->nr_sets == n)
+		ret = pfm_perf_sched_pinned(t, n - 1);
+	return ret ?: pfm_perf_target_sync(t);
+}
+
+/* ev's counter in set s, or the errno; -1 with no errno when it counts nothing. */
+static int pfm_perf_sched_try(struct pfm_perf_target *t, struct pfm_perf_event *ev,
+			      const struct pfm_perf_enc *enc, unsigned int s)
+{
+	int i, ret;
+
+	if (!enc->counters) {
+		ev->set = s;
+		return 0;
+	}
+	i = pfm_perf_counter_get(t->ctx, s, t->sets[s].counters, enc, &ev->pmc);
+	if (i < 0)
+		return i;
+	ev->set = s;
+	ev->counter = i;
+	if (enc->own) {
+		ret = pfm_perf_sample_setup(ev, s);
+		if (ret) {
+			pfm_perf_counter_put(t->ctx, s, t->sets[s].counters, i, false);
+			ev->counter = -1;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * perf_events keeps a hardware group exclusive: a software one always goes on
+ * (6.1's group_can_go_on()), exclusive or not.
+ */
+static bool pfm_perf_sched_exclusive(const struct pfm_perf_event *ev)
+{
+	return ev->attr.exclusive && ev->attr.type != PERF_TYPE_SOFTWARE;
+}
+
+/* The pinned events of t, alone in a row: what a group must fit beside in any set. */
+static void pfm_perf_sched_pinned_row(struct pfm_perf_target *t, struct pfm_perf_counter *row)
+{
+	struct pfm_perf_event *ev;
+
+	list_for_each_entry(ev, &t->events, entry) {
+		if (!ev->all_sets || ev->counter < 0)
+			continue;
+		row[ev->counter].pmc = ev->pmc;
+		row[ev->counter].users++;
+		row[ev->counter].smpl |= ev->enc.own;
+	}
+}
+
+/* A set for a new flexible group: the first it fits in, else a new one. */
+static int pfm_perf_sched_leader(struct pfm_perf_target *t, struct pfm_perf_event *ev,
+				 const struct pfm_perf_enc *enc)
+{
+	struct pfm_perf_counter alone[PFM_PERF_NUM_COUNTERS] = {};
+	unsigned int s;
+	u64 pmc;
+	int ret;
+
+	/* one that does not fit beside the pinned groups makes no set (EINVAL, EBUSY) */
+	if (enc->counters) {
+		pfm_perf_sched_pinned_row(t, alone);
+		ret = pfm_perf_place(alone, enc, &pmc);
+		if (ret < 0)
+			return ret;
+	}
+	for (s = 0; s < t->nr_sets; s++) {
+		if (t->sets[s].exclusive)
+			continue;
+		if (pfm_perf_sched_exclusive(ev) && t->sets[s].users)
+			continue;
+		ret = pfm_perf_sched_try(t, ev, enc, s);
+		if (ret != -EINVAL)
+			return ret;
+	}
+	ret = pfm_perf_sched_grow(t);
+	if (ret)
+		return ret;
+	return pfm_perf_sched_try(t, ev, enc, t->nr_sets - 1);
+}
+
+/*
+ * ev (of a pinned group) in every set, at one index; -EINVAL when no index is
+ * free in every set.  On failure nothing is taken.
+ */
+static int pfm_perf_sched_every(struct pfm_perf_target *t, struct pfm_perf_event *ev)
+{
+	struct pfm_perf_counter *rows[PFM_PERF_MAX_SETS];
+	unsigned int s;
+	int i, ret;
+
+	ev->all_sets = true;
+	if (!ev->enc.counters)
+		return 0;
+	for (s = 0; s < t->nr_sets; s++)
+		rows[s] = t->sets[s].counters;
+	i = pfm_perf_place_every(rows, t->nr_sets, &ev->enc);
+	if (i < 0)
+		goto fail;
+	ev->counter = i;
+	for (s = 0; s < t->nr_sets; s++) {
+		ret = pfm_perf_sched_pinned_in(t, ev, s);
+		if (ret < 0) {
+			while (s--) {
+				if (ev->enc.own)
+					pfm_perf_sample_teardown(ev, s);
+				pfm_perf_counter_put(t->ctx, s, t->sets[s].counters, i, false);
+			}
+			ev->counter = -1;
+			i = ret;
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	ev->all_sets = false;
+	return i;
+}
+
+/*
+ * A pinned group that fits alone: in every set, else unscheduled (its leader
+ * only: the members of an unscheduled leader wait unplaced with it).
+ */
+static int pfm_perf_sched_place_pinned(struct pfm_perf_target *t, struct pfm_perf_event *ev,
+				       struct pfm_perf_event *leader)
+{
+	struct pfm_perf_counter alone[PFM_PERF_NUM_COUNTERS] = {};
+	u64 pmc;
+	int ret;
+
+	if (leader && leader->unsched)
+		return 0;
+	if (ev->enc.counters) {
+		ret = pfm_perf_place(alone, &ev->enc, &pmc);
+		if (ret < 0)
+			return ret;
+	}
+	ret = pfm_perf_sched_every(t, ev);
+	if (ret == -EINVAL && !leader) {
+		ev->unsched = true;
+		return 0;
+	}
+	return ret;
+}
+
+/* ev's set and counter (ev->set, ev->counter): ev alone, or in leader's group. */
+int pfm_perf_sched_place(struct pfm_perf_target *t, struct pfm_perf_event *ev,
+			 struct pfm_perf_event *leader, const struct pfm_perf_enc *enc)
+{
+	struct pfm_perf_set *set;
+	int ret;
+
+	if (!t->nr_sets)
+		t->nr_sets = 1;		/* the context's first set, made with it */
+	if ((leader ?: ev)->attr.pinned)
+		return pfm_perf_sched_place_pinned(t, ev, leader);
+	if (leader)
+		ret = pfm_perf_sched_try(t, ev, enc, leader->set);
+	else
+		ret = pfm_perf_sched_leader(t, ev, enc);
+	if (ret)
+		return ret;
+	set = &t->sets[ev->set];
+	if (!leader && pfm_perf_sched_exclusive(ev))
+		set->exclusive = true;
+	set->users++;
+	ev->in_set = true;
+	return 0;
+}
+
+/* ev leaves its set; an exclusive set that empties takes any group again. */
+void pfm_perf_sched_leave(struct pfm_perf_event *ev)
+{
+	struct pfm_perf_set *set = &ev->target->sets[ev->set];
+
+	if (!ev->in_set)
+		return;
+	ev->in_set = false;
+	if (!--set->users)
+		set->exclusive = false;
+}
+
+/*
+ * sib's leader left it: a member never placed (its leader was unscheduled) is
+ * placed now as a group of its own, flexible as perf_events makes a promoted
+ * member; where it fits nowhere it stays unplaced and counts nothing.
+ */
+void pfm_perf_sched_orphan(struct pfm_perf_event *sib)
+{
+	if (sib->counter >= 0 || sib->in_set || sib->all_sets)
+		return;
+	if (pfm_perf_sched_place(sib->target, sib, NULL, &sib->enc))
+		sib->counter = -1;
+}
+
+/*
+ * An unscheduled pinned leader is enabled: its group in every set if it fits
+ * now (the leader, then its members in order), else -EINVAL and nothing taken.
+ */
+int pfm_perf_sched_retry(struct pfm_perf_event *leader)
+{
+	struct pfm_perf_target *t = leader->target;
+	struct pfm_perf_event *sib, *undo;
+	int ret;
+
+	ret = pfm_perf_sched_every(t, leader);
+	if (ret)
+		return ret;
+	list_for_each_entry(sib, &leader->siblings, sibling_entry) {
+		ret = pfm_perf_sched_every(t, sib);
+		if (ret)
+			goto undo;
+	}
+	leader->unsched = false;
+	return 0;
+undo:
+	list_for_each_entry(undo, &leader->siblings, sibling_entry) {
+		if (undo == sib)
+			break;
+		pfm_perf_event_teardown(undo);
+	}
+	pfm_perf_event_teardown(leader);
+	return ret;
+}
