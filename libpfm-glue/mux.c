@@ -529,5 +529,7 @@ const struct pfm_mux_est *pfm_mux_choose(const struct pfm_mux_est *lin,
 	if (lin->runs < 2 || fabs(interp->value - lin->value) > lin->bound ||
 	    interp->bound >= lin->bound)
 		return lin;
+	/* its own bound takes the gaps' errors as independent: see mux.h */
+	interp->bound = lin->bound;
 	return interp;
 }

@@ -183,8 +183,9 @@ END_TEST
 
 /*
  * The estimate reported: interpolation when within linear scaling's bound of it and
- * the more precise; linear scaling when they disagree more, when interpolation's
- * bound is not the narrower, or when linear scaling saw fewer than two runs.
+ * the more precise, with linear scaling's bound; linear scaling when they disagree
+ * more, when interpolation's bound is not the narrower, or when linear scaling saw
+ * fewer than two runs.
  */
 START_TEST(test_choose)
 {
@@ -192,7 +193,9 @@ START_TEST(test_choose)
 	struct pfm_mux_est in = { .value = 1030, .bound = 20, .runs = 10 };
 
 	ck_assert_ptr_eq(pfm_mux_choose(&lin, &in), &in);
-	ck_assert(fabs(in.bound - 20) < 1e-9);
+	ck_assert(fabs(in.value - 1030) < 1e-9);
+	ck_assert(fabs(in.bound - 50) < 1e-9);
+	ck_assert(fabs(lin.value - 1000) < 1e-9 && fabs(lin.bound - 50) < 1e-9);
 	in.bound = 50;
 	ck_assert_ptr_eq(pfm_mux_choose(&lin, &in), &lin);
 	in.bound = 20;
