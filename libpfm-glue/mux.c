@@ -465,8 +465,11 @@ int pfm_mux_work_clock(const void *buf, uint64_t end_ns, struct pfm_mux_run *run
 	return 0;
 }
 
-/* The sets the log names, and the sum of their durations. */
-static int log_total_ns(int fd, const void *buf, uint64_t *total)
+/*
+ * The sets the log names: the sum of their durations, and whether all of them
+ * switch on their timeouts alone (*timed), whose runs the work clock knows.
+ */
+static int log_total_ns(int fd, const void *buf, uint64_t *total, int *timed)
 {
 	const struct pfm_mux_smpl_hdr *h = buf;
 	const struct pfm_mux_smpl_entry *e = (const void *)((const char *)buf + sizeof(*h));
@@ -475,6 +478,7 @@ static int log_total_ns(int fd, const void *buf, uint64_t *total)
 
 	memset(seen, 0, sizeof(seen));
 	*total = 0;
+	*timed = 1;
 	for (k = 0; k < count; k++, e = rec_next(e)) {
 		struct pfarg_setinfo si;
 
@@ -486,6 +490,9 @@ static int log_total_ns(int fd, const void *buf, uint64_t *total)
 		if (pfm_getinfo_evtsets(fd, &si, sizeof(si)))
 			return -1;
 		*total += si.set_act_duration;
+		if ((si.set_flags & (PFM_SETFL_TIME_SWITCH | PFM_SETFL_OVFL_SWITCH)) !=
+		    PFM_SETFL_TIME_SWITCH)
+			*timed = 0;
 	}
 	return 0;
 }
@@ -498,7 +505,7 @@ int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned 
 	struct pfarg_pmd pd;
 	uint64_t total;
 	unsigned int n, max;
-	int ret = -1;
+	int ret = -1, timed;
 
 	if (!h || !log_header_ok(h)) {
 		errno = EINVAL;
@@ -507,7 +514,7 @@ int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned 
 	memset(&pd, 0, sizeof(pd));
 	pd.reg_num = pmd;
 	pd.reg_set = set;
-	if (pfm_read_pmds(fd, &pd, sizeof(pd)) || log_total_ns(fd, buf, &total))
+	if (pfm_read_pmds(fd, &pd, sizeof(pd)) || log_total_ns(fd, buf, &total, &timed))
 		return -1;
 	/* a run begins at a record at most */
 	max = h->hdr_count + 1;
@@ -517,7 +524,7 @@ int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned 
 		return -1;
 	}
 	if (!pfm_mux_log_runs(buf, set, idx, total, pd.reg_value, runs, max, &n) &&
-	    !pfm_mux_work_clock(buf, total, runs, n, &total))
+	    (!timed || !pfm_mux_work_clock(buf, total, runs, n, &total)))
 		ret = pfm_mux_estimate(runs, n, total, lin, interp);
 	free(runs);
 	return ret;

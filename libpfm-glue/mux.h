@@ -161,7 +161,9 @@ int pfm_mux_work_clock(const void *buf, uint64_t end_ns, struct pfm_mux_run *run
  * pmd of set `set`, the idx-th PMD the set uses.  The total live time is the sum of
  * the durations of the sets in the log (pfm_getinfo_evtsets()), the run under way
  * ends with pfm_read_pmds(); runs and total are taken on the work clock
- * (pfm_mux_work_clock()).  Errors: those of the calls, of pfm_mux_log_runs()
+ * (pfm_mux_work_clock()) when every set in the log switches on its timeout alone
+ * (PFM_SETFL_TIME_SWITCH without PFM_SETFL_OVFL_SWITCH: runs that end at an
+ * overflow threshold have no typical length).  Errors: those of the calls, of pfm_mux_log_runs()
  * and pfm_mux_estimate(); ENOMEM.
  */
 int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned int idx,
