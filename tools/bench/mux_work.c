@@ -21,7 +21,7 @@
 #define PHASED_PAGES	2048
 #define RAMP_ROUNDS	48
 #define RAMP_CALLS	20
-#define LOG_SIZE	(2 << 20)
+#define LOG_SIZE	(8 << 20)	/* 64 bytes a switch: 0.25 ms switches for 30 s */
 
 static const int events[MUX_EVENTS] = { PFM_SW_EV_SYSCALLS, PFM_SW_EV_PAGE_FAULTS };
 
