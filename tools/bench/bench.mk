@@ -19,8 +19,12 @@ bench: bench-mux bench-ops
 # Under plain TCG the guest clock runs on while the host deschedules QEMU: on a
 # loaded host runs of a set stretch to 3x their timeout at the 90th percentile and
 # to 300x at worst, carrying no work, and no estimate that goes by the guest's
-# time can be within 2% of the exact count (linear scaling is off by 4-7% on
-# average there, interpolation by 5-25%).  MUX_QEMU_OPTS= measures that case.
+# time reaches 2% of the exact count on average (the work clock of libperfmon's
+# mux.h takes the longest stalls out; MUX_QEMU_OPTS= measures that case).
+# shift=auto retunes the time an instruction takes as the host's speed changes: a
+# program as short as the ramp (0.1 to 2 s of guest time) sees its clock's rate
+# change while it runs, and its errors are the clock's as much as the estimators'.
+# With a fixed shift (2, 3) the guest kernel did not get past early boot in minutes.
 MUX_QEMU_OPTS ?= -icount shift=auto,sleep=off
 MUX_BENCH_ENV := $(if $(MUX_REPS),MUX_REPS=$(MUX_REPS)) \
 		 $(if $(MUX_SWEEP_REPS),MUX_SWEEP_REPS=$(MUX_SWEEP_REPS)) \
