@@ -304,8 +304,172 @@ einval:
 	return -1;
 }
 
-/* The sets the log names, and the sum of their durations. */
-static int log_total_ns(int fd, const void *buf, uint64_t *total)
+/*
+ * The work clock (mux.h): each run of the log, of whatever set, lasts at most
+ * MUX_STALL times the median run of its set (with at least MUX_STALL_RUNS of them);
+ * the time beyond is a stall.
+ */
+#define MUX_STALL	1.5
+#define MUX_STALL_CREDIT	0.5
+#define MUX_STALL_RUNS	4
+
+struct seg {
+	uint16_t set;
+	uint64_t len;
+};
+
+static int cmp_seg(const void *a, const void *b)
+{
+	const struct seg *x = a, *y = b;
+
+	if (x->set != y->set)
+		return x->set < y->set ? -1 : 1;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+/*
+ * The longest each of the sets' runs may last, in seg[] order (cap), and the work
+ * of a run that lasts longer (credit).
+ */
+static void stall_caps(struct seg *seg, unsigned int n, uint64_t *cap, uint64_t *credit)
+{
+	struct seg *sorted = malloc(n * sizeof(*sorted));
+	unsigned int i, j, k;
+
+	for (k = 0; k < n; k++)
+		cap[k] = UINT64_MAX;
+	if (!sorted)
+		return;
+	memcpy(sorted, seg, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_seg);
+	for (i = 0; i < n; i = j) {
+		unsigned int z = i;
+		uint64_t c;
+
+		for (j = i; j < n && sorted[j].set == sorted[i].set; j++)
+			if (!sorted[j].len)
+				z = j + 1;
+		/* runs of no length (a start at once stopped) are none */
+		if (j - z < MUX_STALL_RUNS)
+			continue;
+		c = sorted[z + (j - z) / 2].len;
+		for (k = 0; k < n; k++)
+			if (seg[k].set == sorted[i].set) {
+				cap[k] = MUX_STALL * c;
+				credit[k] = MUX_STALL_CREDIT * c;
+			}
+	}
+	free(sorted);
+}
+
+/*
+ * t[0..nrec]: the live times of the records and end_ns; w[0..nrec]: their work
+ * times.  The time before the first record is taken as it is.
+ */
+static uint64_t *log_work_clock(const struct pfm_mux_smpl_hdr *h, uint64_t end_ns,
+				uint64_t **live, unsigned int *nrec)
+{
+	const struct pfm_mux_smpl_entry *e = (const void *)((const char *)h + sizeof(*h));
+	uint64_t count = __atomic_load_n(&h->hdr_count, __ATOMIC_ACQUIRE), k;
+	uint64_t *t, *w = NULL, *cap = NULL, *credit = NULL;
+	struct seg *seg = NULL;
+
+	t = malloc((count + 1) * sizeof(*t));
+	w = malloc((count + 1) * sizeof(*w));
+	cap = malloc((count + 1) * sizeof(*cap));
+	credit = malloc((count + 1) * sizeof(*credit));
+	seg = malloc((count + 1) * sizeof(*seg));
+	if (!t || !w || !cap || !credit || !seg) {
+		errno = ENOMEM;
+		goto err;
+	}
+	for (k = 0; k < count; k++, e = rec_next(e)) {
+		t[k] = e->live_ns;
+		seg[k].set = e->next_set;
+	}
+	t[count] = end_ns;
+	for (k = 0; k < count; k++) {
+		if (t[k + 1] < t[k]) {
+			errno = EINVAL;
+			goto err;
+		}
+		seg[k].len = t[k + 1] - t[k];
+	}
+	stall_caps(seg, count, cap, credit);
+	w[0] = t[0];
+	for (k = 0; k < count; k++)
+		w[k + 1] = w[k] + (seg[k].len <= cap[k] ? seg[k].len : credit[k]);
+	free(seg);
+	free(credit);
+	free(cap);
+	*live = t;
+	*nrec = count;
+	return w;
+err:
+	free(seg);
+	free(credit);
+	free(cap);
+	free(w);
+	free(t);
+	return NULL;
+}
+
+/* The work time of live time x, a switch time of the log or its end. */
+static uint64_t work_at(const uint64_t *t, const uint64_t *w, unsigned int nrec, uint64_t x)
+{
+	unsigned int lo = 0, hi = nrec + 1;
+
+	/* the first i with t[i] >= x: t[0..nrec] is sorted */
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (t[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > nrec)
+		return w[nrec] + (x - t[nrec]);
+	if (t[lo] == x || !lo)
+		return lo || t[0] == x ? w[lo] : x;
+	/* between switches: a caller's own time, clipped as its run */
+	return w[lo - 1] + (x - t[lo - 1] < w[lo] - w[lo - 1] ? x - t[lo - 1] : w[lo] - w[lo - 1]);
+}
+
+int pfm_mux_work_clock(const void *buf, uint64_t end_ns, struct pfm_mux_run *runs,
+		       unsigned int n, uint64_t *total_ns)
+{
+	const struct pfm_mux_smpl_hdr *h = buf;
+	uint64_t *t, *w;
+	unsigned int k, nrec;
+
+	if (!h || (!runs && n) || !total_ns || !log_header_ok(h)) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (k = 0; k < n; k++)
+		if (runs[k].t1 < runs[k].t0 || runs[k].t1 > end_ns) {
+			errno = EINVAL;
+			return -1;
+		}
+	w = log_work_clock(h, end_ns, &t, &nrec);
+	if (!w)
+		return -1;
+	for (k = 0; k < n; k++) {
+		runs[k].t0 = work_at(t, w, nrec, runs[k].t0);
+		runs[k].t1 = work_at(t, w, nrec, runs[k].t1);
+	}
+	*total_ns = w[nrec];
+	free(t);
+	free(w);
+	return 0;
+}
+
+/*
+ * The sets the log names: the sum of their durations, and whether all of them
+ * switch on their timeouts alone (*timed), whose runs the work clock knows.
+ */
+static int log_total_ns(int fd, const void *buf, uint64_t *total, int *timed)
 {
 	const struct pfm_mux_smpl_hdr *h = buf;
 	const struct pfm_mux_smpl_entry *e = (const void *)((const char *)buf + sizeof(*h));
@@ -314,6 +478,7 @@ static int log_total_ns(int fd, const void *buf, uint64_t *total)
 
 	memset(seen, 0, sizeof(seen));
 	*total = 0;
+	*timed = 1;
 	for (k = 0; k < count; k++, e = rec_next(e)) {
 		struct pfarg_setinfo si;
 
@@ -325,6 +490,9 @@ static int log_total_ns(int fd, const void *buf, uint64_t *total)
 		if (pfm_getinfo_evtsets(fd, &si, sizeof(si)))
 			return -1;
 		*total += si.set_act_duration;
+		if ((si.set_flags & (PFM_SETFL_TIME_SWITCH | PFM_SETFL_OVFL_SWITCH)) !=
+		    PFM_SETFL_TIME_SWITCH)
+			*timed = 0;
 	}
 	return 0;
 }
@@ -337,7 +505,7 @@ int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned 
 	struct pfarg_pmd pd;
 	uint64_t total;
 	unsigned int n, max;
-	int ret = -1;
+	int ret = -1, timed;
 
 	if (!h || !log_header_ok(h)) {
 		errno = EINVAL;
@@ -346,7 +514,7 @@ int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned 
 	memset(&pd, 0, sizeof(pd));
 	pd.reg_num = pmd;
 	pd.reg_set = set;
-	if (pfm_read_pmds(fd, &pd, sizeof(pd)) || log_total_ns(fd, buf, &total))
+	if (pfm_read_pmds(fd, &pd, sizeof(pd)) || log_total_ns(fd, buf, &total, &timed))
 		return -1;
 	/* a run begins at a record at most */
 	max = h->hdr_count + 1;
@@ -355,7 +523,8 @@ int pfm_mux_count(int fd, const void *buf, uint16_t set, uint16_t pmd, unsigned 
 		errno = ENOMEM;
 		return -1;
 	}
-	if (!pfm_mux_log_runs(buf, set, idx, total, pd.reg_value, runs, max, &n))
+	if (!pfm_mux_log_runs(buf, set, idx, total, pd.reg_value, runs, max, &n) &&
+	    (!timed || !pfm_mux_work_clock(buf, total, runs, n, &total)))
 		ret = pfm_mux_estimate(runs, n, total, lin, interp);
 	free(runs);
 	return ret;
@@ -367,5 +536,7 @@ const struct pfm_mux_est *pfm_mux_choose(const struct pfm_mux_est *lin,
 	if (lin->runs < 2 || fabs(interp->value - lin->value) > lin->bound ||
 	    interp->bound >= lin->bound)
 		return lin;
+	/* its own bound takes the gaps' errors as independent: see mux.h */
+	interp->bound = lin->bound;
 	return interp;
 }

@@ -33,9 +33,25 @@ BENCH_APPEND := $(if $(findstring icount,$(BENCH_QEMU_OPTS)),lpj=4000000)
 BENCH_GUEST = PFM_QEMU_OPTS="$(BENCH_QEMU_OPTS)" $(RUN_GUEST)
 
 # MUX_REPS=n, MUX_SWEEP_REPS=n: runs per configuration (20 and 5), handed to the
-# guest's init through the kernel command line.
+# guest's init through the kernel command line (MUX_DUMP=1 there too: every run
+# of every set printed, for study off line).
+#
+# bench-mux runs on QEMU's instruction counting (MUX_QEMU_OPTS, below), so that
+# the guest's clock follows the work the program does, as a CPU's clock does.
+# Under plain TCG the guest clock runs on while the host deschedules QEMU: on a
+# loaded host runs of a set stretch to 3x their timeout at the 90th percentile and
+# to 300x at worst, carrying no work, and no estimate that goes by the guest's
+# time reaches 2% of the exact count on average (the work clock of libperfmon's
+# mux.h takes the longest stalls out; MUX_QEMU_OPTS= measures that case).
+# shift=auto retunes the time an instruction takes as the host's speed changes: a
+# program as short as the ramp (0.1 to 2 s of guest time) sees its clock's rate
+# change while it runs, and its errors are the clock's as much as the estimators'.
+# With a fixed shift (2, 3) the guest kernel did not get past early boot in minutes.
+MUX_QEMU_OPTS ?= -icount shift=auto,sleep=off
 MUX_BENCH_ENV := $(if $(MUX_REPS),MUX_REPS=$(MUX_REPS)) \
-		 $(if $(MUX_SWEEP_REPS),MUX_SWEEP_REPS=$(MUX_SWEEP_REPS))
+		 $(if $(MUX_SWEEP_REPS),MUX_SWEEP_REPS=$(MUX_SWEEP_REPS)) \
+		 $(if $(MUX_DUMP),MUX_DUMP=$(MUX_DUMP)) \
+		 $(if $(findstring icount,$(MUX_QEMU_OPTS)),lpj=4000000)
 MUX_WORK := $(TOP)/tools/bench/mux_work.c $(TOP)/tools/bench/mux_work.h
 
 $(B)/guest/bin/mux_bench: $(TOP)/tools/bench/mux_bench.c $(MUX_WORK) $(B)/lib/libperfmon.a \
@@ -48,10 +64,10 @@ bench-mux: module $(B)/guest/bin/mux_bench
 	@mkdir -p $(B)/bench
 	$(MKINITRAMFS) $(B)/bench/mux.cpio.gz $(TOP)/tools/bench/run.sh \
 		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/mux_bench:/bin/mux_bench
-	$(BENCH_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/bench/mux.cpio.gz \
-		$(if $(strip $(BENCH_APPEND) $(MUX_BENCH_ENV)),--append \
-		"$(strip $(BENCH_APPEND) $(MUX_BENCH_ENV))") \
-		--timeout 1800 --log $(B)/bench/mux.log
+	PFM_QEMU_OPTS="$(MUX_QEMU_OPTS)" $(RUN_GUEST) --kernel $(GUEST_KERNEL) \
+		--initrd $(B)/bench/mux.cpio.gz \
+		$(if $(strip $(MUX_BENCH_ENV)),--append "$(strip $(MUX_BENCH_ENV))") \
+		--timeout 3600 --log $(B)/bench/mux.log
 	@sed -n 's/^BENCH-JSON: //p' $(B)/bench/mux.log | tr -d '\r' > $(B)/bench/mux.json
 	@echo "bench: $(B)/bench/mux.json"
 	python3 $(TOP)/tools/bench/plot-mux.py $(B)/bench/mux.json $(B)/bench/mux.png

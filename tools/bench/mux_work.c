@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -20,7 +21,7 @@
 #define PHASED_PAGES	2048
 #define RAMP_ROUNDS	48
 #define RAMP_CALLS	20
-#define LOG_SIZE	(2 << 20)
+#define LOG_SIZE	(8 << 20)	/* 64 bytes a switch: 0.25 ms switches for 30 s */
 
 static const int events[MUX_EVENTS] = { PFM_SW_EV_SYSCALLS, PFM_SW_EV_PAGE_FAULTS };
 
@@ -171,6 +172,52 @@ static void tally(struct mux_result *r, int m, const struct pfm_mux_est *est, do
 	r->covered[m] += fabs(est->value - exact) <= est->bound;
 }
 
+/*
+ * MUX_DUMP in the environment: every run of every set, for study off line:
+ * "MUXRUN sets set t0 t1 calls0 calls1 faults0 faults1", after a line
+ * "MUXDUMP sets timeout total exact_calls exact_faults".
+ */
+static void dump_runs(int fd, const struct pfm_mux_smpl_hdr *hdr, int nsets,
+		      uint64_t timeout, const struct mux_exact *ex)
+{
+	static struct pfm_mux_run r[MUX_EVENTS][16384];
+	uint64_t total = 0, end[MUX_EVENTS];
+	unsigned int n[MUX_EVENTS], k;
+	int s, e;
+
+	for (s = 0; s < nsets; s++) {
+		struct pfarg_setinfo si;
+
+		memset(&si, 0, sizeof(si));
+		si.set_id = s;
+		if (pfm_getinfo_evtsets(fd, &si, sizeof(si)))
+			return;
+		total += si.set_act_duration;
+	}
+	printf("MUXDUMP %d %llu %llu %llu %llu\n", nsets, (unsigned long long)timeout,
+	       (unsigned long long)total, (unsigned long long)ex->count[0],
+	       (unsigned long long)ex->count[1]);
+	for (s = 0; s < nsets; s++) {
+		for (e = 0; e < MUX_EVENTS; e++) {
+			struct pfarg_pmd pd;
+
+			memset(&pd, 0, sizeof(pd));
+			pd.reg_num = PFM_SW_FIRST_PMD + e;
+			pd.reg_set = s;
+			if (pfm_read_pmds(fd, &pd, sizeof(pd)))
+				return;
+			end[e] = pd.reg_value;
+			if (pfm_mux_log_runs(hdr, s, e, total, end[e], r[e], 16384, &n[e]))
+				return;
+		}
+		for (k = 0; k < n[0]; k++)
+			printf("MUXRUN %d %d %llu %llu %llu %llu %llu %llu\n", nsets, s,
+			       (unsigned long long)r[0][k].t0, (unsigned long long)r[0][k].t1,
+			       (unsigned long long)r[0][k].c0, (unsigned long long)r[0][k].c1,
+			       (unsigned long long)r[1][k].c0, (unsigned long long)r[1][k].c1);
+	}
+}
+
 int mux_measure(enum mux_workload w, int nsets, uint64_t timeout, uint64_t mask,
 		const struct mux_exact *ex, struct mux_result *r)
 {
@@ -192,6 +239,8 @@ int mux_measure(enum mux_workload w, int nsets, uint64_t timeout, uint64_t mask,
 		ret = program_set(fd, s, flags, timeout, mask);
 	if (!ret)
 		ret = monitor(fd, w);
+	if (!ret && getenv("MUX_DUMP"))
+		dump_runs(fd, hdr, nsets, timeout, ex);
 	for (s = 0; s < nsets && !ret; s++) {
 		for (e = 0; e < MUX_EVENTS && !ret; e++) {
 			struct pfm_mux_est lin, in;
