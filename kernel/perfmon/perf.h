@@ -2,7 +2,7 @@
 /*
  * perfmon: the perf_event_open compatibility layer (perf_open.c, perf_event.c,
  * perf_target.c, perf_file.c, perf_inherit.c; sampling: perf_sample.c,
- * perf_ring.c, perf_sideband.c).
+ * perf_ring.c, perf_output.c, perf_sideband.c).
  *
  * perf's model on perfmon's: every perf event opened on one thread lives in that
  * thread's one perfmon context, owned by a "target" shared by those events.  The
@@ -23,7 +23,8 @@
  * is a routing table from PMD to the perf event that owns it, and its handler
  * hands each overflow to that event (perf_sample.c), which writes its
  * PERF_RECORD_SAMPLE into the ring its output goes to: its own, mapped by
- * mmap() of 1 + 2^n pages, or, for an inherited copy, the opened event's.  The
+ * mmap() of 1 + 2^n pages or the one SET_OUTPUT named (perf_output.c), or, for
+ * an inherited copy, the opened event's.  The
  * handler never masks the context: a record that does not fit is counted and
  * reported by PERF_RECORD_LOST.  The records that name what was sampled (COMM,
  * MMAP2) come from the sampled thread in process context (perf_sideband.c).
@@ -64,8 +65,12 @@ struct pfm_perf_ring {
 	unsigned int events;		/* samples since the last wakeup */
 	bool paused;			/* PAUSE_OUTPUT: records are lost */
 	atomic_t poll;			/* EPOLLIN once a wakeup came */
-	wait_queue_head_t wait;
 	struct irq_work wake_work;	/* wakes the readers from any context */
+	/* its lifetime and readers (perf_output.c) */
+	refcount_t ref;			/* the events attached */
+	atomic_t mmap_count;		/* mappings of it, through any event */
+	raw_spinlock_t evs_lock;	/* evs: changed under the output mutex too */
+	struct list_head evs;		/* the events attached, woken at a wakeup */
 	unsigned int nr_known;		/* mappings reported (perf_sideband.c), lock */
 	struct { u64 start, end; } known[PFM_PERF_SB_KNOWN];
 };
@@ -114,8 +119,11 @@ struct pfm_perf_event {
 	u64 child_count;		/* folded in from copies whose thread exited */
 	u64 child_ns;
 
-	void *user_page;		/* mmap()ed perf_event_mmap_page, or NULL */
-	struct pfm_perf_ring *ring;	/* made by the first mmap(), kept until freed */
+	/* output (perf_output.c): ring, ring_entry under pfm_perf_output_mutex */
+	struct pfm_perf_ring *ring;	/* its own mapping's, or SET_OUTPUT's; RCU */
+	struct list_head ring_entry;	/* in ring->evs */
+	atomic_t mmap_count;		/* its mappings */
+	wait_queue_head_t wait;		/* poll()ers */
 	int cpu;			/* -1, or the one CPU whose samples it takes */
 	u64 period;			/* sampling: the period counting now */
 	u64 freq_stamp;			/* freq: time of the last sample */
@@ -192,13 +200,23 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 			      struct pfm_event_set *set, unsigned int pmd);
 
 /* perf_ring.c */
-int pfm_perf_ring_mmap(struct pfm_perf_event *ev, struct vm_area_struct *vma);
-void pfm_perf_ring_free(struct pfm_perf_event *ev);
-__poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait);
+struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
+					  unsigned long data_pages, bool writable);
+void pfm_perf_ring_destroy(struct pfm_perf_ring *r);
 void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample);
 int pfm_perf_route(struct pfm_perf_event *ev, bool on);
 struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev);
 int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg);
+
+/* perf_output.c */
+void pfm_perf_output_init(struct pfm_perf_event *ev);
+int pfm_perf_output_mmap(struct pfm_perf_event *ev, struct vm_area_struct *vma);
+long pfm_perf_set_output(struct pfm_perf_event *ev, struct pfm_perf_event *out);
+void pfm_perf_output_release(struct pfm_perf_event *ev);
+struct pfm_perf_ring *pfm_perf_ring_get(const struct pfm_perf_event *ev);
+void pfm_perf_ring_put(struct pfm_perf_ring *r);
+__poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait);
+void pfm_perf_update_page(struct pfm_perf_event *ev, const struct pfm_perf_value *v);
 
 /* perf_sideband.c */
 void pfm_perf_sb_sample(struct pfm_perf_event *ev, u64 ip, u64 time);

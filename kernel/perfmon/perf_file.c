@@ -12,8 +12,8 @@
  * (no user-mode counter read), the count in offset, the times; refreshed at
  * each read().  1 + 2^n pages add the ring the event's records go to
  * (perf_ring.c).
- * poll() says POLLHUP, as perf_events does, for an event without a mapping and
- * once the monitored thread has exited.
+ * poll() says POLLHUP, as perf_events does, for an event without a ring and
+ * once the monitored thread has exited.  SET_OUTPUT: perf_output.c.
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -43,24 +43,6 @@ static unsigned int pfm_perf_read_words(const struct pfm_perf_event *ev)
 	if (rf & PERF_FORMAT_GROUP)
 		return 1 + n + (1 + ev->leader->nr_siblings) * entry;
 	return n + entry;
-}
-
-static void pfm_perf_update_page(struct pfm_perf_event *ev, const struct pfm_perf_value *v)
-{
-	struct perf_event_mmap_page *pg = ev->user_page;
-
-	if (!pg)
-		return;
-	/* A writer alone: the sequence count is odd while the fields change. */
-	WRITE_ONCE(pg->lock, pg->lock + 1);
-	barrier();
-	pg->index = 0;
-	pg->offset = v->count;
-	pg->time_enabled = v->ena_ns;
-	pg->time_running = v->ena_ns;
-	pg->pmc_width = 64;
-	barrier();
-	WRITE_ONCE(pg->lock, pg->lock + 1);
 }
 
 /* The events a read of ev reports, leader first for a group read. */
@@ -225,23 +207,20 @@ static long pfm_perf_apply(struct pfm_perf_event *ev, pfm_perf_op fn, bool on, u
 	return ret;
 }
 
-/* Where the kernel tells the fd apart from its own (SET_OUTPUT's argument). */
-static long pfm_perf_set_output(struct pfm_perf_event *ev, unsigned long arg)
+/* SET_OUTPUT's argument: -1, or an fd of this layer (EBADF otherwise). */
+static long pfm_perf_ioc_set_output(struct pfm_perf_event *ev, unsigned long arg)
 {
 	struct pfm_perf_event *out;
 	struct fd f;
-	long ret = 0;
+	long ret;
 
 	if ((int)arg == -1)
-		return 0;
+		return pfm_perf_set_output(ev, NULL);
 	f = fdget((int)arg);
 	if (!f.file)
 		return -EBADF;
 	out = pfm_perf_event_from_file(f.file);
-	if (!out)
-		ret = -EBADF;
-	else if (out == ev || out->target->task != ev->target->task)
-		ret = -EINVAL;
+	ret = out ? pfm_perf_set_output(ev, out) : -EBADF;
 	fdput(f);
 	return ret;
 }
@@ -285,7 +264,7 @@ static long pfm_perf_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 			return -EFAULT;
 		return 0;
 	case PERF_EVENT_IOC_SET_OUTPUT:
-		return pfm_perf_set_output(ev, arg);
+		return pfm_perf_ioc_set_output(ev, arg);
 	case PERF_EVENT_IOC_SET_FILTER:
 		filter = strndup_user(uarg, PAGE_SIZE);
 		if (IS_ERR(filter))
@@ -322,14 +301,14 @@ static __poll_t pfm_perf_poll(struct file *file, poll_table *wait)
 
 /*
  * No ctx->mutex here: mmap_lock is held, and attaching takes the mutex first and
- * mmap_lock after (exec's locks).  The ring is made once, lock-free
- * (perf_ring.c); read() fills its user page under the mutex.
+ * mmap_lock after (exec's locks).  The ring is perf_output.c's; read() fills
+ * its user page under the mutex.
  */
 static int pfm_perf_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	return pfm_perf_ring_mmap(file->private_data, vma);
+	return pfm_perf_output_mmap(file->private_data, vma);
 }
 
 /*
@@ -371,7 +350,7 @@ void pfm_perf_event_free(struct pfm_perf_event *ev)
 	pfm_perf_event_unlink(ev);
 	mutex_unlock(&t->ctx->mutex);
 	mutex_unlock(&pfm_perf_family_mutex);
-	pfm_perf_ring_free(ev);
+	pfm_perf_output_release(ev);
 	kfree(ev);
 	pfm_perf_target_put(t);
 }

@@ -281,16 +281,28 @@
  *     group), ID, PAUSE_OUTPUT (EINVAL without a ring of data pages); REFRESH,
  *     PERIOD (after reading its argument: EFAULT) and the filters are EINVAL
  *     as for a counting software event (REFRESH and PERIOD on sampling events
- *     too: not done),
- *     SET_OUTPUT 0 for -1 or an event of the same thread (but the records
- *     still go to the event's own ring: not done), MODIFY_ATTRIBUTES
- *     EOPNOTSUPP after the attr checks; any other command ENOTTY.
+ *     too: not done), SET_OUTPUT (below), MODIFY_ATTRIBUTES EOPNOTSUPP after
+ *     the attr checks; any other command ENOTTY.
+ *   - SET_OUTPUT(fd): the event's records (samples, LOST, THROTTLE, side-band)
+ *     go to the ring of the event fd names, as perf record sends the events of
+ *     one CPU into one ring; SET_OUTPUT(-1): to no ring.  Refused as Linux 6.1
+ *     refuses it: fd not an event of this layer EBADF; the event itself, an
+ *     event of another cpu, an event of another thread when cpu is -1, another
+ *     clock (use_clockid, clockid) or direction (write_backward), an event
+ *     mapped itself now, or a ring mapped by nobody now: EINVAL (nothing
+ *     changes).  A redirected event's mmap() of the ring's size maps that ring
+ *     (another size EINVAL); poll() of it says what its ring's wakeups say.
+ *     PERF_FLAG_FD_OUTPUT at open does the same into group_fd's ring (its
+ *     refusals refuse the open).
  *   - mmap(): 1 + 2^n pages (n >= 0, or one page), MAP_SHARED, offset 0, else
  *     EINVAL: a struct perf_event_mmap_page with lock even, index 0 (no
  *     user-mode counter read), offset = the count, time_enabled, time_running,
  *     pmc_width 64, refreshed by read(); data_offset = one page, data_size =
- *     2^n pages, aux_size 0, cap_user_time* 0.  The ring lives until the event
- *     is closed; a later mmap() of another size is EINVAL.  Mapped writable,
+ *     2^n pages, aux_size 0, cap_user_time* 0.  While a ring is mapped, a
+ *     new mapping of another size is EINVAL; an event's last munmap() takes it
+ *     from its ring, a ring's last munmap() takes every event from it (their
+ *     records are dropped, poll() says EPOLLHUP), and the next mmap() makes a
+ *     new ring, of any size, as perf_events does.  Mapped writable,
  *     data_tail is honoured (a record that does not fit is lost); read-only,
  *     the ring overwrites.
  *   - Sampling (sample_period): the event's software counter is a perfmon
@@ -337,7 +349,7 @@
  *     throttles an event that takes more than rate/HZ samples in a tick:
  *     PERF_RECORD_THROTTLE, no samples until the next tick, whose first
  *     overflow writes PERF_RECORD_UNTHROTTLE.  Throttled periods are counted.
- *   - poll(): EPOLLHUP for an event without a mapping (as perf_events) and once
+ *   - poll(): EPOLLHUP for an event without a ring (as perf_events) and once
  *     the thread has exited; else EPOLLIN once after each wakeup.
  * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,
  * E2BIG, EINVAL), paranoid 3 (EACCES), kernel level (EACCES), period or
@@ -345,7 +357,8 @@
  * leader's inherit differs (EINVAL), cpu (EINVAL), type and config (ENOENT;
  * for a hardware event also EINVAL, EOPNOTSUPP), sampling what this layer cannot
  * (EOPNOTSUPP), CPU events (EACCES), group rules (EINVAL), the thread's context (EACCES, EBUSY,
- * EMFILE), a hardware event's counter (EINVAL, EBUSY, EACCES).
+ * EMFILE), a hardware event's counter (EINVAL, EBUSY, EACCES), FD_OUTPUT's
+ * ring (EINVAL).
  *
  * COUNTS PAGE
  *
