@@ -2,7 +2,7 @@
 /*
  * perfmon: the perf_event_open compatibility layer (perf_open.c, perf_event.c,
  * perf_target.c, perf_file.c, perf_inherit.c; sampling: perf_sample.c,
- * perf_ring.c, perf_output.c, perf_sideband.c).
+ * perf_ring.c, perf_output.c, perf_async.c, perf_sideband.c).
  *
  * perf's model on perfmon's: every perf event opened on one thread lives in that
  * thread's one perfmon context, owned by a "target" shared by those events.  The
@@ -91,6 +91,8 @@ struct pfm_perf_target {
 	unsigned long sb_queued;	/* bit 0: sb_work queued (the thread's own) */
 	u64 sb_time;			/* the time its records carry */
 	struct callback_head sb_work;	/* reports mappings (perf_sideband.c) */
+	unsigned long async_queued;	/* bit 0: async_work queued (the thread's own) */
+	struct callback_head async_work; /* disables at REFRESH's limit (perf_async.c) */
 };
 
 struct pfm_perf_event {
@@ -124,6 +126,13 @@ struct pfm_perf_event {
 	struct list_head ring_entry;	/* in ring->evs */
 	atomic_t mmap_count;		/* its mappings */
 	wait_queue_head_t wait;		/* poll()ers */
+
+	/* signals and REFRESH (perf_async.c) */
+	struct fasync_struct *fasync;	/* O_ASYNC's owner, F_SETSIG's signal */
+	struct irq_work kill_work;	/* sends it from any context */
+	int pending_kill;		/* its si_code: POLL_IN, POLL_HUP, or 0 */
+	atomic_t event_limit;		/* REFRESH: overflows left, 0 for no limit */
+	bool limit_hit;			/* the last one came: disabled at once */
 	int cpu;			/* -1, or the one CPU whose samples it takes */
 	u64 period;			/* sampling: the period counting now */
 	u64 freq_stamp;			/* freq: time of the last sample */
@@ -217,6 +226,14 @@ struct pfm_perf_ring *pfm_perf_ring_get(const struct pfm_perf_event *ev);
 void pfm_perf_ring_put(struct pfm_perf_ring *r);
 __poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait);
 void pfm_perf_update_page(struct pfm_perf_event *ev, const struct pfm_perf_value *v);
+
+/* perf_async.c */
+void pfm_perf_async_init(struct pfm_perf_event *ev);
+void pfm_perf_async_release(struct pfm_perf_event *ev);
+int pfm_perf_fasync(int fd, struct file *file, int on);
+int pfm_perf_refresh(struct pfm_perf_event *ev, int refresh);
+int pfm_perf_async_overflow(struct pfm_perf_event *ev);
+void pfm_perf_async_signal(struct pfm_perf_event *ev, int kill);
 
 /* perf_sideband.c */
 void pfm_perf_sb_sample(struct pfm_perf_event *ev, u64 ip, u64 time);

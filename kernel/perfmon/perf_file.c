@@ -245,6 +245,7 @@ static long pfm_perf_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 	char *filter;
 	u64 value;
 	struct fd f;
+	long ret;
 
 	switch (cmd) {
 	case PERF_EVENT_IOC_ENABLE:
@@ -254,7 +255,8 @@ static long pfm_perf_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 	case PERF_EVENT_IOC_RESET:
 		return pfm_perf_apply(ev, pfm_perf_op_reset, false, arg);
 	case PERF_EVENT_IOC_REFRESH:
-		return -EINVAL;		/* counting events have no overflow to refresh */
+		ret = pfm_perf_refresh(ev, arg);
+		return ret ?: pfm_perf_apply(ev, pfm_perf_op_enable, true, 0);
 	case PERF_EVENT_IOC_PERIOD:
 		if (copy_from_user(&value, uarg, sizeof(value)))
 			return -EFAULT;
@@ -351,6 +353,7 @@ void pfm_perf_event_free(struct pfm_perf_event *ev)
 	mutex_unlock(&t->ctx->mutex);
 	mutex_unlock(&pfm_perf_family_mutex);
 	pfm_perf_output_release(ev);
+	pfm_perf_async_release(ev);
 	kfree(ev);
 	pfm_perf_target_put(t);
 }
@@ -368,6 +371,7 @@ static const struct file_operations pfm_perf_fops = {
 	.unlocked_ioctl = pfm_perf_ioctl,
 	.compat_ioctl = pfm_perf_ioctl,
 	.mmap = pfm_perf_mmap,
+	.fasync = pfm_perf_fasync,
 	.release = pfm_perf_release,
 	.llseek = no_llseek,
 };

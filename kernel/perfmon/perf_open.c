@@ -249,6 +249,7 @@ struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr)
 	ev->enabled = !attr->disabled;
 	ev->exec_armed = attr->disabled && attr->enable_on_exec;
 	pfm_perf_output_init(ev);
+	pfm_perf_async_init(ev);
 	return ev;
 }
 

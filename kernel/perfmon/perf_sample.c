@@ -263,12 +263,18 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	struct pfm_pmd *p = &set->pmds[pmd];
 	u64 ip = pfm_user_ip(), time = local_clock();
 	unsigned int n = 1;
+	int kill;
 
-	/* a thread's event on one CPU: what happens elsewhere is counted, not sampled */
-	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || pfm_perf_throttle(ev)) {
+	/*
+	 * A thread's event on one CPU: what happens elsewhere is counted, not
+	 * sampled.  Past REFRESH's limit, until the disable, nothing is sampled.
+	 */
+	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || READ_ONCE(ev->limit_hit) ||
+	    pfm_perf_throttle(ev)) {
 		pfm_perf_period_done(ev, c, p);
 		return;
 	}
+	kill = pfm_perf_async_overflow(ev);
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		w[n++] = pfm_perf_primary_id(ev);
 	if (st & PERF_SAMPLE_IP)
@@ -294,6 +300,7 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	h->size = n * sizeof(u64);
 	pfm_perf_period_done(ev, c, p);
 	pfm_perf_ring_write(ev, w, true);
+	pfm_perf_async_signal(ev, kill);
 	pfm_perf_sb_sample(ev, ip, time);
 }
 

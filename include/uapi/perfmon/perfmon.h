@@ -278,11 +278,21 @@
  *     CPU while the event was enabled (as perf_events reports per-thread
  *     events); LOST is 0.  Counts stay readable after the thread exits.
  *   - ioctl(): ENABLE, DISABLE, RESET (with PERF_IOC_FLAG_GROUP: the whole
- *     group), ID, PAUSE_OUTPUT (EINVAL without a ring of data pages); REFRESH,
- *     PERIOD (after reading its argument: EFAULT) and the filters are EINVAL
- *     as for a counting software event (REFRESH and PERIOD on sampling events
- *     too: not done), SET_OUTPUT (below), MODIFY_ATTRIBUTES EOPNOTSUPP after
- *     the attr checks; any other command ENOTTY.
+ *     group), ID, PAUSE_OUTPUT (EINVAL without a ring of data pages); REFRESH
+ *     (below; EINVAL for a counting or inherit event), PERIOD (after reading
+ *     its argument: EFAULT) and the filters are EINVAL as for a counting
+ *     software event (PERIOD on sampling events too: not done), SET_OUTPUT
+ *     (below), MODIFY_ATTRIBUTES EOPNOTSUPP after the attr checks; any other
+ *     command ENOTTY.
+ *   - Signals: with O_ASYNC (fcntl F_SETFL; F_SETOWN or F_SETOWN_EX names the
+ *     owner, F_SETSIG the signal), every overflow of a sampling event sends
+ *     the owner SIGIO, or F_SETSIG's signal with si_code POLL_IN and si_fd the
+ *     event's fd, as perf_events does (an inherited copy's: the opened
+ *     event's owner).  REFRESH(n) adds n to the event's overflow limit and
+ *     enables it; the overflow that takes the limit to 0 is recorded, its
+ *     signal has si_code POLL_HUP, and the event is disabled before the
+ *     thread returns to user mode (its count stops there); a later ENABLE
+ *     samples without a limit.
  *   - SET_OUTPUT(fd): the event's records (samples, LOST, THROTTLE, side-band)
  *     go to the ring of the event fd names, as perf record sends the events of
  *     one CPU into one ring; SET_OUTPUT(-1): to no ring.  Refused as Linux 6.1
