@@ -202,6 +202,7 @@ bool pfm_perf_sampling(const struct perf_event_attr *attr);
 int pfm_perf_sample_check(const struct perf_event_attr *attr);
 int pfm_perf_sample_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev);
 void pfm_perf_sample_teardown(struct pfm_perf_event *ev);
+int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value);
 unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w);
 unsigned int pfm_perf_id_trailer_at(const struct pfm_perf_event *ev, u64 *w, u64 time);
 void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type);

@@ -260,7 +260,7 @@ static long pfm_perf_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 	case PERF_EVENT_IOC_PERIOD:
 		if (copy_from_user(&value, uarg, sizeof(value)))
 			return -EFAULT;
-		return -EINVAL;		/* not a sampling event */
+		return pfm_perf_sample_period(ev, value);
 	case PERF_EVENT_IOC_ID:
 		if (copy_to_user(uarg, &ev->id, sizeof(ev->id)))
 			return -EFAULT;

@@ -27,6 +27,7 @@
 #include "perf.h"
 #include "pmu_state.h"
 #include "rw.h"
+#include "sets.h"
 #include "sw_pmu.h"
 
 #define PFM_PERF_SAMPLE_OK	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
@@ -302,6 +303,59 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	pfm_perf_ring_write(ev, w, true);
 	pfm_perf_async_signal(ev, kill);
 	pfm_perf_sb_sample(ev, ip, time);
+}
+
+struct pfm_perf_new_period {
+	struct pfm_perf_event *ev;
+	u64 period;
+};
+
+/*
+ * Where the state lives, under ctx->lock: the period in progress ends now and
+ * a new one starts (as perf restarts the event with period_left 0); wrapped
+ * takes what the PMD leaves, so the count goes on.
+ */
+static void pfm_perf_restart_period(struct pfm_context *ctx, void *arg)
+{
+	struct pfm_perf_new_period *np = arg;
+	struct pfm_perf_event *ev = np->ev;
+	struct pfm_perf_counter *c = &ev->target->counters[ev->counter];
+	struct pfm_event_set *set = pfm_find_set(ctx, 0);
+	unsigned int pmd = pfm_perf_counter_pmd(ev->counter);
+	struct pfm_pmd *p = &set->pmds[pmd];
+
+	c->wrapped += pfm_pmd_value(ctx, set, pmd) + np->period;
+	ev->period = np->period;
+	p->short_reset = -np->period;
+	p->long_reset = -np->period;
+	pfm_pmd_set_value(ctx, set, pmd, -np->period);
+}
+
+/*
+ * PERF_EVENT_IOC_PERIOD with perf's checks: a sampling event (EINVAL), a
+ * value not 0 (EINVAL), within the maximum rate with freq, else below 2^63
+ * (EINVAL).  With freq it is the new frequency, else the new period, counted
+ * from now.  ctx->mutex not held.
+ */
+int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value)
+{
+	struct pfm_perf_new_period np = { .ev = ev, .period = value };
+	struct pfm_context *ctx = ev->target->ctx;
+
+	if (!pfm_perf_sampling(&ev->attr) || !value)
+		return -EINVAL;
+	if (ev->attr.freq ? value > READ_ONCE(pfm_perf_max_sample_rate) : value >> 63)
+		return -EINVAL;
+	mutex_lock(&ctx->mutex);
+	if (ev->attr.freq) {
+		ev->attr.sample_freq = value;
+	} else {
+		ev->attr.sample_period = value;
+		if (ev->counter >= 0)
+			pfm_run_on_state(ctx, pfm_perf_restart_period, &np);
+	}
+	mutex_unlock(&ctx->mutex);
+	return 0;
 }
 
 /* ev's counter (its own) as a sampling PMD; ctx->mutex held. */

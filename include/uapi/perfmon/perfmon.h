@@ -280,10 +280,13 @@
  *   - ioctl(): ENABLE, DISABLE, RESET (with PERF_IOC_FLAG_GROUP: the whole
  *     group), ID, PAUSE_OUTPUT (EINVAL without a ring of data pages); REFRESH
  *     (below; EINVAL for a counting or inherit event), PERIOD (after reading
- *     its argument: EFAULT) and the filters are EINVAL as for a counting
- *     software event (PERIOD on sampling events too: not done), SET_OUTPUT
- *     (below), MODIFY_ATTRIBUTES EOPNOTSUPP after the attr checks; any other
- *     command ENOTTY.
+ *     its argument, EFAULT; EINVAL for a counting event, 0, a frequency above
+ *     the maximum rate or a period of 2^63 or more): with freq the new
+ *     sample_freq, else the new period, counted from now (the period in
+ *     progress is dropped, as perf restarts the event; the count goes on; an
+ *     inherited copy keeps its period), the filters EINVAL as for a software
+ *     event, SET_OUTPUT (below), MODIFY_ATTRIBUTES EOPNOTSUPP after the attr
+ *     checks; any other command ENOTTY.
  *   - Signals: with O_ASYNC (fcntl F_SETFL; F_SETOWN or F_SETOWN_EX names the
  *     owner, F_SETSIG the signal), every overflow of a sampling event sends
  *     the owner SIGIO, or F_SETSIG's signal with si_code POLL_IN and si_fd the
