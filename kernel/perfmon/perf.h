@@ -2,7 +2,7 @@
 /*
  * perfmon: the perf_event_open compatibility layer (perf_open.c, perf_event.c,
  * perf_target.c, perf_file.c, perf_inherit.c; sampling: perf_sample.c,
- * perf_ring.c, perf_output.c, perf_async.c, perf_sideband.c).
+ * perf_ring.c, perf_output.c, perf_async.c, perf_sideband.c, perf_task.c).
  *
  * perf's model on perfmon's: every perf event opened on one thread lives in that
  * thread's one perfmon context, owned by a "target" shared by those events.  The
@@ -217,6 +217,14 @@ void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample)
 int pfm_perf_route(struct pfm_perf_event *ev, bool on);
 struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev);
 int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg);
+void pfm_perf_route_each(struct pfm_context *ctx, void (*fn)(struct pfm_perf_event *, void *),
+			 void *arg);
+
+/* perf_task.c */
+void pfm_perf_task_fork(struct task_struct *parent, struct task_struct *child);
+void pfm_perf_task_exit(struct task_struct *task);
+void pfm_perf_task_init(void);
+void pfm_perf_task_exit_hooks(void);
 
 /* perf_output.c */
 void pfm_perf_output_init(struct pfm_perf_event *ev);

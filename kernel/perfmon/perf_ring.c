@@ -115,6 +115,27 @@ int pfm_perf_route(struct pfm_perf_event *ev, bool on)
 	return 0;
 }
 
+/*
+ * fn on every event the context routes overflows to, under its lock while it
+ * is attached (its routes are released only after it is detached); any context.
+ */
+void pfm_perf_route_each(struct pfm_context *ctx, void (*fn)(struct pfm_perf_event *, void *),
+			 void *arg)
+{
+	struct pfm_perf_routes *r;
+	unsigned long flags;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (pfm_ctx_is_loaded(ctx) && ctx->smpl.fmt == &pfm_perf_smpl_fmt) {
+		r = ctx->smpl.addr;
+		for (i = 0; i < PFM_MAX_PMDS; i++)
+			if (r->ev[i])
+				fn(r->ev[i], arg);
+	}
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
 /* ---- the ring --------------------------------------------------------------- */
 
 /* Every event whose output is this ring is woken, as perf wakes an rb's events. */

@@ -351,7 +351,16 @@
  *     time that of the sample less 1 ns (so perf, which sorts by time, knows
  *     the mapping before the sample; without TIME the first sample of a new
  *     mapping precedes its record and stays unresolved).  A ring remembers 32
- *     mappings.  FORK and EXIT are not written; COMM only at such an exec.
+ *     mappings.  PERF_RECORD_FORK (in the parent at the fork) and
+ *     PERF_RECORD_EXIT (in the exiting thread, before poll() says POLLHUP)
+ *     go to the thread's enabled sampling events that ask for side-band
+ *     records (attr.task, comm, mmap, mmap2 or mmap_data) on this CPU or on
+ *     every CPU, {pid, ppid, tid, ptid, time} as 6.1 writes them (EXIT's
+ *     ptid is the parent's pid, as there).  With attr.comm, a rename
+ *     (prctl(PR_SET_NAME), /proc/self/comm) writes COMM, and an exec COMM
+ *     with the exec flag for the events enabled then (hooked on the kernel's
+ *     task_rename tracepoint).  Counting events get none of these: the hooks
+ *     run in atomic context and reach the sampling events only.
  *   - freq=1: the clocks take the fixed period 1e9/sample_freq ns (attr.freq is
  *     then cleared, as perf does); other events start at period 1 and adapt it
  *     at each sample to what would give sample_freq samples a second (an
