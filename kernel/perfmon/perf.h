@@ -2,7 +2,8 @@
 /*
  * perfmon: the perf_event_open compatibility layer (perf_open.c, perf_event.c,
  * perf_target.c, perf_file.c, perf_inherit.c; sampling: perf_sample.c,
- * perf_ring.c, perf_output.c, perf_async.c, perf_sideband.c, perf_task.c).
+ * perf_ring.c, perf_output.c, perf_async.c, perf_sideband.c, perf_task.c,
+ * perf_callchain.c).
  *
  * perf's model on perfmon's: every perf event opened on one thread lives in that
  * thread's one perfmon context, owned by a "target" shared by those events.  The
@@ -219,6 +220,11 @@ struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev);
 int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg);
 void pfm_perf_route_each(struct pfm_context *ctx, void (*fn)(struct pfm_perf_event *, void *),
 			 void *arg);
+
+/* perf_callchain.c */
+#define PFM_PERF_MAX_STACK	127	/* perf_event_max_stack's default */
+int pfm_perf_callchain_check(const struct perf_event_attr *attr);
+unsigned int pfm_perf_callchain(const struct pfm_perf_event *ev, u64 *w);
 
 /* perf_task.c */
 void pfm_perf_task_fork(struct task_struct *parent, struct task_struct *child);

@@ -11,11 +11,13 @@
  * does.
  *
  * PERF_RECORD_SAMPLE carries, in the kernel's order, IDENTIFIER, IP, TID, TIME,
- * ADDR, ID, STREAM_ID, CPU, PERIOD and READ (without PERF_FORMAT_GROUP).  IP is
+ * ADDR, ID, STREAM_ID, CPU, PERIOD, READ (without PERF_FORMAT_GROUP) and
+ * CALLCHAIN.  IP is
  * where the thread is in user mode (misc PERF_RECORD_MISC_USER), also for a fault
  * the kernel took on its behalf; ADDR the faulting address for page faults, else
  * 0; TIME perf's clock (local_clock()); pid/tid in the sampled thread's namespace;
- * ID the opened event's id (an inherited copy's too), STREAM_ID the event's own.
+ * ID the opened event's id (an inherited copy's too), STREAM_ID the event's own,
+ * CALLCHAIN the user frames (perf_callchain.c).
  * Other sample bits are EOPNOTSUPP, where perf_event_open(2) says a PMU does not
  * support something.
  */
@@ -33,10 +35,11 @@
 #define PFM_PERF_SAMPLE_OK	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
 				 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
 				 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
-				 PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ)
+				 PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | \
+				 PERF_SAMPLE_CALLCHAIN)
 
-/* The largest record: header, ten fields, a read of five words. */
-#define PFM_PERF_SAMPLE_WORDS	16
+/* The largest record: header, ten fields, a read of five words, a chain. */
+#define PFM_PERF_SAMPLE_WORDS	(16 + 1 + PFM_PERF_MAX_STACK)
 
 /* perf_event_max_sample_rate's default */
 unsigned long pfm_perf_max_sample_rate = 100000;
@@ -49,8 +52,10 @@ bool pfm_perf_sampling(const struct perf_event_attr *attr)
 /* What this layer cannot sample, where perf_event_alloc() refuses a PMU's gaps. */
 int pfm_perf_sample_check(const struct perf_event_attr *attr)
 {
-	if (!pfm_perf_sampling(attr))
-		return 0;
+	int ret = pfm_perf_callchain_check(attr);
+
+	if (ret || !pfm_perf_sampling(attr))
+		return ret;
 	if (attr->sample_type & ~PFM_PERF_SAMPLE_OK)
 		return -EOPNOTSUPP;
 	if ((attr->sample_type & PERF_SAMPLE_READ) &&
@@ -296,6 +301,8 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 		w[n++] = ev->period;
 	if (st & PERF_SAMPLE_READ)
 		n += pfm_perf_sample_read(ev, ctx, set, pmd, w + n);
+	if (st & PERF_SAMPLE_CALLCHAIN)
+		n += pfm_perf_callchain(ev, w + n);
 	h->type = PERF_RECORD_SAMPLE;
 	h->misc = PERF_RECORD_MISC_USER;
 	h->size = n * sizeof(u64);

@@ -333,8 +333,16 @@
  *     fault the kernel took for it), TID (the sampled thread's namespace),
  *     TIME (local_clock(), perf's clock), ADDR (the faulting address, else 0),
  *     ID (the opened event's), STREAM_ID (the event's own), CPU, PERIOD, READ
- *     (without PERF_FORMAT_GROUP); any other sample bit, or READ with a group
- *     read_format, is EOPNOTSUPP.  sample_id_all adds the kernel's trailer
+ *     (without PERF_FORMAT_GROUP), CALLCHAIN (below); any other sample bit, or
+ *     READ with a group read_format, is EOPNOTSUPP.  CALLCHAIN is the user
+ *     chain perf_callchain_user() gives on x86-64: PERF_CONTEXT_USER, the
+ *     IP, then each caller's return address through the frame pointers (rbp),
+ *     read without faulting; code without frame pointers gives short or
+ *     skipping chains, as with perf_events (no STACK_USER for DWARF unwinding).
+ *     No kernel part: every sample is a user-mode one here
+ *     (exclude_callchain_kernel changes nothing); exclude_callchain_user
+ *     gives nr 0; sample_max_stack (0: 127) bounds nr, the mark counted;
+ *     above 127 it is EOVERFLOW at open, counting or sampling.  sample_id_all adds the kernel's trailer
  *     (TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER) to LOST records.  A full
  *     ring or PAUSE_OUTPUT loses records; the next record written is preceded
  *     by PERF_RECORD_LOST with the exact number lost.  data_head is stored
@@ -377,8 +385,8 @@
  * E2BIG, EINVAL), paranoid 3 (EACCES), kernel level (EACCES), period or
  * frequency (EINVAL), no free fd (EMFILE), group_fd (EBADF), pid (ESRCH),
  * leader's inherit differs (EINVAL), cpu (EINVAL), type and config (ENOENT;
- * for a hardware event also EINVAL, EOPNOTSUPP), sampling what this layer cannot
- * (EOPNOTSUPP), CPU events (EACCES), group rules (EINVAL), the thread's context (EACCES, EBUSY,
+ * for a hardware event also EINVAL, EOPNOTSUPP), a call chain deeper than 127
+ * (EOVERFLOW), sampling what this layer cannot (EOPNOTSUPP), CPU events (EACCES), group rules (EINVAL), the thread's context (EACCES, EBUSY,
  * EMFILE), a hardware event's counter (EINVAL, EBUSY, EACCES), FD_OUTPUT's
  * ring (EINVAL).
  *
