@@ -104,7 +104,8 @@ check-guest: module guest-bins
 		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS) \
 		$(GUEST_APPARMOR)
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/check.cpio.gz \
-		$(if $(GUEST_SUITE),--append "$(GUEST_SUITE)") --log $(B)/guest/check.log
+		$(if $(GUEST_SUITE),--append "$(GUEST_SUITE)") --timeout 900 \
+		--log $(B)/guest/check.log
 
 # The same suite on the debug kernel, through the system calls.
 check-guest-debug: kernel guest-bins

@@ -2,7 +2,8 @@
 /*
  * perfmon: the perf_event_open compatibility layer (perf_open.c, perf_event.c,
  * perf_target.c, perf_file.c, perf_inherit.c; sampling: perf_sample.c,
- * perf_ring.c, perf_sideband.c).
+ * perf_ring.c, perf_output.c, perf_async.c, perf_sideband.c, perf_task.c,
+ * perf_callchain.c).
  *
  * perf's model on perfmon's: every perf event opened on one thread lives in that
  * thread's one perfmon context, owned by a "target" shared by those events.  The
@@ -25,7 +26,8 @@
  * is a routing table from PMD to the perf event that owns it, and its handler
  * hands each overflow to that event (perf_sample.c), which writes its
  * PERF_RECORD_SAMPLE into the ring its output goes to: its own, mapped by
- * mmap() of 1 + 2^n pages, or, for an inherited copy, the opened event's.  The
+ * mmap() of 1 + 2^n pages or the one SET_OUTPUT named (perf_output.c), or, for
+ * an inherited copy, the opened event's.  The
  * handler never masks the context: a record that does not fit is counted and
  * reported by PERF_RECORD_LOST.  The records that name what was sampled (COMM,
  * MMAP2) come from the sampled thread in process context (perf_sideband.c).
@@ -66,8 +68,12 @@ struct pfm_perf_ring {
 	unsigned int events;		/* samples since the last wakeup */
 	bool paused;			/* PAUSE_OUTPUT: records are lost */
 	atomic_t poll;			/* EPOLLIN once a wakeup came */
-	wait_queue_head_t wait;
 	struct irq_work wake_work;	/* wakes the readers from any context */
+	/* its lifetime and readers (perf_output.c) */
+	refcount_t ref;			/* the events attached */
+	atomic_t mmap_count;		/* mappings of it, through any event */
+	raw_spinlock_t evs_lock;	/* evs: changed under the output mutex too */
+	struct list_head evs;		/* the events attached, woken at a wakeup */
 	unsigned int nr_known;		/* mappings reported (perf_sideband.c), lock */
 	struct { u64 start, end; } known[PFM_PERF_SB_KNOWN];
 };
@@ -101,6 +107,8 @@ struct pfm_perf_target {
 	unsigned long sb_queued;	/* bit 0: sb_work queued (the thread's own) */
 	u64 sb_time;			/* the time its records carry */
 	struct callback_head sb_work;	/* reports mappings (perf_sideband.c) */
+	unsigned long async_queued;	/* bit 0: async_work queued (the thread's own) */
+	struct callback_head async_work; /* disables at REFRESH's limit (perf_async.c) */
 };
 
 struct pfm_perf_event {
@@ -138,8 +146,18 @@ struct pfm_perf_event {
 	u64 child_ns;
 	u64 child_run_ns;
 
-	void *user_page;		/* mmap()ed perf_event_mmap_page, or NULL */
-	struct pfm_perf_ring *ring;	/* made by the first mmap(), kept until freed */
+	/* output (perf_output.c): ring, ring_entry under pfm_perf_output_mutex */
+	struct pfm_perf_ring *ring;	/* its own mapping's, or SET_OUTPUT's; RCU */
+	struct list_head ring_entry;	/* in ring->evs */
+	atomic_t mmap_count;		/* its mappings */
+	wait_queue_head_t wait;		/* poll()ers */
+
+	/* signals and REFRESH (perf_async.c) */
+	struct fasync_struct *fasync;	/* O_ASYNC's owner, F_SETSIG's signal */
+	struct irq_work kill_work;	/* sends it from any context */
+	int pending_kill;		/* its si_code: POLL_IN, POLL_HUP, or 0 */
+	atomic_t event_limit;		/* REFRESH: overflows left, 0 for no limit */
+	bool limit_hit;			/* the last one came: disabled at once */
 	int cpu;			/* -1, or the one CPU whose samples it takes */
 	u64 period;			/* sampling: the period counting now */
 	u64 freq_stamp;			/* freq: time of the last sample */
@@ -227,6 +245,7 @@ bool pfm_perf_sampling(const struct perf_event_attr *attr);
 int pfm_perf_sample_check(const struct perf_event_attr *attr);
 int pfm_perf_sample_setup(struct pfm_perf_event *ev, unsigned int s);
 void pfm_perf_sample_teardown(struct pfm_perf_event *ev, unsigned int s);
+int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value);
 unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w);
 unsigned int pfm_perf_id_trailer_at(const struct pfm_perf_event *ev, u64 *w, u64 time);
 void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type);
@@ -234,13 +253,44 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 			      struct pfm_event_set *set, unsigned int pmd);
 
 /* perf_ring.c */
-int pfm_perf_ring_mmap(struct pfm_perf_event *ev, struct vm_area_struct *vma);
-void pfm_perf_ring_free(struct pfm_perf_event *ev);
-__poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait);
+struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
+					  unsigned long data_pages, bool writable);
+void pfm_perf_ring_destroy(struct pfm_perf_ring *r);
 void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample);
 int pfm_perf_route(struct pfm_perf_event *ev, unsigned int s, bool on);
 struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev);
 int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg);
+void pfm_perf_route_each(struct pfm_context *ctx, void (*fn)(struct pfm_perf_event *, void *),
+			 void *arg);
+
+/* perf_callchain.c */
+#define PFM_PERF_MAX_STACK	127	/* perf_event_max_stack's default */
+int pfm_perf_callchain_check(const struct perf_event_attr *attr);
+unsigned int pfm_perf_callchain(const struct pfm_perf_event *ev, u64 *w);
+
+/* perf_task.c */
+void pfm_perf_task_fork(struct task_struct *parent, struct task_struct *child);
+void pfm_perf_task_exit(struct task_struct *task);
+void pfm_perf_task_init(void);
+void pfm_perf_task_exit_hooks(void);
+
+/* perf_output.c */
+void pfm_perf_output_init(struct pfm_perf_event *ev);
+int pfm_perf_output_mmap(struct pfm_perf_event *ev, struct vm_area_struct *vma);
+long pfm_perf_set_output(struct pfm_perf_event *ev, struct pfm_perf_event *out);
+void pfm_perf_output_release(struct pfm_perf_event *ev);
+struct pfm_perf_ring *pfm_perf_ring_get(const struct pfm_perf_event *ev);
+void pfm_perf_ring_put(struct pfm_perf_ring *r);
+__poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait);
+void pfm_perf_update_page(struct pfm_perf_event *ev, const struct pfm_perf_value *v);
+
+/* perf_async.c */
+void pfm_perf_async_init(struct pfm_perf_event *ev);
+void pfm_perf_async_release(struct pfm_perf_event *ev);
+int pfm_perf_fasync(int fd, struct file *file, int on);
+int pfm_perf_refresh(struct pfm_perf_event *ev, int refresh);
+int pfm_perf_async_overflow(struct pfm_perf_event *ev);
+void pfm_perf_async_signal(struct pfm_perf_event *ev, int kill);
 
 /* perf_sideband.c */
 void pfm_perf_sb_sample(struct pfm_perf_event *ev, u64 ip, u64 time);

@@ -12,8 +12,8 @@
  * (no user-mode counter read), the count in offset, the times; refreshed at
  * each read().  1 + 2^n pages add the ring the event's records go to
  * (perf_ring.c).
- * poll() says POLLHUP, as perf_events does, for an event without a mapping and
- * once the monitored thread has exited.
+ * poll() says POLLHUP, as perf_events does, for an event without a ring and
+ * once the monitored thread has exited.  SET_OUTPUT: perf_output.c.
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -43,24 +43,6 @@ static unsigned int pfm_perf_read_words(const struct pfm_perf_event *ev)
 	if (rf & PERF_FORMAT_GROUP)
 		return 1 + n + (1 + ev->leader->nr_siblings) * entry;
 	return n + entry;
-}
-
-static void pfm_perf_update_page(struct pfm_perf_event *ev, const struct pfm_perf_value *v)
-{
-	struct perf_event_mmap_page *pg = ev->user_page;
-
-	if (!pg)
-		return;
-	/* A writer alone: the sequence count is odd while the fields change. */
-	WRITE_ONCE(pg->lock, pg->lock + 1);
-	barrier();
-	pg->index = 0;
-	pg->offset = v->count;
-	pg->time_enabled = v->ena_ns;
-	pg->time_running = v->run_ns;
-	pg->pmc_width = 64;
-	barrier();
-	WRITE_ONCE(pg->lock, pg->lock + 1);
 }
 
 /* The events a read of ev reports, leader first for a group read. */
@@ -228,23 +210,20 @@ static long pfm_perf_apply(struct pfm_perf_event *ev, pfm_perf_op fn, bool on, u
 	return ret;
 }
 
-/* Where the kernel tells the fd apart from its own (SET_OUTPUT's argument). */
-static long pfm_perf_set_output(struct pfm_perf_event *ev, unsigned long arg)
+/* SET_OUTPUT's argument: -1, or an fd of this layer (EBADF otherwise). */
+static long pfm_perf_ioc_set_output(struct pfm_perf_event *ev, unsigned long arg)
 {
 	struct pfm_perf_event *out;
 	struct fd f;
-	long ret = 0;
+	long ret;
 
 	if ((int)arg == -1)
-		return 0;
+		return pfm_perf_set_output(ev, NULL);
 	f = fdget((int)arg);
 	if (!f.file)
 		return -EBADF;
 	out = pfm_perf_event_from_file(f.file);
-	if (!out)
-		ret = -EBADF;
-	else if (out == ev || out->target->task != ev->target->task)
-		ret = -EINVAL;
+	ret = out ? pfm_perf_set_output(ev, out) : -EBADF;
 	fdput(f);
 	return ret;
 }
@@ -269,6 +248,7 @@ static long pfm_perf_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 	char *filter;
 	u64 value;
 	struct fd f;
+	long ret;
 
 	switch (cmd) {
 	case PERF_EVENT_IOC_ENABLE:
@@ -278,17 +258,18 @@ static long pfm_perf_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 	case PERF_EVENT_IOC_RESET:
 		return pfm_perf_apply(ev, pfm_perf_op_reset, false, arg);
 	case PERF_EVENT_IOC_REFRESH:
-		return -EINVAL;		/* counting events have no overflow to refresh */
+		ret = pfm_perf_refresh(ev, arg);
+		return ret ?: pfm_perf_apply(ev, pfm_perf_op_enable, true, 0);
 	case PERF_EVENT_IOC_PERIOD:
 		if (copy_from_user(&value, uarg, sizeof(value)))
 			return -EFAULT;
-		return -EINVAL;		/* not a sampling event */
+		return pfm_perf_sample_period(ev, value);
 	case PERF_EVENT_IOC_ID:
 		if (copy_to_user(uarg, &ev->id, sizeof(ev->id)))
 			return -EFAULT;
 		return 0;
 	case PERF_EVENT_IOC_SET_OUTPUT:
-		return pfm_perf_set_output(ev, arg);
+		return pfm_perf_ioc_set_output(ev, arg);
 	case PERF_EVENT_IOC_SET_FILTER:
 		filter = strndup_user(uarg, PAGE_SIZE);
 		if (IS_ERR(filter))
@@ -325,14 +306,14 @@ static __poll_t pfm_perf_poll(struct file *file, poll_table *wait)
 
 /*
  * No ctx->mutex here: mmap_lock is held, and attaching takes the mutex first and
- * mmap_lock after (exec's locks).  The ring is made once, lock-free
- * (perf_ring.c); read() fills its user page under the mutex.
+ * mmap_lock after (exec's locks).  The ring is perf_output.c's; read() fills
+ * its user page under the mutex.
  */
 static int pfm_perf_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	return pfm_perf_ring_mmap(file->private_data, vma);
+	return pfm_perf_output_mmap(file->private_data, vma);
 }
 
 /*
@@ -375,7 +356,8 @@ void pfm_perf_event_free(struct pfm_perf_event *ev)
 	pfm_perf_event_unlink(ev);
 	mutex_unlock(&t->ctx->mutex);
 	mutex_unlock(&pfm_perf_family_mutex);
-	pfm_perf_ring_free(ev);
+	pfm_perf_output_release(ev);
+	pfm_perf_async_release(ev);
 	kfree(ev);
 	pfm_perf_target_put(t);
 }
@@ -393,6 +375,7 @@ static const struct file_operations pfm_perf_fops = {
 	.unlocked_ioctl = pfm_perf_ioctl,
 	.compat_ioctl = pfm_perf_ioctl,
 	.mmap = pfm_perf_mmap,
+	.fasync = pfm_perf_fasync,
 	.release = pfm_perf_release,
 	.llseek = no_llseek,
 };

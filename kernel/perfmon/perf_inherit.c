@@ -179,7 +179,10 @@ static void pfm_perf_probe_fork(void *data, struct task_struct *parent,
 	struct pfm_perf_fork *f;
 	unsigned long flags;
 
-	if (!atomic_read(&pfm_perf_nr_inherit) || (child->flags & PF_KTHREAD))
+	if (child->flags & PF_KTHREAD)
+		return;
+	pfm_perf_task_fork(parent, child);	/* PERF_RECORD_FORK */
+	if (!atomic_read(&pfm_perf_nr_inherit))
 		return;
 	f = kmalloc(sizeof(*f), GFP_ATOMIC);
 	if (!f)
@@ -308,6 +311,7 @@ void pfm_perf_exit(struct task_struct *task)
 	unsigned long flags;
 	bool queue = false;
 
+	pfm_perf_task_exit(task);		/* PERF_RECORD_EXIT */
 	if (!atomic_read(&pfm_perf_nr_inherit))
 		return;
 	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
@@ -369,11 +373,13 @@ int pfm_perf_inherit_init(void)
 	for_each_kernel_tracepoint(pfm_perf_find_tp, NULL);
 	if (!pfm_perf_fork_tp)
 		return -ENOENT;
+	pfm_perf_task_init();	/* the rename hook beside the fork's */
 	return tracepoint_probe_register(pfm_perf_fork_tp, pfm_perf_probe_fork, NULL);
 }
 
 void pfm_perf_inherit_exit(void)
 {
+	pfm_perf_task_exit_hooks();
 	tracepoint_probe_unregister(pfm_perf_fork_tp, pfm_perf_probe_fork, NULL);
 	tracepoint_synchronize_unregister();
 }

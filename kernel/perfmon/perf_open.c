@@ -248,12 +248,15 @@ struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr)
 	ev->cpu = -1;
 	ev->enabled = !attr->disabled;
 	ev->exec_armed = attr->disabled && attr->enable_on_exec;
+	pfm_perf_output_init(ev);
+	pfm_perf_async_init(ev);
 	return ev;
 }
 
 /* Everything past the fd: the event on its thread's target, then its file. */
 static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int cpu,
-				struct pfm_perf_event *leader, unsigned long flags, int fd)
+				struct pfm_perf_event *leader, struct pfm_perf_event *output,
+				unsigned long flags, int fd)
 {
 	struct pfm_perf_target *t;
 	struct pfm_perf_event *ev;
@@ -296,7 +299,10 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 		kfree(ev);
 		goto out_task;
 	}
-	ret = pfm_perf_install_fd(ev, fd);
+	/* PERF_FLAG_FD_OUTPUT: into group_fd's ring, with SET_OUTPUT's rules */
+	ret = output ? pfm_perf_set_output(ev, output) : 0;
+	if (!ret)
+		ret = pfm_perf_install_fd(ev, fd);
 	if (ret)
 		pfm_perf_event_free(ev);
 out_task:
@@ -308,7 +314,7 @@ out_task:
 long pfm_perf_event_open(struct perf_event_attr __user *uattr, int pid, int cpu,
 			 int group_fd, unsigned long flags)
 {
-	struct pfm_perf_event *leader = NULL;
+	struct pfm_perf_event *leader = NULL, *output = NULL;
 	struct perf_event_attr attr;
 	struct fd group = {};
 	long ret;
@@ -333,10 +339,12 @@ long pfm_perf_event_open(struct perf_event_attr __user *uattr, int pid, int cpu,
 		leader = pfm_perf_event_from_file(group.file);
 		if (!leader)
 			goto err_group;
+		if (flags & PERF_FLAG_FD_OUTPUT)
+			output = leader;
 		if (flags & PERF_FLAG_FD_NO_GROUP)
 			leader = NULL;
 	}
-	ret = pfm_perf_open_event(&attr, pid, cpu, leader, flags, fd);
+	ret = pfm_perf_open_event(&attr, pid, cpu, leader, output, flags, fd);
 	if (ret)
 		goto err_group;
 	fdput(group);

@@ -15,9 +15,8 @@
  * that does not fit is counted and reported by a PERF_RECORD_LOST, as perf does.
  *
  * The ring itself is made by the event's first mmap(): 1 + 2^n pages (n >= 0, or
- * the user page alone), charged as sampling memory (smpl_buf.c), kept until the
- * event is freed (a mapping holds the file, so none outlives it).  A later mmap()
- * must ask for the same size.  Writers (the overflow path of any thread of the
+ * the user page alone), charged as sampling memory (smpl_buf.c); its lifetime,
+ * SET_OUTPUT and poll() are perf_output.c's.  Writers (the overflow path of any thread of the
  * family, interrupts off) are serialised by the ring's lock; data_head is
  * published with release semantics after the record is whole, data_tail is read
  * before the space check when the ring is mapped writable (else the ring
@@ -112,17 +111,56 @@ int pfm_perf_route(struct pfm_perf_event *ev, unsigned int s, bool on)
 	return 0;
 }
 
+/*
+ * fn on every event the context routes overflows to, under its lock while it
+ * is attached (its routes are released only after it is detached); any context.
+ */
+void pfm_perf_route_each(struct pfm_context *ctx, void (*fn)(struct pfm_perf_event *, void *),
+			 void *arg)
+{
+	struct pfm_perf_routes *r;
+	struct pfm_perf_event *ev;
+	unsigned int s, i, e;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (!pfm_ctx_is_loaded(ctx) || ctx->smpl.fmt != &pfm_perf_smpl_fmt)
+		goto out;
+	r = ctx->smpl.addr;
+	for (s = 0; s < PFM_PERF_MAX_SETS; s++) {
+		for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++) {
+			ev = r->ev[s][i];
+			if (!ev)
+				continue;
+			/* a pinned event is on counter i of every set: once */
+			for (e = 0; e < s && r->ev[e][i] != ev; e++)
+				;
+			if (e == s)
+				fn(ev, arg);
+		}
+	}
+out:
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
 /* ---- the ring --------------------------------------------------------------- */
 
+/* Every event whose output is this ring is woken, as perf wakes an rb's events. */
 static void pfm_perf_ring_wake(struct irq_work *w)
 {
 	struct pfm_perf_ring *r = container_of(w, struct pfm_perf_ring, wake_work);
+	struct pfm_perf_event *ev;
+	unsigned long flags;
 
-	wake_up_all(&r->wait);
+	raw_spin_lock_irqsave(&r->evs_lock, flags);
+	list_for_each_entry(ev, &r->evs, ring_entry)
+		wake_up_all(&ev->wait);
+	raw_spin_unlock_irqrestore(&r->evs_lock, flags);
 }
 
-static struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
-						 unsigned long data_pages, bool writable)
+/* A ring for ev's first mapping, one reference held (perf_output.c). */
+struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
+					  unsigned long data_pages, bool writable)
 {
 	struct pfm_perf_ring *r;
 	u64 max;
@@ -141,7 +179,9 @@ static struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev
 	r->data_size = (u64)data_pages << PAGE_SHIFT;
 	r->writable = writable;
 	raw_spin_lock_init(&r->lock);
-	init_waitqueue_head(&r->wait);
+	refcount_set(&r->ref, 1);
+	raw_spin_lock_init(&r->evs_lock);
+	INIT_LIST_HEAD(&r->evs);
 	init_irq_work(&r->wake_work, pfm_perf_ring_wake);
 	max = r->data_size;
 	r->watermark = ev->attr.watermark ? min_t(u64, max, ev->attr.wakeup_watermark) : 0;
@@ -153,83 +193,43 @@ static struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev
 	return r;
 }
 
-static void pfm_perf_ring_destroy(struct pfm_perf_ring *r)
+/* No writer can reach the ring any more (perf_output.c waited for them). */
+void pfm_perf_ring_destroy(struct pfm_perf_ring *r)
 {
 	irq_work_sync(&r->wake_work);
 	pfm_smpl_buf_free(&r->buf);
 	kfree(r);
 }
 
-/* The event is being freed: nothing writes to its ring any more. */
-void pfm_perf_ring_free(struct pfm_perf_event *ev)
-{
-	if (ev->ring)
-		pfm_perf_ring_destroy(ev->ring);
-	ev->ring = NULL;
-	ev->user_page = NULL;
-}
-
 /*
- * No ctx->mutex here (mmap_lock is held, see perf_file.c): the ring is made once,
- * lock-free, and published for the overflow path.
+ * The ring ev's records go to: an inherited copy's go to the opened event's.
+ * Under RCU (interrupts off will do): a ring SET_OUTPUT or munmap() took away
+ * is freed after a grace period (perf_output.c).
  */
-int pfm_perf_ring_mmap(struct pfm_perf_event *ev, struct vm_area_struct *vma)
-{
-	unsigned long size = vma->vm_end - vma->vm_start;
-	unsigned long data_pages = (size >> PAGE_SHIFT) - 1;
-	struct pfm_perf_ring *r;
-
-	if (size < PAGE_SIZE || (data_pages && !is_power_of_2(data_pages)))
-		return -EINVAL;
-	r = READ_ONCE(ev->ring);
-	if (!r) {
-		r = pfm_perf_ring_alloc(ev, data_pages, vma->vm_flags & VM_WRITE);
-		if (IS_ERR(r))
-			return PTR_ERR(r);
-		if (cmpxchg_release(&ev->ring, NULL, r)) {
-			pfm_perf_ring_destroy(r);
-			r = READ_ONCE(ev->ring);
-		} else {
-			WRITE_ONCE(ev->user_page, r->page);
-		}
-	}
-	if (r->data_size != (u64)data_pages << PAGE_SHIFT)
-		return -EINVAL;
-	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	return remap_vmalloc_range(vma, r->buf.addr, 0);
-}
-
-/* The ring ev's records go to: an inherited copy's go to the opened event's. */
 struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev)
 {
 	const struct pfm_perf_event *o = ev->parent ? ev->parent : ev;
 
-	/* pairs with the release that published it */
-	return smp_load_acquire(&o->ring);
+	return rcu_dereference_check(o->ring, 1);
 }
 
 /* PAUSE_OUTPUT: while paused, records are lost (and counted); EINVAL without a ring. */
 int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg)
 {
-	struct pfm_perf_ring *r = pfm_perf_out_ring(ev);
+	struct pfm_perf_ring *r;
 	unsigned long flags;
+	int ret = -EINVAL;
 
-	if (!r || !r->data_size)
-		return -EINVAL;
-	raw_spin_lock_irqsave(&r->lock, flags);
-	r->paused = !!arg;
-	raw_spin_unlock_irqrestore(&r->lock, flags);
-	return 0;
-}
-
-__poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait)
-{
-	struct pfm_perf_ring *r = pfm_perf_out_ring(ev);
-
-	if (!r)
-		return EPOLLHUP;
-	poll_wait(file, &r->wait, wait);
-	return atomic_xchg(&r->poll, 0);
+	rcu_read_lock();
+	r = pfm_perf_out_ring(ev);
+	if (r && r->data_size) {
+		raw_spin_lock_irqsave(&r->lock, flags);
+		r->paused = !!arg;
+		raw_spin_unlock_irqrestore(&r->lock, flags);
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
 }
 
 /* Copies len bytes at the ring position pos, across the end if need be. */
@@ -271,14 +271,16 @@ static void pfm_perf_ring_wakeup(struct pfm_perf_ring *r)
 void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample)
 {
 	const struct perf_event_header *h = (const void *)rec;
-	struct pfm_perf_ring *r = pfm_perf_out_ring(ev);
+	struct pfm_perf_ring *r;
 	u64 lrec[16], tail;
 	unsigned int lsize = 0;
 	unsigned long flags;
 	bool wake = false;
 
+	rcu_read_lock();
+	r = pfm_perf_out_ring(ev);
 	if (!r || !r->data_size)
-		return;
+		goto out_rcu;
 	raw_spin_lock_irqsave(&r->lock, flags);
 	if (r->paused) {
 		r->lost++;
@@ -317,4 +319,6 @@ void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample)
 		pfm_perf_ring_wakeup(r);
 out:
 	raw_spin_unlock_irqrestore(&r->lock, flags);
+out_rcu:
+	rcu_read_unlock();
 }

@@ -11,11 +11,13 @@
  * does.
  *
  * PERF_RECORD_SAMPLE carries, in the kernel's order, IDENTIFIER, IP, TID, TIME,
- * ADDR, ID, STREAM_ID, CPU, PERIOD and READ (without PERF_FORMAT_GROUP).  IP is
+ * ADDR, ID, STREAM_ID, CPU, PERIOD, READ (without PERF_FORMAT_GROUP) and
+ * CALLCHAIN.  IP is
  * where the thread is in user mode (misc PERF_RECORD_MISC_USER), also for a fault
  * the kernel took on its behalf; ADDR the faulting address for page faults, else
  * 0; TIME perf's clock (local_clock()); pid/tid in the sampled thread's namespace;
- * ID the opened event's id (an inherited copy's too), STREAM_ID the event's own.
+ * ID the opened event's id (an inherited copy's too), STREAM_ID the event's own,
+ * CALLCHAIN the user frames (perf_callchain.c).
  * Other sample bits are EOPNOTSUPP, where perf_event_open(2) says a PMU does not
  * support something.
  */
@@ -27,15 +29,17 @@
 #include "perf.h"
 #include "pmu_state.h"
 #include "rw.h"
+#include "sets.h"
 #include "sw_pmu.h"
 
 #define PFM_PERF_SAMPLE_OK	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
 				 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
 				 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
-				 PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ)
+				 PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | \
+				 PERF_SAMPLE_CALLCHAIN)
 
-/* The largest record: header, ten fields, a read of five words. */
-#define PFM_PERF_SAMPLE_WORDS	16
+/* The largest record: header, ten fields, a read of five words, a chain. */
+#define PFM_PERF_SAMPLE_WORDS	(16 + 1 + PFM_PERF_MAX_STACK)
 
 /* perf_event_max_sample_rate's default */
 unsigned long pfm_perf_max_sample_rate = 100000;
@@ -48,8 +52,10 @@ bool pfm_perf_sampling(const struct perf_event_attr *attr)
 /* What this layer cannot sample, where perf_event_alloc() refuses a PMU's gaps. */
 int pfm_perf_sample_check(const struct perf_event_attr *attr)
 {
-	if (!pfm_perf_sampling(attr))
-		return 0;
+	int ret = pfm_perf_callchain_check(attr);
+
+	if (ret || !pfm_perf_sampling(attr))
+		return ret;
 	if (attr->sample_type & ~PFM_PERF_SAMPLE_OK)
 		return -EOPNOTSUPP;
 	if ((attr->sample_type & PERF_SAMPLE_READ) &&
@@ -289,12 +295,18 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	struct pfm_pmd *p = &set->pmds[pmd];
 	u64 ip = pfm_user_ip(), time = local_clock();
 	unsigned int n = 1;
+	int kill;
 
-	/* a thread's event on one CPU: what happens elsewhere is counted, not sampled */
-	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || pfm_perf_throttle(ev)) {
+	/*
+	 * A thread's event on one CPU: what happens elsewhere is counted, not
+	 * sampled.  Past REFRESH's limit, until the disable, nothing is sampled.
+	 */
+	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || READ_ONCE(ev->limit_hit) ||
+	    pfm_perf_throttle(ev)) {
 		pfm_perf_period_done(ev, c, p);
 		return;
 	}
+	kill = pfm_perf_async_overflow(ev);
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		w[n++] = pfm_perf_primary_id(ev);
 	if (st & PERF_SAMPLE_IP)
@@ -315,12 +327,76 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 		w[n++] = ev->period;
 	if (st & PERF_SAMPLE_READ)
 		n += pfm_perf_sample_read(ev, ctx, set, pmd, w + n);
+	if (st & PERF_SAMPLE_CALLCHAIN)
+		n += pfm_perf_callchain(ev, w + n);
 	h->type = PERF_RECORD_SAMPLE;
 	h->misc = PERF_RECORD_MISC_USER;
 	h->size = n * sizeof(u64);
 	pfm_perf_period_done(ev, c, p);
 	pfm_perf_ring_write(ev, w, true);
+	pfm_perf_async_signal(ev, kill);
 	pfm_perf_sb_sample(ev, ip, time);
+}
+
+struct pfm_perf_new_period {
+	struct pfm_perf_event *ev;
+	u64 period;
+};
+
+/*
+ * Where the state lives, under ctx->lock: the period in progress ends now and
+ * a new one starts (as perf restarts the event with period_left 0); wrapped
+ * takes what the PMD leaves, so the count goes on.
+ */
+static void pfm_perf_restart_period(struct pfm_context *ctx, void *arg)
+{
+	struct pfm_perf_new_period *np = arg;
+	struct pfm_perf_event *ev = np->ev;
+	unsigned int pmd = pfm_perf_counter_pmd(ev->counter);
+	struct pfm_event_set *set;
+
+	/* a pinned event samples on its own counter in every set */
+	list_for_each_entry(set, &ctx->sets, list) {
+		struct pfm_perf_counter *c;
+		struct pfm_pmd *p;
+
+		if (set->id >= PFM_PERF_MAX_SETS || !pfm_perf_in_set(ev, set->id))
+			continue;
+		c = &ev->target->sets[set->id].counters[ev->counter];
+		p = &set->pmds[pmd];
+		c->wrapped += pfm_pmd_value(ctx, set, pmd) + np->period;
+		p->short_reset = -np->period;
+		p->long_reset = -np->period;
+		pfm_pmd_set_value(ctx, set, pmd, -np->period);
+	}
+	ev->period = np->period;
+}
+
+/*
+ * PERF_EVENT_IOC_PERIOD with perf's checks: a sampling event (EINVAL), a
+ * value not 0 (EINVAL), within the maximum rate with freq, else below 2^63
+ * (EINVAL).  With freq it is the new frequency, else the new period, counted
+ * from now.  ctx->mutex not held.
+ */
+int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value)
+{
+	struct pfm_perf_new_period np = { .ev = ev, .period = value };
+	struct pfm_context *ctx = ev->target->ctx;
+
+	if (!pfm_perf_sampling(&ev->attr) || !value)
+		return -EINVAL;
+	if (ev->attr.freq ? value > READ_ONCE(pfm_perf_max_sample_rate) : value >> 63)
+		return -EINVAL;
+	mutex_lock(&ctx->mutex);
+	if (ev->attr.freq) {
+		ev->attr.sample_freq = value;
+	} else {
+		ev->attr.sample_period = value;
+		if (ev->counter >= 0)
+			pfm_run_on_state(ctx, pfm_perf_restart_period, &np);
+	}
+	mutex_unlock(&ctx->mutex);
+	return 0;
 }
 
 /* ev's counter (its own) in set s as a sampling PMD; ctx->mutex held. */

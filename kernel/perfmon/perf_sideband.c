@@ -134,8 +134,11 @@ static void pfm_perf_sb_mappings(struct pfm_perf_target *t, u64 time)
 	list_for_each_entry(ev, &t->events, entry) {
 		VMA_ITERATOR(vmi, mm, 0);
 
-		r = pfm_perf_out_ring(ev);
-		if (!pfm_perf_sb_wants_mmap(ev) || !r)
+		if (!pfm_perf_sb_wants_mmap(ev))
+			continue;
+		/* held: SET_OUTPUT or munmap() may take it from ev meanwhile */
+		r = pfm_perf_ring_get(ev);
+		if (!r)
 			continue;
 		for_each_vma(vmi, vma) {
 			if (!(vma->vm_flags & VM_EXEC) ||
@@ -143,6 +146,7 @@ static void pfm_perf_sb_mappings(struct pfm_perf_target *t, u64 time)
 				continue;
 			pfm_perf_sb_mmap(ev, vma, time, buf, path);
 		}
+		pfm_perf_ring_put(r);
 	}
 	mmap_read_unlock(mm);
 	kfree(buf);
@@ -225,14 +229,16 @@ void pfm_perf_sb_exec(struct pfm_perf_target *t)
 	u64 time = local_clock();
 
 	list_for_each_entry(ev, &t->events, entry) {
-		r = pfm_perf_out_ring(ev);
-		if (!r)
-			continue;
 		if (ev->attr.comm)
 			pfm_perf_sb_comm(ev, time);
-		raw_spin_lock_irqsave(&r->lock, flags);
-		r->nr_known = 0;
-		raw_spin_unlock_irqrestore(&r->lock, flags);
+		rcu_read_lock();
+		r = pfm_perf_out_ring(ev);
+		if (r) {
+			raw_spin_lock_irqsave(&r->lock, flags);
+			r->nr_known = 0;
+			raw_spin_unlock_irqrestore(&r->lock, flags);
+		}
+		rcu_read_unlock();
 	}
 	pfm_perf_sb_mappings(t, time);
 }

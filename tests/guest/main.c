@@ -68,6 +68,9 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pfm_perf_freq_suite());
 	srunner_add_suite(sr, pfm_perf_mux_suite());
 	srunner_add_suite(sr, pfm_perf_sideband_suite());
+	srunner_add_suite(sr, pfm_perf_output_suite());
+	srunner_add_suite(sr, pfm_perf_async_suite());
+	srunner_add_suite(sr, pfm_perf_callchain_suite());
 	srunner_add_suite(sr, pfm_security_suite());
 	srunner_add_suite(sr, pfm_compat_pmc_suite());
 	srunner_add_suite(sr, pfm_compat_perf_counter_suite());

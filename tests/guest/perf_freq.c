@@ -3,7 +3,8 @@
  * perf_freq: sample_freq through pfm_perf_event_open(): the clocks' fixed period
  * of 1e9/freq ns, the adaptive period of other events, the maximum sample rate
  * (/sys/kernel/perfmon/perf_max_sample_rate) refusing frequencies above it and
- * throttling events that sample faster, with THROTTLE and UNTHROTTLE records.
+ * throttling events that sample faster, with THROTTLE and UNTHROTTLE records;
+ * PERF_EVENT_IOC_PERIOD.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -192,6 +193,78 @@ START_TEST(test_throttle)
 }
 END_TEST
 
+/*
+ * PERF_EVENT_IOC_PERIOD: the new period counts from now (the period in progress
+ * is dropped, as perf restarts the event), and the count goes on.
+ */
+START_TEST(test_ioc_period)
+{
+	char *p = ck_fresh_pages(16);
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd, v;
+	uint64_t want[][2] = { { 3, 4 }, { 8, 3 }, { 9, 1 }, { 10, 1 } };
+	struct ring r;
+	struct rec rec;
+	unsigned int i = 0;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 4, PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD);
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 8, PROT_READ | PROT_WRITE);
+	/* pages 0..5 at period 4: a sample at page 3, two faults into the next */
+	fault_on(fd, p, 6);
+	v = 3;
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_PERIOD, &v));
+	/* pages 6..8: a sample at page 8, three faults from the change */
+	fault_on(fd, p + 6 * page_size(), 3);
+	v = 1;
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_PERIOD, &v));
+	fault_on(fd, p + 9 * page_size(), 2);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		if (rec.h.type != PERF_RECORD_SAMPLE)
+			continue;
+		ck_assert_uint_lt(i, 4);
+		ck_assert_uint_eq(rec.w[0], (uintptr_t)(p + want[i][0] * page_size()));
+		ck_assert_uint_eq(rec.w[1], want[i][1]);
+		i++;
+	}
+	ck_assert_uint_eq(i, 4);
+	ck_assert_uint_eq(ck_read1(fd), 11);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/* PERIOD's refusals, each EINVAL but a bad pointer's EFAULT. */
+START_TEST(test_ioc_period_errnos)
+{
+	struct perf_event_attr a;
+	uint64_t v;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 4, PERF_SAMPLE_IP);
+	fd = ck_open(&a, 0);
+	ck_assert_errno(ioctl(fd, PERF_EVENT_IOC_PERIOD, NULL), EFAULT);
+	v = 0;
+	ck_assert_errno(ioctl(fd, PERF_EVENT_IOC_PERIOD, &v), EINVAL);
+	v = 1ULL << 63;
+	ck_assert_errno(ioctl(fd, PERF_EVENT_IOC_PERIOD, &v), EINVAL);
+	close(fd);
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 0, PERF_SAMPLE_IP);
+	a.freq = 1;
+	a.sample_freq = 100;
+	fd = ck_open(&a, 0);
+	v = ck_sysfs_read_long(MAX_RATE) + 1;
+	ck_assert_errno(ioctl(fd, PERF_EVENT_IOC_PERIOD, &v), EINVAL);
+	v = 1ULL << 63;
+	ck_assert_errno(ioctl(fd, PERF_EVENT_IOC_PERIOD, &v), EINVAL);
+	v = 200;
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_PERIOD, &v));
+	close(fd);
+}
+END_TEST
+
 Suite *pfm_perf_freq_suite(void)
 {
 	Suite *s = suite_create("perf_freq");
@@ -204,6 +277,8 @@ Suite *pfm_perf_freq_suite(void)
 	tcase_add_test(tc, test_fault_freq_adapts);
 	tcase_add_test(tc, test_max_rate_refused);
 	tcase_add_test(tc, test_throttle);
+	tcase_add_test(tc, test_ioc_period);
+	tcase_add_test(tc, test_ioc_period_errnos);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,6 +3,7 @@
  * The guest tests' reader of perf's ring: see perf_ring_util.h.
  */
 #define _GNU_SOURCE
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -123,4 +124,12 @@ void fault_on(int fd, char *p, long n)
 	touch_pages(p, n);
 	off = ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ck_assert_msg(!on && !off, "enable %d, disable %d: %s", on, off, strerror(errno));
+}
+
+short poll_now(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	ck_assert_int_ge(poll(&pfd, 1, 0), 0);
+	return pfd.revents;
 }

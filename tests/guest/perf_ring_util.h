@@ -40,5 +40,7 @@ bool next_rec(const struct ring *r, uint64_t *pos, uint64_t hd, struct rec *out)
 void consume(struct ring *r);
 uint64_t ck_id(int fd);
 void fault_on(int fd, char *p, long n);
+/* poll() of fd for POLLIN, no wait: the revents */
+short poll_now(int fd);
 
 #endif

@@ -2,10 +2,13 @@
 /*
  * perf_sideband: the records perf report needs beside the samples: MMAP2 of the
  * executable mapping a sampled IP is in, before the sample in time; COMM with
- * the exec flag and the new image's mappings at an exec that enables events.
+ * the exec flag and the new image's mappings at an exec that enables events;
+ * FORK and EXIT (attr.task), COMM at a rename.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -131,6 +134,112 @@ START_TEST(test_exec_comm_mmap2)
 }
 END_TEST
 
+/*
+ * attr.task with inherit: one FORK in the parent at the fork, one EXIT in the
+ * child at its exit, with the kernel's pid/ppid/tid/ptid and trailers.
+ */
+START_TEST(test_fork_exit_records)
+{
+	char *p = ck_fresh_pages(2);
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd, me = getpid() | (uint64_t)self_tid() << 32, kid;
+	long forks = 0, exits = 0;
+	struct ring r;
+	struct rec rec;
+	int fd, status, on, off;
+	pid_t pid;
+
+	/* a per-CPU event, as perf record's: everything on CPU 0 */
+	ck_pin(0);
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
+	a.task = 1;
+	a.inherit = 1;
+	a.sample_id_all = 1;
+	fd = pfm_perf_event_open(&a, 0, 0, -1, 0);
+	ck_assert_int_ge(fd, 0);
+	ck_map(&r, fd, 16, PROT_READ | PROT_WRITE);
+	on = ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	pid = fork();
+	if (!pid) {
+		touch_pages(p, 2);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	off = ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ck_pin(-1);
+	ck_assert_int_eq(on | off, 0);
+	ck_assert_int_eq(status, 0);
+	kid = (uint32_t)pid | (uint64_t)pid << 32;
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		uint64_t *w = rec.w;
+
+		if (rec.h.type != PERF_RECORD_FORK && rec.h.type != PERF_RECORD_EXIT)
+			continue;
+		/* u32 pid, ppid, tid, ptid; u64 time; trailer tid, time */
+		ck_assert_uint_eq(rec.h.size, 8 + 5 * 8);
+		ck_assert_uint_eq(rec.h.misc, 0);
+		ck_assert_uint_eq((uint32_t)w[0], pid);
+		ck_assert_uint_eq(w[0] >> 32, getpid());
+		ck_assert_uint_eq((uint32_t)w[1], pid);
+		ck_assert_uint_eq(w[2], w[4]);
+		if (rec.h.type == PERF_RECORD_FORK) {
+			ck_assert_uint_eq(w[1] >> 32, self_tid());
+			ck_assert_uint_eq(w[3], me);
+			forks++;
+		} else {
+			/* 6.1 puts the parent's pid in ptid too */
+			ck_assert_uint_eq(w[1] >> 32, getpid());
+			ck_assert_uint_eq(w[3], kid);
+			exits++;
+		}
+	}
+	ck_assert_int_eq(forks, 1);
+	ck_assert_int_eq(exits, 1);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/* attr.comm: prctl(PR_SET_NAME) is one COMM, without the exec flag, while enabled. */
+START_TEST(test_comm_at_rename)
+{
+	struct perf_event_attr a;
+	char old[16] = "", name[16];
+	uint64_t pos = 0, hd;
+	long comms = 0;
+	struct ring r;
+	struct rec rec;
+	int fd, on, off, ren;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_TID);
+	a.comm = 1;
+	a.comm_exec = 1;
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 4, PROT_READ | PROT_WRITE);
+	ck_assert_ok(prctl(PR_GET_NAME, old));
+	on = ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	ren = prctl(PR_SET_NAME, "pfm-renamed");
+	off = ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	/* disabled: no record */
+	ck_assert_ok(prctl(PR_SET_NAME, old));
+	ck_assert_int_eq(on | off | ren, 0);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		if (rec.h.type != PERF_RECORD_COMM)
+			continue;
+		ck_assert_uint_eq(rec.h.misc, 0);
+		ck_assert_uint_eq(rec.w[0], getpid() | (uint64_t)self_tid() << 32);
+		memcpy(name, &rec.w[1], sizeof(name));
+		ck_assert_str_eq(name, "pfm-renamed");
+		comms++;
+	}
+	ck_assert_int_eq(comms, 1);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
 Suite *pfm_perf_sideband_suite(void)
 {
 	Suite *s = suite_create("perf_sideband");
@@ -138,6 +247,8 @@ Suite *pfm_perf_sideband_suite(void)
 
 	tcase_add_test(tc, test_mmap2_of_sampled_ip);
 	tcase_add_test(tc, test_exec_comm_mmap2);
+	tcase_add_test(tc, test_fork_exit_records);
+	tcase_add_test(tc, test_comm_at_rename);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -28,6 +28,9 @@ Suite *pfm_perf_sample_suite(void);	/* perf_sample.c: perf's ring, samples, wake
 Suite *pfm_perf_mux_suite(void);	/* perf_mux.c: groups over event sets, pinned groups */
 Suite *pfm_perf_freq_suite(void);	/* perf_freq.c: sample_freq, max rate, throttling */
 Suite *pfm_perf_sideband_suite(void);	/* perf_sideband.c: COMM, MMAP2 */
+Suite *pfm_perf_output_suite(void);	/* perf_output.c: SET_OUTPUT, ring lifetimes */
+Suite *pfm_perf_async_suite(void);	/* perf_async.c: overflow signals, REFRESH */
+Suite *pfm_perf_callchain_suite(void);	/* perf_callchain.c: user call chains */
 Suite *pfm_security_suite(void);	/* security.c: exec ends access, sleepers leak nothing */
 Suite *pfm_compat_pmc_suite(void);	/* compat_pmc.c: NetBSD's pmc_control(2) */
 Suite *pfm_compat_perf_counter_suite(void); /* compat_perf_counter.c: 2008 perf_counter_open */

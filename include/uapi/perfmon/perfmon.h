@@ -321,19 +321,44 @@
  *     and count * time_enabled / time_running estimates the full count); LOST
  *     is 0.  Counts stay readable after the thread exits.
  *   - ioctl(): ENABLE, DISABLE, RESET (with PERF_IOC_FLAG_GROUP: the whole
- *     group), ID, PAUSE_OUTPUT (EINVAL without a ring of data pages); REFRESH,
- *     PERIOD (after reading its argument: EFAULT) and the filters are EINVAL
- *     as for a counting software event (REFRESH and PERIOD on sampling events
- *     too: not done),
- *     SET_OUTPUT 0 for -1 or an event of the same thread (but the records
- *     still go to the event's own ring: not done), MODIFY_ATTRIBUTES
- *     EOPNOTSUPP after the attr checks; any other command ENOTTY.
+ *     group), ID, PAUSE_OUTPUT (EINVAL without a ring of data pages); REFRESH
+ *     (below; EINVAL for a counting or inherit event), PERIOD (after reading
+ *     its argument, EFAULT; EINVAL for a counting event, 0, a frequency above
+ *     the maximum rate or a period of 2^63 or more): with freq the new
+ *     sample_freq, else the new period, counted from now (the period in
+ *     progress is dropped, as perf restarts the event; the count goes on; an
+ *     inherited copy keeps its period), the filters EINVAL as for a software
+ *     event, SET_OUTPUT (below), MODIFY_ATTRIBUTES EOPNOTSUPP after the attr
+ *     checks; any other command ENOTTY.
+ *   - Signals: with O_ASYNC (fcntl F_SETFL; F_SETOWN or F_SETOWN_EX names the
+ *     owner, F_SETSIG the signal), every overflow of a sampling event sends
+ *     the owner SIGIO, or F_SETSIG's signal with si_code POLL_IN and si_fd the
+ *     event's fd, as perf_events does (an inherited copy's: the opened
+ *     event's owner).  REFRESH(n) adds n to the event's overflow limit and
+ *     enables it; the overflow that takes the limit to 0 is recorded, its
+ *     signal has si_code POLL_HUP, and the event is disabled before the
+ *     thread returns to user mode (its count stops there); a later ENABLE
+ *     samples without a limit.
+ *   - SET_OUTPUT(fd): the event's records (samples, LOST, THROTTLE, side-band)
+ *     go to the ring of the event fd names, as perf record sends the events of
+ *     one CPU into one ring; SET_OUTPUT(-1): to no ring.  Refused as Linux 6.1
+ *     refuses it: fd not an event of this layer EBADF; the event itself, an
+ *     event of another cpu, an event of another thread when cpu is -1, another
+ *     clock (use_clockid, clockid) or direction (write_backward), an event
+ *     mapped itself now, or a ring mapped by nobody now: EINVAL (nothing
+ *     changes).  A redirected event's mmap() of the ring's size maps that ring
+ *     (another size EINVAL); poll() of it says what its ring's wakeups say.
+ *     PERF_FLAG_FD_OUTPUT at open does the same into group_fd's ring (its
+ *     refusals refuse the open).
  *   - mmap(): 1 + 2^n pages (n >= 0, or one page), MAP_SHARED, offset 0, else
  *     EINVAL: a struct perf_event_mmap_page with lock even, index 0 (no
  *     user-mode counter read), offset = the count, time_enabled, time_running,
  *     pmc_width 64, refreshed by read(); data_offset = one page, data_size =
- *     2^n pages, aux_size 0, cap_user_time* 0.  The ring lives until the event
- *     is closed; a later mmap() of another size is EINVAL.  Mapped writable,
+ *     2^n pages, aux_size 0, cap_user_time* 0.  While a ring is mapped, a
+ *     new mapping of another size is EINVAL; an event's last munmap() takes it
+ *     from its ring, a ring's last munmap() takes every event from it (their
+ *     records are dropped, poll() says EPOLLHUP), and the next mmap() makes a
+ *     new ring, of any size, as perf_events does.  Mapped writable,
  *     data_tail is honoured (a record that does not fit is lost); read-only,
  *     the ring overwrites.
  *   - Sampling (sample_period): the event's software counter is a perfmon
@@ -351,8 +376,16 @@
  *     fault the kernel took for it), TID (the sampled thread's namespace),
  *     TIME (local_clock(), perf's clock), ADDR (the faulting address, else 0),
  *     ID (the opened event's), STREAM_ID (the event's own), CPU, PERIOD, READ
- *     (without PERF_FORMAT_GROUP); any other sample bit, or READ with a group
- *     read_format, is EOPNOTSUPP.  sample_id_all adds the kernel's trailer
+ *     (without PERF_FORMAT_GROUP), CALLCHAIN (below); any other sample bit, or
+ *     READ with a group read_format, is EOPNOTSUPP.  CALLCHAIN is the user
+ *     chain perf_callchain_user() gives on x86-64: PERF_CONTEXT_USER, the
+ *     IP, then each caller's return address through the frame pointers (rbp),
+ *     read without faulting; code without frame pointers gives short or
+ *     skipping chains, as with perf_events (no STACK_USER for DWARF unwinding).
+ *     No kernel part: every sample is a user-mode one here
+ *     (exclude_callchain_kernel changes nothing); exclude_callchain_user
+ *     gives nr 0; sample_max_stack (0: 127) bounds nr, the mark counted;
+ *     above 127 it is EOVERFLOW at open, counting or sampling.  sample_id_all adds the kernel's trailer
  *     (TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER) to LOST records.  A full
  *     ring or PAUSE_OUTPUT loses records; the next record written is preceded
  *     by PERF_RECORD_LOST with the exact number lost.  data_head is stored
@@ -369,7 +402,16 @@
  *     time that of the sample less 1 ns (so perf, which sorts by time, knows
  *     the mapping before the sample; without TIME the first sample of a new
  *     mapping precedes its record and stays unresolved).  A ring remembers 32
- *     mappings.  FORK and EXIT are not written; COMM only at such an exec.
+ *     mappings.  PERF_RECORD_FORK (in the parent at the fork) and
+ *     PERF_RECORD_EXIT (in the exiting thread, before poll() says POLLHUP)
+ *     go to the thread's enabled sampling events that ask for side-band
+ *     records (attr.task, comm, mmap, mmap2 or mmap_data) on this CPU or on
+ *     every CPU, {pid, ppid, tid, ptid, time} as 6.1 writes them (EXIT's
+ *     ptid is the parent's pid, as there).  With attr.comm, a rename
+ *     (prctl(PR_SET_NAME), /proc/self/comm) writes COMM, and an exec COMM
+ *     with the exec flag for the events enabled then (hooked on the kernel's
+ *     task_rename tracepoint).  Counting events get none of these: the hooks
+ *     run in atomic context and reach the sampling events only.
  *   - freq=1: the clocks take the fixed period 1e9/sample_freq ns (attr.freq is
  *     then cleared, as perf does); other events start at period 1 and adapt it
  *     at each sample to what would give sample_freq samples a second (an
@@ -380,15 +422,16 @@
  *     throttles an event that takes more than rate/HZ samples in a tick:
  *     PERF_RECORD_THROTTLE, no samples until the next tick, whose first
  *     overflow writes PERF_RECORD_UNTHROTTLE.  Throttled periods are counted.
- *   - poll(): EPOLLHUP for an event without a mapping (as perf_events) and once
+ *   - poll(): EPOLLHUP for an event without a ring (as perf_events) and once
  *     the thread has exited; else EPOLLIN once after each wakeup.
  * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,
  * E2BIG, EINVAL), paranoid 3 (EACCES), kernel level (EACCES), period or
  * frequency (EINVAL), no free fd (EMFILE), group_fd (EBADF), pid (ESRCH),
  * leader's inherit differs (EINVAL), cpu (EINVAL), type and config (ENOENT;
- * for a hardware event also EINVAL, EOPNOTSUPP), sampling what this layer cannot
- * (EOPNOTSUPP), CPU events (EACCES), group rules (EINVAL), the thread's context (EACCES, EBUSY,
- * EMFILE), a hardware event's counter (EINVAL, EBUSY, EACCES).
+ * for a hardware event also EINVAL, EOPNOTSUPP), a call chain deeper than 127
+ * (EOVERFLOW), sampling what this layer cannot (EOPNOTSUPP), CPU events (EACCES), group rules (EINVAL), the thread's context (EACCES, EBUSY,
+ * EMFILE), a hardware event's counter (EINVAL, EBUSY, EACCES), FD_OUTPUT's
+ * ring (EINVAL).
  *
  * COUNTS PAGE
  *

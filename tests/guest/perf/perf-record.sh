@@ -90,3 +90,34 @@ client_perf_report() {
 	echo "  top: $(cat $OUT/rep.shim)"
 	cd /
 }
+
+# --- perf record -g, perf script: call chains name the callers ------------------------
+
+# cg_syms FILE: the symbols of the samples' call chains, one per line
+cg_syms() {
+	perf script -i "$1" -F ip,sym 2>/dev/null | awk 'NF >= 2 { print $2 }'
+}
+
+# cg_check SYMS: the fault's function and its caller, main, both in the chains
+cg_check() {
+	[ -s "$1" ] || { echo " no samples"; return; }
+	grep -qx do_pages "$1" || echo " no do_pages in the chains"
+	grep -qx main "$1" || echo " no main in the chains"
+}
+
+# The frame-pointer workload, so that both walks (the kernel's, the shim's) see main()
+client_perf_callgraph() {
+	WFP="/bin/workload-fp -s 0 -p 2048 -t 0 -l 1"
+	mkdir -p $RECD
+	cd $RECD
+	perf record -q -g -e page-faults:u -c 64 -o $RECD/cg.native.data -- $WFP \
+		> $OUT/cg.native.log 2>&1
+	cg_syms $RECD/cg.native.data > $OUT/cg.native
+	verdict native perf-callgraph "$(cg_check $OUT/cg.native)"
+	$SHIM perf record -q -g -e page-faults:u -c 64 -o $RECD/cg.shim.data -- $WFP \
+		> $OUT/cg.shim.log 2>&1
+	cg_syms $RECD/cg.shim.data > $OUT/cg.shim
+	verdict shim perf-callgraph "$(cg_check $OUT/cg.shim)"
+	echo "  chains: $(grep -c . $OUT/cg.shim) frames, $(sort -u $OUT/cg.shim | tr '\n' ' ' | head -c 120)"
+	cd /
+}
