@@ -273,8 +273,9 @@ ssize_t perf_counter_read(int fd, void *buf, size_t count);
 /*
  * ioctl(): PERF_COUNTER_IOC_ENABLE / _DISABLE (a leader's take its group with it in
  * one perfmon call, so no member counts another's switch; a member's only itself);
- * PERF_COUNTER_IOC_REFRESH: EINVAL on both paths (natively no overflow counters; the
- * shim has no event limit yet);
+ * PERF_COUNTER_IOC_REFRESH: the shim's (an overflow counter enabled for nr overflows,
+ * then disabled; EINVAL on a counting or inherited one), EINVAL natively (no
+ * overflow counters there);
  * anything else ENOTTY on a native counter, the shim's answer on a perf_event one.
  */
 int perf_counter_ioctl(int fd, unsigned long request, unsigned long arg);
