@@ -373,5 +373,9 @@ const struct fz_opdef fz_ops[] = {
 	ROW("work",		work,		work,		5),
 	ROW("scenario",		scenario,	scenario,	6,
 	    .slots = FZ_S_NEW_FD0 | FZ_S_NEW_TGT2),
+	ROW("perf_smpl",	perf_smpl,	perf_smpl,	4,
+	    .slots = FZ_S_NEW_FD0 | FZ_S_NEW_TGT2),
+	ROW("counts",		counts,		counts,		3,
+	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_MAP1),
 };
 const int fz_nops = sizeof(fz_ops) / sizeof(fz_ops[0]);

@@ -178,7 +178,7 @@ long fz_ret(long r);
 long fz_sysbase(void);
 int fz_devfd(void);
 
-/* ops_pfm.c, ops_fd.c, ops_proc.c: the generators and runners of the table */
+/* ops_pfm.c, ops_fd.c, ops_proc.c, ops_scen.c, ops_perf.c: the generators and runners of the table */
 #define FZ_DECL_OP(x)							\
 	void fz_gen_##x(uint64_t *rng, struct fz_op *op);		\
 	long fz_run_##x(const struct fz_op *op, const struct fz_prog *p, int idx)
@@ -207,5 +207,20 @@ FZ_DECL_OP(async);
 FZ_DECL_OP(cpu);
 FZ_DECL_OP(work);
 FZ_DECL_OP(scenario);
+FZ_DECL_OP(perf_smpl);
+FZ_DECL_OP(counts);
+
+/*
+ * ops_scen.c: a thread or process of the program to monitor, in slot 'slot'
+ * (made if empty); the frame of a scenario operation, whose body draws its
+ * choices from rng (fz_scen_gen() says what the arguments are).
+ */
+pid_t fz_scen_target(uint64_t *rng, uint64_t slot);
+typedef void (*fz_scen_body)(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot,
+			     uint64_t which);
+void fz_scen_gen(uint64_t *rng, struct fz_op *op, int kinds);
+long fz_scen_run(const struct fz_op *op, fz_scen_body body);
+/* ops_fd.c: the mapping a..a+len into slot m, unmapping the one there before */
+void fz_map_set(struct fz_map *m, void *a, size_t len);
 
 #endif /* PFM_FUZZ_H */

@@ -71,12 +71,15 @@ void fz_check_init(void)
 		lseek(kmsg_fd, 0, SEEK_END);
 }
 
-/* What each stuck process is doing, to the log and (sysrq w) to the kernel log. */
-static void dump_group(pid_t pgid, FILE *log, long id)
+/*
+ * What each thread of each process of the group is doing (state, kernel stack,
+ * wait channel), to the log, under lines "<tag> <program> <what>: pid tid state".
+ */
+static void dump_tasks(pid_t pgid, FILE *log, long id, const char *tag, const char *what)
 {
-	char path[64], buf[4096];
-	struct dirent *d;
-	DIR *proc;
+	char path[96], buf[4096];
+	struct dirent *d, *t;
+	DIR *proc, *tasks;
 	int pid, pg;
 	char state;
 
@@ -92,16 +95,42 @@ static void dump_group(pid_t pgid, FILE *log, long id)
 		if (!strrchr(buf, ')') ||
 		    sscanf(strrchr(buf, ')') + 1, " %c %*d %d", &state, &pg) != 2 || pg != pgid)
 			continue;
-		fprintf(log, "F %ld unkillable: pid %d state %c\n", id, pid, state);
-		snprintf(path, sizeof(path), "/proc/%d/stack", pid);
-		if (!file_read(path, buf, sizeof(buf)))
-			fprintf(log, "%s", buf);
-		snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
-		if (!file_read(path, buf, sizeof(buf)))
-			fprintf(log, "  wchan %s\n", buf);
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		tasks = opendir(path);
+		while (tasks && (t = readdir(tasks))) {
+			int tid = atoi(t->d_name);
+
+			if (tid <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+			if (file_read(path, buf, sizeof(buf)) || !strrchr(buf, ')') ||
+			    sscanf(strrchr(buf, ')') + 1, " %c", &state) != 1)
+				continue;
+			fprintf(log, "%s %ld %s: pid %d tid %d state %c\n", tag, id, what, pid, tid,
+				state);
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", pid, tid);
+			if (!file_read(path, buf, sizeof(buf)))
+				fprintf(log, "%s", buf);
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", pid, tid);
+			if (!file_read(path, buf, sizeof(buf)))
+				fprintf(log, "  wchan %s\n", buf);
+		}
+		if (tasks)
+			closedir(tasks);
 	}
 	if (proc)
 		closedir(proc);
+}
+
+void fz_dump_timeout(pid_t pgid, FILE *log, long id)
+{
+	dump_tasks(pgid, log, id, "T", "timeout");
+}
+
+/* A stuck group: to the log, and (sysrq w) the blocked tasks to the kernel log. */
+static void dump_group(pid_t pgid, FILE *log, long id)
+{
+	dump_tasks(pgid, log, id, "F", "unkillable");
 	file_write("/proc/sys/kernel/sysrq", "1");
 	file_write("/proc/sysrq-trigger", "w");
 }

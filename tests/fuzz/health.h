@@ -13,6 +13,11 @@
 void fz_check_init(void);
 /* SIGKILL to the program's process group: every process must be gone in 30 s */
 int fz_check_group_dies(pid_t pgid, FILE *log, long id);
+/*
+ * a program that outlived its time: what each of its threads is doing, to the
+ * log ("T <program>: pid tid state", then its kernel stack), before it is killed
+ */
+void fz_dump_timeout(pid_t pgid, FILE *log, long id);
 /* the knobs as they were, every CPU online */
 void fz_check_restore(void);
 /* no context, session, hook or sampling buffer memory left */

@@ -152,6 +152,8 @@ static int run_one(const struct fz_prog *p, long id)
 	nprogs++;
 	nops += p->n;
 	fprintf(logf, "R %ld%s\n", id, timed_out ? " timeout" : "");
+	if (timed_out)
+		fz_dump_timeout(pid, logf, id);
 	if (fz_check_group_dies(pid, logf, id))
 		return -1;
 	fz_check_restore();

@@ -240,6 +240,15 @@ long fz_run_poll(const struct fz_op *op, const struct fz_prog *p, int idx)
 
 /* ---- mappings ------------------------------------------------------------ */
 
+/* The mapping a..a+len goes into slot m; the one there before is unmapped. */
+void fz_map_set(struct fz_map *m, void *a, size_t len)
+{
+	if (m->addr)
+		munmap(m->addr, m->len);
+	m->addr = a;
+	m->len = len;
+}
+
 /* a0 fd slot, a1 map slot, a2 length kind, a3 prot, a4 flags, a5 offset kind */
 void fz_gen_mmap(uint64_t *rng, struct fz_op *op)
 {
@@ -264,10 +273,7 @@ long fz_run_mmap(const struct fz_op *op, const struct fz_prog *p, int idx)
 		 fz_fd(op->a[0]), offs[op->a[5] % 4]);
 	if (a == MAP_FAILED)
 		return -errno;
-	if (m->addr)
-		munmap(m->addr, m->len);
-	m->addr = a;
-	m->len = len;
+	fz_map_set(m, a, len);
 	return 0;
 }
 

@@ -88,9 +88,16 @@ static const struct fz_knob {
 /* the writable ones come first; the manager puts them back after each program */
 #define FZ_RW_KNOBS	6
 
+/* knobs that operations other than sysfs write (perf_smpl): put back too */
+static const char *const fz_other_knobs[] = { "perf_max_sample_rate" };
+#define FZ_OTHER_KNOBS	(sizeof(fz_other_knobs) / sizeof(fz_other_knobs[0]))
+
 const char *fz_knob_file(int i)
 {
-	return i < FZ_RW_KNOBS ? fz_knobs[i].file : NULL;
+	if (i < FZ_RW_KNOBS)
+		return fz_knobs[i].file;
+	i -= FZ_RW_KNOBS;
+	return i < (int)FZ_OTHER_KNOBS ? fz_other_knobs[i] : NULL;
 }
 
 /* a0 knob, a1 value index, a2 write */

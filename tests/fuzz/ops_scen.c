@@ -109,7 +109,7 @@ static void sc_read_pmds(int fd, uint16_t set)
 }
 
 /* A thread or process of the program to monitor: slot a2, made if empty. */
-static pid_t sc_target(uint64_t *rng, uint64_t slot)
+pid_t fz_scen_target(uint64_t *rng, uint64_t slot)
 {
 	struct fz_op op;
 
@@ -159,7 +159,7 @@ static void sc_ovfl(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 	if (flags & PFM_FL_SMPL_FMT)
 		buf = mmap(NULL, arg.buf_size, PROT_READ, MAP_SHARED, fd, 0);
 	sc_program(fd, rng, 0, pmd_flags, fz_one_in(rng, 4));
-	tid = self ? gettid() : sc_target(rng, tgt_slot);
+	tid = self ? gettid() : fz_scen_target(rng, tgt_slot);
 	pfm_load_context(fd, 0, tid);
 	pfm_start(fd, 0);
 	rounds = 1 + (int)fz_below(rng, 6);
@@ -215,7 +215,7 @@ static void sc_sets(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 	for (i = 0; i < nsets; i++)
 		sc_program(fd, rng, i, PFM_PMDFL_SWITCH |
 			   (fz_one_in(rng, 3) ? PFM_PMDFL_OVFL_NOTIFY : 0), 0);
-	pfm_load_context(fd, 0, self ? gettid() : sc_target(rng, tgt_slot));
+	pfm_load_context(fd, 0, self ? gettid() : fz_scen_target(rng, tgt_slot));
 	if (fz_below(rng, 2))
 		pfm_start(fd, PFM_STARTFL_SET, (int)fz_below(rng, nsets));
 	else
@@ -310,7 +310,7 @@ static void sc_perf(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 	};
 	struct perf_event_attr a;
 	int n = 1 + (int)fz_below(rng, 3), fds[3] = { -1, -1, -1 }, i, grp;
-	pid_t pid = fz_below(rng, 3) ? 0 : sc_target(rng, tgt_slot), child;
+	pid_t pid = fz_below(rng, 3) ? 0 : fz_scen_target(rng, tgt_slot), child;
 	uint64_t buf[32];
 	void *page;
 
@@ -383,22 +383,25 @@ out:
 		fz_set_fd(fd_slot, fds[0]);
 }
 
-/* a0 fd slot, a1 seed, a2 target slot, a3 scenario, a4 1: in a child, as nobody */
-void fz_gen_scenario(uint64_t *rng, struct fz_op *op)
+/*
+ * The frame of every scenario (this file's, perf_smpl's): a0 fd slot, a1 seed,
+ * a2 target slot, a3 which of 'kinds', a4 1: in a child, as nobody.
+ */
+void fz_scen_gen(uint64_t *rng, struct fz_op *op, int kinds)
 {
 	op->a[0] = fz_below(rng, 4);
 	op->a[1] = fz_rand(rng);
 	op->a[2] = fz_below(rng, FZ_TGTS);
-	op->a[3] = fz_below(rng, SC_NR);
+	op->a[3] = fz_below(rng, kinds);
 	op->a[4] = fz_one_in(rng, 5);
 }
 
-long fz_run_scenario(const struct fz_op *op, const struct fz_prog *p, int idx)
+/* body runs with the seed, here or in that child; the result is the fd slot's. */
+long fz_scen_run(const struct fz_op *op, fz_scen_body body)
 {
 	uint64_t rng = op->a[1], slot = op->a[0] % FZ_FDS;
 	pid_t pid;
 
-	(void)p, (void)idx;
 	/* without privilege: the user's own limits and charges, the paranoid levels */
 	if (op->a[4] == 1) {
 		pid = fz_fork_task(1);
@@ -407,21 +410,37 @@ long fz_run_scenario(const struct fz_op *op, const struct fz_prog *p, int idx)
 		if (pid)
 			return fz_wait_or_kill(pid, 300);
 	}
-	switch (op->a[3] % SC_NR) {
-	case SC_OVFL:
-		sc_ovfl(&rng, slot, op->a[2]);
-		break;
-	case SC_SETS:
-		sc_sets(&rng, slot, op->a[2]);
-		break;
-	case SC_CPU:
-		sc_cpu(&rng, slot);
-		break;
-	default:
-		sc_perf(&rng, slot, op->a[2]);
-		break;
-	}
+	body(&rng, slot, op->a[2], op->a[3]);
 	if (op->a[4] == 1)
 		_exit(0);
 	return fz.fd[slot];
+}
+
+static void sc_body(uint64_t *rng, uint64_t slot, uint64_t tgt_slot, uint64_t which)
+{
+	switch (which % SC_NR) {
+	case SC_OVFL:
+		sc_ovfl(rng, slot, tgt_slot);
+		break;
+	case SC_SETS:
+		sc_sets(rng, slot, tgt_slot);
+		break;
+	case SC_CPU:
+		sc_cpu(rng, slot);
+		break;
+	default:
+		sc_perf(rng, slot, tgt_slot);
+		break;
+	}
+}
+
+void fz_gen_scenario(uint64_t *rng, struct fz_op *op)
+{
+	fz_scen_gen(rng, op, SC_NR);
+}
+
+long fz_run_scenario(const struct fz_op *op, const struct fz_prog *p, int idx)
+{
+	(void)p, (void)idx;
+	return fz_scen_run(op, sc_body);
 }

@@ -94,7 +94,8 @@ static void gen_op(uint64_t *rng, struct fz_op *op, int code)
 /*
  * Half of the fresh programs start as a session would: create, program the
  * registers, attach, start; a quarter with a scenario (a whole session left in
- * the middle of its life); the rest is random.
+ * the middle of its life; a third of them a perf sampling session); the rest is
+ * random.
  */
 void fz_prog_gen(uint64_t *rng, struct fz_prog *p)
 {
@@ -106,7 +107,7 @@ void fz_prog_gen(uint64_t *rng, struct fz_prog *p)
 
 	p->n = 0;
 	if (fz_one_in(rng, 4)) {
-		gen_op(rng, &p->op[i], fz_op_lookup("scenario"));
+		gen_op(rng, &p->op[i], fz_op_lookup(fz_one_in(rng, 3) ? "perf_smpl" : "scenario"));
 		use_live(rng, &p->op[i++], &l);
 	} else if (fz_below(rng, 3)) {
 		for (s = 0; s < 7 && i < n; s++, i++) {
