@@ -162,7 +162,8 @@ int pfm_perf_output_mmap(struct pfm_perf_event *ev, struct vm_area_struct *vma)
 	ret = -EINVAL;
 	if (r->data_size != (u64)data_pages << PAGE_SHIFT)
 		goto out;
-	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	/* as perf: a forked child neither keeps the ring nor moves its tail */
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	ret = remap_vmalloc_range(vma, r->buf.addr, 0);
 	if (ret)
 		goto out;

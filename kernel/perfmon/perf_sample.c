@@ -394,6 +394,8 @@ int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value)
 		ev->attr.sample_period = value;
 		if (ev->counter >= 0)
 			pfm_run_on_state(ctx, pfm_perf_restart_period, &np);
+		else if (ev->period)
+			ev->period = value;	/* taken up when it gets a counter again */
 	}
 	mutex_unlock(&ctx->mutex);
 	return 0;

@@ -167,7 +167,7 @@ static int pfm_perf_sched_grow(struct pfm_perf_target *t)
 		if (!ret)
 			t->nr_sets = n;
 		/* reattach whatever happened: the thread keeps being counted */
-		if (!pfm_load(t->ctx, 0, task_pid_vnr(t->task)))
+		if (!pfm_reload_task(t->ctx, t->task))
 			pfm_start(t->ctx, 0, 0);
 		else if (!ret)
 			ret = -ESRCH;

@@ -104,6 +104,32 @@ static void pfm_start_locked(struct pfm_context *ctx, struct pfm_event_set *set)
 	pfm_go_live_locked(ctx);
 }
 
+/* ctx attached to task, whose access the caller checked. */
+static long pfm_attach_task(struct pfm_context *ctx, struct task_struct *task)
+{
+	int ret;
+
+	/* A thread held until it restarts itself would never run again. */
+	if ((ctx->flags & PFM_FL_NOTIFY_BLOCK) && task == current)
+		return -EINVAL;
+	ret = pfm_res_session_get(ctx, -1);
+	if (ret)
+		return ret;
+	ret = pfm_units_get(ctx);
+	if (ret)
+		goto err_session;
+	ret = pfm_env_attach(ctx, task);
+	if (ret)
+		goto err_units;
+	return 0;
+
+err_units:
+	pfm_units_put(ctx);
+err_session:
+	pfm_res_session_put(ctx, -1);
+	return ret;
+}
+
 static long pfm_load_task(struct pfm_context *ctx, u64 target)
 {
 	struct task_struct *task;
@@ -115,30 +141,23 @@ static long pfm_load_task(struct pfm_context *ctx, u64 target)
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	ret = pfm_access_task(task);
-	if (ret)
-		goto out;
-	/* A thread held until it restarts itself would never run again. */
-	ret = -EINVAL;
-	if ((ctx->flags & PFM_FL_NOTIFY_BLOCK) && task == current)
-		goto out;
-	ret = pfm_res_session_get(ctx, -1);
-	if (ret)
-		goto out;
-	ret = pfm_units_get(ctx);
-	if (ret)
-		goto err_session;
-	ret = pfm_env_attach(ctx, task);
-	if (ret)
-		goto err_units;
-	goto out;
-
-err_units:
-	pfm_units_put(ctx);
-err_session:
-	pfm_res_session_put(ctx, -1);
-out:
+	if (!ret)
+		ret = pfm_attach_task(ctx, task);
 	put_task_struct(task);
 	return ret;
+}
+
+/*
+ * A per-thread context the kernel itself detached, attached again to the same
+ * thread (the perf shim adding an event set).  The thread's access was checked
+ * at the first attach: the caller may be any process closing an fd, in another
+ * pid namespace or with other credentials, which pfm_load() would refuse.
+ */
+long pfm_reload_task(struct pfm_context *ctx, struct task_struct *task)
+{
+	if (ctx->state != PFM_CTX_UNLOADED || (ctx->flags & PFM_FL_SYSTEM_WIDE))
+		return -EBUSY;
+	return pfm_attach_task(ctx, task);
 }
 
 static void pfm_do_attach_cpu(struct pfm_context *ctx, void *arg)

@@ -6,6 +6,7 @@
 #define _PERFMON_STATE_H
 
 long pfm_load(struct pfm_context *ctx, u32 flags, u64 target);
+long pfm_reload_task(struct pfm_context *ctx, struct task_struct *task);
 long pfm_unload(struct pfm_context *ctx, u32 flags);
 long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg);
 long pfm_stop(struct pfm_context *ctx, u32 flags);
