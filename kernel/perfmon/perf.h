@@ -243,6 +243,10 @@ void pfm_perf_exit(struct task_struct *task);
 extern unsigned long pfm_perf_max_sample_rate;
 bool pfm_perf_sampling(const struct perf_event_attr *attr);
 int pfm_perf_sample_check(const struct perf_event_attr *attr);
+/* members of a group whose samples read it (the sample buffer's room) */
+#define PFM_PERF_READ_GROUP_MAX	64
+int pfm_perf_group_read_check(const struct pfm_perf_event *ev,
+			      const struct pfm_perf_event *leader);
 int pfm_perf_sample_setup(struct pfm_perf_event *ev, unsigned int s);
 void pfm_perf_sample_teardown(struct pfm_perf_event *ev, unsigned int s);
 int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value);

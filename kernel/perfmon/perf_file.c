@@ -322,16 +322,24 @@ static int pfm_perf_mmap(struct file *file, struct vm_area_struct *vma)
  */
 void pfm_perf_event_unlink(struct pfm_perf_event *ev)
 {
+	struct pfm_context *ctx = ev->target->ctx;
 	struct pfm_perf_event *sib, *tmp;
+	unsigned long flags;
 
+	/* the group's list under ctx->lock too: a sample reads the group */
 	if (ev->leader != ev) {
+		raw_spin_lock_irqsave(&ctx->lock, flags);
 		list_del_init(&ev->sibling_entry);
 		ev->leader->nr_siblings--;
 		ev->leader = ev;
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	} else {
 		list_for_each_entry_safe(sib, tmp, &ev->siblings, sibling_entry) {
+			raw_spin_lock_irqsave(&ctx->lock, flags);
 			list_del_init(&sib->sibling_entry);
+			ev->nr_siblings--;
 			sib->leader = sib;
+			raw_spin_unlock_irqrestore(&ctx->lock, flags);
 			pfm_perf_sched_orphan(sib);
 			pfm_perf_event_set_enabled(sib, sib->enabled);
 		}

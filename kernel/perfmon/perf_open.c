@@ -210,15 +210,24 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 /* The new event on its target, linked into its group; ctx->mutex held. */
 int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader)
 {
+	unsigned long flags;
 	int ret;
 
+	if (leader) {
+		ret = pfm_perf_group_read_check(ev, leader);
+		if (ret)
+			return ret;
+	}
 	ret = pfm_perf_event_setup(ev->target, ev, leader);
 	if (ret)
 		return ret;
 	if (leader) {
+		/* under ctx->lock too: a sample reads the group (perf_sample.c) */
+		raw_spin_lock_irqsave(&ev->target->ctx->lock, flags);
 		ev->leader = leader;
 		list_add_tail(&ev->sibling_entry, &leader->siblings);
 		leader->nr_siblings++;
+		raw_spin_unlock_irqrestore(&ev->target->ctx->lock, flags);
 	}
 	pfm_perf_target_add(ev);
 	if (ev->exec_armed)

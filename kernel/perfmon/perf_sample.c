@@ -11,7 +11,7 @@
  * does.
  *
  * PERF_RECORD_SAMPLE carries, in the kernel's order, IDENTIFIER, IP, TID, TIME,
- * ADDR, ID, STREAM_ID, CPU, PERIOD, READ (without PERF_FORMAT_GROUP) and
+ * ADDR, ID, STREAM_ID, CPU, PERIOD, READ (a group's with PERF_FORMAT_GROUP) and
  * CALLCHAIN.  IP is
  * where the thread is in user mode (misc PERF_RECORD_MISC_USER), also for a fault
  * the kernel took on its behalf; ADDR the faulting address for page faults, else
@@ -39,7 +39,7 @@
 				 PERF_SAMPLE_CALLCHAIN)
 
 /* The largest record: header, ten fields, a read of five words, a chain. */
-#define PFM_PERF_SAMPLE_WORDS	(16 + 1 + PFM_PERF_MAX_STACK)
+#define PFM_PERF_SAMPLE_WORDS	(16 + 1 + PFM_PERF_MAX_STACK + 3 + 3 * PFM_PERF_READ_GROUP_MAX)
 
 /* perf_event_max_sample_rate's default */
 unsigned long pfm_perf_max_sample_rate = 100000;
@@ -58,9 +58,30 @@ int pfm_perf_sample_check(const struct perf_event_attr *attr)
 		return ret;
 	if (attr->sample_type & ~PFM_PERF_SAMPLE_OK)
 		return -EOPNOTSUPP;
-	if ((attr->sample_type & PERF_SAMPLE_READ) &&
-	    (attr->read_format & PERF_FORMAT_GROUP))
-		return -EOPNOTSUPP;
+	return 0;
+}
+
+static bool pfm_perf_reads_group(const struct pfm_perf_event *ev)
+{
+	return pfm_perf_sampling(&ev->attr) && (ev->attr.sample_type & PERF_SAMPLE_READ) &&
+	       (ev->attr.read_format & PERF_FORMAT_GROUP);
+}
+
+/*
+ * ev joining leader's group: a sample that reads the group must fit the record
+ * buffer, as perf_event_validate_size() keeps records under 16 KiB (E2BIG);
+ * ctx->mutex held.
+ */
+int pfm_perf_group_read_check(const struct pfm_perf_event *ev,
+			      const struct pfm_perf_event *leader)
+{
+	const struct pfm_perf_event *sib;
+	bool reads = pfm_perf_reads_group(ev) || pfm_perf_reads_group(leader);
+
+	list_for_each_entry(sib, &leader->siblings, sibling_entry)
+		reads |= pfm_perf_reads_group(sib);
+	if (reads && leader->nr_siblings + 2 > PFM_PERF_READ_GROUP_MAX)
+		return -E2BIG;
 	return 0;
 }
 
@@ -216,15 +237,40 @@ static u64 pfm_perf_sample_count(struct pfm_perf_event *ev, struct pfm_context *
 	return count;
 }
 
+/* A group member's count now, the closed intervals' too. */
+static u64 pfm_perf_member_count(struct pfm_perf_event *ev, struct pfm_context *ctx)
+{
+	if (!ev->counting || ev->counter < 0)
+		return ev->acc;
+	return pfm_perf_sample_count(ev, ctx, pfm_perf_counter_pmd(ev->counter));
+}
+
+/* A member's { value, id, lost } of a group read. */
+static unsigned int pfm_perf_read_member(const struct pfm_perf_event *e, u64 count, u64 rf,
+					 u64 *w)
+{
+	unsigned int n = 0;
+
+	w[n++] = count;
+	if (rf & PERF_FORMAT_ID)
+		w[n++] = pfm_perf_primary_id(e);
+	if (rf & PERF_FORMAT_LOST)
+		w[n++] = 0;
+	return n;
+}
+
 /*
  * PERF_SAMPLE_READ: what read() would give, the overflowed period counted:
  * time_enabled over all the sets, time_running over the event's own set (all of
- * them for a pinned event).
+ * them for a pinned event).  With PERF_FORMAT_GROUP, the sampled event's times
+ * and every member's count, leader first, as perf_output_read_group(): the
+ * group's list is changed under ctx->lock too (perf_open.c), which is held here.
  */
 static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_context *ctx,
 					 struct pfm_event_set *set, unsigned int pmd, u64 *w)
 {
 	u64 rf = ev->attr.read_format, count = ev->acc, ena = ev->ena_ns, run = ev->run_ns;
+	struct pfm_perf_event *leader = ev->leader, *e;
 	u64 total, set_ns;
 	unsigned int n = 0;
 
@@ -234,15 +280,26 @@ static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_c
 		ena += total - ev->since_ns;
 		run += (ev->all_sets ? total : set_ns) - ev->run_since_ns;
 	}
-	w[n++] = count;
+	if (rf & PERF_FORMAT_GROUP)
+		w[n++] = 1 + leader->nr_siblings;
+	else
+		w[n++] = count;
 	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		w[n++] = ena;
 	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		w[n++] = run;
-	if (rf & PERF_FORMAT_ID)
-		w[n++] = ev->id;
-	if (rf & PERF_FORMAT_LOST)
-		w[n++] = 0;
+	if (!(rf & PERF_FORMAT_GROUP)) {
+		if (rf & PERF_FORMAT_ID)
+			w[n++] = ev->id;
+		if (rf & PERF_FORMAT_LOST)
+			w[n++] = 0;
+		return n;
+	}
+	n += pfm_perf_read_member(leader, leader == ev ? count : pfm_perf_member_count(leader, ctx),
+				  rf, w + n);
+	list_for_each_entry(e, &leader->siblings, sibling_entry)
+		n += pfm_perf_read_member(e, e == ev ? count : pfm_perf_member_count(e, ctx),
+					  rf, w + n);
 	return n;
 }
 

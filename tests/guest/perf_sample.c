@@ -522,13 +522,64 @@ START_TEST(test_refusals)
 	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
 	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1ULL << 63, PERF_SAMPLE_IP);
 	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
-	/* READ with inherit: EINVAL; with a group read: not here */
+	/* READ with inherit: EINVAL */
 	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_READ);
 	a.inherit = 1;
 	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
-	a.inherit = 0;
-	a.read_format = PERF_FORMAT_GROUP;
-	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EOPNOTSUPP);
+}
+END_TEST
+
+/*
+ * PERF_SAMPLE_READ of a group (PERF_FORMAT_GROUP): each of the sampling
+ * leader's overflows (every 8th fault) carries the sampled event's times and
+ * every member's count and id, leader first; a page-fault member counts what
+ * the leader does, a dummy nothing.
+ */
+START_TEST(test_group_read_sample)
+{
+	const long n = 64;
+	char *p = ck_fresh_pages(n);
+	struct perf_event_attr a, m;
+	uint64_t pos = 0, hd, id[3];
+	struct ring r;
+	struct rec rec;
+	long i = 0;
+	int fd[3], k;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 8, PERF_SAMPLE_READ);
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd[0] = ck_open(&a, 0);
+	attr_sw(&m, PERF_COUNT_SW_PAGE_FAULTS);
+	m.disabled = 0;
+	fd[1] = pfm_perf_event_open(&m, 0, -1, fd[0], 0);
+	attr_sw(&m, PERF_COUNT_SW_DUMMY);
+	m.disabled = 0;
+	fd[2] = pfm_perf_event_open(&m, 0, -1, fd[0], 0);
+	ck_assert_msg(fd[1] >= 0 && fd[2] >= 0, "members: %s", strerror(errno));
+	for (k = 0; k < 3; k++)
+		id[k] = ck_id(fd[k]);
+	ck_map(&r, fd[0], 4, PROT_READ | PROT_WRITE);
+	fault_on(fd[0], p, n);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
+		ck_assert_uint_eq(rec.h.size, 8 + (3 + 3 * 2) * 8);
+		ck_assert_uint_eq(rec.w[0], 3);			/* nr */
+		ck_assert_uint_gt(rec.w[1], 0);			/* time enabled */
+		ck_assert_uint_eq(rec.w[2], rec.w[1]);		/* running: one set */
+		ck_assert_uint_eq(rec.w[3], 8 * (i + 1));
+		ck_assert_uint_eq(rec.w[4], id[0]);
+		ck_assert_uint_eq(rec.w[5], 8 * (i + 1));
+		ck_assert_uint_eq(rec.w[6], id[1]);
+		ck_assert_uint_eq(rec.w[7], 0);
+		ck_assert_uint_eq(rec.w[8], id[2]);
+		i++;
+	}
+	ck_assert_int_eq(i, n / 8);
+	unmap(&r);
+	for (k = 2; k >= 0; k--)
+		close(fd[k]);
 }
 END_TEST
 
@@ -684,6 +735,7 @@ Suite *pfm_perf_sample_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_fault_samples_exact);
 	tcase_add_test(tc, test_period_and_read);
+	tcase_add_test(tc, test_group_read_sample);
 	tcase_add_test(tc, test_lost_exact);
 	tcase_add_test(tc, test_lost_trailer);
 	tcase_add_test(tc, test_ring_wraps);
