@@ -27,7 +27,8 @@
 #include "perf_counter_native.h"
 
 #define PC_FORMATS	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
-#define PC_RECORDS	(PERF_RECORD_IP | PERF_RECORD_TID | PERF_RECORD_TIME | PERF_RECORD_ADDR)
+#define PC_RECORDS	(PERF_RECORD_IP | PERF_RECORD_TID | PERF_RECORD_TIME | PERF_RECORD_ADDR | \
+			 PERF_RECORD_CALLCHAIN)
 
 struct pc_state pc_lib = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -140,11 +141,14 @@ static int pc_check(const struct perf_counter_hw_event *hw, pid_t pid, int cpu,
 {
 	if (!hw)
 		return EFAULT;
-	if (flags || hw->munmap || hw->comm || hw->__reserved_1 || hw->extra_config_len ||
+	if (flags || hw->munmap || hw->__reserved_1 || hw->extra_config_len ||
 	    hw->__reserved_2 || hw->__reserved_3 || (hw->read_format & ~PC_FORMATS))
 		return EINVAL;
 	/* a sampling counter's records: those the perf_event ring has (perf_counter_ring.c) */
 	if (hw->irq_period && (hw->record_type & ~PC_RECORDS))
+		return EINVAL;
+	/* the shim writes COMM records to sampling events' rings only */
+	if (hw->comm && !hw->irq_period)
 		return EINVAL;
 	if (cpu < -1 || (pid < 0 && cpu == -1))
 		return EINVAL;
@@ -153,7 +157,7 @@ static int pc_check(const struct perf_counter_hw_event *hw, pid_t pid, int cpu,
 
 /*
  * The perf_event_attr of a counter: the proposal's fields, same values (its record
- * bits IP, TID, TIME, ADDR are PERF_SAMPLE_*'s).  A notification "for every page
+ * bits IP, TID, TIME, ADDR, CALLCHAIN are PERF_SAMPLE_*'s).  A notification "for every page
  * filled" is a watermark of a page.
  */
 static void pc_to_attr(const struct perf_counter_hw_event *hw, struct perf_event_attr *a)
@@ -177,6 +181,7 @@ static void pc_to_attr(const struct perf_counter_hw_event *hw, struct perf_event
 	a->exclude_idle = hw->exclude_idle;
 	a->inherit = hw->inherit;
 	a->mmap = hw->mmap;
+	a->comm = hw->comm;
 	a->sample_period = hw->irq_period;
 	if (hw->irq_period)
 		a->sample_type = hw->record_type;

@@ -57,10 +57,19 @@
  *                          natively.  An overflow record every irq_period events,
  *                          in the ring of perf_counter_mmap() below
  *   record_type          of a sampling counter: PERF_RECORD_IP, _TID, _TIME, _ADDR
- *                          (ADDR: the faulting address of a page fault, else 0).
- *                          PERF_RECORD_GROUP and _CALLCHAIN: the shim records
- *                          neither a group's values nor a call chain -> EINVAL, as
- *                          any other bit.  Ignored for a counting counter
+ *                          (ADDR: the faulting address of a page fault, else 0),
+ *                          _CALLCHAIN: the shim's user chain by frame pointers (the
+ *                          sampled IP, then a return address per frame; code
+ *                          built without frame pointers gives short or skipping
+ *                          chains), in the proposal's { u16 nr, hv, kernel, user;
+ *                          u64 ips[nr]; }: perf_event's context marks
+ *                          (PERF_CONTEXT_USER, ...), which the proposal has not,
+ *                          are dropped, its counts say whose the addresses are
+ *                          (all user here: hv and kernel 0, user nr).
+ *                          PERF_RECORD_GROUP: the shim's PERF_SAMPLE_READ has no
+ *                          PERF_FORMAT_GROUP (it cannot walk a group's members at
+ *                          an overflow) -> EINVAL, as any other bit.  Ignored for a
+ *                          counting counter
  *   wakeup_events        0: poll() says POLLIN for every page of records filled,
  *                          as the proposal says.  n > 0: every n overflows, and
  *                          every half ring filled rather than every page (the shim
@@ -96,9 +105,13 @@
  *                          that follow; native path -> EINVAL
  *   munmap               perf_event has no munmap records, perfmon no hook on
  *                          munmap() -> EINVAL
- *   comm                 perfmon writes COMM only at an exec that enables the
- *                          counter (perf_event's enable_on_exec, which the proposal
- *                          has not) and has no hook on process creation -> EINVAL
+ *   comm                 of a sampling counter, perf_event path: a PERF_EVENT_COMM
+ *                          record { pid, tid, char comm[16] } (misc 0) each time a
+ *                          thread it counts takes a name while it is enabled:
+ *                          prctl(PR_SET_NAME), a write of /proc/self/comm, an exec
+ *                          (a fork gives no new name: no record).  A
+ *                          counting counter (the shim writes records to sampling
+ *                          counters' rings only) and the native path -> EINVAL
  *   extra_config_len, __reserved_*  must be 0 -> EINVAL
  *   pid                  0 the calling thread, > 0 that thread (attached as
  *                          perfmon attaches: EACCES, ESRCH, ...), < 0 with cpu >= 0:
@@ -124,7 +137,9 @@
  * (EPERM past the locked-memory limit).  It returns the proposal's layout: struct
  * perf_counter_mmap_page, then the records (struct perf_event_header first), which
  * may run across the ring's end; data_head grows for ever (modulo 2^32), older
- * records are overwritten.  Overflow records have the record_type bits as type
+ * records are overwritten.  Records are MMAP, COMM and overflow records (perf
+ * event's other types, FORK and EXIT among them, are dropped).  Overflow records
+ * have the record_type bits as type
  * and PERF_EVENT_MISC_OVERFLOW | PERF_EVENT_MISC_USER (or _KERNEL) as misc.  The
  * kernel writes perf_event's ring; this library copies it into the mapping in
  * perf_counter_poll(), perf_counter_read() and perf_counter_ioctl() of the
@@ -223,7 +238,7 @@ enum sw_event_ids {
 
 /* read_format: PERF_FORMAT_TOTAL_TIME_ENABLED (1), _RUNNING (2), <linux/perf_event.h> */
 
-/* record_type of sampling counters (GROUP and CALLCHAIN: EINVAL, see above) */
+/* record_type of sampling counters (GROUP: EINVAL, see above) */
 enum perf_counter_record_format {
 	PERF_RECORD_IP		= 1U << 0,
 	PERF_RECORD_TID		= 1U << 1,

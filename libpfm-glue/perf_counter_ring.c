@@ -8,7 +8,8 @@
  * record is PERF_RECORD_SAMPLE (9) in perf_event and has its PERF_RECORD_* bits
  * as type, with PERF_EVENT_MISC_OVERFLOW, in the proposal; the bodies are the same
  * (perf_event kept IP, TID, TIME, ADDR with the same bits and in the same order),
- * and so are MMAP records without sample_id_all.  The proposal's type 2 is
+ * but for the call chain, whose context marks become counts (chain_to_2008()),
+ * and so are MMAP and COMM records without sample_id_all.  The proposal's type 2 is
  * MUNMAP, perf_event's LOST: such records, and perf_event's other types, have no
  * place in the proposal's ring and are dropped.
  *
@@ -166,10 +167,41 @@ static void ring_in(char *data, uint64_t size, uint64_t pos, const void *src, si
 	memcpy(data, (const char *)src + first, n - first);
 }
 
+/*
+ * A sample's call chain in the proposal's form, in place: perf_event's
+ * { u64 nr; u64 ips[nr]; }, where context marks (PERF_CONTEXT_*) say whose the
+ * addresses that follow are, becomes { u16 nr, hv, kernel, user; u64 ips[nr]; },
+ * where counts say it: the marks go, the addresses keep their order.  An address
+ * before any mark is the sample's own mode's.  0 if the chain overruns the record.
+ */
+static int chain_to_2008(struct perf_event_header *h, uint64_t *w, unsigned int mode)
+{
+	uint64_t nr = w[0], i, n = 0, cnt[3] = { 0, 0, 0 };	/* hv, kernel, user */
+	int ctx = mode == PERF_RECORD_MISC_KERNEL ? 1 : 2;
+
+	if (nr > (h->size - ((char *)w - (char *)h)) / sizeof(*w) - 1)
+		return 0;
+	for (i = 0; i < nr; i++) {
+		uint64_t ip = w[1 + i];
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			ctx = ip == (uint64_t)PERF_CONTEXT_HV ? 0 :
+			      ip == (uint64_t)PERF_CONTEXT_KERNEL ? 1 : 2;
+			continue;
+		}
+		cnt[ctx]++;
+		w[1 + n++] = ip;
+	}
+	w[0] = n | cnt[0] << 16 | cnt[1] << 32 | cnt[2] << 48;
+	h->size -= (nr - n) * sizeof(*w);
+	return 1;
+}
+
 /* The proposal's header of a perf_event record, or 0 for a record it has no type for. */
 static int to_2008(const struct pc_shim *s, struct perf_event_header *h)
 {
 	unsigned int mode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint64_t *body = (uint64_t *)(h + 1);
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
@@ -177,6 +209,16 @@ static int to_2008(const struct pc_shim *s, struct perf_event_header *h)
 		h->misc = PERF_EVENT_MISC_OVERFLOW |
 			  (mode == PERF_RECORD_MISC_KERNEL ? PERF_EVENT_MISC_KERNEL :
 			   mode == PERF_RECORD_MISC_USER ? PERF_EVENT_MISC_USER : 0);
+		/* the chain follows IP, TID, TIME, ADDR: a word each */
+		if (s->record_type & PERF_RECORD_CALLCHAIN)
+			return chain_to_2008(h, body + __builtin_popcount(s->record_type &
+					     (PERF_RECORD_IP | PERF_RECORD_TID | PERF_RECORD_TIME |
+					      PERF_RECORD_ADDR)), mode);
+		return 1;
+	case PERF_RECORD_COMM:
+		/* the same { pid, tid, comm[] }; the proposal has no exec flag */
+		h->type = PERF_EVENT_COMM;
+		h->misc = 0;
 		return 1;
 	case PERF_RECORD_MMAP:
 		h->type = PERF_EVENT_MMAP;

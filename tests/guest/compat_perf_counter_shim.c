@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -120,7 +121,8 @@ static int shim_here(void)
 START_TEST(test_sampling_errors)
 {
 	struct perf_counter_hw_event hw;
-	const uint32_t bad_records[] = { PERF_RECORD_GROUP, PERF_RECORD_CALLCHAIN, 1U << 6,
+	const uint32_t bad_records[] = { PERF_RECORD_GROUP,
+					 PERF_RECORD_CALLCHAIN | PERF_RECORD_GROUP, 1U << 6,
 					 PERF_RECORD_IP | PERF_RECORD_GROUP };
 	size_t psz = page_size();
 	const size_t bad_len[] = { 0, psz, 4 * psz, 6 * psz, 2 * psz + 1 };
@@ -140,7 +142,9 @@ START_TEST(test_sampling_errors)
 	RESET(FAULTS);
 	hw.munmap = 1;
 	ck_assert_errno(perf_counter_open(&hw, 0, -1, -1, 0), EINVAL);
+	/* COMM records go to sampling counters' rings only */
 	RESET(FAULTS);
+	hw.irq_period = 0;
 	hw.comm = 1;
 	ck_assert_errno(perf_counter_open(&hw, 0, -1, -1, 0), EINVAL);
 	/* perfmon's raw events are native: no sampling, nor mmap records */
@@ -548,6 +552,116 @@ START_TEST(test_refresh)
 }
 END_TEST
 
+/*
+ * PERF_RECORD_CALLCHAIN: one fault in chain_leaf(), called by chain_mid(), both
+ * with frame pointers (the suite is built without them): the proposal's
+ * { u16 nr, hv, kernel, user; u64 ips[nr]; } after IP and ADDR, all user
+ * addresses, no context mark; the IP in chain_leaf(), then the return addresses
+ * each function saw, exactly.
+ */
+#define FP	__attribute__((noinline, optimize("no-omit-frame-pointer")))
+#define FN_SPAN	256		/* a function's code is within this many bytes of its start */
+
+static volatile char *chain_at;
+static uint64_t ret_leaf, ret_mid;
+
+FP static void chain_leaf(void)
+{
+	ret_leaf = (uintptr_t)__builtin_return_address(0);
+	*chain_at = 1;
+	__asm__ volatile("" ::: "memory");	/* not a tail position */
+}
+
+FP static void chain_mid(void)
+{
+	ret_mid = (uintptr_t)__builtin_return_address(0);
+	chain_leaf();
+	__asm__ volatile("" ::: "memory");
+}
+
+START_TEST(test_callchain)
+{
+	int fd = sampler(1, PERF_RECORD_IP | PERF_RECORD_ADDR | PERF_RECORD_CALLCHAIN, 0, 0);
+	char *p = ck_fresh_pages(1);
+	uint64_t nr, i;
+	struct ring08 r;
+	struct rec08 rec, chain;
+	int found = 0;
+
+	memset(&chain, 0, sizeof(chain));
+	ck_map08(&r, fd, 4);
+	chain_at = p;
+	ck_assert_ok(perf_counter_ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
+	chain_mid();
+	ck_assert_ok(perf_counter_ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	while (next08(&r, &rec)) {
+		ck_assert_uint_eq(rec.h.type,
+				  PERF_RECORD_IP | PERF_RECORD_ADDR | PERF_RECORD_CALLCHAIN);
+		/* ip, addr, { nr, hv, kernel, user }, ips */
+		nr = rec.w[2] & 0xffff;
+		ck_assert_uint_eq(rec.h.size, sizeof(rec.h) + (3 + nr) * sizeof(uint64_t));
+		ck_assert_uint_eq(rec.w[2] >> 16 & 0xffff, 0);		/* hv */
+		ck_assert_uint_eq(rec.w[2] >> 32 & 0xffff, 0);		/* kernel */
+		ck_assert_uint_eq(rec.w[2] >> 48, nr);			/* user */
+		for (i = 0; i < nr; i++)
+			ck_assert_uint_lt(rec.w[3 + i], (uint64_t)PERF_CONTEXT_MAX);
+		if (rec.w[1] != (uintptr_t)p)
+			continue;
+		chain = rec;
+		found++;
+	}
+	ck_assert_int_eq(found, 1);
+	nr = chain.w[2] & 0xffff;
+	ck_assert_uint_ge(nr, 3);
+	ck_assert_uint_eq(chain.w[3], chain.w[0]);		/* the IP first */
+	ck_assert_msg(chain.w[3] > (uintptr_t)chain_leaf &&
+		      chain.w[3] < (uintptr_t)chain_leaf + FN_SPAN, "ip %#llx, chain_leaf %p",
+		      (unsigned long long)chain.w[3], (void *)chain_leaf);
+	ck_assert_uint_eq(chain.w[4], ret_leaf);		/* in chain_mid() */
+	ck_assert_uint_eq(chain.w[5], ret_mid);			/* in this test */
+	ck_assert_ok(perf_counter_close(fd));
+}
+END_TEST
+
+/*
+ * comm: a PERF_EVENT_COMM record { pid, tid, comm[16] } for each
+ * prctl(PR_SET_NAME) while the counter is enabled, none while it is disabled.
+ */
+START_TEST(test_comm)
+{
+	struct perf_counter_hw_event hw = {
+		.config = FAULTS, .disabled = 1, .irq_period = 1ULL << 40,
+		.record_type = PERF_RECORD_IP, .comm = 1,
+	};
+	char old[16] = "", name[17] = "";
+	int fd = perf_counter_open(&hw, 0, -1, -1, 0), n = 0;
+	struct ring08 r;
+	struct rec08 rec;
+
+	ck_assert_msg(fd >= 0, "perf_counter_open(comm): %s", strerror(errno));
+	ck_map08(&r, fd, 2);
+	ck_assert_ok(prctl(PR_GET_NAME, old));
+	ck_assert_ok(prctl(PR_SET_NAME, "pc08-off"));
+	ck_assert_ok(perf_counter_ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
+	ck_assert_ok(prctl(PR_SET_NAME, "pc08-on"));
+	ck_assert_ok(perf_counter_ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	ck_assert_ok(prctl(PR_SET_NAME, old));
+	ck_assert_uint_lt(value(fd), 1ULL << 40);	/* the read brings the ring up to date */
+	while (next08(&r, &rec)) {
+		ck_assert_uint_eq(rec.h.type, PERF_EVENT_COMM);
+		ck_assert_uint_eq(rec.h.misc, 0);
+		ck_assert_uint_eq(rec.h.size, sizeof(rec.h) + 8 + 16);
+		ck_assert_uint_eq((uint32_t)rec.w[0], getpid());
+		ck_assert_uint_eq((uint32_t)(rec.w[0] >> 32), self_tid());
+		memcpy(name, &rec.w[1], 16);
+		ck_assert_str_eq(name, "pc08-on");
+		n++;
+	}
+	ck_assert_int_eq(n, 1);
+	ck_assert_ok(perf_counter_close(fd));
+}
+END_TEST
+
 Suite *pfm_compat_perf_counter_shim_suite(void)
 {
 	Suite *s = suite_create("compat_perf_counter_shim");
@@ -562,6 +676,8 @@ Suite *pfm_compat_perf_counter_shim_suite(void)
 	tcase_add_loop_test(tc, test_inherit, 0, ARRAY_SIZE(inherit_config));
 	tcase_add_test(tc, test_task_enable);
 	tcase_add_test(tc, test_refresh);
+	tcase_add_test(tc, test_callchain);
+	tcase_add_test(tc, test_comm);
 	suite_add_tcase(s, tc);
 	return s;
 }
