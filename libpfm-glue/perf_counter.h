@@ -66,9 +66,9 @@
  *                          (PERF_CONTEXT_USER, ...), which the proposal has not,
  *                          are dropped, its counts say whose the addresses are
  *                          (all user here: hv and kernel 0, user nr).
- *                          PERF_RECORD_GROUP: the shim's PERF_SAMPLE_READ has no
- *                          PERF_FORMAT_GROUP (it cannot walk a group's members at
- *                          an overflow) -> EINVAL, as any other bit.  Ignored for a
+ *                          PERF_RECORD_GROUP: not yet mapped onto the shim's
+ *                          PERF_SAMPLE_READ of a group (which it now has) ->
+ *                          EINVAL, as any other bit.  Ignored for a
  *                          counting counter
  *   wakeup_events        0: poll() says POLLIN for every page of records filled,
  *                          as the proposal says.  n > 0: every n overflows, and

@@ -376,8 +376,10 @@
  *     fault the kernel took for it), TID (the sampled thread's namespace),
  *     TIME (local_clock(), perf's clock), ADDR (the faulting address, else 0),
  *     ID (the opened event's), STREAM_ID (the event's own), CPU, PERIOD, READ
- *     (without PERF_FORMAT_GROUP), CALLCHAIN (below); any other sample bit, or
- *     READ with a group read_format, is EOPNOTSUPP.  CALLCHAIN is the user
+ *     (with PERF_FORMAT_GROUP: the sampled event's times and every member's
+ *     count and id, leader first; E2BIG for a group of more than 64 events whose
+ *     samples read it, where perf's limit is a 16 KiB record), CALLCHAIN
+ *     (below); any other sample bit is EOPNOTSUPP.  CALLCHAIN is the user
  *     chain perf_callchain_user() gives on x86-64: PERF_CONTEXT_USER, the
  *     IP, then each caller's return address through the frame pointers (rbp),
  *     read without faulting; code without frame pointers gives short or
