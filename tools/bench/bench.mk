@@ -4,8 +4,9 @@
 # JSON in build/bench/.  bench-mux: accuracy and cost of set multiplexing (and
 # build/bench/mux.png, error against timeout);
 # bench-ops: the cost of each operation against perf_events, in the same guest run,
-# interleaved round by round (medians and quartiles of the ratios), and the cost of
-# reading 1..8 counts (build/bench/read.png); bench-mem: the kernel memory of each
+# interleaved round by round (medians and quartiles of the ratios), the cost per
+# sample (a page fault sampled into a ring, the unmonitored fault's cost taken away),
+# and the cost of reading 1..8 counts (build/bench/read.png); bench-mem: the kernel memory of each
 # monitoring object against perf_events' (build/bench/mem.json).
 #
 # The guests run under QEMU's instruction counting (BENCH_ICOUNT): with a fixed
@@ -74,12 +75,15 @@ bench-mux: module $(B)/guest/bin/mux_bench
 
 BENCH_STAT := $(TOP)/tools/bench/bench_common.c $(TOP)/tools/bench/bench_common.h
 
-# the guest's benchmarks against perf_events: ops_bench and mem_bench
+# the guest's benchmarks against perf_events: ops_bench (with its sampling
+# operation, ops_sample.c) and mem_bench
+BENCH_SRCS_ops := $(TOP)/tools/bench/ops_sample.c
+$(B)/guest/bin/ops_bench: $(BENCH_SRCS_ops) $(TOP)/tools/bench/ops_sample.h
 $(B)/guest/bin/%_bench: $(TOP)/tools/bench/%_bench.c $(BENCH_STAT) $(B)/lib/libperfmon.a \
 			$(TOOLS_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -o $@ $< $(TOP)/tools/bench/bench_common.c \
-		$(B)/lib/libperfmon.a
+		$(BENCH_SRCS_$*) $(B)/lib/libperfmon.a
 
 bench-ops: module $(B)/guest/bin/ops_bench
 	@mkdir -p $(B)/bench

@@ -13,6 +13,12 @@
  *   syscall   a getppid() while counting (and with nothing counting)
  *   ctxsw     a pipe round trip with a second process on the same CPU
  *   fault     a first touch of a fresh page
+ *   sample    the same, each fault sampled into a mapped perf ring: through
+ *             perfmon's perf_event_open (pfm_perf_event_open) / the kernel's
+ *             (ops_sample.c); with it the cost per sample, the fault's cost
+ *             less the unmonitored fault's, and its ratio within each round
+ *   smpl-dfl  the same, perfmon's own sampling (the default format's buffer) /
+ *             the kernel's perf ring
  *
  * and the read sweep: reading n = 1..8 counts of n event counters (context
  * switches, page faults, migrations in turn) with pfm_read_pmds(), from the
@@ -49,6 +55,7 @@
 
 #include "perfmon.h"
 #include "bench_common.h"
+#include "ops_sample.h"
 
 #define NEV	BENCH_NEV
 #define ROUNDS	15
@@ -247,24 +254,39 @@ struct op {
 	long iters;
 	bool needs_tool;	/* meaningless with nothing counting */
 	bool own_session;	/* runs without a session around it */
+	/* under a sampling event (ops_sample.h), not the counts: perfmon's way */
+	enum sampler pfm_sampler;
 };
 
 static const struct op ops[] = {
-	{ "read", op_read, 5000, true, false },
-	{ "startstop", op_startstop, 3000, true, false },
-	{ "session", op_session, 200, true, true },
-	{ "syscall", op_syscall, 20000, false, false },
-	{ "ctxsw", op_ctxsw, 1500, false, false },
-	{ "fault", op_fault, 2000, false, false },
+	{ "read", op_read, 5000, true, false, SMP_NONE },
+	{ "startstop", op_startstop, 3000, true, false, SMP_NONE },
+	{ "session", op_session, 200, true, true, SMP_NONE },
+	{ "syscall", op_syscall, 20000, false, false, SMP_NONE },
+	{ "ctxsw", op_ctxsw, 1500, false, false, SMP_NONE },
+	{ "fault", op_fault, 2000, false, false, SMP_NONE },
+	{ "sample", op_fault, 2000, false, true, SMP_SHIM },
+	{ "smpl-dfl", op_fault, 2000, false, true, SMP_DFL },
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 
 /* One batch of op by tool: ns per operation. */
 static double batch(const struct op *op, enum tool tool)
 {
+	struct sample_session smp;
 	struct session s;
 	uint64_t t0, t;
 
+	if (op->pfm_sampler != SMP_NONE) {
+		if (tool != NONE)
+			sample_open(&smp, tool == PERFMON ? op->pfm_sampler : SMP_PERF);
+		t0 = now_ns();
+		op->fn(NULL, op->iters);
+		t = now_ns() - t0;
+		if (tool != NONE)
+			sample_close(&smp, op->iters);
+		return (double)t / op->iters;
+	}
 	cur_tool = tool;
 	session_open(&s, op->own_session ? NONE : tool);
 	session_start(&s);
@@ -289,11 +311,14 @@ struct op_result {
 	struct stat3 ns[NTOOLS];	/* ns per operation */
 	struct stat3 ratio;		/* perfmon / perf, within each round */
 	struct stat3 over[NTOOLS];	/* (tool - none) / none, within each round */
+	/* sampling ops: tool - none, ns per sample, and perfmon's over perf's */
+	struct stat3 cost[NTOOLS], cost_ratio;
 };
 
 static void measure_op(const struct op *op, struct op_result *res)
 {
 	double ns[NTOOLS][ROUNDS], ratio[ROUNDS], over[NTOOLS][ROUNDS];
+	double cost[NTOOLS][ROUNDS], cost_ratio[ROUNDS];
 	int r, k, t;
 
 	for (r = 0; r < ROUNDS; r++) {
@@ -302,14 +327,19 @@ static void measure_op(const struct op *op, struct op_result *res)
 			ns[t][r] = (t == NONE && op->needs_tool) ? 0 : batch(op, t);
 		}
 		ratio[r] = ns[PERFMON][r] / ns[PERF][r];
-		for (t = 0; t < NTOOLS; t++)
+		for (t = 0; t < NTOOLS; t++) {
 			over[t][r] = ns[NONE][r] ? ns[t][r] / ns[NONE][r] - 1 : 0;
+			cost[t][r] = ns[t][r] - ns[NONE][r];
+		}
+		cost_ratio[r] = cost[PERF][r] ? cost[PERFMON][r] / cost[PERF][r] : 0;
 	}
 	for (t = 0; t < NTOOLS; t++) {
 		res->ns[t] = stat3(ns[t], ROUNDS);
 		res->over[t] = stat3(over[t], ROUNDS);
+		res->cost[t] = stat3(cost[t], ROUNDS);
 	}
 	res->ratio = stat3(ratio, ROUNDS);
+	res->cost_ratio = stat3(cost_ratio, ROUNDS);
 }
 
 /* --- the read sweep ------------------------------------------------------ */
@@ -481,6 +511,18 @@ int main(void)
 			       100 * x->over[PERFMON].p75, 100 * x->over[PERF].med,
 			       100 * x->over[PERF].p25, 100 * x->over[PERF].p75);
 	}
+	for (o = 0; o < NOPS; o++) {
+		struct op_result *x = &res[o];
+
+		if (ops[o].pfm_sampler == SMP_NONE)
+			continue;
+		printf("\n%s: ns per sample (the fault's cost less the unmonitored fault's): "
+		       "perfmon %.0f [%.0f-%.0f], perf %.0f [%.0f-%.0f], "
+		       "perfmon/perf %5.3f [%5.3f-%5.3f]\n", ops[o].name,
+		       x->cost[PERFMON].med, x->cost[PERFMON].p25, x->cost[PERFMON].p75,
+		       x->cost[PERF].med, x->cost[PERF].p25, x->cost[PERF].p75,
+		       x->cost_ratio.med, x->cost_ratio.p25, x->cost_ratio.p75);
+	}
 	close(ping[1]);
 	waitpid(ponger, NULL, 0);
 
@@ -506,6 +548,11 @@ int main(void)
 		json_stat("perf", res[o].ns[PERF], 0, ", ");
 		json_stat("perfmon_over_none", res[o].over[PERFMON], 4, ", ");
 		json_stat("perf_over_none", res[o].over[PERF], 4, ", ");
+		if (ops[o].pfm_sampler != SMP_NONE) {
+			json_stat("perfmon_per_sample", res[o].cost[PERFMON], 0, ", ");
+			json_stat("perf_per_sample", res[o].cost[PERF], 0, ", ");
+			json_stat("per_sample_perfmon_over_perf", res[o].cost_ratio, 4, ", ");
+		}
 		json_stat("perfmon_over_perf", res[o].ratio, 4, "}");
 	}
 	printf("}, \"read_sweep\": [");

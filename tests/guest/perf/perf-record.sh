@@ -121,3 +121,99 @@ client_perf_callgraph() {
 	echo "  chains: $(grep -c . $OUT/cg.shim) frames, $(sort -u $OUT/cg.shim | tr '\n' ' ' | head -c 120)"
 	cd /
 }
+
+# --- perf record -F 1000 -g -e task-clock: the rate, and chains through main -------
+
+# clk_samples FILE: "time sym sym ..." per sample of the spinning program (not of
+# cputime before it): its time in seconds and the symbols of its call chain,
+# innermost first
+clk_samples() {
+	perf script -i "$1" -F comm,time,ip,sym 2>/dev/null | awk '
+		/^[^ \t].* [0-9]+\.[0-9]+: *$/ { if (line != "") print line; line = ""
+			if ($1 != "workload-dyn") next
+			sub(/:$/, "", $2); line = $2; next }
+		line != "" && NF >= 2 { line = line " " $2 }
+		END { if (line != "") print line }'
+}
+
+# clk_gaps SAMPLES: the gaps between samples in ms, sorted
+clk_gaps() {
+	awk 'NR > 1 { printf "%.6f\n", ($1 - t) * 1e3 } { t = $1 }' "$1" | sort -n
+}
+
+# clk_check SAMPLES CPUTIME_FILE: 1000 samples per second of task clock within
+# 10 %, chains that name do_spin (where the program spins) and main.
+#
+# Under TCG the guest stops whenever the host runs something else (or its one TCG
+# thread runs the other vCPU) while the guest's clocks go on: the spinning thread
+# is charged CPU time in which no timer can fire, and both kernels take one late
+# sample and drop the periods missed (perf_events forwards its hrtimer past them,
+# the shim skips its overruns likewise), as on a machine whose CPU is stolen; a
+# loaded host took 10 to 45 % of the samples so (617 to 884 a second of CPU time).  The guest cannot tell those stalls from the
+# thread's own CPU time, so the rate is taken on the samples' own timeline: each
+# gap between two samples of the program (which never sleeps) is time at the
+# period, except a gap over 2.5 periods (a stall, or the thread off its CPU),
+# which counts as one period.  A lost sample (a gap of 2) or a wrong period still
+# shows in full.  Against the run's CPU time (cputime), which stalls only lengthen,
+# the rate may not pass 1100/s; stalls over half the run make it tell nothing (it
+# is run again, three times at most).
+#
+# On a busy host both gave 915 to 966 samples a second of the timeline, with
+# stalls a fifth to two fifths of the run's CPU time.
+clk_check() {
+	[ -s "$1" ] || { echo " no samples"; return; }
+	[ -s "$2" ] || { echo " no CPU time"; return; }
+	clk_gaps "$1" | awk -v n="$(wc -l < "$1")" -v ns="$(cat "$2")" '
+		{ if ($1 > 2.5) { k++; st += $1; t += 1 } else t += $1 }
+		END {
+		cpu = ns / 1e6
+		if (n < 100 || st > (t + st) / 2) {
+			printf " inconclusive: %d samples, stalls %.1f ms of %.1f ms\n", n, st, t + st; exit
+		}
+		rate = NR * 1e3 / t
+		if (rate < 900 || rate > 1100)
+			printf " rate %.0f/s (%d gaps in %.1f ms, less %d stalls of %.1f ms), not 1000 +- 10 %%\n", rate, NR, t + st, k, st
+		if (n * 1e3 / cpu > 1100)
+			printf " %d samples in %.1f ms of CPU time\n", n, cpu
+		}'
+	# the hot function's chains go through main
+	awk '$2 == "do_spin" { n++; for (i = 3; i <= NF; i++) if ($i == "main") m++ }
+	     END { if (n == 0) print " no sample in do_spin"
+		   else if (m < n * 0.9) printf " %d of %d do_spin chains without main\n", n - m, n }' "$1"
+	# the program's start (exec, the dynamic loader) takes a few tens of ms of them
+	awk '$2 == "do_spin" { n++ } END { if (n < NR * 0.75) printf " %d of %d samples in do_spin\n", n, NR }' "$1"
+}
+
+# clk_rate SAMPLES CPUTIME_FILE: samples, CPU time, stalls and gaps, for the log
+clk_rate() {
+	clk_gaps "$1" | awk -v n="$(wc -l < "$1")" -v ns="$(cat "$2" 2>/dev/null)" '
+		{ g[NR] = $1; if ($1 > 2.5) { k++; st += $1; t += 1 } else t += $1 }
+		END { cpu = ns / 1e6
+		printf "%d samples: %.0f/s of CPU time (%.1f ms), %.0f/s of the timeline less %d stalls (%.1f ms); gaps median %.3f ms, 90%% %.3f ms",
+			n, (cpu > 0 ? n * 1e3 / cpu : 0), cpu, (t > 0 ? NR * 1e3 / t : 0), k, st,
+			g[int(NR / 2) + 1], g[int(NR * 0.9) + 1] }'
+}
+
+# A CPU-bound dynamic program (the workload, built with frame pointers and
+# linked against the shared libc): a second of spinning, nothing else; under
+# cputime, whose own few samples are left out of the count
+client_perf_clock() {
+	WDYN="/bin/workload-dyn -s 0 -p 0 -t 1000 -l 0"
+	mkdir -p $RECD
+	cd $RECD
+	for half in native shim; do
+		sh=
+		[ $half = shim ] && sh=$SHIM
+		# a run mostly stalled measured nothing: up to three
+		for try in 1 2 3; do
+			$sh perf record -q -F 1000 -g -e task-clock -o $RECD/clk.$half.data -- \
+				$WC $OUT/clk.$half.cpu $WDYN > $OUT/clk.$half.log 2>&1
+			clk_samples $RECD/clk.$half.data > $OUT/clk.$half
+			p=$(clk_check $OUT/clk.$half $OUT/clk.$half.cpu)
+			echo "  $(clk_rate $OUT/clk.$half $OUT/clk.$half.cpu), chain: $(grep -m1 ' do_spin ' $OUT/clk.$half | cut -d' ' -f2-6)"
+			case $p in *inconclusive*) ;; *) break ;; esac
+		done
+		verdict $half perf-clock "$p"
+	done
+	cd /
+}

@@ -15,7 +15,8 @@
 PERF_CLIENTS := /usr/bin/perf /usr/bin/papi_command_line /usr/bin/stress-ng
 PERF_DIFF_SRCS := $(wildcard $(TOP)/tests/guest/perf/diff*.c)
 PERF_GUEST_BINS := $(B)/guest/bin/noperf $(B)/guest/bin/perf_diff $(B)/guest/bin/manpage \
-		   $(B)/guest/bin/cputime $(B)/guest/bin/workload-fp
+		   $(B)/guest/bin/cputime $(B)/guest/bin/workload-fp \
+		   $(B)/guest/bin/workload-dyn
 
 .PHONY: check-perf-clients check-perf-clients-debug perf-guest-bins
 perf-guest-bins: $(PERF_GUEST_BINS) $(LIBPFM_PERF_SO)
@@ -34,6 +35,11 @@ $(B)/guest/bin/workload-fp: $(TOP)/tools/pfmon/workload.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -fno-omit-frame-pointer -static -pthread -o $@ $<
 
+# The same, dynamic, for perf record -F -g on a program that loads libc
+$(B)/guest/bin/workload-dyn: $(TOP)/tools/pfmon/workload.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -fno-omit-frame-pointer -pthread -o $@ $<
+
 $(B)/guest/bin/cputime: $(TOP)/tests/guest/perf/cputime.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -o $@ $<
@@ -44,7 +50,7 @@ $(B)/guest/bin/perf_diff: $(PERF_DIFF_SRCS) $(TOP)/tests/guest/perf/diff.h $(LIB
 
 PERF_CLIENTS_FILES = $(TOP)/tests/guest/perf/perf-clients.sh \
 	$(B)/guest/bin/workload:/bin/workload $(B)/guest/bin/cputime:/bin/cputime \
-	$(B)/guest/bin/workload-fp:/bin/workload-fp \
+	$(B)/guest/bin/workload-fp:/bin/workload-fp +$(B)/guest/bin/workload-dyn:/bin/workload-dyn \
 	$(B)/guest/bin/noperf:/bin/noperf $(B)/guest/bin/perf_diff:/bin/perf_diff \
 	$(LIBPFM_PERF_SO):/lib/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
 	+$(B)/guest/bin/manpage:/bin/manpage \
