@@ -28,7 +28,7 @@
 
 #define PC_FORMATS	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 #define PC_RECORDS	(PERF_RECORD_IP | PERF_RECORD_TID | PERF_RECORD_TIME | PERF_RECORD_ADDR | \
-			 PERF_RECORD_CALLCHAIN)
+			 PERF_RECORD_GROUP | PERF_RECORD_CALLCHAIN)
 
 struct pc_state pc_lib = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -157,7 +157,9 @@ static int pc_check(const struct perf_counter_hw_event *hw, pid_t pid, int cpu,
 
 /*
  * The perf_event_attr of a counter: the proposal's fields, same values (its record
- * bits IP, TID, TIME, ADDR, CALLCHAIN are PERF_SAMPLE_*'s).  A notification "for every page
+ * bits IP, TID, TIME, ADDR, CALLCHAIN are PERF_SAMPLE_*'s, and GROUP is
+ * PERF_SAMPLE_READ's bit, which reads the group with PERF_FORMAT_GROUP, and the
+ * ids that tell its members, perf_counter_ring.c).  A notification "for every page
  * filled" is a watermark of a page.
  */
 static void pc_to_attr(const struct perf_counter_hw_event *hw, struct perf_event_attr *a)
@@ -185,6 +187,8 @@ static void pc_to_attr(const struct perf_counter_hw_event *hw, struct perf_event
 	a->sample_period = hw->irq_period;
 	if (hw->irq_period)
 		a->sample_type = hw->record_type;
+	if (hw->irq_period && (hw->record_type & PERF_RECORD_GROUP))
+		a->read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 	a->wakeup_events = hw->wakeup_events;
 	if (!hw->wakeup_events) {
 		a->watermark = 1;
@@ -423,8 +427,7 @@ shim:
 		err = errno == ENOENT || errno == EOPNOTSUPP ? EINVAL : errno;
 		goto out;
 	}
-	err = pc_ring_note(fd, hw_event->record_type,
-			   group_fd == -1 && (!pid || pid == gettid()));
+	err = pc_ring_note(fd, hw_event, group_fd, group_fd == -1 && (!pid || pid == gettid()));
 	if (err)
 		close(fd);
 out:
@@ -483,7 +486,7 @@ ssize_t perf_counter_read(int fd, void *buf, size_t count)
 	c = pc_lookup(fd);
 	if (!c) {
 		pthread_mutex_unlock(&pc_lib.lock);
-		len = read(fd, buf, count);
+		len = pc_ring_read(fd, buf, count);
 		pc_ring_sync(fd);
 		return len;
 	}

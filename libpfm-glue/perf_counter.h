@@ -66,10 +66,23 @@
  *                          (PERF_CONTEXT_USER, ...), which the proposal has not,
  *                          are dropped, its counts say whose the addresses are
  *                          (all user here: hv and kernel 0, user nr).
- *                          PERF_RECORD_GROUP: not yet mapped onto the shim's
- *                          PERF_SAMPLE_READ of a group (which it now has) ->
- *                          EINVAL, as any other bit.  Ignored for a
- *                          counting counter
+ *                          PERF_RECORD_GROUP: the proposal's { u64 nr; { u64
+ *                          event, val; } cnt[nr]; }, leader first, after ADDR and
+ *                          before CALLCHAIN (perf_event's READ is in the same
+ *                          place), from the shim's PERF_SAMPLE_READ with
+ *                          PERF_FORMAT_GROUP | PERF_FORMAT_ID, whose entries are
+ *                          the other way round, { value, id }: event is the
+ *                          member's hw_event.config (the proposal's "event_config"),
+ *                          known by the id the library asks each counter's fd
+ *                          for at its open (~0 for a member not opened by
+ *                          perf_counter_open()), val its count at the overflow;
+ *                          the times a read_format asks for are not in the
+ *                          record.  perf_counter_read() of such a counter still
+ *                          gives its own value (and the group's times: its
+ *                          leader's; a plain read() gives perf_event's group
+ *                          layout); a group of more than 64 members is the
+ *                          shim's E2BIG.  Other
+ *                          bits EINVAL.  Ignored for a counting counter
  *   wakeup_events        0: poll() says POLLIN for every page of records filled,
  *                          as the proposal says.  n > 0: every n overflows, and
  *                          every half ring filled rather than every page (the shim
@@ -238,7 +251,7 @@ enum sw_event_ids {
 
 /* read_format: PERF_FORMAT_TOTAL_TIME_ENABLED (1), _RUNNING (2), <linux/perf_event.h> */
 
-/* record_type of sampling counters (GROUP: EINVAL, see above) */
+/* record_type of sampling counters (see above) */
 enum perf_counter_record_format {
 	PERF_RECORD_IP		= 1U << 0,
 	PERF_RECORD_TID		= 1U << 1,

@@ -9,7 +9,8 @@
  * as type, with PERF_EVENT_MISC_OVERFLOW, in the proposal; the bodies are the same
  * (perf_event kept IP, TID, TIME, ADDR with the same bits and in the same order),
  * but for the call chain, whose context marks become counts (chain_to_2008()),
- * and so are MMAP and COMM records without sample_id_all.  The proposal's type 2 is
+ * and the group's counts, whose ids become configs (group_to_2008()); and so
+ * are MMAP and COMM records without sample_id_all.  The proposal's type 2 is
  * MUNMAP, perf_event's LOST: such records, and perf_event's other types, have no
  * place in the proposal's ring and are dropped.
  *
@@ -35,9 +36,23 @@
 #include "perf_counter.h"
 #include "perf_counter_ring.h"
 
+/* PERF_EVENT_IOC_ID's id of a counter of a group, and the config it was opened with */
+struct pc_member {
+	uint64_t id, config;
+};
+
+/* the shim reads a group of up to 64 members into a sample (E2BIG past them) */
+#define PC_GROUP_MAX	65
+
 struct pc_shim {
 	int fd;
 	uint32_t record_type;
+	uint32_t read_format;		/* the proposal's */
+	int group_read;			/* PERF_FORMAT_GROUP | ID added for PERF_RECORD_GROUP */
+	int leader_fd;			/* its group's leader, itself for a leader */
+	uint64_t id;
+	unsigned int nmem;		/* its group's counters known so far, leader first */
+	struct pc_member mem[PC_GROUP_MAX];
 	int self_leader;		/* a leader counting its opener, in this process */
 	pthread_t owner;
 	size_t len;			/* of both mappings; 0 unmapped */
@@ -76,18 +91,45 @@ static void ring_atfork(void)
 	pthread_atfork(NULL, NULL, ring_atfork_child);
 }
 
-int pc_ring_note(int fd, uint32_t record_type, int self_leader)
+/* Add counter m to the group list of s, if there is room (a bigger group has no group samples). */
+static void group_add(struct pc_shim *s, const struct pc_member *m)
 {
-	struct pc_shim *s = calloc(1, sizeof(*s));
+	if (s->nmem < PC_GROUP_MAX)
+		s->mem[s->nmem++] = *m;
+}
+
+int pc_ring_note(int fd, const struct perf_counter_hw_event *hw, int group_fd,
+		 int self_leader)
+{
+	struct pc_shim *s = calloc(1, sizeof(*s)), *o;
+	struct pc_member me = { .config = hw->config };
+	unsigned int i;
 
 	if (!s)
 		return ENOMEM;
+	/* the id the shim's group samples name this counter by */
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &me.id)) {
+		free(s);
+		return errno;
+	}
 	pthread_once(&atfork_once, ring_atfork);
 	s->fd = fd;
-	s->record_type = record_type;
+	s->record_type = hw->record_type;
+	s->read_format = hw->read_format;
+	s->group_read = hw->irq_period && (hw->record_type & PERF_RECORD_GROUP);
+	s->leader_fd = group_fd == -1 ? fd : group_fd;
+	s->id = me.id;
 	s->self_leader = self_leader;
 	s->owner = pthread_self();
 	pthread_mutex_lock(&ring_lock);
+	/* the group so far (the leader's list), then this counter, in every list of it */
+	o = group_fd == -1 ? NULL : shim_find(group_fd);
+	for (i = 0; o && i < o->nmem; i++)
+		group_add(s, &o->mem[i]);
+	group_add(s, &me);
+	for (o = shims; o && group_fd != -1; o = o->next)
+		if (o->leader_fd == group_fd)
+			group_add(o, &me);
 	s->next = shims;
 	shims = s;
 	pthread_mutex_unlock(&ring_lock);
@@ -127,7 +169,55 @@ void pc_ring_forget(int fd)
 			break;
 		}
 	}
+	/* the number may name another leader later: its group is not theirs */
+	for (s = shims; s; s = s->next)
+		if (s->leader_fd == fd)
+			s->leader_fd = -1;
 	pthread_mutex_unlock(&ring_lock);
+}
+
+/*
+ * A counter whose samples read its group reads the group with read(): its own
+ * value (found by its id) and times (the group's, the leader's, as perf's group
+ * read gives them) are what the proposal's read() gives.
+ */
+ssize_t pc_ring_read(int fd, void *buf, size_t count)
+{
+	uint64_t g[3 + 2 * PC_GROUP_MAX], v[3], id = 0;
+	unsigned int t = 0, i;
+	struct pc_shim *s;
+	ssize_t len;
+	int group_read = 0;
+
+	pthread_mutex_lock(&ring_lock);
+	s = shim_find(fd);
+	if (s) {
+		group_read = s->group_read;
+		id = s->id;
+		t = __builtin_popcount(s->read_format & (PERF_FORMAT_TOTAL_TIME_ENABLED |
+							 PERF_FORMAT_TOTAL_TIME_RUNNING));
+	}
+	pthread_mutex_unlock(&ring_lock);
+	if (!group_read)
+		return read(fd, buf, count);
+	if (count < (1 + t) * sizeof(uint64_t)) {
+		errno = ENOSPC;
+		return -1;
+	}
+	len = read(fd, g, sizeof(g));
+	if (len < 0)
+		return -1;
+	for (i = 0; i < g[0] && (1 + t + 2 * i + 2) * sizeof(uint64_t) <= (size_t)len; i++)
+		if (g[1 + t + 2 * i + 1] == id)
+			break;
+	if (i == g[0] || (1 + t + 2 * i + 2) * sizeof(uint64_t) > (size_t)len) {
+		errno = EIO;		/* the shim left this counter out of its group */
+		return -1;
+	}
+	v[0] = g[1 + t + 2 * i];
+	memcpy(v + 1, g + 1, t * sizeof(uint64_t));
+	memcpy(buf, v, (1 + t) * sizeof(uint64_t));
+	return (1 + t) * sizeof(uint64_t);
 }
 
 /*
@@ -197,11 +287,47 @@ static int chain_to_2008(struct perf_event_header *h, uint64_t *w, unsigned int 
 	return 1;
 }
 
+/*
+ * A sample's group read in the proposal's form, in place: perf_event's
+ * { u64 nr; [time_enabled; time_running;] { u64 value, id; } [nr] }, leader first
+ * (times as the counter's read_format asks, which the proposal's record has not)
+ * becomes { u64 nr; { u64 event, val; } cnt[nr]; }: event is the member's
+ * hw_event.config, known by its id (~0 for a counter not opened by
+ * perf_counter_open()), val its count.  What follows (a call chain) moves up.
+ * The words after the group, or NULL if the group overruns the record.
+ */
+static uint64_t *group_to_2008(const struct pc_shim *s, struct perf_event_header *h,
+			       uint64_t *w)
+{
+	uint64_t avail = (h->size - ((char *)w - (char *)h)) / sizeof(*w), nr = w[0];
+	unsigned int t = __builtin_popcount(s->read_format & (PERF_FORMAT_TOTAL_TIME_ENABLED |
+							      PERF_FORMAT_TOTAL_TIME_RUNNING));
+	uint64_t i, val, id, event, rest;
+	unsigned int k;
+
+	if (avail < 1 + t || nr > (avail - 1 - t) / 2)
+		return NULL;
+	rest = avail - 1 - t - 2 * nr;
+	for (i = 0; i < nr; i++) {
+		val = w[1 + t + 2 * i];
+		id = w[2 + t + 2 * i];
+		event = ~0ULL;
+		for (k = 0; k < s->nmem; k++)
+			if (s->mem[k].id == id)
+				event = s->mem[k].config;
+		w[1 + 2 * i] = event;
+		w[2 + 2 * i] = val;
+	}
+	memmove(w + 1 + 2 * nr, w + 1 + t + 2 * nr, rest * sizeof(*w));
+	h->size -= t * sizeof(*w);
+	return w + 1 + 2 * nr;
+}
+
 /* The proposal's header of a perf_event record, or 0 for a record it has no type for. */
 static int to_2008(const struct pc_shim *s, struct perf_event_header *h)
 {
 	unsigned int mode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	uint64_t *body = (uint64_t *)(h + 1);
+	uint64_t *w = (uint64_t *)(h + 1);
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
@@ -209,11 +335,16 @@ static int to_2008(const struct pc_shim *s, struct perf_event_header *h)
 		h->misc = PERF_EVENT_MISC_OVERFLOW |
 			  (mode == PERF_RECORD_MISC_KERNEL ? PERF_EVENT_MISC_KERNEL :
 			   mode == PERF_RECORD_MISC_USER ? PERF_EVENT_MISC_USER : 0);
-		/* the chain follows IP, TID, TIME, ADDR: a word each */
+		/*
+		 * IP, TID, TIME, ADDR a word each, then the group (perf_event's READ),
+		 * then the chain: the proposal's order and perf_event's
+		 */
+		w += __builtin_popcount(s->record_type & (PERF_RECORD_IP | PERF_RECORD_TID |
+							  PERF_RECORD_TIME | PERF_RECORD_ADDR));
+		if ((s->record_type & PERF_RECORD_GROUP) && !(w = group_to_2008(s, h, w)))
+			return 0;
 		if (s->record_type & PERF_RECORD_CALLCHAIN)
-			return chain_to_2008(h, body + __builtin_popcount(s->record_type &
-					     (PERF_RECORD_IP | PERF_RECORD_TID | PERF_RECORD_TIME |
-					      PERF_RECORD_ADDR)), mode);
+			return chain_to_2008(h, w, mode);
 		return 1;
 	case PERF_RECORD_COMM:
 		/* the same { pid, tid, comm[] }; the proposal has no exec flag */

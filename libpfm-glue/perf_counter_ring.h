@@ -7,12 +7,19 @@
 #define _LIBPERFMON_PERF_COUNTER_RING_H
 
 #include <stdint.h>
+#include <sys/types.h>
+
+struct perf_counter_hw_event;
 
 /*
- * Remember fd as a perf_event counter of perf_counter_open(), with its record_type;
- * self_leader: a group leader counting the calling thread.
+ * Remember fd as a perf_event counter of perf_counter_open() made of hw, in the
+ * group of group_fd (-1: its own); self_leader: a group leader counting the
+ * calling thread.  0 or an errno.
  */
-int pc_ring_note(int fd, uint32_t record_type, int self_leader);
+int pc_ring_note(int fd, const struct perf_counter_hw_event *hw, int group_fd,
+		 int self_leader);
+/* read() of such a counter, in the proposal's layout. */
+ssize_t pc_ring_read(int fd, void *buf, size_t count);
 /* ENABLE (or DISABLE) the calling thread's self_leader counters: 0 or -1, errno. */
 int pc_ring_task_enable(int enabled);
 /* Is fd such a counter? */

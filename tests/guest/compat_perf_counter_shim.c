@@ -121,9 +121,8 @@ static int shim_here(void)
 START_TEST(test_sampling_errors)
 {
 	struct perf_counter_hw_event hw;
-	const uint32_t bad_records[] = { PERF_RECORD_GROUP,
-					 PERF_RECORD_CALLCHAIN | PERF_RECORD_GROUP, 1U << 6,
-					 PERF_RECORD_IP | PERF_RECORD_GROUP };
+	const uint32_t bad_records[] = { 1U << 6, PERF_RECORD_CALLCHAIN | 1U << 6,
+					 PERF_RECORD_IP | PERF_RECORD_GROUP | 1U << 31 };
 	size_t psz = page_size();
 	const size_t bad_len[] = { 0, psz, 4 * psz, 6 * psz, 2 * psz + 1 };
 	unsigned int i;
@@ -662,6 +661,76 @@ START_TEST(test_comm)
 }
 END_TEST
 
+/* A sampling page-fault leader of period 8, PERF_RECORD_GROUP, and a counting page-fault member. */
+static void fault_group(int *leader, int *member, uint32_t read_format)
+{
+	struct perf_counter_hw_event hw = {
+		.config = FAULTS, .disabled = 1, .irq_period = 8,
+		.record_type = PERF_RECORD_GROUP, .read_format = read_format,
+	};
+
+	*leader = perf_counter_open(&hw, 0, -1, -1, 0);
+	ck_assert_msg(*leader >= 0, "perf_counter_open(GROUP leader): %s", strerror(errno));
+	memset(&hw, 0, sizeof(hw));
+	hw.config = FAULTS;
+	*member = perf_counter_open(&hw, 0, -1, *leader, 0);
+	ck_assert_msg(*member >= 0, "perf_counter_open(member): %s", strerror(errno));
+}
+
+/*
+ * PERF_RECORD_GROUP: 64 fresh pages, a record every 8th, each
+ * { nr 2; { leader's config, 8(i+1) }, { member's config, 8(i+1) } }, without
+ * the times the leader's read_format asks for; reads still give each counter's
+ * own value and times.  A first group faults in the code the window runs, so
+ * that the second one's counts are the pages' alone.
+ */
+START_TEST(test_group_records)
+{
+	uint32_t rf = _i ? PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING : 0;
+	char *p = ck_fresh_pages(64);
+	int leader, member, round, i;
+	uint64_t v[4] = { 0 };
+	struct ring08 r;
+	struct rec08 rec;
+
+	for (round = 0; round < 2; round++) {
+		fault_group(&leader, &member, rf);
+		ck_map08(&r, leader, 4);
+		if (!round) {
+			warm(leader);
+			ck_assert_ok(perf_counter_close(member));
+			ck_assert_ok(perf_counter_close(leader));
+			continue;
+		}
+		fault_window(leader, p, 64);
+		ck_assert_int_eq(perf_counter_read(leader, v, sizeof(v)), (_i ? 3 : 1) * 8);
+		ck_assert_uint_eq(v[0], 64);
+		if (_i) {
+			ck_assert_uint_ne(v[1], 0);
+			ck_assert_uint_eq(v[2], v[1]);	/* a software counter always runs */
+			ck_assert_errno(perf_counter_read(leader, v, 16), ENOSPC);
+		}
+		ck_assert_uint_eq(value(member), 64);
+		ck_assert_uint_eq(head08(&r), 8 * (sizeof(rec.h) + 5 * 8));
+		for (i = 0; i < 8; i++) {
+			ck_assert(next08(&r, &rec));
+			ck_assert_uint_eq(rec.h.type, PERF_RECORD_GROUP);
+			ck_assert_uint_eq(rec.h.misc,
+					  PERF_EVENT_MISC_OVERFLOW | PERF_EVENT_MISC_USER);
+			ck_assert_uint_eq(rec.h.size, sizeof(rec.h) + 5 * 8);
+			ck_assert_uint_eq(rec.w[0], 2);
+			ck_assert_uint_eq(rec.w[1], FAULTS);
+			ck_assert_uint_eq(rec.w[2], 8 * (i + 1));
+			ck_assert_uint_eq(rec.w[3], FAULTS);
+			ck_assert_uint_eq(rec.w[4], 8 * (i + 1));
+		}
+		ck_assert(!next08(&r, &rec));
+	}
+	ck_assert_ok(perf_counter_close(member));
+	ck_assert_ok(perf_counter_close(leader));
+}
+END_TEST
+
 Suite *pfm_compat_perf_counter_shim_suite(void)
 {
 	Suite *s = suite_create("compat_perf_counter_shim");
@@ -678,6 +747,7 @@ Suite *pfm_compat_perf_counter_shim_suite(void)
 	tcase_add_test(tc, test_refresh);
 	tcase_add_test(tc, test_callchain);
 	tcase_add_test(tc, test_comm);
+	tcase_add_loop_test(tc, test_group_records, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
