@@ -25,6 +25,7 @@
 
 #include "internal.h"
 #include "perf.h"
+#include "sw_hooks.h"
 
 DEFINE_MUTEX(pfm_perf_family_mutex);
 
@@ -362,15 +363,9 @@ void pfm_perf_children_drop(struct pfm_perf_event *ev)
 
 static struct tracepoint *pfm_perf_fork_tp;
 
-static void pfm_perf_find_tp(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_process_fork"))
-		pfm_perf_fork_tp = tp;
-}
-
 int pfm_perf_inherit_init(void)
 {
-	for_each_kernel_tracepoint(pfm_perf_find_tp, NULL);
+	pfm_perf_fork_tp = pfm_tracepoint("sched_process_fork");
 	if (!pfm_perf_fork_tp)
 		return -ENOENT;
 	pfm_perf_task_init();	/* the rename hook beside the fork's */

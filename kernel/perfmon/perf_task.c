@@ -26,6 +26,7 @@
 #include "internal.h"
 #include "ctx.h"
 #include "perf.h"
+#include "sw_hooks.h"
 
 struct pfm_perf_task_rec {
 	u32 type;
@@ -146,16 +147,10 @@ static void pfm_perf_probe_rename(void *data, struct task_struct *task, const ch
 
 static struct tracepoint *pfm_perf_rename_tp;
 
-static void pfm_perf_find_rename(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "task_rename"))
-		pfm_perf_rename_tp = tp;
-}
-
 /* Without the tracepoint a rename writes no COMM (the uapi header says so). */
 void pfm_perf_task_init(void)
 {
-	for_each_kernel_tracepoint(pfm_perf_find_rename, NULL);
+	pfm_perf_rename_tp = pfm_tracepoint("task_rename");
 	if (pfm_perf_rename_tp &&
 	    tracepoint_probe_register(pfm_perf_rename_tp, pfm_perf_probe_rename, NULL))
 		pfm_perf_rename_tp = NULL;

@@ -241,6 +241,27 @@ void pfm_attach_probe_put(void)
 	pfm_sw_group_put(&pfm_sw_groups[PFM_SW_GROUP_ATTACH]);
 }
 
+struct pfm_tp_lookup {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static void pfm_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct pfm_tp_lookup *l = priv;
+
+	if (!strcmp(tp->name, l->name))
+		l->tp = tp;
+}
+
+struct tracepoint *pfm_tracepoint(const char *name)
+{
+	struct pfm_tp_lookup l = { .name = name };
+
+	for_each_kernel_tracepoint(pfm_tp_match, &l);
+	return l.tp;
+}
+
 int pfm_sw_hooks_init(void)
 {
 	unsigned int i;

@@ -614,19 +614,12 @@ static void pfm_probe_exec(void *data, struct task_struct *task, pid_t old_pid,
 
 static struct tracepoint *pfm_exit_tp, *pfm_exec_tp;
 
-static void pfm_find_tps(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_process_exit"))
-		pfm_exit_tp = tp;
-	else if (!strcmp(tp->name, "sched_process_exec"))
-		pfm_exec_tp = tp;
-}
-
 int pfm_thread_init(void)
 {
 	int ret;
 
-	for_each_kernel_tracepoint(pfm_find_tps, NULL);
+	pfm_exit_tp = pfm_tracepoint("sched_process_exit");
+	pfm_exec_tp = pfm_tracepoint("sched_process_exec");
 	if (!pfm_exit_tp || !pfm_exec_tp)
 		return -ENOENT;
 	preempt_notifier_inc();
