@@ -3,7 +3,11 @@
  * What the guest's benchmarks against perf_events share (bench_common.h).
  */
 #include <linux/perf_event.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "perfmon.h"
 #include "bench_common.h"
@@ -29,4 +33,29 @@ struct stat3 stat3(double *v, int n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return (struct stat3){ v[n / 4], v[n / 2], v[(3 * n) / 4] };
+}
+
+void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+int bench_perf_open(int pid, int config, int group, unsigned long long period)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	a.disabled = group < 0;
+	a.read_format = PERF_FORMAT_GROUP;
+	a.sample_period = period;
+	a.sample_type = period ? PERF_SAMPLE_IP | PERF_SAMPLE_TID : 0;
+	fd = syscall(SYS_perf_event_open, &a, pid, -1, group, 0);
+	if (fd < 0)
+		die("perf_event_open");
+	return fd;
 }

@@ -18,4 +18,14 @@ struct stat3 {
 /* The median and the quartiles of n values (sorted in place). */
 struct stat3 stat3(double *v, int n);
 
+/* perror(what), exit 1 */
+void die(const char *what);
+
+/*
+ * The kernel's own perf_event_open of a software event of pid, in group (a
+ * leader, -1, starts disabled), read as a group; sampling IP and TID every
+ * period if not 0.  Dies on failure.
+ */
+int bench_perf_open(int pid, int config, int group, unsigned long long period);
+
 #endif /* _PFM_BENCH_COMMON_H */

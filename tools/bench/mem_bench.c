@@ -76,12 +76,6 @@ struct objs {
 	size_t map_len;
 };
 
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
 static long long meminfo_kb(const char *field)
 {
 	char line[256];
@@ -151,24 +145,6 @@ static void mem_now(long long *m)
 	m[M_TOTAL] = -free_pages() * page_size;
 }
 
-static int perf_open(pid_t pid, int config, int group, uint64_t period)
-{
-	struct perf_event_attr a;
-	int fd;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = config;
-	a.read_format = PERF_FORMAT_GROUP;
-	a.sample_period = period;
-	a.sample_type = period ? PERF_SAMPLE_IP | PERF_SAMPLE_TID : 0;
-	fd = syscall(SYS_perf_event_open, &a, pid, -1, group, 0);
-	if (fd < 0)
-		die("perf_event_open");
-	return fd;
-}
-
 /* The four events in set of fd. */
 static void pfm_program(int fd, unsigned int set)
 {
@@ -211,9 +187,9 @@ static void open_base(enum tool tool, struct objs *o, int t)
 		o->nfd[t] = 1;
 		return;
 	}
-	o->fd[t][0] = perf_open(target[t], bench_perf_ev[0], -1, 0);
+	o->fd[t][0] = bench_perf_open(target[t], bench_perf_ev[0], -1, 0);
 	for (i = 1; i < NEV; i++)
-		o->fd[t][i] = perf_open(target[t], bench_perf_ev[i], o->fd[t][0], 0);
+		o->fd[t][i] = bench_perf_open(target[t], bench_perf_ev[i], o->fd[t][0], 0);
 	o->nfd[t] = NEV;
 }
 
@@ -239,9 +215,9 @@ static void open_obj(int c, enum tool tool, struct objs *o, int t)
 			pfm_program(o->fd[t][0], 1);
 			break;
 		}
-		o->fd[t][n] = perf_open(target[t], bench_perf_ev[0], -1, 0);
+		o->fd[t][n] = bench_perf_open(target[t], bench_perf_ev[0], -1, 0);
 		for (i = 1; i < NEV; i++)
-			o->fd[t][n + i] = perf_open(target[t], bench_perf_ev[i], o->fd[t][n], 0);
+			o->fd[t][n + i] = bench_perf_open(target[t], bench_perf_ev[i], o->fd[t][n], 0);
 		o->nfd[t] += NEV;
 		break;
 	case CASE_SMPL:
@@ -257,7 +233,7 @@ static void open_obj(int c, enum tool tool, struct objs *o, int t)
 			if (o->map[t] == MAP_FAILED)
 				die("mmap of the sampling buffer");
 		} else {
-			o->fd[t][0] = perf_open(target[t], PERF_COUNT_SW_TASK_CLOCK, -1, 1000000);
+			o->fd[t][0] = bench_perf_open(target[t], PERF_COUNT_SW_TASK_CLOCK, -1, 1000000);
 			o->map_len = SMPL_BYTES + page_size;
 			o->map[t] = map_fd(o->fd[t][0], o->map_len, 0);
 		}

@@ -69,35 +69,12 @@ struct session {
 	int fd[NEV];		/* perfmon: fd[0]; perf: the group, leader first */
 };
 
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static int perf_open(int type_config, int group)
-{
-	struct perf_event_attr a;
-	int fd;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = type_config;
-	a.disabled = group < 0;
-	a.read_format = PERF_FORMAT_GROUP;
-	fd = syscall(SYS_perf_event_open, &a, 0, -1, group, 0);
-	if (fd < 0)
-		die("perf_event_open");
-	return fd;
 }
 
 static void session_open(struct session *s, enum tool tool)
@@ -124,9 +101,9 @@ static void session_open(struct session *s, enum tool tool)
 		    pfm_load_context(s->fd[0], 0, gettid()))
 			die("perfmon setup");
 	} else if (tool == PERF) {
-		s->fd[0] = perf_open(bench_perf_ev[0], -1);
+		s->fd[0] = bench_perf_open(0, bench_perf_ev[0], -1, 0);
 		for (i = 1; i < NEV; i++)
-			s->fd[i] = perf_open(bench_perf_ev[i], s->fd[0]);
+			s->fd[i] = bench_perf_open(0, bench_perf_ev[i], s->fd[0], 0);
 	}
 }
 
@@ -372,9 +349,9 @@ static double sweep_batch(enum reader rd, int n)
 	long k;
 
 	if (rd == RD_PERF) {
-		fd[0] = perf_open(sweep_perf_ev[0], -1);
+		fd[0] = bench_perf_open(0, sweep_perf_ev[0], -1, 0);
 		for (i = 1; i < n; i++)
-			fd[i] = perf_open(sweep_perf_ev[i % 3], fd[0]);
+			fd[i] = bench_perf_open(0, sweep_perf_ev[i % 3], fd[0], 0);
 		if (ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
 			die("PERF_EVENT_IOC_ENABLE");
 	} else {

@@ -20,16 +20,11 @@
 
 #include "perfmon.h"
 #include <perfmon/perfmon_dfl_smpl.h>
+#include "bench_common.h"
 #include "ops_sample.h"
 
 #define SAMPLE_DATA_PAGES	32	/* and the buffer's pages */
 #define SAMPLE_SIZE		32	/* header, IP, TID, TIME */
-
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
 
 /* perfmon's own sampling: PMD 0 of the software PMU counts faults, period 1 */
 static void dfl_open(struct sample_session *s, long psz)
