@@ -39,7 +39,8 @@
 				 PERF_SAMPLE_CALLCHAIN)
 
 /* The largest record: header, ten fields, a read of five words, a chain. */
-#define PFM_PERF_SAMPLE_WORDS	(16 + 1 + PFM_PERF_MAX_STACK + 3 + 3 * PFM_PERF_READ_GROUP_MAX)
+/* the fields, a callchain's nr, mark and addresses, a group read */
+#define PFM_PERF_SAMPLE_WORDS	(16 + 2 + PFM_PERF_MAX_STACK + 3 + 3 * PFM_PERF_READ_GROUP_MAX)
 
 /* perf_event_max_sample_rate's default */
 unsigned long pfm_perf_max_sample_rate = 100000;
@@ -95,8 +96,21 @@ static bool pfm_perf_is_clock(const struct perf_event_attr *attr)
  * 1e9/freq ns (and attr.freq is cleared, as perf does: PERIOD says it), for other
  * events 1, adapted at each sample.
  */
+/*
+ * A software event other than the clocks, with a fixed period and PERIOD in its
+ * samples: 6.1's perf_swevent_event() samples every occurrence, each with
+ * PERIOD 1, whatever sample_period says (the count is unchanged).
+ */
+static bool pfm_perf_every_event(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE && !attr->freq &&
+	       (attr->sample_type & PERF_SAMPLE_PERIOD) && !pfm_perf_is_clock(attr);
+}
+
 static u64 pfm_perf_first_period(struct perf_event_attr *attr)
 {
+	if (pfm_perf_every_event(attr))
+		return 1;
 	if (!attr->freq)
 		return attr->sample_period;
 	if (pfm_perf_is_clock(attr)) {
@@ -444,6 +458,8 @@ int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value)
 		return -EINVAL;
 	if (ev->attr.freq ? value > READ_ONCE(pfm_perf_max_sample_rate) : value >> 63)
 		return -EINVAL;
+	if (pfm_perf_every_event(&ev->attr))
+		np.period = 1;	/* as at open: every occurrence still */
 	mutex_lock(&ctx->mutex);
 	if (ev->attr.freq) {
 		ev->attr.sample_freq = value;
@@ -452,7 +468,7 @@ int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value)
 		if (ev->counter >= 0)
 			pfm_run_on_state(ctx, pfm_perf_restart_period, &np);
 		else if (ev->period)
-			ev->period = value;	/* taken up when it gets a counter again */
+			ev->period = np.period;	/* taken up when it gets a counter again */
 	}
 	mutex_unlock(&ctx->mutex);
 	return 0;

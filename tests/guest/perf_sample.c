@@ -84,6 +84,40 @@ START_TEST(test_fault_samples_exact)
 END_TEST
 
 /*
+ * PERIOD in the samples of a software event with a fixed period: 6.1's
+ * perf_swevent_event() samples every occurrence, each with period 1, whatever
+ * sample_period says; the count is the same (perf_diff compares it).
+ */
+START_TEST(test_period_bit_samples_every_fault)
+{
+	const long n = 64;
+	char *p = ck_fresh_pages(n);
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd;
+	struct ring r;
+	struct rec rec;
+	long i = 0;
+	int fd;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 8, PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD);
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 4, PROT_READ | PROT_WRITE);
+	fault_on(fd, p, n);
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
+		ck_assert_uint_eq(rec.w[0], (uintptr_t)(p + i * page_size()));
+		ck_assert_uint_eq(rec.w[1], 1);
+		i++;
+	}
+	ck_assert_int_eq(i, n);
+	ck_assert_uint_eq(ck_read1(fd), n);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/*
  * A period of 8: one sample every 8 faults, and read() still counts every
  * fault (what the resets took off the counter is added back).  READ carries
  * the count at each sample.
@@ -99,8 +133,7 @@ START_TEST(test_period_and_read)
 	long i = 0;
 	int fd;
 
-	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 8,
-		  PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ);
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 8, PERF_SAMPLE_ADDR | PERF_SAMPLE_READ);
 	a.read_format = PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED;
 	fd = ck_open(&a, 0);
 	id = ck_id(fd);
@@ -109,12 +142,11 @@ START_TEST(test_period_and_read)
 	hd = head(&r);
 	while (next_rec(&r, &pos, hd, &rec)) {
 		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
-		ck_assert_uint_eq(rec.h.size, 8 + 5 * 8);
+		ck_assert_uint_eq(rec.h.size, 8 + 4 * 8);
 		ck_assert_uint_eq(rec.w[0], (uintptr_t)(p + (8 * i + 7) * page_size()));
-		ck_assert_uint_eq(rec.w[1], 8);
-		ck_assert_uint_eq(rec.w[2], 8 * (i + 1));	/* READ: value */
-		ck_assert_uint_gt(rec.w[3], 0);			/* time enabled */
-		ck_assert_uint_eq(rec.w[4], id);
+		ck_assert_uint_eq(rec.w[1], 8 * (i + 1));	/* READ: value */
+		ck_assert_uint_gt(rec.w[2], 0);			/* time enabled */
+		ck_assert_uint_eq(rec.w[3], id);
 		i++;
 	}
 	ck_assert_int_eq(i, n / 8);
@@ -734,6 +766,7 @@ Suite *pfm_perf_sample_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_fault_samples_exact);
+	tcase_add_test(tc, test_period_bit_samples_every_fault);
 	tcase_add_test(tc, test_period_and_read);
 	tcase_add_test(tc, test_group_read_sample);
 	tcase_add_test(tc, test_lost_exact);
