@@ -36,12 +36,13 @@ int pfm_perf_callchain_check(const struct perf_event_attr *attr)
 }
 
 /*
- * The chain of the current thread's user state, in w: nr, then nr entries, at
- * most sample_max_stack of them counting the context mark, as perf counts.
+ * The chain of the current thread's user state, in w: nr, then nr entries: the
+ * context mark and at most sample_max_stack addresses (perf's
+ * perf_callchain_store() bounds the addresses; the marks are not counted).
  */
 unsigned int pfm_perf_callchain(const struct pfm_perf_event *ev, u64 *w)
 {
-	unsigned int max = ev->attr.sample_max_stack ?: PFM_PERF_MAX_STACK, nr = 0;
+	unsigned int max = (ev->attr.sample_max_stack ?: PFM_PERF_MAX_STACK) + 1, nr = 0;
 	struct pt_regs *regs = task_pt_regs(current);
 	unsigned long fp, frame[2];
 	u64 *ip = w + 1;

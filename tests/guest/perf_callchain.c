@@ -102,19 +102,30 @@ START_TEST(test_user_chain)
 }
 END_TEST
 
-/* sample_max_stack counts the mark; exclude_callchain_user: nr 0. */
+/*
+ * sample_max_stack bounds the addresses after the mark (perf does not count
+ * the mark: 1 gives nr 2, 3 gives nr 4); exclude_callchain_user: nr 0.
+ */
 START_TEST(test_chain_limits)
 {
 	struct perf_event_attr a;
 	struct rec rec;
 
 	attr_chain(&a);
+	a.sample_max_stack = 1;
+	sample_chain(&a, &rec);
+	ck_assert_uint_eq(rec.w[2], 2);
+	ck_assert_uint_eq(rec.w[3], PERF_CONTEXT_USER);
+	ck_assert_uint_eq(rec.w[4], rec.w[0]);
+
+	attr_chain(&a);
 	a.sample_max_stack = 3;
 	sample_chain(&a, &rec);
-	ck_assert_uint_eq(rec.w[2], 3);
+	ck_assert_uint_eq(rec.w[2], 4);
 	ck_assert_uint_eq(rec.w[3], PERF_CONTEXT_USER);
 	ck_assert_uint_eq(rec.w[4], rec.w[0]);
 	ck_assert(in_fn(rec.w[5], mid));
+	ck_assert(in_fn(rec.w[6], top));
 
 	attr_chain(&a);
 	a.exclude_callchain_user = 1;
