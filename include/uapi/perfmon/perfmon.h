@@ -327,7 +327,10 @@
  *     the maximum rate or a period of 2^63 or more): with freq the new
  *     sample_freq, else the new period, counted from now (the period in
  *     progress is dropped, as perf restarts the event; the count goes on; an
- *     inherited copy keeps its period), the filters EINVAL as for a software
+ *     inherited copy keeps its period).  Difference: on an event enabled at
+ *     the time, 6.1 samples the next occurrence at once and runs the new
+ *     period less one from there; the shim counts a whole new period.  The
+ *     filters EINVAL as for a software
  *     event, SET_OUTPUT (below), MODIFY_ATTRIBUTES EOPNOTSUPP after the attr
  *     checks; any other command ENOTTY.
  *   - Signals: with O_ASYNC (fcntl F_SETFL; F_SETOWN or F_SETOWN_EX names the
@@ -367,7 +370,9 @@
  *     pfm_create_context) routes each overflow of the thread's context to the
  *     event that owns the PMD in the set it overflowed in, which writes PERF_RECORD_SAMPLE into its ring
  *     (an inherited copy into the opened event's ring).  Page faults, context
- *     switches and the clocks sample (the clocks by a timer that fires at the
+ *     switches and the clocks sample; with PERF_SAMPLE_PERIOD and a fixed
+ *     period, page faults and context switches sample every occurrence with
+ *     period 1, as 6.1's perf_swevent_event() does (the clocks by a timer that fires at the
  *     counter's carry; a timer late by whole periods skips them, as perf's
  *     clock events do, and read() still counts them; the core's reload of the
  *     PMD after a carry, a read then a write, does not count the few
@@ -386,7 +391,8 @@
  *     skipping chains, as with perf_events (no STACK_USER for DWARF unwinding).
  *     No kernel part: every sample is a user-mode one here
  *     (exclude_callchain_kernel changes nothing); exclude_callchain_user
- *     gives nr 0; sample_max_stack (0: 127) bounds nr, the mark counted;
+ *     gives nr 0; sample_max_stack (0: 127) bounds the addresses after the
+ *     mark, as perf's;
  *     above 127 it is EOVERFLOW at open, counting or sampling.  sample_id_all adds the kernel's trailer
  *     (TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER) to LOST records.  A full
  *     ring or PAUSE_OUTPUT loses records; the next record written is preceded
