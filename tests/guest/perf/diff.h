@@ -91,6 +91,11 @@ extern const struct diff_case diff_cases[];
 
 /* diff_sample.c: perf's ring of a sampling event, record by record */
 void case_sample_ring(const struct backend *be, struct trace *t);
+void case_sample_group(const struct backend *be, struct trace *t);
+void case_refresh(const struct backend *be, struct trace *t);
+void case_ioc_period(const struct backend *be, struct trace *t);
+void case_set_output(const struct backend *be, struct trace *t);
+void case_fork_record(const struct backend *be, struct trace *t);
 
 /* diff_together.c: both backends' clocks on one run; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);

@@ -653,5 +653,10 @@ const struct diff_case diff_cases[] = {
 	{ "after-exit", case_after_exit },
 	{ "inherit", case_inherit },
 	{ "sample-ring", case_sample_ring },
+	{ "sample-group", case_sample_group },
+	{ "refresh", case_refresh },
+	{ "ioc-period", case_ioc_period },
+	{ "set-output", case_set_output },
+	{ "fork-record", case_fork_record },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);
