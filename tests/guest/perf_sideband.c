@@ -143,7 +143,7 @@ START_TEST(test_fork_exit_records)
 	char *p = ck_fresh_pages(2);
 	struct perf_event_attr a;
 	uint64_t pos = 0, hd, me = getpid() | (uint64_t)self_tid() << 32, kid;
-	long forks = 0, exits = 0;
+	long forks = 0, exits = 0, kid_faults = 0;
 	struct ring r;
 	struct rec rec;
 	int fd, status, on, off;
@@ -151,7 +151,8 @@ START_TEST(test_fork_exit_records)
 
 	/* a per-CPU event, as perf record's: everything on CPU 0 */
 	ck_pin(0);
-	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1,
+		  PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR);
 	a.task = 1;
 	a.inherit = 1;
 	a.sample_id_all = 1;
@@ -174,6 +175,12 @@ START_TEST(test_fork_exit_records)
 	while (next_rec(&r, &pos, hd, &rec)) {
 		uint64_t *w = rec.w;
 
+		/* the child's own faults on the two pages, sampled as the child's */
+		if (rec.h.type == PERF_RECORD_SAMPLE && w[0] == kid &&
+		    w[2] >= (uintptr_t)p && w[2] < (uintptr_t)p + 2 * page_size()) {
+			ck_assert_uint_eq(w[2], (uintptr_t)p + kid_faults * page_size());
+			kid_faults++;
+		}
 		if (rec.h.type != PERF_RECORD_FORK && rec.h.type != PERF_RECORD_EXIT)
 			continue;
 		/* u32 pid, ppid, tid, ptid; u64 time; trailer tid, time */
@@ -196,6 +203,7 @@ START_TEST(test_fork_exit_records)
 	}
 	ck_assert_int_eq(forks, 1);
 	ck_assert_int_eq(exits, 1);
+	ck_assert_int_eq(kid_faults, 2);
 	unmap(&r);
 	close(fd);
 }
