@@ -44,6 +44,7 @@
 #include <linux/irq_work.h>
 #include <linux/perf_event.h>
 #include <linux/poll.h>
+#include <linux/task_work.h>
 #include <linux/workqueue.h>
 
 #include "perf_hw.h"
@@ -194,6 +195,9 @@ void pfm_perf_target_del(struct pfm_perf_event *ev);
 extern atomic_t pfm_perf_nr_inherit;
 struct pfm_perf_target *pfm_perf_target_find_locked(struct task_struct *task);
 extern raw_spinlock_t pfm_perf_targets_lock;
+bool pfm_perf_target_claim(struct pfm_perf_target *t, unsigned long *queued);
+void pfm_perf_target_queue(struct pfm_perf_target *t, unsigned long *queued,
+			   struct callback_head *work, task_work_func_t fn);
 
 /* perf_event.c: ctx->mutex held */
 int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
@@ -272,7 +276,16 @@ void pfm_perf_route_each(struct pfm_context *ctx, void (*fn)(struct pfm_perf_eve
 int pfm_perf_callchain_check(const struct perf_event_attr *attr);
 unsigned int pfm_perf_callchain(const struct pfm_perf_event *ev, u64 *w);
 
-/* perf_task.c */
+/* perf_task.c: a FORK, EXIT or COMM record's contents */
+struct pfm_perf_task_rec {
+	u32 type;
+	u32 pid, ppid, tid, ptid;
+	const char *comm;		/* COMM: the new name */
+	bool exec;			/* COMM: the rename of an exec */
+	u64 time;
+};
+
+void pfm_perf_task_record(struct pfm_perf_event *ev, const struct pfm_perf_task_rec *tr);
 void pfm_perf_task_fork(struct task_struct *parent, struct task_struct *child);
 void pfm_perf_task_exit(struct task_struct *task);
 void pfm_perf_task_init(void);

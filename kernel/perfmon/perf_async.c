@@ -94,16 +94,8 @@ static void pfm_perf_async_disable(struct pfm_perf_event *ev)
 	struct pfm_perf_target *t = ev->target;
 
 	/* software events overflow in their thread; elsewhere only the mark holds */
-	if (t->task != current || test_and_set_bit(0, &t->async_queued))
-		return;
-	if (!refcount_inc_not_zero(&t->ref))
-		goto unqueued;
-	init_task_work(&t->async_work, pfm_perf_async_work);
-	if (!task_work_add(current, &t->async_work, TWA_RESUME))
-		return;
-	refcount_dec(&t->ref);		/* exiting: its events hold theirs */
-unqueued:
-	clear_bit(0, &t->async_queued);
+	if (pfm_perf_target_claim(t, &t->async_queued))
+		pfm_perf_target_queue(t, &t->async_queued, &t->async_work, pfm_perf_async_work);
 }
 
 /*

@@ -177,43 +177,23 @@ void pfm_perf_sb_sample(struct pfm_perf_event *ev, u64 ip, u64 time)
 
 	if (!pfm_perf_sb_wants_mmap(ev) || !r || !ip || pfm_perf_sb_known(r, ip, false, 0))
 		return;
-	/*
-	 * Only the target's own thread queues the work and runs it, so the flag
-	 * needs no lock, only to be atomic against the clock's overflow interrupt
-	 * in that same thread: no global lock on the overflow path.
-	 */
-	if (t->task != current || test_and_set_bit(0, &t->sb_queued))
+	if (!pfm_perf_target_claim(t, &t->sb_queued))
 		return;
-	if (!refcount_inc_not_zero(&t->ref))
-		goto unqueued;
-	init_task_work(&t->sb_work, pfm_perf_sb_work);
 	t->sb_time = time - 1;
-	if (!task_work_add(current, &t->sb_work, TWA_RESUME))
-		return;
-	refcount_dec(&t->ref);		/* exiting: its events hold theirs */
-unqueued:
-	clear_bit(0, &t->sb_queued);
+	pfm_perf_target_queue(t, &t->sb_queued, &t->sb_work, pfm_perf_sb_work);
 }
 
 /* A COMM record of the current thread for ev, with the exec flag. */
 static void pfm_perf_sb_comm(struct pfm_perf_event *ev, u64 time)
 {
-	u64 w[1 + 1 + 2 + 6];
-	struct perf_event_header *h = (struct perf_event_header *)w;
 	char comm[TASK_COMM_LEN];
-	unsigned int n = 1;
+	struct pfm_perf_task_rec tr = {
+		.type = PERF_RECORD_COMM, .comm = comm, .exec = true, .time = time,
+		.pid = task_tgid_vnr(current), .tid = task_pid_vnr(current),
+	};
 
-	BUILD_BUG_ON(TASK_COMM_LEN != 2 * sizeof(u64));
-	w[n++] = (u64)(u32)task_tgid_vnr(current) | (u64)(u32)task_pid_vnr(current) << 32;
-	memset(comm, 0, sizeof(comm));
 	get_task_comm(comm, current);
-	memcpy(w + n, comm, sizeof(comm));
-	n += 2;
-	n += pfm_perf_id_trailer_at(ev, w + n, time);
-	h->type = PERF_RECORD_COMM;
-	h->misc = ev->attr.comm_exec ? PERF_RECORD_MISC_COMM_EXEC : 0;
-	h->size = n * sizeof(u64);
-	pfm_perf_ring_write(ev, w, false);
+	pfm_perf_task_record(ev, &tr);
 }
 
 /*

@@ -11,6 +11,8 @@
  * stay readable; a target whose context is no longer attached is never handed to
  * a new event.
  */
+#include <linux/task_work.h>
+
 #include "internal.h"
 #include "ctx.h"
 #include "perf.h"
@@ -170,4 +172,31 @@ void pfm_perf_target_put(struct pfm_perf_target *t)
 	pfm_context_put(ctx);
 	put_task_struct(t->task);
 	kfree(t);
+}
+
+/*
+ * Work for t's own thread to run before it returns to user mode (overflow
+ * path): bit 0 of *queued is claimed first, so each work is queued once, and
+ * only by that thread, which needs no lock against the overflow interrupt of
+ * the same thread.  Claimed, the caller fills in what the work reads, then
+ * queues it; the work clears the bit and drops the reference.
+ */
+bool pfm_perf_target_claim(struct pfm_perf_target *t, unsigned long *queued)
+{
+	if (t->task != current || test_and_set_bit(0, queued))
+		return false;
+	if (refcount_inc_not_zero(&t->ref))
+		return true;
+	clear_bit(0, queued);
+	return false;
+}
+
+void pfm_perf_target_queue(struct pfm_perf_target *t, unsigned long *queued,
+			   struct callback_head *work, task_work_func_t fn)
+{
+	init_task_work(work, fn);
+	if (!task_work_add(current, work, TWA_RESUME))
+		return;
+	refcount_dec(&t->ref);		/* exiting: its events hold theirs */
+	clear_bit(0, queued);
 }

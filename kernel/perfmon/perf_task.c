@@ -28,14 +28,6 @@
 #include "perf.h"
 #include "sw_hooks.h"
 
-struct pfm_perf_task_rec {
-	u32 type;
-	u32 pid, ppid, tid, ptid;
-	const char *comm;		/* COMM: the new name */
-	bool exec;			/* COMM: the rename of an exec */
-	u64 time;
-};
-
 static bool pfm_perf_task_wants(const struct pfm_perf_event *ev, u32 type)
 {
 	const struct perf_event_attr *a = &ev->attr;
@@ -47,16 +39,13 @@ static bool pfm_perf_task_wants(const struct pfm_perf_event *ev, u32 type)
 	return a->task || a->comm || a->mmap || a->mmap2 || a->mmap_data;
 }
 
-/* One record for ev (ctx->lock held, interrupts off). */
-static void pfm_perf_task_write(struct pfm_perf_event *ev, void *arg)
+/* tr into ev's ring, whether or not ev asked (interrupts off or ctx->mutex held). */
+void pfm_perf_task_record(struct pfm_perf_event *ev, const struct pfm_perf_task_rec *tr)
 {
-	const struct pfm_perf_task_rec *tr = arg;
 	u64 w[1 + 3 + 6];
 	struct perf_event_header *h = (struct perf_event_header *)w;
 	unsigned int n = 1;
 
-	if (!pfm_perf_task_wants(ev, tr->type))
-		return;
 	w[n++] = tr->pid | (u64)tr->ppid << 32;
 	if (tr->type == PERF_RECORD_COMM) {
 		w[n - 1] = tr->pid | (u64)tr->tid << 32;
@@ -72,6 +61,15 @@ static void pfm_perf_task_write(struct pfm_perf_event *ev, void *arg)
 	h->misc = tr->exec && ev->attr.comm_exec ? PERF_RECORD_MISC_COMM_EXEC : 0;
 	h->size = n * sizeof(u64);
 	pfm_perf_ring_write(ev, w, false);
+}
+
+/* One record for ev, if it asks for it (ctx->lock held, interrupts off). */
+static void pfm_perf_task_write(struct pfm_perf_event *ev, void *arg)
+{
+	const struct pfm_perf_task_rec *tr = arg;
+
+	if (pfm_perf_task_wants(ev, tr->type))
+		pfm_perf_task_record(ev, tr);
 }
 
 /*
