@@ -66,32 +66,6 @@ static int open_faults(int inherit)
 	return ck_open(&a, 0);
 }
 
-/* Samples at the n pages from p in r. */
-static long samples_at(const struct ring *r, const char *p, long n)
-{
-	uint64_t pos = 0, hd = head(r);
-	struct rec rec;
-	long k = 0;
-
-	while (next_rec(r, &pos, hd, &rec))
-		if (rec.h.type == PERF_RECORD_SAMPLE && rec.w[0] >= (uintptr_t)p &&
-		    rec.w[0] < (uintptr_t)(p + n * page_size()))
-			k++;
-	return k;
-}
-
-/* Samples in r from pos on. */
-static long samples_from(const struct ring *r, uint64_t pos)
-{
-	uint64_t hd = head(r);
-	struct rec rec;
-	long k = 0;
-
-	while (next_rec(r, &pos, hd, &rec))
-		k += rec.h.type == PERF_RECORD_SAMPLE;
-	return k;
-}
-
 /* One F_SETSIG signal per overflow, POLL_IN, si_fd the event's; none without O_ASYNC. */
 START_TEST(test_signal_per_overflow)
 {
@@ -110,7 +84,7 @@ START_TEST(test_signal_per_overflow)
 	pos = head(&r);
 	fault_on(fd, p + n * page_size(), n);
 	/* one signal per sample: the test's n faults (and any other of the window) */
-	ck_assert_int_eq(samples_at(&r, p + n * page_size(), n), n);
+	ck_assert_int_eq(samples_of(&r, ANY_ID, p + n * page_size(), n), n);
 	ck_assert_int_eq(nr_in, samples_from(&r, pos));
 	ck_assert_int_eq(nr_hup + nr_other, 0);
 	ck_assert_int_eq(last_fd, fd);
@@ -152,7 +126,7 @@ START_TEST(test_refresh_counts_down)
 	on = ioctl(fd, PERF_EVENT_IOC_REFRESH, 3);
 	touch_pages(p, n);
 	ck_assert_int_eq(on, 0);
-	ck_assert_int_eq(samples_at(&r, p, n), 3);
+	ck_assert_int_eq(samples_of(&r, ANY_ID, p, n), 3);
 	ck_assert_int_eq(nr_in, 2);
 	ck_assert_int_eq(nr_hup, 1);
 	ck_assert_int_eq(last_fd, fd);
@@ -161,7 +135,7 @@ START_TEST(test_refresh_counts_down)
 	on2 = ioctl(fd, PERF_EVENT_IOC_REFRESH, 2);
 	touch_pages(p + n * page_size(), n);
 	ck_assert_int_eq(on2, 0);
-	ck_assert_int_eq(samples_at(&r, p + n * page_size(), n), 2);
+	ck_assert_int_eq(samples_of(&r, ANY_ID, p + n * page_size(), n), 2);
 	ck_assert_int_eq(nr_in, 3);
 	ck_assert_int_eq(nr_hup, 2);
 	ck_assert_uint_eq(ck_read1(fd), 5);
@@ -184,7 +158,7 @@ START_TEST(test_enable_after_limit)
 	ck_assert_int_eq(on, 0);
 	ck_assert_uint_eq(ck_read1(fd), 1);
 	fault_on(fd, p + page_size(), n);
-	ck_assert_int_eq(samples_at(&r, p, n + 1), n + 1);
+	ck_assert_int_eq(samples_of(&r, ANY_ID, p, n + 1), n + 1);
 	unmap(&r);
 	close(fd);
 }

@@ -36,38 +36,6 @@ static int open_faults(pid_t pid, int cpu)
 	return fd;
 }
 
-/* n fresh pages touched with fds[0..nr) enabled: n faults for each. */
-static void fault_all(const int *fds, int nr, char *p, long n)
-{
-	int ret = 0, i;
-
-	/* no check in between: a passing check may fault (see fault_on()) */
-	for (i = 0; i < nr; i++)
-		ret |= ioctl(fds[i], PERF_EVENT_IOC_ENABLE, 0);
-	touch_pages(p, n);
-	for (i = 0; i < nr; i++)
-		ret |= ioctl(fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	ck_assert_int_eq(ret, 0);
-}
-
-/* Samples of id in r at the n pages from p, in page order; others ignored. */
-static long samples_of(const struct ring *r, uint64_t id, const char *p, long n)
-{
-	uint64_t pos = 0, hd = head(r);
-	struct rec rec;
-	long i = 0;
-
-	while (next_rec(r, &pos, hd, &rec)) {
-		if (rec.h.type != PERF_RECORD_SAMPLE || rec.w[1] != id)
-			continue;
-		if (rec.w[0] < (uintptr_t)p || rec.w[0] >= (uintptr_t)(p + n * page_size()))
-			continue;
-		ck_assert_uint_eq(rec.w[0], (uintptr_t)(p + i * page_size()));
-		i++;
-	}
-	return i;
-}
-
 /*
  * Two events of one thread, one ring: each page's fault is there twice, once
  * per event; -1 takes the second event's output away, and its own mmap() then

@@ -112,18 +112,53 @@ uint64_t ck_id(int fd)
 }
 
 /* n pages touched with fd enabled: n faults. */
-void fault_on(int fd, char *p, long n)
+void fault_all(const int *fds, int nr, char *p, long n)
 {
-	int on, off;
+	int ret = 0, i;
 
 	/*
 	 * No check between the ioctls: a passing ck_assert() records its place
 	 * (the check library's stdio), which may fault on a page of its own.
 	 */
-	on = ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < nr; i++)
+		ret |= ioctl(fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	touch_pages(p, n);
-	off = ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	ck_assert_msg(!on && !off, "enable %d, disable %d: %s", on, off, strerror(errno));
+	for (i = 0; i < nr; i++)
+		ret |= ioctl(fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	ck_assert_msg(!ret, "enable or disable: %s", strerror(errno));
+}
+
+void fault_on(int fd, char *p, long n)
+{
+	fault_all(&fd, 1, p, n);
+}
+
+long samples_of(const struct ring *r, uint64_t id, const char *p, long n)
+{
+	uint64_t pos = 0, hd = head(r);
+	struct rec rec;
+	long i = 0;
+
+	while (next_rec(r, &pos, hd, &rec)) {
+		if (rec.h.type != PERF_RECORD_SAMPLE || (id != ANY_ID && rec.w[1] != id))
+			continue;
+		if (rec.w[0] < (uintptr_t)p || rec.w[0] >= (uintptr_t)(p + n * page_size()))
+			continue;
+		ck_assert_uint_eq(rec.w[0], (uintptr_t)(p + i * page_size()));
+		i++;
+	}
+	return i;
+}
+
+long samples_from(const struct ring *r, uint64_t pos)
+{
+	uint64_t hd = head(r);
+	struct rec rec;
+	long k = 0;
+
+	while (next_rec(r, &pos, hd, &rec))
+		k += rec.h.type == PERF_RECORD_SAMPLE;
+	return k;
 }
 
 short poll_now(int fd)

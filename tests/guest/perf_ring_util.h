@@ -39,7 +39,17 @@ uint64_t head(const struct ring *r);
 bool next_rec(const struct ring *r, uint64_t *pos, uint64_t hd, struct rec *out);
 void consume(struct ring *r);
 uint64_t ck_id(int fd);
+/* ENABLE fds[0..nr), n fresh pages touched, DISABLE: n faults for each */
+void fault_all(const int *fds, int nr, char *p, long n);
 void fault_on(int fd, char *p, long n);
+/*
+ * Samples with ADDR first (and STREAM_ID or ID second, if id is not ANY_ID) at
+ * the n pages from p, which must come in page order; others ignored.
+ */
+#define ANY_ID	(~0ULL)
+long samples_of(const struct ring *r, uint64_t id, const char *p, long n);
+/* Samples in r from pos on. */
+long samples_from(const struct ring *r, uint64_t pos);
 /* poll() of fd for POLLIN, no wait: the revents */
 short poll_now(int fd);
 
