@@ -100,6 +100,8 @@ struct pfm_smpl_buf {
 	size_t size;			/* a page multiple */
 	struct user_struct *user;	/* charged with the pages, or NULL */
 	unsigned long charged_pages;
+	struct mm_struct *mm;		/* a perf ring's: pinned_vm charged, or NULL */
+	unsigned long pinned_pages;
 };
 
 struct pfm_context {

@@ -60,7 +60,8 @@ void pfm_smpl_release(struct pfm_smpl_buf *b);
 /* smpl_buf.c */
 extern atomic_long_t pfm_smpl_mem_cur;
 extern unsigned long pfm_smpl_mem_max;
-int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size);
+extern unsigned long pfm_perf_mlock_kb;
+int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, bool perf_rules);
 void pfm_smpl_buf_free(struct pfm_smpl_buf *b);
 int pfm_smpl_buf_mmap(struct pfm_smpl_buf *b, struct vm_area_struct *vma);
 

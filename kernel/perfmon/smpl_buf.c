@@ -6,20 +6,26 @@
  * locked memory and is charged where the kernel charges other pinned memory that
  * outlives a single mm: to the creating user's locked_vm, against RLIMIT_MEMLOCK,
  * unless the creator has CAP_IPC_LOCK (as io_uring does for registered buffers).
+ * A perf ring (perf_ring.c) is charged by perf_mmap()'s rules instead, so that
+ * perf tools see perf's errno and advice (pfm_perf_mlock_charge()).
  * smpl_buffer_mem_max caps all sampling buffers together, whoever made them.
  */
 #include <linux/capability.h>
 #include <linux/mm.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/user.h>
 #include <linux/vmalloc.h>
 
+#include "access.h"
 #include "compat.h"
 #include "internal.h"
 #include "smpl.h"
 
 atomic_long_t pfm_smpl_mem_cur = ATOMIC_LONG_INIT(0);
 unsigned long pfm_smpl_mem_max = ULONG_MAX;
+/* perf_event_mlock_kb's default: 512 KiB and the control page, per CPU */
+unsigned long pfm_perf_mlock_kb = 512 + (PAGE_SIZE >> 10);
 
 static int pfm_smpl_mem_get(size_t size)
 {
@@ -62,8 +68,49 @@ static int pfm_smpl_charge(struct pfm_smpl_buf *b, unsigned long pages)
 	return 0;
 }
 
+/*
+ * A perf ring's pages, as perf_mmap() charges them: the user's locked_vm up to
+ * perf_mlock_kb per online CPU, what is over to the mapping process's
+ * pinned_vm, which RLIMIT_MEMLOCK bounds; past that EPERM, unless perfmon is
+ * not paranoid (-1, as perf_is_paranoid()) or the caller has CAP_IPC_LOCK.
+ */
+static int pfm_perf_mlock_charge(struct pfm_smpl_buf *b, unsigned long pages)
+{
+	unsigned long allow = (READ_ONCE(pfm_perf_mlock_kb) >> (PAGE_SHIFT - 10)) *
+			      num_online_cpus();
+	struct user_struct *user = get_current_user();
+	unsigned long locked = atomic_long_read(&user->locked_vm), extra = 0;
+
+	/* the allowance may have been lowered below what the user has */
+	locked = min(locked, allow) + pages;
+	if (locked > allow)
+		extra = locked - allow;
+	if (atomic64_read(&current->mm->pinned_vm) + extra >
+	    rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT &&
+	    READ_ONCE(pfm_paranoid) > -1 && !capable(CAP_IPC_LOCK)) {
+		free_uid(user);
+		return -EPERM;
+	}
+	atomic_long_add(pages - extra, &user->locked_vm);
+	b->user = user;
+	b->charged_pages = pages - extra;
+	if (extra) {
+		atomic64_add(extra, &current->mm->pinned_vm);
+		mmgrab(current->mm);
+		b->mm = current->mm;
+		b->pinned_pages = extra;
+	}
+	return 0;
+}
+
 static void pfm_smpl_uncharge(struct pfm_smpl_buf *b)
 {
+	if (b->mm) {
+		atomic64_sub(b->pinned_pages, &b->mm->pinned_vm);
+		mmdrop(b->mm);
+		b->mm = NULL;
+		b->pinned_pages = 0;
+	}
 	if (!b->user)
 		return;
 	atomic_long_sub(b->charged_pages, &b->user->locked_vm);
@@ -72,8 +119,11 @@ static void pfm_smpl_uncharge(struct pfm_smpl_buf *b)
 	b->charged_pages = 0;
 }
 
-/* A zeroed buffer of at least size bytes, charged; 0 or -ENOMEM. */
-int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size)
+/*
+ * A zeroed buffer of at least size bytes, charged by perfmon's rule or, for a
+ * perf ring, perf's; 0, -ENOMEM, or -EPERM (perf's rule).
+ */
+int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, bool perf_rules)
 {
 	unsigned long pages;
 	int ret;
@@ -93,7 +143,7 @@ int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size)
 	ret = pfm_smpl_mem_get(b->size);
 	if (ret)
 		goto err_size;
-	ret = pfm_smpl_charge(b, pages);
+	ret = perf_rules ? pfm_perf_mlock_charge(b, pages) : pfm_smpl_charge(b, pages);
 	if (ret)
 		goto err_mem;
 	b->addr = vmalloc_user(b->size);

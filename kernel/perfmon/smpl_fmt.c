@@ -133,7 +133,7 @@ static int pfm_smpl_setup_fmt(struct pfm_smpl_buf *b, const struct pfm_smpl_fmt 
 	ret = fmt->validate(ctx_flags, arg);
 	if (ret)
 		return ret;
-	ret = pfm_smpl_buf_alloc(&nb, fmt->getsize(arg));
+	ret = pfm_smpl_buf_alloc(&nb, fmt->getsize(arg), false);
 	if (ret)
 		return ret;
 	fmt->init(nb.addr, nb.size, arg);

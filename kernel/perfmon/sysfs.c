@@ -18,6 +18,9 @@
  *   perf_max_sample_rate  perf_event_max_sample_rate of those events (rw): the
  *                      highest sample_freq, and samples per second an event may
  *                      take before it is throttled (perf_sample.c)
+ *   perf_event_mlock_kb  perf_event_mlock_kb of the perf rings (rw, default 516
+ *                      with 4 KiB pages): locked memory each user may map in
+ *                      rings per online CPU beyond RLIMIT_MEMLOCK (smpl_buf.c)
  *   perf_mux_interval_ms  switch timeout of the event sets perf groups that do not
  *                      fit together are spread over (rw, 1..10000, default 4 as
  *                      perf_events; for sets made from then on: perf_sched.c)
@@ -136,6 +139,8 @@ PFM_ULONG_KNOB(ctx_per_user_max, pfm_ctx_per_user_max, 0, UINT_MAX);
 /* Lowering it below what is in use refuses new buffers and frees none. */
 PFM_ULONG_KNOB(smpl_buffer_mem_max, pfm_smpl_mem_max, 0, ULONG_MAX);
 PFM_ULONG_KNOB(perf_max_sample_rate, pfm_perf_max_sample_rate, 1, INT_MAX);
+/* perf_event_mlock_kb of the perf rings (smpl_buf.c) */
+PFM_ULONG_KNOB(perf_event_mlock_kb, pfm_perf_mlock_kb, 0, INT_MAX);
 /* perf groups' switch timeout in ms, for sets made from now on (perf_sched.c) */
 PFM_ULONG_KNOB(perf_mux_interval_ms, pfm_perf_mux_interval_ms, 1, 10000);
 
@@ -179,6 +184,7 @@ static struct attribute *pfm_top_attrs[] = {
 	&pfm_perf_targets_count_attr.attr,
 	&pfm_perf_events_count_attr.attr,
 	&pfm_knob_perf_max_sample_rate.attr.attr,
+	&pfm_knob_perf_event_mlock_kb.attr.attr,
 	&pfm_knob_perf_mux_interval_ms.attr.attr,
 	&pfm_knob_smpl_buffer_mem_max.attr.attr,
 	&pfm_smpl_buffer_mem_cur_attr.attr,

@@ -62,6 +62,7 @@ static const struct fz_knob {
 	{ "ctx_per_user_max",	{ "1", "2", "8", "0", "-1", "100000" } },
 	{ "arg_mem_max",	{ "200", "4096", "48", "65536", "2147483648", "0x1000" } },
 	{ "smpl_buffer_mem_max", { "0", "4096", "65536", "18446744073709551615", "-1", "1" } },
+	{ "perf_event_mlock_kb", { "0", "4", "516", "2147483648", "-1", "8" } },
 	{ "version",		{ "" } },
 	{ "contexts_count",	{ "" } },
 	{ "task_sessions_count", { "" } },
@@ -86,7 +87,7 @@ static const struct fz_knob {
 };
 #define FZ_KNOBS	(sizeof(fz_knobs) / sizeof(fz_knobs[0]))
 /* the writable ones come first; the manager puts them back after each program */
-#define FZ_RW_KNOBS	6
+#define FZ_RW_KNOBS	7
 
 /* knobs that operations other than sysfs write (perf_smpl): put back too */
 static const char *const fz_other_knobs[] = { "perf_max_sample_rate" };

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "util.h"
 #include "perf_ring_util.h"
 #include "suites.h"
+#include "users.h"
 
 /* addr, stream_id: sample words 0 and 1 */
 #define OUT_FIELDS	(PERF_SAMPLE_ADDR | PERF_SAMPLE_STREAM_ID)
@@ -281,6 +283,96 @@ START_TEST(test_flag_fd_output)
 }
 END_TEST
 
+#define MLOCK_KB	PFM_SYSFS "/perf_event_mlock_kb"
+#define PARANOID	PFM_SYSFS "/paranoid"
+
+/* mmap of a ring of 1 + data pages, left mapped: 0, or -1 and errno */
+static int map_ring(int fd, long data)
+{
+	void *m = mmap(NULL, (1 + data) * page_size(), PROT_READ | PROT_WRITE, MAP_SHARED,
+		       fd, 0);
+
+	return m == MAP_FAILED ? -1 : 0;
+}
+
+static int open_child_faults(void)
+{
+	struct perf_event_attr a;
+
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, OUT_FIELDS);
+	return pfm_perf_event_open(&a, 0, -1, -1, 0);
+}
+
+static void memlock_pages(long soft)
+{
+	struct rlimit rl = { soft * page_size(), 4 * page_size() };
+
+	child_expect(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
+}
+
+/*
+ * No allowance (perf_event_mlock_kb 0): each ring is the process's pinned
+ * memory, within RLIMIT_MEMLOCK; past it EPERM, and the event can map once the
+ * limit allows.
+ */
+static void rings_over_limit(void *arg)
+{
+	int fd[2] = { open_child_faults(), open_child_faults() };
+
+	(void)arg;
+	if (fd[0] < 0 || fd[1] < 0)
+		child_fail("open: %s", strerror(errno));
+	memlock_pages(0);
+	child_expect(map_ring(fd[0], 1), EPERM);
+	memlock_pages(2);
+	child_expect(map_ring(fd[0], 1), 0);
+	child_expect(map_ring(fd[1], 1), EPERM);
+	memlock_pages(4);
+	child_expect(map_ring(fd[1], 1), 0);
+}
+
+/* 9 pages with no locked memory at all: the default allowance, or not paranoid. */
+static void ring_in_allowance(void *arg)
+{
+	int fd = open_child_faults();
+
+	(void)arg;
+	if (fd < 0)
+		child_fail("open: %s", strerror(errno));
+	memlock_pages(0);
+	child_expect(map_ring(fd, 8), 0);
+}
+
+/*
+ * A ring's locked memory as perf_mmap() counts it: perf_event_mlock_kb per
+ * CPU for each user, then RLIMIT_MEMLOCK, EPERM past both (perf's errno, on
+ * which perf record explains the two limits); not paranoid (-1), no limit.
+ */
+START_TEST(test_ring_locked_memory)
+{
+	struct knob k = { .path = MLOCK_KB }, par = { .path = PARANOID };
+	struct run r;
+
+	knob_save(&k);
+	knob_save(&par);
+	ck_assert_int_eq(ck_sysfs_read_long(MLOCK_KB), 512 + page_size() / 1024);
+	ck_assert_errno(sysfs_write(MLOCK_KB, "-1\n"), EINVAL);
+	ck_assert_errno(sysfs_write(MLOCK_KB, "8k\n"), EINVAL);
+	as_user(&r, USER_NOBODY, ring_in_allowance, NULL);
+	ck_run(&r);
+	ck_assert_ok(sysfs_write(MLOCK_KB, "0\n"));
+	as_user(&r, USER_NOBODY, rings_over_limit, NULL);
+	knob_restore(&k);
+	ck_run(&r);
+	ck_assert_ok(sysfs_write(MLOCK_KB, "0\n"));
+	ck_assert_ok(sysfs_write(PARANOID, "-1\n"));
+	as_user(&r, USER_NOBODY, ring_in_allowance, NULL);
+	knob_restore(&par);
+	knob_restore(&k);
+	ck_run(&r);
+}
+END_TEST
+
 Suite *pfm_perf_output_suite(void)
 {
 	Suite *s = suite_create("perf_output");
@@ -292,6 +384,7 @@ Suite *pfm_perf_output_suite(void)
 	tcase_add_test(tc, test_redirected_mmap);
 	tcase_add_test(tc, test_redirected_poll_wakeup);
 	tcase_add_test(tc, test_flag_fd_output);
+	tcase_add_test(tc, test_ring_locked_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -364,6 +364,11 @@
  *     new ring, of any size, as perf_events does.  Mapped writable,
  *     data_tail is honoured (a record that does not fit is lost); read-only,
  *     the ring overwrites.
+ *     A ring's pages are locked memory as perf_mmap() counts them: each user
+ *     has /sys/kernel/perfmon/perf_event_mlock_kb (perf_event_mlock_kb's 516
+ *     by default) per online CPU, then the mapping process's RLIMIT_MEMLOCK
+ *     (pinned_vm); past both EPERM, unless paranoid is -1 or the caller has
+ *     CAP_IPC_LOCK.
  *   - Sampling (sample_period): the event's software counter is a perfmon
  *     sampling PMD of its own, reset to -period at each overflow by the core;
  *     the perf layer's "perf_ring" sampling format (not usable with
