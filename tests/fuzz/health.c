@@ -24,7 +24,7 @@
 #include "health.h"
 
 #define PFM_SYSFS	"/sys/kernel/perfmon/"
-#define KNOBS_MAX	8
+#define KNOBS_MAX	12
 
 static char saved[KNOBS_MAX][64];
 static int kmsg_fd = -1;
