@@ -180,6 +180,10 @@ struct pfm_perf_value {
 	u64 run_ns;
 };
 
+/* perf_file.c: read_format's layout, for read() and PERF_SAMPLE_READ */
+unsigned int pfm_perf_read_head(u64 rf, u64 first, u64 ena, u64 run, u64 *w);
+unsigned int pfm_perf_read_tail(u64 rf, u64 id, u64 *w);
+
 /* perf_open.c */
 int pfm_perf_copy_attr(struct perf_event_attr __user *uattr, struct perf_event_attr *attr);
 long pfm_perf_event_open(struct perf_event_attr __user *uattr, int pid, int cpu,

@@ -62,34 +62,49 @@ static unsigned int pfm_perf_read_events(struct pfm_perf_event *ev,
 	return n;
 }
 
+/* read_format's head: the value or, with GROUP, the number of values; the times. */
+unsigned int pfm_perf_read_head(u64 rf, u64 first, u64 ena, u64 run, u64 *w)
+{
+	unsigned int n = 0;
+
+	w[n++] = first;
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		w[n++] = ena;
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		w[n++] = run;
+	return n;
+}
+
+/* What follows each value: its id, its lost count (none is lost here). */
+unsigned int pfm_perf_read_tail(u64 rf, u64 id, u64 *w)
+{
+	unsigned int n = 0;
+
+	if (rf & PERF_FORMAT_ID)
+		w[n++] = id;
+	if (rf & PERF_FORMAT_LOST)
+		w[n++] = 0;
+	return n;
+}
+
 /*
  * Lays out what read() returns for ev, from the values of the events
  * pfm_perf_read_events() listed (the first one's times are the group's).
  */
-static unsigned int pfm_perf_layout(const struct pfm_perf_event *ev,
-				    struct pfm_perf_event **evs,
-				    const struct pfm_perf_value *vals, unsigned int nr, u64 *buf)
+static void pfm_perf_layout(const struct pfm_perf_event *ev, struct pfm_perf_event **evs,
+			    const struct pfm_perf_value *vals, unsigned int nr, u64 *buf)
 {
 	u64 rf = ev->attr.read_format;
-	unsigned int n = 0, i;
+	bool group = rf & PERF_FORMAT_GROUP;
+	unsigned int n, i;
 
-	if (rf & PERF_FORMAT_GROUP)
-		buf[n++] = nr;
-	else
-		buf[n++] = vals[0].count;
-	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		buf[n++] = vals[0].ena_ns;
-	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		buf[n++] = vals[0].run_ns;
+	n = pfm_perf_read_head(rf, group ? nr : vals[0].count, vals[0].ena_ns, vals[0].run_ns,
+			       buf);
 	for (i = 0; i < nr; i++) {
-		if (rf & PERF_FORMAT_GROUP)
+		if (group)
 			buf[n++] = vals[i].count;
-		if (rf & PERF_FORMAT_ID)
-			buf[n++] = evs[i]->id;
-		if (rf & PERF_FORMAT_LOST)
-			buf[n++] = 0;
+		n += pfm_perf_read_tail(rf, evs[i]->id, buf + n);
 	}
-	return n;
 }
 
 /*

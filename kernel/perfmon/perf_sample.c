@@ -263,14 +263,8 @@ static u64 pfm_perf_member_count(struct pfm_perf_event *ev, struct pfm_context *
 static unsigned int pfm_perf_read_member(const struct pfm_perf_event *e, u64 count, u64 rf,
 					 u64 *w)
 {
-	unsigned int n = 0;
-
-	w[n++] = count;
-	if (rf & PERF_FORMAT_ID)
-		w[n++] = pfm_perf_primary_id(e);
-	if (rf & PERF_FORMAT_LOST)
-		w[n++] = 0;
-	return n;
+	w[0] = count;
+	return 1 + pfm_perf_read_tail(rf, pfm_perf_primary_id(e), w + 1);
 }
 
 /*
@@ -286,7 +280,7 @@ static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_c
 	u64 rf = ev->attr.read_format, count = ev->acc, ena = ev->ena_ns, run = ev->run_ns;
 	struct pfm_perf_event *leader = ev->leader, *e;
 	u64 total, set_ns;
-	unsigned int n = 0;
+	unsigned int n;
 
 	if (ev->counting) {
 		count = pfm_perf_sample_count(ev, ctx, pmd);
@@ -294,21 +288,11 @@ static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_c
 		ena += total - ev->since_ns;
 		run += (ev->all_sets ? total : set_ns) - ev->run_since_ns;
 	}
-	if (rf & PERF_FORMAT_GROUP)
-		w[n++] = 1 + leader->nr_siblings;
-	else
-		w[n++] = count;
-	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		w[n++] = ena;
-	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		w[n++] = run;
 	if (!(rf & PERF_FORMAT_GROUP)) {
-		if (rf & PERF_FORMAT_ID)
-			w[n++] = ev->id;
-		if (rf & PERF_FORMAT_LOST)
-			w[n++] = 0;
-		return n;
+		n = pfm_perf_read_head(rf, count, ena, run, w);
+		return n + pfm_perf_read_tail(rf, pfm_perf_primary_id(ev), w + n);
 	}
+	n = pfm_perf_read_head(rf, 1 + leader->nr_siblings, ena, run, w);
 	n += pfm_perf_read_member(leader, leader == ev ? count : pfm_perf_member_count(leader, ctx),
 				  rf, w + n);
 	list_for_each_entry(e, &leader->siblings, sibling_entry)
