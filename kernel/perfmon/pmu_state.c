@@ -16,11 +16,6 @@
 #include "env.h"
 #include "pmu_state.h"
 
-static bool pfm_live(const struct pfm_context *ctx, const struct pfm_event_set *set)
-{
-	return ctx->started && set == ctx->active && ctx->on_cpu == smp_processor_id();
-}
-
 /* The context whose set is on this CPU's PMU, between enable and disable. */
 DEFINE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
 
@@ -137,9 +132,7 @@ void pfm_pmu_disable(void)
 
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i)
 {
-	if (pfm_live(ctx, set) && test_bit(i, set->used_pmds))
-		pfm_pmd_sync(set, i);
-	return set->pmds[i].value;
+	return pfm_pmd_value_live(set, i, pfm_live(ctx, set));
 }
 
 void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,

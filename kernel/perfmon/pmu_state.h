@@ -40,6 +40,23 @@ void pfm_set_save(struct pfm_event_set *set);
 void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to);
 bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i);
 void pfm_pmd_load(struct pfm_event_set *set, unsigned int i);
+/*
+ * A set is live when it is the active set of a started context whose thread is on
+ * this CPU: its values are then in the PMU, else in memory.
+ */
+static inline bool pfm_live(const struct pfm_context *ctx, const struct pfm_event_set *set)
+{
+	return ctx->started && set == ctx->active && ctx->on_cpu == smp_processor_id();
+}
+
+/* pfm_pmd_value() when the set's liveness is known: a vector asks once per set. */
+static inline u64 pfm_pmd_value_live(struct pfm_event_set *set, unsigned int i, bool live)
+{
+	if (live && test_bit(i, set->used_pmds))
+		pfm_pmd_sync(set, i);
+	return set->pmds[i].value;
+}
+
 void pfm_pmu_enable(struct pfm_context *ctx);
 void pfm_pmu_disable(void);
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
