@@ -19,28 +19,9 @@
 /* The context whose set is on this CPU's PMU, between enable and disable. */
 DEFINE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
 
-/*
- * Brings the 64-bit value up to date; true when it carried out of 64 bits.  Whoever
- * syncs first sees the carry, maybe before the unit reports the overflow: it is
- * marked pending and acted on by the overflow path, or when the set next goes live.
- */
 bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
 {
-	const struct pfm_reg *r = &pfm_pmu.pmd[i];
-	struct pfm_pmd *p = &set->pmds[i];
-	u64 mask = pfm_pmd_ovfl_mask(r->desc);
-	u64 hw = r->unit->read_pmd(r->idx) & mask;
-	u64 old = p->value;
-
-	if (test_bit(i, set->no_emul64)) {
-		p->value = hw;
-		return false;
-	}
-	p->value += (hw - (old & mask)) & mask;
-	if (p->value >= old)
-		return false;
-	__set_bit(i, set->ovfl_pending);
-	return true;
+	return __pfm_pmd_sync(set, i);
 }
 
 void pfm_pmd_load(struct pfm_event_set *set, unsigned int i)
