@@ -41,7 +41,7 @@ int pfm_create_context(int flags, ...)
 
 static int vec_call(int call, int fd, void *req, size_t size)
 {
-	return (int)pfm_door_call(call, INT_ARG(fd), PTR_ARG(req), size, 0, 0);
+	return (int)pfm_door_vec_call(call, fd, req, size);
 }
 
 int pfm_write_pmcs(int fd, struct pfarg_pmc *req, size_t size)

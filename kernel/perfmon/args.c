@@ -8,20 +8,6 @@
 /* Largest vector a call accepts, in bytes; /sys/kernel/perfmon/arg_mem_max. */
 unsigned long pfm_arg_mem_max = PAGE_SIZE;
 
-/*
- * Size rules come before the copy so that a bad size is reported as such even with a
- * bad pointer: EINVAL for a size that is not a whole, non-empty vector, E2BIG over the
- * limit, then EFAULT.
- */
-int pfm_vec_check_size(u64 size, size_t elem)
-{
-	if (!size || size % elem)
-		return -EINVAL;
-	if (size > READ_ONCE(pfm_arg_mem_max))
-		return -E2BIG;
-	return 0;
-}
-
 void *pfm_vec_copy_in(const void __user *uptr, u64 size, size_t elem)
 {
 	int ret = pfm_vec_check_size(size, elem);

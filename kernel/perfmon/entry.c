@@ -62,38 +62,44 @@ static long pfm_create_context(const struct pfm_args *args)
 }
 
 /*
- * Common body of the vector calls: fd, copy in, run under the mutex, copy out; or,
- * for a call that moves its own fields, the size rules of a copy and the call.
+ * Common body of the vector calls, on a context the door found: copy in, run under
+ * the mutex, copy out; or, for a call that moves its own fields, the size rules of
+ * a copy and the call.
  */
-static long pfm_vec_call(const struct pfm_entry *e, const struct pfm_args *args)
+long pfm_vec_run(const struct pfm_entry *e, struct pfm_context *ctx, void __user *uptr,
+		 u64 size)
 {
-	void __user *uptr = (void __user *)args->a[1];
-	u64 size = args->a[2];
-	struct pfm_context *ctx;
 	void *req;
 	long ret;
 
-	ctx = pfm_ctx_from_fd((int)args->a[0]);
-	if (IS_ERR(ctx))
-		return PTR_ERR(ctx);
 	if (e->user_vec) {
 		ret = pfm_vec_check_size(size, e->elem_size);
 		if (!ret)
 			ret = e->uvec(ctx, uptr, size / e->elem_size);
-		goto out_ctx;
+		return ret;
 	}
 	req = pfm_vec_copy_in(uptr, size, e->elem_size);
-	if (IS_ERR(req)) {
-		ret = PTR_ERR(req);
-		goto out_ctx;
-	}
+	if (IS_ERR(req))
+		return PTR_ERR(req);
 	mutex_lock(&ctx->mutex);
 	ret = e->vec(ctx, req, size / e->elem_size);
 	mutex_unlock(&ctx->mutex);
 	if (!ret && e->copy_out)
 		ret = pfm_vec_copy_out(uptr, req, size);
 	kfree(req);
-out_ctx:
+	return ret;
+}
+
+/* (fd, req, size) */
+static long pfm_vec_call(const struct pfm_entry *e, const struct pfm_args *args)
+{
+	struct pfm_context *ctx;
+	long ret;
+
+	ctx = pfm_ctx_from_fd((int)args->a[0]);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	ret = pfm_vec_run(e, ctx, (void __user *)args->a[1], args->a[2]);
 	pfm_context_put(ctx);
 	return ret;
 }

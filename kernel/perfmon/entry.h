@@ -82,5 +82,8 @@ extern const struct pfm_entry pfm_entries[];
 const struct pfm_entry *pfm_entry(unsigned int nr);
 unsigned int pfm_entry_nargs(const struct pfm_entry *e);
 long pfm_call(unsigned int nr, const struct pfm_args *args);
+/* vector call e of size bytes at uptr on ctx, which the caller holds */
+long pfm_vec_run(const struct pfm_entry *e, struct pfm_context *ctx, void __user *uptr,
+		 u64 size);
 
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfmon: the context file descriptor: read() of messages, poll(), mmap() of the
- * sampling buffer (offset 0) or of the counts page (PFM_MMAP_COUNTS_OFFSET), close().
+ * sampling buffer (offset 0) or of the counts page (PFM_MMAP_COUNTS_OFFSET), the
+ * vector calls by ioctl, close().
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -10,6 +11,7 @@
 
 #include "internal.h"
 #include "ctx.h"
+#include "entry.h"
 #include "file.h"
 #include "msg.h"
 #include "smpl.h"
@@ -91,11 +93,29 @@ static int pfm_mmap(struct file *file, struct vm_area_struct *vma)
 	return pfm_smpl_buf_mmap(&ctx->smpl, vma);
 }
 
+/*
+ * ioctl(fd, PFM_IOC_VEC_CTX(call, size), req): the vector call on this context, with
+ * its rules from the size on, in either kernel.  The file is the context, so no
+ * second file is looked up and no argument structure copied in: the cheapest way to
+ * a read.  ENOTTY for any other command, as from a file that is not a context.
+ */
+static long pfm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	const struct pfm_entry *e = pfm_entry(_IOC_NR(cmd));
+
+	if (!e || e->kind != PFM_ENTRY_VEC ||
+	    cmd != PFM_IOC_VEC_CTX(_IOC_NR(cmd), _IOC_SIZE(cmd)))
+		return -ENOTTY;
+	return pfm_vec_run(e, file->private_data, (void __user *)arg, _IOC_SIZE(cmd));
+}
+
 static const struct file_operations pfm_file_ops = {
 	.owner = THIS_MODULE,
 	.read = pfm_read,
 	.poll = pfm_poll,
 	.mmap = pfm_mmap,
+	.unlocked_ioctl = pfm_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 	.fasync = pfm_fasync,
 	.release = pfm_release,
 	.llseek = no_llseek,

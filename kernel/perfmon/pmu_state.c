@@ -16,36 +16,12 @@
 #include "env.h"
 #include "pmu_state.h"
 
-static bool pfm_live(const struct pfm_context *ctx, const struct pfm_event_set *set)
-{
-	return ctx->started && set == ctx->active && ctx->on_cpu == smp_processor_id();
-}
-
 /* The context whose set is on this CPU's PMU, between enable and disable. */
 DEFINE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
 
-/*
- * Brings the 64-bit value up to date; true when it carried out of 64 bits.  Whoever
- * syncs first sees the carry, maybe before the unit reports the overflow: it is
- * marked pending and acted on by the overflow path, or when the set next goes live.
- */
 bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
 {
-	const struct pfm_reg *r = &pfm_pmu.pmd[i];
-	struct pfm_pmd *p = &set->pmds[i];
-	u64 mask = pfm_pmd_ovfl_mask(r->desc);
-	u64 hw = r->unit->read_pmd(r->idx) & mask;
-	u64 old = p->value;
-
-	if (test_bit(i, set->no_emul64)) {
-		p->value = hw;
-		return false;
-	}
-	p->value += (hw - (old & mask)) & mask;
-	if (p->value >= old)
-		return false;
-	__set_bit(i, set->ovfl_pending);
-	return true;
+	return __pfm_pmd_sync(set, i);
 }
 
 void pfm_pmd_load(struct pfm_event_set *set, unsigned int i)
@@ -137,9 +113,7 @@ void pfm_pmu_disable(void)
 
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i)
 {
-	if (pfm_live(ctx, set) && test_bit(i, set->used_pmds))
-		pfm_pmd_sync(set, i);
-	return set->pmds[i].value;
+	return pfm_pmd_value_live(set, i, pfm_live(ctx, set));
 }
 
 void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,

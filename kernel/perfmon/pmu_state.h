@@ -38,8 +38,50 @@ static __always_inline unsigned int pfm_next_reg(const unsigned long *map, unsig
 void pfm_set_restore(struct pfm_event_set *set);
 void pfm_set_save(struct pfm_event_set *set);
 void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to);
+/*
+ * Brings the 64-bit value up to date; true when it carried out of 64 bits.  Whoever
+ * syncs first sees the carry, maybe before the unit reports the overflow: it is
+ * marked pending and acted on by the overflow path, or when the set next goes live.
+ * Inline for a read, which syncs every PMD it reads; pfm_pmd_sync() elsewhere.
+ */
+static __always_inline bool __pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
+{
+	const struct pfm_reg *r = &pfm_pmu.pmd[i];
+	struct pfm_pmd *p = &set->pmds[i];
+	u64 mask = pfm_pmd_ovfl_mask(r->desc);
+	u64 hw = r->unit->read_pmd(r->idx) & mask;
+	u64 old = p->value;
+
+	if (test_bit(i, set->no_emul64)) {
+		p->value = hw;
+		return false;
+	}
+	p->value += (hw - (old & mask)) & mask;
+	if (p->value >= old)
+		return false;
+	__set_bit(i, set->ovfl_pending);
+	return true;
+}
+
 bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i);
 void pfm_pmd_load(struct pfm_event_set *set, unsigned int i);
+/*
+ * A set is live when it is the active set of a started context whose thread is on
+ * this CPU: its values are then in the PMU, else in memory.
+ */
+static inline bool pfm_live(const struct pfm_context *ctx, const struct pfm_event_set *set)
+{
+	return ctx->started && set == ctx->active && ctx->on_cpu == smp_processor_id();
+}
+
+/* pfm_pmd_value() when the set's liveness is known: a vector asks once per set. */
+static inline u64 pfm_pmd_value_live(struct pfm_event_set *set, unsigned int i, bool live)
+{
+	if (live && test_bit(i, set->used_pmds))
+		__pfm_pmd_sync(set, i);
+	return set->pmds[i].value;
+}
+
 void pfm_pmu_enable(struct pfm_context *ctx);
 void pfm_pmu_disable(void);
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);

@@ -201,8 +201,9 @@ long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n)
  * What a read and a write both check: the PMD, its set, the flags, the reserved
  * field.  The set found is returned in *setp, so that the caller looks it up once.
  */
-static int pfm_check_pmd_fields(struct pfm_context *ctx, u16 num, u16 set_id, u32 flags,
-				bool rsvd_zero, struct pfm_event_set **setp)
+static __always_inline int pfm_check_pmd_fields(struct pfm_context *ctx, u16 num, u16 set_id,
+						u32 flags, bool rsvd_zero,
+						struct pfm_event_set **setp)
 {
 	if (num >= PFM_MAX_PMDS || !test_bit(num, pfm_pmu.impl_pmds))
 		return -EINVAL;
@@ -302,15 +303,23 @@ static void pfm_fill_pmds(struct pfm_context *ctx, void *arg)
 {
 	struct pfm_read_args *a = arg;
 	struct pfm_pmd_read *rd = a->rd;
+	struct pfm_event_set *last = NULL;
+	bool live = false;
 	unsigned int k;
 
 	for (k = 0; k < a->n; k++) {
 		struct pfm_event_set *set = rd[k].set;
 		unsigned int i = rd[k].num;
+		const struct pfm_pmd *p;
 
-		rd[k].value = pfm_pmd_value(ctx, set, i);
-		rd[k].last_reset_val = set->pmds[i].last_reset_val;
-		rd[k].ovfl_switch_cnt = set->pmds[i].ovfl_switch_cnt;
+		if (set != last) {
+			last = set;
+			live = pfm_live(ctx, set);
+		}
+		rd[k].value = pfm_pmd_value_live(set, i, live);
+		p = &set->pmds[i];
+		rd[k].last_reset_val = p->last_reset_val;
+		rd[k].ovfl_switch_cnt = p->ovfl_switch_cnt;
 	}
 }
 

@@ -23,21 +23,23 @@
 static int pfm_read_fetch(const struct pfarg_pmd __user *u, struct pfm_pmd_read *rd,
 			  unsigned int n)
 {
-	unsigned int k, j;
-	u32 rsvd, w;
+	unsigned int k;
 
 	if (!user_access_begin(u, n * sizeof(*u)))
 		return -EFAULT;
 	for (k = 0; k < n; k++) {
+		/* the reserved field in four words: only whether it is zero matters */
+		const u64 __user *r = (const u64 __user *)u[k].reg_reserved2;
+		u64 r0, r1, r2, r3;
+
 		unsafe_get_user(rd[k].num, &u[k].reg_num, efault);
 		unsafe_get_user(rd[k].set_id, &u[k].reg_set, efault);
 		unsafe_get_user(rd[k].flags, &u[k].reg_flags, efault);
-		rsvd = 0;
-		for (j = 0; j < ARRAY_SIZE(u[k].reg_reserved2); j++) {
-			unsafe_get_user(w, &u[k].reg_reserved2[j], efault);
-			rsvd |= w;
-		}
-		rd[k].rsvd_zero = !rsvd;
+		unsafe_get_user(r0, r, efault);
+		unsafe_get_user(r1, r + 1, efault);
+		unsafe_get_user(r2, r + 2, efault);
+		unsafe_get_user(r3, r + 3, efault);
+		rd[k].rsvd_zero = !(r0 | r1 | r2 | r3);
 	}
 	user_access_end();
 	return 0;
@@ -70,7 +72,8 @@ efault:
 /* n requests at uptr, whose size the caller checked against the vector limits. */
 long pfm_read_pmds_user(struct pfm_context *ctx, void __user *uptr, unsigned int n)
 {
-	struct pfm_pmd_read on_stack[PFM_READ_ON_STACK], *rd = on_stack;
+	/* every field is written before it is read: no zeroing of 384 bytes per call */
+	struct pfm_pmd_read on_stack[PFM_READ_ON_STACK] __uninitialized, *rd = on_stack;
 	long ret;
 
 	if (n > PFM_READ_ON_STACK) {

@@ -203,6 +203,8 @@
  * The same calls are reached two ways: system calls (in-tree build; numbers published
  * in /sys/kernel/perfmon/syscall) or ioctls on /dev/perfmon (loadable module), one
  * ioctl per call with the arguments packed in the pfarg_ioc_* structures below.
+ * The vector calls are also ioctls of the context's own fd, in either kernel
+ * (PFM_IOC_VEC_CTX below): no second file to look up, no structure to copy in.
  * libperfmon hides the difference.
  *
  * PERF_EVENT_OPEN COMPATIBILITY
@@ -683,6 +685,17 @@ struct pfarg_ioc_perf_open {
 #define PFM_IOC_DELETE_EVTSETS	_IOW(PFM_IOC_MAGIC, PFM_CALL_DELETE_EVTSETS, struct pfarg_ioc_vec)
 #define PFM_IOC_UNLOAD_CONTEXT	_IOW(PFM_IOC_MAGIC, PFM_CALL_UNLOAD_CONTEXT, struct pfarg_ioc_ctl)
 #define PFM_IOC_PERF_EVENT_OPEN	_IOW(PFM_IOC_MAGIC, PFM_CALL_PERF_EVENT_OPEN, struct pfarg_ioc_perf_open)
+
+/*
+ * A vector call on the context's own fd: ioctl(fd, PFM_IOC_VEC_CTX(call, size), req),
+ * req the vector, size its size in bytes, at most PFM_IOC_VEC_CTX_MAX (a longer one
+ * goes through the system call or /dev/perfmon).  The call's rules and errnos, from
+ * the size on.  Any other command, a call that takes no vector included, is ENOTTY
+ * (as the ioctl is on a file that is not a context: libperfmon then goes through
+ * the other door, which gives EBADF).
+ */
+#define PFM_IOC_VEC_CTX(call, size)	_IOC(_IOC_READ | _IOC_WRITE, PFM_IOC_MAGIC, (call), (size))
+#define PFM_IOC_VEC_CTX_MAX		_IOC_SIZEMASK
 
 /* The counts page (COUNTS PAGE): its mmap offset, in bytes, and its layout. */
 #define PFM_MMAP_COUNTS_OFFSET	0x40000000UL
