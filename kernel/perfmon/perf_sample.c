@@ -26,7 +26,6 @@
  * Other sample bits are EOPNOTSUPP, where perf_event_open(2) says a PMU does not
  * support something.
  */
-#include <linux/math64.h>
 #include <linux/sched/clock.h>
 
 #include "internal.h"
@@ -294,7 +293,9 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 		return;
 	}
 	kill = pfm_perf_async_overflow(ev);
-	ip = pfm_perf_sample_ip(!ev->attr.exclude_kernel, &misc);
+	/* a PMU interrupt's kernel IP is a hardware event's (software: the user IP) */
+	ip = pfm_perf_sample_ip(ev->attr.type != PERF_TYPE_SOFTWARE && !ev->attr.exclude_kernel,
+				&misc);
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		w[n++] = pfm_perf_primary_id(ev);
 	if (st & PERF_SAMPLE_IP)
