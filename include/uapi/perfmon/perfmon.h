@@ -388,7 +388,9 @@
  *     fault the kernel took for it; for a hardware event the IP its PMU
  *     interrupt hit: a kernel one, misc KERNEL, if the event counts the kernel
  *     (exclude_kernel=0), else the user-mode one, also when the interrupt
- *     skidded into the kernel), TID (the sampled thread's namespace),
+ *     skidded into the kernel; overflows one interrupt reports together take
+ *     the first's IP, and an overflow first seen by a read or a context
+ *     switch the user-mode IP), TID (the sampled thread's namespace),
  *     TIME (local_clock(), perf's clock), ADDR (the faulting address, else 0;
  *     always 0 for hardware events: no PEBS or IBS),
  *     ID (the opened event's), STREAM_ID (the event's own), CPU, PERIOD, READ
