@@ -40,9 +40,8 @@
  *                          does not tell minor from major faults -> EINVAL
  *     PERF_TYPE_HARDWARE   perf_event path: the ids 0-6 are perf_event's
  *                          PERF_COUNT_HW_* (same values), counted on the x86 PMU
- *                          perfmon drives; EINVAL without one (a VM without a
- *                          virtual PMU) and for hardware sampling, which the shim
- *                          refuses.  Native path: EINVAL
+ *                          perfmon drives (sampling too); EINVAL without one (a
+ *                          VM without a virtual PMU).  Native path: EINVAL
  *     PERF_TYPE_TRACEPOINT no tracepoints in perfmon -> EINVAL; other types (perf
  *                          event's later HW_CACHE, RAW, BREAKPOINT) EINVAL
  *   config, raw_type 1:

@@ -4,7 +4,7 @@
  *
  * The portable core is the files tests/host/host.mk compiles on the host (ctx.c,
  * args.c, rw.c, sets.c, pmu.c, pmu_state.c, state.c, sw_pmu.c, switch.c, ovfl.c,
- * perf_hw.c, upage.c).
+ * perf_hw.c, perf_overflow.c, upage.c).
  * Besides the kernel headers internal.h lists, this is all they use from outside
  * themselves: the kernel-only files named below implement it in the kernel, and
  * tests/host/env.c implements it on the host, as stubs that record what the core

@@ -161,7 +161,20 @@ void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *uni
 	pfm_overflow_pending_locked(ctx);
 }
 
-void pfm_pmu_overflow(const struct pfm_pmu_unit *unit, u64 bits)
+/*
+ * The interrupt that reported the overflows being handled on this CPU, for the
+ * sampling formats (pfm_overflow_where()); NULL where none did (software units,
+ * a carry found by a read or a save).  Interrupts are off while it is set.
+ */
+static DEFINE_PER_CPU(const struct pfm_ovfl_where *, pfm_ovfl_at);
+
+const struct pfm_ovfl_where *pfm_overflow_where(void)
+{
+	return this_cpu_read(pfm_ovfl_at);
+}
+
+void pfm_pmu_overflow_at(const struct pfm_pmu_unit *unit, u64 bits,
+			 const struct pfm_ovfl_where *at)
 {
 	struct pfm_context *ctx = this_cpu_read(pfm_pmu_owner);
 
@@ -169,7 +182,15 @@ void pfm_pmu_overflow(const struct pfm_pmu_unit *unit, u64 bits)
 	if (!ctx)
 		return;
 	raw_spin_lock(&ctx->lock);
-	if (ctx->started && ctx->on_cpu == smp_processor_id())
+	if (ctx->started && ctx->on_cpu == smp_processor_id()) {
+		this_cpu_write(pfm_ovfl_at, at);
 		pfm_overflow_locked(ctx, unit, bits);
+		this_cpu_write(pfm_ovfl_at, NULL);
+	}
 	raw_spin_unlock(&ctx->lock);
+}
+
+void pfm_pmu_overflow(const struct pfm_pmu_unit *unit, u64 bits)
+{
+	pfm_pmu_overflow_at(unit, bits, NULL);
 }

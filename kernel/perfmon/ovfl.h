@@ -10,5 +10,7 @@ void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *uni
 void pfm_overflow_pending_locked(struct pfm_context *ctx);
 struct pfm_event_set *pfm_overflow_restart_locked(struct pfm_context *ctx);
 void pfm_overflow_unmask_locked(struct pfm_context *ctx);
+/* The PMU interrupt of the overflow being handled here, or NULL (pmu.h). */
+const struct pfm_ovfl_where *pfm_overflow_where(void);
 
 #endif /* _PERFMON_OVFL_H */

@@ -48,6 +48,7 @@
 #include <linux/workqueue.h>
 
 #include "perf_hw.h"
+#include "perf_overflow.h"
 
 #define PFM_PERF_SB_KNOWN	32
 
@@ -160,8 +161,7 @@ struct pfm_perf_event {
 	atomic_t event_limit;		/* REFRESH: overflows left, 0 for no limit */
 	bool limit_hit;			/* the last one came: disabled at once */
 	int cpu;			/* -1, or the one CPU whose samples it takes */
-	u64 period;			/* sampling: the period counting now */
-	u64 freq_stamp;			/* freq: time of the last sample */
+	struct pfm_perf_period per;	/* sampling: the period counting now */
 	unsigned long thr_jiffies;	/* the tick whose samples thr_count counts */
 	unsigned int thr_count;
 	bool throttled;			/* max sample rate: no samples until the next tick */

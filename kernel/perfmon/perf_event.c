@@ -217,7 +217,8 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
  * one already counting the same event at the same levels is shared (each event
  * keeps its own intervals of it), else a free one.  At most six distinct
  * software values exist (pfm_perf_sw_pmc()), so the eight software counters run
- * out only for sampling events, which take one of their own.
+ * out only for sampling events, which take one of their own (software or
+ * hardware alike: perf_sample.c).
  */
 int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 			 struct pfm_perf_event *leader)
@@ -229,9 +230,6 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 	ret = pfm_perf_encode(&ev->attr, &ev->enc);
 	if (ret)
 		return ret;
-	/* sampling is proved on the software PMU only (perf_sample.c) */
-	if (smpl && ev->attr.type != PERF_TYPE_SOFTWARE)
-		return -EOPNOTSUPP;
 	ev->enc.own = smpl;
 	return pfm_perf_sched_place(t, ev, leader, &ev->enc);
 }

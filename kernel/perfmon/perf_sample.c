@@ -2,10 +2,13 @@
 /*
  * perfmon: sampling perf events (sample_period), on the core's overflow path.
  *
- * A sampling event has a software counter of its own (never shared, as counting
- * events' are), whose PMD is a perfmon sampling PMD: it starts at -period and the
- * core resets it to -period at each 64-bit overflow (ovfl.c), after the "perf_ring"
- * format (perf_ring.c) has handed the overflow to the event here.  The count the
+ * A sampling event has a counter of its own (never shared, as counting events'
+ * are), software or hardware (a hardware counter's PMU interrupt reaches the
+ * core's overflow path as a software counter's carry does), whose PMD is a
+ * perfmon sampling PMD: it starts at -period and the core resets it to -period
+ * at each 64-bit overflow (ovfl.c), after the "perf_ring" format (perf_ring.c)
+ * has handed the overflow to the event here; the period's accounting is
+ * perf_overflow.c's.  The count the
  * event reports is the PMD's progress plus the periods the resets took off it
  * (counter->wrapped), so reading a sampling event gives what it counted, as perf
  * does.
@@ -14,14 +17,15 @@
  * ADDR, ID, STREAM_ID, CPU, PERIOD, READ (a group's with PERF_FORMAT_GROUP) and
  * CALLCHAIN.  IP is
  * where the thread is in user mode (misc PERF_RECORD_MISC_USER), also for a fault
- * the kernel took on its behalf; ADDR the faulting address for page faults, else
+ * the kernel took on its behalf, or for a hardware event that counts the kernel,
+ * the kernel IP its interrupt hit (misc PERF_RECORD_MISC_KERNEL,
+ * perf_overflow.c); ADDR the faulting address for page faults, else
  * 0; TIME perf's clock (local_clock()); pid/tid in the sampled thread's namespace;
  * ID the opened event's id (an inherited copy's too), STREAM_ID the event's own,
  * CALLCHAIN the user frames (perf_callchain.c).
  * Other sample bits are EOPNOTSUPP, where perf_event_open(2) says a PMU does not
  * support something.
  */
-#include <linux/math64.h>
 #include <linux/sched/clock.h>
 
 #include "internal.h"
@@ -31,12 +35,6 @@
 #include "rw.h"
 #include "sets.h"
 #include "sw_pmu.h"
-
-#define PFM_PERF_SAMPLE_OK	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
-				 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
-				 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
-				 PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | \
-				 PERF_SAMPLE_CALLCHAIN)
 
 /* The largest record: header, ten fields, a read of five words, a chain. */
 /* the fields, a callchain's nr, mark and addresses, a group read */
@@ -57,9 +55,7 @@ int pfm_perf_sample_check(const struct perf_event_attr *attr)
 
 	if (ret || !pfm_perf_sampling(attr))
 		return ret;
-	if (attr->sample_type & ~PFM_PERF_SAMPLE_OK)
-		return -EOPNOTSUPP;
-	return 0;
+	return pfm_perf_sample_bits_check(attr);
 }
 
 static bool pfm_perf_reads_group(const struct pfm_perf_event *ev)
@@ -84,63 +80,6 @@ int pfm_perf_group_read_check(const struct pfm_perf_event *ev,
 	if (reads && leader->nr_siblings + 2 > PFM_PERF_READ_GROUP_MAX)
 		return -E2BIG;
 	return 0;
-}
-
-static bool pfm_perf_is_clock(const struct perf_event_attr *attr)
-{
-	return attr->config == PERF_COUNT_SW_CPU_CLOCK || attr->config == PERF_COUNT_SW_TASK_CLOCK;
-}
-
-/*
- * The first period: sample_period; with freq, for the clocks the fixed period
- * 1e9/freq ns (and attr.freq is cleared, as perf does: PERIOD says it), for other
- * events 1, adapted at each sample.
- */
-/*
- * A software event other than the clocks, with a fixed period and PERIOD in its
- * samples: 6.1's perf_swevent_event() samples every occurrence, each with
- * PERIOD 1, whatever sample_period says (the count is unchanged).
- */
-static bool pfm_perf_every_event(const struct perf_event_attr *attr)
-{
-	return attr->type == PERF_TYPE_SOFTWARE && !attr->freq &&
-	       (attr->sample_type & PERF_SAMPLE_PERIOD) && !pfm_perf_is_clock(attr);
-}
-
-static u64 pfm_perf_first_period(struct perf_event_attr *attr)
-{
-	if (pfm_perf_every_event(attr))
-		return 1;
-	if (!attr->freq)
-		return attr->sample_period;
-	if (pfm_perf_is_clock(attr)) {
-		attr->sample_period = div64_u64(NSEC_PER_SEC, attr->sample_freq);
-		attr->freq = 0;
-		return attr->sample_period;
-	}
-	return 1;
-}
-
-/*
- * freq on an event that is not a clock: the period that would have given freq
- * samples a second over the last one, low-pass filtered (an eighth of the
- * difference at a time), as perf adapts it; gaps longer than two ticks (the
- * thread slept) teach nothing.  The core resets the PMD to the new period.
- */
-static void pfm_perf_adapt(struct pfm_perf_event *ev, struct pfm_pmd *p)
-{
-	u64 now = local_clock(), delta = now - ev->freq_stamp, period;
-	s64 diff;
-
-	ev->freq_stamp = now;
-	if (!delta || delta >= 2 * TICK_NSEC)
-		return;
-	period = div64_u64(ev->period * NSEC_PER_SEC, delta * ev->attr.sample_freq);
-	diff = ((s64)(period - ev->period) + 7) / 8;
-	period = ev->period + diff;
-	ev->period = period ? period : 1;
-	p->short_reset = -ev->period;
-	p->long_reset = -ev->period;
 }
 
 /*
@@ -301,37 +240,12 @@ static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_c
 	return n;
 }
 
-/*
- * A clock's carry is seen by a timer, late: if a whole period or more went by
- * past the carry, the core's reset (value - period) would leave the PMD
- * positive, never to carry again.  The periods missed are skipped, as perf's
- * clock events skip the timer's overruns: one sample, the next carry within a
- * period, and the count kept whole (the skipped periods join wrapped).
- */
-static void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 period)
-{
-	u64 rem, skip;
-
-	if (p->value < period)
-		return;
-	div64_u64_rem(p->value, period, &rem);
-	skip = p->value - rem;
-	p->value -= skip;
-	c->wrapped += skip;
-}
-
-/*
- * The period that ran out is done: the next one is set for the core's reset,
- * which takes it off the PMD, and wrapped adds it back, so that the PMD's
- * progress plus wrapped stays the count.
- */
+/* The period that ran out is done (perf_overflow.c). */
 static void pfm_perf_period_done(struct pfm_perf_event *ev, struct pfm_perf_counter *c,
 				 struct pfm_pmd *p)
 {
-	pfm_perf_overrun(c, p, ev->period);
-	if (ev->attr.freq)
-		pfm_perf_adapt(ev, p);
-	c->wrapped += ev->period;
+	pfm_perf_period_done_at(&ev->per, ev->attr.freq ? ev->attr.sample_freq : 0,
+				local_clock(), c, p);
 }
 
 /* One record per CPU at a time: it is built with interrupts off. */
@@ -348,8 +262,9 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	u64 *w = this_cpu_ptr(pfm_perf_sample_buf), st = ev->attr.sample_type;
 	struct perf_event_header *h = (struct perf_event_header *)w;
 	struct pfm_pmd *p = &set->pmds[pmd];
-	u64 ip = pfm_user_ip(), time = local_clock();
+	u64 ip, time = local_clock();
 	unsigned int n = 1;
+	u16 misc;
 	int kill;
 
 	/*
@@ -362,6 +277,9 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 		return;
 	}
 	kill = pfm_perf_async_overflow(ev);
+	/* a PMU interrupt's kernel IP is a hardware event's (software: the user IP) */
+	ip = pfm_perf_sample_ip(ev->attr.type != PERF_TYPE_SOFTWARE && !ev->attr.exclude_kernel,
+				&misc);
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		w[n++] = pfm_perf_primary_id(ev);
 	if (st & PERF_SAMPLE_IP)
@@ -370,8 +288,8 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 		w[n++] = pfm_perf_tid();
 	if (st & PERF_SAMPLE_TIME)
 		w[n++] = time;
-	if (st & PERF_SAMPLE_ADDR)
-		w[n++] = pfm_sw_event_addr();
+	if (st & PERF_SAMPLE_ADDR)	/* no data address without PEBS or IBS */
+		w[n++] = ev->attr.type == PERF_TYPE_SOFTWARE ? pfm_sw_event_addr() : 0;
 	if (st & PERF_SAMPLE_ID)
 		w[n++] = pfm_perf_primary_id(ev);
 	if (st & PERF_SAMPLE_STREAM_ID)
@@ -379,18 +297,19 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	if (st & PERF_SAMPLE_CPU)
 		w[n++] = smp_processor_id();
 	if (st & PERF_SAMPLE_PERIOD)
-		w[n++] = ev->period;
+		w[n++] = ev->per.period;
 	if (st & PERF_SAMPLE_READ)
 		n += pfm_perf_sample_read(ev, ctx, set, pmd, w + n);
 	if (st & PERF_SAMPLE_CALLCHAIN)
 		n += pfm_perf_callchain(ev, w + n);
 	h->type = PERF_RECORD_SAMPLE;
-	h->misc = PERF_RECORD_MISC_USER;
+	h->misc = misc;
 	h->size = n * sizeof(u64);
 	pfm_perf_period_done(ev, c, p);
 	pfm_perf_ring_write(ev, w, true);
 	pfm_perf_async_signal(ev, kill);
-	pfm_perf_sb_sample(ev, ip, time);
+	/* a kernel IP is in no mapping of the thread's to report */
+	pfm_perf_sb_sample(ev, misc == PERF_RECORD_MISC_USER ? ip : 0, time);
 }
 
 struct pfm_perf_new_period {
@@ -424,7 +343,7 @@ static void pfm_perf_restart_period(struct pfm_context *ctx, void *arg)
 		p->long_reset = -np->period;
 		pfm_pmd_set_value(ctx, set, pmd, -np->period);
 	}
-	ev->period = np->period;
+	ev->per.period = np->period;
 }
 
 /*
@@ -451,8 +370,8 @@ int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value)
 		ev->attr.sample_period = value;
 		if (ev->counter >= 0)
 			pfm_run_on_state(ctx, pfm_perf_restart_period, &np);
-		else if (ev->period)
-			ev->period = np.period;	/* taken up when it gets a counter again */
+		else if (ev->per.period)
+			ev->per.period = np.period;	/* taken up when it gets a counter again */
 	}
 	mutex_unlock(&ctx->mutex);
 	return 0;
@@ -484,13 +403,13 @@ int pfm_perf_sample_setup(struct pfm_perf_event *ev, unsigned int s)
 
 	c->smpl = true;
 	c->wrapped = 0;
-	if (!ev->period) {
-		ev->period = pfm_perf_first_period(&ev->attr);
-		ev->freq_stamp = local_clock();
+	if (!ev->per.period) {
+		ev->per.period = pfm_perf_first_period(&ev->attr);
+		ev->per.stamp = local_clock();
 	}
 	ret = pfm_perf_route(ev, s, true);
 	if (!ret)
-		ret = pfm_perf_smpl_pmd(ev, s, PFM_PMDFL_SMPL, ev->period);
+		ret = pfm_perf_smpl_pmd(ev, s, PFM_PMDFL_SMPL, ev->per.period);
 	if (ret) {
 		pfm_perf_route(ev, s, false);
 		c->smpl = false;

@@ -119,6 +119,19 @@ void pfm_pmu_avail(unsigned long *pmcs, unsigned long *pmds);
  */
 void pfm_pmu_overflow(const struct pfm_pmu_unit *unit, u64 bits);
 
+/*
+ * Where a PMU interrupt found the CPU: the interrupted instruction, and whether it
+ * was in kernel mode.  A unit whose overflows come from an interrupt hands it to
+ * the core with them, as perfmon2 handed the interrupt's regs to its formats.
+ */
+struct pfm_ovfl_where {
+	u64 ip;
+	bool kernel;
+};
+
+void pfm_pmu_overflow_at(const struct pfm_pmu_unit *unit, u64 bits,
+			 const struct pfm_ovfl_where *at);
+
 static inline u64 pfm_pmd_ovfl_mask(const struct pfm_regdesc *d)
 {
 	return d->width >= 64 ? ~0ULL : (1ULL << d->width) - 1;

@@ -36,10 +36,10 @@ s64 shim_now_ns(void)
 	return pfm_host_env.clock_ns;
 }
 
-/* msg.c and dfl_smpl.c, its kernel callers, do not run here. */
+/* The thread's user-mode IP: what the test set (perf_overflow.c's samples). */
 u64 pfm_user_ip(void)
 {
-	return 0;
+	return pfm_host_env.user_ip;
 }
 
 struct task_struct *pfm_find_task(pid_t tid)

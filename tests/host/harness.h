@@ -121,6 +121,7 @@ struct pfm_host_env {
 	void (*on_switch)(struct pfm_context *ctx, struct pfm_event_set *prev,
 			  struct pfm_event_set *next);
 	unsigned long ovfl_msg_pmds[BITS_TO_LONGS(PFM_MAX_PMDS)];	/* of the last one */
+	u64 user_ip;			/* what pfm_user_ip() says */
 };
 
 extern struct pfm_host_env pfm_host_env;

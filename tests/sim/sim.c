@@ -689,6 +689,7 @@ void sim_count(uint64_t event, uint64_t n, enum sim_ring ring)
 
 	if (sim.ignore_writes || sim.fault_all)
 		return;
+	sim.ring = ring;
 	while (n) {
 		uint64_t gp = 0, fx = 0, step = n;
 		bool pmi = false;

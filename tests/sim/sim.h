@@ -135,6 +135,10 @@ struct sim_state {
 	uint64_t other_armed;		/* theirs, programmed with the top bit set */
 	bool other_fixed;		/* and the fixed counters (perf_events) */
 
+	/* what the CPU executes: the instruction a PMI interrupts, and its level */
+	uint64_t ip;			/* set by the tests */
+	enum sim_ring ring;		/* set by sim_count() */
+
 	/* the driver's hooks (sim_hw.c) */
 	bool (*nmi)(void);
 	void (*work)(void);

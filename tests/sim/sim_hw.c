@@ -130,7 +130,7 @@ static const struct pfm_hw_ops *sim_hw_ops;
 
 static bool sim_hw_nmi(void)
 {
-	return sim_hw_ops->nmi();
+	return sim_hw_ops->nmi(sim.ip, sim.ring == SIM_KERNEL);
 }
 
 static void sim_hw_work(void)

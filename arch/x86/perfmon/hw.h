@@ -128,7 +128,8 @@ static inline u64 pfm_hw_xchg(u64 *p, u64 v)
 /*
  * Implemented out of line (hw_linux.c, tests/sim/sim_hw.c).
  *
- * pfm_hw_pmi_init() registers nmi(), called for every NMI on a CPU: it returns true
+ * pfm_hw_pmi_init() registers nmi(), called for every NMI on a CPU with the
+ * interrupted instruction and whether it was in kernel mode: it returns true
  * when the NMI was the PMU's and its own; work() runs on the same CPU soon after
  * pfm_hw_pmi_raise() was called from nmi(), in hard-interrupt context.  defer() runs
  * fn in process context later; pfm_hw_defer_flush() waits for it.  online() runs on
@@ -136,7 +137,7 @@ static inline u64 pfm_hw_xchg(u64 *p, u64 v)
  * registers behind the driver (resume from suspend).
  */
 struct pfm_hw_ops {
-	bool (*nmi)(void);
+	bool (*nmi)(u64 ip, bool kernel);
 	void (*work)(void);
 	void (*deferred)(void);
 	void (*online)(void);

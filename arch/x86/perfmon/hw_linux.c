@@ -38,7 +38,8 @@ static const struct pfm_hw_ops *pfm_hw_ops;
 
 static int pfm_hw_nmi(unsigned int cmd, struct pt_regs *regs)
 {
-	return pfm_hw_ops->nmi() ? NMI_HANDLED : NMI_DONE;
+	return pfm_hw_ops->nmi(instruction_pointer(regs), !user_mode(regs)) ?
+	       NMI_HANDLED : NMI_DONE;
 }
 
 static void pfm_hw_irq_work_fn(struct irq_work *work)

@@ -27,9 +27,9 @@
  * interrupt is an NMI.  Its handler finds our overflowed counters from the global
  * status (acknowledging only our bits) or, without one, from the counters having
  * left their armed range, and hands them to an irq_work on the same CPU, which
- * re-arms them with our counters stopped and calls pfm_pmu_overflow() with
- * interrupts off: neither the shadows nor the core's locks are touched in NMI
- * context.
+ * re-arms them with our counters stopped and calls pfm_pmu_overflow_at() with
+ * interrupts off, and with where the NMI interrupted the CPU (the sampled IP):
+ * neither the shadows nor the core's locks are touched in NMI context.
  *
  * Coexistence.  The counters are reserved with the kernel's reservation calls
  * when the first context attaches, and given back (after every CPU was quiesced)
@@ -72,6 +72,7 @@ struct pfm_x86_cpu {
 	bool gctrl_known;
 	u64 on;				/* global bits of the owned counters turned on */
 	u64 pending;			/* unit-local PMD bits overflowed, for the irq_work */
+	struct pfm_ovfl_where at;	/* where the first PMI of pending hit */
 };
 
 static DEFINE_PER_CPU(struct pfm_x86_cpu, pfm_x86_cpu);
@@ -528,7 +529,7 @@ static void pfm_x86_release(void)
  * shadow.  It acknowledges our status bits, unmasks the LVT entry, and leaves the
  * rest to the irq_work, which cannot interrupt the driver.
  */
-static bool pfm_x86_nmi(void)
+static bool pfm_x86_nmi(u64 ip, bool kernel)
 {
 	struct pfm_x86_cpu *c = this_cpu_ptr(&pfm_x86_cpu);
 	unsigned long pmds = 0;
@@ -556,6 +557,11 @@ static bool pfm_x86_nmi(void)
 				__set_bit(i, &pmds);
 		if (!pmds)
 			return false;
+	}
+	/* the sampled IP: where the first overflow not yet handled interrupted */
+	if (!READ_ONCE(c->pending)) {
+		c->at.ip = ip;
+		c->at.kernel = kernel;
 	}
 	c->pending |= pmds;
 	pfm_hw_pmi_raise();
@@ -621,12 +627,19 @@ static void pfm_x86_rearm(struct pfm_x86_cpu *c, unsigned long pmds)
 static void pfm_x86_pmi_work(void)
 {
 	struct pfm_x86_cpu *c = pfm_x86_this_cpu();
-	u64 bits = pfm_hw_xchg(&c->pending, 0);
+	struct pfm_ovfl_where at;
+	u64 bits;
 
+	/*
+	 * where, before the bits are taken: an NMI in between adds its bits to
+	 * these (the first PMI's IP stands for them) or, after, starts anew
+	 */
+	at = c->at;
+	bits = pfm_hw_xchg(&c->pending, 0);
 	if (!bits || !pfm_x86_active_unit)
 		return;
 	pfm_x86_rearm(c, bits);
-	pfm_pmu_overflow(pfm_x86_active_unit, bits);
+	pfm_pmu_overflow_at(pfm_x86_active_unit, bits, &at);
 }
 
 static void pfm_x86_cpu_online(void)

@@ -308,7 +308,9 @@
  *     copies whose counts and times a read adds; enable, disable and reset reach
  *     the copies), pinned and exclusive (leaders only, else EINVAL).
  *     sample_period and sample_freq sample (below; sample_type is ignored
- *     while counting); branch stacks and aux_output EOPNOTSUPP.
+ *     while counting); branch stacks and aux_output EOPNOTSUPP; precise_ip
+ *     on a hardware event EOPNOTSUPP, as 6.1's x86 PMU without PEBS says
+ *     (perf lowers precise_ip on each failure until it opens).
  *   - Groups: group_fd names a leader on the same thread (another thread or a
  *     member: EINVAL; not an event fd: EBADF); a member counts while it and its
  *     leader are enabled, and the group starts and stops as a unit.  Closing a
@@ -371,22 +373,33 @@
  *     by default) per online CPU, then the mapping process's RLIMIT_MEMLOCK
  *     (pinned_vm); past both EPERM, unless paranoid is -1 or the caller has
  *     CAP_IPC_LOCK.
- *   - Sampling (sample_period): the event's software counter is a perfmon
+ *   - Sampling (sample_period): the event's counter (a software one, or a
+ *     hardware one for HARDWARE, HW_CACHE and RAW) is a perfmon
  *     sampling PMD of its own, reset to -period at each overflow by the core;
  *     the perf layer's "perf_ring" sampling format (not usable with
  *     pfm_create_context) routes each overflow of the thread's context to the
  *     event that owns the PMD in the set it overflowed in, which writes PERF_RECORD_SAMPLE into its ring
  *     (an inherited copy into the opened event's ring).  Page faults, context
- *     switches and the clocks sample; with PERF_SAMPLE_PERIOD and a fixed
+ *     switches, the clocks and hardware events sample; with PERF_SAMPLE_PERIOD and a fixed
  *     period, page faults and context switches sample every occurrence with
  *     period 1, as 6.1's perf_swevent_event() does (the clocks by a timer that fires at the
  *     counter's carry; a timer late by whole periods skips them, as perf's
  *     clock events do, and read() still counts them; the core's reload of the
  *     PMD after a carry, a read then a write, does not count the few
- *     microseconds between them).  Fields, in the kernel's
+ *     microseconds between them).  A hardware event samples every period
+ *     events, any period below 2^63: a period beyond the counter's width
+ *     takes PMU interrupts on the way without a sample (the core's 64-bit
+ *     emulation), as perf's x86 driver programs at most its max_period and
+ *     samples when the whole period is done.  Fields, in the kernel's
  *     order: IDENTIFIER, IP (the thread's user-mode IP, misc USER, also for a
- *     fault the kernel took for it), TID (the sampled thread's namespace),
- *     TIME (local_clock(), perf's clock), ADDR (the faulting address, else 0),
+ *     fault the kernel took for it; for a hardware event the IP its PMU
+ *     interrupt hit: a kernel one, misc KERNEL, if the event counts the kernel
+ *     (exclude_kernel=0), else the user-mode one, also when the interrupt
+ *     skidded into the kernel; overflows one interrupt reports together take
+ *     the first's IP, and an overflow first seen by a read or a context
+ *     switch the user-mode IP), TID (the sampled thread's namespace),
+ *     TIME (local_clock(), perf's clock), ADDR (the faulting address, else 0;
+ *     always 0 for hardware events: no PEBS or IBS),
  *     ID (the opened event's), STREAM_ID (the event's own), CPU, PERIOD, READ
  *     (with PERF_FORMAT_GROUP: the sampled event's times and every member's
  *     count and id, leader first; E2BIG for a group of more than 64 events whose
@@ -396,8 +409,9 @@
  *     IP, then each caller's return address through the frame pointers (rbp),
  *     read without faulting; code without frame pointers gives short or
  *     skipping chains, as with perf_events (no STACK_USER for DWARF unwinding).
- *     No kernel part: every sample is a user-mode one here
- *     (exclude_callchain_kernel changes nothing); exclude_callchain_user
+ *     No kernel part, also for a hardware sample taken in the kernel (its
+ *     chain is the thread's user frames, PERF_CONTEXT_USER first;
+ *     exclude_callchain_kernel changes nothing); exclude_callchain_user
  *     gives nr 0; sample_max_stack (0: 127) bounds the addresses after the
  *     mark, as perf's;
  *     above 127 it is EOVERFLOW at open, counting or sampling.  sample_id_all adds the kernel's trailer
@@ -427,8 +441,9 @@
  *     with the exec flag for the events enabled then (hooked on the kernel's
  *     task_rename tracepoint).  Counting events get none of these: the hooks
  *     run in atomic context and reach the sampling events only.
- *   - freq=1: the clocks take the fixed period 1e9/sample_freq ns (attr.freq is
- *     then cleared, as perf does); other events start at period 1 and adapt it
+ *   - freq=1: the software clocks take the fixed period 1e9/sample_freq ns
+ *     (attr.freq is then cleared, as perf does); other events, hardware ones
+ *     (perf record's default cycles) too, start at period 1 and adapt it
  *     at each sample to what would give sample_freq samples a second (an
  *     eighth of the difference at a time, as perf; no adjustment at the tick,
  *     so a rate that falls is followed only by the next samples).

@@ -392,6 +392,22 @@ extern int shim_cpus_read_locked;	/* depth */
 #define cpus_read_unlock()	do { WARN_ON(shim_cpus_read_locked <= 0); shim_cpus_read_locked--; } while (0)
 #define cpu_relax()		do { } while (0)
 
+/* math64.h, jiffies.h (a HZ of 250, Debian's), time64.h */
+#define NSEC_PER_SEC		1000000000ULL
+#define HZ			250
+#define TICK_NSEC		(NSEC_PER_SEC / HZ)
+
+static inline u64 div64_u64(u64 a, u64 b)
+{
+	return a / b;
+}
+
+static inline u64 div64_u64_rem(u64 a, u64 b, u64 *rem)
+{
+	*rem = a % b;
+	return a / b;
+}
+
 /* percpu.h: one CPU */
 #define DEFINE_PER_CPU(type, name)	type name
 #define this_cpu_ptr(ptr)		(ptr)

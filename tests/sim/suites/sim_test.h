@@ -30,6 +30,7 @@ Suite *sim_ctxsw_suite(void);
 Suite *sim_coexist_suite(void);
 Suite *sim_perf_suite(void);
 Suite *sim_perf_sets_suite(void);
+Suite *sim_perf_sample_suite(void);
 
 /* A test case whose tests start their own machine; 20 s timeout. */
 TCase *sim_tcase(const char *name);

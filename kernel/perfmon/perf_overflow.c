@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: what a sampling perf event's overflow computes besides its record
+ * (perf_overflow.h), the same for a software counter and a hardware one.
+ *
+ * The period.  The core resets the sampling PMD by its reset value, -period, at
+ * each 64-bit overflow, and wrapped adds the period back, so that the PMD's
+ * progress plus wrapped stays the count.  A hardware counter narrower than the
+ * period (a period beyond the counter's width) overflows at its width on the
+ * way, and the core's 64-bit emulation takes those interrupts without a sample:
+ * the sample comes after period events, as perf's x86 driver programs at most
+ * its max_period and samples only when the whole period is left behind.
+ *
+ * Where the sample was taken.  A PMU interrupt hands the core where it
+ * interrupted the CPU (pfm_pmu_overflow_at()): that is the sample's IP, in
+ * kernel mode only for an event that counts the kernel (exclude_kernel=0), as
+ * perf's sample IP is the interrupt's.  Otherwise (software counters, an
+ * interrupt that skidded into the kernel for a user-only event, a carry found by
+ * a read) the IP is where the thread is in user mode.
+ */
+#include <linux/jiffies.h>
+#include <linux/math64.h>
+#include <linux/perf_event.h>
+#include <linux/time64.h>
+
+#include "internal.h"
+#include "env.h"
+#include "ovfl.h"
+#include "perf_overflow.h"
+
+#define PFM_PERF_SAMPLE_OK	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+				 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+				 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
+				 PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | \
+				 PERF_SAMPLE_CALLCHAIN)
+
+/*
+ * The sample bits a record here has; any other is EOPNOTSUPP, where perf
+ * refuses what a PMU cannot do (BRANCH_STACK without LBRs is 6.1's x86
+ * EOPNOTSUPP too).
+ */
+int pfm_perf_sample_bits_check(const struct perf_event_attr *attr)
+{
+	return attr->sample_type & ~PFM_PERF_SAMPLE_OK ? -EOPNOTSUPP : 0;
+}
+
+/*
+ * The software clocks.  Only PERF_TYPE_SOFTWARE's: a hardware event's config 0
+ * is cycles, which perf samples with an adaptive period under freq.
+ */
+static bool pfm_perf_is_clock(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE &&
+	       (attr->config == PERF_COUNT_SW_CPU_CLOCK ||
+		attr->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/*
+ * A software event other than the clocks, with a fixed period and PERIOD in its
+ * samples: 6.1's perf_swevent_event() samples every occurrence, each with
+ * PERIOD 1, whatever sample_period says (the count is unchanged).  Hardware
+ * events sample every period.
+ */
+bool pfm_perf_every_event(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE && !attr->freq &&
+	       (attr->sample_type & PERF_SAMPLE_PERIOD) && !pfm_perf_is_clock(attr);
+}
+
+/*
+ * The first period: sample_period; with freq, for the clocks the fixed period
+ * 1e9/freq ns (and attr.freq is cleared, as perf does: PERIOD says it), for other
+ * events, hardware ones too, 1, adapted at each sample.
+ */
+u64 pfm_perf_first_period(struct perf_event_attr *attr)
+{
+	if (pfm_perf_every_event(attr))
+		return 1;
+	if (!attr->freq)
+		return attr->sample_period;
+	if (pfm_perf_is_clock(attr)) {
+		attr->sample_period = div64_u64(NSEC_PER_SEC, attr->sample_freq);
+		attr->freq = 0;
+		return attr->sample_period;
+	}
+	return 1;
+}
+
+/*
+ * A clock's carry is seen by a timer, late: if a whole period or more went by
+ * past the carry, the core's reset (value - period) would leave the PMD
+ * positive, never to carry again.  The periods missed are skipped, as perf's
+ * clock events skip the timer's overruns: one sample, the next carry within a
+ * period, and the count kept whole (the skipped periods join wrapped).  A
+ * hardware counter's interrupt comes within its skid, never a period late.
+ */
+static void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 period)
+{
+	u64 rem, skip;
+
+	if (p->value < period)
+		return;
+	div64_u64_rem(p->value, period, &rem);
+	skip = p->value - rem;
+	p->value -= skip;
+	c->wrapped += skip;
+}
+
+/*
+ * freq on an event that is not a clock: the period that would have given freq
+ * samples a second over the last one, low-pass filtered (an eighth of the
+ * difference at a time), as perf adapts it; gaps longer than two ticks (the
+ * thread slept) teach nothing.  The core resets the PMD to the new period.
+ */
+static void pfm_perf_adapt(struct pfm_perf_period *pp, u64 freq, u64 now, struct pfm_pmd *p)
+{
+	u64 delta = now - pp->stamp, period;
+	s64 diff;
+
+	pp->stamp = now;
+	if (!delta || delta >= 2 * TICK_NSEC)
+		return;
+	period = div64_u64(pp->period * NSEC_PER_SEC, delta * freq);
+	diff = ((s64)(period - pp->period) + 7) / 8;
+	period = pp->period + diff;
+	pp->period = period ? period : 1;
+	p->short_reset = -pp->period;
+	p->long_reset = -pp->period;
+}
+
+/*
+ * The period that ran out is done (freq: the event's sample_freq with attr.freq,
+ * else 0): the next one is set for the core's reset, which takes it off the
+ * PMD, and wrapped adds it back.
+ */
+void pfm_perf_period_done_at(struct pfm_perf_period *pp, u64 freq, u64 now,
+			     struct pfm_perf_counter *c, struct pfm_pmd *p)
+{
+	pfm_perf_overrun(c, p, pp->period);
+	if (freq)
+		pfm_perf_adapt(pp, freq, now, p);
+	c->wrapped += pp->period;
+}
+
+/* The sample's IP, and its misc level (PERF_RECORD_MISC_USER or _KERNEL). */
+u64 pfm_perf_sample_ip(bool counts_kernel, u16 *misc)
+{
+	const struct pfm_ovfl_where *at = pfm_overflow_where();
+
+	if (at && at->kernel && counts_kernel) {
+		*misc = PERF_RECORD_MISC_KERNEL;
+		return at->ip;
+	}
+	*misc = PERF_RECORD_MISC_USER;
+	/* in user mode, the interrupt's IP is where the thread is */
+	return at && !at->kernel ? at->ip : pfm_user_ip();
+}

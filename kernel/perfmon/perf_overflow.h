@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon: the parts of a sampling perf event that need no event
+ * (perf_overflow.c): the sample bits it may ask for, its periods, and where a
+ * sample was taken.
+ * Pure functions of the counter, the PMD and the core's overflow state, so that
+ * the simulator runs them on hardware counters (tests/sim), as perf_sample.c runs
+ * them in the kernel.  ctx->lock held, interrupts off.
+ */
+#ifndef _PERFMON_PERF_OVERFLOW_H
+#define _PERFMON_PERF_OVERFLOW_H
+
+#include "perf_hw.h"
+
+struct pfm_pmd;
+struct perf_event_attr;
+
+/* A sampling event's period: the one counting now, and freq's last sample. */
+struct pfm_perf_period {
+	u64 period;
+	u64 stamp;			/* freq: local_clock() of the last sample */
+};
+
+int pfm_perf_sample_bits_check(const struct perf_event_attr *attr);
+bool pfm_perf_every_event(const struct perf_event_attr *attr);
+u64 pfm_perf_first_period(struct perf_event_attr *attr);
+void pfm_perf_period_done_at(struct pfm_perf_period *pp, u64 freq, u64 now,
+			     struct pfm_perf_counter *c, struct pfm_pmd *p);
+u64 pfm_perf_sample_ip(bool counts_kernel, u16 *misc);
+
+#endif /* _PERFMON_PERF_OVERFLOW_H */
