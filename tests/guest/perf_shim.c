@@ -126,8 +126,9 @@ START_TEST(test_native_context_excludes)
 END_TEST
 
 /*
- * CPU events are refused with the errno perf falls back on; a thread's event on
- * one CPU opens (its samples: perf_sample.c), a CPU out of range is EINVAL.
+ * A thread's event on one CPU opens (its samples: perf_sample.c); while it is
+ * open, CPU events are refused with the errno perf falls back on (perf_cpu.c
+ * has CPU events); a CPU out of range is EINVAL.
  */
 START_TEST(test_cpu_events)
 {
@@ -135,9 +136,9 @@ START_TEST(test_cpu_events)
 	int fd;
 
 	attr_sw(&a, PERF_COUNT_SW_CPU_CLOCK);
-	ck_assert_errno(pfm_perf_event_open(&a, -1, 0, -1, 0), EACCES);
 	fd = pfm_perf_event_open(&a, 0, 0, -1, 0);
 	ck_assert_int_ge(fd, 0);
+	ck_assert_errno(pfm_perf_event_open(&a, -1, 0, -1, 0), EACCES);
 	/* a member on another CPU than its leader's */
 	if (possible_cpus() > 1)
 		ck_assert_errno(pfm_perf_event_open(&a, 0, 1, fd, 0), EINVAL);
