@@ -82,6 +82,12 @@ void work_none(long unused);
 /* the attr every case starts from: counting, disabled, software, size VER7 */
 void attr_sw(struct perf_event_attr *a, unsigned long long config);
 
+/* diff_cases.c: an open, an ioctl and a read, recorded (a read's size exactly) */
+int do_open(const struct backend *be, struct trace *t, struct perf_event_attr *a,
+	    pid_t pid, int cpu, int group_fd, unsigned long flags, const char *what);
+long do_ioctl(struct trace *t, int fd, unsigned long cmd, unsigned long arg, const char *what);
+long do_read(struct trace *t, int fd, unsigned long long *buf, size_t size, const char *what);
+
 struct diff_case {
 	const char *name;
 	void (*run)(const struct backend *be, struct trace *t);
@@ -91,6 +97,9 @@ extern const struct diff_case diff_cases[];
 
 /* diff_sample.c: perf's ring of a sampling event, record by record */
 void case_sample_ring(const struct backend *be, struct trace *t);
+
+/* diff_cpu.c: events on one CPU (pid -1), the test pinned there */
+void case_cpu_events(const struct backend *be, struct trace *t);
 
 /* diff_together.c: both backends' clocks on one run; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);
