@@ -319,7 +319,7 @@
  *     period events of one set's turns); a set whose groups closed keeps its
  *     turn until the thread's last event closes.
  *     /sys/kernel/perfmon/perf_targets_count and perf_events_count show the
- *     threads and the events.
+ *     threads and CPUs that have events, and the events.
  *   - attr: size 0 (= PERF_ATTR_SIZE_VER0) up to PAGE_SIZE; beyond what the
  *     kernel knows the tail must be zero, else E2BIG with the supported size
  *     written back (also for a size below VER0 or above PAGE_SIZE).  disabled,
