@@ -253,8 +253,8 @@
  *     switches and migrations into the CPU at kernel level, the clocks), read
  *     their times and groups, ENABLE, DISABLE, RESET, ID; CPU_CLOCK and
  *     TASK_CLOCK both count wall-clock time while enabled, idle or not, as
- *     6.1 counts both on a CPU, and time_enabled == time_running is the same
- *     wall-clock time.  Refusals, in 6.1's order: cpu -1 (pid -1, cpu -1) or
+ *     6.1 counts both on a CPU, and time_enabled == time_running are that
+ *     wall-clock time too.  Refusals, in 6.1's order: cpu -1 (pid -1, cpu -1) or
  *     out of range EINVAL; a sampling CPU event EOPNOTSUPP (perf's ring is
  *     routed by thread here; no samples on CPU events); privilege EACCES as 6.1's
  *     perf_allow_cpu() (perfmon's paranoid > 0 without CAP_PERFMON, or
@@ -269,11 +269,13 @@
  *     not multiplexed.  inherit and enable_on_exec mean nothing on a CPU
  *     (accepted; enable_on_exec never fires, as in 6.1).  A CPU going offline
  *     detaches its session: counts stay readable, and the CPU back online takes
- *     new events.  A pid with a cpu (perf
- *     record's one event per CPU for one thread): the event samples only what
- *     happens on that CPU, so each sample goes to the fd of the CPU it was
- *     taken on; its count (read()) is the thread's on every CPU, not that
- *     CPU's share.  A group's members are on their leader's cpu (else EINVAL).  Attaching takes perfmon's access rules
+ *     new events.  A pid with a cpu (perf record's one event per CPU for one
+ *     thread): the event samples only what happens on that CPU, so each sample
+ *     goes to the fd of the CPU it was taken on; its count (read()) is the
+ *     thread's on every CPU, not that CPU's share (that would take the
+ *     thread's counts at each of its context switches, which the core does
+ *     not hand to this layer).  A group's members are on their leader's cpu
+ *     (else EINVAL).  Attaching takes perfmon's access rules
  *     (ATTACHING, ACCESS); privilege refusals are EACCES, never EPERM, and
  *     kernel-level counting (exclude_kernel=0) is privileged as the software
  *     PMU's OS bit is (paranoid >= 2 without CAP_PERFMON: EACCES).
