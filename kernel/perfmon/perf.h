@@ -95,7 +95,8 @@ struct pfm_perf_clock {
 struct pfm_perf_target {
 	refcount_t ref;			/* events + in-flight users */
 	struct list_head node;		/* in the list of targets */
-	struct task_struct *task;	/* held */
+	struct task_struct *task;	/* held; NULL for a CPU target */
+	int cpu;			/* a CPU target's CPU, else -1 */
 	struct pfm_context *ctx;	/* attached to task and started while it lives */
 	struct list_head events;	/* ctx->mutex */
 	struct pfm_perf_set sets[PFM_PERF_MAX_SETS];	/* ctx->mutex */
@@ -190,7 +191,7 @@ long pfm_perf_event_open(struct perf_event_attr __user *uattr, int pid, int cpu,
 			 int group_fd, unsigned long flags);
 
 /* perf_target.c */
-struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task);
+struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task, int cpu);
 void pfm_perf_target_put(struct pfm_perf_target *t);
 unsigned int pfm_perf_targets_count(void);
 unsigned int pfm_perf_events_count(void);

@@ -160,7 +160,7 @@ static void pfm_perf_fork_work(struct callback_head *head)
 	kfree(f);
 	mutex_lock(&pfm_perf_family_mutex);
 	/* The events may have been closed since the fork: nothing to copy then. */
-	child = atomic_read(&parent->nr_inherit) ? pfm_perf_target_get(current) : NULL;
+	child = atomic_read(&parent->nr_inherit) ? pfm_perf_target_get(current, -1) : NULL;
 	if (!IS_ERR_OR_NULL(child)) {
 		pfm_perf_copy_events(parent, child);
 		pfm_perf_target_put(child);

@@ -9,9 +9,10 @@
  *   written back, EINVAL); paranoid 3 EACCES; kernel level without privilege
  *   EACCES; frequency or period EINVAL; a free fd (EMFILE); group_fd EBADF; pid
  *   ESRCH; leader inherit mismatch EINVAL; cpu EINVAL; type and config ENOENT;
- *   what the layer does not do (sample bits, branch stacks, aux) EOPNOTSUPP; CPU
- *   events EACCES; group rules EINVAL; the thread's context (EACCES, EBUSY,
- *   EMFILE).
+ *   what the layer does not do (sample bits, branch stacks, aux, sampling CPU
+ *   events) EOPNOTSUPP; CPU events: privilege EACCES, CPU offline ENODEV; group
+ *   rules EINVAL; the thread's context (EACCES, EBUSY, EMFILE) or the CPU's
+ *   session (EACCES where the session rules refuse it).
  *
  * Privilege is perfmon's (/sys/kernel/perfmon/paranoid and CAP_PERFMON), its
  * refusals given as EACCES, the errno perf tools fall back on.
@@ -193,9 +194,14 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 		return ret;
 	if (flags & PERF_FLAG_PID_CGROUP)
 		return -EINVAL;
-	/* CPU events: perfmon's per-thread and CPU sessions exclude each other. */
-	if (!task)
-		return -EACCES;
+	if (!task) {
+		/* the perf ring is routed by thread: a CPU event only counts */
+		if (pfm_perf_sampling(attr))
+			return -EOPNOTSUPP;
+		/* 6.1's perf_allow_cpu(): paranoid > 0 without CAP_PERFMON */
+		if (pfm_access_create(PFM_FL_SYSTEM_WIDE))
+			return -EACCES;
+	}
 	if (leader) {
 		if (leader->leader != leader || leader->cpu != cpu)
 			return -EINVAL;
@@ -204,6 +210,9 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 		if (attr->exclusive || attr->pinned)
 			return -EINVAL;
 	}
+	/* 6.1 refuses a CPU context that is not online after the group rules */
+	if (!task && !cpu_online(cpu))
+		return -ENODEV;
 	return 0;
 }
 
@@ -288,11 +297,16 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 	if (!ev)
 		goto out_task;
 	ev->cpu = cpu;
+	if (!task) {
+		/* a CPU has no children to inherit to and no exec to wait for */
+		ev->attr.inherit = 0;
+		ev->exec_armed = false;
+	}
 	if (leader) {
 		t = leader->target;
 		refcount_inc(&t->ref);
 	} else {
-		t = pfm_perf_target_get(task);
+		t = pfm_perf_target_get(task, cpu);
 		if (IS_ERR(t)) {
 			ret = PTR_ERR(t);
 			kfree(ev);

@@ -151,7 +151,8 @@ static int pfm_perf_sched_grow(struct pfm_perf_target *t)
 	unsigned int i, n = t->nr_sets + 1;
 	long ret;
 
-	if (n > PFM_PERF_MAX_SETS)
+	/* a CPU session is not detached for a new set: a CPU's groups fit in one */
+	if (n > PFM_PERF_MAX_SETS || !t->task)
 		return -EINVAL;
 	d = kcalloc(n, sizeof(*d), GFP_KERNEL);
 	if (!d)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfmon: the perf_event_open layer's targets: one per monitored thread, shared by
- * every perf event opened on it, holding the thread's one perfmon context.
+ * every perf event opened on it, holding the thread's one perfmon context; and one
+ * per monitored CPU (perf's pid -1, cpu N events), holding that CPU's one perfmon
+ * CPU session (PFM_FL_SYSTEM_WIDE).
  *
  * A target is made by the first event opened on a thread: a context is created,
  * attached to the thread with pfm_load() (the core's access checks, its one
@@ -10,6 +12,14 @@
  * frees it.  When the thread exits the core detaches the context and its counts
  * stay readable; a target whose context is no longer attached is never handed to
  * a new event.
+ *
+ * A CPU target is the same on a CPU session: created, loaded on its CPU and
+ * started by the first event opened on that CPU, with the core's rules for CPU
+ * sessions (privilege, one per CPU, none while a per-thread session exists).  Its
+ * software PMU bank then counts every thread's events on that CPU, its task clock
+ * and its set durations advance with wall-clock time.  If the CPU goes offline the
+ * core detaches the session; the counts stay readable and the next event opened on
+ * the CPU makes a new target.
  */
 #include <linux/task_work.h>
 
@@ -61,34 +71,49 @@ void pfm_perf_target_del(struct pfm_perf_event *ev)
 	atomic_dec(&pfm_perf_nr_inherit);
 }
 
-/* The live target of task, with pfm_perf_targets_lock held. */
-struct pfm_perf_target *pfm_perf_target_find_locked(struct task_struct *task)
+/* The live target of task, or of cpu when task is NULL; pfm_perf_targets_lock held. */
+static struct pfm_perf_target *pfm_perf_target_lookup(struct task_struct *task, int cpu)
 {
 	struct pfm_perf_target *t;
 
 	list_for_each_entry(t, &pfm_perf_targets, node)
-		if (t->task == task && READ_ONCE(t->ctx->state) == PFM_CTX_LOADED)
+		if (t->task == task && (task || t->cpu == cpu) &&
+		    READ_ONCE(t->ctx->state) == PFM_CTX_LOADED)
 			return t;
 	return NULL;
+}
+
+/* The live target of a thread, with pfm_perf_targets_lock held. */
+struct pfm_perf_target *pfm_perf_target_find_locked(struct task_struct *task)
+{
+	return pfm_perf_target_lookup(task, -1);
 }
 
 /*
  * The core's refusals, as perf_event_open(2) gives them: privilege is EACCES
  * (perf falls back on EACCES only), and a thread that already has a perfmon
- * context of its own (EEXIST) or a machine that has CPU sessions is EBUSY.
+ * context of its own (EEXIST) or a machine that has CPU sessions is EBUSY.  For
+ * a CPU event, a session the CPU already has (someone's own pfm_create_context
+ * one) or per-thread sessions on the machine are EACCES, so that perf falls back
+ * to per-thread events as it does where CPU events are not allowed; a CPU gone
+ * offline meanwhile is ENODEV, as 6.1 says of an offline CPU.
  */
-static int pfm_perf_load_errno(int err)
+static int pfm_perf_load_errno(int err, bool cpu)
 {
 	switch (err) {
 	case -EPERM:
 		return -EACCES;
 	case -EEXIST:
 		return -EBUSY;
+	case -EBUSY:
+		return cpu ? -EACCES : err;
+	case -EINVAL:
+		return cpu ? -ENODEV : err;
 	}
 	return err;
 }
 
-static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task)
+static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int cpu)
 {
 	struct pfm_perf_target *t;
 	struct pfm_context *ctx;
@@ -97,13 +122,13 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task)
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return ERR_PTR(-ENOMEM);
-	ctx = pfm_context_alloc(0);
+	ctx = pfm_context_alloc(task ? 0 : PFM_FL_SYSTEM_WIDE);
 	if (IS_ERR(ctx)) {
 		kfree(t);
 		return ERR_CAST(ctx);
 	}
 	mutex_lock(&ctx->mutex);
-	ret = pfm_load(ctx, 0, task_pid_vnr(task));
+	ret = pfm_load(ctx, 0, task ? task_pid_vnr(task) : cpu);
 	if (!ret) {
 		ret = pfm_start(ctx, 0, 0);
 		if (ret)
@@ -113,30 +138,32 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task)
 	if (ret) {
 		pfm_context_put(ctx);
 		kfree(t);
-		return ERR_PTR(pfm_perf_load_errno(ret));
+		return ERR_PTR(pfm_perf_load_errno(ret, !task));
 	}
 	refcount_set(&t->ref, 1);
 	INIT_LIST_HEAD(&t->events);
-	get_task_struct(task);
+	if (task)
+		get_task_struct(task);
 	t->task = task;
+	t->cpu = task ? -1 : cpu;
 	t->ctx = ctx;
 	return t;
 }
 
-/* task's target, made if it has none; a reference for the caller. */
-struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task)
+/* task's target, or cpu's if task is NULL, made if none; a reference for the caller. */
+struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task, int cpu)
 {
 	struct pfm_perf_target *t;
 	unsigned long flags;
 
 	mutex_lock(&pfm_perf_targets_mutex);
 	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
-	t = pfm_perf_target_find_locked(task);
+	t = pfm_perf_target_lookup(task, cpu);
 	if (t)
 		refcount_inc(&t->ref);
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
 	if (!t) {
-		t = pfm_perf_target_new(task);
+		t = pfm_perf_target_new(task, cpu);
 		if (!IS_ERR(t)) {
 			raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
 			list_add(&t->node, &pfm_perf_targets);
@@ -170,7 +197,8 @@ void pfm_perf_target_put(struct pfm_perf_target *t)
 	/* detached: no overflow can reach the format's routes any more */
 	pfm_smpl_release(&ctx->smpl);
 	pfm_context_put(ctx);
-	put_task_struct(t->task);
+	if (t->task)
+		put_task_struct(t->task);
 	kfree(t);
 }
 

@@ -12,8 +12,8 @@
  *   task_hooks_count   hooks on threads: attached, waiting for the thread to run
  *                      after an attach, or detached and waiting for the thread to
  *                      take them off (thread.c)
- *   perf_targets_count threads monitored through pfm_perf_event_open(), each with
- *                      one context (perf_target.c)
+ *   perf_targets_count threads and CPUs monitored through pfm_perf_event_open(),
+ *                      each with one context (perf_target.c)
  *   perf_events_count  events on them, inherited copies included
  *   perf_max_sample_rate  perf_event_max_sample_rate of those events (rw): the
  *                      highest sample_freq, and samples per second an event may

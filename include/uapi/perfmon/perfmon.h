@@ -224,7 +224,8 @@
  *
  * It counts, and samples with a period.  What it does:
  *   - Events: PERF_TYPE_SOFTWARE, every config below PERF_COUNT_SW_MAX.  Counted:
- *     TASK_CLOCK and CPU_CLOCK (both the thread's time on a CPU, in ns),
+ *     TASK_CLOCK and CPU_CLOCK (both the thread's time on a CPU, in ns; on a
+ *     CPU event the CPU's wall-clock time),
  *     PAGE_FAULTS and PAGE_FAULTS_MIN (every fault perfmon sees is counted as
  *     minor), CONTEXT_SWITCHES, CPU_MIGRATIONS.  Always 0: PAGE_FAULTS_MAJ,
  *     ALIGNMENT_FAULTS and EMULATION_FAULTS (x86 Linux raises neither),
@@ -247,13 +248,36 @@
  *     thread; release methods may sleep) and their CPU time.  In the guest
  *     that is a few more context switches per exiting task natively.
  *   - Targets: pid 0 (the caller) or a thread id, cpu -1: the thread is counted
- *     wherever it runs.  pid -1 with a cpu (CPU events) is EACCES: perfmon's
- *     per-thread and per-CPU sessions exclude each other (tools such as perf
- *     fall back to per-thread events on EACCES).  A pid with a cpu (perf
- *     record's one event per CPU for one thread): the event samples only what
- *     happens on that CPU, so each sample goes to the fd of the CPU it was
- *     taken on; its count (read()) is the thread's on every CPU, not that
- *     CPU's share.  A group's members are on their leader's cpu (else EINVAL).  Attaching takes perfmon's access rules
+ *     wherever it runs.  pid -1 with a cpu (CPU events) counts what happens on
+ *     that CPU, whoever runs there: all the CPU's events share its one perfmon
+ *     CPU session (PFM_FL_SYSTEM_WIDE, loaded on the CPU), made by the first of
+ *     them and unloaded with the last.  They count (page faults by level, context
+ *     switches and migrations into the CPU at kernel level, the clocks), read
+ *     their times and groups, ENABLE, DISABLE, RESET, ID; CPU_CLOCK and
+ *     TASK_CLOCK both count wall-clock time while enabled, idle or not, as
+ *     6.1 counts both on a CPU, and time_enabled == time_running are that
+ *     wall-clock time too.  Refusals, in 6.1's order: cpu -1 (pid -1, cpu -1) or
+ *     out of range EINVAL; a sampling CPU event EOPNOTSUPP (perf's ring is
+ *     routed by thread here; no samples on CPU events); privilege EACCES as 6.1's
+ *     perf_allow_cpu() (perfmon's paranoid > 0 without CAP_PERFMON, or
+ *     sys_group); a member on another CPU or a thread's event in a CPU group
+ *     EINVAL; an offline CPU ENODEV.  perfmon's per-thread and per-CPU
+ *     sessions exclude each other machine-wide: a CPU event while some thread
+ *     has events or a perfmon context attached, or on a CPU that has a CPU
+ *     session of someone else's, is EACCES (tools such as perf fall back to
+ *     per-thread events on EACCES); a thread's event while some CPU has events
+ *     is EBUSY (perf_events has no such rule).  A CPU's groups all fit in
+ *     one event set: a group that does not fit beside the others is EINVAL,
+ *     not multiplexed.  inherit and enable_on_exec mean nothing on a CPU
+ *     (accepted; enable_on_exec never fires, as in 6.1).  A CPU going offline
+ *     detaches its session: counts stay readable, and the CPU back online takes
+ *     new events.  A pid with a cpu (perf record's one event per CPU for one
+ *     thread): the event samples only what happens on that CPU, so each sample
+ *     goes to the fd of the CPU it was taken on; its count (read()) is the
+ *     thread's on every CPU, not that CPU's share (that would take the
+ *     thread's counts at each of its context switches, which the core does
+ *     not hand to this layer).  A group's members are on their leader's cpu
+ *     (else EINVAL).  Attaching takes perfmon's access rules
  *     (ATTACHING, ACCESS); privilege refusals are EACCES, never EPERM, and
  *     kernel-level counting (exclude_kernel=0) is privileged as the software
  *     PMU's OS bit is (paranoid >= 2 without CAP_PERFMON: EACCES).
@@ -299,7 +323,7 @@
  *     period events of one set's turns); a set whose groups closed keeps its
  *     turn until the thread's last event closes.
  *     /sys/kernel/perfmon/perf_targets_count and perf_events_count show the
- *     threads and the events.
+ *     threads and CPUs that have events, and the events.
  *   - attr: size 0 (= PERF_ATTR_SIZE_VER0) up to PAGE_SIZE; beyond what the
  *     kernel knows the tail must be zero, else E2BIG with the supported size
  *     written back (also for a size below VER0 or above PAGE_SIZE).  disabled,
@@ -318,7 +342,8 @@
  *   - read(): the read_format layout of perf_event_open(2) (TOTAL_TIME_ENABLED,
  *     TOTAL_TIME_RUNNING, ID, GROUP, LOST), exactly its size; ENOSPC for a
  *     shorter buffer; 0 bytes for a pinned group's leader in ERROR (above).
- *     time_enabled is the thread's time on a CPU while the event was enabled,
+ *     time_enabled is the thread's time on a CPU while the event was enabled
+ *     (for a CPU event: wall-clock time while it was enabled),
  *     time_running the part of it its group's set was active (all of it for a
  *     pinned group): equal unless the group is multiplexed (as perf_events
  *     reports per-thread events; a group's members have their leader's times,

@@ -82,6 +82,12 @@ void work_none(long unused);
 /* the attr every case starts from: counting, disabled, software, size VER7 */
 void attr_sw(struct perf_event_attr *a, unsigned long long config);
 
+/* diff_cases.c: an open, an ioctl and a read, recorded (a read's size exactly) */
+int do_open(const struct backend *be, struct trace *t, struct perf_event_attr *a,
+	    pid_t pid, int cpu, int group_fd, unsigned long flags, const char *what);
+long do_ioctl(struct trace *t, int fd, unsigned long cmd, unsigned long arg, const char *what);
+long do_read(struct trace *t, int fd, unsigned long long *buf, size_t size, const char *what);
+
 struct diff_case {
 	const char *name;
 	void (*run)(const struct backend *be, struct trace *t);
@@ -96,6 +102,9 @@ void case_refresh(const struct backend *be, struct trace *t);
 void case_ioc_period(const struct backend *be, struct trace *t);
 void case_set_output(const struct backend *be, struct trace *t);
 void case_fork_record(const struct backend *be, struct trace *t);
+
+/* diff_cpu.c: events on one CPU (pid -1), the test pinned there */
+void case_cpu_events(const struct backend *be, struct trace *t);
 
 /* diff_together.c: both backends' clocks on one run; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);

@@ -25,8 +25,8 @@
 /* the kernel's struct perf_event_attr (6.1: VER7) */
 #define ATTR_SIZE	PERF_ATTR_SIZE_VER7
 
-static int do_open(const struct backend *be, struct trace *t, struct perf_event_attr *a,
-		   pid_t pid, int cpu, int group_fd, unsigned long flags, const char *what)
+int do_open(const struct backend *be, struct trace *t, struct perf_event_attr *a,
+	    pid_t pid, int cpu, int group_fd, unsigned long flags, const char *what)
 {
 	int fd = be->open(a, pid, cpu, group_fd, flags);
 
@@ -40,8 +40,7 @@ static void close_fd(int fd)
 		close(fd);
 }
 
-static long do_ioctl(struct trace *t, int fd, unsigned long cmd, unsigned long arg,
-		     const char *what)
+long do_ioctl(struct trace *t, int fd, unsigned long cmd, unsigned long arg, const char *what)
 {
 	long ret = ioctl(fd, cmd, arg);
 
@@ -50,8 +49,7 @@ static long do_ioctl(struct trace *t, int fd, unsigned long cmd, unsigned long a
 }
 
 /* read into a zeroed buffer: the size is exact, the values are the caller's to record */
-static long do_read(struct trace *t, int fd, unsigned long long *buf, size_t size,
-		    const char *what)
+long do_read(struct trace *t, int fd, unsigned long long *buf, size_t size, const char *what)
 {
 	long ret;
 
@@ -658,5 +656,6 @@ const struct diff_case diff_cases[] = {
 	{ "ioc-period", case_ioc_period },
 	{ "set-output", case_set_output },
 	{ "fork-record", case_fork_record },
+	{ "cpu-events", case_cpu_events },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);

@@ -4,21 +4,6 @@
 # and through the shim, in their own functions (verdict, $W, $SHIM, $OUT are
 # perf-clients.sh's).
 
-# --- perf test through the shim ---------------------------------------------------
-
-# ptest_check_shim FILE: 'Software clock events period values' Ok (the shim
-# samples the clocks); 'Event times' Ok or Skip: its CPU events are EACCES through
-# the shim (perfmon's per-thread and CPU sessions exclude each other), which the
-# test takes as a skip.
-ptest_check_shim() {
-	p=
-	t='Software clock events period values'
-	grep -q "$t *: Ok" "$1" || p="$p '$t' $(grep "$t" "$1" | sed 's/.*: *//')"
-	t='Event times'
-	grep -Eq "$t *: (Ok|Skip)" "$1" || p="$p '$t' $(grep "$t" "$1" | sed 's/.*: *//')"
-	echo "$p"
-}
-
 # --- perf record --per-thread -c 64, perf script: the same samples -----------------
 
 # rec_script FILE: "tid period ip" per sample, tids renamed in order of appearance
