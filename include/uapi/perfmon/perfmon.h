@@ -484,7 +484,9 @@
  * frequency (EINVAL), no free fd (EMFILE), group_fd (EBADF), pid (ESRCH),
  * leader's inherit differs (EINVAL), cpu (EINVAL), type and config (ENOENT;
  * for a hardware event also EINVAL, EOPNOTSUPP), a call chain deeper than 127
- * (EOVERFLOW), sampling what this layer cannot (EOPNOTSUPP), CPU events (EACCES), group rules (EINVAL), the thread's context (EACCES, EBUSY,
+ * (EOVERFLOW), sampling what this layer cannot (EOPNOTSUPP), a CPU event
+ * beside thread sessions (EACCES), group rules (EINVAL), the thread's context
+ * (EACCES, EBUSY,
  * EMFILE), a hardware event's counter (EINVAL, EBUSY, EACCES), FD_OUTPUT's
  * ring (EINVAL).
  *
