@@ -625,7 +625,7 @@ static void clock_samples(unsigned long long config)
 {
 	const uint64_t period = 10000000, run = 20 * period;
 	struct perf_event_attr a;
-	uint64_t pos = 0, hd, prev = 0;
+	uint64_t pos = 0, hd, prev = 0, t0, used;
 	struct ring r;
 	struct rec rec;
 	long i = 0;
@@ -635,9 +635,11 @@ static void clock_samples(unsigned long long config)
 		  PERF_SAMPLE_READ);
 	fd = ck_open(&a, 0);
 	ck_map(&r, fd, 4, PROT_READ | PROT_WRITE);
+	t0 = thread_cpu_ns();
 	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	spin_until(thread_cpu_ns() + run);
+	spin_until(t0 + run);
 	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	used = thread_cpu_ns() - t0;
 	hd = head(&r);
 	while (next_rec(&r, &pos, hd, &rec)) {
 		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
@@ -655,9 +657,14 @@ static void clock_samples(unsigned long long config)
 		prev = rec.w[3];
 		i++;
 	}
-	printf("%s: %ld samples in %llu periods\n", __func__, i,
-	       (unsigned long long)(prev / period));
-	ck_assert_int_ge(i, 10);
+	printf("%s: %ld samples in %llu periods, %llu ms of thread time\n", __func__, i,
+	       (unsigned long long)(prev / period), (unsigned long long)used / 1000000);
+	/*
+	 * A vCPU the host deschedules while the thread runs stretches its time
+	 * (0.8 s once at load 8): the late timer takes one sample and skips the
+	 * periods missed, so a run that long is held to a sample, not ten.
+	 */
+	ck_assert_int_ge(i, used < run + 2 * period ? 10 : 1);
 	ck_assert_int_le(i, 20);
 	/*
 	 * the thread's time, less what the core's reload after each carry takes
