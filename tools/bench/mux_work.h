@@ -45,6 +45,29 @@ struct mux_result {
 	uint64_t switches;		/* log records */
 };
 
+/*
+ * One method's figures over the runs of a configuration: the mean error (averaged
+ * over the sets and events of a run) as the average, sd, median and worst over the
+ * runs; the worst event's error as the median and worst over the runs; the share
+ * of the estimates whose 95% bound held the exact count.
+ */
+struct mux_figures {
+	double mean_avg, mean_sd, mean_med, mean_max;
+	double worst_med, worst_max;
+	double cover;
+};
+
+void mux_summarise(const struct mux_result *res, int n, int method, struct mux_figures *f);
+
+/*
+ * Issue 16's goals: the mean error averaged over the runs at most 2%, the worst
+ * event of every run within 5%, the 95% bounds holding at least 95% of the time.
+ */
+#define MUX_GOAL_MEAN	0.02
+#define MUX_GOAL_WORST	0.05
+#define MUX_GOAL_COVER	0.95
+int mux_goals_met(const struct mux_figures *f);
+
 /* The exact counts: the workload under one set, no switching.  0 or -1. */
 int mux_exact(enum mux_workload w, struct mux_exact *ex);
 
