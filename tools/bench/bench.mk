@@ -35,7 +35,8 @@ BENCH_GUEST = PFM_QEMU_OPTS="$(BENCH_QEMU_OPTS)" $(RUN_GUEST)
 
 # MUX_REPS=n, MUX_SWEEP_REPS=n: runs per configuration (20 and 5), handed to the
 # guest's init through the kernel command line (MUX_DUMP=1 there too: every run
-# of every set printed, for study off line).
+# of every set printed, for study off line; MUX_SETS=n: the main table for n sets
+# alone, no sweep).
 #
 # bench-mux runs on QEMU's instruction counting (MUX_QEMU_OPTS, below), so that
 # the guest's clock follows the work the program does, as a CPU's clock does.
@@ -52,6 +53,7 @@ MUX_QEMU_OPTS ?= -icount shift=auto,sleep=off
 MUX_BENCH_ENV := $(if $(MUX_REPS),MUX_REPS=$(MUX_REPS)) \
 		 $(if $(MUX_SWEEP_REPS),MUX_SWEEP_REPS=$(MUX_SWEEP_REPS)) \
 		 $(if $(MUX_DUMP),MUX_DUMP=$(MUX_DUMP)) \
+		 $(if $(MUX_SETS),MUX_SETS=$(MUX_SETS)) \
 		 $(if $(findstring icount,$(MUX_QEMU_OPTS)),lpj=4000000)
 MUX_WORK := $(TOP)/tools/bench/mux_work.c $(TOP)/tools/bench/mux_work.h
 

@@ -184,7 +184,9 @@ int main(void)
 	size_t len = 0;
 	unsigned int i, j;
 	struct row row, phased[3];
-	int first = 1, dump = getenv("MUX_DUMP") != NULL;
+	int first = 1, dump = getenv("MUX_DUMP") != NULL, np = 0;
+	/* MUX_SETS=n: the main table for n sets alone */
+	int only = getenv("MUX_SETS") ? atoi(getenv("MUX_SETS")) : 0;
 
 	printf("perfmon set multiplexing: estimates against exact counts (mux_work.h)\n");
 	printf("medians over the runs; wmax: the worst run; cover: 95%% bounds that hold\n\n");
@@ -192,18 +194,20 @@ int main(void)
 	print_head();
 	for (j = 0; j < 2; j++) {
 		for (i = 0; i < sizeof(nsets) / sizeof(nsets[0]); i++) {
+			if (only && nsets[i] != only)
+				continue;
 			if (run_row(j ? MUX_RAMP : MUX_PHASED, nsets[i], 1000000, reps, &row))
 				return 1;
 			print_row(&row);
 			len += json_row(json + len, sizeof(json) - len, &row, first);
 			first = 0;
 			if (!j)
-				phased[i] = row;
+				phased[np++] = row;
 		}
 	}
-	print_goals(phased, 3);
-	/* MUX_DUMP (mux_work.c): the main table alone */
-	if (dump) {
+	print_goals(phased, np);
+	/* MUX_DUMP (mux_work.c), MUX_SETS: the main table alone */
+	if (dump || only) {
 		printf("\nBENCH-JSON: %s]}\n", json);
 		return 0;
 	}
