@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mux_accuracy: issue 16's accuracy goals for multiplexed counts, asserted on the
- * benchmark's workloads of known counts (tools/bench/mux_work.h), every set
+ * benchmark's phased workload of known counts (tools/bench/mux_work.h), every set
  * counting system calls and page faults, switched every 1 ms less a random part.
  *
  * The goals hold only where the guest's clock follows the program's work: make
@@ -10,15 +10,13 @@
  * the host deschedules QEMU, and these tests say so and pass without measuring.
  * PFM_MUX_REPS=n changes the runs per configuration.
  *
- * - phased, 2 and 4 sets, 8 runs each: the reported estimate (pfm_mux_choose())
- *   within 2% on average over the runs, every event of every run within 5%, the
- *   95% bounds holding at least 95% of the time.  Linear scaling meets these too
- *   on this clock (0.6-1.0% on average, worst event 1.3-3.9%).
- * - ramp, 4 and 8 sets, 30 runs each: a trend, where linear scaling (perf's
- *   method) is some 6% and 15% off on average, interpolation 2.2-2.4% and
- *   3.5-3.8%: the reported estimate within 5% on average and at most half
- *   linear scaling's error on the same runs.  These fail if interpolation is
- *   turned off (pfm_mux_choose() reporting linear scaling: 6.2% and 14.6%).
+ * Phased, 2, 4 and 8 sets, 8 runs each: the reported estimate (pfm_mux_choose())
+ * within 2% on average over the runs, every event of every run within 5%, the
+ * 95% bounds holding at least 95% of the time.  Linear scaling (perf's method)
+ * meets these too (0.3-1.1% on average, worst event 1-5%), so at 2 and 4 sets
+ * the reported estimate must also be at most 3/4 as far off as linear scaling on
+ * average over the same runs (measured: 0.30-0.49): that fails if interpolation
+ * is turned off.
  * The work clock (pfm_mux_work_clock()) is hardly exercised here: an instruction
  * counted guest's clock stops while QEMU is descheduled, so no run is stretched
  * by the host; the library's tests (tests/lib/mux_test.c) cover it.
@@ -33,7 +31,6 @@
 
 #define MUX_TIMEOUT	NSEC_PER_MSEC
 #define MAX_REPS	64
-#define MUX_RAMP_MEAN	0.05
 
 static int reps(int dfl)
 {
@@ -91,6 +88,9 @@ static void ck_goals(const struct mux_figures *f, int nsets)
 		      nsets, f->cover * 100);
 }
 
+/* Interpolation's gain over linear scaling, where it is clear (above). */
+#define MUX_GAIN	0.75
+
 static void ck_phased(int nsets)
 {
 	struct mux_figures f[MUX_METHODS];
@@ -99,6 +99,10 @@ static void ck_phased(int nsets)
 		return;
 	ck_mux_runs(MUX_PHASED, "phased", nsets, reps(8), f);
 	ck_goals(&f[MUX_CHOSEN], nsets);
+	if (nsets <= 4)
+		ck_assert_msg(f[MUX_CHOSEN].mean_avg <= MUX_GAIN * f[MUX_LINEAR].mean_avg,
+			      "%d sets: mean error %.2f%%, linear scaling's %.2f%%", nsets,
+			      f[MUX_CHOSEN].mean_avg * 100, f[MUX_LINEAR].mean_avg * 100);
 }
 
 START_TEST(test_phased_2sets)
@@ -113,38 +117,9 @@ START_TEST(test_phased_4sets)
 }
 END_TEST
 
-/*
- * A trend: interpolation follows it, linear scaling charges every gap with the
- * program's mean rate.  The reported estimate must be within 5% on average and
- * at most half as far off as linear scaling on the same runs.
- */
-static void ck_ramp(int nsets)
+START_TEST(test_phased_8sets)
 {
-	struct mux_figures f[MUX_METHODS];
-
-	if (!measured())
-		return;
-	ck_mux_runs(MUX_RAMP, "ramp", nsets, reps(30), f);
-	ck_assert_msg(f[MUX_CHOSEN].mean_avg <= MUX_RAMP_MEAN,
-		      "ramp, %d sets: mean error %.2f%% > 5%%", nsets,
-		      f[MUX_CHOSEN].mean_avg * 100);
-	ck_assert_msg(f[MUX_CHOSEN].mean_avg <= f[MUX_LINEAR].mean_avg / 2,
-		      "ramp, %d sets: mean error %.2f%%, linear scaling's %.2f%%", nsets,
-		      f[MUX_CHOSEN].mean_avg * 100, f[MUX_LINEAR].mean_avg * 100);
-	ck_assert_msg(f[MUX_CHOSEN].cover >= MUX_GOAL_COVER,
-		      "ramp, %d sets: bounds held %.1f%% < 95%%", nsets,
-		      f[MUX_CHOSEN].cover * 100);
-}
-
-START_TEST(test_ramp_4sets)
-{
-	ck_ramp(4);
-}
-END_TEST
-
-START_TEST(test_ramp_8sets)
-{
-	ck_ramp(8);
+	ck_phased(8);
 }
 END_TEST
 
@@ -153,15 +128,11 @@ Suite *pfm_mux_accuracy_suite(void)
 	Suite *s = suite_create("mux_accuracy");
 	TCase *tc = pfm_tcase("phased");
 
-	/* instruction counted: a phased run is some 0.45 s of guest time */
+	/* instruction counted: a run is some 1.7 s of guest time */
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_phased_2sets);
 	tcase_add_test(tc, test_phased_4sets);
-	suite_add_tcase(s, tc);
-	tc = pfm_tcase("trend");
-	tcase_set_timeout(tc, 600);
-	tcase_add_test(tc, test_ramp_4sets);
-	tcase_add_test(tc, test_ramp_8sets);
+	tcase_add_test(tc, test_phased_8sets);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -20,7 +20,8 @@
 #define PHASED_CALLS	40000
 #define PHASED_PAGES	2048
 #define RAMP_ROUNDS	48
-#define RAMP_CALLS	20
+#define RAMP_CALLS	5
+#define RAMP_FAULTS_DIV	4
 #define LOG_SIZE	(8 << 20)	/* 64 bytes a switch: 0.25 ms switches for 30 s */
 
 static const int events[MUX_EVENTS] = { PFM_SW_EV_SYSCALLS, PFM_SW_EV_PAGE_FAULTS };
@@ -63,7 +64,7 @@ static void run_workload(enum mux_workload w, char *pages)
 	}
 	for (r = 0; r < RAMP_ROUNDS; r++) {
 		calls(RAMP_CALLS * (r + 1));
-		faults(pages, RAMP_ROUNDS - r);
+		faults(pages, (RAMP_ROUNDS - r) / RAMP_FAULTS_DIV);
 	}
 }
 
@@ -314,7 +315,7 @@ uint64_t mux_mask_for(uint64_t timeout)
 {
 	uint64_t m = 1;
 
-	while ((m << 1) - 1 <= timeout / 2)
+	while ((m << 1) - 1 <= timeout / 5 * 3)
 		m <<= 1;
 	return m - 1;
 }
