@@ -99,8 +99,11 @@
  *
  * Use (pfmon): create the context with the "mux" format, map its buffer, program
  * the sets with PFM_SETFL_TIME_SWITCH (and PFM_SETFL_RANDOM_TIMEOUT against
- * aliasing), start, run, stop, then for each counter call pfm_mux_count() and
- * pfm_mux_choose(), and print "est.value +- est.bound".  Functions return 0, or -1 with errno set.
+ * aliasing, with a mask of about half the timeout: with a quarter, the rotation of
+ * 8 sets kept its place in a loop's rounds from one round to the next, and the
+ * benchmark's worst estimate doubled), start, run, stop, then for each counter
+ * call pfm_mux_count() and pfm_mux_choose(), and print "est.value +- est.bound".
+ * Functions return 0, or -1 with errno set.
  */
 #ifndef _LIBPERFMON_MUX_H
 #define _LIBPERFMON_MUX_H

@@ -5,7 +5,8 @@
 # libc; the check library comes from the build host.
 
 GUEST_TEST_SRCS := $(wildcard $(TOP)/tests/guest/*.c)
-GUEST_TEST_OBJS := $(patsubst $(TOP)/tests/guest/%.c,$(B)/guest/obj/tests/%.o,$(GUEST_TEST_SRCS))
+GUEST_TEST_OBJS := $(patsubst $(TOP)/tests/guest/%.c,$(B)/guest/obj/tests/%.o,$(GUEST_TEST_SRCS)) \
+		   $(B)/guest/obj/tests/mux_work.o
 GUEST_TEST_HDRS := $(wildcard $(TOP)/tests/guest/*.h) \
 		   $(wildcard $(TOP)/libpfm-glue/*.h) \
 		   $(wildcard $(TOP)/include/uapi/perfmon/*.h)
@@ -23,4 +24,10 @@ $(B)/guest/bin/pfm_tests: $(GUEST_TEST_OBJS) $(B)/lib/libperfmon.a
 
 $(B)/guest/obj/tests/%.o: $(TOP)/tests/guest/%.c $(GUEST_TEST_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_USER) $(GUEST_CHECK_CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS_USER) -I$(TOP)/tools/bench $(GUEST_CHECK_CFLAGS) -c -o $@ $<
+
+# the benchmark's workloads of known counts, for the mux_accuracy suite
+$(B)/guest/obj/tests/mux_work.o: $(TOP)/tools/bench/mux_work.c $(TOP)/tools/bench/mux_work.h \
+				 $(GUEST_TEST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -c -o $@ $<

@@ -60,6 +60,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pfm_cpu_suite());
 	srunner_add_suite(sr, pfm_sets_suite());
 	srunner_add_suite(sr, pfm_mux_suite());
+	srunner_add_suite(sr, pfm_mux_accuracy_suite());
 	srunner_add_suite(sr, pfm_levels_suite());
 	srunner_add_suite(sr, pfm_smpl_suite());
 	srunner_add_suite(sr, pfm_notify_suite());

@@ -35,7 +35,9 @@ BENCH_GUEST = PFM_QEMU_OPTS="$(BENCH_QEMU_OPTS)" $(RUN_GUEST)
 
 # MUX_REPS=n, MUX_SWEEP_REPS=n: runs per configuration (20 and 5), handed to the
 # guest's init through the kernel command line (MUX_DUMP=1 there too: every run
-# of every set printed, for study off line).
+# of every set printed, for study off line; MUX_SETS=n: the main table for n sets
+# alone, no sweep; MUX_MASK=n: the random part of every timeout, in place of
+# mux_mask_for()'s).
 #
 # bench-mux runs on QEMU's instruction counting (MUX_QEMU_OPTS, below), so that
 # the guest's clock follows the work the program does, as a CPU's clock does.
@@ -44,14 +46,20 @@ BENCH_GUEST = PFM_QEMU_OPTS="$(BENCH_QEMU_OPTS)" $(RUN_GUEST)
 # to 300x at worst, carrying no work, and no estimate that goes by the guest's
 # time reaches 2% of the exact count on average (the work clock of libperfmon's
 # mux.h takes the longest stalls out; MUX_QEMU_OPTS= measures that case).
-# shift=auto retunes the time an instruction takes as the host's speed changes: a
-# program as short as the ramp (0.1 to 2 s of guest time) sees its clock's rate
-# change while it runs, and its errors are the clock's as much as the estimators'.
-# With a fixed shift (2, 3) the guest kernel did not get past early boot in minutes.
-MUX_QEMU_OPTS ?= -icount shift=auto,sleep=off
+# The shift is fixed: 4 ns an instruction (shift=2, one CPU, lpj= as above), so a
+# phased run lasts 1.73 s of guest time, every time, whatever the host's load.
+# shift=auto retunes the time an instruction takes as the host's speed changes,
+# while the program runs: the same run lasted 0.75 to 4.9 s, and the figures moved
+# with the host's load (8 sets: worst event 3.8% to 10.1% in five measurements of
+# 20 runs, with either random mask of mux_work.h; MUX_QEMU_OPTS=
+# "-icount shift=auto,sleep=off" measures it).  make check-mux runs at shift=0
+# (1 ns), where the phases are 4 times shorter against the same 1 ms timeouts.
+MUX_QEMU_OPTS ?= -icount shift=2,sleep=off -smp 1
 MUX_BENCH_ENV := $(if $(MUX_REPS),MUX_REPS=$(MUX_REPS)) \
 		 $(if $(MUX_SWEEP_REPS),MUX_SWEEP_REPS=$(MUX_SWEEP_REPS)) \
 		 $(if $(MUX_DUMP),MUX_DUMP=$(MUX_DUMP)) \
+		 $(if $(MUX_SETS),MUX_SETS=$(MUX_SETS)) \
+		 $(if $(MUX_MASK),MUX_MASK=$(MUX_MASK)) \
 		 $(if $(findstring icount,$(MUX_QEMU_OPTS)),lpj=4000000)
 MUX_WORK := $(TOP)/tools/bench/mux_work.c $(TOP)/tools/bench/mux_work.h
 

@@ -60,72 +60,13 @@ static void read_stats(struct stats *s)
 	fclose(f);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static double maxof(const double *v, int n)
-{
-	double m = v[0];
-	int i;
-
-	for (i = 1; i < n; i++)
-		m = v[i] > m ? v[i] : m;
-	return m;
-}
-
-/* One method's figures over the runs of a configuration. */
-struct method {
-	double mean_med, mean_max, worst_med, worst_max, cover;
-	double mean_avg, mean_sd;	/* over the runs */
-};
-
 struct row {
 	const char *workload;
 	int sets, reps;
 	unsigned long long timeout, mask;
-	struct method m[MUX_METHODS];	/* linear, interpolated, chosen */
+	struct mux_figures m[MUX_METHODS];	/* linear, interpolated, chosen */
 	double switches, ns_per_switch, pmc_per_switch, pmd_per_switch;
 };
-
-static void summarise(struct row *row, struct mux_result *res, int n)
-{
-	double a[MAX_REPS], b[MAX_REPS];
-	int k, i;
-
-	for (k = 0; k < MUX_METHODS; k++) {
-		unsigned int cov = 0, est = 0;
-
-		for (i = 0; i < n; i++) {
-			a[i] = res[i].err_mean[k];
-			b[i] = res[i].err_worst[k];
-			cov += res[i].covered[k];
-			est += res[i].estimates;
-		}
-		row->m[k].mean_avg = 0;
-		for (i = 0; i < n; i++)
-			row->m[k].mean_avg += a[i] / n;
-		row->m[k].mean_sd = 0;
-		for (i = 0; n > 1 && i < n; i++)
-			row->m[k].mean_sd += (a[i] - row->m[k].mean_avg) *
-					     (a[i] - row->m[k].mean_avg) / (n - 1);
-		row->m[k].mean_sd = sqrt(row->m[k].mean_sd);
-		row->m[k].mean_max = maxof(a, n);
-		row->m[k].mean_med = median(a, n);
-		row->m[k].worst_max = maxof(b, n);
-		row->m[k].worst_med = median(b, n);
-		row->m[k].cover = (double)cov / est;
-	}
-}
 
 static int run_row(enum mux_workload w, int nsets, unsigned long long timeout, int reps,
 		   struct row *row)
@@ -141,7 +82,8 @@ static int run_row(enum mux_workload w, int nsets, unsigned long long timeout, i
 	row->sets = nsets;
 	row->reps = reps;
 	row->timeout = timeout;
-	row->mask = mux_mask_for(timeout);
+	row->mask = getenv("MUX_MASK") ? strtoull(getenv("MUX_MASK"), NULL, 0) :
+		    mux_mask_for(timeout);
 	if (mux_exact(w, &ex))
 		return -1;
 	read_stats(&before);
@@ -151,7 +93,8 @@ static int run_row(enum mux_workload w, int nsets, unsigned long long timeout, i
 		sum_sw += res[i].switches;
 	}
 	read_stats(&after);
-	summarise(row, res, reps);
+	for (i = 0; i < MUX_METHODS; i++)
+		mux_summarise(res, reps, i, &row->m[i]);
 	row->switches = sum_sw / reps;
 	sw = after.switches - before.switches ? after.switches - before.switches : 1;
 	row->ns_per_switch = (after.ns - before.ns) / sw;
@@ -183,16 +126,6 @@ static void print_row(const struct row *r)
 	fflush(stdout);
 }
 
-/*
- * Issue 16's goals for one configuration and method: the mean error averaged over
- * the runs at most 2%, the worst event of every run within 5%, and the 95% bounds
- * holding at least 95% of the estimates.
- */
-static int goals_met(const struct method *m)
-{
-	return m->mean_avg <= 0.02 && m->worst_max <= 0.05 && m->cover >= 0.95;
-}
-
 static void print_goals(const struct row *rows, int n)
 {
 	static const char *const name[MUX_METHODS] = { "linear", "interpolated", "reported" };
@@ -207,7 +140,7 @@ static void print_goals(const struct row *rows, int n)
 			       rows[i].m[k].mean_avg * 100, rows[i].m[k].mean_sd * 100,
 			       rows[i].m[k].mean_max * 100, rows[i].m[k].worst_max * 100,
 			       rows[i].m[k].cover * 100, rows[i].reps,
-			       goals_met(&rows[i].m[k]) ? "met" : "NOT met");
+			       mux_goals_met(&rows[i].m[k]) ? "met" : "NOT met");
 	fflush(stdout);
 }
 
@@ -252,7 +185,9 @@ int main(void)
 	size_t len = 0;
 	unsigned int i, j;
 	struct row row, phased[3];
-	int first = 1, dump = getenv("MUX_DUMP") != NULL;
+	int first = 1, dump = getenv("MUX_DUMP") != NULL, np = 0;
+	/* MUX_SETS=n: the main table for n sets alone */
+	int only = getenv("MUX_SETS") ? atoi(getenv("MUX_SETS")) : 0;
 
 	printf("perfmon set multiplexing: estimates against exact counts (mux_work.h)\n");
 	printf("medians over the runs; wmax: the worst run; cover: 95%% bounds that hold\n\n");
@@ -260,18 +195,20 @@ int main(void)
 	print_head();
 	for (j = 0; j < 2; j++) {
 		for (i = 0; i < sizeof(nsets) / sizeof(nsets[0]); i++) {
+			if (only && nsets[i] != only)
+				continue;
 			if (run_row(j ? MUX_RAMP : MUX_PHASED, nsets[i], 1000000, reps, &row))
 				return 1;
 			print_row(&row);
 			len += json_row(json + len, sizeof(json) - len, &row, first);
 			first = 0;
 			if (!j)
-				phased[i] = row;
+				phased[np++] = row;
 		}
 	}
-	print_goals(phased, 3);
-	/* MUX_DUMP (mux_work.c): the main table alone */
-	if (dump) {
+	print_goals(phased, np);
+	/* MUX_DUMP (mux_work.c), MUX_SETS: the main table alone */
+	if (dump || only) {
 		printf("\nBENCH-JSON: %s]}\n", json);
 		return 0;
 	}

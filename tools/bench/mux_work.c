@@ -20,7 +20,8 @@
 #define PHASED_CALLS	40000
 #define PHASED_PAGES	2048
 #define RAMP_ROUNDS	48
-#define RAMP_CALLS	20
+#define RAMP_CALLS	5
+#define RAMP_FAULTS_DIV	4
 #define LOG_SIZE	(8 << 20)	/* 64 bytes a switch: 0.25 ms switches for 30 s */
 
 static const int events[MUX_EVENTS] = { PFM_SW_EV_SYSCALLS, PFM_SW_EV_PAGE_FAULTS };
@@ -63,7 +64,7 @@ static void run_workload(enum mux_workload w, char *pages)
 	}
 	for (r = 0; r < RAMP_ROUNDS; r++) {
 		calls(RAMP_CALLS * (r + 1));
-		faults(pages, RAMP_ROUNDS - r);
+		faults(pages, (RAMP_ROUNDS - r) / RAMP_FAULTS_DIV);
 	}
 }
 
@@ -264,11 +265,57 @@ int mux_measure(enum mux_workload w, int nsets, uint64_t timeout, uint64_t mask,
 	return ret;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts v. */
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void mux_summarise(const struct mux_result *res, int n, int method, struct mux_figures *f)
+{
+	double mean[n], worst[n];
+	unsigned int cov = 0, est = 0;
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	if (n < 1)
+		return;
+	for (i = 0; i < n; i++) {
+		mean[i] = res[i].err_mean[method];
+		worst[i] = res[i].err_worst[method];
+		cov += res[i].covered[method];
+		est += res[i].estimates;
+		f->mean_avg += mean[i] / n;
+		f->mean_max = fmax(f->mean_max, mean[i]);
+		f->worst_max = fmax(f->worst_max, worst[i]);
+	}
+	for (i = 0; n > 1 && i < n; i++)
+		f->mean_sd += (mean[i] - f->mean_avg) * (mean[i] - f->mean_avg) / (n - 1);
+	f->mean_sd = sqrt(f->mean_sd);
+	f->mean_med = median(mean, n);
+	f->worst_med = median(worst, n);
+	f->cover = est ? (double)cov / est : 0;
+}
+
+int mux_goals_met(const struct mux_figures *f)
+{
+	return f->mean_avg <= MUX_GOAL_MEAN && f->worst_max <= MUX_GOAL_WORST &&
+	       f->cover >= MUX_GOAL_COVER;
+}
+
 uint64_t mux_mask_for(uint64_t timeout)
 {
 	uint64_t m = 1;
 
-	while ((m << 1) - 1 <= timeout / 2)
+	while ((m << 1) - 1 <= timeout / 5 * 3)
 		m <<= 1;
 	return m - 1;
 }
