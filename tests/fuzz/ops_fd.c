@@ -43,8 +43,8 @@ void fz_alarm(int on)
 /*
  * a0 slot, a1 attr seed, a2 pid kind, a3 cpu, a4 group slot, a5 flags.  Mostly
  * what perf tools open: a software event perfmon counts, counting (no period),
- * for the caller or a thread of the program, on any CPU, alone or in a group;
- * now and then anything.
+ * for the caller or a thread of the program, on any CPU, or for a CPU (pid -1,
+ * FZ_TGT_CPU), alone or in a group; now and then anything.
  */
 void fz_gen_perf_open(uint64_t *rng, struct fz_op *op)
 {
@@ -55,6 +55,11 @@ void fz_gen_perf_open(uint64_t *rng, struct fz_op *op)
 	if (plausible) {
 		op->a[2] = fz_below(rng, 3) ? FZ_TGT_SELF : FZ_TGT_SLOT;
 		op->a[3] = (uint64_t)-1;
+		/* a CPU event now and then: pid -1 on CPU 0 or 1 (perf stat -a) */
+		if (fz_one_in(rng, 6)) {
+			op->a[2] = FZ_TGT_CPU;
+			op->a[3] = fz_below(rng, 2);
+		}
 		op->a[4] = fz_below(rng, 3) ? FZ_FDS : fz_below(rng, 4);
 		op->a[5] = PERF_FLAG_FD_CLOEXEC;
 		return;
@@ -121,7 +126,8 @@ long fz_run_perf_open(const struct fz_op *op, const struct fz_prog *p, int idx)
 	gen_attr(op->a[1], &attr);
 	fd = pfm_perf_event_open(fz_place(!(op->a[1] & 1) && fz_one_in(&(uint64_t){ op->a[1] }, 8) ?
 					  FZ_PTR_NULL : FZ_PTR_OK, &attr, sizeof(attr)),
-				 fz_tid(op->a[2], 0), (int)op->a[3], fz_fd(op->a[4]),
+				 op->a[2] % FZ_TGT_NR == FZ_TGT_CPU ? -1 : fz_tid(op->a[2], 0),
+				 (int)op->a[3], fz_fd(op->a[4]),
 				 op->a[5]);
 	if (fd < 0)
 		return -errno;
