@@ -40,8 +40,8 @@ void pfm_set_save(struct pfm_event_set *set);
 void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to);
 bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i);
 void pfm_pmd_load(struct pfm_event_set *set, unsigned int i);
-void pfm_pmu_enable(struct pfm_context *ctx);
-void pfm_pmu_disable(void);
+void pfm_pmu_enable(struct pfm_context *ctx, u64 now);
+void pfm_pmu_disable(u64 now);
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
 void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value);
