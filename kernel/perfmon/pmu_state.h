@@ -35,6 +35,16 @@ static __always_inline unsigned int pfm_next_reg(const unsigned long *map, unsig
 #define pfm_for_each_reg(i, map, n)				\
 	for ((i) = pfm_next_reg(map, n, 0); (i) < (n);		\
 	     (i) = pfm_next_reg(map, n, (i) + 1))
+/*
+ * Whether any register the set uses moves at a switch: a set of software counters
+ * alone (pmu.h, bind()) has nothing to save or restore.
+ */
+static inline bool pfm_set_moves(const struct pfm_event_set *set)
+{
+	return bitmap_intersects(set->used_pmcs, pfm_pmu.moved_pmcs, pfm_pmu.num_pmc_slots) ||
+	       bitmap_intersects(set->used_pmds, pfm_pmu.moved_pmds, pfm_pmu.num_pmd_slots);
+}
+
 void pfm_set_restore(struct pfm_event_set *set);
 void pfm_set_save(struct pfm_event_set *set);
 void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to);

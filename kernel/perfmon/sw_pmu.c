@@ -296,11 +296,14 @@ static void pfm_sw_write_pmd(unsigned int i, u64 value)
 	}
 }
 
+/* A count of events is whole where it is: only time and arrivals are owed to it. */
 static u64 pfm_sw_read_pmd(unsigned int i)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 	u64 ovfl;
 
+	if (!c->system_wide && !pfm_sw_ticking(c, i))
+		return *pfm_sw_pmd(c, i);
 	ovfl = pfm_sw_fold_migrations(c);
 	if (pfm_sw_ticking(c, i))
 		ovfl |= pfm_sw_fold(c, i, pfm_clock_ns());

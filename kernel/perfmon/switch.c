@@ -91,7 +91,8 @@ static void pfm_timer_disarm(struct pfm_context *ctx)
  */
 void pfm_live_in(struct pfm_context *ctx)
 {
-	pfm_set_restore(ctx->active);
+	if (pfm_set_moves(ctx->active))
+		pfm_set_restore(ctx->active);
 	ctx->live_since_ns = pfm_clock_ns();
 	pfm_pmu_enable(ctx, ctx->live_since_ns);
 	pfm_timer_arm(ctx);
@@ -108,7 +109,8 @@ void pfm_live_out(struct pfm_context *ctx)
 	now = pfm_clock_ns();
 	pfm_pmu_disable(now);
 	pfm_live_account(ctx, set, now);
-	pfm_set_save(set);
+	if (pfm_set_moves(set))
+		pfm_set_save(set);
 }
 
 /*
