@@ -33,17 +33,22 @@ DEFINE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
  * Brings the 64-bit value up to date; true when it carried out of 64 bits.  Whoever
  * syncs first sees the carry, maybe before the unit reports the overflow: it is
  * marked pending and acted on by the overflow path, or when the set next goes live.
- * The value is taken before the unit is read: a unit counting into memory brings
- * p->value itself up to date there (the time of a task clock).
+ * A unit counting into memory brings p->value itself up to date (the time of a
+ * task clock), and leaves the carries it sees pending itself.
  */
 bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmd[i];
 	struct pfm_pmd *p = &set->pmds[i];
-	u64 mask = pfm_pmd_ovfl_mask(r->desc);
-	u64 old = p->value;
-	u64 hw = r->unit->read_pmd(r->idx) & mask;
+	u64 mask, old, hw;
 
+	if (r->unit->bind) {
+		r->unit->read_pmd(r->idx);
+		return false;
+	}
+	mask = pfm_pmd_ovfl_mask(r->desc);
+	old = p->value;
+	hw = r->unit->read_pmd(r->idx) & mask;
 	if (test_bit(i, set->no_emul64)) {
 		p->value = hw;
 		return false;

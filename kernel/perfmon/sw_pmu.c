@@ -57,16 +57,27 @@ static const u64 pfm_sw_own_level[PFM_SW_EV_MAX + 1] = {
 	[PFM_SW_EV_SYSCALLS]		= PFM_SW_PMC_USR,
 };
 
-/* Counter i's value: the bound set's, or the bank's own. */
+/* The counters' values, counter i at [i * stride]: the bound set's, or the bank's own. */
+#define PFM_SW_SET_STRIDE	(sizeof(struct pfm_pmd) / sizeof(u64))
+
+static u64 *pfm_sw_vals(struct pfm_sw_cpu *c, unsigned int *stride)
+{
+	*stride = c->set ? PFM_SW_SET_STRIDE : 1;
+	return c->set ? &c->set->pmds[PFM_SW_FIRST_PMD].value : c->own;
+}
+
 static u64 *pfm_sw_pmd(struct pfm_sw_cpu *c, unsigned int i)
 {
-	return c->set ? &c->set->pmds[PFM_SW_FIRST_PMD + i].value : &c->own[i];
+	unsigned int stride;
+	u64 *vals = pfm_sw_vals(c, &stride);
+
+	return &vals[i * stride];
 }
 
 /*
- * Carries that no sync will see and no overflow call reports (a fold at unbind,
- * or while a read holds the owner's lock): pending in the bound set, acted on by
- * the core at the set's next overflow path or switch-in.
+ * Carries that no overflow call reports (a fold at unbind, or while a read holds
+ * the owner's lock): pending in the bound set, acted on by the core at the set's
+ * next overflow path or switch-in.
  */
 static void pfm_sw_carried(struct pfm_sw_cpu *c, u64 ovfl)
 {
@@ -200,26 +211,26 @@ static void pfm_sw_recount(struct pfm_sw_cpu *c)
  */
 static u64 pfm_sw_add(struct pfm_sw_cpu *c, unsigned int event, u64 n, u64 level)
 {
-	unsigned int mask, counted, i;
-	u64 ovfl = 0, val[N];
+	unsigned int mask, counted, i, stride;
+	u64 ovfl = 0, *vals;
 
 	mask = c->counting[event];
 	mask &= ((level & PFM_SW_PMC_USR) ? c->at_usr : 0) |
 		((level & PFM_SW_PMC_OS) ? c->at_os : 0);
+	if (!mask)
+		return 0;
 	counted = mask;
+	vals = pfm_sw_vals(c, &stride);
 	for (i = 0; mask; i++, mask >>= 1) {
-		u64 *v;
+		u64 *v = &vals[i * stride];
 
 		if (!(mask & 1))
 			continue;
-		v = pfm_sw_pmd(c, i);
 		*v += n;
-		val[i] = *v;
 		if (*v < n)
 			ovfl |= 1ULL << i;
 	}
-	if (counted)
-		pfm_upage_publish(PFM_SW_FIRST_PMD, val, counted);
+	pfm_upage_publish(PFM_SW_FIRST_PMD, vals, stride, counted);
 	return ovfl;
 }
 
@@ -307,7 +318,7 @@ static u64 pfm_sw_read_pmd(unsigned int i)
 	ovfl = pfm_sw_fold_migrations(c);
 	if (pfm_sw_ticking(c, i))
 		ovfl |= pfm_sw_fold(c, i, pfm_clock_ns());
-	pfm_sw_carried(c, ovfl & ~(1ULL << i));	/* i's own carry is the sync's */
+	pfm_sw_carried(c, ovfl);
 	return *pfm_sw_pmd(c, i);
 }
 
