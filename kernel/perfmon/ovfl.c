@@ -155,7 +155,12 @@ void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *uni
 	for (b = 0; bits; b++, bits >>= 1) {
 		unsigned int i = unit->first_pmd + b;
 
-		if ((bits & 1) && test_bit(i, set->used_pmds))
+		if (!(bits & 1) || !test_bit(i, set->used_pmds))
+			continue;
+		/* a unit counting into memory carried in place: no sync can see it */
+		if (unit->bind)
+			__set_bit(i, set->ovfl_pending);
+		else
 			pfm_pmd_sync(set, i);
 	}
 	pfm_overflow_pending_locked(ctx);

@@ -16,6 +16,8 @@ static int pfm_check_unit(const struct pfm_pmu_unit *u)
 		return -EINVAL;
 	if (!u->write_pmc || !u->write_pmd || !u->read_pmd || !u->enable || !u->disable)
 		return -EINVAL;
+	if (!u->bind != !u->unbind)
+		return -EINVAL;
 	for (i = 0; i < u->num_pmds; i++) {
 		const struct pfm_regdesc *d = &u->pmds[i];
 
@@ -58,6 +60,8 @@ int pfm_pmu_add_unit(const struct pfm_pmu_unit *u)
 			continue;
 		pfm_pmu.pmc[n] = (struct pfm_reg){ .desc = &u->pmcs[i], .unit = u, .idx = i };
 		__set_bit(n, pfm_pmu.impl_pmcs);
+		if (!u->bind)
+			__set_bit(n, pfm_pmu.moved_pmcs);
 		pfm_pmu.num_pmc_slots = max(pfm_pmu.num_pmc_slots, n + 1);
 	}
 	for (i = 0; i < u->num_pmds; i++) {
@@ -67,6 +71,8 @@ int pfm_pmu_add_unit(const struct pfm_pmu_unit *u)
 			continue;
 		pfm_pmu.pmd[n] = (struct pfm_reg){ .desc = &u->pmds[i], .unit = u, .idx = i };
 		__set_bit(n, pfm_pmu.impl_pmds);
+		if (!u->bind)
+			__set_bit(n, pfm_pmu.moved_pmds);
 		pfm_pmu.num_pmd_slots = max(pfm_pmu.num_pmd_slots, n + 1);
 	}
 	pfm_pmu.units[pfm_pmu.num_units++] = u;

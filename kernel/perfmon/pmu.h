@@ -21,6 +21,8 @@
 
 #define PFM_MAX_UNITS	4
 
+struct pfm_event_set;
+
 struct pfm_regdesc {
 	const char *name;
 	u64 addr;		/* hardware address (MSR), 0 for software registers */
@@ -78,6 +80,19 @@ struct pfm_pmu_unit {
 	bool (*pmd_in_page)(unsigned int idx, u64 pmc_value);
 
 	/*
+	 * Optional, for a unit that counts into memory rather than into registers of
+	 * its own (the software unit): its PMDs' values are the set's own (struct
+	 * pfm_pmd.value) at all times, so nothing of it moves at a context switch.
+	 * In place of enable(), bind() points this CPU's unit at the set going live
+	 * (its PMCs, its PMDs, its ovfl_pending for the carries the unit sees), at
+	 * time now; in place of disable(), unbind() stops it counting there at time
+	 * now.  The core never saves nor restores such a unit's registers, and
+	 * read_pmd() returns the set's value brought up to date.
+	 */
+	void (*bind)(struct pfm_event_set *set, bool system_wide, u64 now);
+	void (*unbind)(u64 now);
+
+	/*
 	 * Optional: clears, in unit-local bitmaps of num_pmcs/num_pmds bits, the
 	 * registers someone else holds now (the NMI watchdog, perf_events).  The core
 	 * reports them unavailable and refuses writes to them (EBUSY).
@@ -102,6 +117,9 @@ struct pfm_pmu {
 	struct pfm_reg pmd[PFM_MAX_PMDS];
 	DECLARE_BITMAP(impl_pmcs, PFM_MAX_PMCS);
 	DECLARE_BITMAP(impl_pmds, PFM_MAX_PMDS);
+	/* the registers that move at a switch: those of units without bind() */
+	DECLARE_BITMAP(moved_pmcs, PFM_MAX_PMCS);
+	DECLARE_BITMAP(moved_pmds, PFM_MAX_PMDS);
 };
 
 extern struct pfm_pmu pfm_pmu;

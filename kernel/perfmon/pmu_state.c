@@ -7,6 +7,11 @@
  * active set of a started context whose thread is on this CPU; otherwise its values
  * are in memory.
  *
+ * A unit that counts into memory (pmu.h, bind()) is the exception: its PMDs' values
+ * are the set's own even while live, so nothing of it is saved or restored, and a
+ * context switch only tells it where to count (pfm_pmu_enable()) and to stop
+ * (pfm_pmu_disable()).  Only the registers in pfm_pmu.moved_pmcs/pmds move.
+ *
  * 64-bit emulation: a PMD narrower than 64 bits is extended by adding, at each sync,
  * the hardware delta modulo its width to the 64-bit value, whose low bits are the
  * hardware value at the previous sync.  The PMU interrupt (hardware drivers) syncs
@@ -40,25 +45,39 @@ static void pfm_pmc_load(struct pfm_event_set *set, unsigned int i)
 	r->unit->write_pmc(r->idx, set->pmcs[i]);
 }
 
+/* The registers of the set that move at a switch: used, of a unit with registers. */
+static void pfm_set_moved(const struct pfm_event_set *set, unsigned long *pmcs,
+			  unsigned long *pmds)
+{
+	bitmap_and(pmcs, set->used_pmcs, pfm_pmu.moved_pmcs, pfm_pmu.num_pmc_slots);
+	bitmap_and(pmds, set->used_pmds, pfm_pmu.moved_pmds, pfm_pmu.num_pmd_slots);
+}
+
 /* Only the registers the set uses are written: the others are quiescent already. */
 void pfm_set_restore(struct pfm_event_set *set)
 {
+	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
+	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
 	unsigned int i;
 
-	pfm_for_each_reg(i, set->used_pmcs, pfm_pmu.num_pmc_slots)
+	pfm_set_moved(set, pmcs, pmds);
+	pfm_for_each_reg(i, pmcs, pfm_pmu.num_pmc_slots)
 		pfm_pmc_load(set, i);
-	pfm_for_each_reg(i, set->used_pmds, pfm_pmu.num_pmd_slots)
+	pfm_for_each_reg(i, pmds, pfm_pmu.num_pmd_slots)
 		pfm_pmd_load(set, i);
 }
 
 /* Leaves the PMU quiescent for whoever uses this CPU next. */
 void pfm_set_save(struct pfm_event_set *set)
 {
+	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
+	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
 	unsigned int i;
 
-	pfm_for_each_reg(i, set->used_pmds, pfm_pmu.num_pmd_slots)
+	pfm_set_moved(set, pmcs, pmds);
+	pfm_for_each_reg(i, pmds, pfm_pmu.num_pmd_slots)
 		pfm_pmd_sync(set, i);
-	pfm_for_each_reg(i, set->used_pmcs, pfm_pmu.num_pmc_slots) {
+	pfm_for_each_reg(i, pmcs, pfm_pmu.num_pmc_slots) {
 		const struct pfm_reg *r = &pfm_pmu.pmc[i];
 
 		r->unit->write_pmc(r->idx, r->desc->dfl_val);
@@ -72,11 +91,15 @@ void pfm_set_save(struct pfm_event_set *set)
 void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to)
 {
 	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
+	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
+	DECLARE_BITMAP(to_pmcs, PFM_MAX_PMCS);
 	unsigned int i, pmc_writes = 0;
 
-	for_each_set_bit(i, from->used_pmds, pfm_pmu.num_pmd_slots)
+	pfm_set_moved(from, pmcs, pmds);
+	for_each_set_bit(i, pmds, pfm_pmu.num_pmd_slots)
 		pfm_pmd_sync(from, i);
-	bitmap_or(pmcs, from->used_pmcs, to->used_pmcs, pfm_pmu.num_pmc_slots);
+	pfm_set_moved(to, to_pmcs, pmds);
+	bitmap_or(pmcs, pmcs, to_pmcs, pfm_pmu.num_pmc_slots);
 	for_each_set_bit(i, pmcs, pfm_pmu.num_pmc_slots) {
 		const struct pfm_reg *r = &pfm_pmu.pmc[i];
 		u64 cur = test_bit(i, from->used_pmcs) ? from->pmcs[i] : r->desc->dfl_val;
@@ -87,40 +110,54 @@ void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to)
 			pmc_writes++;
 		}
 	}
-	for_each_set_bit(i, to->used_pmds, pfm_pmu.num_pmd_slots)
+	for_each_set_bit(i, pmds, pfm_pmu.num_pmd_slots)
 		pfm_pmd_load(to, i);
 	pfm_stat_add(set_switch_pmc_writes, pmc_writes);
-	pfm_stat_add(set_switch_pmd_writes, bitmap_weight(to->used_pmds, pfm_pmu.num_pmd_slots));
+	pfm_stat_add(set_switch_pmd_writes, bitmap_weight(pmds, pfm_pmu.num_pmd_slots));
 }
 
-void pfm_pmu_enable(struct pfm_context *ctx)
+/* The active set goes live at time now: units count for it from here. */
+void pfm_pmu_enable(struct pfm_context *ctx, u64 now)
 {
+	bool system_wide = ctx->flags & PFM_FL_SYSTEM_WIDE;
 	unsigned int u;
 
 	this_cpu_write(pfm_pmu_owner, ctx);
-	for (u = 0; u < pfm_pmu.num_units; u++)
-		pfm_pmu.units[u]->enable(ctx->flags & PFM_FL_SYSTEM_WIDE);
+	for (u = 0; u < pfm_pmu.num_units; u++) {
+		const struct pfm_pmu_unit *unit = pfm_pmu.units[u];
+
+		if (unit->bind)
+			unit->bind(ctx->active, system_wide, now);
+		else
+			unit->enable(system_wide);
+	}
 }
 
-void pfm_pmu_disable(void)
+void pfm_pmu_disable(u64 now)
 {
 	unsigned int u;
 
-	for (u = 0; u < pfm_pmu.num_units; u++)
-		pfm_pmu.units[u]->disable();
+	for (u = 0; u < pfm_pmu.num_units; u++) {
+		const struct pfm_pmu_unit *unit = pfm_pmu.units[u];
+
+		if (unit->unbind)
+			unit->unbind(now);
+		else
+			unit->disable();
+	}
 	this_cpu_write(pfm_pmu_owner, NULL);
 }
 
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i)
 {
-	return pfm_pmd_value_live(set, i, pfm_live(ctx, set));
+	return pfm_pmd_value_live(ctx, set, i, pfm_live(ctx, set));
 }
 
 void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value)
 {
 	set->pmds[i].value = value;
-	if (pfm_live(ctx, set))
+	if (pfm_live(ctx, set) && pfm_pmd_counting(ctx, i))
 		pfm_pmd_load(set, i);
 }
 

@@ -35,6 +35,16 @@ static __always_inline unsigned int pfm_next_reg(const unsigned long *map, unsig
 #define pfm_for_each_reg(i, map, n)				\
 	for ((i) = pfm_next_reg(map, n, 0); (i) < (n);		\
 	     (i) = pfm_next_reg(map, n, (i) + 1))
+/*
+ * Whether any register the set uses moves at a switch: a set of software counters
+ * alone (pmu.h, bind()) has nothing to save or restore.
+ */
+static inline bool pfm_set_moves(const struct pfm_event_set *set)
+{
+	return bitmap_intersects(set->used_pmcs, pfm_pmu.moved_pmcs, pfm_pmu.num_pmc_slots) ||
+	       bitmap_intersects(set->used_pmds, pfm_pmu.moved_pmds, pfm_pmu.num_pmd_slots);
+}
+
 void pfm_set_restore(struct pfm_event_set *set);
 void pfm_set_save(struct pfm_event_set *set);
 void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to);
@@ -42,16 +52,23 @@ void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to);
  * Brings the 64-bit value up to date; true when it carried out of 64 bits.  Whoever
  * syncs first sees the carry, maybe before the unit reports the overflow: it is
  * marked pending and acted on by the overflow path, or when the set next goes live.
- * Inline for a read, which syncs every PMD it reads; pfm_pmd_sync() elsewhere.
+ * A unit counting into memory brings p->value itself up to date (the time of a
+ * task clock), and leaves the carries it sees pending itself.  Inline for a read,
+ * which syncs every PMD it reads; pfm_pmd_sync() elsewhere.
  */
 static __always_inline bool __pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmd[i];
 	struct pfm_pmd *p = &set->pmds[i];
-	u64 mask = pfm_pmd_ovfl_mask(r->desc);
-	u64 hw = r->unit->read_pmd(r->idx) & mask;
-	u64 old = p->value;
+	u64 mask, hw, old;
 
+	if (r->unit->bind) {
+		r->unit->read_pmd(r->idx);
+		return false;
+	}
+	mask = pfm_pmd_ovfl_mask(r->desc);
+	hw = r->unit->read_pmd(r->idx) & mask;
+	old = p->value;
 	if (test_bit(i, set->no_emul64)) {
 		p->value = hw;
 		return false;
@@ -74,16 +91,27 @@ static inline bool pfm_live(const struct pfm_context *ctx, const struct pfm_even
 	return ctx->started && set == ctx->active && ctx->on_cpu == smp_processor_id();
 }
 
-/* pfm_pmd_value() when the set's liveness is known: a vector asks once per set. */
-static inline u64 pfm_pmd_value_live(struct pfm_event_set *set, unsigned int i, bool live)
+/*
+ * Whether PMD i of the live set is where its unit counts: in its registers, or,
+ * for a unit counting into memory, bound to it (not between a disable and the
+ * next enable, where its value in memory is whole).
+ */
+static inline bool pfm_pmd_counting(const struct pfm_context *ctx, unsigned int i)
 {
-	if (live && test_bit(i, set->used_pmds))
+	return test_bit(i, pfm_pmu.moved_pmds) || this_cpu_read(pfm_pmu_owner) == ctx;
+}
+
+/* pfm_pmd_value() when the set's liveness is known: a vector asks once per set. */
+static inline u64 pfm_pmd_value_live(const struct pfm_context *ctx, struct pfm_event_set *set,
+				     unsigned int i, bool live)
+{
+	if (live && test_bit(i, set->used_pmds) && pfm_pmd_counting(ctx, i))
 		__pfm_pmd_sync(set, i);
 	return set->pmds[i].value;
 }
 
-void pfm_pmu_enable(struct pfm_context *ctx);
-void pfm_pmu_disable(void);
+void pfm_pmu_enable(struct pfm_context *ctx, u64 now);
+void pfm_pmu_disable(u64 now);
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
 void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value);

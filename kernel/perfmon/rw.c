@@ -316,7 +316,7 @@ static void pfm_fill_pmds(struct pfm_context *ctx, void *arg)
 			last = set;
 			live = pfm_live(ctx, set);
 		}
-		rd[k].value = pfm_pmd_value_live(set, i, live);
+		rd[k].value = pfm_pmd_value_live(ctx, set, i, live);
 		p = &set->pmds[i];
 		rd[k].last_reset_val = p->last_reset_val;
 		rd[k].ovfl_switch_cnt = p->ovfl_switch_cnt;

@@ -2,10 +2,15 @@
 /*
  * perfmon: the software-event PMU.
  *
- * It behaves like a hardware PMU: each CPU has a bank of registers (PMCs selecting an
- * event, 64-bit PMDs) that the core loads and saves at context switch, and events are
- * counted into the bank of the CPU they happen on, for the thread that owns it.  So
- * the core treats it exactly like hardware, and its counts are exact.
+ * Each CPU has a bank: PMCs selecting an event, and 64-bit PMDs; events are counted
+ * into the bank of the CPU they happen on, for the thread that owns it, so its counts
+ * are exact.  The bank's PMDs are the live set's own values in memory (pmu.h,
+ * bind()): at a context switch nothing moves, the bank is only pointed at the set
+ * going live (bind) and stopped (unbind), and a read finds the values where the
+ * hooks put them.  The PMCs are copied into the bank at bind, and the event masks
+ * derived from them again only when they differ from the last set's: a thread
+ * alone on its CPU finds its own there.  Unbound (driven through its unit
+ * operations alone), the bank counts into PMDs of its own.
  */
 #include "internal.h"
 #include "env.h"
@@ -22,8 +27,10 @@ struct pfm_sw_cpu {
 	u8 counting[PFM_SW_EV_MAX + 1];	/* counters counting each event */
 	u8 at_usr;			/* counters counting at user level */
 	u8 at_os;			/* counters counting at kernel level */
+	bool stale;			/* pmc[] changed since the masks were derived */
 	u64 pmc[N];
-	u64 pmd[N];
+	struct pfm_event_set *set;	/* bound: the live set, whose PMDs count */
+	u64 own[N];			/* the PMDs when unbound */
 	u64 stamp[N];			/* task-clock counters: when they last folded */
 	struct hrtimer timer;		/* the next carry of a task-clock counter */
 	bool timer_ready;
@@ -50,6 +57,38 @@ static const u64 pfm_sw_own_level[PFM_SW_EV_MAX + 1] = {
 	[PFM_SW_EV_SYSCALLS]		= PFM_SW_PMC_USR,
 };
 
+/* The counters' values, counter i at [i * stride]: the bound set's, or the bank's own. */
+#define PFM_SW_SET_STRIDE	(sizeof(struct pfm_pmd) / sizeof(u64))
+
+static u64 *pfm_sw_vals(struct pfm_sw_cpu *c, unsigned int *stride)
+{
+	*stride = c->set ? PFM_SW_SET_STRIDE : 1;
+	return c->set ? &c->set->pmds[PFM_SW_FIRST_PMD].value : c->own;
+}
+
+static u64 *pfm_sw_pmd(struct pfm_sw_cpu *c, unsigned int i)
+{
+	unsigned int stride;
+	u64 *vals = pfm_sw_vals(c, &stride);
+
+	return &vals[i * stride];
+}
+
+/*
+ * Carries that no overflow call reports (a fold at unbind, or while a read holds
+ * the owner's lock): pending in the bound set, acted on by the core at the set's
+ * next overflow path or switch-in.
+ */
+static void pfm_sw_carried(struct pfm_sw_cpu *c, u64 ovfl)
+{
+	unsigned int i;
+
+	if (!ovfl || !c->set)
+		return;
+	for_each_set_bit(i, (unsigned long *)&ovfl, N)
+		__set_bit(PFM_SW_FIRST_PMD + i, c->set->ovfl_pending);
+}
+
 static unsigned int pfm_sw_event(u64 pmc)
 {
 	if (!(pmc & PFM_SW_PMC_EN) || !(pmc & PFM_SW_LEVELS))
@@ -71,14 +110,15 @@ static bool pfm_sw_ticking(const struct pfm_sw_cpu *c, unsigned int i)
 /* Adds the time since the last fold to a running task-clock counter: its carry. */
 static u64 pfm_sw_fold(struct pfm_sw_cpu *c, unsigned int i, u64 now)
 {
+	u64 *v = pfm_sw_pmd(c, i);
 	u64 d;
 
 	if (!pfm_sw_ticking(c, i))
 		return 0;
 	d = now - c->stamp[i];
-	c->pmd[i] += d;
+	*v += d;
 	c->stamp[i] = now;
-	return c->pmd[i] < d ? 1ULL << i : 0;
+	return *v < d ? 1ULL << i : 0;
 }
 
 /*
@@ -111,9 +151,12 @@ static void pfm_sw_arm(struct pfm_sw_cpu *c)
 
 	if (!c->timer_ready)
 		return;
-	for_each_set_bit(i, &ticking, N)
-		if (c->pmd[i] && -c->pmd[i] < next)
-			next = -c->pmd[i];
+	for_each_set_bit(i, &ticking, N) {
+		u64 v = *pfm_sw_pmd(c, i);
+
+		if (v && -v < next)
+			next = -v;
+	}
 	if (next < PFM_SW_TIMER_HORIZON) {
 		hrtimer_start(&c->timer, ns_to_ktime(max_t(u64, next, 1)),
 			      HRTIMER_MODE_REL_PINNED_HARD);
@@ -158,6 +201,7 @@ static void pfm_sw_recount(struct pfm_sw_cpu *c)
 			c->at_os |= 1U << i;
 	}
 	c->counting[PFM_SW_EV_NONE] = 0;
+	c->stale = false;
 }
 
 /*
@@ -167,22 +211,26 @@ static void pfm_sw_recount(struct pfm_sw_cpu *c)
  */
 static u64 pfm_sw_add(struct pfm_sw_cpu *c, unsigned int event, u64 n, u64 level)
 {
-	unsigned int mask, counted, i;
-	u64 ovfl = 0;
+	unsigned int mask, counted, i, stride;
+	u64 ovfl = 0, *vals;
 
 	mask = c->counting[event];
 	mask &= ((level & PFM_SW_PMC_USR) ? c->at_usr : 0) |
 		((level & PFM_SW_PMC_OS) ? c->at_os : 0);
+	if (!mask)
+		return 0;
 	counted = mask;
+	vals = pfm_sw_vals(c, &stride);
 	for (i = 0; mask; i++, mask >>= 1) {
+		u64 *v = &vals[i * stride];
+
 		if (!(mask & 1))
 			continue;
-		c->pmd[i] += n;
-		if (c->pmd[i] < n)
+		*v += n;
+		if (*v < n)
 			ovfl |= 1ULL << i;
 	}
-	if (counted)
-		pfm_upage_publish(PFM_SW_FIRST_PMD, c->pmd, counted);
+	pfm_upage_publish(PFM_SW_FIRST_PMD, vals, stride, counted);
 	return ovfl;
 }
 
@@ -236,11 +284,12 @@ static void pfm_sw_write_pmc(unsigned int i, u64 value)
 	u64 now;
 
 	if (!c->enabled) {
+		c->stale |= c->pmc[i] != value;
 		c->pmc[i] = value;
 		return;
 	}
 	now = pfm_clock_ns();
-	pfm_sw_fold(c, i, now);
+	pfm_sw_carried(c, pfm_sw_fold(c, i, now));
 	c->stamp[i] = now;
 	c->pmc[i] = value;
 	pfm_sw_recount(c);
@@ -251,40 +300,39 @@ static void pfm_sw_write_pmd(unsigned int i, u64 value)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 
-	c->pmd[i] = value;
+	*pfm_sw_pmd(c, i) = value;
 	if (c->enabled) {
 		c->stamp[i] = pfm_clock_ns();
 		pfm_sw_arm(c);
 	}
 }
 
+/* A count of events is whole where it is: only time and arrivals are owed to it. */
 static u64 pfm_sw_read_pmd(unsigned int i)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	u64 ovfl;
 
-	pfm_sw_fold_migrations(c);
+	if (!c->system_wide && !pfm_sw_ticking(c, i))
+		return *pfm_sw_pmd(c, i);
+	ovfl = pfm_sw_fold_migrations(c);
 	if (pfm_sw_ticking(c, i))
-		pfm_sw_fold(c, i, pfm_clock_ns());
-	return c->pmd[i];
+		ovfl |= pfm_sw_fold(c, i, pfm_clock_ns());
+	pfm_sw_carried(c, ovfl);
+	return *pfm_sw_pmd(c, i);
 }
 
-/* Only the task-clock counters read the clock: a bank without one does not. */
-static void pfm_sw_enable(bool system_wide)
+/* The bank counts from time now (read by the caller only if a task clock ticks). */
+static void pfm_sw_start(struct pfm_sw_cpu *c, bool system_wide, u64 now)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
-	unsigned long ticking;
+	unsigned long ticking = c->counting[PFM_SW_EV_TASK_CLOCK];
 	unsigned int i;
-	u64 now;
 
-	pfm_sw_recount(c);
-	ticking = c->counting[PFM_SW_EV_TASK_CLOCK];
-	if (ticking) {
-		now = pfm_clock_ns();
-		for_each_set_bit(i, &ticking, N)
-			c->stamp[i] = now;
-	}
+	for_each_set_bit(i, &ticking, N)
+		c->stamp[i] = now;
 	/* what moved here before the session was enabled is not its business */
-	atomic_long_set(this_cpu_ptr(&pfm_sw_migrations_in), 0);
+	if (system_wide)
+		atomic_long_set(this_cpu_ptr(&pfm_sw_migrations_in), 0);
 	c->owner = current;
 	c->system_wide = system_wide;
 	c->enabled = true;
@@ -296,22 +344,70 @@ static void pfm_sw_enable(bool system_wide)
 	pfm_sw_arm(c);
 }
 
-static void pfm_sw_disable(void)
+/* Only the task-clock counters read the clock: a bank without one does not. */
+static void pfm_sw_enable(bool system_wide)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+
+	if (c->stale)
+		pfm_sw_recount(c);
+	pfm_sw_start(c, system_wide,
+		     c->counting[PFM_SW_EV_TASK_CLOCK] ? pfm_clock_ns() : 0);
+}
+
+/*
+ * The set goes live here: its PMCs are copied in only if they differ from the
+ * bank's (the same thread back on its CPU finds them there), its PMDs count in
+ * place.  Compared a word at a time: the kernel's memcmp() goes byte by byte.
+ */
+static void pfm_sw_bind(struct pfm_event_set *set, bool system_wide, u64 now)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	const u64 *pmcs = set->pmcs + PFM_SW_FIRST_PMC;
+	unsigned int i;
+
+	for (i = 0; i < N; i++) {
+		if (c->pmc[i] != pmcs[i]) {
+			c->pmc[i] = pmcs[i];
+			c->stale = true;
+		}
+	}
+	if (c->stale)
+		pfm_sw_recount(c);
+	c->set = set;
+	pfm_sw_start(c, system_wide, now);
+}
+
+/* Folds what is owed up to now and stops counting; the carries are returned. */
+static u64 pfm_sw_stop(struct pfm_sw_cpu *c, u64 now)
+{
 	unsigned long ticking = pfm_sw_ticking_mask(c);
 	unsigned int i;
-	u64 now;
+	u64 ovfl;
 
-	pfm_sw_fold_migrations(c);
-	if (ticking) {
-		now = pfm_clock_ns();
-		for_each_set_bit(i, &ticking, N)
-			pfm_sw_fold(c, i, now);
-	}
+	ovfl = pfm_sw_fold_migrations(c);
+	for_each_set_bit(i, &ticking, N)
+		ovfl |= pfm_sw_fold(c, i, now);
 	c->enabled = false;
 	c->owner = NULL;
 	pfm_sw_disarm(c);
+	return ovfl;
+}
+
+static void pfm_sw_disable(void)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+
+	pfm_sw_stop(c, pfm_sw_ticking_mask(c) ? pfm_clock_ns() : 0);
+}
+
+/* The set's values are whole in memory once the carries are pending there. */
+static void pfm_sw_unbind(u64 now)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+
+	pfm_sw_carried(c, pfm_sw_stop(c, now));
+	c->set = NULL;
 }
 
 /* Module exit: no bank is enabled any more, no timer can be rearmed. */
@@ -431,6 +527,8 @@ const struct pfm_pmu_unit pfm_sw_unit = {
 	.read_pmd = pfm_sw_read_pmd,
 	.enable = pfm_sw_enable,
 	.disable = pfm_sw_disable,
+	.bind = pfm_sw_bind,
+	.unbind = pfm_sw_unbind,
 	.get = pfm_sw_hooks_get,
 	.put = pfm_sw_hooks_put,
 	.pmc_needs = pfm_sw_pmc_needs,

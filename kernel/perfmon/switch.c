@@ -85,11 +85,16 @@ static void pfm_timer_disarm(struct pfm_context *ctx)
 	set->timeout_left_ns = left > 0 ? left : 0;
 }
 
+/*
+ * One reading of the clock serves the set's duration and the units' (a task
+ * clock): they agree exactly, and a switch pays for one reading each way.
+ */
 void pfm_live_in(struct pfm_context *ctx)
 {
-	pfm_set_restore(ctx->active);
+	if (pfm_set_moves(ctx->active))
+		pfm_set_restore(ctx->active);
 	ctx->live_since_ns = pfm_clock_ns();
-	pfm_pmu_enable(ctx);
+	pfm_pmu_enable(ctx, ctx->live_since_ns);
 	pfm_timer_arm(ctx);
 	/* Overflows that carried while the set was away are acted on now. */
 	pfm_overflow_pending_locked(ctx);
@@ -98,11 +103,14 @@ void pfm_live_in(struct pfm_context *ctx)
 void pfm_live_out(struct pfm_context *ctx)
 {
 	struct pfm_event_set *set = ctx->active;
+	u64 now;
 
 	pfm_timer_disarm(ctx);
-	pfm_pmu_disable();
-	pfm_live_account(ctx, set, pfm_clock_ns());
-	pfm_set_save(set);
+	now = pfm_clock_ns();
+	pfm_pmu_disable(now);
+	pfm_live_account(ctx, set, now);
+	if (pfm_set_moves(set))
+		pfm_set_save(set);
 }
 
 /*
@@ -140,10 +148,10 @@ static void pfm_switch_sets(struct pfm_context *ctx, struct pfm_event_set *next)
 	u64 start = 0, now;
 
 	if (next != prev) {
-		start = pfm_clock_ns();
 		/* Durations cover what the counters saw: from enable to disable. */
-		pfm_pmu_disable();
 		now = pfm_clock_ns();
+		start = now;
+		pfm_pmu_disable(now);
 		pfm_live_account(ctx, prev, now);
 		pfm_set_swap(prev, next);
 	}
@@ -151,7 +159,7 @@ static void pfm_switch_sets(struct pfm_context *ctx, struct pfm_event_set *next)
 	ctx->nr_switches++;
 	if (next != prev) {
 		ctx->live_since_ns = pfm_clock_ns();
-		pfm_pmu_enable(ctx);
+		pfm_pmu_enable(ctx, ctx->live_since_ns);
 		pfm_stat_add(set_switches, 1);
 		pfm_stat_add(set_switch_ns, pfm_clock_ns() - start);
 	}

@@ -71,9 +71,11 @@ void pfm_upage_refresh(struct pfm_context *ctx)
 
 /*
  * A unit's counters first..first+n-1 (logical PMD numbers) changed by an event, on
- * the CPU whose PMU the owner's active set is on, interrupts off.
+ * the CPU whose PMU the owner's active set is on, interrupts off; counter b's value
+ * is values[b * stride] (a unit counting in the set's memory passes its PMDs').
  */
-void pfm_upage_publish(unsigned int first, const u64 *values, unsigned long changed)
+void pfm_upage_publish(unsigned int first, const u64 *values, unsigned int stride,
+		       unsigned long changed)
 {
 	struct pfm_context *ctx = this_cpu_read(pfm_pmu_owner);
 	struct pfm_counts_page *pg = ctx ? READ_ONCE(ctx->upage) : NULL;
@@ -83,7 +85,7 @@ void pfm_upage_publish(unsigned int first, const u64 *values, unsigned long chan
 		return;
 	pfm_upage_begin(pg);
 	for_each_set_bit(b, &changed, BITS_PER_LONG)
-		WRITE_ONCE(pg->pmds[first + b], values[b]);
+		WRITE_ONCE(pg->pmds[first + b], values[b * stride]);
 	pfm_upage_end(pg);
 }
 

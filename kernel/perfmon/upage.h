@@ -9,7 +9,8 @@
 #include "internal.h"
 
 void pfm_upage_refresh(struct pfm_context *ctx);
-void pfm_upage_publish(unsigned int first, const u64 *values, unsigned long changed);
+void pfm_upage_publish(unsigned int first, const u64 *values, unsigned int stride,
+		       unsigned long changed);
 bool pfm_upage_install(struct pfm_context *ctx, struct pfm_counts_page *pg);
 
 #endif /* _PERFMON_UPAGE_H */

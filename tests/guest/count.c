@@ -8,7 +8,9 @@
  * The pfm_stop() is itself counted as a system call (perfmon_sw.h).
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -252,6 +254,135 @@ START_TEST(test_ctx_switches_sleep)
 }
 END_TEST
 
+/*
+ * Two monitored threads take turns on one CPU, each switching the other in, so
+ * that every switch hands the CPU's software counters from one context to the
+ * other; their counters are laid out differently, so the events each counter
+ * counts change at each switch too.  Each thread's counts are its own, exactly:
+ * the pages it touched, not the other's, its system calls, and its switches as
+ * the kernel counted them.  A count lost at a switch, or counted into the other's
+ * context, shows here; and the counts page agrees with pfm_read_pmds().
+ */
+#define PP_ROUNDS	300
+#define PP_NEV		3
+
+static const int pp_events[PP_NEV] = {
+	PFM_SW_EV_PAGE_FAULTS, PFM_SW_EV_SYSCALLS, PFM_SW_EV_CTX_SWITCHES,
+};
+
+struct pp {
+	pthread_t thread;
+	pthread_barrier_t *barrier;
+	int in, out;			/* the token comes in on in, goes on out */
+	bool first;			/* holds the token first */
+	unsigned int rot;		/* event e is on counter (e + rot) % PP_NEV */
+	int rs, rt;
+	long k0, k1;			/* the kernel's switches of the thread */
+	uint64_t v[PP_NEV];		/* by event: pfm_read_pmds() after the stop */
+	uint64_t mapped[PP_NEV];	/* by event: the counts page after the stop */
+	int mapped_ret;
+};
+
+/* One turn: the token in, a page touched, the token on (the first thread starts). */
+static void pp_turn(struct pp *t, char *page)
+{
+	char c = 0;
+
+	if (!t->first && read(t->in, &c, 1) != 1)
+		abort();
+	touch_pages(page, 1);
+	if (write(t->out, &c, 1) != 1)
+		abort();
+	if (t->first && read(t->in, &c, 1) != 1)
+		abort();
+}
+
+static void *pp_thread(void *arg)
+{
+	struct pp *t = arg;
+	const struct pfm_counts_page *pg;
+	unsigned int pmds[PP_NEV];
+	struct pfarg_pmd pd[PP_NEV];
+	long psz = page_size();
+	char *pages;
+	int fd, e, i;
+
+	ck_pin(0);
+	fd = ck_ctx_create();
+	for (e = 0; e < PP_NEV; e++) {
+		ck_counter(fd, (e + t->rot) % PP_NEV, pp_events[e]);
+		pmds[e] = SW_PMD((e + t->rot) % PP_NEV);
+		pmd_init(&pd[e], pmds[e], 0);
+	}
+	ck_load_self(fd);
+	pg = pfm_mmap_counts(fd);
+	ck_assert_msg(pg != NULL, "pfm_mmap_counts: %s", strerror(errno));
+	pages = ck_fresh_pages(PP_ROUNDS + 1);
+	pthread_barrier_wait(t->barrier);
+	/* a turn and a stop before the window: the code and stack they use are in */
+	pp_turn(t, pages + PP_ROUNDS * psz);
+	ck_assert_ok(pfm_stop(fd, 0));
+	t->k0 = thread_switches();
+
+	t->rs = pfm_start(fd, 0);
+	for (i = 0; i < PP_ROUNDS; i++)
+		pp_turn(t, pages + i * psz);
+	t->rt = pfm_stop(fd, 0);
+	t->k1 = thread_switches();
+
+	ck_assert_ok(pfm_read_pmds(fd, pd, sizeof(pd)));
+	t->mapped_ret = pfm_read_mapped(pg, 0, pmds, t->mapped, PP_NEV);
+	for (e = 0; e < PP_NEV; e++)
+		t->v[e] = pd[e].reg_value;
+	pfm_munmap_counts(pg);
+	close(fd);
+	return NULL;
+}
+
+START_TEST(test_switches_between_contexts)
+{
+	int ab[2], ba[2], i, e;
+	struct pp t[2];
+	pthread_barrier_t barrier;
+
+	ck_assert_ok(pipe(ab));
+	ck_assert_ok(pipe(ba));
+	ck_assert_int_eq(pthread_barrier_init(&barrier, NULL, 2), 0);
+	memset(t, 0, sizeof(t));
+	t[0] = (struct pp){ .barrier = &barrier, .in = ba[0], .out = ab[1], .first = true };
+	t[1] = (struct pp){ .barrier = &barrier, .in = ab[0], .out = ba[1], .rot = 1 };
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&t[i].thread, NULL, pp_thread, &t[i]), 0);
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_join(t[i].thread, NULL), 0);
+
+	for (i = 0; i < 2; i++) {
+		long k = t[i].k1 - t[i].k0;
+		uint64_t sw = t[i].v[2];
+
+		ck_assert_int_eq(t[i].rs, 0);
+		ck_assert_int_eq(t[i].rt, 0);
+		ck_assert_msg(t[i].v[0] == PP_ROUNDS, "thread %d: %llu faults, touched %d",
+			      i, (unsigned long long)t[i].v[0], PP_ROUNDS);
+		/* a read and a write a turn, and the stop */
+		ck_assert_msg(t[i].v[1] == 2 * PP_ROUNDS + 1, "thread %d: %llu system calls",
+			      i, (unsigned long long)t[i].v[1]);
+		/* every turn waits for the other's: one switch out at least */
+		ck_assert_msg(sw >= PP_ROUNDS - 1 && sw <= (uint64_t)k && sw + 2 >= (uint64_t)k,
+			      "thread %d: counted %llu switches, the kernel %ld", i,
+			      (unsigned long long)sw, k);
+		ck_assert_int_eq(t[i].mapped_ret, 0);
+		for (e = 0; e < PP_NEV; e++)
+			ck_assert_uint_eq(t[i].mapped[e], t[i].v[e]);
+	}
+	pthread_barrier_destroy(&barrier);
+	for (i = 0; i < 2; i++) {
+		close(ab[i]);
+		close(ba[i]);
+	}
+}
+END_TEST
+
 /* stop freezes the count, start resumes from it */
 START_TEST(test_counts_accumulate)
 {
@@ -341,6 +472,7 @@ Suite *pfm_count_suite(void)
 	tcase_add_test(tc, test_task_clock_spin);
 	tcase_add_test(tc, test_task_clock_sleep);
 	tcase_add_test(tc, test_ctx_switches_sleep);
+	tcase_add_test(tc, test_switches_between_contexts);
 	tcase_add_test(tc, test_counts_accumulate);
 	tcase_add_test(tc, test_write_resets_count);
 	tcase_add_test(tc, test_count_64bit);

@@ -208,6 +208,29 @@ static inline void bitmap_or(unsigned long *dst, const unsigned long *a,
 		dst[k] = a[k] | b[k];
 }
 
+static inline bool bitmap_intersects(const unsigned long *a, const unsigned long *b,
+				     unsigned int nbits)
+{
+	unsigned int i;
+
+	for (i = 0; i < nbits; i++)
+		if (test_bit(i, a) && test_bit(i, b))
+			return true;
+	return false;
+}
+
+/* As the kernel's: true if any bit is left. */
+static inline bool bitmap_and(unsigned long *dst, const unsigned long *a,
+			      const unsigned long *b, unsigned int nbits)
+{
+	unsigned long any = 0;
+	unsigned int k;
+
+	for (k = 0; k < BITS_TO_LONGS(nbits); k++)
+		any |= dst[k] = a[k] & b[k];
+	return any != 0;
+}
+
 static inline unsigned int bitmap_weight(const unsigned long *src, unsigned int nbits)
 {
 	unsigned int i, n = 0;

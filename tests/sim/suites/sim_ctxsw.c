@@ -180,6 +180,46 @@ START_TEST(test_other_thread_between)
 }
 END_TEST
 
+/*
+ * Software counters beside the hardware ones cost no MSR access at a switch (they
+ * count in the set's memory): a switch costs what two GP counters alone cost, and
+ * the software counts are exact across switches, the other thread's events aside.
+ */
+START_TEST(test_sw_counters_switch_free)
+{
+	struct pfm_context *ctx;
+	unsigned int k, i;
+	u64 a, b;
+
+	sim_start(_i);
+	ctx = two_counters();
+	for (i = 0; i < 4; i++)
+		ck_write_pmc(ctx, SW_PMC(i), PFM_SW_PMC(i & 1 ? PFM_SW_EV_SYSCALLS :
+					    PFM_SW_EV_CTX_SWITCHES), 0);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	for (k = 0; k < 100; k++) {
+		pfm_sw_count(PFM_SW_EV_SYSCALLS, 2);
+		sim_count(SIM_EV_INST, 3, SIM_USER);
+		sim_mark();
+		pfm_host_sched_out(ctx);
+		ck_msr("switch out", 2, sim_has_global() ? 1 : 2);
+		shim_current = &shim_task_other;
+		pfm_sw_count(PFM_SW_EV_SYSCALLS, 5);		/* not ours */
+		shim_current = &shim_task_self;
+		pfm_host_sched_in(ctx);
+		ck_msr("switch in", 0, sim_has_global() ? 1 : 2);
+	}
+	ck_stop(ctx);
+	read_both(ctx, &a, &b);
+	ck_assert_u64_eq(a, 300);
+	for (i = 0; i < 4; i++)
+		ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(i)), i & 1 ? 200 : 100);
+	ck_unload(ctx);
+	pfm_context_put(ctx);
+}
+END_TEST
+
 /* A CPU coming online (its registers may be reset): written again, in full. */
 START_TEST(test_cpu_online_forgets)
 {
@@ -242,6 +282,7 @@ Suite *sim_ctxsw_suite(void)
 	tcase_add_loop_test(tc, test_stopped_switch_free, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_many_switches, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_other_thread_between, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_sw_counters_switch_free, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_cpu_online_forgets, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_resume_forgets, 0, SIM_NR_MODELS);
 	suite_add_tcase(s, tc);
