@@ -60,8 +60,14 @@ START_TEST(test_clock_freq)
 	ck_assert_int_ge(i, 10);
 	ck_assert_int_le(i, 20);
 	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
-	/* less the core's reload after each carry (a read, then a write) */
-	ck_assert_uint_ge(v, run - run / 100);
+	printf("%s: %ld samples, task-clock %llu ns for %llu of thread time\n", __func__, i,
+	       (unsigned long long)v, (unsigned long long)run);
+	/*
+	 * All of the thread's time, the overflows' handling included (the debug
+	 * kernel lost 1.2 % when the reload re-stamped the clock after the sample
+	 * was written); 0.1 % for the few ns between the reload's read and write.
+	 */
+	ck_assert_uint_ge(v, run - run / 1000);
 	unmap(&r);
 	close(fd);
 }
