@@ -37,13 +37,6 @@ static void pfm_pmd_reset(struct pfm_event_set *set, unsigned int i, bool long_r
 	struct pfm_pmd *p = &set->pmds[i];
 	unsigned int j;
 
-	/*
-	 * A unit counting into memory (the task clock) went on counting while the
-	 * overflow was handled (a sample written, a message queued): that time is
-	 * the new period's, so it is folded in before the reload re-stamps it.
-	 */
-	if (live && pfm_pmu.pmd[i].unit->bind)
-		pfm_pmd_sync(set, i);
 	p->last_reset_val = pfm_reset_value(p, long_reset);
 	p->value += p->last_reset_val;
 	if (live)
