@@ -285,16 +285,20 @@ START_TEST(test_cpu_exclusivity)
 }
 END_TEST
 
-/* 6.1's perf_allow_cpu(): paranoid > 0 without CAP_PERFMON is EACCES. */
+/* 6.1's perf_allow_cpu(): paranoid > 0 without CAP_PERFMON is EACCES, sampling or not. */
 static void open_cpu_as(void *arg)
 {
 	struct perf_event_attr a;
 	int fd;
 
 	attr_sw(&a, PERF_COUNT_SW_CPU_CLOCK);
-	if (arg)
+	if (arg) {
 		child_expect(fd = pfm_perf_event_open(&a, -1, 0, -1, 0), EACCES);
-	else
+		/* privilege before the sampling refusal, as 6.1 (perf record -a) */
+		a.sample_period = 1000000;
+		child_expect(pfm_perf_event_open(&a, -1, 0, -1, 0), EACCES);
+		a.sample_period = 0;
+	} else
 		child_expect(fd = pfm_perf_event_open(&a, -1, 0, -1, 0), 0);
 	if (fd >= 0)
 		close(fd);

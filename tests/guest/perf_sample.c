@@ -668,9 +668,10 @@ static void clock_samples(unsigned long long config)
 	ck_assert_int_le(i, 20);
 	/*
 	 * the thread's time, less what the core's reload after each carry takes
-	 * (its PMD is read, then written: the time between is not counted)
+	 * (its PMD is read, the sample written, then the PMD written: the time
+	 * between is not counted; 1.1 % on the debug kernel at 100 Hz): 2 %
 	 */
-	ck_assert_uint_ge(ck_read1(fd), run - run / 100);
+	ck_assert_uint_ge(ck_read1(fd), run - run / 50);
 	unmap(&r);
 	close(fd);
 }

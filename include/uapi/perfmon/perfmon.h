@@ -257,10 +257,10 @@
  *     TASK_CLOCK both count wall-clock time while enabled, idle or not, as
  *     6.1 counts both on a CPU, and time_enabled == time_running are that
  *     wall-clock time too.  Refusals, in 6.1's order: cpu -1 (pid -1, cpu -1) or
- *     out of range EINVAL; a sampling CPU event EOPNOTSUPP (perf's ring is
- *     routed by thread here; no samples on CPU events); privilege EACCES as 6.1's
- *     perf_allow_cpu() (perfmon's paranoid > 0 without CAP_PERFMON, or
- *     sys_group); a member on another CPU or a thread's event in a CPU group
+ *     out of range EINVAL; privilege EACCES as 6.1's perf_allow_cpu()
+ *     (perfmon's paranoid > 0 without CAP_PERFMON, or sys_group); a sampling
+ *     CPU event EOPNOTSUPP (perf's ring is routed by thread here; no samples on
+ *     CPU events); a member on another CPU or a thread's event in a CPU group
  *     EINVAL; an offline CPU ENODEV.  perfmon's per-thread and per-CPU
  *     sessions exclude each other machine-wide: a CPU event while some thread
  *     has events or a perfmon context attached, or on a CPU that has a CPU
