@@ -477,6 +477,11 @@
  *     throttles an event that takes more than rate/HZ samples in a tick:
  *     PERF_RECORD_THROTTLE, no samples until the next tick, whose first
  *     overflow writes PERF_RECORD_UNTHROTTLE.  Throttled periods are counted.
+ *     Difference: a throttled hardware event's counter is still reloaded with
+ *     its period, so its PMU interrupts go on at the period's rate (only the
+ *     records stop); 6.1 stops the event until the next tick.  Small periods
+ *     on events that count the kernel (cycles, -c 1) are not yet safe on real
+ *     hardware.
  *   - poll(): EPOLLHUP for an event without a ring (as perf_events) and once
  *     the thread has exited; else EPOLLIN once after each wakeup.
  * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,
