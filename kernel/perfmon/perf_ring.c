@@ -169,7 +169,7 @@ struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return ERR_PTR(-ENOMEM);
-	ret = pfm_smpl_buf_alloc(&r->buf, (1 + data_pages) << PAGE_SHIFT, true);
+	ret = pfm_smpl_buf_alloc(&r->buf, (1 + data_pages) << PAGE_SHIFT, PFM_CHARGE_PERF);
 	if (ret) {
 		kfree(r);
 		return ERR_PTR(ret);

@@ -61,7 +61,13 @@ void pfm_smpl_release(struct pfm_smpl_buf *b);
 extern atomic_long_t pfm_smpl_mem_cur;
 extern unsigned long pfm_smpl_mem_max;
 extern unsigned long pfm_perf_mlock_kb;
-int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, bool perf_rules);
+/* How a buffer's pages are charged to the user (smpl_buf.c) */
+enum pfm_smpl_charge {
+	PFM_CHARGE_MEMLOCK,	/* perfmon's buffers: locked_vm within RLIMIT_MEMLOCK */
+	PFM_CHARGE_PERF,	/* a perf ring: as perf_mmap() charges it */
+	PFM_CHARGE_NONE,	/* a kernel-only format's state: never mapped, not charged */
+};
+int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, enum pfm_smpl_charge charge);
 void pfm_smpl_buf_free(struct pfm_smpl_buf *b);
 int pfm_smpl_buf_mmap(struct pfm_smpl_buf *b, struct vm_area_struct *vma);
 

@@ -120,10 +120,11 @@ static void pfm_smpl_uncharge(struct pfm_smpl_buf *b)
 }
 
 /*
- * A zeroed buffer of at least size bytes, charged by perfmon's rule or, for a
- * perf ring, perf's; 0, -ENOMEM, or -EPERM (perf's rule).
+ * A zeroed buffer of at least size bytes, charged by perfmon's rule, perf's
+ * (a perf ring), or not at all (a kernel-only format's state, which no user
+ * maps); 0, -ENOMEM, or -EPERM (perf's rule).
  */
-int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, bool perf_rules)
+int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, enum pfm_smpl_charge charge)
 {
 	unsigned long pages;
 	int ret;
@@ -143,7 +144,10 @@ int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, bool perf_rules)
 	ret = pfm_smpl_mem_get(b->size);
 	if (ret)
 		goto err_size;
-	ret = perf_rules ? pfm_perf_mlock_charge(b, pages) : pfm_smpl_charge(b, pages);
+	if (charge == PFM_CHARGE_PERF)
+		ret = pfm_perf_mlock_charge(b, pages);
+	else if (charge == PFM_CHARGE_MEMLOCK)
+		ret = pfm_smpl_charge(b, pages);
 	if (ret)
 		goto err_mem;
 	b->addr = vmalloc_user(b->size);

@@ -133,7 +133,8 @@ static int pfm_smpl_setup_fmt(struct pfm_smpl_buf *b, const struct pfm_smpl_fmt 
 	ret = fmt->validate(ctx_flags, arg);
 	if (ret)
 		return ret;
-	ret = pfm_smpl_buf_alloc(&nb, fmt->getsize(arg), false);
+	ret = pfm_smpl_buf_alloc(&nb, fmt->getsize(arg),
+				 fmt->kernel_only ? PFM_CHARGE_NONE : PFM_CHARGE_MEMLOCK);
 	if (ret)
 		return ret;
 	fmt->init(nb.addr, nb.size, arg);
