@@ -103,6 +103,9 @@ void case_ioc_period(const struct backend *be, struct trace *t);
 void case_set_output(const struct backend *be, struct trace *t);
 void case_fork_record(const struct backend *be, struct trace *t);
 
+/* diff_memlock.c: a ring's locked memory as nobody */
+void case_ring_memlock(const struct backend *be, struct trace *t);
+
 /* diff_cpu.c: events on one CPU (pid -1), the test pinned there */
 void case_cpu_events(const struct backend *be, struct trace *t);
 
