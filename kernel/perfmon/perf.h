@@ -163,9 +163,7 @@ struct pfm_perf_event {
 	bool limit_hit;			/* the last one came: disabled at once */
 	int cpu;			/* -1, or the one CPU whose samples it takes */
 	struct pfm_perf_period per;	/* sampling: the period counting now */
-	unsigned long thr_jiffies;	/* the tick whose samples thr_count counts */
-	unsigned int thr_count;
-	bool throttled;			/* max sample rate: no samples until the next tick */
+	struct pfm_perf_throttle thr;	/* max sample rate: no samples until the next tick */
 };
 
 /* ev has a counter row in set s (perf_sched.c): its group's set, or every set. */

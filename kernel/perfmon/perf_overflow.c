@@ -142,6 +142,71 @@ void pfm_perf_period_done_at(struct pfm_perf_period *pp, u64 freq, u64 now,
 	c->wrapped += pp->period;
 }
 
+/*
+ * perf_event_max_sample_rate, as max samples a tick: past it the event is
+ * throttled (PERF_RECORD_THROTTLE in *record) and takes no sample until the
+ * first overflow of a later tick (PERF_RECORD_UNTHROTTLE).  True when this
+ * overflow is not to be sampled.  A throttled hardware counter ran a longer
+ * period (pfm_perf_period_backoff()): its own period is back for the next one,
+ * and freq learns nothing from the throttled stretch.
+ */
+bool pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick, unsigned int max,
+			  struct pfm_perf_period *pp, struct pfm_pmd *p, u32 *record)
+{
+	*record = 0;
+	if (tick != t->tick) {
+		t->tick = tick;
+		t->count = 0;
+		if (t->on) {
+			t->on = false;
+			*record = PERF_RECORD_UNTHROTTLE;
+		}
+		if (t->backoff) {
+			t->backoff = 0;
+			p->short_reset = -pp->period;
+			p->long_reset = -pp->period;
+			pp->stamp = 0;
+		}
+	}
+	if (t->on)
+		return true;
+	if (++t->count <= max)
+		return false;
+	t->on = true;
+	*record = PERF_RECORD_THROTTLE;
+	return true;
+}
+
+/* Past this, a throttled counter's period stops growing. */
+#define PFM_PERF_BACKOFF_MAX	(1ULL << 62)
+
+/*
+ * A throttled hardware counter must stop interrupting, not only stop
+ * sampling: 6.1 stops the event until the next tick.  Here it keeps counting
+ * on a long period instead, so the count stays whole and no timer is needed:
+ * first max periods (a tick's worth at the rate that tripped the limit), then
+ * twice as long at each overflow still in that tick.  A counter at any rate
+ * interrupts a few dozen times a tick at most, and at a steady rate the first
+ * overflow after the tick ends the throttle about a tick later.
+ */
+void pfm_perf_period_backoff(struct pfm_perf_throttle *t, const struct pfm_perf_period *pp,
+			     unsigned int max, struct pfm_perf_counter *c, struct pfm_pmd *p)
+{
+	u64 b = t->backoff;
+
+	if (!b)
+		b = pp->period < div64_u64(PFM_PERF_BACKOFF_MAX, max) ?
+		    pp->period * max : PFM_PERF_BACKOFF_MAX;
+	else if (b < PFM_PERF_BACKOFF_MAX / 2)
+		b *= 2;
+	else
+		b = PFM_PERF_BACKOFF_MAX;
+	t->backoff = b;
+	p->short_reset = -b;
+	p->long_reset = -b;
+	c->wrapped += b;
+}
+
 /* The sample's IP, and its misc level (PERF_RECORD_MISC_USER or _KERNEL). */
 u64 pfm_perf_sample_ip(bool counts_kernel, u16 *misc)
 {

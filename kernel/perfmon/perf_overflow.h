@@ -21,11 +21,26 @@ struct pfm_perf_period {
 	u64 stamp;			/* freq: local_clock() of the last sample */
 };
 
+/*
+ * perf_event_max_sample_rate's limit on one event, tick by tick
+ * (pfm_perf_throttle_at()).
+ */
+struct pfm_perf_throttle {
+	unsigned long tick;		/* the jiffy whose samples count counts */
+	unsigned int count;
+	bool on;			/* no samples until the next tick */
+	u64 backoff;			/* a throttled hardware counter's period, or 0 */
+};
+
 int pfm_perf_sample_bits_check(const struct perf_event_attr *attr);
 bool pfm_perf_every_event(const struct perf_event_attr *attr);
 u64 pfm_perf_first_period(struct perf_event_attr *attr);
 void pfm_perf_period_done_at(struct pfm_perf_period *pp, u64 freq, u64 now,
 			     struct pfm_perf_counter *c, struct pfm_pmd *p);
+bool pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick, unsigned int max,
+			  struct pfm_perf_period *pp, struct pfm_pmd *p, u32 *record);
+void pfm_perf_period_backoff(struct pfm_perf_throttle *t, const struct pfm_perf_period *pp,
+			     unsigned int max, struct pfm_perf_counter *c, struct pfm_pmd *p);
 u64 pfm_perf_sample_ip(bool counts_kernel, u16 *misc);
 
 #endif /* _PERFMON_PERF_OVERFLOW_H */

@@ -82,32 +82,6 @@ int pfm_perf_group_read_check(const struct pfm_perf_event *ev,
 	return 0;
 }
 
-/*
- * perf_event_max_sample_rate per tick: past it an event records a
- * PERF_RECORD_THROTTLE and no sample until the next tick, whose first overflow
- * records PERF_RECORD_UNTHROTTLE.  True when this sample is not to be taken.
- */
-static bool pfm_perf_throttle(struct pfm_perf_event *ev)
-{
-	unsigned long now = jiffies;
-
-	if (now != ev->thr_jiffies) {
-		ev->thr_jiffies = now;
-		ev->thr_count = 0;
-		if (ev->throttled) {
-			ev->throttled = false;
-			pfm_perf_throttle_record(ev, PERF_RECORD_UNTHROTTLE);
-		}
-	}
-	if (ev->throttled)
-		return true;
-	if (++ev->thr_count <= DIV_ROUND_UP(READ_ONCE(pfm_perf_max_sample_rate), HZ))
-		return false;
-	ev->throttled = true;
-	pfm_perf_throttle_record(ev, PERF_RECORD_THROTTLE);
-	return true;
-}
-
 static u64 pfm_perf_primary_id(const struct pfm_perf_event *ev)
 {
 	return ev->parent ? ev->parent->id : ev->id;
@@ -248,6 +222,30 @@ static void pfm_perf_period_done(struct pfm_perf_event *ev, struct pfm_perf_coun
 				local_clock(), c, p);
 }
 
+/*
+ * perf_event_max_sample_rate (pfm_perf_throttle_at()).  A software counter's
+ * overflow costs no interrupt: it keeps its period, and its next occurrence
+ * after the tick samples again, as 6.1's; a hardware counter backs off.
+ */
+static bool pfm_perf_throttled(struct pfm_perf_event *ev, struct pfm_perf_counter *c,
+			       struct pfm_pmd *p)
+{
+	unsigned int max = DIV_ROUND_UP(READ_ONCE(pfm_perf_max_sample_rate), HZ);
+	bool skip;
+	u32 record;
+
+	skip = pfm_perf_throttle_at(&ev->thr, jiffies, max, &ev->per, p, &record);
+	if (record)
+		pfm_perf_throttle_record(ev, record);
+	if (!skip)
+		return false;
+	if (ev->attr.type == PERF_TYPE_SOFTWARE)
+		pfm_perf_period_done(ev, c, p);
+	else
+		pfm_perf_period_backoff(&ev->thr, &ev->per, max, c, p);
+	return true;
+}
+
 /* One record per CPU at a time: it is built with interrupts off. */
 static DEFINE_PER_CPU(u64 [PFM_PERF_SAMPLE_WORDS], pfm_perf_sample_buf);
 
@@ -271,11 +269,12 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	 * A thread's event on one CPU: what happens elsewhere is counted, not
 	 * sampled.  Past REFRESH's limit, until the disable, nothing is sampled.
 	 */
-	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || READ_ONCE(ev->limit_hit) ||
-	    pfm_perf_throttle(ev)) {
+	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || READ_ONCE(ev->limit_hit)) {
 		pfm_perf_period_done(ev, c, p);
 		return;
 	}
+	if (pfm_perf_throttled(ev, c, p))
+		return;
 	kill = pfm_perf_async_overflow(ev);
 	/* a PMU interrupt's kernel IP is a hardware event's (software: the user IP) */
 	ip = pfm_perf_sample_ip(ev->attr.type != PERF_TYPE_SOFTWARE && !ev->attr.exclude_kernel,

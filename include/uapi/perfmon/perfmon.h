@@ -477,11 +477,13 @@
  *     throttles an event that takes more than rate/HZ samples in a tick:
  *     PERF_RECORD_THROTTLE, no samples until the next tick, whose first
  *     overflow writes PERF_RECORD_UNTHROTTLE.  Throttled periods are counted.
- *     Difference: a throttled hardware event's counter is still reloaded with
- *     its period, so its PMU interrupts go on at the period's rate (only the
- *     records stop); 6.1 stops the event until the next tick.  Small periods
- *     on events that count the kernel (cycles, -c 1) are not yet safe on real
- *     hardware.
+ *     A throttled hardware event's interrupts stop too: 6.1 stops the event
+ *     until the next tick; here its counter goes on counting (the count stays
+ *     whole) on a long period, a tick's worth at the rate that tripped the
+ *     limit, then twice as long at each overflow still in that tick (a few
+ *     dozen interrupts a tick at most).  Difference: the samples come back
+ *     with the first overflow after the tick, which at a steady rate is
+ *     about a tick later, not at the tick.
  *   - poll(): EPOLLHUP for an event without a ring (as perf_events) and once
  *     the thread has exited; else EPOLLIN once after each wakeup.
  * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,

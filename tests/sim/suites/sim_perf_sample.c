@@ -30,11 +30,16 @@ struct smpl {
 	u16 misc[MAX_SAMPLES];
 	u64 period[MAX_SAMPLES];
 	u64 member_count[MAX_SAMPLES];
+	/* perf_event_max_sample_rate's limit a tick (perf_sample.c), 0 for none */
+	unsigned int max;
+	struct pfm_perf_throttle thr;
+	unsigned int throttles, unthrottles;
 };
 
 static struct pfm_perf_counter cnt[2][PFM_PERF_NUM_COUNTERS];
 static struct pfm_perf_routes routes;
 static u64 now_ns;			/* local_clock() at the samples */
+static unsigned long tick;		/* jiffies at the samples */
 static const char fake_fmt;
 
 /*
@@ -48,6 +53,19 @@ static void on_sample(struct pfm_context *ctx, struct pfm_event_set *set, unsign
 	unsigned int i;
 
 	ck_assert_ptr_nonnull(s);
+	if (s->max) {
+		u32 rec;
+		bool skip = pfm_perf_throttle_at(&s->thr, tick, s->max, &s->per,
+						 &set->pmds[pmd], &rec);
+
+		s->throttles += rec == PERF_RECORD_THROTTLE;
+		s->unthrottles += rec == PERF_RECORD_UNTHROTTLE;
+		if (skip) {
+			pfm_perf_period_backoff(&s->thr, &s->per, s->max,
+						&cnt[set->id][s->ev.counter], &set->pmds[pmd]);
+			return;
+		}
+	}
 	ck_assert_uint_lt(s->n, MAX_SAMPLES);
 	i = s->n++;
 	s->ip[i] = pfm_perf_sample_ip(!(s->ev.excl & EX_U), &s->misc[i]);
@@ -65,6 +83,7 @@ static struct pfm_context *smpl_ctx(void)
 	memset(cnt, 0, sizeof(cnt));
 	memset(&routes, 0, sizeof(routes));
 	now_ns = 0;
+	tick = 0;
 	ctx->smpl.fmt = (const struct pfm_smpl_fmt *)&fake_fmt;
 	pfm_host_env.on_record = on_sample;
 	return ctx;
@@ -439,6 +458,116 @@ START_TEST(test_hw_sampling_in_sets)
 END_TEST
 
 /*
+ * perf_event_max_sample_rate at 4 samples a tick, period 10: the fifth
+ * overflow of the tick throttles the event (one THROTTLE), and the counter
+ * stops interrupting at the period's rate: it backs off to 40 events, then
+ * twice as long each time, so 100000 more events in that tick cost about a
+ * dozen PMIs, not 10000, and no sample.  The count stays exact.  The first
+ * overflow of the next tick writes UNTHROTTLE, samples, and the period is 10
+ * again.
+ */
+START_TEST(test_hw_throttle)
+{
+	const u64 N = 10, MORE = 100000;
+	static struct smpl inst;
+	struct pfm_context *ctx;
+	unsigned long nmis;
+	u64 total, left;
+
+	sim_start(_i);
+	ctx = smpl_ctx();
+	smpl_open(ctx, &inst, 0, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, EX_U, N, false);
+	inst.max = 4;
+	ck_load_self(ctx);
+	ck_start(ctx);
+	sim.ip = UIP;
+	sim_count(SIM_EV_INST, 4 * N, SIM_USER);
+	ck_assert_uint_eq(inst.n, 4);
+	ck_assert_uint_eq(inst.throttles, 0);
+	sim_count(SIM_EV_INST, N, SIM_USER);
+	ck_assert_uint_eq(inst.n, 4);
+	ck_assert_uint_eq(inst.throttles, 1);
+	ck_assert_u64_eq(smpl_pmd_value(ctx, &inst), -4 * N);
+	nmis = sim.nmis;
+	sim_count(SIM_EV_INST, MORE, SIM_USER);
+	ck_assert_uint_le(sim.nmis - nmis, 12);
+	ck_assert_uint_eq(inst.n, 4);
+	ck_assert_uint_eq(inst.throttles, 1);
+	total = 5 * N + MORE;
+	ck_assert_u64_eq(smpl_count(ctx, &inst), total);
+
+	/* the next tick: the counter's next overflow ends it */
+	tick++;
+	left = -smpl_pmd_value(ctx, &inst);
+	sim_count(SIM_EV_INST, left - 1, SIM_USER);
+	ck_assert_uint_eq(inst.n, 4);
+	sim_count(SIM_EV_INST, 1, SIM_USER);
+	total += left;
+	ck_assert_uint_eq(inst.unthrottles, 1);
+	ck_assert_uint_eq(inst.n, 5);
+	ck_assert_u64_eq(smpl_pmd_value(ctx, &inst), -N);
+	sim_count(SIM_EV_INST, 3 * N, SIM_USER);
+	total += 3 * N;
+	ck_assert_uint_eq(inst.n, 8);
+	ck_assert_uint_eq(inst.throttles, 1);
+	ck_assert_u64_eq(inst.period[7], N);
+	ck_assert_u64_eq(smpl_count(ctx, &inst), total);
+	ck_stop(ctx);
+	smpl_done(ctx);
+}
+END_TEST
+
+/*
+ * freq under the throttle: the period freq adapted is the one back after it,
+ * and the throttled stretch (a backed-off period) teaches freq nothing.
+ */
+START_TEST(test_hw_throttle_freq)
+{
+	static struct smpl cyc;
+	struct pfm_context *ctx;
+	u64 period, left;
+	unsigned int i;
+
+	sim_start(_i);
+	ctx = smpl_ctx();
+	smpl_open(ctx, &cyc, 0, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, EX_U, 1000, true);
+	cyc.max = 1000;
+	ck_load_self(ctx);
+	ck_start(ctx);
+	sim.ip = UIP;
+	/* cycles at one a ns: the period climbs from 1 */
+	for (i = 0; i < 20; i++) {
+		now_ns += cyc.per.period;
+		sim_count(sim_cycles_event(), cyc.per.period, SIM_USER);
+	}
+	ck_assert_uint_eq(cyc.n, 20);
+	period = cyc.per.period;
+	/* a tick of 3 samples: the fourth overflow throttles */
+	cyc.max = 3;
+	tick++;
+	for (i = 0; i < 4; i++) {
+		now_ns += cyc.per.period;
+		sim_count(sim_cycles_event(), cyc.per.period, SIM_USER);
+	}
+	ck_assert_uint_eq(cyc.throttles, 1);
+	ck_assert_uint_eq(cyc.n, 23);
+	period = cyc.per.period;
+	ck_assert_u64_eq(smpl_pmd_value(ctx, &cyc), -3 * period);
+	tick++;
+	left = -smpl_pmd_value(ctx, &cyc);
+	now_ns += left;
+	sim_count(sim_cycles_event(), left, SIM_USER);
+	ck_assert_uint_eq(cyc.unthrottles, 1);
+	ck_assert_uint_eq(cyc.n, 24);
+	ck_assert_u64_eq(cyc.period[23], period);
+	ck_assert_u64_eq(cyc.per.period, period);
+	ck_assert_u64_eq(smpl_pmd_value(ctx, &cyc), -period);
+	ck_stop(ctx);
+	smpl_done(ctx);
+}
+END_TEST
+
+/*
  * What a hardware sampling event cannot ask for here, with 6.1's x86 errno:
  * precise_ip (no PEBS or IBS: EOPNOTSUPP, also while sampling), and the sample
  * bits a record here has not (BRANCH_STACK without LBRs is EOPNOTSUPP in 6.1;
@@ -487,6 +616,8 @@ Suite *sim_perf_sample_suite(void)
 	tcase_add_loop_test(tc, test_hw_group_read, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_hw_sampling_in_sets, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_hw_sample_errnos, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_hw_throttle, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_hw_throttle_freq, 0, SIM_NR_MODELS);
 	suite_add_tcase(s, tc);
 	return s;
 }
