@@ -40,7 +40,7 @@ static void pfm_pmd_reset(struct pfm_event_set *set, unsigned int i, bool long_r
 	p->last_reset_val = pfm_reset_value(p, long_reset);
 	p->value += p->last_reset_val;
 	if (live)
-		pfm_pmd_load(set, i);
+		pfm_pmd_reload(set, i);
 	for_each_set_bit(j, (unsigned long *)p->reset_pmds, pfm_pmu.num_pmd_slots) {
 		struct pfm_pmd *q = &set->pmds[j];
 

@@ -53,6 +53,13 @@ struct pfm_pmu_unit {
 	void (*write_pmc)(unsigned int idx, u64 value);
 	void (*write_pmd)(unsigned int idx, u64 value);
 	u64 (*read_pmd)(unsigned int idx);
+	/*
+	 * Optional: the reload of PMD idx after its overflow, value what it counted
+	 * moved back by its reset, where write_pmd() would count afresh from value:
+	 * a unit that owes the PMD time since it last folded it (a task clock)
+	 * keeps owing it, so the overflow's handling is counted.
+	 */
+	void (*reload_pmd)(unsigned int idx, u64 value);
 	void (*enable)(bool system_wide);	/* system-wide: count for every thread */
 	void (*disable)(void);
 

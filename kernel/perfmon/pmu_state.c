@@ -38,6 +38,18 @@ void pfm_pmd_load(struct pfm_event_set *set, unsigned int i)
 	r->unit->write_pmd(r->idx, hw);
 }
 
+/* After PMD i's overflow, its reset applied (ovfl.c): its time owed is kept. */
+void pfm_pmd_reload(struct pfm_event_set *set, unsigned int i)
+{
+	const struct pfm_reg *r = &pfm_pmu.pmd[i];
+	u64 hw = set->pmds[i].value & pfm_pmd_ovfl_mask(r->desc);
+
+	if (r->unit->reload_pmd)
+		r->unit->reload_pmd(r->idx, hw);
+	else
+		r->unit->write_pmd(r->idx, hw);
+}
+
 static void pfm_pmc_load(struct pfm_event_set *set, unsigned int i)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmc[i];

@@ -82,6 +82,7 @@ static __always_inline bool __pfm_pmd_sync(struct pfm_event_set *set, unsigned i
 
 bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i);
 void pfm_pmd_load(struct pfm_event_set *set, unsigned int i);
+void pfm_pmd_reload(struct pfm_event_set *set, unsigned int i);
 /*
  * A set is live when it is the active set of a started context whose thread is on
  * this CPU: its values are then in the PMU, else in memory.

@@ -143,7 +143,11 @@ static void pfm_sw_disarm(struct pfm_sw_cpu *c)
 	c->timer_armed = false;
 }
 
-static void pfm_sw_arm(struct pfm_sw_cpu *c)
+/*
+ * At time now: a task clock's PMD holds its count up to its stamp, and the
+ * time since is owed to it (a reload keeps it owing, pfm_sw_reload_pmd()).
+ */
+static void pfm_sw_arm(struct pfm_sw_cpu *c, u64 now)
 {
 	unsigned long ticking = pfm_sw_ticking_mask(c);
 	u64 next = PFM_SW_TIMER_HORIZON;
@@ -152,10 +156,12 @@ static void pfm_sw_arm(struct pfm_sw_cpu *c)
 	if (!c->timer_ready)
 		return;
 	for_each_set_bit(i, &ticking, N) {
-		u64 v = *pfm_sw_pmd(c, i);
+		u64 v = *pfm_sw_pmd(c, i), ahead = v + (now - c->stamp[i]);
 
-		if (v && -v < next)
-			next = -v;
+		if ((s64)v < 0 && (s64)ahead >= 0)
+			next = 1;		/* the carry is already owed */
+		else if (ahead && -ahead < next)
+			next = -ahead;
 	}
 	if (next < PFM_SW_TIMER_HORIZON) {
 		hrtimer_start(&c->timer, ns_to_ktime(max_t(u64, next, 1)),
@@ -182,7 +188,7 @@ static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
 	if (ovfl)
 		pfm_pmu_overflow(&pfm_sw_unit, ovfl);	/* its resets re-arm */
 	else
-		pfm_sw_arm(c);
+		pfm_sw_arm(c, now);
 	return HRTIMER_NORESTART;
 }
 
@@ -293,7 +299,7 @@ static void pfm_sw_write_pmc(unsigned int i, u64 value)
 	c->stamp[i] = now;
 	c->pmc[i] = value;
 	pfm_sw_recount(c);
-	pfm_sw_arm(c);
+	pfm_sw_arm(c, now);
 }
 
 static void pfm_sw_write_pmd(unsigned int i, u64 value)
@@ -303,8 +309,18 @@ static void pfm_sw_write_pmd(unsigned int i, u64 value)
 	*pfm_sw_pmd(c, i) = value;
 	if (c->enabled) {
 		c->stamp[i] = pfm_clock_ns();
-		pfm_sw_arm(c);
+		pfm_sw_arm(c, c->stamp[i]);
 	}
+}
+
+/* The stamp stays: the time since the carry's fold is counted from value on. */
+static void pfm_sw_reload_pmd(unsigned int i, u64 value)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+
+	*pfm_sw_pmd(c, i) = value;
+	if (c->enabled)
+		pfm_sw_arm(c, pfm_sw_ticking_mask(c) ? pfm_clock_ns() : 0);
 }
 
 /* A count of events is whole where it is: only time and arrivals are owed to it. */
@@ -341,7 +357,7 @@ static void pfm_sw_start(struct pfm_sw_cpu *c, bool system_wide, u64 now)
 		c->timer.function = pfm_sw_tick;
 		c->timer_ready = true;
 	}
-	pfm_sw_arm(c);
+	pfm_sw_arm(c, now);
 }
 
 /* Only the task-clock counters read the clock: a bank without one does not. */
@@ -524,6 +540,7 @@ const struct pfm_pmu_unit pfm_sw_unit = {
 	.pmc_check = pfm_sw_pmc_check,
 	.write_pmc = pfm_sw_write_pmc,
 	.write_pmd = pfm_sw_write_pmd,
+	.reload_pmd = pfm_sw_reload_pmd,
 	.read_pmd = pfm_sw_read_pmd,
 	.enable = pfm_sw_enable,
 	.disable = pfm_sw_disable,

@@ -667,11 +667,11 @@ static void clock_samples(unsigned long long config)
 	ck_assert_int_ge(i, used < run + 2 * period ? 10 : 1);
 	ck_assert_int_le(i, 20);
 	/*
-	 * the thread's time, less what the core's reload after each carry takes
-	 * (its PMD is read, the sample written, then the PMD written: the time
-	 * between is not counted; 1.1 % on the debug kernel at 100 Hz): 2 %
+	 * the thread's time, the carries' handling included (the reload keeps
+	 * the time owed since the carry; re-stamping lost 1.1 % on the debug
+	 * kernel at 100 Hz): 0.1 % for the two clocks' reading apart
 	 */
-	ck_assert_uint_ge(ck_read1(fd), run - run / 50);
+	ck_assert_uint_ge(ck_read1(fd), run - run / 1000);
 	unmap(&r);
 	close(fd);
 }

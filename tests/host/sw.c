@@ -372,6 +372,51 @@ START_TEST(test_through_core)
 }
 END_TEST
 
+static void on_record_takes_50ns(struct pfm_context *ctx __always_unused,
+				 struct pfm_event_set *set __always_unused,
+				 unsigned int pmd __always_unused)
+{
+	pfm_host_env.clock_ns += 50;
+}
+
+/*
+ * A sampling task clock (PMD at -1000, reset -1000) through the core: its
+ * carry's timer fires 100 ns late, the record takes 50 ns, and the reload
+ * keeps the time owed since the carry: the clock counts the overflow's
+ * handling, and its next carry is timed from the fold, not from the reload.
+ */
+START_TEST(test_task_clock_reload_keeps_time)
+{
+	static const char fake_fmt;
+	struct pfm_context *ctx = ck_ctx_new(0);
+	const u16 clk = 3;
+	struct hrtimer *t;
+
+	ctx->smpl.fmt = (const struct pfm_smpl_fmt *)&fake_fmt;
+	pfm_host_env.on_record = on_record_takes_50ns;
+	ck_write_pmc(ctx, SW_PMC(clk), PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK), 0);
+	ck_write_pmd_full(ctx, 0, SW_PMD(clk), -1000ULL, PFM_PMDFL_SMPL, -1000ULL, -1000ULL, 0);
+	ck_load_self(ctx);
+	pfm_host_env.clock_ns = 1000;
+	ck_start(ctx);
+	t = shim_hrtimer_last;
+	ck_assert(t->armed);
+	ck_assert_int_eq(t->expires, 2000);
+	pfm_host_env.clock_ns = 2100;
+	ck_assert(shim_hrtimer_fire(t));
+	ck_assert_uint_eq(pfm_host_env.samples, 1);
+	ck_assert_u64_eq(pfm_host_env.clock_ns, 2150);
+	/* 100 past the carry, less the period, plus the 50 of the record */
+	ck_assert(t->armed);
+	ck_assert_int_eq(t->expires, 2150 + 850);
+	pfm_host_env.clock_ns = 2300;
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(clk)), -700ULL);
+	pfm_host_env.on_record = NULL;
+	ctx->smpl.fmt = NULL;
+	ck_done(ctx);
+}
+END_TEST
+
 Suite *pfm_sw_suite(void)
 {
 	Suite *s = suite_create("sw");
@@ -387,6 +432,7 @@ Suite *pfm_sw_suite(void)
 	tcase_add_test(tc, test_system_wide_counts_all);
 	tcase_add_test(tc, test_pmc_check);
 	tcase_add_test(tc, test_through_core);
+	tcase_add_test(tc, test_task_clock_reload_keeps_time);
 	tcase_add_test(tc, test_levels);
 	tcase_add_test(tc, test_task_clock_levels);
 	tcase_add_test(tc, test_os_is_privileged);

@@ -139,8 +139,11 @@ void hrtimer_init(struct hrtimer *timer, int clock __always_unused,
 	memset(timer, 0, sizeof(*timer));
 }
 
+struct hrtimer *shim_hrtimer_last;
+
 void hrtimer_start(struct hrtimer *timer, ktime_t rel, enum hrtimer_mode mode __always_unused)
 {
+	shim_hrtimer_last = timer;
 	timer->armed = true;
 	timer->expires = shim_now_ns() + rel;
 	shim_hrtimer_starts++;

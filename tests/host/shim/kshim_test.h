@@ -25,5 +25,7 @@ extern bool shim_module_get_fail;	/* try_module_get() fails */
 extern u64 shim_random;			/* what get_random_u64() returns */
 
 bool shim_hrtimer_fire(struct hrtimer *timer);
+/* the timer hrtimer_start() started last (a unit's own, which tests cannot name) */
+extern struct hrtimer *shim_hrtimer_last;
 
 #endif /* _PFM_KSHIM_TEST_H */
