@@ -43,6 +43,7 @@ typedef struct { uid_t val; } kuid_t;
 #define __user
 #define __must_check
 #define __always_unused	__attribute__((__unused__))
+#define noinline	__attribute__((__noinline__))
 #ifndef __always_inline
 #define __always_inline	inline __attribute__((__always_inline__))
 #endif
