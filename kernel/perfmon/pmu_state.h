@@ -119,5 +119,6 @@ u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned i
 void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value);
 void pfm_pmc_update(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
+void pfm_set_pmcs_changed(struct pfm_event_set *set);
 
 #endif /* _PERFMON_PMU_STATE_H */

@@ -514,6 +514,7 @@ typedef struct {
 static inline void atomic_long_set(atomic_long_t *a, long v) { a->counter = v; }
 static inline void atomic_long_inc(atomic_long_t *a) { a->counter++; }
 static inline long atomic_long_read(const atomic_long_t *a) { return a->counter; }
+static inline long atomic_long_inc_return(atomic_long_t *a) { return ++a->counter; }
 static inline long atomic_long_xchg(atomic_long_t *a, long v)
 {
 	long old = a->counter;
