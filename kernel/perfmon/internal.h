@@ -86,6 +86,7 @@ struct pfm_event_set {
 	DECLARE_BITMAP(used_pmds, PFM_MAX_PMDS);
 	DECLARE_BITMAP(no_emul64, PFM_MAX_PMDS);	/* PMDs exported raw */
 	u64 *pmcs;			/* [pfm_pmu.num_pmc_slots] */
+	u64 pmcs_gen;			/* names these PMC values (pfm_set_pmcs_changed()) */
 	struct pfm_pmd *pmds;		/* [pfm_pmu.num_pmd_slots] */
 };
 

@@ -60,8 +60,10 @@ int pfm_pmu_add_unit(const struct pfm_pmu_unit *u)
 			continue;
 		pfm_pmu.pmc[n] = (struct pfm_reg){ .desc = &u->pmcs[i], .unit = u, .idx = i };
 		__set_bit(n, pfm_pmu.impl_pmcs);
-		if (!u->bind)
+		if (!u->bind) {
 			__set_bit(n, pfm_pmu.moved_pmcs);
+			pfm_pmu.any_moved = true;
+		}
 		pfm_pmu.num_pmc_slots = max(pfm_pmu.num_pmc_slots, n + 1);
 	}
 	for (i = 0; i < u->num_pmds; i++) {
@@ -71,8 +73,10 @@ int pfm_pmu_add_unit(const struct pfm_pmu_unit *u)
 			continue;
 		pfm_pmu.pmd[n] = (struct pfm_reg){ .desc = &u->pmds[i], .unit = u, .idx = i };
 		__set_bit(n, pfm_pmu.impl_pmds);
-		if (!u->bind)
+		if (!u->bind) {
 			__set_bit(n, pfm_pmu.moved_pmds);
+			pfm_pmu.any_moved = true;
+		}
 		pfm_pmu.num_pmd_slots = max(pfm_pmu.num_pmd_slots, n + 1);
 	}
 	pfm_pmu.units[pfm_pmu.num_units++] = u;

@@ -127,6 +127,7 @@ struct pfm_pmu {
 	/* the registers that move at a switch: those of units without bind() */
 	DECLARE_BITMAP(moved_pmcs, PFM_MAX_PMCS);
 	DECLARE_BITMAP(moved_pmds, PFM_MAX_PMDS);
+	bool any_moved;			/* some register moves: a unit has no bind() */
 };
 
 extern struct pfm_pmu pfm_pmu;

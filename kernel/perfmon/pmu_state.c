@@ -173,8 +173,21 @@ void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		pfm_pmd_load(set, i);
 }
 
+/*
+ * Each change of a set's PMC values (its creation, every write: pfm_pmc_update())
+ * gives them a number no other set's values ever had, so that a unit that copies
+ * them at bind() knows its copy is current from one comparison (0: no number).
+ */
+static atomic_long_t pfm_pmcs_gen;
+
+void pfm_set_pmcs_changed(struct pfm_event_set *set)
+{
+	set->pmcs_gen = atomic_long_inc_return(&pfm_pmcs_gen);
+}
+
 void pfm_pmc_update(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i)
 {
+	pfm_set_pmcs_changed(set);
 	if (pfm_live(ctx, set))
 		pfm_pmc_load(set, i);
 }

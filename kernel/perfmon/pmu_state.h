@@ -37,10 +37,13 @@ static __always_inline unsigned int pfm_next_reg(const unsigned long *map, unsig
 	     (i) = pfm_next_reg(map, n, (i) + 1))
 /*
  * Whether any register the set uses moves at a switch: a set of software counters
- * alone (pmu.h, bind()) has nothing to save or restore.
+ * alone (pmu.h, bind()) has nothing to save or restore.  Asked at every context
+ * switch: where no unit has registers that move, it costs one test.
  */
 static inline bool pfm_set_moves(const struct pfm_event_set *set)
 {
+	if (!pfm_pmu.any_moved)
+		return false;
 	return bitmap_intersects(set->used_pmcs, pfm_pmu.moved_pmcs, pfm_pmu.num_pmc_slots) ||
 	       bitmap_intersects(set->used_pmds, pfm_pmu.moved_pmds, pfm_pmu.num_pmd_slots);
 }
@@ -117,5 +120,6 @@ u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned i
 void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value);
 void pfm_pmc_update(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
+void pfm_set_pmcs_changed(struct pfm_event_set *set);
 
 #endif /* _PERFMON_PMU_STATE_H */

@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 #include "env.h"
+#include "pmu_state.h"
 #include "sets.h"
 #include "upage.h"
 
@@ -26,6 +27,7 @@ struct pfm_event_set *pfm_set_alloc(u16 id)
 	}
 	for_each_set_bit(i, pfm_pmu.impl_pmcs, pfm_pmu.num_pmc_slots)
 		set->pmcs[i] = pfm_pmu.pmc[i].desc->dfl_val;
+	pfm_set_pmcs_changed(set);
 	return set;
 }
 

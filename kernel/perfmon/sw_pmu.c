@@ -29,6 +29,7 @@ struct pfm_sw_cpu {
 	u8 at_os;			/* counters counting at kernel level */
 	bool stale;			/* pmc[] changed since the masks were derived */
 	u64 pmc[N];
+	u64 pmcs_gen;			/* the set values pmc[] holds, 0 if unknown */
 	struct pfm_event_set *set;	/* bound: the live set, whose PMDs count */
 	u64 own[N];			/* the PMDs when unbound */
 	u64 stamp[N];			/* task-clock counters: when they last folded */
@@ -217,7 +218,8 @@ static void pfm_sw_recount(struct pfm_sw_cpu *c)
  */
 static u64 pfm_sw_add(struct pfm_sw_cpu *c, unsigned int event, u64 n, u64 level)
 {
-	unsigned int mask, counted, i, stride;
+	unsigned long mask;
+	unsigned int i, stride;
 	u64 ovfl = 0, *vals;
 
 	mask = c->counting[event];
@@ -225,18 +227,15 @@ static u64 pfm_sw_add(struct pfm_sw_cpu *c, unsigned int event, u64 n, u64 level
 		((level & PFM_SW_PMC_OS) ? c->at_os : 0);
 	if (!mask)
 		return 0;
-	counted = mask;
 	vals = pfm_sw_vals(c, &stride);
-	for (i = 0; mask; i++, mask >>= 1) {
+	for_each_set_bit(i, &mask, N) {
 		u64 *v = &vals[i * stride];
 
-		if (!(mask & 1))
-			continue;
 		*v += n;
 		if (*v < n)
 			ovfl |= 1ULL << i;
 	}
-	pfm_upage_publish(PFM_SW_FIRST_PMD, vals, stride, counted);
+	pfm_upage_publish(PFM_SW_FIRST_PMD, vals, stride, mask);
 	return ovfl;
 }
 
@@ -289,6 +288,7 @@ static void pfm_sw_write_pmc(unsigned int i, u64 value)
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 	u64 now;
 
+	c->pmcs_gen = 0;
 	if (!c->enabled) {
 		c->stale |= c->pmc[i] != value;
 		c->pmc[i] = value;
@@ -373,8 +373,9 @@ static void pfm_sw_enable(bool system_wide)
 
 /*
  * The set goes live here: its PMCs are copied in only if they differ from the
- * bank's (the same thread back on its CPU finds them there), its PMDs count in
- * place.  Compared a word at a time: the kernel's memcmp() goes byte by byte.
+ * bank's, its PMDs count in place.  The same thread back on its CPU finds its own
+ * there, which the values' number tells (pfm_set_pmcs_changed()); otherwise they
+ * are compared a word at a time: the kernel's memcmp() goes byte by byte.
  */
 static void pfm_sw_bind(struct pfm_event_set *set, bool system_wide, u64 now)
 {
@@ -382,11 +383,14 @@ static void pfm_sw_bind(struct pfm_event_set *set, bool system_wide, u64 now)
 	const u64 *pmcs = set->pmcs + PFM_SW_FIRST_PMC;
 	unsigned int i;
 
-	for (i = 0; i < N; i++) {
-		if (c->pmc[i] != pmcs[i]) {
-			c->pmc[i] = pmcs[i];
-			c->stale = true;
+	if (!set->pmcs_gen || c->pmcs_gen != set->pmcs_gen) {
+		for (i = 0; i < N; i++) {
+			if (c->pmc[i] != pmcs[i]) {
+				c->pmc[i] = pmcs[i];
+				c->stale = true;
+			}
 		}
+		c->pmcs_gen = set->pmcs_gen;
 	}
 	if (c->stale)
 		pfm_sw_recount(c);
@@ -467,6 +471,24 @@ static void __pfm_sw_count(unsigned int event, u64 n, u64 level, bool cpu_only)
 void pfm_sw_count(unsigned int event, u64 n)
 {
 	__pfm_sw_count(event, n, pfm_sw_own_level[event], false);
+}
+
+/*
+ * A per-thread session's own switch out, from its hook in the scheduler, where
+ * interrupts are off already: counted as pfm_sw_count() would, without saving and
+ * restoring them.
+ */
+void pfm_sw_count_switch_out(void)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	u64 ovfl;
+
+	if (!c->enabled || (!c->system_wide && c->owner != current))
+		return;
+	ovfl = pfm_sw_add(c, PFM_SW_EV_CTX_SWITCHES, 1,
+			  pfm_sw_own_level[PFM_SW_EV_CTX_SWITCHES]);
+	if (ovfl)
+		pfm_pmu_overflow(&pfm_sw_unit, ovfl);
 }
 
 /*

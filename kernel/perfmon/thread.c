@@ -200,7 +200,7 @@ static void pfm_sched_out(struct preempt_notifier *pn, struct task_struct *next)
 	 * under us: interrupts are off and this thread is the one that would.
 	 */
 	if (READ_ONCE(ctx->hook) == hook)
-		pfm_sw_count(PFM_SW_EV_CTX_SWITCHES, 1);
+		pfm_sw_count_switch_out();
 	raw_spin_lock(&ctx->lock);
 	if (ctx->hook == hook)
 		pfm_sched_out_locked(ctx);

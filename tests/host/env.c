@@ -157,7 +157,7 @@ void pfm_host_hook_on(struct pfm_context *ctx)
 void pfm_host_sched_out(struct pfm_context *ctx)
 {
 	ck_assert(ctx->hook && ctx->hook->on);
-	pfm_sw_count(PFM_SW_EV_CTX_SWITCHES, 1);
+	pfm_sw_count_switch_out();
 	raw_spin_lock(&ctx->lock);
 	pfm_sched_out_locked(ctx);
 	raw_spin_unlock(&ctx->lock);

@@ -417,6 +417,35 @@ START_TEST(test_task_clock_reload_keeps_time)
 }
 END_TEST
 
+/*
+ * The bank keeps the PMCs of the set it last bound across a switch: a PMC written
+ * while the thread is away must still reach it at the next switch-in.
+ */
+START_TEST(test_pmc_written_while_out)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+
+	ck_write_pmc(ctx, PFM_SW_FIRST_PMC, PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_write_pmc(ctx, PFM_SW_FIRST_PMC + 1, PFM_SW_PMC(PFM_SW_EV_CTX_SWITCHES), 0);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	count(PFM_SW_EV_SYSCALLS, 2);
+	pfm_host_sched_out(ctx);
+	pfm_host_sched_in(ctx);			/* the bank's copy is current */
+	count(PFM_SW_EV_SYSCALLS, 3);
+	pfm_host_sched_out(ctx);
+	ck_write_pmc(ctx, PFM_SW_FIRST_PMC, PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS), 0);
+	pfm_host_sched_in(ctx);
+	count(PFM_SW_EV_SYSCALLS, 5);
+	count(PFM_SW_EV_PAGE_FAULTS, 4);
+	ck_stop(ctx);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PFM_SW_FIRST_PMD), 5 + 4);
+	ck_assert_u64_eq(ck_read_pmd(ctx, PFM_SW_FIRST_PMD + 1), 2);
+	ck_unload(ctx);
+	pfm_context_put(ctx);
+}
+END_TEST
+
 Suite *pfm_sw_suite(void)
 {
 	Suite *s = suite_create("sw");
@@ -433,6 +462,7 @@ Suite *pfm_sw_suite(void)
 	tcase_add_test(tc, test_pmc_check);
 	tcase_add_test(tc, test_through_core);
 	tcase_add_test(tc, test_task_clock_reload_keeps_time);
+	tcase_add_test(tc, test_pmc_written_while_out);
 	tcase_add_test(tc, test_levels);
 	tcase_add_test(tc, test_task_clock_levels);
 	tcase_add_test(tc, test_os_is_privileged);

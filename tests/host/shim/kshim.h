@@ -43,6 +43,7 @@ typedef struct { uid_t val; } kuid_t;
 #define __user
 #define __must_check
 #define __always_unused	__attribute__((__unused__))
+#define noinline	__attribute__((__noinline__))
 #ifndef __always_inline
 #define __always_inline	inline __attribute__((__always_inline__))
 #endif
@@ -513,6 +514,7 @@ typedef struct {
 static inline void atomic_long_set(atomic_long_t *a, long v) { a->counter = v; }
 static inline void atomic_long_inc(atomic_long_t *a) { a->counter++; }
 static inline long atomic_long_read(const atomic_long_t *a) { return a->counter; }
+static inline long atomic_long_inc_return(atomic_long_t *a) { return ++a->counter; }
 static inline long atomic_long_xchg(atomic_long_t *a, long v)
 {
 	long old = a->counter;
