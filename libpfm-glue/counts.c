@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "perfmon.h"
+#include "counts.h"
 
 const struct pfm_counts_page *pfm_mmap_counts(int fd)
 {
@@ -28,32 +28,11 @@ int pfm_munmap_counts(const struct pfm_counts_page *pg)
 	return munmap((void *)pg, (size_t)sysconf(_SC_PAGESIZE));
 }
 
-static int pfm_counts_shown(const struct pfm_counts_page *pg, unsigned int pmd)
-{
-	return pmd < PFM_MAX_PMDS &&
-	       (__atomic_load_n(&pg->mapped_pmds[pmd / 64], __ATOMIC_RELAXED) >> (pmd % 64)) & 1;
-}
-
 int pfm_read_mapped(const struct pfm_counts_page *pg, unsigned int set,
 		    const unsigned int *pmds, uint64_t *values, unsigned int n)
 {
-	unsigned int seq, k;
-	int err;
+	int err = pfm_counts_snapshot(pg, set, pmds, n, values, NULL);
 
-	do {
-		seq = __atomic_load_n(&pg->seq, __ATOMIC_ACQUIRE);
-		if (seq & 1)
-			continue;
-		err = __atomic_load_n(&pg->set_id, __ATOMIC_RELAXED) == set ? 0 : ENOENT;
-		for (k = 0; !err && k < n; k++) {
-			if (!pfm_counts_shown(pg, pmds[k]))
-				err = ENOENT;
-			else
-				values[k] = __atomic_load_n(&pg->pmds[pmds[k]],
-							    __ATOMIC_RELAXED);
-		}
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	} while ((seq & 1) || __atomic_load_n(&pg->seq, __ATOMIC_RELAXED) != seq);
 	if (err) {
 		errno = err;
 		return -1;

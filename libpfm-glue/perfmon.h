@@ -50,6 +50,39 @@ int pfm_munmap_counts(const struct pfm_counts_page *pg);
 int pfm_read_mapped(const struct pfm_counts_page *pg, unsigned int set,
 		    const unsigned int *pmds, uint64_t *values, unsigned int n);
 
+/*
+ * The fastest read of the page: the checks of pfm_read_mapped() made once.
+ * pfm_counts_prepare() checks that set is the active set and every PMD of pmds[]
+ * shown, and notes the page's layout generation (COUNTS PAGE, layout_gen) in *r;
+ * pfm_counts_read() then copies the n values by the noted numbers, checking only
+ * that the generation is the same, into values[0..n-1]: what pfm_read_pmds()
+ * returns at that point.  When the generation moved (a set switch, a write that
+ * shows or hides a PMD), the read checks again and notes the new one, or fails
+ * with ENOENT as pfm_read_mapped() does (and reads again once the set is back).
+ * A reader is used by one thread at a time; it holds no resource (no call ends it).
+ *
+ * Errors, nothing changed (neither *r nor values):
+ *   pfm_counts_prepare(): EINVAL for a NULL pg, r or pmds, n 0, set above
+ *   PFM_MAX_SET_ID or a PMD number of PFM_MAX_PMDS or above; E2BIG for n above
+ *   PFM_COUNTS_READ_MAX; ENOENT when set is not the active set or a PMD is not
+ *   shown; EOPNOTSUPP for a page of a kernel without layout_gen (version 1).
+ *   pfm_counts_read(): EINVAL for a NULL r or values, or a reader never prepared
+ *   (zeroed); ENOENT as above.
+ */
+#define PFM_COUNTS_READ_MAX	64
+
+struct pfm_counts_reader {
+	const struct pfm_counts_page *pg;
+	uint32_t gen;				/* layout_gen the checks were made at */
+	uint16_t set;
+	uint16_t n;
+	unsigned int pmds[PFM_COUNTS_READ_MAX];
+};
+
+int pfm_counts_prepare(const struct pfm_counts_page *pg, unsigned int set,
+		       const unsigned int *pmds, unsigned int n, struct pfm_counts_reader *r);
+int pfm_counts_read(struct pfm_counts_reader *r, uint64_t *values);
+
 struct perf_event_attr;
 /*
  * perf_event_open(2) answered by perfmon: the same arguments, an fd that behaves

@@ -43,6 +43,25 @@ static bool pfm_upage_holds(const struct pfm_event_set *set, unsigned int i)
 }
 
 /*
+ * Between pfm_upage_begin() and _end(): the set shown and its PMDs in the page,
+ * with a new layout generation if either changed, so that a reader which checked
+ * them once needs only compare layout_gen (uapi perfmon.h, COUNTS PAGE).
+ */
+static void pfm_upage_layout(struct pfm_counts_page *pg, u16 set_id, const u64 *mapped)
+{
+	bool changed = pg->set_id != set_id;
+	unsigned int i;
+
+	for (i = 0; i < PFM_PMD_BV; i++) {
+		changed |= pg->mapped_pmds[i] != mapped[i];
+		WRITE_ONCE(pg->mapped_pmds[i], mapped[i]);
+	}
+	WRITE_ONCE(pg->set_id, set_id);
+	if (changed)
+		WRITE_ONCE(pg->layout_gen, pg->layout_gen + 1);
+}
+
+/*
  * ctx->lock held, on the CPU where the state is: the active set, whole; before the
  * first start there is none, and the page shows set 0 (always the first).
  */
@@ -57,15 +76,13 @@ void pfm_upage_refresh(struct pfm_context *ctx)
 	if (!pg)
 		return;
 	pfm_upage_begin(pg);
-	pg->set_id = set->id;
 	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots) {
 		if (!pfm_upage_holds(set, i))
 			continue;
 		mapped[i / 64] |= 1ULL << (i % 64);
 		WRITE_ONCE(pg->pmds[i], pfm_pmd_value(ctx, set, i));
 	}
-	for (i = 0; i < PFM_PMD_BV; i++)
-		WRITE_ONCE(pg->mapped_pmds[i], mapped[i]);
+	pfm_upage_layout(pg, set->id, mapped);
 	pfm_upage_end(pg);
 }
 

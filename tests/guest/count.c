@@ -261,7 +261,8 @@ END_TEST
  * counts change at each switch too.  Each thread's counts are its own, exactly:
  * the pages it touched, not the other's, its system calls, and its switches as
  * the kernel counted them.  A count lost at a switch, or counted into the other's
- * context, shows here; and the counts page agrees with pfm_read_pmds().
+ * context, shows here; and the counts page agrees with pfm_read_pmds(), read by
+ * pfm_read_mapped() and by a reader prepared before the start.
  */
 #define PP_ROUNDS	300
 #define PP_NEV		3
@@ -281,6 +282,8 @@ struct pp {
 	uint64_t v[PP_NEV];		/* by event: pfm_read_pmds() after the stop */
 	uint64_t mapped[PP_NEV];	/* by event: the counts page after the stop */
 	int mapped_ret;
+	uint64_t reader[PP_NEV];	/* the same, by a reader prepared before the start */
+	int prep_ret, reader_ret;
 };
 
 /* One turn: the token in, a page touched, the token on (the first thread starts). */
@@ -303,6 +306,7 @@ static void *pp_thread(void *arg)
 	const struct pfm_counts_page *pg;
 	unsigned int pmds[PP_NEV];
 	struct pfarg_pmd pd[PP_NEV];
+	struct pfm_counts_reader rd;
 	long psz = page_size();
 	char *pages;
 	int fd, e, i;
@@ -317,6 +321,7 @@ static void *pp_thread(void *arg)
 	ck_load_self(fd);
 	pg = pfm_mmap_counts(fd);
 	ck_assert_msg(pg != NULL, "pfm_mmap_counts: %s", strerror(errno));
+	t->prep_ret = pfm_counts_prepare(pg, 0, pmds, PP_NEV, &rd);
 	pages = ck_fresh_pages(PP_ROUNDS + 1);
 	pthread_barrier_wait(t->barrier);
 	/* a turn and a stop before the window: the code and stack they use are in */
@@ -332,6 +337,7 @@ static void *pp_thread(void *arg)
 
 	ck_assert_ok(pfm_read_pmds(fd, pd, sizeof(pd)));
 	t->mapped_ret = pfm_read_mapped(pg, 0, pmds, t->mapped, PP_NEV);
+	t->reader_ret = t->prep_ret ? -1 : pfm_counts_read(&rd, t->reader);
 	for (e = 0; e < PP_NEV; e++)
 		t->v[e] = pd[e].reg_value;
 	pfm_munmap_counts(pg);
@@ -372,8 +378,12 @@ START_TEST(test_switches_between_contexts)
 			      "thread %d: counted %llu switches, the kernel %ld", i,
 			      (unsigned long long)sw, k);
 		ck_assert_int_eq(t[i].mapped_ret, 0);
-		for (e = 0; e < PP_NEV; e++)
+		ck_assert_int_eq(t[i].prep_ret, 0);
+		ck_assert_int_eq(t[i].reader_ret, 0);
+		for (e = 0; e < PP_NEV; e++) {
 			ck_assert_uint_eq(t[i].mapped[e], t[i].v[e]);
+			ck_assert_uint_eq(t[i].reader[e], t[i].v[e]);
+		}
 	}
 	pthread_barrier_destroy(&barrier);
 	for (i = 0; i < 2; i++) {

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -41,15 +42,6 @@ static uint64_t mapped0(const struct pfm_counts_page *pg, unsigned int set)
 	return v;
 }
 
-static const struct pfm_counts_page *ck_map(int fd)
-{
-	const struct pfm_counts_page *pg = pfm_mmap_counts(fd);
-
-	ck_assert_msg(pg != NULL, "pfm_mmap_counts: %s", strerror(errno));
-	ck_assert_uint_eq(pg->version, PFM_COUNTS_PAGE_VERSION);
-	return pg;
-}
-
 /*
  * Self-monitoring: the page holds the count the thread made so far, and a
  * pfm_read_pmds() after it counts its own system call (the page read makes none).
@@ -57,7 +49,7 @@ static const struct pfm_counts_page *ck_map(int fd)
 START_TEST(test_page_exact_self)
 {
 	int fd = syscall_ctx();
-	const struct pfm_counts_page *pg = ck_map(fd);
+	const struct pfm_counts_page *pg = ck_map_counts(fd);
 	struct pfarg_pmd pd;
 	uint64_t m1, m2, m3;
 	int rs, rt;
@@ -109,7 +101,7 @@ START_TEST(test_page_faults_exact)
 	int r1, r2;
 
 	ck_counter(fd, 1, PFM_SW_EV_PAGE_FAULTS);
-	pg = ck_map(fd);
+	pg = ck_map_counts(fd);
 	ck_load_self(fd);
 	ck_assert_ok(pfm_start(fd, 0));
 	touch_pages(warm, 1);
@@ -132,7 +124,7 @@ START_TEST(test_page_writes_and_unshown)
 {
 	static const unsigned int unused[] = { SW_PMD(5) };
 	int fd = syscall_ctx();
-	const struct pfm_counts_page *pg = ck_map(fd);
+	const struct pfm_counts_page *pg = ck_map_counts(fd);
 	uint64_t v;
 
 	ck_write_pmd(fd, SW_PMD(0), 123456789);
@@ -157,7 +149,7 @@ END_TEST
 START_TEST(test_page_detach_close_munmap)
 {
 	int fd = syscall_ctx();
-	const struct pfm_counts_page *pg = ck_map(fd), *pg2;
+	const struct pfm_counts_page *pg = ck_map_counts(fd), *pg2;
 	int rs, rt;
 
 	ck_load_self(fd);
@@ -172,7 +164,7 @@ START_TEST(test_page_detach_close_munmap)
 	do_getppid(10);
 	ck_assert_uint_eq(mapped0(pg, 0), 301);
 	/* a second mapping shows the same page */
-	pg2 = ck_map(fd);
+	pg2 = ck_map_counts(fd);
 	ck_assert_uint_eq(mapped0(pg2, 0), 301);
 	ck_assert_ok(pfm_munmap_counts(pg));
 	ck_assert_uint_eq(mapped0(pg2, 0), 301);
@@ -242,7 +234,7 @@ START_TEST(test_page_other_process)
 {
 	struct kid k = KID_INIT;
 	int fd = syscall_ctx();
-	const struct pfm_counts_page *pg = ck_map(fd);
+	const struct pfm_counts_page *pg = ck_map_counts(fd);
 
 	ck_kid_start(&k);
 	ck_load(fd, k.pid);
@@ -266,30 +258,44 @@ END_TEST
  * Reads racing with context and set switches.  Set 0 counts system calls on two
  * counters, set 1 page faults on two, switching every 200 us of the thread's time;
  * the thread makes system calls, faults and yields to a sibling on its CPU, while
- * another process reads the page without pause until the thread is done.  Every snapshot must hold one set:
- * its two counters equal and never below the last snapshot of that set.
+ * another process reads the page without pause until the thread is done, by
+ * pfm_read_mapped() and by prepared readers in turn.  Every snapshot must hold one
+ * set: its two counters equal and never below the last snapshot of that set.
  */
 struct race {
 	volatile int go;
 	volatile int done;
 	long snapshots[2];
+	long prepared[2];	/* of them, by pfm_counts_read() */
 	long torn;
 	long backwards;
 };
 
+/* By pfm_read_mapped() and a reader of each set in turn, prepared when it can be. */
 static void race_reader(const struct pfm_counts_page *pg, struct race *r)
 {
 	static const unsigned int pmds[] = { SW_PMD(0), SW_PMD(1) };
 	uint64_t last[2] = { 0, 0 }, v[2];
+	struct pfm_counts_reader rd[2];
+	bool ready[2] = { false, false };
 	unsigned int set;
+	long i;
+	int ret;
 
 	while (!r->go)
 		;
-	while (!r->done) {
+	for (i = 0; !r->done; i++) {
 		set = __atomic_load_n(&pg->set_id, __ATOMIC_RELAXED) & 1;
-		if (pfm_read_mapped(pg, set, pmds, v, 2))
+		if (i % 2 && !ready[set])
+			ready[set] = !pfm_counts_prepare(pg, set, pmds, 2, &rd[set]);
+		if (i % 2 && ready[set])
+			ret = pfm_counts_read(&rd[set], v);
+		else
+			ret = pfm_read_mapped(pg, set, pmds, v, 2);
+		if (ret)
 			continue;	/* switched meanwhile */
 		r->snapshots[set]++;
+		r->prepared[set] += i % 2 && ready[set];
 		if (v[0] != v[1])
 			r->torn++;
 		if (v[0] < last[set])
@@ -325,7 +331,7 @@ START_TEST(test_page_race_switches)
 	}
 	ck_assert_ok(pfm_write_pmcs(fd, pc, sizeof(pc)));
 	ck_assert_ok(pfm_write_pmds(fd, pd, sizeof(pd)));
-	pg = ck_map(fd);
+	pg = ck_map_counts(fd);
 	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ck_assert(r != MAP_FAILED);
 	memset(r, 0, sizeof(*r));
@@ -358,10 +364,12 @@ START_TEST(test_page_race_switches)
 	r->done = 1;
 	ck_assert_int_eq(waitpid(reader, &status, 0), reader);
 	ck_assert_int_eq(waitpid(yielder, &status, 0), yielder);
-	printf("counts_page: race: %ld snapshots of set 0, %ld of set 1\n", r->snapshots[0],
-	       r->snapshots[1]);
+	printf("counts_page: race: %ld snapshots of set 0, %ld of set 1 (%ld, %ld by a reader)\n",
+	       r->snapshots[0], r->snapshots[1], r->prepared[0], r->prepared[1]);
 	ck_assert_msg(r->snapshots[0] > 0 && r->snapshots[1] > 0,
 		      "snapshots of set 0: %ld, set 1: %ld", r->snapshots[0], r->snapshots[1]);
+	ck_assert_msg(r->prepared[0] > 0 && r->prepared[1] > 0,
+		      "by a reader, of set 0: %ld, set 1: %ld", r->prepared[0], r->prepared[1]);
 	ck_assert_msg(!r->torn && !r->backwards, "%ld torn, %ld backwards of %ld + %ld",
 		      r->torn, r->backwards, r->snapshots[0], r->snapshots[1]);
 	/* stopped: the page's set reads as pfm_read_pmds reads it */

@@ -78,6 +78,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pfm_compat_perf_counter_suite());
 	srunner_add_suite(sr, pfm_compat_perf_counter_shim_suite());
 	srunner_add_suite(sr, pfm_counts_page_suite());
+	srunner_add_suite(sr, pfm_counts_reader_suite());
 	srunner_set_fork_status(sr, CK_FORK);
 
 	srunner_run_all(sr, CK_NORMAL);

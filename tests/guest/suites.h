@@ -38,6 +38,7 @@ Suite *pfm_compat_pmc_suite(void);	/* compat_pmc.c: NetBSD's pmc_control(2) */
 Suite *pfm_compat_perf_counter_suite(void); /* compat_perf_counter.c: 2008 perf_counter_open */
 Suite *pfm_compat_perf_counter_shim_suite(void); /* compat_perf_counter_shim.c: its perf_event path: sampling, ring, inherit */
 Suite *pfm_counts_page_suite(void);	/* counts_page.c: reads without a system call */
+Suite *pfm_counts_reader_suite(void);	/* counts_reader.c: the prepared reader */
 
 /* security.c: "pfm_tests --attach-sleeper N" (run-suite.sh's rmmod check) */
 int attach_sleeper(long cycles);

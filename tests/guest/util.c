@@ -148,6 +148,15 @@ long page_size(void)
 	return sysconf(_SC_PAGESIZE);
 }
 
+const struct pfm_counts_page *ck_map_counts(int fd)
+{
+	const struct pfm_counts_page *pg = pfm_mmap_counts(fd);
+
+	ck_assert_msg(pg != NULL, "pfm_mmap_counts: %s", strerror(errno));
+	ck_assert_uint_eq(pg->version, PFM_COUNTS_PAGE_VERSION);
+	return pg;
+}
+
 char *ck_fresh_pages(long n)
 {
 	char *p;

@@ -83,6 +83,8 @@ char *ck_fresh_pages(long n);
 /* Write one byte to each of n pages. */
 void touch_pages(char *p, long n);
 long page_size(void);
+/* The context's counts page, mapped (pfm_mmap_counts()), of this ABI's version. */
+const struct pfm_counts_page *ck_map_counts(int fd);
 
 /* 0 or -1 with errno; a sysfs file is read or written in one go. */
 int sysfs_read(const char *path, char *buf, size_t len);

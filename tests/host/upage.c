@@ -2,7 +2,8 @@
 /*
  * upage: the counts page (upage.c) against pfm_read_pmds() through the core: after
  * events, context switches, migrations, writes, a 64-bit overflow and a set
- * switch, every PMD the page shows holds what the call reads, and only those.
+ * switch, every PMD the page shows holds what the call reads, and only those; the
+ * layout generation moves with the set shown and the PMDs shown, and only then.
  */
 #include "harness.h"
 #include "upage.h"
@@ -118,6 +119,59 @@ START_TEST(test_page_follows_the_set)
 }
 END_TEST
 
+/*
+ * layout_gen moves with set_id or mapped_pmds, in the same write, and only then:
+ * counts, switches, migrations and value writes leave it.
+ */
+START_TEST(test_page_layout_generation)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfm_counts_page *pg;
+	u32 gen;
+
+	ck_create_set(ctx, 1, 0, 0);
+	program(ctx, 0);
+	program(ctx, 1);
+	pg = page_new(ctx);
+	gen = pg->layout_gen;
+	ck_load_self(ctx);
+	ck_start(ctx);
+	pfm_sw_count(PFM_SW_EV_SYSCALLS, 3);
+	pfm_host_sched_out(ctx);
+	pfm_host_sched_in(ctx);
+	pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);
+	ck_write_pmd(ctx, SW_PMD(FLT), 1000);
+	ck_assert_uint_eq(pg->layout_gen, gen);
+	ck_stop(ctx);
+	ck_assert_uint_eq(pg->layout_gen, gen);
+	/* the clock counter counting system calls: shown, a new layout */
+	ck_write_set_pmc(ctx, 0, SW_PMC(CLK), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	ck_assert(shown(pg, SW_PMD(CLK)));
+	ck_assert_uint_eq(pg->layout_gen, gen + 1);
+	/* and back: hidden, another */
+	ck_write_set_pmc(ctx, 0, SW_PMC(CLK), PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
+	ck_assert(!shown(pg, SW_PMD(CLK)));
+	ck_assert_uint_eq(pg->layout_gen, gen + 2);
+	/* the same PMC written again: the layout stays */
+	ck_write_set_pmc(ctx, 0, SW_PMC(CLK), PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
+	ck_assert_uint_eq(pg->layout_gen, gen + 2);
+	/* set 1 shows the same PMDs: the set alone moves it, each way */
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_SET, 1), 0);
+	ck_assert_uint_eq(pg->set_id, 1);
+	ck_assert_uint_eq(pg->layout_gen, gen + 3);
+	ck_page_exact(ctx, pg, 1);
+	ck_stop(ctx);
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_SET, 0), 0);
+	ck_assert_uint_eq(pg->layout_gen, gen + 4);
+	ck_page_exact(ctx, pg, 0);
+	ck_stop(ctx);
+	ck_assert_uint_eq(pg->seq % 2, 0);
+	ck_unload(ctx);
+	ck_assert_uint_eq(pg->layout_gen, gen + 4);
+	pfm_context_put(ctx);
+}
+END_TEST
+
 Suite *pfm_upage_suite(void)
 {
 	Suite *s = suite_create("upage");
@@ -125,6 +179,7 @@ Suite *pfm_upage_suite(void)
 
 	tcase_add_test(tc, test_page_follows_the_counts);
 	tcase_add_test(tc, test_page_follows_the_set);
+	tcase_add_test(tc, test_page_layout_generation);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,12 +5,14 @@
 
 LIB_TEST_BIN := $(B)/host/lib/events_test
 LIB_MUX_TEST_BIN := $(B)/host/lib/mux_test
+LIB_COUNTS_TEST_BIN := $(B)/host/lib/counts_test
 
 .PHONY: check-lib
 check-host: check-lib
-check-lib: $(LIB_TEST_BIN) $(LIB_MUX_TEST_BIN)
+check-lib: $(LIB_TEST_BIN) $(LIB_MUX_TEST_BIN) $(LIB_COUNTS_TEST_BIN)
 	LIBPFM_FORCE_PMU=skl $(LIB_TEST_BIN)
 	$(LIB_MUX_TEST_BIN)
+	$(LIB_COUNTS_TEST_BIN)
 
 $(LIB_TEST_BIN): $(TOP)/tests/lib/events_test.c $(LIBPFM_A) $(LIBPFM_HDRS)
 	@mkdir -p $(@D)
@@ -21,4 +23,11 @@ $(LIB_TEST_BIN): $(TOP)/tests/lib/events_test.c $(LIBPFM_A) $(LIBPFM_HDRS)
 $(LIB_MUX_TEST_BIN): $(TOP)/tests/lib/mux_test.c $(LIBPFM_A) $(LIBPFM_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) $(shell pkg-config --cflags check) -o $@ $< $(LIBPFM_A) -lm \
+		$(shell pkg-config --libs check)
+
+# The counts page's readers (libpfm-glue/counts.c, counts_reader.c) on a page the
+# test writes as the kernel does.
+$(LIB_COUNTS_TEST_BIN): $(TOP)/tests/lib/counts_test.c $(LIBPFM_A) $(LIBPFM_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) $(shell pkg-config --cflags check) -pthread -o $@ $< $(LIBPFM_A) \
 		$(shell pkg-config --libs check)

@@ -4,11 +4,11 @@
 
 usage: plot-ops.py ops.json out.png
 
-For pfm_read_pmds() (a system call), pfm_read_mapped() (the counts page, no
-system call) and read() of a perf_events group of n: the median ns per read over
-the interleaved rounds, with bars from the 25th to the 75th percentile.  Log
-scale: the mapped read is two orders of magnitude below the calls.  Drawn by
-gnuplot (gnuplot-nox).
+For pfm_read_pmds() (a system call), pfm_counts_read() (the counts page, no
+system call, by a reader pfm_counts_prepare() made) and read() of a perf_events
+group of n: the median ns per read over the interleaved rounds, with bars from
+the 25th to the 75th percentile.  Log scale: the mapped read is two orders of
+magnitude below the calls.  Drawn by gnuplot (gnuplot-nox).
 """
 import json
 import os
@@ -19,7 +19,7 @@ from plotlib import gnuplot_png
 
 READERS = [
     ("pfm_read_pmds", "perfmon pfm\\_read\\_pmds()"),
-    ("pfm_read_mapped", "perfmon pfm\\_read\\_mapped() (counts page)"),
+    ("pfm_counts_read", "perfmon pfm\\_counts\\_read() (counts page)"),
     ("perf_read", "perf\\_events read() of the group"),
 ]
 

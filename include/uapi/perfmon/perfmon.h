@@ -531,6 +531,15 @@
  *
  * libperfmon's pfm_mmap_counts() and pfm_read_mapped() do it.
  *
+ * layout_gen is the layout's generation (from version 2 of the page): the kernel
+ * changes it (adds 1, modulo 2^32) in the same write, under the sequence count, as
+ * any change of set_id or of mapped_pmds, and only then.  So a reader that checked set_id and its PMDs' bits
+ * once, and noted layout_gen in that snapshot, need not check them again while a
+ * later snapshot shows the same layout_gen: each read then loads seq, layout_gen,
+ * the values and seq again.  A different layout_gen means to check again (the set
+ * may be active again, the PMDs shown again, or not).  libperfmon's
+ * pfm_counts_prepare() and pfm_counts_read() do it.
+ *
  * MESSAGES
  *
  * read() on the context fd returns whole union pfarg_msg entries (size must be at
@@ -748,14 +757,14 @@ struct pfarg_ioc_perf_open {
 
 /* The counts page (COUNTS PAGE): its mmap offset, in bytes, and its layout. */
 #define PFM_MMAP_COUNTS_OFFSET	0x40000000UL
-#define PFM_COUNTS_PAGE_VERSION	1
+#define PFM_COUNTS_PAGE_VERSION	2	/* 2: layout_gen (1 kept it 0) */
 
 struct pfm_counts_page {
 	__u32 version;			/* PFM_COUNTS_PAGE_VERSION */
 	__u32 seq;			/* odd while the kernel writes the page */
 	__u16 set_id;			/* the set whose PMDs are here: the active one */
 	__u16 reserved1;
-	__u32 reserved2;
+	__u32 layout_gen;		/* moves when set_id or mapped_pmds change */
 	__u64 mapped_pmds[PFM_PMD_BV];	/* PMDs whose value pmds[] holds */
 	__u64 reserved3[9];		/* for user-mode rdpmc: index and offset */
 	__u64 pmds[PFM_MAX_PMDS];	/* pmds[i]: the value of PMD i */
