@@ -6,14 +6,17 @@
  * The kernel writes the page under a sequence count, odd while it writes: a read
  * takes a snapshot between two equal, even values of it, and retries otherwise.
  * Whether the set is the active one and each PMD is shown are part of the
- * snapshot, so a set switch during the read cannot mix two sets.
+ * snapshot, so a set switch during the read cannot mix two sets.  A hardware PMD
+ * live on the monitored thread adds its counter (counts_rdpmc.h).
  */
+#define _GNU_SOURCE		/* sched_getcpu() */
 #include <errno.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "perfmon.h"
+#include "counts_rdpmc.h"
 
 const struct pfm_counts_page *pfm_mmap_counts(int fd)
 {
@@ -38,19 +41,22 @@ int pfm_read_mapped(const struct pfm_counts_page *pg, unsigned int set,
 		    const unsigned int *pmds, uint64_t *values, unsigned int n)
 {
 	unsigned int seq, k;
-	int err;
+	int err, cpu;
 
 	do {
 		seq = __atomic_load_n(&pg->seq, __ATOMIC_ACQUIRE);
 		if (seq & 1)
 			continue;
 		err = __atomic_load_n(&pg->set_id, __ATOMIC_RELAXED) == set ? 0 : ENOENT;
+		cpu = PFM_COUNTS_CPU_UNKNOWN;
 		for (k = 0; !err && k < n; k++) {
-			if (!pfm_counts_shown(pg, pmds[k]))
+			if (!pfm_counts_shown(pg, pmds[k])) {
 				err = ENOENT;
-			else
-				values[k] = __atomic_load_n(&pg->pmds[pmds[k]],
-							    __ATOMIC_RELAXED);
+				break;
+			}
+			values[k] = __atomic_load_n(&pg->pmds[pmds[k]], __ATOMIC_RELAXED);
+			if (pfm_counts_add_rdpmc(pg, pmds[k], &values[k], &cpu))
+				err = ENOENT;
 		}
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	} while ((seq & 1) || __atomic_load_n(&pg->seq, __ATOMIC_RELAXED) != seq);

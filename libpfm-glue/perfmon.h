@@ -45,7 +45,9 @@ int pfm_munmap_counts(const struct pfm_counts_page *pg);
 /*
  * values[k] = PMD pmds[k] of set, k < n, from the page, without a system call:
  * what pfm_read_pmds() returns at that point.  -1 with errno ENOENT when set is
- * not the active set or a PMD is not in the page (pfm_read_pmds() reads those).
+ * not the active set, a PMD is not in the page, or a hardware PMD is live on a
+ * thread other than the caller, whose counter only it can read (pfm_read_pmds()
+ * reads those).
  */
 int pfm_read_mapped(const struct pfm_counts_page *pg, unsigned int set,
 		    const unsigned int *pmds, uint64_t *values, unsigned int n);

@@ -515,7 +515,31 @@
  * under the context's lock; so any process that maps the context reads the monitored
  * thread's counts, attached or not, running or not.  Not in mapped_pmds, to read with
  * pfm_read_pmds(): PMDs of other sets, time-based counters (PFM_SW_EV_TASK_CLOCK),
- * and hardware PMDs (no user-mode rdpmc yet: the reserved fields are kept for it).
+ * and hardware PMDs that count in 32 bits (PFM_PMCFL_NO_EMUL64) or above PMD
+ * PFM_RDPMC_PMDS - 1.
+ *
+ * Hardware PMDs are shown as perf_events shows its counters in its user page.
+ * While the set is not live (the monitored thread is switched out, monitoring is
+ * stopped, the context is detached), rdpmc[i] is 0 and pmds[i] is the value.
+ * While it is live, a PMD the monitored thread may read with the user-mode
+ * instruction has rdpmc[i] non-zero, rdpmc_cpu is the CPU it runs on, and
+ *
+ *   value = pmds[i] + sign_extend(rdpmc(PFM_X86_RDPMC_ECX(rdpmc[i])),
+ *                                 PFM_RDPMC_WIDTH(rdpmc[i]))
+ *
+ * exactly: the kernel rewrites pmds[i] under the sequence count wherever it
+ * changes the counter behind the 64-bit value (its overflow interrupt, writes,
+ * resets, set switches, the thread switching in and out).  Only a thread running
+ * on rdpmc_cpu may use it, and the only one there while the set is live is the
+ * monitored thread (for a CPU session: any thread on that CPU): a reader elsewhere
+ * would read another CPU's counter, so it must check its CPU inside the sequence
+ * (a switch of the monitored thread changes seq).  Otherwise, and where the
+ * thread may not run the instruction, the PMD is not in mapped_pmds while live:
+ * read it with pfm_read_pmds().  The kernel gives an rdpmc[] entry only when the
+ * monitored thread may run the instruction (x86: CR4.PCE, which Linux keeps per
+ * process by perf_events' rule: /sys/bus/event_source/devices/cpu/rdpmc 2 allows
+ * it everywhere, 1 in a process that maps a perf_events counter page, 0 nowhere),
+ * so a reader that saw an entry never faults on it.
  *
  * A read is consistent through the sequence count, odd while the kernel writes:
  *
@@ -524,6 +548,7 @@
  *           if (seq & 1)
  *                   continue;
  *           ... check set_id and mapped_pmds, copy pmds[] ...
+ *           ... each rdpmc[i] non-zero: on rdpmc_cpu, add the counter ...
  *           acquire fence;
  *   } while (load(&pg->seq) != seq);
  *
@@ -748,15 +773,27 @@ struct pfarg_ioc_perf_open {
 #define PFM_MMAP_COUNTS_OFFSET	0x40000000UL
 #define PFM_COUNTS_PAGE_VERSION	1
 
+/*
+ * rdpmc[i] of the counts page, for PMDs 0..PFM_RDPMC_PMDS-1: 0 when pmds[i] is the
+ * value; else PMD i counts in a hardware counter the monitored thread may read
+ * with its unit's user-mode instruction (x86: rdpmc, its operand from
+ * PFM_X86_RDPMC_ECX(), <perfmon/perfmon_x86.h>), and the value is pmds[i] plus
+ * what the instruction returns taken to PFM_RDPMC_WIDTH() bits and sign-extended.
+ */
+#define PFM_RDPMC_PMDS		32
+#define PFM_RDPMC_INDEX(e)	((e) & 0xffU)		/* the unit's counter code, 0: none */
+#define PFM_RDPMC_WIDTH(e)	(((e) >> 8) & 0xffU)	/* the counter's width in bits */
+
 struct pfm_counts_page {
 	__u32 version;			/* PFM_COUNTS_PAGE_VERSION */
 	__u32 seq;			/* odd while the kernel writes the page */
 	__u16 set_id;			/* the set whose PMDs are here: the active one */
-	__u16 reserved1;
+	__u16 rdpmc_cpu;		/* the CPU the rdpmc[] entries are for */
 	__u32 reserved2;
 	__u64 mapped_pmds[PFM_PMD_BV];	/* PMDs whose value pmds[] holds */
-	__u64 reserved3[9];		/* for user-mode rdpmc: index and offset */
-	__u64 pmds[PFM_MAX_PMDS];	/* pmds[i]: the value of PMD i */
+	__u16 rdpmc[PFM_RDPMC_PMDS];	/* PMD i live in a counter: PFM_RDPMC_* */
+	__u64 reserved3;
+	__u64 pmds[PFM_MAX_PMDS];	/* pmds[i]: the value of PMD i, or its offset */
 };
 
 /*
