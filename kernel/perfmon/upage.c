@@ -62,14 +62,21 @@ static s64 pfm_upage_sext(u64 x, unsigned int width)
 
 /*
  * Hardware PMD i of the live set: its rdpmc[] entry, and in *val the offset the
- * reader adds the counter to; 0 if the monitored thread may not read it now.
+ * reader adds the counter to; 0 if the monitored thread may not read it now.  A
+ * CPU session has none: whether a thread may read the counters changes at every
+ * thread switch on its CPU, where the page is not rewritten.
  */
 static u16 pfm_upage_rdpmc(struct pfm_context *ctx, struct pfm_event_set *set,
 			   unsigned int i, u64 *val)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmd[i];
-	u64 v = pfm_pmd_value_live(ctx, set, i, true), raw;
-	u8 code = r->unit->user_read(r->idx, v, &raw);
+	u64 v, raw;
+	u8 code;
+
+	if (ctx->flags & PFM_FL_SYSTEM_WIDE)
+		return 0;
+	v = pfm_pmd_value_live(ctx, set, i, true);
+	code = r->unit->user_read(r->idx, v, &raw);
 
 	if (!code)
 		return 0;

@@ -531,15 +531,17 @@
  * changes the counter behind the 64-bit value (its overflow interrupt, writes,
  * resets, set switches, the thread switching in and out).  Only a thread running
  * on rdpmc_cpu may use it, and the only one there while the set is live is the
- * monitored thread (for a CPU session: any thread on that CPU): a reader elsewhere
- * would read another CPU's counter, so it must check its CPU inside the sequence
- * (a switch of the monitored thread changes seq).  Otherwise, and where the
- * thread may not run the instruction, the PMD is not in mapped_pmds while live:
- * read it with pfm_read_pmds().  The kernel gives an rdpmc[] entry only when the
+ * monitored thread: a reader elsewhere would read another CPU's counter, so it
+ * must check its CPU inside the sequence (a switch of the monitored thread
+ * changes seq).  Other readers (pfm_read_mapped() answers them ENOENT), and the
+ * monitored thread where it may not run the instruction (the PMD is then not in
+ * mapped_pmds while live), read it with pfm_read_pmds().  The kernel gives an rdpmc[] entry only when the
  * monitored thread may run the instruction (x86: CR4.PCE, which Linux keeps per
  * process by perf_events' rule: /sys/bus/event_source/devices/cpu/rdpmc 2 allows
- * it everywhere, 1 in a process that maps a perf_events counter page, 0 nowhere),
- * so a reader that saw an entry never faults on it.
+ * it everywhere, 1 in a process that maps a perf_events counter page, 0 nowhere;
+ * perfmon does not change it), so a reader that saw an entry does not fault on it
+ * while its process keeps that permission.  CPU sessions (PFM_FL_SYSTEM_WIDE) have
+ * no entries: their live hardware PMDs are read with pfm_read_pmds().
  *
  * A read is consistent through the sequence count, odd while the kernel writes:
  *

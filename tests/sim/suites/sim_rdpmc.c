@@ -7,7 +7,8 @@
  * overflows and their resets, writes, set switches on timeout and on overflow,
  * switches out and in and a migration.  Out of the set's live time the page holds
  * the values and no rdpmc entry; a reader on another CPU than the monitored
- * thread's is refused; a thread without CR4.PCE is given no entry.  On every model.
+ * thread's is refused; a thread without CR4.PCE, and a CPU session, are given no
+ * entry.  On every model.
  */
 #include "sim_test.h"
 #include "upage.h"
@@ -349,6 +350,34 @@ START_TEST(test_rdpmc_not_emul64)
 }
 END_TEST
 
+/*
+ * A CPU session has no rdpmc entry (whether a thread may read changes at every
+ * thread switch on its CPU): its live hardware PMDs are not shown, stopped they are.
+ */
+START_TEST(test_rdpmc_not_cpu_session)
+{
+	struct pfm_counts_page *pg;
+	struct pfm_context *ctx;
+	u64 v;
+
+	sim_start(_i);
+	sim.cr4_pce = true;
+	ctx = ck_ctx_new(PFM_FL_SYSTEM_WIDE);
+	ck_write_pmc(ctx, GP_PMC(0), SEL_U(SIM_EV_INST), 0);
+	pg = page_new(ctx);
+	ck_assert_int_eq(pfm_load(ctx, 0, 0), 0);
+	ck_start(ctx);
+	sim_count(SIM_EV_INST, 40, SIM_USER);
+	ck_assert_int_eq(mapped_read(pg, 0, GP_PMD(0), &v), -1);
+	ck_assert_uint_eq(pg->rdpmc[GP_PMD(0)], 0);
+	ck_stop(ctx);
+	ck_assert(!mapped_read(pg, 0, GP_PMD(0), &v));
+	ck_assert_u64_eq(v, 40);
+	ck_assert_uint_eq(sim.rdpmcs, 0);
+	ck_done(ctx);
+}
+END_TEST
+
 Suite *sim_rdpmc_suite(void)
 {
 	Suite *s = suite_create("sim_rdpmc");
@@ -360,6 +389,7 @@ Suite *sim_rdpmc_suite(void)
 	tcase_add_loop_test(tc, test_rdpmc_sets, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_rdpmc_needs_pce, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_rdpmc_not_emul64, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_rdpmc_not_cpu_session, 0, SIM_NR_MODELS);
 	suite_add_tcase(s, tc);
 	return s;
 }
