@@ -77,7 +77,6 @@ static u16 pfm_upage_rdpmc(struct pfm_context *ctx, struct pfm_event_set *set,
 		return 0;
 	v = pfm_pmd_value_live(ctx, set, i, true);
 	code = r->unit->user_read(r->idx, v, &raw);
-
 	if (!code)
 		return 0;
 	*val = v - pfm_upage_sext(raw, r->desc->width);

@@ -509,39 +509,26 @@
  * and close for as long as it is mapped.
  *
  * pmds[i] is the value of PMD i of set set_id, for each i in mapped_pmds: exactly
- * what pfm_read_pmds() returns for it at that point.  set_id is the active set
- * (set 0 before the first start).  The kernel updates the page where
- * the counts change: software events at the event, writes, resets and set switches
- * under the context's lock; so any process that maps the context reads the monitored
- * thread's counts, attached or not, running or not.  Not in mapped_pmds, to read with
- * pfm_read_pmds(): PMDs of other sets, time-based counters (PFM_SW_EV_TASK_CLOCK),
- * and hardware PMDs that count in 32 bits (PFM_PMCFL_NO_EMUL64) or above PMD
- * PFM_RDPMC_PMDS - 1.
- *
- * Hardware PMDs are shown as perf_events shows its counters in its user page.
- * While the set is not live (the monitored thread is switched out, monitoring is
- * stopped, the context is detached), rdpmc[i] is 0 and pmds[i] is the value.
- * While it is live, a PMD the monitored thread may read with the user-mode
- * instruction has rdpmc[i] non-zero, rdpmc_cpu is the CPU it runs on, and
- *
- *   value = pmds[i] + sign_extend(rdpmc(PFM_X86_RDPMC_ECX(rdpmc[i])),
- *                                 PFM_RDPMC_WIDTH(rdpmc[i]))
- *
- * exactly: the kernel rewrites pmds[i] under the sequence count wherever it
- * changes the counter behind the 64-bit value (its overflow interrupt, writes,
- * resets, set switches, the thread switching in and out).  Only a thread running
- * on rdpmc_cpu may use it, and the only one there while the set is live is the
- * monitored thread: a reader elsewhere would read another CPU's counter, so it
- * must check its CPU inside the sequence (a switch of the monitored thread
- * changes seq).  Other readers (pfm_read_mapped() answers them ENOENT), and the
- * monitored thread where it may not run the instruction (the PMD is then not in
- * mapped_pmds while live), read it with pfm_read_pmds().  The kernel gives an rdpmc[] entry only when the
- * monitored thread may run the instruction (x86: CR4.PCE, which Linux keeps per
- * process by perf_events' rule: /sys/bus/event_source/devices/cpu/rdpmc 2 allows
- * it everywhere, 1 in a process that maps a perf_events counter page, 0 nowhere;
- * perfmon does not change it), so a reader that saw an entry does not fault on it
- * while its process keeps that permission.  CPU sessions (PFM_FL_SYSTEM_WIDE) have
- * no entries: their live hardware PMDs are read with pfm_read_pmds().
+ * what pfm_read_pmds() returns for it at that point.  set_id is the active set (set
+ * 0 before the first start).  The kernel updates the page where the counts change:
+ * software events at the event, writes, resets and set switches under the context's
+ * lock; so any process that maps the context reads the monitored thread's counts,
+ * attached or not, running or not.  Not in mapped_pmds, to read with pfm_read_pmds():
+ * PMDs of other sets, time-based counters (PFM_SW_EV_TASK_CLOCK), hardware PMDs above
+ * PFM_RDPMC_PMDS - 1 or in 32 bits (PFM_PMCFL_NO_EMUL64).  Hardware PMDs are shown as
+ * perf_events' user page shows them: out of the set's live time (thread switched
+ * out, stopped, detached) rdpmc[i] is 0 and pmds[i] the value; live, rdpmc[i] is
+ * non-zero, rdpmc_cpu the monitored thread's CPU, and exactly (pmds[i] is rewritten
+ * under seq wherever the counter behind the value changes: overflow interrupt,
+ * writes, resets, set switches, switch in and out)
+ *   value = pmds[i] + sign_extend(rdpmc(PFM_X86_RDPMC_ECX(e)), PFM_RDPMC_WIDTH(e))
+ * with e = rdpmc[i].  Only the monitored thread may add the counter, the one thread
+ * on rdpmc_cpu while the set is live: a reader checks its CPU inside the sequence;
+ * pfm_read_mapped() answers others ENOENT.  Entries are given only where the thread
+ * may run rdpmc (CR4.PCE, kept per process by perf_events' rule: sysfs
+ * bus/event_source/devices/cpu/rdpmc 2 everywhere, 1 where a perf_events counter
+ * page is mapped, 0 nowhere; perfmon leaves it alone): no fault while the process
+ * keeps that right.  Where it may not, and in CPU sessions, live ones are not shown.
  *
  * A read is consistent through the sequence count, odd while the kernel writes:
  *
@@ -549,8 +536,7 @@
  *           seq = load_acquire(&pg->seq);
  *           if (seq & 1)
  *                   continue;
- *           ... check set_id and mapped_pmds, copy pmds[] ...
- *           ... each rdpmc[i] non-zero: on rdpmc_cpu, add the counter ...
+ *           ... check set_id and mapped_pmds, copy pmds[], add counters ...
  *           acquire fence;
  *   } while (load(&pg->seq) != seq);
  *
@@ -775,14 +761,7 @@ struct pfarg_ioc_perf_open {
 #define PFM_MMAP_COUNTS_OFFSET	0x40000000UL
 #define PFM_COUNTS_PAGE_VERSION	1
 
-/*
- * rdpmc[i] of the counts page, for PMDs 0..PFM_RDPMC_PMDS-1: 0 when pmds[i] is the
- * value; else PMD i counts in a hardware counter the monitored thread may read
- * with its unit's user-mode instruction (x86: rdpmc, its operand from
- * PFM_X86_RDPMC_ECX(), <perfmon/perfmon_x86.h>), and the value is pmds[i] plus
- * what the instruction returns taken to PFM_RDPMC_WIDTH() bits and sign-extended.
- */
-#define PFM_RDPMC_PMDS		32
+#define PFM_RDPMC_PMDS		32	/* counts page rdpmc[]: 0, or a code and a width */
 #define PFM_RDPMC_INDEX(e)	((e) & 0xffU)		/* the unit's counter code, 0: none */
 #define PFM_RDPMC_WIDTH(e)	(((e) >> 8) & 0xffU)	/* the counter's width in bits */
 
