@@ -6,8 +6,10 @@
  * The kernel writes the page under a sequence count, odd while it writes: a read
  * takes a snapshot between two equal, even values of it, and retries otherwise.
  * Whether the set is the active one and each PMD is shown are part of the
- * snapshot, so a set switch during the read cannot mix two sets.
+ * snapshot, so a set switch during the read cannot mix two sets.  A hardware PMD
+ * live on the monitored thread adds its counter (counts_rdpmc.h).
  */
+#define _GNU_SOURCE		/* sched_getcpu() */
 #include <errno.h>
 #include <stdint.h>
 #include <sys/mman.h>

@@ -8,13 +8,16 @@
  * prepare time and again only when the generation moved: a read is then the
  * sequence count, one compare and the copies.
  */
+#define _GNU_SOURCE		/* sched_getcpu() (counts_rdpmc.h) */
 #include <errno.h>
 #include <string.h>
 
 #include "counts.h"
 
 /*
- * The generation moved: the checks again, in the snapshot that reads the values
+ * The generation moved, or a PMD may be a hardware counter's (read with rdpmc,
+ * whose page entry changes at each switch): the checks again, in the snapshot
+ * that reads the values
  * (into v first: a failed read leaves values as they were).  Out of line, as the
  * errors, so that the read's own path needs no stack frame.
  */
@@ -76,6 +79,9 @@ int pfm_counts_prepare(const struct pfm_counts_page *pg, unsigned int set,
 	r->gen = gen;
 	r->set = (uint16_t)set;
 	r->n = (uint16_t)n;
+	r->hw = 0;
+	for (k = 0; k < n; k++)
+		r->hw |= pmds[k] < PFM_RDPMC_PMDS;
 	memcpy(r->pmds, pmds, n * sizeof(pmds[0]));
 	return 0;
 }
@@ -88,6 +94,9 @@ int pfm_counts_read(struct pfm_counts_reader *r, uint64_t *values)
 
 	if (!r || !values || !r->pg)
 		return pfm_counts_einval();
+	/* a PMD that may be in a counter: pmds[] may hold its offset */
+	if (r->hw)
+		return pfm_counts_recheck(r, values);
 	pg = r->pg;
 	page_pmds = pg->pmds;
 	n = r->n;

@@ -45,7 +45,9 @@ int pfm_munmap_counts(const struct pfm_counts_page *pg);
 /*
  * values[k] = PMD pmds[k] of set, k < n, from the page, without a system call:
  * what pfm_read_pmds() returns at that point.  -1 with errno ENOENT when set is
- * not the active set or a PMD is not in the page (pfm_read_pmds() reads those).
+ * not the active set, a PMD is not in the page, or a hardware PMD is live on a
+ * thread other than the caller, whose counter only it can read (pfm_read_pmds()
+ * reads those).
  */
 int pfm_read_mapped(const struct pfm_counts_page *pg, unsigned int set,
 		    const unsigned int *pmds, uint64_t *values, unsigned int n);
@@ -59,6 +61,9 @@ int pfm_read_mapped(const struct pfm_counts_page *pg, unsigned int set,
  * returns at that point.  When the generation moved (a set switch, a write that
  * shows or hides a PMD), the read checks again and notes the new one, or fails
  * with ENOENT as pfm_read_mapped() does (and reads again once the set is back).
+ * A PMD below PFM_RDPMC_PMDS (a hardware counter's, read with rdpmc while live)
+ * makes every read take pfm_read_mapped()'s checked path: its page entry changes
+ * at each switch, without a new generation.
  * A reader is used by one thread at a time; it holds no resource (no call ends it).
  *
  * Errors, nothing changed (neither *r nor values):
@@ -76,6 +81,7 @@ struct pfm_counts_reader {
 	uint32_t gen;				/* layout_gen the checks were made at */
 	uint16_t set;
 	uint16_t n;
+	uint32_t hw;				/* a PMD below 32: may need rdpmc */
 	unsigned int pmds[PFM_COUNTS_READ_MAX];
 };
 

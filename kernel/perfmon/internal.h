@@ -130,6 +130,7 @@ struct pfm_context {
 	struct pfm_smpl_buf smpl;	/* set at creation, freed at the last close */
 	struct pfm_counts_page *upage;	/* the counts page, from its first mmap (ctx->lock
 					 * to set; freed with the context) */
+	bool upage_hw;			/* it shows hardware counters (upage.c) */
 	u32 unit_wants[PFM_MAX_UNITS];	/* needs of every PMC value written (pmu.h) */
 	u32 unit_held[PFM_MAX_UNITS];	/* taken while attached (ctx->lock) */
 

@@ -179,6 +179,9 @@ void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *uni
 		else
 			pfm_pmd_sync(set, i);
 	}
+	/* the unit re-armed its counters: the page's offsets follow */
+	if (!unit->bind)
+		pfm_upage_live(ctx, true);
 	pfm_overflow_pending_locked(ctx);
 }
 

@@ -87,6 +87,15 @@ struct pfm_pmu_unit {
 	bool (*pmd_in_page)(unsigned int idx, u64 pmc_value);
 
 	/*
+	 * Optional, for a unit with registers: user-mode reads of its counters (the
+	 * counts page's rdpmc[], uapi perfmon.h).  On the CPU where PMD idx is live,
+	 * interrupts off: the code of the counter the monitored thread may read (0
+	 * if it may not, now), and in *raw the counter's value that stands for the
+	 * exported value v (its low width bits), as of the last read or write.
+	 */
+	u8 (*user_read)(unsigned int idx, u64 v, u64 *raw);
+
+	/*
 	 * Optional, for a unit that counts into memory rather than into registers of
 	 * its own (the software unit): its PMDs' values are the set's own (struct
 	 * pfm_pmd.value) at all times, so nothing of it moves at a context switch.

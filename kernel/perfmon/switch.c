@@ -93,6 +93,8 @@ void pfm_live_in(struct pfm_context *ctx)
 {
 	if (pfm_set_moves(ctx->active))
 		pfm_set_restore(ctx->active);
+	/* before the counters run: what was loaded is read from the shadows */
+	pfm_upage_live(ctx, true);
 	ctx->live_since_ns = pfm_clock_ns();
 	pfm_pmu_enable(ctx, ctx->live_since_ns);
 	pfm_timer_arm(ctx);
@@ -111,6 +113,7 @@ void pfm_live_out(struct pfm_context *ctx)
 	pfm_live_account(ctx, set, now);
 	if (pfm_set_moves(set))
 		pfm_set_save(set);
+	pfm_upage_live(ctx, false);
 }
 
 /*

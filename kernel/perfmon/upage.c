@@ -14,6 +14,14 @@
  * and one of the value per counter the event adds to; deriving values at read time
  * from a base and a live counter instead would need the counter in user reach, which
  * a software counter (per-CPU kernel memory) is not.
+ *
+ * A hardware counter is: while its set is live, the page gives the counter to read
+ * (rdpmc[]) and, in pmds[], the 64-bit value less the counter's sign-extended
+ * reading at the same point, so that the reader adds what counted since.  That
+ * offset changes only where the kernel writes the counter or moves the 64-bit
+ * value (writes, resets, set switches, the overflow interrupt re-arming it) and at
+ * the switches in and out, which all refresh the page; the counter is never
+ * written between.  Out of its set's live time, pmds[] is the value and rdpmc[] 0.
  */
 #include "internal.h"
 #include "env.h"
@@ -32,14 +40,47 @@ static void pfm_upage_end(struct pfm_counts_page *pg)
 	WRITE_ONCE(pg->seq, pg->seq + 1);
 }
 
-/* Whether the page can hold PMD i of set exactly: its unit says, from its PMC. */
+/*
+ * Whether the page can hold PMD i of set exactly: its unit says, from its PMC; a
+ * hardware counter through rdpmc[], if it has an entry there and 64-bit values.
+ */
 static bool pfm_upage_holds(const struct pfm_event_set *set, unsigned int i)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmd[i];
 	const struct pfm_pmu_unit *u = r->unit;
 
+	if (u->user_read)
+		return i < PFM_RDPMC_PMDS && !test_bit(i, set->no_emul64);
 	return u->pmd_in_page &&
 	       u->pmd_in_page(r->idx, set->pmcs[u->first_pmc + r->desc->dep_pmc]);
+}
+
+static s64 pfm_upage_sext(u64 x, unsigned int width)
+{
+	return width >= 64 ? (s64)x : (s64)(x << (64 - width)) >> (64 - width);
+}
+
+/*
+ * Hardware PMD i of the live set: its rdpmc[] entry, and in *val the offset the
+ * reader adds the counter to; 0 if the monitored thread may not read it now.  A
+ * CPU session has none: whether a thread may read the counters changes at every
+ * thread switch on its CPU, where the page is not rewritten.
+ */
+static u16 pfm_upage_rdpmc(struct pfm_context *ctx, struct pfm_event_set *set,
+			   unsigned int i, u64 *val)
+{
+	const struct pfm_reg *r = &pfm_pmu.pmd[i];
+	u64 v, raw;
+	u8 code;
+
+	if (ctx->flags & PFM_FL_SYSTEM_WIDE)
+		return 0;
+	v = pfm_pmd_value_live(ctx, set, i, true);
+	code = r->unit->user_read(r->idx, v, &raw);
+	if (!code)
+		return 0;
+	*val = v - pfm_upage_sext(raw, r->desc->width);
+	return code | r->desc->width << 8;
 }
 
 /*
@@ -63,15 +104,20 @@ static void pfm_upage_layout(struct pfm_counts_page *pg, u16 set_id, const u64 *
 
 /*
  * ctx->lock held, on the CPU where the state is: the active set, whole; before the
- * first start there is none, and the page shows set 0 (always the first).
+ * first start there is none, and the page shows set 0 (always the first).  live:
+ * whether the set counts in the PMU for the monitored thread from here on (not at
+ * its switch out).
  */
-void pfm_upage_refresh(struct pfm_context *ctx)
+void pfm_upage_show(struct pfm_context *ctx, bool live)
 {
 	struct pfm_counts_page *pg = ctx->upage;
 	struct pfm_event_set *set = ctx->active ?:
 		list_first_entry(&ctx->sets, struct pfm_event_set, list);
 	u64 mapped[PFM_PMD_BV] = {};
+	u16 entry[PFM_RDPMC_PMDS] = {};
+	bool hw = false;
 	unsigned int i;
+	u64 val;
 
 	if (!pg)
 		return;
@@ -79,11 +125,34 @@ void pfm_upage_refresh(struct pfm_context *ctx)
 	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots) {
 		if (!pfm_upage_holds(set, i))
 			continue;
+		if (pfm_pmu.pmd[i].unit->user_read) {
+			hw = true;
+			if (live) {
+				entry[i] = pfm_upage_rdpmc(ctx, set, i, &val);
+				if (!entry[i])
+					continue;
+			} else {
+				val = set->pmds[i].value;
+			}
+		} else {
+			val = pfm_pmd_value(ctx, set, i);
+		}
 		mapped[i / 64] |= 1ULL << (i % 64);
-		WRITE_ONCE(pg->pmds[i], pfm_pmd_value(ctx, set, i));
+		WRITE_ONCE(pg->pmds[i], val);
 	}
 	pfm_upage_layout(pg, set->id, mapped);
+	for (i = 0; i < PFM_RDPMC_PMDS; i++)
+		WRITE_ONCE(pg->rdpmc[i], entry[i]);
+	WRITE_ONCE(pg->rdpmc_cpu, live ? smp_processor_id() : 0);
+	ctx->upage_hw = hw;
 	pfm_upage_end(pg);
+}
+
+void pfm_upage_refresh(struct pfm_context *ctx)
+{
+	struct pfm_event_set *set = ctx->active;
+
+	pfm_upage_show(ctx, set && pfm_live(ctx, set));
 }
 
 /*

@@ -9,6 +9,17 @@
 #include "internal.h"
 
 void pfm_upage_refresh(struct pfm_context *ctx);
+void pfm_upage_show(struct pfm_context *ctx, bool live);
+
+/*
+ * The set goes live or leaves (ctx->lock held, on its CPU): a page that shows
+ * hardware counters changes between their offsets and their values.
+ */
+static inline void pfm_upage_live(struct pfm_context *ctx, bool live)
+{
+	if (ctx->upage_hw)
+		pfm_upage_show(ctx, live);
+}
 void pfm_upage_publish(unsigned int first, const u64 *values, unsigned int stride,
 		       unsigned long changed);
 bool pfm_upage_install(struct pfm_context *ctx, struct pfm_counts_page *pg);

@@ -183,6 +183,51 @@ START_TEST(test_reader_trusts_the_generation)
 END_TEST
 
 /* Every bad input: its errno, and neither the reader nor the values changed. */
+/*
+ * A hardware PMD (below PFM_RDPMC_PMDS) in the page: out of live time (no rdpmc[]
+ * entry) pmds[] is its value, and both readers give it; live with an entry,
+ * pmds[] is only an offset, and a reader on another CPU than rdpmc_cpu must not
+ * take it for the value: ENOENT from both (the caller reads with
+ * pfm_read_pmds()), without executing rdpmc.  The prepared reader takes this
+ * path on every read, as the entry changes at each switch without a new
+ * generation.
+ */
+START_TEST(test_reader_hardware_pmd)
+{
+	const unsigned int hw[] = { 1, P0 };
+	struct pfm_counts_reader r;
+	uint64_t v[2] = { 0, 0 };
+
+	page_init();
+	wr_layout(0, (const unsigned int[]){ 1, P0, P1, P2 }, 4);
+	wr_value(1, 5000);
+	ck_assert_int_eq(pfm_counts_prepare(&page, 0, hw, 2, &r), 0);
+	ck_assert_int_eq(pfm_counts_read(&r, v), 0);
+	ck_assert_uint_eq(v[0], 5000);
+	ck_assert_uint_eq(v[1], 10);
+	/* live on CPU 0xffff, no CPU of this host: an offset, not a value */
+	wr_begin();
+	__atomic_store_n(&page.rdpmc[1], (__u16)(1 | 48 << 8), __ATOMIC_RELAXED);
+	__atomic_store_n(&page.rdpmc_cpu, (__u16)0xffff, __ATOMIC_RELAXED);
+	wr_value(1, -1000ULL);
+	wr_end();
+	v[0] = v[1] = 7;
+	errno = 0;
+	ck_assert_int_eq(pfm_counts_read(&r, v), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_uint_eq(v[0], 7);
+	ck_assert_int_eq(pfm_read_mapped(&page, 0, hw, v, 2), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	/* switched out again: the whole value */
+	wr_begin();
+	__atomic_store_n(&page.rdpmc[1], (__u16)0, __ATOMIC_RELAXED);
+	wr_value(1, 6000);
+	wr_end();
+	ck_assert_int_eq(pfm_counts_read(&r, v), 0);
+	ck_assert_uint_eq(v[0], 6000);
+}
+END_TEST
+
 START_TEST(test_reader_bad_inputs)
 {
 	static const unsigned int unshown[] = { P0, P2 + 1 }, beyond[] = { P0, PFM_MAX_PMDS };
@@ -332,6 +377,7 @@ int main(void)
 	tcase_add_test(tc, test_reader_equals_read_mapped);
 	tcase_add_test(tc, test_reader_rechecks);
 	tcase_add_test(tc, test_reader_trusts_the_generation);
+	tcase_add_test(tc, test_reader_hardware_pmd);
 	tcase_add_test(tc, test_reader_bad_inputs);
 	tcase_add_test(tc, test_reader_races_a_writer);
 	suite_add_tcase(s, tc);

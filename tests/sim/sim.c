@@ -449,6 +449,36 @@ bool sim_wrmsr(uint32_t msr, uint64_t val)
 	}
 }
 
+bool sim_rdpmc(uint32_t ecx, uint64_t *val)
+{
+	const struct sim_model *m = sim.m;
+	uint32_t i = ecx & ~(1U << 30);
+
+	sim.rdpmcs++;
+	*val = 0;
+	if (!sim.cr4_pce || sim.fault_all)
+		goto gp;
+	if (m->vendor == SIM_AMD) {
+		if (ecx >= (m->version ? 6U : 4U))
+			goto gp;
+		*val = sim.ctr[ecx] & sim_width_mask();
+		return true;
+	}
+	if (ecx & (1U << 30)) {
+		if (i >= SIM_MAX_FIXED || !(fixed_present() & (1U << i)))
+			goto gp;
+		*val = sim.fixed_ctr[i] & sim_fixed_width_mask();
+		return true;
+	}
+	if (m->version < 1 || ecx >= m->num_gp)
+		goto gp;
+	*val = sim.ctr[ecx] & sim_width_mask();
+	return true;
+gp:
+	sim.rdpmc_gp++;
+	return false;
+}
+
 uint64_t sim_peek(uint32_t msr)
 {
 	unsigned int idx;

@@ -25,6 +25,9 @@
  *   - the kernel's counter reservation (reserve_perfctr_nmi/reserve_evntsel_nmi
  *     address-to-bit mapping), and "someone else" holding counters;
  *   - hypervisors that fault PMU MSRs, or ignore writes (as QEMU TCG does).
+ *   - RDPMC from user mode (sim_rdpmc()): Intel's ECX bit 30 for the fixed
+ *     counters, AMD's counter numbers 0..3 (legacy) or 0..5; a #GP with CR4.PCE
+ *     clear (sim.cr4_pce, the running thread's) or a counter that does not exist;
  * Not modelled: CMASK, INV and EDGE (a counter counts as if they were clear),
  * AnyThread, PEBS, LBRs, freezing on PMI.
  *
@@ -135,6 +138,11 @@ struct sim_state {
 	uint64_t other_armed;		/* theirs, programmed with the top bit set */
 	bool other_fixed;		/* and the fixed counters (perf_events) */
 
+	/* CR4.PCE of the thread running: RDPMC allowed in user mode */
+	bool cr4_pce;
+	unsigned long rdpmcs;		/* RDPMCs executed */
+	unsigned long rdpmc_gp;		/* of which faulted */
+
 	/* what the CPU executes: the instruction a PMI interrupts, and its level */
 	uint64_t ip;			/* set by the tests */
 	enum sim_ring ring;		/* set by sim_count() */
@@ -196,6 +204,8 @@ void sim_other_program(unsigned int i, uint64_t event, uint64_t value);
 bool sim_rdmsr(uint32_t msr, uint64_t *val);
 bool sim_wrmsr(uint32_t msr, uint64_t val);
 void sim_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]);
+/* RDPMC in user mode; false: #GP. */
+bool sim_rdpmc(uint32_t ecx, uint64_t *val);
 enum sim_class sim_msr_class(uint32_t msr);
 /* A register's value without counting an access (0 if there is no such MSR). */
 uint64_t sim_peek(uint32_t msr);

@@ -40,10 +40,11 @@ PFM_SIM_SUITE_OBJS := $(addprefix $(PFM_SIM_B)/suites/,$(PFM_SIM_SUITE_SRCS:.c=.
 # From tests/host: the fixtures and the environment, not its tests.
 PFM_SIM_HOST_OBJS := $(addprefix $(PFM_HOST_B)/tests/,harness.o env.o fake_pmu.o kshim.o)
 PFM_SIM_HDRS	:= $(wildcard $(PFM_SIM_DIR)/*.h $(PFM_SIM_SUITES_DIR)/*.h $(PFM_X86_DIR)/*.h) \
-		   $(PFM_HOST_HDRS)
+		   $(PFM_HOST_HDRS) $(TOP)/libpfm-glue/counts_rdpmc.h
 
+# include/uapi: the library's view of the ABI, for its counts_rdpmc.h (sim_rdpmc.c)
 PFM_SIM_CFLAGS	= $(PFM_HOST_CFLAGS) -DPFM_X86_SIM -I$(PFM_X86_DIR) \
-		  -I$(PFM_SIM_DIR) -I$(PFM_SIM_SUITES_DIR)
+		  -I$(PFM_SIM_DIR) -I$(PFM_SIM_SUITES_DIR) -I$(TOP)/include/uapi
 
 .PHONY: check-sim sim-tests bench bench-msr
 check-host: check-sim

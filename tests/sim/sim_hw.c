@@ -64,6 +64,11 @@ void pfm_hw_cpuid(u32 leaf, u32 sub, u32 r[4])
 	r[3] = q[3];
 }
 
+bool pfm_hw_user_rdpmc(void)
+{
+	return sim.cr4_pce;
+}
+
 /* The kernel's mapping; ~0U: not tracked. */
 static unsigned int perfctr_bit(u32 msr)
 {

@@ -30,6 +30,7 @@
 #include <asm/msr.h>
 #include <asm/nmi.h>
 #include <asm/processor.h>
+#include <asm/tlbflush.h>
 #else
 #include <linux/kernel.h>	/* tests/host/shim */
 #include <linux/spinlock.h>
@@ -97,6 +98,15 @@ static inline void pfm_hw_lvtpc_nmi(void)
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
+/*
+ * Whether the thread running may execute RDPMC in user mode: CR4.PCE, which Linux
+ * sets per process by perf_events' rule (arch/x86/mm/tlb.c at each switch_mm).
+ */
+static inline bool pfm_hw_user_rdpmc(void)
+{
+	return cr4_read_shadow() & X86_CR4_PCE;
+}
+
 #define PFM_HW_DEFINE_LOCK(name)	DEFINE_RAW_SPINLOCK(name)
 #define pfm_hw_xchg(p, v)		xchg(p, v)
 
@@ -110,6 +120,7 @@ void pfm_hw_cpuid(u32 leaf, u32 sub, u32 r[4]);
 bool pfm_hw_reserve(u32 ctr_msr, u32 sel_msr);
 void pfm_hw_release(u32 ctr_msr, u32 sel_msr);
 void pfm_hw_lvtpc_nmi(void);
+bool pfm_hw_user_rdpmc(void);
 
 #define PFM_HW_DEFINE_LOCK(name)	raw_spinlock_t name
 

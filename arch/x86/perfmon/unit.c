@@ -350,6 +350,21 @@ static u64 pfm_x86_read_pmd(unsigned int idx)
 	return pfm_x86_view(c, idx, v);
 }
 
+/*
+ * User-mode reads (the counts page's rdpmc[]): GP counter i is code i + 1, fixed
+ * counter j 0x80 | (j + 1) (PFM_X86_RDPMC_ECX()).  The counter holds the exported
+ * value plus the offset of its arming, wherever it was last read or written.
+ */
+static u8 pfm_x86_user_read(unsigned int idx, u64 v, u64 *raw)
+{
+	struct pfm_x86_cpu *c = pfm_x86_this_cpu();
+
+	if (!pfm_x86_pmd_owned(idx) || !pfm_hw_user_rdpmc())
+		return 0;
+	*raw = (v + c->off[idx]) & pfm_x86_ctr_mask(idx);
+	return idx < FIXED_PMD ? idx + 1 : 0x80 | (idx - FIXED_PMD + 1);
+}
+
 static void pfm_x86_enable(bool system_wide __always_unused)
 {
 	struct pfm_x86_cpu *c = pfm_x86_this_cpu();
@@ -678,6 +693,7 @@ const struct pfm_pmu_unit pfm_x86_unit = {
 	.write_pmc = pfm_x86_write_pmc,
 	.write_pmd = pfm_x86_write_pmd,
 	.read_pmd = pfm_x86_read_pmd,
+	.user_read = pfm_x86_user_read,
 	.enable = pfm_x86_enable,
 	.disable = pfm_x86_disable,
 	.get = pfm_x86_get,

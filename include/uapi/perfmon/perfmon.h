@@ -511,34 +511,35 @@
  * and close for as long as it is mapped.
  *
  * pmds[i] is the value of PMD i of set set_id, for each i in mapped_pmds: exactly
- * what pfm_read_pmds() returns for it at that point.  set_id is the active set
- * (set 0 before the first start).  The kernel updates the page where
- * the counts change: software events at the event, writes, resets and set switches
- * under the context's lock; so any process that maps the context reads the monitored
- * thread's counts, attached or not, running or not.  Not in mapped_pmds, to read with
- * pfm_read_pmds(): PMDs of other sets, time-based counters (PFM_SW_EV_TASK_CLOCK),
- * and hardware PMDs (no user-mode rdpmc yet: the reserved fields are kept for it).
+ * what pfm_read_pmds() returns for it at that point.  set_id is the active set (set
+ * 0 before the first start).  The kernel updates the page where the counts change:
+ * software events at the event, writes, resets and set switches under the context's
+ * lock; so any process that maps the context reads the monitored thread's counts,
+ * attached or not, running or not.  Not in mapped_pmds, to read with pfm_read_pmds():
+ * PMDs of other sets, time-based counters (PFM_SW_EV_TASK_CLOCK), hardware PMDs above
+ * PFM_RDPMC_PMDS - 1 or in 32 bits (PFM_PMCFL_NO_EMUL64).  Hardware PMDs are shown as
+ * perf_events' user page shows them: out of the set's live time (thread switched
+ * out, stopped, detached) rdpmc[i] is 0 and pmds[i] the value; live, rdpmc[i] is
+ * non-zero, rdpmc_cpu the monitored thread's CPU, and exactly (pmds[i] is rewritten
+ * under seq wherever the counter behind the value changes: overflow interrupt,
+ * writes, resets, set switches, switch in and out)
+ *   value = pmds[i] + sign_extend(rdpmc(PFM_X86_RDPMC_ECX(e)), PFM_RDPMC_WIDTH(e))
+ * with e = rdpmc[i].  Only the monitored thread may add the counter, the one thread
+ * on rdpmc_cpu while the set is live: a reader checks its CPU inside the sequence;
+ * pfm_read_mapped() answers others ENOENT.  Entries are given only where the thread
+ * may run rdpmc (CR4.PCE, kept per process by perf_events' rule: sysfs
+ * bus/event_source/devices/cpu/rdpmc 2 everywhere, 1 where a perf_events counter
+ * page is mapped, 0 nowhere; perfmon leaves it alone): no fault while the process
+ * keeps that right.  Where it may not, and in CPU sessions, live ones are not shown.
  *
  * A read is consistent through the sequence count, odd while the kernel writes:
- *
- *   do {
- *           seq = load_acquire(&pg->seq);
- *           if (seq & 1)
- *                   continue;
- *           ... check set_id and mapped_pmds, copy pmds[] ...
- *           acquire fence;
- *   } while (load(&pg->seq) != seq);
- *
- * libperfmon's pfm_mmap_counts() and pfm_read_mapped() do it.
- *
- * layout_gen is the layout's generation (from version 2 of the page): the kernel
- * changes it (adds 1, modulo 2^32) in the same write, under the sequence count, as
- * any change of set_id or of mapped_pmds, and only then.  So a reader that checked set_id and its PMDs' bits
- * once, and noted layout_gen in that snapshot, need not check them again while a
- * later snapshot shows the same layout_gen: each read then loads seq, layout_gen,
- * the values and seq again.  A different layout_gen means to check again (the set
- * may be active again, the PMDs shown again, or not).  libperfmon's
- * pfm_counts_prepare() and pfm_counts_read() do it.
+ * load seq (acquire; again while odd), check set_id and mapped_pmds, copy pmds[]
+ * and add the counters, acquire fence, and start over if seq moved.  layout_gen
+ * (from version 2 of the page) moves (+1, modulo 2^32), in the same write under
+ * seq, with any change of set_id or mapped_pmds and only then: a reader that
+ * checked them once need only compare it in later snapshots, and check again when
+ * it moved (rdpmc[] and rdpmc_cpu change without it).  libperfmon does both:
+ * pfm_read_mapped(), and pfm_counts_prepare() with pfm_counts_read().
  *
  * MESSAGES
  *
@@ -759,15 +760,20 @@ struct pfarg_ioc_perf_open {
 #define PFM_MMAP_COUNTS_OFFSET	0x40000000UL
 #define PFM_COUNTS_PAGE_VERSION	2	/* 2: layout_gen (1 kept it 0) */
 
+#define PFM_RDPMC_PMDS		32	/* counts page rdpmc[]: 0, or a code and a width */
+#define PFM_RDPMC_INDEX(e)	((e) & 0xffU)		/* the unit's counter code, 0: none */
+#define PFM_RDPMC_WIDTH(e)	(((e) >> 8) & 0xffU)	/* the counter's width in bits */
+
 struct pfm_counts_page {
 	__u32 version;			/* PFM_COUNTS_PAGE_VERSION */
 	__u32 seq;			/* odd while the kernel writes the page */
 	__u16 set_id;			/* the set whose PMDs are here: the active one */
-	__u16 reserved1;
+	__u16 rdpmc_cpu;		/* the CPU the rdpmc[] entries are for */
 	__u32 layout_gen;		/* moves when set_id or mapped_pmds change */
 	__u64 mapped_pmds[PFM_PMD_BV];	/* PMDs whose value pmds[] holds */
-	__u64 reserved3[9];		/* for user-mode rdpmc: index and offset */
-	__u64 pmds[PFM_MAX_PMDS];	/* pmds[i]: the value of PMD i */
+	__u16 rdpmc[PFM_RDPMC_PMDS];	/* PMD i live in a counter: PFM_RDPMC_* */
+	__u64 reserved3;
+	__u64 pmds[PFM_MAX_PMDS];	/* pmds[i]: the value of PMD i, or its offset */
 };
 
 /*

@@ -164,6 +164,13 @@
 #define PFM_X86_SEL_CMASK		0x00000000ff000000ULL
 #define PFM_X86_SEL_AMD_EVENT_HI	0x0000000f00000000ULL
 
+/*
+ * The rdpmc operand (ECX) of a counts page's rdpmc[] entry (<perfmon/perfmon.h>,
+ * COUNTS PAGE): GP counter i is code i + 1, fixed counter j is 0x80 | (j + 1)
+ * (ECX bit 30 selects the fixed counters).
+ */
+#define PFM_X86_RDPMC_ECX(e)	((((e) & 0x7fU) - 1) | (((e) & 0x80U) << 23))
+
 /* IA32_FIXED_CTR_CTRL bits of fixed counter j */
 #define PFM_X86_FIXED_OS(j)		(0x1ULL << (4 * (j)))
 #define PFM_X86_FIXED_USR(j)		(0x2ULL << (4 * (j)))

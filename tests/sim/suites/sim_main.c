@@ -19,6 +19,7 @@ int main(void)
 	srunner_add_suite(sr, sim_sets_suite());
 	srunner_add_suite(sr, sim_ctxsw_suite());
 	srunner_add_suite(sr, sim_coexist_suite());
+	srunner_add_suite(sr, sim_rdpmc_suite());
 	srunner_add_suite(sr, sim_perf_suite());
 	srunner_add_suite(sr, sim_perf_sets_suite());
 	srunner_add_suite(sr, sim_perf_sample_suite());

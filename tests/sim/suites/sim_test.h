@@ -28,6 +28,7 @@ Suite *sim_emul_suite(void);
 Suite *sim_sets_suite(void);
 Suite *sim_ctxsw_suite(void);
 Suite *sim_coexist_suite(void);
+Suite *sim_rdpmc_suite(void);
 Suite *sim_perf_suite(void);
 Suite *sim_perf_sets_suite(void);
 Suite *sim_perf_sample_suite(void);
