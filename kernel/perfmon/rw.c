@@ -299,28 +299,44 @@ struct pfm_read_args {
 	unsigned int n;
 };
 
+/*
+ * A register of the live set is synced where its unit counts: a unit counting in
+ * registers PMD by PMD (pfm_pmd_sync()), one counting into the set's memory once
+ * for all of them, when the set first shows up in the vector (a set seen again
+ * after another is synced again: harmless, and vectors seldom mix sets).
+ */
+static __always_inline void __pfm_fill_pmds(struct pfm_context *ctx, struct pfm_pmd_read *rd,
+					    unsigned int n)
+{
+	struct pfm_pmd_read *end = rd + n;
+	struct pfm_event_set *last = NULL;
+	bool live = false;
+
+	for (; rd < end; rd++) {
+		struct pfm_event_set *set = rd->set;
+		unsigned int i = rd->num;
+		const struct pfm_pmd *p;
+
+		if (unlikely(set != last)) {
+			last = set;
+			live = pfm_live(ctx, set);
+			if (live)
+				pfm_pmu_sync_bound(ctx);
+		}
+		if (live && test_bit(i, pfm_pmu.moved_pmds) && test_bit(i, set->used_pmds))
+			pfm_pmd_sync(set, i);
+		p = &set->pmds[i];
+		rd->value = p->value;
+		rd->last_reset_val = p->last_reset_val;
+		rd->ovfl_switch_cnt = p->ovfl_switch_cnt;
+	}
+}
+
 static void pfm_fill_pmds(struct pfm_context *ctx, void *arg)
 {
 	struct pfm_read_args *a = arg;
-	struct pfm_pmd_read *rd = a->rd;
-	struct pfm_event_set *last = NULL;
-	bool live = false;
-	unsigned int k;
 
-	for (k = 0; k < a->n; k++) {
-		struct pfm_event_set *set = rd[k].set;
-		unsigned int i = rd[k].num;
-		const struct pfm_pmd *p;
-
-		if (set != last) {
-			last = set;
-			live = pfm_live(ctx, set);
-		}
-		rd[k].value = pfm_pmd_value_live(ctx, set, i, live);
-		p = &set->pmds[i];
-		rd[k].last_reset_val = p->last_reset_val;
-		rd[k].ovfl_switch_cnt = p->ovfl_switch_cnt;
-	}
+	__pfm_fill_pmds(ctx, a->rd, a->n);
 }
 
 /*
@@ -329,28 +345,30 @@ static void pfm_fill_pmds(struct pfm_context *ctx, void *arg)
  */
 long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n)
 {
-	struct pfm_read_args a = { .rd = rd, .n = n };
+	struct pfm_pmd_read *r, *end = rd + n;
 	struct pfm_event_set *set = NULL;
-	unsigned int k;
+	struct pfm_read_args a;
+	unsigned long flags;
 	int ret;
 
-	for (k = 0; k < n; k++) {
-		ret = pfm_check_pmd_fields(ctx, rd[k].num, rd[k].set_id, rd[k].flags,
-					   rd[k].rsvd_zero, &set);
+	for (r = rd; r < end; r++) {
+		ret = pfm_check_pmd_fields(ctx, r->num, r->set_id, r->flags, true, &set);
 		if (ret)
 			return ret;
-		rd[k].set = set;
+		r->set = set;
 	}
+	/* pfm_run_on_state(), without its indirect call when the state is here */
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (likely(pfm_state_here(ctx))) {
+		__pfm_fill_pmds(ctx, rd, n);
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		return 0;
+	}
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	a.rd = rd;
+	a.n = n;
 	pfm_run_on_state(ctx, pfm_fill_pmds, &a);
 	return 0;
-}
-
-static void pfm_pmd_read_from(struct pfm_pmd_read *rd, const struct pfarg_pmd *req)
-{
-	rd->num = req->reg_num;
-	rd->set_id = req->reg_set;
-	rd->flags = req->reg_flags;
-	rd->rsvd_zero = pfm_all_zero(req->reg_reserved2, sizeof(req->reg_reserved2));
 }
 
 /* A vector of whole pfarg_pmd in kernel memory (the perf_event emulation's reads). */
@@ -361,11 +379,17 @@ long pfm_read_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 	unsigned int k;
 	long ret;
 
+	for (k = 0; k < n; k++)
+		if (!pfm_all_zero(req[k].reg_reserved2, sizeof(req[k].reg_reserved2)))
+			return -EINVAL;
 	rd = kcalloc(n, sizeof(*rd), GFP_KERNEL);
 	if (!rd)
 		return -ENOMEM;
-	for (k = 0; k < n; k++)
-		pfm_pmd_read_from(&rd[k], &req[k]);
+	for (k = 0; k < n; k++) {
+		rd[k].num = req[k].reg_num;
+		rd[k].set_id = req[k].reg_set;
+		rd[k].flags = req[k].reg_flags;
+	}
 	ret = pfm_read_pmd_vec(ctx, rd, n);
 	for (k = 0; !ret && k < n; k++) {
 		req[k].reg_value = rd[k].value;

@@ -7,13 +7,18 @@
 
 /*
  * What a read takes of a struct pfarg_pmd and gives back: the door copies these
- * fields only (rw_user.c), not the whole 176-byte request.
+ * fields only (rw_user.c), not the whole 176-byte request.  Whoever fills one in
+ * has checked that the request's reserved field is zero.
  */
 struct pfm_pmd_read {
-	u16 num;			/* reg_num */
-	u16 set_id;			/* reg_set */
-	u32 flags;			/* reg_flags */
-	bool rsvd_zero;			/* reg_reserved2 is all zero */
+	union {
+		struct {
+			u16 num;	/* reg_num */
+			u16 set_id;	/* reg_set */
+			u32 flags;	/* reg_flags */
+		};
+		u64 head;		/* the three, laid out as in the request */
+	};
 	struct pfm_event_set *set;	/* found by the check */
 	u64 value;			/* out: reg_value */
 	u64 last_reset_val;		/* out: reg_last_reset_val */
