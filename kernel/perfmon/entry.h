@@ -68,8 +68,8 @@ struct pfm_entry {
 		long (*vec)(struct pfm_context *ctx, void *req, unsigned int n);
 		/*
 		 * The vector left in user memory, size bytes: the call checks the size
-		 * (pfm_vec_check_size()), moves only the fields it uses and takes
-		 * ctx->mutex itself
+		 * (pfm_vec_check_size()), moves only the fields it uses and takes the
+		 * locks it needs itself
 		 */
 		long (*uvec)(struct pfm_context *ctx, void __user *uptr, u64 size);
 		/* ctx->mutex held */

@@ -3,8 +3,9 @@
  * perfmon: pfm_write_pmcs(), pfm_write_pmds(), pfm_read_pmds().
  *
  * Each call checks the whole vector first and applies it only when every element is
- * valid, so a failed call changes nothing.  Called with ctx->mutex held, which keeps
- * the set list stable.
+ * valid, so a failed call changes nothing.  The writes are called with ctx->mutex
+ * held, which keeps the set list stable; a read needs only ctx->lock, under which
+ * the list changes too.
  */
 #include "internal.h"
 #include "env.h"
@@ -297,6 +298,7 @@ long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 struct pfm_read_args {
 	struct pfm_pmd_read *rd;
 	unsigned int n;
+	long ret;
 };
 
 /*
@@ -332,23 +334,15 @@ static __always_inline void __pfm_fill_pmds(struct pfm_context *ctx, struct pfm_
 	}
 }
 
-static void pfm_fill_pmds(struct pfm_context *ctx, void *arg)
-{
-	struct pfm_read_args *a = arg;
-
-	__pfm_fill_pmds(ctx, a->rd, a->n);
-}
-
 /*
- * The read itself, on what a read takes of each request and gives back: every
- * element is checked before any register is read, each set looked up once.
+ * With ctx->lock held where the state is: every element is checked before any
+ * register is read, each set looked up once.
  */
-long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n)
+static __always_inline long __pfm_read_locked(struct pfm_context *ctx, struct pfm_pmd_read *rd,
+					      unsigned int n)
 {
 	struct pfm_pmd_read *r, *end = rd + n;
 	struct pfm_event_set *set = NULL;
-	struct pfm_read_args a;
-	unsigned long flags;
 	int ret;
 
 	for (r = rd; r < end; r++) {
@@ -357,18 +351,46 @@ long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned
 			return ret;
 		r->set = set;
 	}
+	__pfm_fill_pmds(ctx, rd, n);
+	return 0;
+}
+
+static void pfm_read_locked(struct pfm_context *ctx, void *arg)
+{
+	struct pfm_read_args *a = arg;
+
+	a->ret = __pfm_read_locked(ctx, a->rd, a->n);
+}
+
+/* Out of line: the usual read, its state here, sets no arguments up on the stack. */
+static noinline long pfm_read_there(struct pfm_context *ctx, struct pfm_pmd_read *rd,
+				    unsigned int n)
+{
+	struct pfm_read_args a = { .rd = rd, .n = n };
+
+	pfm_run_on_state(ctx, pfm_read_locked, &a);
+	return a.ret;
+}
+
+/*
+ * The read itself, on what a read takes of each request and gives back.  It needs
+ * no ctx->mutex: the set list changes under ctx->lock too (sets.c), and the rest of
+ * what it reads is the state's, under ctx->lock.
+ */
+long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n)
+{
+	unsigned long flags;
+	long ret;
+
 	/* pfm_run_on_state(), without its indirect call when the state is here */
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	if (likely(pfm_state_here(ctx))) {
-		__pfm_fill_pmds(ctx, rd, n);
+		ret = __pfm_read_locked(ctx, rd, n);
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
-		return 0;
+		return ret;
 	}
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
-	a.rd = rd;
-	a.n = n;
-	pfm_run_on_state(ctx, pfm_fill_pmds, &a);
-	return 0;
+	return pfm_read_there(ctx, rd, n);
 }
 
 /* A vector of whole pfarg_pmd in kernel memory (the perf_event emulation's reads). */

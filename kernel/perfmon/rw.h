@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perfmon: writing and reading registers (rw.c); ctx->mutex held.
+ * perfmon: writing and reading registers (rw.c); ctx->mutex held but for a read.
  */
 #ifndef _PERFMON_RW_H
 #define _PERFMON_RW_H

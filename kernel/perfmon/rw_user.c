@@ -101,9 +101,7 @@ long pfm_read_pmds_user(struct pfm_context *ctx, void __user *uptr, u64 size)
 	ret = pfm_read_fetch(uptr, rd, n);
 	if (ret)
 		goto out;
-	mutex_lock(&ctx->mutex);
 	ret = pfm_read_pmd_vec(ctx, rd, n);
-	mutex_unlock(&ctx->mutex);
 	if (!ret)
 		ret = pfm_read_give(uptr, rd, n);
 out:
