@@ -72,12 +72,8 @@ long pfm_vec_run(const struct pfm_entry *e, struct pfm_context *ctx, void __user
 	void *req;
 	long ret;
 
-	if (e->user_vec) {
-		ret = pfm_vec_check_size(size, e->elem_size);
-		if (!ret)
-			ret = e->uvec(ctx, uptr, size / e->elem_size);
-		return ret;
-	}
+	if (e->user_vec)
+		return e->uvec(ctx, uptr, size);
 	req = pfm_vec_copy_in(uptr, size, e->elem_size);
 	if (IS_ERR(req))
 		return PTR_ERR(req);

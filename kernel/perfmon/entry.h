@@ -67,10 +67,11 @@ struct pfm_entry {
 		/* ctx->mutex held; req holds n elements, copied in */
 		long (*vec)(struct pfm_context *ctx, void *req, unsigned int n);
 		/*
-		 * The vector left in user memory, n elements of a checked size: the
-		 * call moves only the fields it uses and takes ctx->mutex itself
+		 * The vector left in user memory, size bytes: the call checks the size
+		 * (pfm_vec_check_size()), moves only the fields it uses and takes the
+		 * locks it needs itself
 		 */
-		long (*uvec)(struct pfm_context *ctx, void __user *uptr, unsigned int n);
+		long (*uvec)(struct pfm_context *ctx, void __user *uptr, u64 size);
 		/* ctx->mutex held */
 		long (*ctl)(struct pfm_context *ctx, u32 flags, u64 arg);
 		long (*ctl_flags)(struct pfm_context *ctx, u32 flags);

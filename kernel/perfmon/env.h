@@ -25,6 +25,18 @@ void pfm_env_unblock(struct pfm_context *ctx);
 /* remote.c: running an operation where the state lives, the clock */
 typedef void (*pfm_state_fn)(struct pfm_context *ctx, void *arg);
 void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg);
+
+/*
+ * With ctx->lock held: whether the state can be worked on from here (saved, or on
+ * this CPU), as pfm_run_on_state() would; a caller that finds it so spares the
+ * indirect call (the read, rw.c).
+ */
+static inline bool pfm_state_here(const struct pfm_context *ctx)
+{
+	int cpu = READ_ONCE(ctx->on_cpu);
+
+	return cpu < 0 || cpu == smp_processor_id();
+}
 u64 pfm_clock_ns(void);
 /* where the current thread is in user mode, for messages and samples */
 u64 pfm_user_ip(void);

@@ -9,10 +9,12 @@
  * declares.  The kernel-only files include the kernel headers they need themselves.
  *
  * Locking, outermost first:
- *   ctx->mutex   serialises the calls made on one context (they may sleep);
+ *   ctx->mutex   serialises the calls made on one context (they may sleep), but
+ *                for pfm_read_pmds(), which takes ctx->lock alone;
  *   ctx->lock    (raw, irq-safe) protects the state that the monitored thread's
  *                context-switch hooks, the exit hook and cross-CPU calls also touch:
- *                state, live_cpu, the active set and the saved register values.
+ *                state, live_cpu, the active set and the saved register values;
+ *                and, with ctx->mutex, the set list (changed holding both).
  * Nothing that can wake a task up is called with ctx->lock held: the scheduler calls
  * our switch-out hook with its runqueue lock held.
  */

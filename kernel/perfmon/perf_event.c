@@ -98,7 +98,6 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u32 mask, 
 			memset(&rd[n], 0, sizeof(rd[n]));
 			rd[n].num = pfm_perf_counter_pmd(i);
 			rd[n].set_id = set;
-			rd[n].rsvd_zero = true;
 			idx[n++] = i;
 		}
 		ret = pfm_read_pmd_vec(t->ctx, rd, n);

@@ -16,7 +16,7 @@ static int pfm_check_unit(const struct pfm_pmu_unit *u)
 		return -EINVAL;
 	if (!u->write_pmc || !u->write_pmd || !u->read_pmd || !u->enable || !u->disable)
 		return -EINVAL;
-	if (!u->bind != !u->unbind)
+	if (!u->bind != !u->unbind || !u->bind != !u->sync)
 		return -EINVAL;
 	for (i = 0; i < u->num_pmds; i++) {
 		const struct pfm_regdesc *d = &u->pmds[i];
@@ -80,6 +80,8 @@ int pfm_pmu_add_unit(const struct pfm_pmu_unit *u)
 		pfm_pmu.num_pmd_slots = max(pfm_pmu.num_pmd_slots, n + 1);
 	}
 	pfm_pmu.units[pfm_pmu.num_units++] = u;
+	if (u->bind)
+		pfm_pmu.bound[pfm_pmu.num_bound++] = u;
 	if (!pfm_pmu.model)
 		pfm_pmu.model = u->name;
 	return 0;

@@ -107,6 +107,11 @@ struct pfm_pmu_unit {
 	 */
 	void (*bind)(struct pfm_event_set *set, bool system_wide, u64 now);
 	void (*unbind)(u64 now);
+	/*
+	 * With bind(), on the CPU it is bound on: brings every PMD of the set up to
+	 * date in memory at once, as read_pmd() does one, for a read of several.
+	 */
+	void (*sync)(void);
 
 	/*
 	 * Optional: clears, in unit-local bitmaps of num_pmcs/num_pmds bits, the
@@ -137,6 +142,9 @@ struct pfm_pmu {
 	DECLARE_BITMAP(moved_pmcs, PFM_MAX_PMCS);
 	DECLARE_BITMAP(moved_pmds, PFM_MAX_PMDS);
 	bool any_moved;			/* some register moves: a unit has no bind() */
+	/* the units with bind(), which a read syncs once each (pfm_pmu_sync_bound()) */
+	const struct pfm_pmu_unit *bound[PFM_MAX_UNITS];
+	unsigned int num_bound;
 };
 
 extern struct pfm_pmu pfm_pmu;

@@ -114,6 +114,21 @@ static inline u64 pfm_pmd_value_live(const struct pfm_context *ctx, struct pfm_e
 	return set->pmds[i].value;
 }
 
+/*
+ * For a read of ctx's live set: the units counting into its memory, if bound to it
+ * (not between a disable and the next enable, where its values are whole), bring
+ * all of its PMDs up to date there.  Inline: a read asks it once per set.
+ */
+static inline void pfm_pmu_sync_bound(const struct pfm_context *ctx)
+{
+	unsigned int u;
+
+	if (this_cpu_read(pfm_pmu_owner) != ctx)
+		return;
+	for (u = 0; u < pfm_pmu.num_bound; u++)
+		pfm_pmu.bound[u]->sync();
+}
+
 void pfm_pmu_enable(struct pfm_context *ctx, u64 now);
 void pfm_pmu_disable(u64 now);
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);

@@ -49,7 +49,7 @@ void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg)
 	for (;;) {
 		raw_spin_lock_irqsave(&ctx->lock, flags);
 		cpu = ctx->on_cpu;
-		if (cpu < 0 || cpu == smp_processor_id()) {
+		if (pfm_state_here(ctx)) {
 			fn(ctx, arg);
 			raw_spin_unlock_irqrestore(&ctx->lock, flags);
 			return;

@@ -3,8 +3,9 @@
  * perfmon: pfm_write_pmcs(), pfm_write_pmds(), pfm_read_pmds().
  *
  * Each call checks the whole vector first and applies it only when every element is
- * valid, so a failed call changes nothing.  Called with ctx->mutex held, which keeps
- * the set list stable.
+ * valid, so a failed call changes nothing.  The writes are called with ctx->mutex
+ * held, which keeps the set list stable; a read needs only ctx->lock, under which
+ * the list changes too.
  */
 #include "internal.h"
 #include "env.h"
@@ -297,60 +298,99 @@ long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 struct pfm_read_args {
 	struct pfm_pmd_read *rd;
 	unsigned int n;
+	long ret;
 };
 
-static void pfm_fill_pmds(struct pfm_context *ctx, void *arg)
+/*
+ * A register of the live set is synced where its unit counts: a unit counting in
+ * registers PMD by PMD (pfm_pmd_sync()), one counting into the set's memory once
+ * for all of them, when the set first shows up in the vector (a set seen again
+ * after another is synced again: harmless, and vectors seldom mix sets).
+ */
+static __always_inline void __pfm_fill_pmds(struct pfm_context *ctx, struct pfm_pmd_read *rd,
+					    unsigned int n)
 {
-	struct pfm_read_args *a = arg;
-	struct pfm_pmd_read *rd = a->rd;
+	struct pfm_pmd_read *end = rd + n;
 	struct pfm_event_set *last = NULL;
 	bool live = false;
-	unsigned int k;
 
-	for (k = 0; k < a->n; k++) {
-		struct pfm_event_set *set = rd[k].set;
-		unsigned int i = rd[k].num;
+	for (; rd < end; rd++) {
+		struct pfm_event_set *set = rd->set;
+		unsigned int i = rd->num;
 		const struct pfm_pmd *p;
 
-		if (set != last) {
+		if (unlikely(set != last)) {
 			last = set;
 			live = pfm_live(ctx, set);
+			if (live)
+				pfm_pmu_sync_bound(ctx);
 		}
-		rd[k].value = pfm_pmd_value_live(ctx, set, i, live);
+		if (live && test_bit(i, pfm_pmu.moved_pmds) && test_bit(i, set->used_pmds))
+			pfm_pmd_sync(set, i);
 		p = &set->pmds[i];
-		rd[k].last_reset_val = p->last_reset_val;
-		rd[k].ovfl_switch_cnt = p->ovfl_switch_cnt;
+		rd->value = p->value;
+		rd->last_reset_val = p->last_reset_val;
+		rd->ovfl_switch_cnt = p->ovfl_switch_cnt;
 	}
 }
 
 /*
- * The read itself, on what a read takes of each request and gives back: every
- * element is checked before any register is read, each set looked up once.
+ * With ctx->lock held where the state is: every element is checked before any
+ * register is read, each set looked up once.
  */
-long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n)
+static __always_inline long __pfm_read_locked(struct pfm_context *ctx, struct pfm_pmd_read *rd,
+					      unsigned int n)
 {
-	struct pfm_read_args a = { .rd = rd, .n = n };
+	struct pfm_pmd_read *r, *end = rd + n;
 	struct pfm_event_set *set = NULL;
-	unsigned int k;
 	int ret;
 
-	for (k = 0; k < n; k++) {
-		ret = pfm_check_pmd_fields(ctx, rd[k].num, rd[k].set_id, rd[k].flags,
-					   rd[k].rsvd_zero, &set);
+	for (r = rd; r < end; r++) {
+		ret = pfm_check_pmd_fields(ctx, r->num, r->set_id, r->flags, true, &set);
 		if (ret)
 			return ret;
-		rd[k].set = set;
+		r->set = set;
 	}
-	pfm_run_on_state(ctx, pfm_fill_pmds, &a);
+	__pfm_fill_pmds(ctx, rd, n);
 	return 0;
 }
 
-static void pfm_pmd_read_from(struct pfm_pmd_read *rd, const struct pfarg_pmd *req)
+static void pfm_read_locked(struct pfm_context *ctx, void *arg)
 {
-	rd->num = req->reg_num;
-	rd->set_id = req->reg_set;
-	rd->flags = req->reg_flags;
-	rd->rsvd_zero = pfm_all_zero(req->reg_reserved2, sizeof(req->reg_reserved2));
+	struct pfm_read_args *a = arg;
+
+	a->ret = __pfm_read_locked(ctx, a->rd, a->n);
+}
+
+/* Out of line: the usual read, its state here, sets no arguments up on the stack. */
+static noinline long pfm_read_there(struct pfm_context *ctx, struct pfm_pmd_read *rd,
+				    unsigned int n)
+{
+	struct pfm_read_args a = { .rd = rd, .n = n };
+
+	pfm_run_on_state(ctx, pfm_read_locked, &a);
+	return a.ret;
+}
+
+/*
+ * The read itself, on what a read takes of each request and gives back.  It needs
+ * no ctx->mutex: the set list changes under ctx->lock too (sets.c), and the rest of
+ * what it reads is the state's, under ctx->lock.
+ */
+long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n)
+{
+	unsigned long flags;
+	long ret;
+
+	/* pfm_run_on_state(), without its indirect call when the state is here */
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (likely(pfm_state_here(ctx))) {
+		ret = __pfm_read_locked(ctx, rd, n);
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		return ret;
+	}
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return pfm_read_there(ctx, rd, n);
 }
 
 /* A vector of whole pfarg_pmd in kernel memory (the perf_event emulation's reads). */
@@ -361,11 +401,17 @@ long pfm_read_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 	unsigned int k;
 	long ret;
 
+	for (k = 0; k < n; k++)
+		if (!pfm_all_zero(req[k].reg_reserved2, sizeof(req[k].reg_reserved2)))
+			return -EINVAL;
 	rd = kcalloc(n, sizeof(*rd), GFP_KERNEL);
 	if (!rd)
 		return -ENOMEM;
-	for (k = 0; k < n; k++)
-		pfm_pmd_read_from(&rd[k], &req[k]);
+	for (k = 0; k < n; k++) {
+		rd[k].num = req[k].reg_num;
+		rd[k].set_id = req[k].reg_set;
+		rd[k].flags = req[k].reg_flags;
+	}
 	ret = pfm_read_pmd_vec(ctx, rd, n);
 	for (k = 0; !ret && k < n; k++) {
 		req[k].reg_value = rd[k].value;

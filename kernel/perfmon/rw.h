@@ -1,19 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perfmon: writing and reading registers (rw.c); ctx->mutex held.
+ * perfmon: writing and reading registers (rw.c); ctx->mutex held but for a read.
  */
 #ifndef _PERFMON_RW_H
 #define _PERFMON_RW_H
 
 /*
  * What a read takes of a struct pfarg_pmd and gives back: the door copies these
- * fields only (rw_user.c), not the whole 176-byte request.
+ * fields only (rw_user.c), not the whole 176-byte request.  Whoever fills one in
+ * has checked that the request's reserved field is zero.
  */
 struct pfm_pmd_read {
-	u16 num;			/* reg_num */
-	u16 set_id;			/* reg_set */
-	u32 flags;			/* reg_flags */
-	bool rsvd_zero;			/* reg_reserved2 is all zero */
+	union {
+		struct {
+			u16 num;	/* reg_num */
+			u16 set_id;	/* reg_set */
+			u32 flags;	/* reg_flags */
+		};
+		u64 head;		/* the three, laid out as in the request */
+	};
 	struct pfm_event_set *set;	/* found by the check */
 	u64 value;			/* out: reg_value */
 	u64 last_reset_val;		/* out: reg_last_reset_val */

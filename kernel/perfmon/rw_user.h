@@ -5,6 +5,6 @@
 #ifndef _PERFMON_RW_USER_H
 #define _PERFMON_RW_USER_H
 
-long pfm_read_pmds_user(struct pfm_context *ctx, void __user *uptr, unsigned int n);
+long pfm_read_pmds_user(struct pfm_context *ctx, void __user *uptr, u64 size);
 
 #endif /* _PERFMON_RW_USER_H */

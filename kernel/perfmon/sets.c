@@ -146,6 +146,7 @@ long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 {
 	struct pfarg_setdesc *req = vec;
 	struct pfm_event_set **fresh;
+	unsigned long flags;
 	unsigned int k, j;
 	int ret;
 
@@ -173,9 +174,12 @@ long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 			goto err;
 		}
 	}
+	/* the list changes under ctx->lock too: a read walks it under that alone (rw.c) */
+	raw_spin_lock_irqsave(&ctx->lock, flags);
 	for (k = 0; k < n; k++)
 		if (fresh[k])
 			pfm_insert_set(ctx, fresh[k]);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	for (k = 0; k < n; k++) {
 		struct pfm_event_set *set = pfm_find_set(ctx, req[k].set_id);
 
@@ -201,6 +205,7 @@ long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 	struct pfm_event_set *set, *tmp;
 	unsigned int k, j, nr_sets = 0;
 	unsigned long flags;
+	LIST_HEAD(gone);
 
 	if (ctx->state != PFM_CTX_UNLOADED)
 		return -EBUSY;
@@ -219,6 +224,8 @@ long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 	}
 	if (n >= nr_sets)
 		return -EBUSY;
+	/* off the list under ctx->lock (a read walks it under that alone), freed after */
+	raw_spin_lock_irqsave(&ctx->lock, flags);
 	list_for_each_entry_safe(set, tmp, &ctx->sets, list) {
 		for (k = 0; k < n; k++)
 			if (req[k].set_id == set->id)
@@ -229,13 +236,13 @@ long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 			ctx->active = NULL;
 		/* The live time stays the sum of the durations of the sets there are. */
 		ctx->live_ns -= set->duration_ns;
-		list_del(&set->list);
-		pfm_set_free(set);
+		list_move(&set->list, &gone);
 	}
 	/* the counts page may have shown a deleted set (unloaded: nothing is live) */
-	raw_spin_lock_irqsave(&ctx->lock, flags);
 	pfm_upage_refresh(ctx);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	list_for_each_entry_safe(set, tmp, &gone, list)
+		pfm_set_free(set);
 	return 0;
 }
 

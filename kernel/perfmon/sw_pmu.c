@@ -338,6 +338,31 @@ static u64 pfm_sw_read_pmd(unsigned int i)
 	return *pfm_sw_pmd(c, i);
 }
 
+/* pfm_sw_read_pmd() of every counter at once, at one reading of the clock. */
+static noinline void pfm_sw_sync_owed(struct pfm_sw_cpu *c, unsigned long ticking)
+{
+	unsigned int i;
+	u64 ovfl, now;
+
+	ovfl = pfm_sw_fold_migrations(c);
+	if (ticking) {
+		now = pfm_clock_ns();
+		for_each_set_bit(i, &ticking, N)
+			ovfl |= pfm_sw_fold(c, i, now);
+	}
+	pfm_sw_carried(c, ovfl);
+}
+
+/* Most reads find nothing owed: they pay for a look at two fields only. */
+static void pfm_sw_sync(void)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	unsigned long ticking = pfm_sw_ticking_mask(c);
+
+	if (c->system_wide || ticking)
+		pfm_sw_sync_owed(c, ticking);
+}
+
 /* The bank counts from time now (read by the caller only if a task clock ticks). */
 static void pfm_sw_start(struct pfm_sw_cpu *c, bool system_wide, u64 now)
 {
@@ -568,6 +593,7 @@ const struct pfm_pmu_unit pfm_sw_unit = {
 	.disable = pfm_sw_disable,
 	.bind = pfm_sw_bind,
 	.unbind = pfm_sw_unbind,
+	.sync = pfm_sw_sync,
 	.get = pfm_sw_hooks_get,
 	.put = pfm_sw_hooks_put,
 	.pmc_needs = pfm_sw_pmc_needs,

@@ -24,7 +24,7 @@
 # guest has one CPU; under shift=auto it takes some 13 s of guest time.  Nor can
 # the kernel calibrate its delay loop (calibrate_delay_direct() fails after some
 # 35 s of guest time): lpj= on the command line skips the calibration.
-.PHONY: bench bench-mux bench-ops bench-mem
+.PHONY: bench bench-mux bench-ops bench-mem prof-read
 bench: bench-mux bench-ops bench-mem
 
 BENCH_ICOUNT ?= -icount shift=0,sleep=off -smp 1
@@ -111,3 +111,18 @@ bench-mem: module $(B)/guest/bin/mem_bench
 		$(if $(BENCH_APPEND),--append "$(BENCH_APPEND)") --timeout 600 --log $(B)/bench/mem.log
 	@sed -n 's/^BENCH-MEM-JSON: //p' $(B)/bench/mem.log | tr -d '\r' > $(B)/bench/mem.json
 	@echo "bench: $(B)/bench/mem.json"
+
+# prof-read: instructions per function of one read of PROF_N counts (4), perfmon's
+# pfm_read_pmds() or perf's group read() (PROF_MODE=pfm or perf), single-stepped
+# on QEMU's gdbstub (tools/bench/prof-read.sh): build/bench/prof-MODE-N.txt.
+PROF_MODE ?= pfm
+PROF_N ?= 4
+$(B)/guest/bin/prof_read: $(TOP)/tools/bench/prof_read.c $(BENCH_STAT) $(B)/lib/libperfmon.a \
+			  $(TOOLS_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -static -o $@ $< $(TOP)/tools/bench/bench_common.c \
+		$(B)/lib/libperfmon.a
+
+prof-read: module $(B)/guest/bin/prof_read
+	GUEST_KERNEL=$(GUEST_KERNEL) PFM_KO=$(PFM_KO) \
+		$(TOP)/tools/bench/prof-read.sh $(B)/bench $(PROF_MODE) $(PROF_N)

@@ -300,6 +300,15 @@ static inline void list_del(struct list_head *e)
 	e->prev = SHIM_LIST_POISON2;
 }
 
+#define LIST_HEAD(name)	struct list_head name = { &(name), &(name) }
+
+static inline void list_move(struct list_head *e, struct list_head *head)
+{
+	e->prev->next = e->next;
+	e->next->prev = e->prev;
+	list_add(e, head);
+}
+
 static inline bool list_empty(const struct list_head *head)
 {
 	return head->next == head;

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * In the guest, for tools/bench/prof-read.sh: one read of n counts made again and
+ * again until the host's debugger, having single-stepped one of them through the
+ * kernel, sets prof_stop.
+ *
+ *   prof_read pfm|perf N
+ *
+ * pfm: pfm_read_pmds() of N software counters of a started context on this thread,
+ * as the bench's read sweep makes it; perf: read() of a group of N software events.
+ * The debugger stops at prof_call() (its address from the symbol table), steps to
+ * its return and attributes each instruction to the function it is in.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include "perfmon.h"
+#include "bench_common.h"
+
+#define MAXN	8
+
+volatile int prof_stop;
+
+static const int pfm_ev[3] = {
+	PFM_SW_EV_CTX_SWITCHES, PFM_SW_EV_PAGE_FAULTS, PFM_SW_EV_CPU_MIGRATIONS,
+};
+
+static const int perf_ev[3] = {
+	PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_PAGE_FAULTS,
+	PERF_COUNT_SW_CPU_MIGRATIONS,
+};
+
+static int fd0, nr;
+static int use_perf;
+static struct pfarg_pmd pd[MAXN];
+static uint64_t buf[1 + MAXN];
+
+/* the call the debugger follows, from its first instruction to its return */
+__attribute__((noinline)) int prof_call(void)
+{
+	if (use_perf)
+		return read(fd0, buf, (1 + nr) * sizeof(buf[0])) !=
+		       (ssize_t)((1 + nr) * sizeof(buf[0]));
+	return pfm_read_pmds(fd0, pd, nr * sizeof(pd[0]));
+}
+
+static void setup_pfm(void)
+{
+	struct pfarg_pmc pc[MAXN];
+	int i;
+
+	fd0 = pfm_create_context(0);
+	if (fd0 < 0)
+		die("pfm_create_context");
+	memset(pc, 0, sizeof(pc));
+	for (i = 0; i < nr; i++) {
+		pc[i].reg_num = PFM_SW_FIRST_PMC + i;
+		pc[i].reg_value = PFM_SW_PMC(pfm_ev[i % 3]) | PFM_SW_PMC_OS;
+		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
+	}
+	if (pfm_write_pmcs(fd0, pc, nr * sizeof(pc[0])) ||
+	    pfm_write_pmds(fd0, pd, nr * sizeof(pd[0])) ||
+	    pfm_load_context(fd0, 0, gettid()) || pfm_start(fd0, 0))
+		die("perfmon setup");
+}
+
+static void setup_perf(void)
+{
+	int i, fd;
+
+	fd0 = bench_perf_open(0, perf_ev[0], -1, 0);
+	for (i = 1; i < nr; i++) {
+		fd = bench_perf_open(0, perf_ev[i % 3], fd0, 0);
+		(void)fd;
+	}
+	if (ioctl(fd0, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
+		die("PERF_EVENT_IOC_ENABLE");
+}
+
+int main(int argc, char **argv)
+{
+	long k;
+
+	if (argc != 3 || (strcmp(argv[1], "pfm") && strcmp(argv[1], "perf"))) {
+		fprintf(stderr, "usage: prof_read pfm|perf N\n");
+		return 2;
+	}
+	use_perf = !strcmp(argv[1], "perf");
+	nr = atoi(argv[2]);
+	if (nr < 1 || nr > MAXN) {
+		fprintf(stderr, "prof_read: N from 1 to %d\n", MAXN);
+		return 2;
+	}
+	if (use_perf)
+		setup_perf();
+	else
+		setup_pfm();
+	/* the caches and the lazy parts of the path warmed up first */
+	for (k = 0; k < 1000; k++)
+		if (prof_call())
+			die("read");
+	printf("PROF-READY\n");
+	fflush(stdout);
+	while (!prof_stop)
+		if (prof_call())
+			die("read");
+	printf("PROF-DONE\n");
+	return 0;
+}

@@ -1,0 +1,12 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# In the guest, for prof-read.sh: the kernel's text symbols, then one read followed
+# by the host's debugger.  /prof.args holds prof_read's arguments.
+insmod /lib/perfmon.ko || exit 1
+echo 0 > /proc/sys/kernel/kptr_restrict
+echo PROF-SYMS-BEGIN
+grep ' [tT] ' /proc/kallsyms | gzip -1 | base64
+echo PROF-SYMS-END
+# shellcheck disable=SC2046
+/bin/prof_read $(cat /prof.args) || exit 1
+rmmod perfmon
