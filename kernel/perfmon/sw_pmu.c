@@ -434,41 +434,63 @@ static void pfm_sw_enable(bool system_wide)
  * there, which the values' number tells (pfm_set_pmcs_changed()); otherwise they
  * are compared a word at a time: the kernel's memcmp() goes byte by byte.
  */
-static void pfm_sw_bind(struct pfm_event_set *set, bool system_wide, u64 now)
+static noinline void pfm_sw_bind_pmcs(struct pfm_sw_cpu *c, struct pfm_event_set *set,
+				      bool system_wide, u64 now)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 	const u64 *pmcs = set->pmcs + PFM_SW_FIRST_PMC;
 	unsigned int i;
 
-	if (!set->pmcs_gen || c->pmcs_gen != set->pmcs_gen) {
-		for (i = 0; i < N; i++) {
-			if (c->pmc[i] != pmcs[i]) {
-				c->pmc[i] = pmcs[i];
-				c->stale = true;
-			}
+	for (i = 0; i < N; i++) {
+		if (c->pmc[i] != pmcs[i]) {
+			c->pmc[i] = pmcs[i];
+			c->stale = true;
 		}
-		c->pmcs_gen = set->pmcs_gen;
 	}
+	c->pmcs_gen = set->pmcs_gen;
 	if (c->stale)
 		pfm_sw_recount(c);
 	c->set = set;
 	pfm_sw_start(c, system_wide, now);
 }
 
-/* Folds what is owed up to now and stops counting; the carries are returned. */
-static __always_inline u64 pfm_sw_stop(struct pfm_sw_cpu *c, u64 now)
+/* Its own PMCs found in the bank, the bind makes no call but the start's. */
+static void pfm_sw_bind(struct pfm_event_set *set, bool system_wide, u64 now)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+
+	if (unlikely(!set->pmcs_gen || c->pmcs_gen != set->pmcs_gen || c->stale)) {
+		pfm_sw_bind_pmcs(c, set, system_wide, now);
+		return;
+	}
+	c->set = set;
+	pfm_sw_start(c, system_wide, now);
+}
+
+/*
+ * Folds what is owed up to now and stops counting; the carries are returned.
+ * plain: the caller knows there are no migrations to fold and no timer to
+ * cancel (a per-thread bank at a context switch), and the stop makes no call.
+ */
+static __always_inline u64 __pfm_sw_stop(struct pfm_sw_cpu *c, u64 now, bool plain)
 {
 	unsigned long ticking = pfm_sw_ticking_mask(c);
 	unsigned int i, stride;
-	u64 ovfl, *vals = pfm_sw_vals(c, &stride);
+	u64 ovfl = 0, *vals = pfm_sw_vals(c, &stride);
 
-	ovfl = pfm_sw_fold_migrations(c);
+	if (!plain)
+		ovfl = pfm_sw_fold_migrations(c);
 	pfm_sw_for_each(i, ticking)
 		ovfl |= __pfm_sw_fold(c, &vals[i * stride], i, now);
 	c->enabled = false;
 	c->owner = NULL;
-	pfm_sw_disarm(c);
+	if (!plain)
+		pfm_sw_disarm(c);
 	return ovfl;
+}
+
+static u64 pfm_sw_stop(struct pfm_sw_cpu *c, u64 now)
+{
+	return __pfm_sw_stop(c, now, false);
 }
 
 static void pfm_sw_disable(void)
@@ -479,15 +501,29 @@ static void pfm_sw_disable(void)
 }
 
 /* The set's values are whole in memory once the carries are pending there. */
+static noinline void pfm_sw_unbind_slow(struct pfm_sw_cpu *c, u64 now)
+{
+	pfm_sw_carried(c, pfm_sw_stop(c, now));
+	c->set = NULL;
+}
+
 static void pfm_sw_unbind(u64 now)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	struct pfm_event_set *set = c->set;
+	u64 ovfl;
 
-	u64 ovfl = pfm_sw_stop(c, now);
-
-	if (unlikely(ovfl))
-		pfm_sw_carried(c, ovfl);
+	if (unlikely(!set || c->system_wide || c->timer_armed)) {
+		pfm_sw_unbind_slow(c, now);
+		return;
+	}
+	ovfl = __pfm_sw_stop(c, now, true);
 	c->set = NULL;
+	/* pfm_sw_carried(), inline: the bank's PMDs are bits of one word */
+	BUILD_BUG_ON(PFM_SW_FIRST_PMD % BITS_PER_LONG + N > BITS_PER_LONG);
+	if (unlikely(ovfl))
+		set->ovfl_pending[PFM_SW_FIRST_PMD / BITS_PER_LONG] |=
+			ovfl << (PFM_SW_FIRST_PMD % BITS_PER_LONG);
 }
 
 /* Module exit: no bank is enabled any more, no timer can be rearmed. */
