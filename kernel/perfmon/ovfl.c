@@ -72,7 +72,8 @@ static void pfm_mask_locked(struct pfm_context *ctx, const unsigned long *notify
 		pfm_env_block(ctx);
 }
 
-static noinline void pfm_overflow_act_locked(struct pfm_context *ctx)
+/* The pending overflows of the live active set (pfm_overflow_pending_locked()). */
+noinline void pfm_overflow_act_locked(struct pfm_context *ctx)
 {
 	struct pfm_event_set *set = ctx->active;
 	DECLARE_BITMAP(ovfl, PFM_MAX_PMDS);
@@ -109,25 +110,6 @@ static noinline void pfm_overflow_act_locked(struct pfm_context *ctx)
 		pfm_mask_locked(ctx, notify);
 	} else if (do_switch) {
 		pfm_switch_locked(ctx, pfm_next_set(ctx, set));
-	}
-}
-
-/*
- * Acts on the pending 64-bit overflows of the live active set.  Asked at every
- * switch-in, where there are almost never any: only the words of implemented PMDs
- * are looked at, without the stack frame of acting on them (bitmap_empty() over
- * PFM_MAX_PMDS would scan them all, out of line).
- */
-void pfm_overflow_pending_locked(struct pfm_context *ctx)
-{
-	const unsigned long *pending = ctx->active->ovfl_pending;
-	unsigned int w;
-
-	for (w = 0; w < BITS_TO_LONGS(pfm_pmu.num_pmd_slots); w++) {
-		if (pending[w]) {
-			pfm_overflow_act_locked(ctx);
-			return;
-		}
 	}
 }
 

@@ -128,38 +128,6 @@ void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to)
 	pfm_stat_add(set_switch_pmd_writes, bitmap_weight(pmds, pfm_pmu.num_pmd_slots));
 }
 
-/* The active set goes live at time now: units count for it from here. */
-void pfm_pmu_enable(struct pfm_context *ctx, u64 now)
-{
-	bool system_wide = ctx->flags & PFM_FL_SYSTEM_WIDE;
-	unsigned int u;
-
-	this_cpu_write(pfm_pmu_owner, ctx);
-	for (u = 0; u < pfm_pmu.num_units; u++) {
-		const struct pfm_pmu_unit *unit = pfm_pmu.units[u];
-
-		if (unit->bind)
-			unit->bind(ctx->active, system_wide, now);
-		else
-			unit->enable(system_wide);
-	}
-}
-
-void pfm_pmu_disable(u64 now)
-{
-	unsigned int u;
-
-	for (u = 0; u < pfm_pmu.num_units; u++) {
-		const struct pfm_pmu_unit *unit = pfm_pmu.units[u];
-
-		if (unit->unbind)
-			unit->unbind(now);
-		else
-			unit->disable();
-	}
-	this_cpu_write(pfm_pmu_owner, NULL);
-}
-
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i)
 {
 	return pfm_pmd_value_live(ctx, set, i, pfm_live(ctx, set));

@@ -129,8 +129,42 @@ static inline void pfm_pmu_sync_bound(const struct pfm_context *ctx)
 		pfm_pmu.bound[u]->sync();
 }
 
-void pfm_pmu_enable(struct pfm_context *ctx, u64 now);
-void pfm_pmu_disable(u64 now);
+/*
+ * The active set goes live at time now: units count for it from here.  Inline:
+ * a context switch calls it, and a unit that counts into memory costs it no more
+ * than its bind() and unbind() themselves.
+ */
+static __always_inline void pfm_pmu_enable(struct pfm_context *ctx, u64 now)
+{
+	bool system_wide = ctx->flags & PFM_FL_SYSTEM_WIDE;
+	unsigned int u;
+
+	this_cpu_write(pfm_pmu_owner, ctx);
+	for (u = 0; u < pfm_pmu.num_units; u++) {
+		const struct pfm_pmu_unit *unit = pfm_pmu.units[u];
+
+		if (unit->bind)
+			unit->bind(ctx->active, system_wide, now);
+		else
+			unit->enable(system_wide);
+	}
+}
+
+static __always_inline void pfm_pmu_disable(u64 now)
+{
+	unsigned int u;
+
+	for (u = 0; u < pfm_pmu.num_units; u++) {
+		const struct pfm_pmu_unit *unit = pfm_pmu.units[u];
+
+		if (unit->unbind)
+			unit->unbind(now);
+		else
+			unit->disable();
+	}
+	this_cpu_write(pfm_pmu_owner, NULL);
+}
+
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
 void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value);

@@ -14,10 +14,18 @@
  */
 #include "internal.h"
 #include "env.h"
+#include "pmu_state.h"
 #include "sw_pmu.h"
 #include "upage.h"
 
 #define N	PFM_SW_NUM_COUNTERS
+
+/*
+ * Walks the counters in bits (a copy, cleared as it goes): the switch walks one
+ * or two, where for_each_set_bit() searches again from each bit with its bounds.
+ */
+#define pfm_sw_for_each(i, bits)					\
+	for (; (bits) && ((i) = __ffs(bits), 1); (bits) &= (bits) - 1)
 
 struct pfm_sw_cpu {
 	struct task_struct *owner;	/* thread whose events count, when enabled */
@@ -27,6 +35,7 @@ struct pfm_sw_cpu {
 	u8 counting[PFM_SW_EV_MAX + 1];	/* counters counting each event */
 	u8 at_usr;			/* counters counting at user level */
 	u8 at_os;			/* counters counting at kernel level */
+	u8 switch_mask;			/* counters counting the thread's switches */
 	bool stale;			/* pmc[] changed since the masks were derived */
 	u64 pmc[N];
 	u64 pmcs_gen;			/* the set values pmc[] holds, 0 if unknown */
@@ -108,18 +117,23 @@ static bool pfm_sw_ticking(const struct pfm_sw_cpu *c, unsigned int i)
 	return (pfm_sw_ticking_mask(c) >> i) & 1;
 }
 
-/* Adds the time since the last fold to a running task-clock counter: its carry. */
-static u64 pfm_sw_fold(struct pfm_sw_cpu *c, unsigned int i, u64 now)
+/* Adds the time since the last fold to task-clock counter i, whose value is *v. */
+static __always_inline u64 __pfm_sw_fold(struct pfm_sw_cpu *c, u64 *v, unsigned int i,
+					 u64 now)
 {
-	u64 *v = pfm_sw_pmd(c, i);
-	u64 d;
+	u64 d = now - c->stamp[i];
 
-	if (!pfm_sw_ticking(c, i))
-		return 0;
-	d = now - c->stamp[i];
 	*v += d;
 	c->stamp[i] = now;
 	return *v < d ? 1ULL << i : 0;
+}
+
+/* Adds the time since the last fold to a running task-clock counter: its carry. */
+static u64 pfm_sw_fold(struct pfm_sw_cpu *c, unsigned int i, u64 now)
+{
+	if (!pfm_sw_ticking(c, i))
+		return 0;
+	return __pfm_sw_fold(c, pfm_sw_pmd(c, i), i, now);
 }
 
 /*
@@ -136,26 +150,36 @@ static u64 pfm_sw_fold(struct pfm_sw_cpu *c, unsigned int i, u64 now)
  * and the bank is touched there with interrupts off: timer_armed is exact, and a
  * context switch of a thread without a task-clock carry near pays no cancel.
  */
-static void pfm_sw_disarm(struct pfm_sw_cpu *c)
+static noinline void __pfm_sw_disarm(struct pfm_sw_cpu *c)
 {
-	if (!c->timer_armed)
-		return;
 	hrtimer_try_to_cancel(&c->timer);
 	c->timer_armed = false;
 }
 
+static __always_inline void pfm_sw_disarm(struct pfm_sw_cpu *c)
+{
+	if (unlikely(c->timer_armed))
+		__pfm_sw_disarm(c);
+}
+
+static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t);
+
 /*
  * At time now: a task clock's PMD holds its count up to its stamp, and the
- * time since is owed to it (a reload keeps it owing, pfm_sw_reload_pmd()).
+ * time since is owed to it (a reload keeps it owing, pfm_sw_reload_pmd()).  The
+ * timer is set up at the bank's first need of it.
  */
-static void pfm_sw_arm(struct pfm_sw_cpu *c, u64 now)
+static noinline void pfm_sw_arm(struct pfm_sw_cpu *c, u64 now)
 {
 	unsigned long ticking = pfm_sw_ticking_mask(c);
 	u64 next = PFM_SW_TIMER_HORIZON;
 	unsigned int i;
 
-	if (!c->timer_ready)
-		return;
+	if (!c->timer_ready) {
+		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		c->timer.function = pfm_sw_tick;
+		c->timer_ready = true;
+	}
 	for_each_set_bit(i, &ticking, N) {
 		u64 v = *pfm_sw_pmd(c, i), ahead = v + (now - c->stamp[i]);
 
@@ -193,6 +217,13 @@ static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+/* The counters that count an event at level (PFM_SW_PMC_USR/OS). */
+static unsigned int pfm_sw_level_mask(const struct pfm_sw_cpu *c, u64 level)
+{
+	return ((level & PFM_SW_PMC_USR) ? c->at_usr : 0) |
+	       ((level & PFM_SW_PMC_OS) ? c->at_os : 0);
+}
+
 static void pfm_sw_recount(struct pfm_sw_cpu *c)
 {
 	unsigned int i;
@@ -208,53 +239,72 @@ static void pfm_sw_recount(struct pfm_sw_cpu *c)
 			c->at_os |= 1U << i;
 	}
 	c->counting[PFM_SW_EV_NONE] = 0;
+	c->switch_mask = c->counting[PFM_SW_EV_CTX_SWITCHES] &
+			 pfm_sw_level_mask(c, pfm_sw_own_level[PFM_SW_EV_CTX_SWITCHES]);
 	c->stale = false;
 }
 
-/*
- * Adds n to the counters of event, at the event's own level; returns the carries.
- * The owner's counts page follows (upage.c): software counts are 64-bit, so the
- * bank's value is the PMD's.
- */
-static u64 pfm_sw_add(struct pfm_sw_cpu *c, unsigned int event, u64 n, u64 level)
+/* Whether the bank's owner has a counts page to follow (the test, inline). */
+static __always_inline bool pfm_sw_page_mapped(void)
 {
-	unsigned long mask;
+	struct pfm_context *ctx = this_cpu_read(pfm_pmu_owner);
+
+	return ctx && READ_ONCE(ctx->upage);
+}
+
+/*
+ * Adds n to the counters in mask; returns the carries.  The owner's counts page
+ * follows (upage.c): software counts are 64-bit, so the bank's value is the PMD's.
+ */
+static __always_inline u64 pfm_sw_add_mask(struct pfm_sw_cpu *c, unsigned long mask, u64 n)
+{
+	unsigned long changed;
 	unsigned int i, stride;
 	u64 ovfl = 0, *vals;
 
-	mask = c->counting[event];
-	mask &= ((level & PFM_SW_PMC_USR) ? c->at_usr : 0) |
-		((level & PFM_SW_PMC_OS) ? c->at_os : 0);
 	if (!mask)
 		return 0;
 	vals = pfm_sw_vals(c, &stride);
-	for_each_set_bit(i, &mask, N) {
+	changed = mask;
+	pfm_sw_for_each(i, mask) {
 		u64 *v = &vals[i * stride];
 
 		*v += n;
-		if (*v < n)
+		if (unlikely(*v < n))
 			ovfl |= 1ULL << i;
 	}
-	pfm_upage_publish(PFM_SW_FIRST_PMD, vals, stride, mask);
+	if (pfm_sw_page_mapped())
+		pfm_upage_publish(PFM_SW_FIRST_PMD, vals, stride, changed);
 	return ovfl;
+}
+
+/* Adds n to the counters of event, at level; returns the carries. */
+static u64 pfm_sw_add(struct pfm_sw_cpu *c, unsigned int event, u64 n, u64 level)
+{
+	return pfm_sw_add_mask(c, c->counting[event] & pfm_sw_level_mask(c, level), n);
 }
 
 /*
  * On the bank's CPU, interrupts off.  Carries are left to the caller: where a lock of
  * the owner is held (a read, a disable) the core's sync finds them itself.
  */
-static u64 pfm_sw_fold_migrations(struct pfm_sw_cpu *c)
+static noinline u64 __pfm_sw_fold_migrations(struct pfm_sw_cpu *c)
 {
 	long n;
 
-	/* per-thread banks count their own thread's moves, at no atomic's cost here */
-	if (!c->enabled || !c->system_wide)
-		return 0;
 	n = atomic_long_xchg(this_cpu_ptr(&pfm_sw_migrations_in), 0);
 	if (!n)
 		return 0;
 	return pfm_sw_add(c, PFM_SW_EV_CPU_MIGRATIONS, n,
 			  pfm_sw_own_level[PFM_SW_EV_CPU_MIGRATIONS]);
+}
+
+static __always_inline u64 pfm_sw_fold_migrations(struct pfm_sw_cpu *c)
+{
+	/* per-thread banks count their own thread's moves, at no atomic's cost here */
+	if (likely(!c->enabled || !c->system_wide))
+		return 0;
+	return __pfm_sw_fold_migrations(c);
 }
 
 /* Only a user-level system call counter needs the system call tracepoint. */
@@ -363,26 +413,33 @@ static void pfm_sw_sync(void)
 		pfm_sw_sync_owed(c, ticking);
 }
 
-/* The bank counts from time now (read by the caller only if a task clock ticks). */
+/*
+ * The bank counts from time now (read by the caller only if a task clock ticks).
+ * A task clock below 2^63 is more than 2^63 ns from its carry, beyond the timer's
+ * horizon (counting ones, from 0): the values are looked at as they are stamped,
+ * and the carry timer is worked out only when one of them has its top bit set
+ * (a sampling one, written at -period).
+ */
 static void pfm_sw_start(struct pfm_sw_cpu *c, bool system_wide, u64 now)
 {
 	unsigned long ticking = c->counting[PFM_SW_EV_TASK_CLOCK];
-	unsigned int i;
+	unsigned int i, stride;
+	u64 *vals = pfm_sw_vals(c, &stride), tops = 0;
 
-	for_each_set_bit(i, &ticking, N)
+	pfm_sw_for_each(i, ticking) {
 		c->stamp[i] = now;
+		tops |= vals[i * stride];
+	}
 	/* what moved here before the session was enabled is not its business */
-	if (system_wide)
+	if (unlikely(system_wide))
 		atomic_long_set(this_cpu_ptr(&pfm_sw_migrations_in), 0);
 	c->owner = current;
 	c->system_wide = system_wide;
 	c->enabled = true;
-	if (!c->timer_ready) {
-		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		c->timer.function = pfm_sw_tick;
-		c->timer_ready = true;
-	}
-	pfm_sw_arm(c, now);
+	if (unlikely((s64)tops < 0))
+		pfm_sw_arm(c, now);
+	else
+		pfm_sw_disarm(c);
 }
 
 /* Only the task-clock counters read the clock: a bank without one does not. */
@@ -402,41 +459,63 @@ static void pfm_sw_enable(bool system_wide)
  * there, which the values' number tells (pfm_set_pmcs_changed()); otherwise they
  * are compared a word at a time: the kernel's memcmp() goes byte by byte.
  */
-static void pfm_sw_bind(struct pfm_event_set *set, bool system_wide, u64 now)
+static noinline void pfm_sw_bind_pmcs(struct pfm_sw_cpu *c, struct pfm_event_set *set,
+				      bool system_wide, u64 now)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 	const u64 *pmcs = set->pmcs + PFM_SW_FIRST_PMC;
 	unsigned int i;
 
-	if (!set->pmcs_gen || c->pmcs_gen != set->pmcs_gen) {
-		for (i = 0; i < N; i++) {
-			if (c->pmc[i] != pmcs[i]) {
-				c->pmc[i] = pmcs[i];
-				c->stale = true;
-			}
+	for (i = 0; i < N; i++) {
+		if (c->pmc[i] != pmcs[i]) {
+			c->pmc[i] = pmcs[i];
+			c->stale = true;
 		}
-		c->pmcs_gen = set->pmcs_gen;
 	}
+	c->pmcs_gen = set->pmcs_gen;
 	if (c->stale)
 		pfm_sw_recount(c);
 	c->set = set;
 	pfm_sw_start(c, system_wide, now);
 }
 
-/* Folds what is owed up to now and stops counting; the carries are returned. */
-static u64 pfm_sw_stop(struct pfm_sw_cpu *c, u64 now)
+/* Its own PMCs found in the bank, the bind makes no call but the start's. */
+static void pfm_sw_bind(struct pfm_event_set *set, bool system_wide, u64 now)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+
+	if (unlikely(!set->pmcs_gen || c->pmcs_gen != set->pmcs_gen || c->stale)) {
+		pfm_sw_bind_pmcs(c, set, system_wide, now);
+		return;
+	}
+	c->set = set;
+	pfm_sw_start(c, system_wide, now);
+}
+
+/*
+ * Folds what is owed up to now and stops counting; the carries are returned.
+ * plain: the caller knows there are no migrations to fold and no timer to
+ * cancel (a per-thread bank at a context switch), and the stop makes no call.
+ */
+static __always_inline u64 __pfm_sw_stop(struct pfm_sw_cpu *c, u64 now, bool plain)
 {
 	unsigned long ticking = pfm_sw_ticking_mask(c);
-	unsigned int i;
-	u64 ovfl;
+	unsigned int i, stride;
+	u64 ovfl = 0, *vals = pfm_sw_vals(c, &stride);
 
-	ovfl = pfm_sw_fold_migrations(c);
-	for_each_set_bit(i, &ticking, N)
-		ovfl |= pfm_sw_fold(c, i, now);
+	if (!plain)
+		ovfl = pfm_sw_fold_migrations(c);
+	pfm_sw_for_each(i, ticking)
+		ovfl |= __pfm_sw_fold(c, &vals[i * stride], i, now);
 	c->enabled = false;
 	c->owner = NULL;
-	pfm_sw_disarm(c);
+	if (!plain)
+		pfm_sw_disarm(c);
 	return ovfl;
+}
+
+static u64 pfm_sw_stop(struct pfm_sw_cpu *c, u64 now)
+{
+	return __pfm_sw_stop(c, now, false);
 }
 
 static void pfm_sw_disable(void)
@@ -447,12 +526,29 @@ static void pfm_sw_disable(void)
 }
 
 /* The set's values are whole in memory once the carries are pending there. */
+static noinline void pfm_sw_unbind_slow(struct pfm_sw_cpu *c, u64 now)
+{
+	pfm_sw_carried(c, pfm_sw_stop(c, now));
+	c->set = NULL;
+}
+
 static void pfm_sw_unbind(u64 now)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	struct pfm_event_set *set = c->set;
+	u64 ovfl;
 
-	pfm_sw_carried(c, pfm_sw_stop(c, now));
+	if (unlikely(!set || c->system_wide || c->timer_armed)) {
+		pfm_sw_unbind_slow(c, now);
+		return;
+	}
+	ovfl = __pfm_sw_stop(c, now, true);
 	c->set = NULL;
+	/* pfm_sw_carried(), inline: the bank's PMDs are bits of one word */
+	BUILD_BUG_ON(PFM_SW_FIRST_PMD % BITS_PER_LONG + N > BITS_PER_LONG);
+	if (unlikely(ovfl))
+		set->ovfl_pending[PFM_SW_FIRST_PMD / BITS_PER_LONG] |=
+			ovfl << (PFM_SW_FIRST_PMD % BITS_PER_LONG);
 }
 
 /* Module exit: no bank is enabled any more, no timer can be rearmed. */
@@ -510,8 +606,7 @@ void pfm_sw_count_switch_out(void)
 
 	if (!c->enabled || (!c->system_wide && c->owner != current))
 		return;
-	ovfl = pfm_sw_add(c, PFM_SW_EV_CTX_SWITCHES, 1,
-			  pfm_sw_own_level[PFM_SW_EV_CTX_SWITCHES]);
+	ovfl = pfm_sw_add_mask(c, c->switch_mask, 1);
 	if (ovfl)
 		pfm_pmu_overflow(&pfm_sw_unit, ovfl);
 }

@@ -87,9 +87,12 @@ static void pfm_timer_disarm(struct pfm_context *ctx)
 
 /*
  * One reading of the clock serves the set's duration and the units' (a task
- * clock): they agree exactly, and a switch pays for one reading each way.
+ * clock): they agree exactly, and a switch pays for one reading each way.  The
+ * context switch inlines both ways whole (pfm_sched_in_locked(), ...): for a
+ * context whose units all count into memory, the hook's call costs the lock, the
+ * clock and the units' bind() or unbind(), and no layers of calls between.
  */
-void pfm_live_in(struct pfm_context *ctx)
+static __always_inline void __pfm_live_in(struct pfm_context *ctx)
 {
 	if (pfm_set_moves(ctx->active))
 		pfm_set_restore(ctx->active);
@@ -102,7 +105,7 @@ void pfm_live_in(struct pfm_context *ctx)
 	pfm_overflow_pending_locked(ctx);
 }
 
-void pfm_live_out(struct pfm_context *ctx)
+static __always_inline void __pfm_live_out(struct pfm_context *ctx)
 {
 	struct pfm_event_set *set = ctx->active;
 	u64 now;
@@ -116,6 +119,16 @@ void pfm_live_out(struct pfm_context *ctx)
 	pfm_upage_live(ctx, false);
 }
 
+void pfm_live_in(struct pfm_context *ctx)
+{
+	__pfm_live_in(ctx);
+}
+
+void pfm_live_out(struct pfm_context *ctx)
+{
+	__pfm_live_out(ctx);
+}
+
 /*
  * The monitored thread comes onto cpu (ctx->lock held): the state goes live there if
  * monitoring is started.  True if it resumed on another CPU than it last ran on.
@@ -126,7 +139,7 @@ bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu)
 
 	ctx->on_cpu = cpu;
 	if (ctx->started) {
-		pfm_live_in(ctx);
+		__pfm_live_in(ctx);
 		migrated = ctx->last_cpu != cpu;
 		ctx->last_cpu = cpu;
 	}
@@ -137,7 +150,7 @@ bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu)
 void pfm_sched_out_locked(struct pfm_context *ctx)
 {
 	if (ctx->started && ctx->on_cpu >= 0)
-		pfm_live_out(ctx);
+		__pfm_live_out(ctx);
 	ctx->on_cpu = -1;
 }
 

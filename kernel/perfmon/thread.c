@@ -175,14 +175,17 @@ static void pfm_sched_in(struct preempt_notifier *pn, int cpu)
 {
 	struct pfm_hook *hook = container_of(pn, struct pfm_hook, pn);
 	struct pfm_context *ctx = hook->ctx;
-	unsigned long flags;
-
 	bool migrated = false;
 
-	raw_spin_lock_irqsave(&ctx->lock, flags);
+	/*
+	 * finish_task_switch() calls this once it has dropped the runqueue lock
+	 * with interrupts on: they need no saving.
+	 */
+	lockdep_assert_irqs_enabled();
+	raw_spin_lock_irq(&ctx->lock);
 	if (ctx->hook == hook)
 		migrated = pfm_sched_in_locked(ctx, cpu);
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	raw_spin_unlock_irq(&ctx->lock);
 	/* Counted once live, outside the lock (see pfm_sw_count()). */
 	if (migrated)
 		pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);

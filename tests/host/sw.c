@@ -125,6 +125,28 @@ START_TEST(test_task_clock_timer_only_when_armed)
 }
 END_TEST
 
+/*
+ * A bank started with its clock counting sets up no carry timer; a PMD written
+ * near its carry while the bank counts still gets one.
+ */
+START_TEST(test_task_clock_written_near_carry_while_on)
+{
+	unsigned long starts = shim_hrtimer_starts;
+
+	pfm_host_env.clock_ns = 1000;
+	u->write_pmc(4, PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
+	u->write_pmd(4, 0);
+	u->enable(false);
+	ck_assert_uint_eq(shim_hrtimer_starts, starts);
+	u->write_pmd(4, -300ULL);
+	ck_assert_uint_eq(shim_hrtimer_starts, starts + 1);
+	ck_assert(shim_hrtimer_last->armed);
+	ck_assert_int_eq(shim_hrtimer_last->expires, 1300);
+	u->disable();
+	ck_assert(!shim_hrtimer_last->armed);
+}
+END_TEST
+
 START_TEST(test_two_counters_same_event)
 {
 	u->write_pmc(0, PFM_SW_PMC(PFM_SW_EV_CTX_SWITCHES));
@@ -446,6 +468,63 @@ START_TEST(test_pmc_written_while_out)
 }
 END_TEST
 
+/*
+ * The carry timer at switch-in is worked out only when a task clock's value has
+ * its top bit set: a PMD written near its carry while the thread is away (here the
+ * first of two clocks, the other counting) still gets its timer at the next
+ * switch-in; one written far from it again, or beyond the horizon, gets none.
+ */
+START_TEST(test_task_clock_written_near_carry_while_out)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	unsigned long starts;
+	struct hrtimer *t;
+
+	ck_write_pmc(ctx, SW_PMC(0), PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK), 0);
+	ck_write_pmc(ctx, SW_PMC(3), PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK), 0);
+	ck_write_pmc(ctx, SW_PMC(5), PFM_SW_PMC(PFM_SW_EV_CTX_SWITCHES), 0);
+	ck_load_self(ctx);
+	pfm_host_env.clock_ns = 1000;
+	ck_start(ctx);
+	starts = shim_hrtimer_starts;
+	pfm_host_env.clock_ns = 1200;
+	pfm_host_sched_out(ctx);
+	pfm_host_sched_in(ctx);			/* counting clocks: no timer */
+	ck_assert_uint_eq(shim_hrtimer_starts, starts);
+	pfm_host_env.clock_ns = 1300;
+	pfm_host_sched_out(ctx);
+	ck_write_pmd(ctx, SW_PMD(0), -500ULL);	/* a carry 500 ns away, written away */
+	pfm_host_env.clock_ns = 2000;
+	pfm_host_sched_in(ctx);
+	ck_assert_uint_eq(shim_hrtimer_starts, starts + 1);
+	t = shim_hrtimer_last;
+	ck_assert(t->armed);
+	ck_assert_int_eq(t->expires, 2500);
+	pfm_host_env.clock_ns = 2100;
+	pfm_host_sched_out(ctx);
+	ck_assert(!t->armed);
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(0)), -400ULL);
+	ck_write_pmd(ctx, SW_PMD(0), 7);	/* far again */
+	pfm_host_env.clock_ns = 3000;
+	pfm_host_sched_in(ctx);
+	ck_assert_uint_eq(shim_hrtimer_starts, starts + 1);
+	ck_assert(!t->armed);
+	pfm_host_env.clock_ns = 3050;
+	pfm_host_sched_out(ctx);
+	ck_write_pmd(ctx, SW_PMD(3), 1ULL << 63);	/* top bit set, 2^63 ns away */
+	pfm_host_sched_in(ctx);
+	ck_assert_uint_eq(shim_hrtimer_starts, starts + 1);
+	ck_assert(!t->armed);
+	pfm_host_env.clock_ns = 3080;
+	ck_stop(ctx);
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(0)), 7 + 50 + 30);
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(3)), (1ULL << 63) + 30);
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(5)), 4);
+	ck_unload(ctx);
+	pfm_context_put(ctx);
+}
+END_TEST
+
 Suite *pfm_sw_suite(void)
 {
 	Suite *s = suite_create("sw");
@@ -456,6 +535,7 @@ Suite *pfm_sw_suite(void)
 	tcase_add_test(tc, test_disable_stops);
 	tcase_add_test(tc, test_task_clock);
 	tcase_add_test(tc, test_task_clock_timer_only_when_armed);
+	tcase_add_test(tc, test_task_clock_written_near_carry_while_on);
 	tcase_add_test(tc, test_two_counters_same_event);
 	tcase_add_test(tc, test_owner_only);
 	tcase_add_test(tc, test_system_wide_counts_all);
@@ -463,6 +543,7 @@ Suite *pfm_sw_suite(void)
 	tcase_add_test(tc, test_through_core);
 	tcase_add_test(tc, test_task_clock_reload_keeps_time);
 	tcase_add_test(tc, test_pmc_written_while_out);
+	tcase_add_test(tc, test_task_clock_written_near_carry_while_out);
 	tcase_add_test(tc, test_levels);
 	tcase_add_test(tc, test_task_clock_levels);
 	tcase_add_test(tc, test_os_is_privileged);
