@@ -161,9 +161,13 @@ void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *uni
 		else
 			pfm_pmd_sync(set, i);
 	}
-	/* the unit re-armed its counters: the page's offsets follow */
-	if (!unit->bind)
-		pfm_upage_live(ctx, true);
+	/*
+	 * The unit re-armed its counters: the page's offsets follow.  Refreshed from
+	 * the set's own liveness, not assumed live, so that no caller can publish
+	 * rdpmc entries for a set out of the PMU.
+	 */
+	if (!unit->bind && ctx->upage_hw)
+		pfm_upage_refresh(ctx);
 	pfm_overflow_pending_locked(ctx);
 }
 

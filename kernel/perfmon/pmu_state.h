@@ -105,7 +105,7 @@ static inline bool pfm_pmd_counting(const struct pfm_context *ctx, unsigned int 
 	return test_bit(i, pfm_pmu.moved_pmds) || this_cpu_read(pfm_pmu_owner) == ctx;
 }
 
-/* pfm_pmd_value() when the set's liveness is known: a vector asks once per set. */
+/* pfm_pmd_value() when the caller knows the set's liveness (the counts page does). */
 static inline u64 pfm_pmd_value_live(const struct pfm_context *ctx, struct pfm_event_set *set,
 				     unsigned int i, bool live)
 {

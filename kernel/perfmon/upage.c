@@ -55,11 +55,6 @@ static bool pfm_upage_holds(const struct pfm_event_set *set, unsigned int i)
 	       u->pmd_in_page(r->idx, set->pmcs[u->first_pmc + r->desc->dep_pmc]);
 }
 
-static s64 pfm_upage_sext(u64 x, unsigned int width)
-{
-	return width >= 64 ? (s64)x : (s64)(x << (64 - width)) >> (64 - width);
-}
-
 /*
  * Hardware PMD i of the live set: its rdpmc[] entry, and in *val the offset the
  * reader adds the counter to; 0 if the monitored thread may not read it now.  A
@@ -79,7 +74,7 @@ static u16 pfm_upage_rdpmc(struct pfm_context *ctx, struct pfm_event_set *set,
 	code = r->unit->user_read(r->idx, v, &raw);
 	if (!code)
 		return 0;
-	*val = v - pfm_upage_sext(raw, r->desc->width);
+	*val = v - sign_extend64(raw, r->desc->width - 1);
 	return code | r->desc->width << 8;
 }
 

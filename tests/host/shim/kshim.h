@@ -122,6 +122,14 @@ static inline void *memchr_inv(const void *s, int c, size_t n)
 #define __ffs(x)		((unsigned long)__builtin_ctzl(x))
 #define DECLARE_BITMAP(name, bits)	unsigned long name[BITS_TO_LONGS(bits)]
 
+/* value's bit index is its sign bit (index 63 leaves it as it is) */
+static inline s64 sign_extend64(u64 value, int index)
+{
+	u8 shift = 63 - index;
+
+	return (s64)(value << shift) >> shift;
+}
+
 static inline void __set_bit(unsigned long nr, unsigned long *addr)
 {
 	addr[BIT_WORD(nr)] |= BIT_MASK(nr);

@@ -4,7 +4,7 @@
  * libperfmon reads them (libpfm-glue/counts_rdpmc.h, compiled here over the
  * simulated RDPMC), equal what pfm_read_pmds() returns at the same point: while
  * counting, across hardware wraps (each a PMI that re-arms the counter), 64-bit
- * overflows and their resets, writes, set switches on timeout and on overflow,
+ * overflows and their resets, a notification's mask and restart, writes, set switches on timeout and on overflow,
  * switches out and in and a migration.  Out of the set's live time the page holds
  * the values and no rdpmc entry; a reader on another CPU than the monitored
  * thread's is refused; a thread without CR4.PCE, and a CPU session, are given no
@@ -125,6 +125,14 @@ static struct pfm_context *hw_ctx(struct pfm_counts_page **pg, u64 init)
 	return ctx;
 }
 
+/* hw_ctx() from 0 on model i, the thread allowed RDPMC (CR4.PCE) */
+static struct pfm_context *pce_ctx(int i, struct pfm_counts_page **pg)
+{
+	sim_start(i);
+	sim.cr4_pce = true;
+	return hw_ctx(pg, 0);
+}
+
 static u64 view(void)
 {
 	return 1ULL << sim_view_width();
@@ -136,9 +144,7 @@ START_TEST(test_rdpmc_counting)
 	struct pfm_context *ctx;
 	unsigned int k;
 
-	sim_start(_i);
-	sim.cr4_pce = true;
-	ctx = hw_ctx(&pg, 0);
+	ctx = pce_ctx(_i, &pg);
 	ck_page_exact(ctx, pg, 0, false, "loaded");
 	ck_start(ctx);
 	ck_page_exact(ctx, pg, 0, true, "started");
@@ -177,9 +183,7 @@ START_TEST(test_rdpmc_overflow)
 	struct pfm_context *ctx;
 	u64 v;
 
-	sim_start(_i);
-	sim.cr4_pce = true;
-	ctx = hw_ctx(&pg, 0);
+	ctx = pce_ctx(_i, &pg);
 	ck_write_pmd_full(ctx, 0, GP_PMD(0), -1000ULL, 0, -100ULL, 0, 0);
 	ck_start(ctx);
 	sim_count(SIM_EV_INST, 999, SIM_USER);
@@ -192,6 +196,35 @@ START_TEST(test_rdpmc_overflow)
 	ck_assert(!mapped_read(pg, 0, GP_PMD(0), &v));
 	ck_assert_u64_eq(v, -100ULL + 50);
 	ck_page_exact(ctx, pg, 0, true, "after the second overflow");
+	ck_done(ctx);
+}
+END_TEST
+
+/*
+ * A notified overflow masks monitoring: from the interrupt on, the page holds the
+ * values and no entry (the counters are out of the PMU); the restart makes it live
+ * again with the long reset value.
+ */
+START_TEST(test_rdpmc_notify_masks)
+{
+	struct pfm_counts_page *pg;
+	struct pfm_context *ctx;
+	u64 v;
+
+	ctx = pce_ctx(_i, &pg);
+	ck_write_pmd_full(ctx, 0, GP_PMD(0), -100ULL, PFM_PMDFL_OVFL_NOTIFY, 0, -40ULL, 0);
+	ck_start(ctx);
+	sim_count(SIM_EV_INST, 99, SIM_USER);
+	ck_page_exact(ctx, pg, 0, true, "before the notified overflow");
+	sim_count(SIM_EV_INST, 1, SIM_USER);
+	ck_assert(ctx->masked);
+	ck_page_exact(ctx, pg, 0, false, "masked");
+	sim_count(SIM_EV_INST, 500, SIM_USER);
+	ck_page_exact(ctx, pg, 0, false, "masked, counted nothing");
+	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
+	ck_page_exact(ctx, pg, 0, true, "restarted");
+	ck_assert(!mapped_read(pg, 0, GP_PMD(0), &v));
+	ck_assert_u64_eq(v, -40ULL);
 	ck_done(ctx);
 }
 END_TEST
@@ -385,6 +418,7 @@ Suite *sim_rdpmc_suite(void)
 
 	tcase_add_loop_test(tc, test_rdpmc_counting, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_rdpmc_overflow, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_rdpmc_notify_masks, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_rdpmc_switch_and_migrate, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_rdpmc_sets, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_rdpmc_needs_pce, 0, SIM_NR_MODELS);
