@@ -87,16 +87,14 @@ static u64 *pfm_sw_pmd(struct pfm_sw_cpu *c, unsigned int i)
 /*
  * Carries that no overflow call reports (a fold at unbind, or while a read holds
  * the owner's lock): pending in the bound set, acted on by the core at the set's
- * next overflow path or switch-in.
+ * next overflow path or switch-in.  The bank's PMDs are bits of one word there.
  */
-static void pfm_sw_carried(struct pfm_sw_cpu *c, u64 ovfl)
+static __always_inline void pfm_sw_carried(struct pfm_sw_cpu *c, u64 ovfl)
 {
-	unsigned int i;
-
-	if (!ovfl || !c->set)
-		return;
-	for_each_set_bit(i, (unsigned long *)&ovfl, N)
-		__set_bit(PFM_SW_FIRST_PMD + i, c->set->ovfl_pending);
+	BUILD_BUG_ON(PFM_SW_FIRST_PMD % BITS_PER_LONG + N > BITS_PER_LONG);
+	if (unlikely(ovfl) && c->set)
+		c->set->ovfl_pending[PFM_SW_FIRST_PMD / BITS_PER_LONG] |=
+			ovfl << (PFM_SW_FIRST_PMD % BITS_PER_LONG);
 }
 
 static unsigned int pfm_sw_event(u64 pmc)
@@ -373,23 +371,11 @@ static void pfm_sw_reload_pmd(unsigned int i, u64 value)
 		pfm_sw_arm(c, pfm_sw_ticking_mask(c) ? pfm_clock_ns() : 0);
 }
 
-/* A count of events is whole where it is: only time and arrivals are owed to it. */
-static u64 pfm_sw_read_pmd(unsigned int i)
-{
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
-	u64 ovfl;
-
-	if (!c->system_wide && !pfm_sw_ticking(c, i))
-		return *pfm_sw_pmd(c, i);
-	ovfl = pfm_sw_fold_migrations(c);
-	if (pfm_sw_ticking(c, i))
-		ovfl |= pfm_sw_fold(c, i, pfm_clock_ns());
-	pfm_sw_carried(c, ovfl);
-	return *pfm_sw_pmd(c, i);
-}
-
-/* pfm_sw_read_pmd() of every counter at once, at one reading of the clock. */
-static noinline void pfm_sw_sync_owed(struct pfm_sw_cpu *c, unsigned long ticking)
+/*
+ * What is owed to the counters in ticking (task clocks), at one reading of the
+ * clock, and to a CPU session's migration counters.
+ */
+static noinline void pfm_sw_fold_owed(struct pfm_sw_cpu *c, unsigned long ticking)
 {
 	unsigned int i;
 	u64 ovfl, now;
@@ -397,10 +383,21 @@ static noinline void pfm_sw_sync_owed(struct pfm_sw_cpu *c, unsigned long tickin
 	ovfl = pfm_sw_fold_migrations(c);
 	if (ticking) {
 		now = pfm_clock_ns();
-		for_each_set_bit(i, &ticking, N)
-			ovfl |= pfm_sw_fold(c, i, now);
+		pfm_sw_for_each(i, ticking)
+			ovfl |= __pfm_sw_fold(c, pfm_sw_pmd(c, i), i, now);
 	}
 	pfm_sw_carried(c, ovfl);
+}
+
+/* A count of events is whole where it is: only time and arrivals are owed to it. */
+static u64 pfm_sw_read_pmd(unsigned int i)
+{
+	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	unsigned long ticking = pfm_sw_ticking_mask(c) & (1UL << i);
+
+	if (c->system_wide || ticking)
+		pfm_sw_fold_owed(c, ticking);
+	return *pfm_sw_pmd(c, i);
 }
 
 /* Most reads find nothing owed: they pay for a look at two fields only. */
@@ -410,7 +407,7 @@ static void pfm_sw_sync(void)
 	unsigned long ticking = pfm_sw_ticking_mask(c);
 
 	if (c->system_wide || ticking)
-		pfm_sw_sync_owed(c, ticking);
+		pfm_sw_fold_owed(c, ticking);
 }
 
 /*
@@ -513,7 +510,7 @@ static __always_inline u64 __pfm_sw_stop(struct pfm_sw_cpu *c, u64 now, bool pla
 	return ovfl;
 }
 
-static u64 pfm_sw_stop(struct pfm_sw_cpu *c, u64 now)
+static noinline u64 pfm_sw_stop(struct pfm_sw_cpu *c, u64 now)
 {
 	return __pfm_sw_stop(c, now, false);
 }
@@ -525,30 +522,22 @@ static void pfm_sw_disable(void)
 	pfm_sw_stop(c, pfm_sw_ticking_mask(c) ? pfm_clock_ns() : 0);
 }
 
-/* The set's values are whole in memory once the carries are pending there. */
-static noinline void pfm_sw_unbind_slow(struct pfm_sw_cpu *c, u64 now)
-{
-	pfm_sw_carried(c, pfm_sw_stop(c, now));
-	c->set = NULL;
-}
-
+/*
+ * The set's values are whole in memory once the carries are pending there.  A
+ * per-thread bank without a timer armed (a context switch, most often) stops
+ * without a call.
+ */
 static void pfm_sw_unbind(u64 now)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
-	struct pfm_event_set *set = c->set;
 	u64 ovfl;
 
-	if (unlikely(!set || c->system_wide || c->timer_armed)) {
-		pfm_sw_unbind_slow(c, now);
-		return;
-	}
-	ovfl = __pfm_sw_stop(c, now, true);
+	if (unlikely(c->system_wide || c->timer_armed))
+		ovfl = pfm_sw_stop(c, now);
+	else
+		ovfl = __pfm_sw_stop(c, now, true);
+	pfm_sw_carried(c, ovfl);
 	c->set = NULL;
-	/* pfm_sw_carried(), inline: the bank's PMDs are bits of one word */
-	BUILD_BUG_ON(PFM_SW_FIRST_PMD % BITS_PER_LONG + N > BITS_PER_LONG);
-	if (unlikely(ovfl))
-		set->ovfl_pending[PFM_SW_FIRST_PMD / BITS_PER_LONG] |=
-			ovfl << (PFM_SW_FIRST_PMD % BITS_PER_LONG);
 }
 
 /* Module exit: no bank is enabled any more, no timer can be rearmed. */
@@ -562,6 +551,12 @@ void pfm_sw_timers_exit(void)
 		if (c->timer_ready)
 			hrtimer_cancel(&c->timer);
 	}
+}
+
+/* Whether the bank counts an event of the current thread (cpu_only: seen by the CPU). */
+static __always_inline bool pfm_sw_counts_current(const struct pfm_sw_cpu *c, bool cpu_only)
+{
+	return c->enabled && (c->system_wide || (!cpu_only && c->owner == current));
 }
 
 /*
@@ -580,7 +575,7 @@ static void __pfm_sw_count(unsigned int event, u64 n, u64 level, bool cpu_only)
 		return;
 	local_irq_save(flags);
 	c = this_cpu_ptr(&pfm_sw_cpu);
-	if (c->enabled && (c->system_wide || (!cpu_only && c->owner == current)))
+	if (pfm_sw_counts_current(c, cpu_only))
 		ovfl = pfm_sw_add(c, event, n, level);
 	if (cpu_only)
 		ovfl |= pfm_sw_fold_migrations(c);
@@ -604,7 +599,7 @@ void pfm_sw_count_switch_out(void)
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 	u64 ovfl;
 
-	if (!c->enabled || (!c->system_wide && c->owner != current))
+	if (!pfm_sw_counts_current(c, false))
 		return;
 	ovfl = pfm_sw_add_mask(c, c->switch_mask, 1);
 	if (ovfl)
