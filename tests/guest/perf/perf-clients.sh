@@ -315,11 +315,20 @@ client_stress_ng() {
 
 # --- perf_diff: the differential test, native against itself, then against the shim --
 
+# diff_verdict FILE: nothing when all cases agree, else the summary and each
+# differing case with the calls that differ (CI keeps only this console)
+diff_verdict() {
+	tail -n1 "$1" | grep -q '^perf_diff: ok' && return
+	tail -n1 "$1" | sed 's/^/ /'
+	awk '/^DIFF /{ d = 1; print "  " $0; next } /^ok /{ d = 0 } d { print "  " $0 }' "$1" |
+		head -n 40
+}
+
 client_diff() {
 	perf_diff native native > $OUT/diff.native 2>&1
-	verdict native perf-diff "$(tail -n1 $OUT/diff.native | grep -v '^perf_diff: ok' | sed 's/^/ /')"
+	verdict native perf-diff "$(diff_verdict $OUT/diff.native)"
 	perf_diff native shim > $OUT/diff.shim 2>&1
-	verdict shim perf-diff "$(tail -n1 $OUT/diff.shim | grep -v '^perf_diff: ok' | sed 's/^/ /')"
+	verdict shim perf-diff "$(diff_verdict $OUT/diff.shim)"
 }
 
 # --- perf_event_open(2)'s example program, on a software event: exactly 256 faults --
