@@ -234,7 +234,7 @@ void work_touch(long pages)
 	munmap((void *)p, pages * psz);
 }
 
-static long long thread_ns(void)
+long long thread_ns(void)
 {
 	struct timespec ts;
 

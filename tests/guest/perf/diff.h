@@ -78,6 +78,7 @@ void work_spin(long ms);		/* ms of CPU time */
 void work_sleep(long n);		/* n sleeps of 1 ms: n context switches */
 void work_fork_touch(long pages);	/* a child of its own touches `pages` */
 void work_none(long unused);
+long long thread_ns(void);		/* the calling thread's CPU time */
 
 /* the attr every case starts from: counting, disabled, software, size VER7 */
 void attr_sw(struct perf_event_attr *a, unsigned long long config);
@@ -102,6 +103,7 @@ void case_refresh(const struct backend *be, struct trace *t);
 void case_ioc_period(const struct backend *be, struct trace *t);
 void case_set_output(const struct backend *be, struct trace *t);
 void case_fork_record(const struct backend *be, struct trace *t);
+void case_clock_sample(const struct backend *be, struct trace *t);
 
 /* diff_memlock.c: a ring's locked memory as nobody */
 void case_ring_memlock(const struct backend *be, struct trace *t);
