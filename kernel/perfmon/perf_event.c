@@ -185,6 +185,17 @@ static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set)
 	return 0;
 }
 
+/* Whether every event that changes state starts counting (none stops). */
+static bool pfm_perf_only_starts(struct pfm_perf_target *t)
+{
+	struct pfm_perf_event *ev;
+
+	list_for_each_entry(ev, &t->events, entry)
+		if (ev->counting && !pfm_perf_wants(ev))
+			return false;
+	return true;
+}
+
 /*
  * Brings t's counters in line with its events' states: a counter runs while one
  * of its events counts.  One PMC vector per set and one time stamp: a group
@@ -192,17 +203,27 @@ static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set)
  * the same time.  The counters are read first, so that an event's interval opens
  * and closes where the counter stood.  Set by set: each has its own counters (a
  * pinned event one in each).
+ *
+ * The time stamp is taken on the side of the counters' change that keeps a
+ * clock's count and its time_enabled together: after the writes when events only
+ * start (a counter starts at its write), before the reads otherwise (an interval
+ * closes at the read).  A virtual CPU stopped between the two by its host (ms
+ * under TCG on a busy host) then shows in neither, or in both.
  */
 int pfm_perf_target_sync(struct pfm_perf_target *t)
 {
+	bool stamp_after = pfm_perf_only_starts(t);
 	struct pfm_perf_clock clock;
 	struct pfm_perf_event *ev;
 	unsigned int s;
-	int ret;
+	int ret = 0;
 
-	ret = pfm_perf_sched_clock(t, &clock);
+	if (!stamp_after)
+		ret = pfm_perf_sched_clock(t, &clock);
 	for (s = 0; !ret && s < t->nr_sets; s++)
 		ret = pfm_perf_set_sync(t, s);
+	if (!ret && stamp_after)
+		ret = pfm_perf_sched_clock(t, &clock);
 	if (ret)
 		return ret;
 	list_for_each_entry(ev, &t->events, entry)
