@@ -293,15 +293,16 @@ static void case_sw_events(const struct backend *be, struct trace *t)
 			obs_val(t, buf[1] == buf[2], 'e');
 			/*
 			 * A clock covers the spin, and fits in the time enabled,
-			 * each within 1 % and 3 %: with both host CPUs busy, 6.1's
-			 * own clocks read up to 2.9 ms short of the child's 250 ms
-			 * of thread CPU time, and 1.5 % over their time enabled (3
-			 * runs of 20).  What this catches is a clock that does not
-			 * count the child, or counts beside it; clock-sample
-			 * (diff_sample.c) holds a clock to 0.1 %.
+			 * each within 3 %: with both host CPUs busy, 6.1's own
+			 * clocks read up to 2.9 ms short of the child's 250 ms of
+			 * thread CPU time, and 1.5 % over their time enabled (3
+			 * runs of 20), the shim's 3.3 ms short (1 run of 2).  What
+			 * this catches is a clock that does not count the child,
+			 * or counts beside it; clock-sample (diff_sample.c) holds
+			 * a clock to 0.1 %, with tries again.
 			 */
 			if (sw_kind[cfg] == 'r')
-				obs_val(t, buf[0] >= CLOCK_SPIN_MS * 990000ULL &&
+				obs_val(t, buf[0] >= CLOCK_SPIN_MS * 970000ULL &&
 					   buf[0] <= buf[1] + buf[1] / 33, 'e');
 		}
 		close_fd(fd);
