@@ -167,9 +167,9 @@ clk_check() {
 		   else if (m < n * 0.9) printf " %d of %d do_spin chains without main\n", n - m, n }' "$1"
 	# the program's start (exec, the dynamic loader) takes a few tens of ms of them
 	# on Debian's kernel (75 % or more in do_spin), a third of a second on the debug
-	# kernel, whose KASAN slows the kernel's side (71 % natively, 71 % shim): the
-	# hot function holds most of them
-	awk '$2 == "do_spin" { n++ } END { if (n < NR * 0.6) printf " %d of %d samples in do_spin\n", n, NR }' "$1"
+	# kernel, whose KASAN slows the kernel's side (71 % natively, 71 % shim; 58 %
+	# through the shim with both host CPUs busy): the hot function holds most of them
+	awk '$2 == "do_spin" { n++ } END { if (n < NR * 0.5) printf " %d of %d samples in do_spin\n", n, NR }' "$1"
 }
 
 # clk_rate SAMPLES CPUTIME_FILE: samples, CPU time, stalls and gaps, for the log
