@@ -115,6 +115,8 @@ bench-mem: module $(B)/guest/bin/mem_bench
 # prof-read: instructions per function of one read of PROF_N counts (4), perfmon's
 # pfm_read_pmds() or perf's group read() (PROF_MODE=pfm or perf), single-stepped
 # on QEMU's gdbstub (tools/bench/prof-read.sh): build/bench/prof-MODE-N.txt.
+# PROF_MODE=csw-none, csw-pfm or csw-perf: one round trip of bench-ops' ctxsw
+# instead, nothing or the four events counting (build/bench/prof-MODE.txt).
 PROF_MODE ?= pfm
 PROF_N ?= 4
 $(B)/guest/bin/prof_read: $(TOP)/tools/bench/prof_read.c $(BENCH_STAT) $(B)/lib/libperfmon.a \
@@ -125,4 +127,5 @@ $(B)/guest/bin/prof_read: $(TOP)/tools/bench/prof_read.c $(BENCH_STAT) $(B)/lib/
 
 prof-read: module $(B)/guest/bin/prof_read
 	GUEST_KERNEL=$(GUEST_KERNEL) PFM_KO=$(PFM_KO) \
-		$(TOP)/tools/bench/prof-read.sh $(B)/bench $(PROF_MODE) $(PROF_N)
+		$(TOP)/tools/bench/prof-read.sh $(B)/bench $(PROF_MODE) \
+		$(if $(filter csw-%,$(PROF_MODE)),,$(PROF_N))

@@ -7,17 +7,23 @@
 # instruction's function from the guest's kallsyms and the program's symbols.
 #
 #   tools/bench/prof-read.sh OUTDIR pfm|perf N
+#   tools/bench/prof-read.sh OUTDIR csw-none|csw-pfm|csw-perf
 #
+# The csw modes follow one round trip of bench-ops' ctxsw instead of a read, both
+# processes and the switches between them (prof_read.c).
 # Needs make's products: the guest kernel, perfmon.ko, build/guest/bin/prof_read.
-# Writes OUTDIR/prof-MODE-N.{log,trace,txt}; the table goes to stdout too.
+# Writes OUTDIR/prof-MODE-N.{log,trace,txt,pfm-syms}; the table goes to stdout too.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out=$1 mode=$2 n=$3
+out=$1 mode=$2 n=${3:-}
 kernel=${GUEST_KERNEL:?} ko=${PFM_KO:?}
 bin=$top/build/guest/bin/prof_read
 mkdir -p "$out"
-tag=$out/prof-$mode-$n
+case $mode in
+csw-*)	args=$mode tag=$out/prof-$mode ;;
+*)	args="$mode $n" tag=$out/prof-$mode-$n ;;
+esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/perfmon-prof.XXXXXX")
 qpid=
 cleanup() {
@@ -26,7 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "$mode $n" > "$tmp/prof.args"
+echo "$args" > "$tmp/prof.args"
 "$top/scripts/guest/mkinitramfs.sh" "$tmp/prof.cpio.gz" "$top/tools/bench/run-prof.sh" \
 	"$ko:/lib/perfmon.ko" "$bin:/bin/prof_read" "$tmp/prof.args:/prof.args"
 
@@ -51,7 +57,10 @@ PROF_PORT=$port PROF_CALL=$(addr prof_call) PROF_STOP=$(addr prof_stop) \
 wait "$qpid" || { echo "prof-read: the guest failed (see $tag.log)" >&2; qpid=; exit 1; }
 qpid=
 tr -d '\r' < "$tag.log" | sed -n '/^PROF-SYMS-BEGIN/,/^PROF-SYMS-END/p' | sed '1d;$d' |
-	base64 -d | gunzip > "$tmp/kallsyms"
+	python3 -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.stdin.read()))' |
+	gunzip > "$tmp/kallsyms"
+# perfmon's own symbols kept, to set the trace against objdump -d of perfmon.ko
+grep '\[perfmon\]' "$tmp/kallsyms" > "$tag.pfm-syms" || true
 python3 "$top/tools/bench/prof-sym.py" "$tag.trace" "$tmp/kallsyms" "$tmp/user.nm" --seq \
 	> "$tag.txt"
 sed -n '1,/^$/p' "$tag.txt"

@@ -5,9 +5,14 @@
  * kernel, sets prof_stop.
  *
  *   prof_read pfm|perf N
+ *   prof_read csw-none|csw-pfm|csw-perf
  *
  * pfm: pfm_read_pmds() of N software counters of a started context on this thread,
  * as the bench's read sweep makes it; perf: read() of a group of N software events.
+ * csw-*: one round trip of bench-ops' ctxsw (a byte to a second process on the
+ * same CPU and one back, two context switches each way), with nothing counting or
+ * with the bench's four events counting on this thread (perfmon's or perf's): the
+ * difference between two traces is what monitoring adds to a switch.
  * The debugger stops at prof_call() (its address from the symbol table), steps to
  * its return and attributes each instruction to the function it is in.
  */
@@ -17,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
@@ -38,13 +44,18 @@ static const int perf_ev[3] = {
 };
 
 static int fd0, nr;
-static int use_perf;
+static int use_perf, use_csw;
+static int ping[2], pong[2];
 static struct pfarg_pmd pd[MAXN];
 static uint64_t buf[1 + MAXN];
 
 /* the call the debugger follows, from its first instruction to its return */
 __attribute__((noinline)) int prof_call(void)
 {
+	char c = 0;
+
+	if (use_csw)
+		return write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1;
 	if (use_perf)
 		return read(fd0, buf, (1 + nr) * sizeof(buf[0])) !=
 		       (ssize_t)((1 + nr) * sizeof(buf[0]));
@@ -84,24 +95,84 @@ static void setup_perf(void)
 		die("PERF_EVENT_IOC_ENABLE");
 }
 
+/* bench-ops' ctxsw session: its four events on this thread, started */
+static void setup_csw(const char *tool)
+{
+	struct pfarg_pmc pc[BENCH_NEV];
+	struct pfarg_pmd pd4[BENCH_NEV];
+	int i, fd;
+
+	if (!strcmp(tool, "pfm")) {
+		fd0 = pfm_create_context(0);
+		if (fd0 < 0)
+			die("pfm_create_context");
+		memset(pc, 0, sizeof(pc));
+		memset(pd4, 0, sizeof(pd4));
+		for (i = 0; i < BENCH_NEV; i++) {
+			pc[i].reg_num = PFM_SW_FIRST_PMC + i;
+			pc[i].reg_value = PFM_SW_PMC(bench_pfm_ev[i]) | PFM_SW_PMC_OS;
+			pd4[i].reg_num = PFM_SW_FIRST_PMD + i;
+		}
+		if (pfm_write_pmcs(fd0, pc, sizeof(pc)) || pfm_write_pmds(fd0, pd4, sizeof(pd4)) ||
+		    pfm_load_context(fd0, 0, gettid()) || pfm_start(fd0, 0))
+			die("perfmon setup");
+	} else if (!strcmp(tool, "perf")) {
+		fd0 = bench_perf_open(0, bench_perf_ev[0], -1, 0);
+		for (i = 1; i < BENCH_NEV; i++) {
+			fd = bench_perf_open(0, bench_perf_ev[i], fd0, 0);
+			(void)fd;
+		}
+		if (ioctl(fd0, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
+			die("PERF_EVENT_IOC_ENABLE");
+	}
+}
+
+/* The other end of the round trip: a byte back for each byte, until ping closes. */
+static void start_partner(void)
+{
+	pid_t pid;
+	char c;
+
+	if (pipe(ping) || pipe(pong))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		close(ping[1]);
+		while (read(ping[0], &c, 1) == 1)
+			if (write(pong[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	close(ping[0]);
+	close(pong[1]);
+}
+
 int main(int argc, char **argv)
 {
 	long k;
 
-	if (argc != 3 || (strcmp(argv[1], "pfm") && strcmp(argv[1], "perf"))) {
-		fprintf(stderr, "usage: prof_read pfm|perf N\n");
+	if (argc == 2 && (!strcmp(argv[1], "csw-none") || !strcmp(argv[1], "csw-pfm") ||
+			  !strcmp(argv[1], "csw-perf"))) {
+		use_csw = 1;
+		start_partner();
+		setup_csw(argv[1] + 4);
+	} else if (argc == 3 && (!strcmp(argv[1], "pfm") || !strcmp(argv[1], "perf"))) {
+		use_perf = !strcmp(argv[1], "perf");
+		nr = atoi(argv[2]);
+		if (nr < 1 || nr > MAXN) {
+			fprintf(stderr, "prof_read: N from 1 to %d\n", MAXN);
+			return 2;
+		}
+		if (use_perf)
+			setup_perf();
+		else
+			setup_pfm();
+	} else {
+		fprintf(stderr, "usage: prof_read pfm|perf N, or prof_read csw-none|csw-pfm|csw-perf\n");
 		return 2;
 	}
-	use_perf = !strcmp(argv[1], "perf");
-	nr = atoi(argv[2]);
-	if (nr < 1 || nr > MAXN) {
-		fprintf(stderr, "prof_read: N from 1 to %d\n", MAXN);
-		return 2;
-	}
-	if (use_perf)
-		setup_perf();
-	else
-		setup_pfm();
 	/* the caches and the lazy parts of the path warmed up first */
 	for (k = 0; k < 1000; k++)
 		if (prof_call())
@@ -112,5 +183,9 @@ int main(int argc, char **argv)
 		if (prof_call())
 			die("read");
 	printf("PROF-DONE\n");
+	if (use_csw) {
+		close(ping[1]);
+		wait(NULL);
+	}
 	return 0;
 }
