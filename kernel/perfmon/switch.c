@@ -86,32 +86,31 @@ static void pfm_timer_disarm(struct pfm_context *ctx)
 }
 
 /*
- * One reading of the clock serves the set's duration and the units' (a task
- * clock): they agree exactly, and a switch pays for one reading each way.  The
- * context switch inlines both ways whole (pfm_sched_in_locked(), ...): for a
- * context whose units all count into memory, the hook's call costs the lock, the
- * clock and the units' bind() or unbind(), and no layers of calls between.
+ * One time stamp, now, serves the set's duration and the units' (a task clock):
+ * they agree exactly.  A context switch passes the scheduler's own stamp of the
+ * switch (thread.c), other callers a reading of the clock.  The context switch
+ * inlines both ways whole (pfm_sched_in_locked(), ...): for a context whose units
+ * all count into memory, the hook's call costs the lock and the units' bind() or
+ * unbind(), and no layers of calls between.
  */
-static __always_inline void __pfm_live_in(struct pfm_context *ctx)
+static __always_inline void __pfm_live_in(struct pfm_context *ctx, u64 now)
 {
 	if (pfm_set_moves(ctx->active))
 		pfm_set_restore(ctx->active);
 	/* before the counters run: what was loaded is read from the shadows */
 	pfm_upage_live(ctx, true);
-	ctx->live_since_ns = pfm_clock_ns();
-	pfm_pmu_enable(ctx, ctx->live_since_ns);
+	ctx->live_since_ns = now;
+	pfm_pmu_enable(ctx, now);
 	pfm_timer_arm(ctx);
 	/* Overflows that carried while the set was away are acted on now. */
 	pfm_overflow_pending_locked(ctx);
 }
 
-static __always_inline void __pfm_live_out(struct pfm_context *ctx)
+static __always_inline void __pfm_live_out(struct pfm_context *ctx, u64 now)
 {
 	struct pfm_event_set *set = ctx->active;
-	u64 now;
 
 	pfm_timer_disarm(ctx);
-	now = pfm_clock_ns();
 	pfm_pmu_disable(now);
 	pfm_live_account(ctx, set, now);
 	if (pfm_set_moves(set))
@@ -121,36 +120,37 @@ static __always_inline void __pfm_live_out(struct pfm_context *ctx)
 
 void pfm_live_in(struct pfm_context *ctx)
 {
-	__pfm_live_in(ctx);
+	__pfm_live_in(ctx, pfm_clock_ns());
 }
 
 void pfm_live_out(struct pfm_context *ctx)
 {
-	__pfm_live_out(ctx);
+	__pfm_live_out(ctx, pfm_clock_ns());
 }
 
 /*
- * The monitored thread comes onto cpu (ctx->lock held): the state goes live there if
- * monitoring is started.  True if it resumed on another CPU than it last ran on.
+ * The monitored thread comes onto cpu at time now (ctx->lock held): the state goes
+ * live there if monitoring is started.  True if it resumed on another CPU than it
+ * last ran on.
  */
-bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu)
+bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu, u64 now)
 {
 	bool migrated = false;
 
 	ctx->on_cpu = cpu;
 	if (ctx->started) {
-		__pfm_live_in(ctx);
+		__pfm_live_in(ctx, now);
 		migrated = ctx->last_cpu != cpu;
 		ctx->last_cpu = cpu;
 	}
 	return migrated;
 }
 
-/* The monitored thread leaves its CPU (ctx->lock held). */
-void pfm_sched_out_locked(struct pfm_context *ctx)
+/* The monitored thread leaves its CPU at time now (ctx->lock held). */
+void pfm_sched_out_locked(struct pfm_context *ctx, u64 now)
 {
 	if (ctx->started && ctx->on_cpu >= 0)
-		__pfm_live_out(ctx);
+		__pfm_live_out(ctx, now);
 	ctx->on_cpu = -1;
 }
 

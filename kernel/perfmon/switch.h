@@ -8,8 +8,8 @@
 
 void pfm_live_in(struct pfm_context *ctx);
 void pfm_live_out(struct pfm_context *ctx);
-bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu);
-void pfm_sched_out_locked(struct pfm_context *ctx);
+bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu, u64 now);
+void pfm_sched_out_locked(struct pfm_context *ctx, u64 now);
 void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set);
 void pfm_switch_locked(struct pfm_context *ctx, struct pfm_event_set *next);
 void pfm_timer_init(struct pfm_context *ctx);

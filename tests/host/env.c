@@ -159,7 +159,7 @@ void pfm_host_sched_out(struct pfm_context *ctx)
 	ck_assert(ctx->hook && ctx->hook->on);
 	pfm_sw_count_switch_out();
 	raw_spin_lock(&ctx->lock);
-	pfm_sched_out_locked(ctx);
+	pfm_sched_out_locked(ctx, pfm_clock_ns());
 	raw_spin_unlock(&ctx->lock);
 }
 
@@ -171,7 +171,7 @@ void pfm_host_sched_in(struct pfm_context *ctx)
 
 	ck_assert(ctx->hook && ctx->hook->on);
 	raw_spin_lock_irqsave(&ctx->lock, flags);
-	migrated = pfm_sched_in_locked(ctx, smp_processor_id());
+	migrated = pfm_sched_in_locked(ctx, smp_processor_id(), pfm_clock_ns());
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	if (migrated)
 		pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);

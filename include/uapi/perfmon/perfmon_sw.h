@@ -29,7 +29,9 @@
  * monitored thread does (per-thread sessions) or what happens on the monitored CPU
  * (system-wide sessions: every thread, and TASK_CLOCK counts wall-clock time):
  *
- *   TASK_CLOCK      nanoseconds the thread ran on a CPU
+ *   TASK_CLOCK      nanoseconds the thread ran on a CPU: across context switches
+ *                   its runtime as the scheduler counts it (CLOCK_THREAD_CPUTIME_ID)
+ *                   on kernels that do not take IRQ or steal time out of it
  *   CTX_SWITCHES    times the thread was switched out (preempted or blocked)
  *   CPU_MIGRATIONS  times the thread resumed on another CPU than it last ran on;
  *                   for a CPU session, threads moved onto the CPU
