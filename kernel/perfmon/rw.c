@@ -301,57 +301,82 @@ struct pfm_read_args {
 	long ret;
 };
 
+static __always_inline void pfm_pmd_give(struct pfm_pmd_read *rd, const struct pfm_pmd *p)
+{
+	rd->value = p->value;
+	rd->last_reset_val = p->last_reset_val;
+	rd->ovfl_switch_cnt = p->ovfl_switch_cnt;
+}
+
+/* A PMD of the live set that a unit counts in registers: a read syncs it first. */
+static __always_inline bool pfm_pmd_in_register(const struct pfm_event_set *set,
+						unsigned int i)
+{
+	return test_bit(i, pfm_pmu.moved_pmds) && test_bit(i, set->used_pmds);
+}
+
 /*
- * A register of the live set is synced where its unit counts: a unit counting in
- * registers PMD by PMD (pfm_pmd_sync()), one counting into the set's memory once
- * for all of them, when the set first shows up in the vector (a set seen again
- * after another is synced again: harmless, and vectors seldom mix sets).
+ * The second pass of a read that asked for PMDs counting in registers, once every
+ * element has passed its checks: a failed read reads no register and leaves no
+ * overflow pending.
  */
-static __always_inline void __pfm_fill_pmds(struct pfm_context *ctx, struct pfm_pmd_read *rd,
-					    unsigned int n)
+static noinline void pfm_read_registers(struct pfm_context *ctx, struct pfm_pmd_read *rd,
+					unsigned int n)
 {
 	struct pfm_pmd_read *end = rd + n;
-	struct pfm_event_set *last = NULL;
+	struct pfm_event_set *set = NULL;
 	bool live = false;
 
 	for (; rd < end; rd++) {
-		struct pfm_event_set *set = rd->set;
 		unsigned int i = rd->num;
-		const struct pfm_pmd *p;
 
-		if (unlikely(set != last)) {
-			last = set;
+		if (!set || set->id != rd->set_id) {
+			set = pfm_find_set(ctx, rd->set_id);
 			live = pfm_live(ctx, set);
-			if (live)
-				pfm_pmu_sync_bound(ctx);
 		}
-		if (live && test_bit(i, pfm_pmu.moved_pmds) && test_bit(i, set->used_pmds))
+		if (live && pfm_pmd_in_register(set, i)) {
 			pfm_pmd_sync(set, i);
-		p = &set->pmds[i];
-		rd->value = p->value;
-		rd->last_reset_val = p->last_reset_val;
-		rd->ovfl_switch_cnt = p->ovfl_switch_cnt;
+			pfm_pmd_give(rd, &set->pmds[i]);
+		}
 	}
 }
 
 /*
- * With ctx->lock held where the state is: every element is checked before any
- * register is read, each set looked up once.
+ * With ctx->lock held where the state is, each element checked as
+ * pfm_check_pmd_fields() checks it (the reserved field was, at the fetch) and
+ * read in the same pass, but for the PMDs that a live set counts in registers:
+ * those are read in a second pass, after every check.  A unit counting into the
+ * live set's memory brings its PMDs up to date at once, when the set first shows
+ * up in the vector (a set seen again after another is synced again: harmless,
+ * and vectors seldom mix sets); that only moves time owed into the count, which
+ * reads the same either way, so a failed read may have done it.
  */
 static __always_inline long __pfm_read_locked(struct pfm_context *ctx, struct pfm_pmd_read *rd,
 					      unsigned int n)
 {
 	struct pfm_pmd_read *r, *end = rd + n;
 	struct pfm_event_set *set = NULL;
-	int ret;
+	bool live = false, regs = false;
 
 	for (r = rd; r < end; r++) {
-		ret = pfm_check_pmd_fields(ctx, r->num, r->set_id, r->flags, true, &set);
-		if (ret)
-			return ret;
-		r->set = set;
+		struct pfm_event_set *last = set;
+		unsigned int i = r->num;
+
+		if (unlikely(pfm_check_pmd_fields(ctx, i, r->set_id, r->flags, true, &set)))
+			return -EINVAL;
+		if (unlikely(set != last)) {
+			live = pfm_live(ctx, set);
+			if (live)
+				pfm_pmu_sync_bound(ctx);
+		}
+		if (unlikely(live && pfm_pmd_in_register(set, i))) {
+			regs = true;
+			continue;
+		}
+		pfm_pmd_give(r, &set->pmds[i]);
 	}
-	__pfm_fill_pmds(ctx, rd, n);
+	if (unlikely(regs))
+		pfm_read_registers(ctx, rd, n);
 	return 0;
 }
 

@@ -19,7 +19,6 @@ struct pfm_pmd_read {
 		};
 		u64 head;		/* the three, laid out as in the request */
 	};
-	struct pfm_event_set *set;	/* found by the check */
 	u64 value;			/* out: reg_value */
 	u64 last_reset_val;		/* out: reg_last_reset_val */
 	u64 ovfl_switch_cnt;		/* out: reg_ovfl_switch_cnt */
