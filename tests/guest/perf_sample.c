@@ -653,8 +653,10 @@ static void clock_samples(unsigned long long config)
 		 * period than the last sample's (a timer late by whole periods
 		 * skips them)
 		 */
-		ck_assert_uint_ge(rec.w[3], period);
-		ck_assert_uint_gt(rec.w[3] / period, prev / period);
+		ck_assert_msg(rec.w[3] >= period && rec.w[3] / period > prev / period,
+			      "sample %ld: count %llu ns, the last sample's %llu ns (period %llu)",
+			      i, (unsigned long long)rec.w[3], (unsigned long long)prev,
+			      (unsigned long long)period);
 		prev = rec.w[3];
 		i++;
 	}
