@@ -115,12 +115,18 @@ static bool pfm_sw_ticking(const struct pfm_sw_cpu *c, unsigned int i)
 	return (pfm_sw_ticking_mask(c) >> i) & 1;
 }
 
-/* Adds the time since the last fold to task-clock counter i, whose value is *v. */
+/*
+ * Adds the time since the last fold to task-clock counter i, whose value is *v.  A
+ * switch out's time may be older than the last fold (switch.c,
+ * pfm_live_account()): nothing is added, and the stamp stays.
+ */
 static __always_inline u64 __pfm_sw_fold(struct pfm_sw_cpu *c, u64 *v, unsigned int i,
 					 u64 now)
 {
 	u64 d = now - c->stamp[i];
 
+	if (unlikely((s64)d < 0))
+		return 0;
 	*v += d;
 	c->stamp[i] = now;
 	return *v < d ? 1ULL << i : 0;

@@ -153,14 +153,19 @@ void pfm_host_hook_on(struct pfm_context *ctx)
 	ctx->hook->on = true;
 }
 
-/* thread.c's switch-out hook */
-void pfm_host_sched_out(struct pfm_context *ctx)
+/* thread.c's switch-out hook, the scheduler's stamp of the switch at now */
+void pfm_host_sched_out_at(struct pfm_context *ctx, u64 now)
 {
 	ck_assert(ctx->hook && ctx->hook->on);
 	pfm_sw_count_switch_out();
 	raw_spin_lock(&ctx->lock);
-	pfm_sched_out_locked(ctx, pfm_clock_ns());
+	pfm_sched_out_locked(ctx, now);
 	raw_spin_unlock(&ctx->lock);
+}
+
+void pfm_host_sched_out(struct pfm_context *ctx)
+{
+	pfm_host_sched_out_at(ctx, pfm_clock_ns());
 }
 
 /* thread.c's switch-in hook, back on this CPU */

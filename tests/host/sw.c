@@ -394,6 +394,34 @@ START_TEST(test_through_core)
 }
 END_TEST
 
+/*
+ * A switch out is stamped with the scheduler's last charge of the thread's
+ * runtime, which is older than a reading of ours where the scheduler skipped its
+ * clock's update: started at 1000, switched out with the stamp 900, the clock
+ * and the set's live time take nothing back (they would read 200, not 300).
+ */
+START_TEST(test_switch_out_stamped_before_last_reading)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	const u16 clk = 1;
+
+	ck_write_pmc(ctx, SW_PMC(clk), PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK), 0);
+	ck_load_self(ctx);
+	pfm_host_env.clock_ns = 1000;
+	ck_start(ctx);
+	pfm_host_env.clock_ns = 1100;
+	pfm_host_sched_out_at(ctx, 900);
+	pfm_host_env.clock_ns = 2000;
+	pfm_host_sched_in(ctx);
+	pfm_host_env.clock_ns = 2300;
+	ck_stop(ctx);
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(clk)), 300);
+	ck_assert_u64_eq(ctx_set0(ctx)->duration_ns, 300);
+	ck_assert_u64_eq(ctx->live_ns, 300);
+	ck_done(ctx);
+}
+END_TEST
+
 static void on_record_takes_50ns(struct pfm_context *ctx __always_unused,
 				 struct pfm_event_set *set __always_unused,
 				 unsigned int pmd __always_unused)
@@ -541,6 +569,7 @@ Suite *pfm_sw_suite(void)
 	tcase_add_test(tc, test_system_wide_counts_all);
 	tcase_add_test(tc, test_pmc_check);
 	tcase_add_test(tc, test_through_core);
+	tcase_add_test(tc, test_switch_out_stamped_before_last_reading);
 	tcase_add_test(tc, test_task_clock_reload_keeps_time);
 	tcase_add_test(tc, test_pmc_written_while_out);
 	tcase_add_test(tc, test_task_clock_written_near_carry_while_out);
