@@ -30,6 +30,7 @@
 
 #include "internal.h"
 #include "env.h"
+#include "switch.h"
 #include "perf.h"
 #include "pmu_state.h"
 #include "rw.h"
@@ -141,7 +142,7 @@ void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type)
 /* The live time of the context's sets together, and of set, now (in the live thread). */
 static u64 pfm_perf_live_ns(struct pfm_context *ctx, struct pfm_event_set *set, u64 *set_ns)
 {
-	u64 d = pfm_clock_ns() - ctx->live_since_ns;
+	u64 d = pfm_live_elapsed(ctx);
 
 	*set_ns = set->duration_ns + d;
 	return ctx->live_ns + d;

@@ -349,7 +349,8 @@ static noinline void pfm_read_registers(struct pfm_context *ctx, struct pfm_pmd_
  * live set's memory brings its PMDs up to date at once, when the set first shows
  * up in the vector (a set seen again after another is synced again: harmless,
  * and vectors seldom mix sets); that only moves time owed into the count, which
- * reads the same either way, so a failed read may have done it.
+ * reads the same either way, and marks a carry it finds pending, as any read's
+ * does: a failed read may have done it.
  */
 static __always_inline long __pfm_read_locked(struct pfm_context *ctx, struct pfm_pmd_read *rd,
 					      unsigned int n)

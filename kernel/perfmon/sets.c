@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 #include "env.h"
+#include "switch.h"
 #include "pmu_state.h"
 #include "sets.h"
 #include "upage.h"
@@ -268,7 +269,7 @@ static void pfm_fill_setinfo(struct pfm_context *ctx, void *arg)
 		if (set == ctx->active && ctx->started) {
 			timeout = set->timeout_left_ns;
 			if (live) {
-				duration += pfm_clock_ns() - ctx->live_since_ns;
+				duration += pfm_live_elapsed(ctx);
 				if (set->flags & PFM_SETFL_TIME_SWITCH)
 					timeout = max_t(s64, 0,
 						ktime_to_ns(hrtimer_get_remaining(&ctx->timer)));
