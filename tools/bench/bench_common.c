@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "perfmon.h"
@@ -58,4 +59,35 @@ int bench_perf_open(int pid, int config, int group, unsigned long long period)
 	if (fd < 0)
 		die("perf_event_open");
 	return fd;
+}
+
+pid_t bench_start_ponger(int ping[2], int pong[2])
+{
+	pid_t pid;
+	char c;
+
+	if (pipe(ping) || pipe(pong))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		/* only its own ends: the parent's close of ping is its end */
+		close(ping[1]);
+		close(pong[0]);
+		while (read(ping[0], &c, 1) == 1)
+			if (write(pong[1], &c, 1) != 1)
+				break;
+		_exit(0);
+	}
+	close(ping[0]);
+	close(pong[1]);
+	return pid;
+}
+
+int bench_round_trip(const int ping[2], const int pong[2])
+{
+	char c = 0;
+
+	return write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1 ? -1 : 0;
 }

@@ -28,4 +28,14 @@ void die(const char *what);
  */
 int bench_perf_open(int pid, int config, int group, unsigned long long period);
 
+#include <sys/types.h>
+
+/*
+ * A second process that sends back each byte written to ping[1] on pong[0], until
+ * the caller closes ping[1] (then waitpid() the pid returned); the caller keeps
+ * ping[1] and pong[0].  bench_round_trip(): one byte there and back, 0 or -1.
+ */
+pid_t bench_start_ponger(int ping[2], int pong[2]);
+int bench_round_trip(const int ping[2], const int pong[2]);
+
 #endif /* _PFM_BENCH_COMMON_H */

@@ -268,13 +268,10 @@ static int ping[2], pong[2];
 
 static void op_ctxsw(struct session *s, long n)
 {
-	char c = 0;
-
 	(void)s;
-	while (n--) {
-		if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1)
+	while (n--)
+		if (bench_round_trip(ping, pong))
 			die("ping-pong");
-	}
 }
 
 static void op_fault(struct session *s, long n)
@@ -533,31 +530,6 @@ static void pin(int cpu)
 		die("sched_setaffinity");
 }
 
-/* The other end of the ping-pong, on the same CPU. */
-static pid_t start_ponger(void)
-{
-	pid_t pid;
-	char c;
-
-	if (pipe(ping) || pipe(pong))
-		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (!pid) {
-		/* only its own ends: the parent's close of ping is its end */
-		close(ping[1]);
-		close(pong[0]);
-		while (read(ping[0], &c, 1) == 1)
-			if (write(pong[1], &c, 1) != 1)
-				break;
-		_exit(0);
-	}
-	close(ping[0]);
-	close(pong[1]);
-	return pid;
-}
-
 static const struct op_result *op_res(const struct op_result *res, const char *name)
 {
 	unsigned int o;
@@ -620,7 +592,7 @@ int main(void)
 	int n, d;
 
 	pin(0);
-	ponger = start_ponger();
+	ponger = bench_start_ponger(ping, pong);
 	printf("ops_bench: %d rounds, tools interleaved; medians [25th-75th percentile] "
 	       "(under -icount shift=0 a ns is an instruction)\n\n", ROUNDS);
 	printf("%-10s %9s %9s %9s  %-22s %-18s %-18s\n", "operation", "none ns", "perfmon",

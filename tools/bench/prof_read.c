@@ -46,16 +46,15 @@ static const int perf_ev[3] = {
 static int fd0, nr;
 static int use_perf, use_csw;
 static int ping[2], pong[2];
+static pid_t ponger;
 static struct pfarg_pmd pd[MAXN];
 static uint64_t buf[1 + MAXN];
 
 /* the call the debugger follows, from its first instruction to its return */
 __attribute__((noinline)) int prof_call(void)
 {
-	char c = 0;
-
 	if (use_csw)
-		return write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1;
+		return bench_round_trip(ping, pong);
 	if (use_perf)
 		return read(fd0, buf, (1 + nr) * sizeof(buf[0])) !=
 		       (ssize_t)((1 + nr) * sizeof(buf[0]));
@@ -127,28 +126,6 @@ static void setup_csw(const char *tool)
 	}
 }
 
-/* The other end of the round trip: a byte back for each byte, until ping closes. */
-static void start_partner(void)
-{
-	pid_t pid;
-	char c;
-
-	if (pipe(ping) || pipe(pong))
-		die("pipe");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		close(ping[1]);
-		while (read(ping[0], &c, 1) == 1)
-			if (write(pong[1], &c, 1) != 1)
-				_exit(1);
-		_exit(0);
-	}
-	close(ping[0]);
-	close(pong[1]);
-}
-
 int main(int argc, char **argv)
 {
 	long k;
@@ -156,7 +133,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && (!strcmp(argv[1], "csw-none") || !strcmp(argv[1], "csw-pfm") ||
 			  !strcmp(argv[1], "csw-perf"))) {
 		use_csw = 1;
-		start_partner();
+		ponger = bench_start_ponger(ping, pong);
 		setup_csw(argv[1] + 4);
 	} else if (argc == 3 && (!strcmp(argv[1], "pfm") || !strcmp(argv[1], "perf"))) {
 		use_perf = !strcmp(argv[1], "perf");
@@ -185,7 +162,7 @@ int main(int argc, char **argv)
 	printf("PROF-DONE\n");
 	if (use_csw) {
 		close(ping[1]);
-		wait(NULL);
+		waitpid(ponger, NULL, 0);
 	}
 	return 0;
 }
