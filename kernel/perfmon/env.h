@@ -38,6 +38,15 @@ static inline bool pfm_state_here(const struct pfm_context *ctx)
 	return cpu < 0 || cpu == smp_processor_id();
 }
 u64 pfm_clock_ns(void);
+/*
+ * The time from since to now, 0 if now is the earlier: a context switch's stamps
+ * are the scheduler's (thread.c), which may be a little older or newer than a
+ * reading of ours, and no interval may count backwards.
+ */
+static inline u64 pfm_ns_since(u64 since, u64 now)
+{
+	return (s64)(now - since) > 0 ? now - since : 0;
+}
 /* where the current thread is in user mode, for messages and samples */
 u64 pfm_user_ip(void);
 

@@ -202,15 +202,20 @@ long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n)
  * What a read and a write both check: the PMD, its set, the flags, the reserved
  * field.  The set found is returned in *setp, so that the caller looks it up once.
  */
+/* Vectors mostly name one set: the last one found (set, may be NULL) is asked first. */
+static __always_inline struct pfm_event_set *pfm_vec_set(struct pfm_context *ctx,
+							 struct pfm_event_set *set, u16 set_id)
+{
+	return set && set->id == set_id ? set : pfm_find_set(ctx, set_id);
+}
+
 static __always_inline int pfm_check_pmd_fields(struct pfm_context *ctx, u16 num, u16 set_id,
 						u32 flags, bool rsvd_zero,
 						struct pfm_event_set **setp)
 {
 	if (num >= PFM_MAX_PMDS || !test_bit(num, pfm_pmu.impl_pmds))
 		return -EINVAL;
-	/* vectors mostly name one set: the last one found is asked first */
-	if (!*setp || (*setp)->id != set_id)
-		*setp = pfm_find_set(ctx, set_id);
+	*setp = pfm_vec_set(ctx, *setp, set_id);
 	if (!*setp)
 		return -EINVAL;
 	if (flags & ~PFM_PMDFL_ALL)
@@ -328,12 +333,12 @@ static noinline void pfm_read_registers(struct pfm_context *ctx, struct pfm_pmd_
 	bool live = false;
 
 	for (; rd < end; rd++) {
+		struct pfm_event_set *last = set;
 		unsigned int i = rd->num;
 
-		if (!set || set->id != rd->set_id) {
-			set = pfm_find_set(ctx, rd->set_id);
+		set = pfm_vec_set(ctx, set, rd->set_id);
+		if (set != last)
 			live = pfm_live(ctx, set);
-		}
 		if (live && pfm_pmd_in_register(set, i)) {
 			pfm_pmd_sync(set, i);
 			pfm_pmd_give(rd, &set->pmds[i]);

@@ -117,15 +117,15 @@ static bool pfm_sw_ticking(const struct pfm_sw_cpu *c, unsigned int i)
 
 /*
  * Adds the time since the last fold to task-clock counter i, whose value is *v.  A
- * switch out's time may be older than the last fold (switch.c,
- * pfm_live_account()): nothing is added, and the stamp stays.
+ * switch out's time may be older than the last fold (pfm_ns_since()): nothing is
+ * added, and the stamp stays.
  */
 static __always_inline u64 __pfm_sw_fold(struct pfm_sw_cpu *c, u64 *v, unsigned int i,
 					 u64 now)
 {
-	u64 d = now - c->stamp[i];
+	u64 d = pfm_ns_since(c->stamp[i], now);
 
-	if (unlikely((s64)d < 0))
+	if (unlikely(!d))
 		return 0;
 	*v += d;
 	c->stamp[i] = now;

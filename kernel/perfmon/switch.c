@@ -41,15 +41,12 @@ static u64 pfm_run_timeout(const struct pfm_event_set *set)
 /*
  * A switch out's stamp is the scheduler's last charge of the thread's runtime,
  * which may be older than a reading of ours since (a set switch, a read) where the
- * scheduler skipped its clock's update (RQCF_ACT_SKIP): that part of the run is
- * counted once, not taken back.
+ * scheduler skipped its clock's update (RQCF_ACT_SKIP): nothing is taken back.
  */
 static void pfm_live_account(struct pfm_context *ctx, struct pfm_event_set *set, u64 now)
 {
-	u64 d = now - ctx->live_since_ns;
+	u64 d = pfm_ns_since(ctx->live_since_ns, now);
 
-	if (unlikely((s64)d < 0))
-		return;
 	set->duration_ns += d;
 	ctx->live_ns += d;
 }

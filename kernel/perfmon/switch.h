@@ -6,16 +6,12 @@
 #ifndef _PERFMON_SWITCH_H
 #define _PERFMON_SWITCH_H
 
-/*
- * How long the active set has been live, now (ctx->lock held, on the live CPU).
- * Never below 0: a switch in's stamp is the scheduler's, which another CPU's
- * reading of this runqueue's clock may have put a little ahead of ours.
- */
+#include "env.h"
+
+/* How long the active set has been live, now (ctx->lock held, on the live CPU). */
 static inline u64 pfm_live_elapsed(const struct pfm_context *ctx)
 {
-	u64 d = pfm_clock_ns() - ctx->live_since_ns;
-
-	return (s64)d < 0 ? 0 : d;
+	return pfm_ns_since(ctx->live_since_ns, pfm_clock_ns());
 }
 
 void pfm_live_in(struct pfm_context *ctx);

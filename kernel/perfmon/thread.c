@@ -188,9 +188,15 @@ static void pfm_hook_unmap(struct pfm_hook *hook)
  * prev_sum_exec_runtime, so its pick's stamp is found again; the other classes do
  * not keep it, and their stamp may be that late by what was charged.
  */
+#if defined(CONFIG_IRQ_TIME_ACCOUNTING) || defined(CONFIG_PARAVIRT_TIME_ACCOUNTING)
+#define PFM_SCHED_STAMPS	0
+#else
+#define PFM_SCHED_STAMPS	1
+#endif
+
 static __always_inline u64 pfm_switch_out_ns(void)
 {
-#if defined(CONFIG_IRQ_TIME_ACCOUNTING) || defined(CONFIG_PARAVIRT_TIME_ACCOUNTING)
+#if !PFM_SCHED_STAMPS
 	return pfm_clock_ns();
 #else
 	/* the runqueue's lock is held: nothing charges the thread under us */
@@ -201,7 +207,7 @@ static __always_inline u64 pfm_switch_out_ns(void)
 /* With interrupts off; another CPU may still charge the thread, see above. */
 static __always_inline u64 pfm_switch_in_ns(void)
 {
-#if defined(CONFIG_IRQ_TIME_ACCOUNTING) || defined(CONFIG_PARAVIRT_TIME_ACCOUNTING)
+#if !PFM_SCHED_STAMPS
 	return pfm_clock_ns();
 #else
 	const struct sched_entity *se = &current->se;
