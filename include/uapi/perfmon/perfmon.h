@@ -224,8 +224,8 @@
  *
  * It counts, and samples with a period.  What it does:
  *   - Events: PERF_TYPE_SOFTWARE, every config below PERF_COUNT_SW_MAX.  Counted:
- *     TASK_CLOCK and CPU_CLOCK (both the thread's time on a CPU, in ns; on a
- *     CPU event the CPU's wall-clock time),
+ *     TASK_CLOCK and CPU_CLOCK (the thread's runtime in ns as the scheduler counts
+ *     it, where 6.1 loses a little at each switch; on a CPU event wall-clock time),
  *     PAGE_FAULTS and PAGE_FAULTS_MIN (every fault perfmon sees is counted as
  *     minor), CONTEXT_SWITCHES, CPU_MIGRATIONS.  Always 0: PAGE_FAULTS_MAJ,
  *     ALIGNMENT_FAULTS and EMULATION_FAULTS (x86 Linux raises neither),

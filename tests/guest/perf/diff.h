@@ -110,6 +110,7 @@ void case_ring_memlock(const struct backend *be, struct trace *t);
 
 /* diff_cpu.c: events on one CPU (pid -1), the test pinned there */
 void case_cpu_events(const struct backend *be, struct trace *t);
+void case_clock_switches(const struct backend *be, struct trace *t);
 
 /* diff_together.c: both backends' clocks on one run; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);

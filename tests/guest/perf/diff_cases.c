@@ -668,5 +668,6 @@ const struct diff_case diff_cases[] = {
 	{ "clock-sample", case_clock_sample },
 	{ "ring-memlock", case_ring_memlock },
 	{ "cpu-events", case_cpu_events },
+	{ "clock-switches", case_clock_switches },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);

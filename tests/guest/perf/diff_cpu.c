@@ -10,7 +10,9 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -137,4 +139,103 @@ out:
 	if (l >= 0)
 		close(l);
 	munmap((void *)p, CPU_PAGES * psz);
+}
+
+/*
+ * --- clock-switches: task-clock and context-switches over CS_ROUNDS pipe round
+ * trips with a second process on CPU 0 ---
+ * A group on the calling thread: both count its switches as the kernel does
+ * (getrusage; the ENABLE and DISABLE may add one each outside the window), and a
+ * task clock within its CPU time around the window, not under half of it.  6.1
+ * stamps each switch with a clock read in its hooks, the shim with the scheduler's
+ * own stamps (kernel/perfmon/thread.c): how far each clock falls short of the CPU
+ * time is shown, not compared (the shim's by the edges alone, 6.1's by a few us a
+ * round trip more).
+ */
+#define CS_ROUNDS	300
+
+static long thread_switches(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+static int cs_ping[2], cs_pong[2];
+
+/* The other process: each byte back, until ping closes. */
+static void work_pong(long unused)
+{
+	char c;
+
+	(void)unused;
+	close(cs_ping[1]);
+	close(cs_pong[0]);
+	while (read(cs_ping[0], &c, 1) == 1)
+		if (write(cs_pong[1], &c, 1) != 1)
+			break;
+}
+
+void case_clock_switches(const struct backend *be, struct trace *t)
+{
+	unsigned long long buf[3] = { 0 }, cpu, sw;
+	struct child ch = { .no_lock = 1 };
+	struct perf_event_attr a;
+	int fd[2] = { -1, -1 }, i;
+	long long t0, t1;
+	long k0, k1;
+	char c = 0;
+
+	pin(0);
+	if (pipe(cs_ping) || pipe(cs_pong))
+		goto out_pin;
+	if (child_start(&ch, work_pong, 0)) {
+		close(cs_ping[1]);
+		close(cs_pong[0]);
+		goto out_pipes;
+	}
+	close(cs_ping[0]);
+	close(cs_pong[1]);
+	child_go(&ch);
+	attr_sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.read_format = PERF_FORMAT_GROUP;
+	fd[0] = do_open(be, t, &a, 0, -1, -1, 0, "task-clock, leader");
+	attr_sw(&a, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	a.disabled = 0;
+	fd[1] = do_open(be, t, &a, 0, -1, fd[0], 0, "context-switches");
+	if (fd[0] < 0 || fd[1] < 0)
+		goto out;
+	k0 = thread_switches();
+	t0 = thread_ns();
+	ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	for (i = 0; i < CS_ROUNDS; i++)
+		if (write(cs_ping[1], &c, 1) != 1 || read(cs_pong[0], &c, 1) != 1)
+			break;
+	ioctl(fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	t1 = thread_ns();
+	k1 = thread_switches();
+	obs_call(t, i, 1, "%d round trips", CS_ROUNDS);
+	if (do_read(t, fd[0], buf, sizeof(buf), "nr,clock,switches") != sizeof(buf))
+		goto out;
+	cpu = t1 - t0;
+	sw = buf[2];
+	obs_val(t, buf[0], 'e');
+	obs_val(t, sw >= CS_ROUNDS - 1 && sw <= (unsigned long long)(k1 - k0) &&
+		   sw + 2 >= (unsigned long long)(k1 - k0), 'e');
+	obs_val(t, buf[1] <= cpu && buf[1] >= cpu / 2, 'e');
+	obs_val(t, cpu - buf[1], 'x');
+out:
+	for (i = 1; i >= 0; i--)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	close(cs_ping[1]);
+	child_wait(&ch);
+	close(cs_pong[0]);
+	goto out_pin;
+out_pipes:
+	close(cs_ping[0]);
+	close(cs_pong[1]);
+out_pin:
+	pin(-1);
 }
