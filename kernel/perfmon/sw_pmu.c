@@ -439,8 +439,12 @@ static void pfm_sw_start(struct pfm_sw_cpu *c, bool system_wide, u64 now)
 	c->owner = current;
 	c->system_wide = system_wide;
 	c->enabled = true;
+	/*
+	 * The timer counts from the clock's present, and now may be a switch's
+	 * stamp from the past (the pick): the time since is taken off the wait.
+	 */
 	if (unlikely((s64)tops < 0))
-		pfm_sw_arm(c, now);
+		pfm_sw_arm(c, pfm_clock_ns());
 	else
 		pfm_sw_disarm(c);
 }

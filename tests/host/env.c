@@ -168,18 +168,23 @@ void pfm_host_sched_out(struct pfm_context *ctx)
 	pfm_host_sched_out_at(ctx, pfm_clock_ns());
 }
 
-/* thread.c's switch-in hook, back on this CPU */
-void pfm_host_sched_in(struct pfm_context *ctx)
+/* thread.c's switch-in hook, back on this CPU, the scheduler's stamp of the pick at now */
+void pfm_host_sched_in_at(struct pfm_context *ctx, u64 now)
 {
 	unsigned long flags;
 	bool migrated;
 
 	ck_assert(ctx->hook && ctx->hook->on);
 	raw_spin_lock_irqsave(&ctx->lock, flags);
-	migrated = pfm_sched_in_locked(ctx, smp_processor_id(), pfm_clock_ns());
+	migrated = pfm_sched_in_locked(ctx, smp_processor_id(), now);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	if (migrated)
 		pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);
+}
+
+void pfm_host_sched_in(struct pfm_context *ctx)
+{
+	pfm_host_sched_in_at(ctx, pfm_clock_ns());
 }
 
 /* sw_hooks.c */

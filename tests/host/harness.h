@@ -129,6 +129,7 @@ extern struct pfm_host_env pfm_host_env;
 /* The monitored thread leaving and coming back to the CPU (thread.c's hooks). */
 void pfm_host_sched_out(struct pfm_context *ctx);
 void pfm_host_sched_out_at(struct pfm_context *ctx, u64 now);
+void pfm_host_sched_in_at(struct pfm_context *ctx, u64 now);
 void pfm_host_sched_in(struct pfm_context *ctx);
 /* The thread attached from elsewhere (current now) hooks itself. */
 void pfm_host_hook_on(struct pfm_context *ctx);

@@ -422,6 +422,39 @@ START_TEST(test_switch_out_stamped_before_last_reading)
 }
 END_TEST
 
+/*
+ * A sampling task clock 700 ns from its carry at a switch out comes back with the
+ * pick stamped at 5000 and the hook running at 5040: it carries at 5700, the
+ * timer is not a hook's delay late.
+ */
+START_TEST(test_task_clock_carry_timed_from_pick)
+{
+	static const char fake_fmt;
+	struct pfm_context *ctx = ck_ctx_new(0);
+	const u16 clk = 3;
+	struct hrtimer *t;
+
+	ctx->smpl.fmt = (const struct pfm_smpl_fmt *)&fake_fmt;
+	ck_write_pmc(ctx, SW_PMC(clk), PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK), 0);
+	ck_write_pmd_full(ctx, 0, SW_PMD(clk), -1000ULL, PFM_PMDFL_SMPL, -1000ULL, -1000ULL, 0);
+	ck_load_self(ctx);
+	pfm_host_env.clock_ns = 1000;
+	ck_start(ctx);
+	pfm_host_env.clock_ns = 1300;
+	pfm_host_sched_out(ctx);
+	pfm_host_env.clock_ns = 5040;
+	pfm_host_sched_in_at(ctx, 5000);
+	t = shim_hrtimer_last;
+	ck_assert(t->armed);
+	ck_assert_int_eq(t->expires, 5700);
+	pfm_host_env.clock_ns = 5100;
+	ck_stop(ctx);
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(clk)), -600ULL);
+	ctx->smpl.fmt = NULL;
+	ck_done(ctx);
+}
+END_TEST
+
 static void on_record_takes_50ns(struct pfm_context *ctx __always_unused,
 				 struct pfm_event_set *set __always_unused,
 				 unsigned int pmd __always_unused)
@@ -571,6 +604,7 @@ Suite *pfm_sw_suite(void)
 	tcase_add_test(tc, test_through_core);
 	tcase_add_test(tc, test_switch_out_stamped_before_last_reading);
 	tcase_add_test(tc, test_task_clock_reload_keeps_time);
+	tcase_add_test(tc, test_task_clock_carry_timed_from_pick);
 	tcase_add_test(tc, test_pmc_written_while_out);
 	tcase_add_test(tc, test_task_clock_written_near_carry_while_out);
 	tcase_add_test(tc, test_levels);
