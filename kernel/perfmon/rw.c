@@ -362,7 +362,7 @@ static __always_inline long __pfm_read_locked(struct pfm_context *ctx, struct pf
 {
 	struct pfm_pmd_read *r, *end = rd + n;
 	struct pfm_event_set *set = NULL;
-	bool live = false, regs = false;
+	bool moves = false, regs = false;
 
 	for (r = rd; r < end; r++) {
 		struct pfm_event_set *last = set;
@@ -371,11 +371,14 @@ static __always_inline long __pfm_read_locked(struct pfm_context *ctx, struct pf
 		if (unlikely(pfm_check_pmd_fields(ctx, i, r->set_id, r->flags, true, &set)))
 			return -EINVAL;
 		if (unlikely(set != last)) {
-			live = pfm_live(ctx, set);
-			if (live)
+			moves = false;
+			if (pfm_live(ctx, set)) {
 				pfm_pmu_sync_bound(ctx);
+				/* software counters alone: no PMD is in a register */
+				moves = pfm_set_moves(set);
+			}
 		}
-		if (unlikely(live && pfm_pmd_in_register(set, i))) {
+		if (unlikely(moves && pfm_pmd_in_register(set, i))) {
 			regs = true;
 			continue;
 		}

@@ -92,7 +92,8 @@ long pfm_read_pmds_user(struct pfm_context *ctx, void __user *uptr, u64 size)
 	ret = pfm_vec_check_size(size, sizeof(struct pfarg_pmd));
 	if (ret)
 		return ret;
-	n = (unsigned int)size / sizeof(struct pfarg_pmd);
+	/* the same division as the check's remainder: one multiply for both */
+	n = size / sizeof(struct pfarg_pmd);
 	if (n > PFM_READ_ON_STACK) {
 		rd = kmalloc_array(n, sizeof(*rd), GFP_KERNEL);
 		if (!rd)
