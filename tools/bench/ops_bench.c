@@ -567,7 +567,7 @@ static void print_goals(const struct op_result *res, const struct sweep_result *
 		       "   file_ioctl hook) cost about what perf's read() door costs, some 800\n"
 		       "   instructions with the library's; half of perf's read leaves perfmon's\n"
 		       "   own part under ~175 instructions at 4 counts, ~340 at 8, where checking\n"
-		       "   and answering each 176-byte request costs ~60 (make prof-read)\n");
+		       "   and answering each 176-byte request costs ~55 (make prof-read)\n");
 	printf("3. pipe round trip while counting: +%.1f%% over none (under 3%%), perf +%.1f%%, "
 	       "%s\n", 100 * cs->over[PERFMON].med, 100 * cs->over[PERF].med,
 	       verdict(cs->over[PERFMON].med < 0.03 &&
