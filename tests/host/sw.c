@@ -423,16 +423,14 @@ START_TEST(test_switch_out_stamped_before_last_reading)
 END_TEST
 
 /*
- * A sampling task clock 700 ns from its carry at a switch out comes back with the
- * pick stamped at 5000 and the hook running at 5040: it carries at 5700, the
- * timer is not a hook's delay late.
+ * A context sampling with a task clock on PMD clk (at -1000, reset -1000, samples
+ * to a stand-in format), started at time 1000: its carry's timer is armed for
+ * 2000.  The test clears ctx->smpl.fmt before ck_done().
  */
-START_TEST(test_task_clock_carry_timed_from_pick)
+static struct pfm_context *ck_sampling_clock_at_1000(u16 clk)
 {
 	static const char fake_fmt;
 	struct pfm_context *ctx = ck_ctx_new(0);
-	const u16 clk = 3;
-	struct hrtimer *t;
 
 	ctx->smpl.fmt = (const struct pfm_smpl_fmt *)&fake_fmt;
 	ck_write_pmc(ctx, SW_PMC(clk), PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK), 0);
@@ -440,6 +438,20 @@ START_TEST(test_task_clock_carry_timed_from_pick)
 	ck_load_self(ctx);
 	pfm_host_env.clock_ns = 1000;
 	ck_start(ctx);
+	return ctx;
+}
+
+/*
+ * A sampling task clock 700 ns from its carry at a switch out comes back with the
+ * pick stamped at 5000 and the hook running at 5040: it carries at 5700, the
+ * timer is not a hook's delay late.
+ */
+START_TEST(test_task_clock_carry_timed_from_pick)
+{
+	const u16 clk = 3;
+	struct pfm_context *ctx = ck_sampling_clock_at_1000(clk);
+	struct hrtimer *t;
+
 	pfm_host_env.clock_ns = 1300;
 	pfm_host_sched_out(ctx);
 	pfm_host_env.clock_ns = 5040;
@@ -470,18 +482,11 @@ static void on_record_takes_50ns(struct pfm_context *ctx __always_unused,
  */
 START_TEST(test_task_clock_reload_keeps_time)
 {
-	static const char fake_fmt;
-	struct pfm_context *ctx = ck_ctx_new(0);
 	const u16 clk = 3;
+	struct pfm_context *ctx = ck_sampling_clock_at_1000(clk);
 	struct hrtimer *t;
 
-	ctx->smpl.fmt = (const struct pfm_smpl_fmt *)&fake_fmt;
 	pfm_host_env.on_record = on_record_takes_50ns;
-	ck_write_pmc(ctx, SW_PMC(clk), PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK), 0);
-	ck_write_pmd_full(ctx, 0, SW_PMD(clk), -1000ULL, PFM_PMDFL_SMPL, -1000ULL, -1000ULL, 0);
-	ck_load_self(ctx);
-	pfm_host_env.clock_ns = 1000;
-	ck_start(ctx);
 	t = shim_hrtimer_last;
 	ck_assert(t->armed);
 	ck_assert_int_eq(t->expires, 2000);
