@@ -86,9 +86,12 @@ static void pfm_perf_sb_mmap(struct pfm_perf_event *ev, struct vm_area_struct *v
 		if (IS_ERR(name))
 			name = "//toolong";
 		inode = file_inode(vma->vm_file);
-	} else if (vma->vm_ops && vma->vm_ops->name && vma->vm_ops->name(vma)) {
+	} else if (vma->vm_ops && vma->vm_ops->name) {
 		/* a special mapping: "[vdso]" is how perf finds the vDSO's symbols */
-		name = vma->vm_ops->name(vma);
+		const char *special = vma->vm_ops->name(vma);
+
+		if (special)
+			name = special;
 	}
 	buf[n++] = (u64)(u32)task_tgid_vnr(current) | (u64)(u32)task_pid_vnr(current) << 32;
 	buf[n++] = vma->vm_start;
