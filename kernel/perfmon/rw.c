@@ -14,9 +14,6 @@
 #include "sets.h"
 #include "upage.h"
 
-#define PFM_PMDFL_ALL	(PFM_PMDFL_SMPL | PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY | \
-			 PFM_PMDFL_RANDOM)
-
 static bool pfm_all_zero(const void *p, size_t len)
 {
 	return !memchr_inv(p, 0, len);
@@ -202,23 +199,16 @@ long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n)
  * What a read and a write both check: the PMD, its set, the flags, the reserved
  * field.  The set found is returned in *setp, so that the caller looks it up once.
  */
-/* Vectors mostly name one set: the last one found (set, may be NULL) is asked first. */
-static __always_inline struct pfm_event_set *pfm_vec_set(struct pfm_context *ctx,
-							 struct pfm_event_set *set, u16 set_id)
-{
-	return set && set->id == set_id ? set : pfm_find_set(ctx, set_id);
-}
-
 static __always_inline int pfm_check_pmd_fields(struct pfm_context *ctx, u16 num, u16 set_id,
 						u32 flags, bool rsvd_zero,
 						struct pfm_event_set **setp)
 {
-	if (num >= PFM_MAX_PMDS || !test_bit(num, pfm_pmu.impl_pmds))
+	if (!pfm_pmd_num_ok(num))
 		return -EINVAL;
 	*setp = pfm_vec_set(ctx, *setp, set_id);
 	if (!*setp)
 		return -EINVAL;
-	if (flags & ~PFM_PMDFL_ALL)
+	if (pfm_pmd_flags_bad(flags))
 		return -EINVAL;
 	return rsvd_zero ? 0 : -EINVAL;
 }
@@ -311,13 +301,6 @@ static __always_inline void pfm_pmd_give(struct pfm_pmd_read *rd, const struct p
 	rd->value = p->value;
 	rd->last_reset_val = p->last_reset_val;
 	rd->ovfl_switch_cnt = p->ovfl_switch_cnt;
-}
-
-/* A PMD of the live set that a unit counts in registers: a read syncs it first. */
-static __always_inline bool pfm_pmd_in_register(const struct pfm_event_set *set,
-						unsigned int i)
-{
-	return test_bit(i, pfm_pmu.moved_pmds) && test_bit(i, set->used_pmds);
 }
 
 /*

@@ -5,11 +5,23 @@
 #ifndef _PERFMON_RW_H
 #define _PERFMON_RW_H
 
+#include "sets.h"
+
 /*
  * What a read takes of a struct pfarg_pmd and gives back: the door copies these
  * fields only (rw_user.c), not the whole 176-byte request.  Whoever fills one in
  * has checked that the request's reserved field is zero.
  */
+/* A request's number, set and flags, laid out as in it: one word to fetch */
+union pfm_pmd_head {
+	struct {
+		u16 num;	/* reg_num */
+		u16 set_id;	/* reg_set */
+		u32 flags;	/* reg_flags */
+	};
+	u64 word;
+};
+
 struct pfm_pmd_read {
 	union {
 		struct {
@@ -23,6 +35,35 @@ struct pfm_pmd_read {
 	u64 last_reset_val;		/* out: reg_last_reset_val */
 	u64 ovfl_switch_cnt;		/* out: reg_ovfl_switch_cnt */
 };
+
+#define PFM_PMDFL_ALL	(PFM_PMDFL_SMPL | PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY | \
+			 PFM_PMDFL_RANDOM)
+
+/* What a request's PMD number and flags must be, whatever the context. */
+static __always_inline bool pfm_pmd_num_ok(unsigned int num)
+{
+	return num < PFM_MAX_PMDS && test_bit(num, pfm_pmu.impl_pmds);
+}
+
+/* the flags no PMD may have: none, or the request is EINVAL */
+static __always_inline u32 pfm_pmd_flags_bad(u32 flags)
+{
+	return flags & ~PFM_PMDFL_ALL;
+}
+
+/* Vectors mostly name one set: the last one found (set, may be NULL) is asked first. */
+static __always_inline struct pfm_event_set *pfm_vec_set(struct pfm_context *ctx,
+							 struct pfm_event_set *set, u16 set_id)
+{
+	return set && set->id == set_id ? set : pfm_find_set(ctx, set_id);
+}
+
+/* A PMD of the live set that a unit counts in registers: a read syncs it first. */
+static __always_inline bool pfm_pmd_in_register(const struct pfm_event_set *set,
+						unsigned int i)
+{
+	return test_bit(i, pfm_pmu.moved_pmds) && test_bit(i, set->used_pmds);
+}
 
 long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n);
 

@@ -10,6 +10,15 @@
  * element is fetched before any is checked (EFAULT before EINVAL), nothing is
  * written back unless the read succeeded, and every element is written back (a
  * read-only vector is EFAULT).
+ *
+ * A short vector is first read in one visit under ctx->lock, as futexes read their
+ * word: user memory touched with page faults disabled, the requests checked as they
+ * come in and the answers written straight from the PMDs, with no copy of either
+ * on the way.  Anything out of the ordinary there (a page not at hand, a request
+ * that fails a check, the state on another CPU) hands the whole call to the long
+ * way below, which sets the answer's errno by the rules above: the visit wrote
+ * nothing the long way does not write again, and only a read that would have
+ * succeeded writes anything.
  */
 #include <linux/uaccess.h>
 
@@ -17,6 +26,8 @@
 #include "args.h"
 #include "rw.h"
 #include "rw_user.h"
+#include "env.h"
+#include "pmu_state.h"
 
 /* The head of a read (rw.h) is the request's first word. */
 static_assert(offsetof(struct pfarg_pmd, reg_num) == offsetof(struct pfm_pmd_read, num) &&
@@ -26,6 +37,10 @@ static_assert(offsetof(struct pfarg_pmd, reg_num) == offsetof(struct pfm_pmd_rea
 
 /* Vectors up to this long need no allocation: a whole PMU's worth of counters. */
 #define PFM_READ_ON_STACK	8
+
+/* Vectors up to this long are read in one visit (pfm_read_at_once()). */
+#define PFM_READ_AT_ONCE	16
+
 
 /*
  * Every reserved field is checked here, once the whole vector is in: a non-zero
@@ -81,11 +96,153 @@ efault:
 	return -EFAULT;
 }
 
+/*
+ * A visit that named the live set, where some units count in registers, brings
+ * the PMDs it asked of them up to date after every check, as the long way does: a
+ * failed read reads no register.  src[] points at what the answer reads; those in
+ * the live set's own array are its PMDs.
+ */
+static noinline void pfm_read_sync_registers(struct pfm_event_set *live,
+					     const unsigned long *src, unsigned int n)
+{
+	unsigned long first = (unsigned long)live->pmds;
+	unsigned int k, i;
+
+	for (k = 0; k < n; k++) {
+		i = (src[k] - first) / sizeof(struct pfm_pmd);
+		if (src[k] >= first && i < pfm_pmu.num_pmd_slots && pfm_pmd_in_register(live, i))
+			pfm_pmd_sync(live, i);
+	}
+}
+
+/*
+ * A set the requests name, made ready for the answer: if it is live, the units
+ * counting into its memory are synced.  Whether any of its PMDs may be in a
+ * register: never for software counters alone.
+ */
+static __always_inline bool pfm_read_ready_set(struct pfm_context *ctx,
+					       struct pfm_event_set *set)
+{
+	if (!pfm_live(ctx, set))
+		return false;
+	pfm_pmu_sync_bound(ctx);
+	return pfm_set_moves(set);
+}
+
+/*
+ * The visit: true when the read is done, false when the long way must do it.  The
+ * user access window closes around every call (a set's look-up and the sync of the
+ * units counting into it, once per set the vector names in a row).
+ */
+static __always_inline bool pfm_read_at_once(struct pfm_context *ctx,
+					     struct pfarg_pmd __user *u, unsigned int n)
+{
+	unsigned long src[PFM_READ_AT_ONCE] __uninitialized, *s;
+	struct pfarg_pmd __user *end = u + n, *q;
+	struct pfm_pmd *base = NULL;
+	bool regs = false;	/* the live set is named, and its PMDs may be in registers */
+	u32 set_id = U32_MAX;	/* the set the requests name: none yet */
+	unsigned long flags;
+	u64 rsvd = 0;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (unlikely(!pfm_state_here(ctx)))
+		goto unlock;
+	/* vectors mostly name the active set alone: it is made ready before any fetch */
+	if (likely(ctx->active)) {
+		set_id = ctx->active->id;
+		base = ctx->active->pmds;
+		regs = pfm_read_ready_set(ctx, ctx->active);
+	}
+	pagefault_disable();
+	if (!user_access_begin(u, n * sizeof(*u)))
+		goto enable;
+	for (q = u, s = src; q < end; q++, s++) {
+		const u64 __user *r = (const u64 __user *)q->reg_reserved2;
+		union pfm_pmd_head h;
+		u64 r0, r1, r2, r3;
+
+		unsafe_get_user(h.word, (const u64 __user *)q, fault);
+		unsafe_get_user(r0, r, fault);
+		unsafe_get_user(r1, r + 1, fault);
+		unsafe_get_user(r2, r + 2, fault);
+		unsafe_get_user(r3, r + 3, fault);
+		/* what must be zero, the flags' unknown bits with the reserved field */
+		rsvd |= r0 | r1 | r2 | r3 | pfm_pmd_flags_bad(h.flags);
+		if (unlikely(!pfm_pmd_num_ok(h.num)))
+			goto fault;
+		if (unlikely(h.set_id != set_id)) {
+			struct pfm_event_set *set;
+
+			user_access_end();
+			set = pfm_find_set(ctx, h.set_id);
+			if (!set)
+				goto enable;
+			set_id = h.set_id;
+			base = set->pmds;
+			regs |= pfm_read_ready_set(ctx, set);
+			if (!user_access_begin(q, (end - q) * sizeof(*q)))
+				goto enable;
+		}
+		*s = (unsigned long)&base[h.num];
+	}
+	if (unlikely(rsvd))
+		goto fault;
+	if (unlikely(regs)) {
+		user_access_end();
+		pfm_read_sync_registers(ctx->active, src, n);
+		if (!user_access_begin(u, n * sizeof(*u)))
+			goto enable;
+	}
+	for (q = u, s = src; q < end; q++, s++) {
+		const struct pfm_pmd *p = (const struct pfm_pmd *)*s;
+
+		unsafe_put_user(p->value, &q->reg_value, fault);
+		unsafe_put_user(p->last_reset_val, &q->reg_last_reset_val, fault);
+		unsafe_put_user(p->ovfl_switch_cnt, &q->reg_ovfl_switch_cnt, fault);
+	}
+	user_access_end();
+	pagefault_enable();
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return true;
+
+fault:
+	user_access_end();
+enable:
+	pagefault_enable();
+unlock:
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return false;
+}
+
+/* The long way, for any vector: n requests at u, the size checked. */
+static noinline long pfm_read_long_way(struct pfm_context *ctx, struct pfarg_pmd __user *u,
+				       unsigned int n)
+{
+	/* every field is written before it is read: no zeroing of 256 bytes per call */
+	struct pfm_pmd_read on_stack[PFM_READ_ON_STACK] __uninitialized, *rd = on_stack;
+	long ret;
+
+	if (n > PFM_READ_ON_STACK) {
+		rd = kmalloc_array(n, sizeof(*rd), GFP_KERNEL);
+		if (!rd)
+			return -ENOMEM;
+	}
+	ret = pfm_read_fetch(u, rd, n);
+	if (ret)
+		goto out;
+	ret = pfm_read_pmd_vec(ctx, rd, n);
+	if (!ret)
+		ret = pfm_read_give(u, rd, n);
+out:
+	if (rd != on_stack)
+		kfree(rd);
+	return ret;
+}
+
 /* size bytes of requests at uptr: the vector rules from the size on (args.h) */
 long pfm_read_pmds_user(struct pfm_context *ctx, void __user *uptr, u64 size)
 {
-	/* every field is written before it is read: no zeroing of 320 bytes per call */
-	struct pfm_pmd_read on_stack[PFM_READ_ON_STACK] __uninitialized, *rd = on_stack;
 	unsigned int n;
 	long ret;
 
@@ -94,19 +251,7 @@ long pfm_read_pmds_user(struct pfm_context *ctx, void __user *uptr, u64 size)
 		return ret;
 	/* the same division as the check's remainder: one multiply for both */
 	n = size / sizeof(struct pfarg_pmd);
-	if (n > PFM_READ_ON_STACK) {
-		rd = kmalloc_array(n, sizeof(*rd), GFP_KERNEL);
-		if (!rd)
-			return -ENOMEM;
-	}
-	ret = pfm_read_fetch(uptr, rd, n);
-	if (ret)
-		goto out;
-	ret = pfm_read_pmd_vec(ctx, rd, n);
-	if (!ret)
-		ret = pfm_read_give(uptr, rd, n);
-out:
-	if (rd != on_stack)
-		kfree(rd);
-	return ret;
+	if (n <= PFM_READ_AT_ONCE && likely(pfm_read_at_once(ctx, uptr, n)))
+		return 0;
+	return pfm_read_long_way(ctx, uptr, n);
 }

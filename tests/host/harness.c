@@ -52,6 +52,9 @@ void pfm_host_teardown(void)
 	ck_assert_int_eq(pfm_host_env.cpu_sessions, 0);
 	ck_assert_int_eq(fake_pmu.users, 0);
 	ck_assert_int_eq(shim_cpus_read_locked, 0);
+	ck_assert(!shim_uaccess_window);
+	ck_assert_int_eq(shim_pagefault_disabled, 0);
+	shim_uaccess_fault_at = -1;
 }
 
 TCase *pfm_host_tcase(const char *name, void (*setup)(void))

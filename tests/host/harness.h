@@ -36,6 +36,7 @@
 /* Suites, one per file */
 Suite *pfm_args_suite(void);
 Suite *pfm_rw_suite(void);
+Suite *pfm_read_user_suite(void);
 Suite *pfm_emul64_suite(void);
 Suite *pfm_state_suite(void);
 Suite *pfm_sw_suite(void);

@@ -20,6 +20,7 @@ int main(void)
 	srunner_add_suite(sr, pfm_notify_suite());
 	srunner_add_suite(sr, pfm_mux_smpl_suite());
 	srunner_add_suite(sr, pfm_rw_suite());
+	srunner_add_suite(sr, pfm_read_user_suite());
 	srunner_add_suite(sr, pfm_emul64_suite());
 	srunner_add_suite(sr, pfm_state_suite());
 	srunner_add_suite(sr, pfm_sw_suite());

@@ -77,7 +77,39 @@ unsigned long shim_uaccess_calls;
 
 bool shim_uptr_faults(const void *uptr)
 {
-	return (uintptr_t)uptr < 4096 || uptr == SHIM_BAD_UPTR;
+	uintptr_t bad = (uintptr_t)SHIM_BAD_UPTR;
+
+	return (uintptr_t)uptr < 4096 || ((uintptr_t)uptr >= bad && (uintptr_t)uptr - bad < (1 << 20));
+}
+
+int shim_pagefault_disabled;
+unsigned int shim_pagefault_disables;
+bool shim_uaccess_window;
+int shim_uaccess_fault_at = -1;
+
+/* access_ok() refuses only kernel addresses: a bad user pointer faults on access */
+bool shim_user_access_begin(const void __user *p, unsigned long n)
+{
+	(void)p;
+	(void)n;
+	WARN_ON(shim_uaccess_window);
+	shim_uaccess_window = true;
+	return true;
+}
+
+void shim_user_access_end(void)
+{
+	WARN_ON(!shim_uaccess_window);
+	shim_uaccess_window = false;
+}
+
+bool shim_uaccess_faults(const void __user *p)
+{
+	WARN_ON(!shim_uaccess_window);
+	if (shim_uptr_faults(p))
+		return true;
+	return shim_pagefault_disabled > 0 && shim_uaccess_fault_at >= 0 &&
+	       shim_uaccess_fault_at-- == 0;
 }
 
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)

@@ -58,6 +58,10 @@ typedef struct { uid_t val; } kuid_t;
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define BUILD_BUG_ON(cond)	_Static_assert(!(cond), "BUILD_BUG_ON(" #cond ")")
+#define static_assert(expr, ...)	__static_assert(expr, ##__VA_ARGS__, #expr)
+#define __static_assert(expr, msg, ...)	_Static_assert(expr, msg)
+#define __uninitialized
+#define U32_MAX		((u32)~0U)
 /* Like the kernel's: both sides must have the same type (a warning, -Werror). */
 #define __shim_minmax(a, b, op) ({				\
 	__typeof__(a) __a = (a);				\
@@ -517,11 +521,49 @@ static inline void *kcalloc(size_t n, size_t size, gfp_t gfp)
 		return NULL;
 	return shim_kmalloc(n * size, gfp, true);
 }
+static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return shim_kmalloc(n * size, gfp, false);
+}
 
-/* uaccess.h: return the number of bytes not copied, like the kernel */
+/*
+ * uaccess.h: return the number of bytes not copied, like the kernel.  Anything in
+ * the first MiB from SHIM_BAD_UPTR on faults.
+ */
 #define SHIM_BAD_UPTR	((void __user *)0x7ff0deadbeef0000UL)
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n);
 unsigned long copy_to_user(void __user *to, const void *from, unsigned long n);
+
+/*
+ * The user access window of unsafe_get_user() and unsafe_put_user(): an access
+ * outside it, or a window opened twice or closed when shut, is a WARN.  With page
+ * faults disabled, the access shim_uaccess_fault_at counts down to (0: the next)
+ * faults, once: a page the kernel would have had to fault in, which it cannot do
+ * there.  -1: none does.
+ */
+extern int shim_pagefault_disabled;
+extern unsigned int shim_pagefault_disables;	/* pagefault_disable() calls */
+extern bool shim_uaccess_window;
+extern int shim_uaccess_fault_at;
+bool shim_user_access_begin(const void __user *p, unsigned long n);
+void shim_user_access_end(void);
+bool shim_uaccess_faults(const void __user *p);
+#define pagefault_disable()		(shim_pagefault_disabled++, shim_pagefault_disables++)
+#define pagefault_enable()		(shim_pagefault_disabled--)
+#define user_access_begin(p, n)		shim_user_access_begin(p, n)
+#define user_access_end()		shim_user_access_end()
+#define unsafe_get_user(x, ptr, label) do {				\
+	if (shim_uaccess_faults(ptr))					\
+		goto label;						\
+	(x) = *(ptr);							\
+} while (0)
+#define unsafe_put_user(x, ptr, label) do {				\
+	if (shim_uaccess_faults(ptr))					\
+		goto label;						\
+	*(ptr) = (x);							\
+} while (0)
 
 /* atomic_long_t: one thread, plain operations */
 typedef struct {
