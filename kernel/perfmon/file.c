@@ -100,19 +100,23 @@ static int pfm_mmap(struct file *file, struct vm_area_struct *vma)
  * second file is looked up and no argument structure copied in: the cheapest way to
  * a read.  ENOTTY for any other command, as from a file that is not a context.
  */
-static long pfm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+static noinline long pfm_ioctl_vec(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	const struct pfm_entry *e;
+	const struct pfm_entry *e = pfm_entry(_IOC_NR(cmd));
 
-	/* the call a self-monitoring program makes most goes straight to its row's */
-	if (cmd == PFM_IOC_VEC_CTX(PFM_CALL_READ_PMDS, _IOC_SIZE(cmd)))
-		return pfm_read_pmds_user(file->private_data, (void __user *)arg,
-					  _IOC_SIZE(cmd));
-	e = pfm_entry(_IOC_NR(cmd));
 	if (!e || e->kind != PFM_ENTRY_VEC ||
 	    cmd != PFM_IOC_VEC_CTX(_IOC_NR(cmd), _IOC_SIZE(cmd)))
 		return -ENOTTY;
 	return pfm_vec_run(e, file->private_data, (void __user *)arg, _IOC_SIZE(cmd));
+}
+
+/* The call a self-monitoring program makes most goes straight to its row's, with no frame. */
+static long pfm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	if (cmd == PFM_IOC_VEC_CTX(PFM_CALL_READ_PMDS, _IOC_SIZE(cmd)))
+		return pfm_read_pmds_user(file->private_data, (void __user *)arg,
+					  _IOC_SIZE(cmd));
+	return pfm_ioctl_vec(file, cmd, arg);
 }
 
 static const struct file_operations pfm_file_ops = {
