@@ -36,12 +36,8 @@ static pthread_once_t door_once = PTHREAD_ONCE_INIT;
 static long door_sysbase;	/* > 0: the syscall door, first call number */
 static int door_devfd = -1;	/* else the ioctl door, when it could be opened */
 static int door_errno;		/* else why it could not */
-/*
- * Set, with release, once door_init() chose the ioctl door: a vector call on a
- * context's fd then needs no pthread_once() and no look at the door (a read of
- * the counts spends a tenth of its user-level instructions there).
- */
-static int door_ctx_ioctl;
+/* door.h: a read of the counts spent a tenth of its user-level instructions there */
+int pfm_door_ctx_ioctl;
 
 static const unsigned long door_ioc[PFM_CALL_NR] = {
 	[PFM_CALL_CREATE_CONTEXT]	= PFM_IOC_CREATE_CONTEXT,
@@ -97,7 +93,7 @@ static void door_init(void)
 		if (door_devfd < 0)
 			door_errno = errno;
 		else
-			__atomic_store_n(&door_ctx_ioctl, 1, __ATOMIC_RELEASE);
+			__atomic_store_n(&pfm_door_ctx_ioctl, 1, __ATOMIC_RELEASE);
 	}
 	errno = saved;
 }
@@ -179,12 +175,11 @@ long pfm_door_call(int call, unsigned long a0, unsigned long a1,
 	return door_ioctl(call, a0, a1, a2, a3, a4);
 }
 
-long pfm_door_vec_call(int call, int fd, void *req, size_t size)
+long pfm_door_vec_call_door(int call, int fd, void *req, size_t size, int tried)
 {
 	long ret;
 
-	if ((__atomic_load_n(&door_ctx_ioctl, __ATOMIC_ACQUIRE) ||
-	     pfm_door() == PFM_DOOR_IOCTL) && size <= PFM_IOC_VEC_CTX_MAX) {
+	if (!tried && pfm_door() == PFM_DOOR_IOCTL && size <= PFM_IOC_VEC_CTX_MAX) {
 		ret = ioctl(fd, PFM_IOC_VEC_CTX(call, size), req);
 		if (ret >= 0 || errno != ENOTTY)
 			return ret;
