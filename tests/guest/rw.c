@@ -494,6 +494,169 @@ START_TEST(test_pmds_readback_all)
 }
 END_TEST
 
+/*
+ * --- the read's one visit and its hand-offs to the long way ----------------
+ *
+ * A vector of up to 16 requests is read under the context's lock with page
+ * faults off; a page not at hand, a request that fails a check or a longer
+ * vector goes the long way.  Either way the answer must be the same.
+ */
+
+/* n requests for the software PMDs in turn, each written a value of its own */
+static void readback_fill(int fd, struct pfarg_pmd *pd, int n)
+{
+	int i;
+
+	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
+		ck_write_pmd(fd, SW_PMD(i), 0x1000 + i);
+	for (i = 0; i < n; i++)
+		pmd_init(&pd[i], SW_PMD(i % PFM_SW_NUM_COUNTERS), ~0ULL);
+}
+
+static void readback_check(const struct pfarg_pmd *pd, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		ck_assert_msg(pd[i].reg_value == 0x1000 + (uint64_t)(i % PFM_SW_NUM_COUNTERS),
+			      "request %d of %d: %#llx", i, n,
+			      (unsigned long long)pd[i].reg_value);
+}
+
+/* 1 to 20 requests: the visit's longest vector and the long way's shortest */
+START_TEST(test_read_pmds_lengths)
+{
+	struct pfarg_pmd pd[20];
+	int fd = ck_ctx_create();
+	int n;
+
+	for (n = 1; n <= 20; n++) {
+		readback_fill(fd, pd, n);
+		ck_assert_ok(pfm_read_pmds(fd, pd, n * sizeof(*pd)));
+		readback_check(pd, n);
+	}
+	close(fd);
+}
+END_TEST
+
+/*
+ * The vector in pages never touched: a file's pages mapped afresh (the fetch
+ * faults) and, privately, written to only by the read (the answer faults).
+ */
+START_TEST(test_read_pmds_pages_not_at_hand)
+{
+	struct pfarg_pmd pd[8], *map;
+	size_t len = 2 * page_size();
+	size_t off = page_size() - 3 * sizeof(*pd);	/* across the two pages */
+	int fd = ck_ctx_create();
+	int mfd = memfd_create("pfm-vector", 0);
+	int flags;
+
+	ck_assert_int_ge(mfd, 0);
+	ck_assert_ok(ftruncate(mfd, len));
+	readback_fill(fd, pd, 8);
+	ck_assert_int_eq(pwrite(mfd, pd, sizeof(pd), off), sizeof(pd));
+	for (flags = MAP_SHARED; ; flags = MAP_PRIVATE) {
+		map = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, mfd, 0);
+		ck_assert(map != MAP_FAILED);
+		ck_assert_ok(pfm_read_pmds(fd, (void *)((char *)map + off), sizeof(pd)));
+		readback_check((void *)((char *)map + off), 8);
+		munmap(map, len);
+		if (flags == MAP_PRIVATE)
+			break;
+		/* the shared mapping wrote the answer into the file: start again */
+		ck_assert_int_eq(pwrite(mfd, pd, sizeof(pd), off), sizeof(pd));
+	}
+	close(mfd);
+	close(fd);
+}
+END_TEST
+
+struct cow_arg {
+	int fd;
+	struct pfarg_pmd *pd;
+};
+
+/* after fork the vector's page is shared copy-on-write: the answer faults */
+static void read_after_fork(void *arg)
+{
+	const struct cow_arg *a = arg;
+	int i;
+
+	child_expect(pfm_read_pmds(a->fd, a->pd, 8 * sizeof(*a->pd)), 0);
+	for (i = 0; i < 8; i++)
+		if (a->pd[i].reg_value != 0x1000 + (uint64_t)i)
+			child_fail("request %d: %#llx", i,
+				   (unsigned long long)a->pd[i].reg_value);
+}
+
+START_TEST(test_read_pmds_copy_on_write)
+{
+	struct cow_arg a = { .fd = ck_ctx_create() };
+
+	a.pd = (struct pfarg_pmd *)ck_fresh_pages(1);
+	readback_fill(a.fd, a.pd, 8);
+	ck_child("read after fork", read_after_fork, &a);
+	/* the parent's copy is its own */
+	ck_assert_uint_eq(a.pd[0].reg_value, ~0ULL);
+	munmap(a.pd, page_size());
+	close(a.fd);
+}
+END_TEST
+
+/* A bad request first and a fault last: the fault is the answer (EFAULT before EINVAL). */
+START_TEST(test_read_pmds_fault_before_invalid)
+{
+	char *p = ck_fresh_pages(2);
+	struct pfarg_pmd *pd = (struct pfarg_pmd *)(p + page_size()) - 2;
+	int fd = ck_ctx_create();
+
+	ck_write_pmd(fd, SW_PMD(0), 7);
+	pmd_init(&pd[0], 999, 0x5a);
+	pmd_init(&pd[1], SW_PMD(0), 0x5a);
+	ck_assert_errno(pfm_read_pmds(fd, pd, sizeof(*pd) * 2), EINVAL);
+	/* the second request now runs into a page that is not there */
+	ck_assert_ok(mprotect(p + page_size(), page_size(), PROT_NONE));
+	ck_assert_errno(pfm_read_pmds(fd, pd, sizeof(*pd) * 3), EFAULT);
+	ck_assert_uint_eq(pd[0].reg_value, 0x5a);
+	ck_assert_uint_eq(pd[1].reg_value, 0x5a);
+	munmap(p, 2 * page_size());
+	close(fd);
+}
+END_TEST
+
+/* Sets named in turn, the active one first and again last, each with its own values. */
+START_TEST(test_read_pmds_sets_in_turn)
+{
+	static const unsigned int sets[] = { 0, 5, 5, 0, 9, 0 };
+	struct pfarg_pmd pd[ARRAY_SIZE(sets)];
+	struct pfarg_setdesc d;
+	int fd = ck_ctx_create();
+	unsigned int k, id;
+
+	for (id = 5; id <= 9; id += 4) {
+		memset(&d, 0, sizeof(d));
+		d.set_id = id;
+		ck_assert_ok(pfm_create_evtsets(fd, &d, sizeof(d)));
+	}
+	for (k = 0; k < ARRAY_SIZE(sets); k++) {
+		pmd_init(&pd[k], SW_PMD(k), ((uint64_t)sets[k] << 32) | k);
+		pd[k].reg_set = sets[k];
+	}
+	ck_assert_ok(pfm_write_pmds(fd, pd, sizeof(pd)));
+	for (k = 0; k < ARRAY_SIZE(sets); k++)
+		pd[k].reg_value = ~0ULL;
+	/* loaded on itself and started: set 0 is live */
+	ck_load_self(fd);
+	ck_assert_ok(pfm_start(fd, 0));
+	ck_assert_ok(pfm_read_pmds(fd, pd, sizeof(pd)));
+	ck_assert_ok(pfm_stop(fd, 0));
+	for (k = 0; k < ARRAY_SIZE(sets); k++)
+		ck_assert_uint_eq(pd[k].reg_value, ((uint64_t)sets[k] << 32) | k);
+	close(fd);
+}
+END_TEST
+
 /* --- arg_mem_max ------------------------------------------------------- */
 
 /* A vector one element larger than arg_mem_max allows, of valid elements. */
@@ -597,6 +760,11 @@ Suite *pfm_rw_suite(void)
 	tcase_add_test(tc, test_read_pmds_failed_no_writeback);
 	tcase_add_test(tc, test_pmds_readback);
 	tcase_add_test(tc, test_pmds_readback_all);
+	tcase_add_test(tc, test_read_pmds_lengths);
+	tcase_add_test(tc, test_read_pmds_pages_not_at_hand);
+	tcase_add_test(tc, test_read_pmds_copy_on_write);
+	tcase_add_test(tc, test_read_pmds_fault_before_invalid);
+	tcase_add_test(tc, test_read_pmds_sets_in_turn);
 	suite_add_tcase(s, tc);
 
 	/* these change arg_mem_max: the runner puts it back whatever happens */
