@@ -117,6 +117,7 @@ bench-mem: module $(B)/guest/bin/mem_bench
 # on QEMU's gdbstub (tools/bench/prof-read.sh): build/bench/prof-MODE-N.txt.
 # PROF_MODE=csw-none, csw-pfm or csw-perf: one round trip of bench-ops' ctxsw
 # instead, nothing or the four events counting (build/bench/prof-MODE.txt).
+# PROF_MODE=pfm-four or perf-four: a read of those four events (bench-ops' read).
 PROF_MODE ?= pfm
 PROF_N ?= 4
 $(B)/guest/bin/prof_read: $(TOP)/tools/bench/prof_read.c $(BENCH_STAT) $(B)/lib/libperfmon.a \
@@ -128,4 +129,4 @@ $(B)/guest/bin/prof_read: $(TOP)/tools/bench/prof_read.c $(BENCH_STAT) $(B)/lib/
 prof-read: module $(B)/guest/bin/prof_read
 	GUEST_KERNEL=$(GUEST_KERNEL) PFM_KO=$(PFM_KO) \
 		$(TOP)/tools/bench/prof-read.sh $(B)/bench $(PROF_MODE) \
-		$(if $(filter csw-%,$(PROF_MODE)),,$(PROF_N))
+		$(if $(filter csw-% %-four,$(PROF_MODE)),,$(PROF_N))

@@ -7,6 +7,7 @@
 # instruction's function from the guest's kallsyms and the program's symbols.
 #
 #   tools/bench/prof-read.sh OUTDIR pfm|perf N
+#   tools/bench/prof-read.sh OUTDIR pfm-four|perf-four
 #   tools/bench/prof-read.sh OUTDIR csw-none|csw-pfm|csw-perf
 #
 # The csw modes follow one round trip of bench-ops' ctxsw instead of a read, both
@@ -21,7 +22,7 @@ kernel=${GUEST_KERNEL:?} ko=${PFM_KO:?}
 bin=$top/build/guest/bin/prof_read
 mkdir -p "$out"
 case $mode in
-csw-*)	args=$mode tag=$out/prof-$mode ;;
+csw-*|*-four)	args=$mode tag=$out/prof-$mode ;;
 *)	args="$mode $n" tag=$out/prof-$mode-$n ;;
 esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/perfmon-prof.XXXXXX")

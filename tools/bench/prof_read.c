@@ -5,10 +5,13 @@
  * kernel, sets prof_stop.
  *
  *   prof_read pfm|perf N
+ *   prof_read pfm-four|perf-four
  *   prof_read csw-none|csw-pfm|csw-perf
  *
  * pfm: pfm_read_pmds() of N software counters of a started context on this thread,
  * as the bench's read sweep makes it; perf: read() of a group of N software events.
+ * pfm-four, perf-four: the same of bench-ops' four events, the task clock first (its
+ * read row).
  * csw-*: one round trip of bench-ops' ctxsw (a byte to a second process on the
  * same CPU and one back, two context switches each way), with nothing counting or
  * with the bench's four events counting on this thread (perfmon's or perf's): the
@@ -94,25 +97,25 @@ static void setup_perf(void)
 		die("PERF_EVENT_IOC_ENABLE");
 }
 
-/* bench-ops' ctxsw session: its four events on this thread, started */
-static void setup_csw(const char *tool)
+/* bench-ops' session: its four events on this thread, started */
+static void setup_four(const char *tool)
 {
 	struct pfarg_pmc pc[BENCH_NEV];
-	struct pfarg_pmd pd4[BENCH_NEV];
 	int i, fd;
+
+	nr = BENCH_NEV;
 
 	if (!strcmp(tool, "pfm")) {
 		fd0 = pfm_create_context(0);
 		if (fd0 < 0)
 			die("pfm_create_context");
 		memset(pc, 0, sizeof(pc));
-		memset(pd4, 0, sizeof(pd4));
 		for (i = 0; i < BENCH_NEV; i++) {
 			pc[i].reg_num = PFM_SW_FIRST_PMC + i;
 			pc[i].reg_value = PFM_SW_PMC(bench_pfm_ev[i]) | PFM_SW_PMC_OS;
-			pd4[i].reg_num = PFM_SW_FIRST_PMD + i;
+			pd[i].reg_num = PFM_SW_FIRST_PMD + i;
 		}
-		if (pfm_write_pmcs(fd0, pc, sizeof(pc)) || pfm_write_pmds(fd0, pd4, sizeof(pd4)) ||
+		if (pfm_write_pmcs(fd0, pc, sizeof(pc)) || pfm_write_pmds(fd0, pd, nr * sizeof(pd[0])) ||
 		    pfm_load_context(fd0, 0, gettid()) || pfm_start(fd0, 0))
 			die("perfmon setup");
 	} else if (!strcmp(tool, "perf")) {
@@ -134,7 +137,10 @@ int main(int argc, char **argv)
 			  !strcmp(argv[1], "csw-perf"))) {
 		use_csw = 1;
 		ponger = bench_start_ponger(ping, pong);
-		setup_csw(argv[1] + 4);
+		setup_four(argv[1] + 4);
+	} else if (argc == 2 && (!strcmp(argv[1], "pfm-four") || !strcmp(argv[1], "perf-four"))) {
+		use_perf = !strcmp(argv[1], "perf-four");
+		setup_four(use_perf ? "perf" : "pfm");
 	} else if (argc == 3 && (!strcmp(argv[1], "pfm") || !strcmp(argv[1], "perf"))) {
 		use_perf = !strcmp(argv[1], "perf");
 		nr = atoi(argv[2]);
@@ -147,7 +153,8 @@ int main(int argc, char **argv)
 		else
 			setup_pfm();
 	} else {
-		fprintf(stderr, "usage: prof_read pfm|perf N, or prof_read csw-none|csw-pfm|csw-perf\n");
+		fprintf(stderr, "usage: prof_read pfm|perf N, prof_read pfm-four|perf-four, or "
+			"prof_read csw-none|csw-pfm|csw-perf\n");
 		return 2;
 	}
 	/* the caches and the lazy parts of the path warmed up first */
