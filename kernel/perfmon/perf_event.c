@@ -96,8 +96,8 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u32 mask, 
 			if (n == PFM_PERF_READ_CHUNK)
 				break;
 			memset(&rd[n], 0, sizeof(rd[n]));
-			rd[n].num = pfm_perf_counter_pmd(i);
-			rd[n].set_id = set;
+			rd[n].h.num = pfm_perf_counter_pmd(i);
+			rd[n].h.set_id = set;
 			idx[n++] = i;
 		}
 		ret = pfm_read_pmd_vec(t->ctx, rd, n);

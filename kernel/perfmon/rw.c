@@ -317,9 +317,9 @@ static noinline void pfm_read_registers(struct pfm_context *ctx, struct pfm_pmd_
 
 	for (; rd < end; rd++) {
 		struct pfm_event_set *last = set;
-		unsigned int i = rd->num;
+		unsigned int i = rd->h.num;
 
-		set = pfm_vec_set(ctx, set, rd->set_id);
+		set = pfm_vec_set(ctx, set, rd->h.set_id);
 		if (set != last)
 			live = pfm_live(ctx, set);
 		if (live && pfm_pmd_in_register(set, i)) {
@@ -349,18 +349,12 @@ static __always_inline long __pfm_read_locked(struct pfm_context *ctx, struct pf
 
 	for (r = rd; r < end; r++) {
 		struct pfm_event_set *last = set;
-		unsigned int i = r->num;
+		unsigned int i = r->h.num;
 
-		if (unlikely(pfm_check_pmd_fields(ctx, i, r->set_id, r->flags, true, &set)))
+		if (unlikely(pfm_check_pmd_fields(ctx, i, r->h.set_id, r->h.flags, true, &set)))
 			return -EINVAL;
-		if (unlikely(set != last)) {
-			moves = false;
-			if (pfm_live(ctx, set)) {
-				pfm_pmu_sync_bound(ctx);
-				/* software counters alone: no PMD is in a register */
-				moves = pfm_set_moves(set);
-			}
-		}
+		if (unlikely(set != last))
+			moves = pfm_read_ready_set(ctx, set);
 		if (unlikely(moves && pfm_pmd_in_register(set, i))) {
 			regs = true;
 			continue;
@@ -425,9 +419,9 @@ long pfm_read_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 	if (!rd)
 		return -ENOMEM;
 	for (k = 0; k < n; k++) {
-		rd[k].num = req[k].reg_num;
-		rd[k].set_id = req[k].reg_set;
-		rd[k].flags = req[k].reg_flags;
+		rd[k].h.num = req[k].reg_num;
+		rd[k].h.set_id = req[k].reg_set;
+		rd[k].h.flags = req[k].reg_flags;
 	}
 	ret = pfm_read_pmd_vec(ctx, rd, n);
 	for (k = 0; !ret && k < n; k++) {

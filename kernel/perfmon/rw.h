@@ -5,13 +5,9 @@
 #ifndef _PERFMON_RW_H
 #define _PERFMON_RW_H
 
+#include "pmu_state.h"
 #include "sets.h"
 
-/*
- * What a read takes of a struct pfarg_pmd and gives back: the door copies these
- * fields only (rw_user.c), not the whole 176-byte request.  Whoever fills one in
- * has checked that the request's reserved field is zero.
- */
 /* A request's number, set and flags, laid out as in it: one word to fetch */
 union pfm_pmd_head {
 	struct {
@@ -22,15 +18,13 @@ union pfm_pmd_head {
 	u64 word;
 };
 
+/*
+ * What a read takes of a struct pfarg_pmd and gives back: the door copies these
+ * fields only (rw_user.c), not the whole 176-byte request.  Whoever fills one in
+ * has checked that the request's reserved field is zero.
+ */
 struct pfm_pmd_read {
-	union {
-		struct {
-			u16 num;	/* reg_num */
-			u16 set_id;	/* reg_set */
-			u32 flags;	/* reg_flags */
-		};
-		u64 head;		/* the three, laid out as in the request */
-	};
+	union pfm_pmd_head h;
 	u64 value;			/* out: reg_value */
 	u64 last_reset_val;		/* out: reg_last_reset_val */
 	u64 ovfl_switch_cnt;		/* out: reg_ovfl_switch_cnt */
@@ -63,6 +57,20 @@ static __always_inline bool pfm_pmd_in_register(const struct pfm_event_set *set,
 						unsigned int i)
 {
 	return test_bit(i, pfm_pmu.moved_pmds) && test_bit(i, set->used_pmds);
+}
+
+/*
+ * A set a read names, made ready for the answer: if it is live, the units counting
+ * into its memory are synced.  Whether any of its PMDs may be in a
+ * register: never for software counters alone.
+ */
+static __always_inline bool pfm_read_ready_set(struct pfm_context *ctx,
+					       struct pfm_event_set *set)
+{
+	if (!pfm_live(ctx, set))
+		return false;
+	pfm_pmu_sync_bound(ctx);
+	return pfm_set_moves(set);
 }
 
 long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n);

@@ -27,12 +27,11 @@
 #include "rw.h"
 #include "rw_user.h"
 #include "env.h"
-#include "pmu_state.h"
 
 /* The head of a read (rw.h) is the request's first word. */
-static_assert(offsetof(struct pfarg_pmd, reg_num) == offsetof(struct pfm_pmd_read, num) &&
-	      offsetof(struct pfarg_pmd, reg_set) == offsetof(struct pfm_pmd_read, set_id) &&
-	      offsetof(struct pfarg_pmd, reg_flags) == offsetof(struct pfm_pmd_read, flags) &&
+static_assert(offsetof(struct pfarg_pmd, reg_num) == offsetof(union pfm_pmd_head, num) &&
+	      offsetof(struct pfarg_pmd, reg_set) == offsetof(union pfm_pmd_head, set_id) &&
+	      offsetof(struct pfarg_pmd, reg_flags) == offsetof(union pfm_pmd_head, flags) &&
 	      offsetof(struct pfarg_pmd, reg_value) == sizeof(u64));
 
 /* Vectors up to this long need no allocation: a whole PMU's worth of counters. */
@@ -41,6 +40,31 @@ static_assert(offsetof(struct pfarg_pmd, reg_num) == offsetof(struct pfm_pmd_rea
 /* Vectors up to this long are read in one visit (pfm_read_at_once()). */
 #define PFM_READ_AT_ONCE	16
 
+/*
+ * In a user access window, as unsafe_get_user(): request q's head into the union
+ * pfm_pmd_head h, and its reserved field, four words of which only whether they
+ * are zero matters, or'ed together into z.  Macros, as the unsafe accessors are:
+ * a fault goes to label, and an inline function's own exit cost the visit's loop
+ * its registers.
+ */
+#define pfm_unsafe_get_request(q, h, z, label) do {				\
+	const u64 __user *__r = (const u64 __user *)(q)->reg_reserved2;		\
+	u64 __r0, __r1, __r2, __r3;						\
+										\
+	unsafe_get_user((h).word, (const u64 __user *)(q), label);		\
+	unsafe_get_user(__r0, __r, label);					\
+	unsafe_get_user(__r1, __r + 1, label);					\
+	unsafe_get_user(__r2, __r + 2, label);					\
+	unsafe_get_user(__r3, __r + 3, label);					\
+	(z) = __r0 | __r1 | __r2 | __r3;					\
+} while (0)
+
+/* The same for the answer to request q. */
+#define pfm_unsafe_put_answer(q, value, last_reset_val, ovfl_switch_cnt, label) do { \
+	unsafe_put_user(value, &(q)->reg_value, label);				\
+	unsafe_put_user(last_reset_val, &(q)->reg_last_reset_val, label);	\
+	unsafe_put_user(ovfl_switch_cnt, &(q)->reg_ovfl_switch_cnt, label);	\
+} while (0)
 
 /*
  * Every reserved field is checked here, once the whole vector is in: a non-zero
@@ -56,17 +80,10 @@ static int pfm_read_fetch(const struct pfarg_pmd __user *u, struct pfm_pmd_read 
 	if (!user_access_begin(u, n * sizeof(*u)))
 		return -EFAULT;
 	for (; u < end; u++, rd++) {
-		/* the reserved field in four words: only whether it is zero matters */
-		const u64 __user *r = (const u64 __user *)u->reg_reserved2;
-		u64 r0, r1, r2, r3;
+		u64 z;
 
-		/* number, set and flags in one word (rw.h) */
-		unsafe_get_user(rd->head, (const u64 __user *)u, efault);
-		unsafe_get_user(r0, r, efault);
-		unsafe_get_user(r1, r + 1, efault);
-		unsafe_get_user(r2, r + 2, efault);
-		unsafe_get_user(r3, r + 3, efault);
-		rsvd |= r0 | r1 | r2 | r3;
+		pfm_unsafe_get_request(u, rd->h, z, efault);
+		rsvd |= z;
 	}
 	user_access_end();
 	return rsvd ? -EINVAL : 0;
@@ -83,11 +100,9 @@ static int pfm_read_give(struct pfarg_pmd __user *u, const struct pfm_pmd_read *
 
 	if (!user_access_begin(u, n * sizeof(*u)))
 		return -EFAULT;
-	for (; u < end; u++, rd++) {
-		unsafe_put_user(rd->value, &u->reg_value, efault);
-		unsafe_put_user(rd->last_reset_val, &u->reg_last_reset_val, efault);
-		unsafe_put_user(rd->ovfl_switch_cnt, &u->reg_ovfl_switch_cnt, efault);
-	}
+	for (; u < end; u++, rd++)
+		pfm_unsafe_put_answer(u, rd->value, rd->last_reset_val, rd->ovfl_switch_cnt,
+				      efault);
 	user_access_end();
 	return 0;
 
@@ -113,20 +128,6 @@ static noinline void pfm_read_sync_registers(struct pfm_event_set *live,
 		if (src[k] >= first && i < pfm_pmu.num_pmd_slots && pfm_pmd_in_register(live, i))
 			pfm_pmd_sync(live, i);
 	}
-}
-
-/*
- * A set the requests name, made ready for the answer: if it is live, the units
- * counting into its memory are synced.  Whether any of its PMDs may be in a
- * register: never for software counters alone.
- */
-static __always_inline bool pfm_read_ready_set(struct pfm_context *ctx,
-					       struct pfm_event_set *set)
-{
-	if (!pfm_live(ctx, set))
-		return false;
-	pfm_pmu_sync_bound(ctx);
-	return pfm_set_moves(set);
 }
 
 /*
@@ -158,17 +159,12 @@ static __always_inline bool pfm_read_at_once(struct pfm_context *ctx,
 	if (!user_access_begin(u, n * sizeof(*u)))
 		goto enable;
 	for (q = u, s = src; q < end; q++, s++) {
-		const u64 __user *r = (const u64 __user *)q->reg_reserved2;
 		union pfm_pmd_head h;
-		u64 r0, r1, r2, r3;
+		u64 z;
 
-		unsafe_get_user(h.word, (const u64 __user *)q, fault);
-		unsafe_get_user(r0, r, fault);
-		unsafe_get_user(r1, r + 1, fault);
-		unsafe_get_user(r2, r + 2, fault);
-		unsafe_get_user(r3, r + 3, fault);
+		pfm_unsafe_get_request(q, h, z, fault);
 		/* what must be zero, the flags' unknown bits with the reserved field */
-		rsvd |= r0 | r1 | r2 | r3 | pfm_pmd_flags_bad(h.flags);
+		rsvd |= z | pfm_pmd_flags_bad(h.flags);
 		if (unlikely(!pfm_pmd_num_ok(h.num)))
 			goto fault;
 		if (unlikely(h.set_id != set_id)) {
@@ -197,9 +193,7 @@ static __always_inline bool pfm_read_at_once(struct pfm_context *ctx,
 	for (q = u, s = src; q < end; q++, s++) {
 		const struct pfm_pmd *p = (const struct pfm_pmd *)*s;
 
-		unsafe_put_user(p->value, &q->reg_value, fault);
-		unsafe_put_user(p->last_reset_val, &q->reg_last_reset_val, fault);
-		unsafe_put_user(p->ovfl_switch_cnt, &q->reg_ovfl_switch_cnt, fault);
+		pfm_unsafe_put_answer(q, p->value, p->last_reset_val, p->ovfl_switch_cnt, fault);
 	}
 	user_access_end();
 	pagefault_enable();
