@@ -177,13 +177,9 @@ long pfm_door_call(int call, unsigned long a0, unsigned long a1,
 
 long pfm_door_vec_call_door(int call, int fd, void *req, size_t size, int tried)
 {
-	long ret;
-
-	if (!tried && pfm_door() == PFM_DOOR_IOCTL && size <= PFM_IOC_VEC_CTX_MAX) {
-		ret = ioctl(fd, PFM_IOC_VEC_CTX(call, size), req);
-		if (ret >= 0 || errno != ENOTTY)
-			return ret;
-	}
+	/* a first call: the door chosen now, and the context's fd is tried if it is ioctl's */
+	if (!tried && pfm_door() == PFM_DOOR_IOCTL && size <= PFM_IOC_VEC_CTX_MAX)
+		return pfm_door_vec_call(call, fd, req, size);
 	return pfm_door_call(call, (unsigned long)(long)fd, (unsigned long)(uintptr_t)req,
 			     size, 0, 0);
 }

@@ -25,7 +25,10 @@ long pfm_door_call(int call, unsigned long a0, unsigned long a1,
  */
 extern int pfm_door_ctx_ioctl __attribute__((visibility("hidden")));
 
-/* pfm_door_vec_call() by the door; tried: whether the context's fd said ENOTTY */
+/*
+ * The rest of pfm_door_vec_call(): the door chosen if it was not yet, then the
+ * call through it; tried: the context's fd was asked and said ENOTTY.
+ */
 long pfm_door_vec_call_door(int call, int fd, void *req, size_t size, int tried);
 
 /*
