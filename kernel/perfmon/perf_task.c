@@ -58,7 +58,8 @@ void pfm_perf_task_record(struct pfm_perf_event *ev, const struct pfm_perf_task_
 	}
 	n += pfm_perf_id_trailer_at(ev, w + n, tr->time);
 	h->type = tr->type;
-	h->misc = tr->exec && ev->attr.comm_exec ? PERF_RECORD_MISC_COMM_EXEC : 0;
+	/* as perf_events: attr.comm_exec only tells that the kernel knows the flag */
+	h->misc = tr->exec ? PERF_RECORD_MISC_COMM_EXEC : 0;
 	h->size = n * sizeof(u64);
 	pfm_perf_ring_write(ev, w, false);
 }

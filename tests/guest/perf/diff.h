@@ -103,6 +103,7 @@ void case_refresh(const struct backend *be, struct trace *t);
 void case_ioc_period(const struct backend *be, struct trace *t);
 void case_set_output(const struct backend *be, struct trace *t);
 void case_fork_record(const struct backend *be, struct trace *t);
+void case_exec_record(const struct backend *be, struct trace *t);
 void case_clock_sample(const struct backend *be, struct trace *t);
 
 /* diff_memlock.c: a ring's locked memory as nobody */

@@ -665,6 +665,7 @@ const struct diff_case diff_cases[] = {
 	{ "ioc-period", case_ioc_period },
 	{ "set-output", case_set_output },
 	{ "fork-record", case_fork_record },
+	{ "exec-record", case_exec_record },
 	{ "clock-sample", case_clock_sample },
 	{ "ring-memlock", case_ring_memlock },
 	{ "cpu-events", case_cpu_events },

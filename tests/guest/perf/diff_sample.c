@@ -10,7 +10,8 @@
  * The other cases here compare what the shim added to perf's ring beyond plain
  * samples, each on the test thread's own faults (exact): a group read in every
  * sample (PERF_SAMPLE_READ with PERF_FORMAT_GROUP), REFRESH's limit, IOC_PERIOD,
- * SET_OUTPUT into another event's ring, and the FORK record of a fork.
+ * SET_OUTPUT into another event's ring, the FORK record of a fork, and the COMM
+ * and MMAP records of an exec that enables the event (perf record's workload).
  *
  * One case samples a clock instead (task-clock every 1 ms of a spin): there the
  * number of samples is the machine's, but each sample's period and tid, and that
@@ -18,6 +19,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -453,6 +456,133 @@ out:
 	if (fd >= 0)
 		close(fd);
 	munmap((void *)p, 4 * sysconf(_SC_PAGESIZE));
+}
+
+/* ---- an exec: COMM, and an MMAP of each executable mapping, the vDSO's too ---- */
+
+#define EXEC_MMAPS	8
+
+struct exec_mmap {
+	unsigned long long addr, len, pgoff, misc, ids_ok;
+	char name[64];
+};
+
+struct exec_walk {
+	pid_t child;
+	unsigned long long comms, comm_exec, comm_ids_ok, mmaps;
+	unsigned long long other;	/* the types of any other record, a bit each */
+	char comm[16];
+	struct exec_mmap m[EXEC_MMAPS];
+};
+
+/* a record's name, cut to what dst holds */
+static void copy_name(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+static void exec_rec(const struct perf_event_header *h, const unsigned long long *w,
+		     void *arg)
+{
+	const unsigned int *u = (const unsigned int *)w;
+	struct exec_walk *e = arg;
+	struct exec_mmap *m;
+
+	if (h->type == PERF_RECORD_COMM) {
+		e->comms++;
+		e->comm_exec += !!(h->misc & PERF_RECORD_MISC_COMM_EXEC);
+		e->comm_ids_ok += u[0] == (unsigned int)e->child && u[1] == (unsigned int)e->child;
+		copy_name(e->comm, sizeof(e->comm), (const char *)(u + 2));
+		return;
+	}
+	if (h->type != PERF_RECORD_MMAP) {
+		e->other |= 1ULL << (h->type & 63);
+		return;
+	}
+	if (e->mmaps == EXEC_MMAPS) {
+		e->mmaps++;
+		return;
+	}
+	/* pid, tid, addr, len, pgoff, filename */
+	m = &e->m[e->mmaps++];
+	m->ids_ok = u[0] == (unsigned int)e->child && u[1] == (unsigned int)e->child;
+	m->addr = w[1];
+	m->len = w[2];
+	m->pgoff = w[3];
+	m->misc = h->misc;
+	copy_name(m->name, sizeof(m->name), (const char *)(w + 4));
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct exec_mmap *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* the child's work: this very program again, which exits at once (a usage error) */
+static void exec_self(long unused)
+{
+	(void)unused;
+	if (!freopen("/dev/null", "w", stderr))
+		_exit(4);
+	execl("/proc/self/exe", "perf_diff", (char *)NULL);
+	_exit(5);
+}
+
+/*
+ * A forked child's exec, with a sampling event on it that the exec enables
+ * (disabled, enable_on_exec, mmap, comm; no sample comes: the period is never
+ * reached).  What the ring holds is compared exactly: one COMM of the exec ("exe",
+ * the name the exec was made by), and one MMAP of each executable mapping of the
+ * new image, in address order: its name (the program's path, "[vdso]"), length,
+ * offset and misc (addresses are the exec's own, randomized).
+ */
+void case_exec_record(const struct backend *be, struct trace *t)
+{
+	struct child c = { .no_lock = 1 };
+	struct exec_walk e = { 0 };
+	struct perf_event_attr a;
+	struct dring r;
+	int fd, status;
+	unsigned long long i;
+
+	if (child_start(&c, exec_self, 0))
+		return;
+	e.child = c.pid;
+	attr_sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.sample_period = 1ULL << 40;
+	a.sample_type = PERF_SAMPLE_TID;
+	a.enable_on_exec = 1;
+	a.mmap = 1;
+	a.comm = 1;
+	fd = be->open(&a, c.pid, -1, -1, 0);
+	obs_call(t, fd, 0, "open on the child, enable_on_exec, mmap, comm");
+	if (fd >= 0 && !dring_map(t, &r, fd)) {
+		child_go(&c);
+		waitpid(c.pid, &status, 0);
+		dring_walk(&r, exec_rec, &e);
+		munmap(r.pg, r.len);
+	} else {
+		child_go(&c);
+		waitpid(c.pid, &status, 0);
+	}
+	if (fd >= 0)
+		close(fd);
+	obs_call(t, 0, 1, "records: COMM %s", e.comm);
+	obs_vals(t, (unsigned long long[]){ e.comms, e.comm_exec, e.comm_ids_ok, e.mmaps,
+					    e.other }, 5, "eeeee");
+	if (e.mmaps > EXEC_MMAPS)
+		return;
+	qsort(e.m, e.mmaps, sizeof(e.m[0]), by_addr);
+	for (i = 0; i < e.mmaps; i++) {
+		obs_call(t, 0, 1, "MMAP %llu: %s", i, e.m[i].name);
+		obs_vals(t, (unsigned long long[]){ e.m[i].len, e.m[i].pgoff, e.m[i].misc,
+						    e.m[i].ids_ok }, 4, "eeee");
+	}
 }
 
 /* ---- a clock sampled: every record at the period, and the count whole ------ */
