@@ -175,6 +175,14 @@ long pfm_door_call(int call, unsigned long a0, unsigned long a1,
 	return door_ioctl(call, a0, a1, a2, a3, a4);
 }
 
+long pfm_door_vec_failed(int call, int fd, void *req, size_t size, long err)
+{
+	if (err == -ENOTTY)
+		return pfm_door_vec_call_door(call, fd, req, size, 1);
+	errno = (int)-err;
+	return -1;
+}
+
 long pfm_door_vec_call_door(int call, int fd, void *req, size_t size, int tried)
 {
 	/* a first call: the door chosen now, and the context's fd is tried if it is ioctl's */
