@@ -32,6 +32,15 @@ static int pfm_check_unit(const struct pfm_pmu_unit *u)
 	return 0;
 }
 
+/* pfm_pmu.sync_bound where more than one unit counts into memory */
+static void pfm_pmu_sync_each_bound(void)
+{
+	unsigned int u;
+
+	for (u = 0; u < pfm_pmu.num_bound; u++)
+		pfm_pmu.bound[u]->sync();
+}
+
 /*
  * Registers of a unit may not overlap those of another: the logical numbers are the
  * ABI, so a unit says where its registers go rather than being placed by the core.
@@ -80,8 +89,10 @@ int pfm_pmu_add_unit(const struct pfm_pmu_unit *u)
 		pfm_pmu.num_pmd_slots = max(pfm_pmu.num_pmd_slots, n + 1);
 	}
 	pfm_pmu.units[pfm_pmu.num_units++] = u;
-	if (u->bind)
+	if (u->bind) {
 		pfm_pmu.bound[pfm_pmu.num_bound++] = u;
+		pfm_pmu.sync_bound = pfm_pmu.num_bound == 1 ? u->sync : pfm_pmu_sync_each_bound;
+	}
 	if (!pfm_pmu.model)
 		pfm_pmu.model = u->name;
 	return 0;

@@ -145,6 +145,8 @@ struct pfm_pmu {
 	/* the units with bind(), which a read syncs once each (pfm_pmu_sync_bound()) */
 	const struct pfm_pmu_unit *bound[PFM_MAX_UNITS];
 	unsigned int num_bound;
+	/* their syncs in one call: the one unit's own when it is alone, as it mostly is */
+	void (*sync_bound)(void);
 };
 
 extern struct pfm_pmu pfm_pmu;

@@ -121,12 +121,8 @@ static inline u64 pfm_pmd_value_live(const struct pfm_context *ctx, struct pfm_e
  */
 static inline void pfm_pmu_sync_bound(const struct pfm_context *ctx)
 {
-	unsigned int u;
-
-	if (this_cpu_read(pfm_pmu_owner) != ctx)
-		return;
-	for (u = 0; u < pfm_pmu.num_bound; u++)
-		pfm_pmu.bound[u]->sync();
+	if (this_cpu_read(pfm_pmu_owner) == ctx && pfm_pmu.sync_bound)
+		pfm_pmu.sync_bound();
 }
 
 /*
