@@ -80,8 +80,10 @@ static bool pfm_perf_wants(const struct pfm_perf_event *ev)
 /*
  * Reads the PMDs of set's counters in mask, into pmd[counter]: the core's lean
  * read vector, on the stack, so that a read() of an event allocates nothing.
+ * clock, if any and not yet taken, is taken with the first read.
  */
-static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u32 mask, u64 *pmd)
+static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u32 mask, u64 *pmd,
+				  struct pfm_op_clock *clock)
 {
 	struct pfm_perf_counter *counters = t->sets[set].counters;
 	struct pfm_pmd_read rd[PFM_PERF_READ_CHUNK];
@@ -100,7 +102,10 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u32 mask, 
 			rd[n].h.set_id = set;
 			idx[n++] = i;
 		}
-		ret = pfm_read_pmd_vec(t->ctx, rd, n);
+		if (clock && !clock->taken)
+			ret = pfm_read_pmd_vec_clocked(t->ctx, rd, n, clock);
+		else
+			ret = pfm_read_pmd_vec(t->ctx, rd, n);
 		if (ret)
 			return ret;
 		/* a sampling counter's resets took its periods off: added back */
@@ -158,8 +163,12 @@ static void pfm_perf_toggle_time(struct pfm_perf_event *ev, const struct pfm_per
 	}
 }
 
-/* pfm_perf_target_sync() for the counters of one set. */
-static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set)
+/*
+ * pfm_perf_target_sync() for the counters of one set; clock goes with the writes
+ * when events only start, else with the reads.
+ */
+static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set, struct pfm_op_clock *clock,
+			     bool only_starts)
 {
 	unsigned int counting[PFM_PERF_NUM_COUNTERS] = {};
 	u64 pmd[PFM_PERF_NUM_COUNTERS] = {};
@@ -170,13 +179,14 @@ static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set)
 	int ret;
 
 	pfm_perf_wanted(t, set, counting, &moved);
-	ret = pfm_perf_read_counters(t, set, moved, pmd);
+	ret = pfm_perf_read_counters(t, set, moved, pmd, only_starts ? NULL : clock);
 	if (ret)
 		return ret;
 	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
 		if (!!counting[i] != !!counters[i].counting)
 			changed |= 1U << i;
-	ret = pfm_perf_counters_write(t->ctx, set, counters, counting, changed);
+	ret = pfm_perf_counters_write(t->ctx, set, counters, counting, changed,
+				      only_starts ? clock : NULL);
 	if (ret)
 		return ret;
 	list_for_each_entry(ev, &t->events, entry)
@@ -204,26 +214,27 @@ static bool pfm_perf_only_starts(struct pfm_perf_target *t)
  * and closes where the counter stood.  Set by set: each has its own counters (a
  * pinned event one in each).
  *
- * The time stamp is taken on the side of the counters' change that keeps a
- * clock's count and its time_enabled together: after the writes when events only
- * start (a counter starts at its write), before the reads otherwise (an interval
- * closes at the read).  A virtual CPU stopped between the two by its host (ms
- * under TCG on a busy host) then shows in neither, or in both.
+ * The time stamp is taken with the counters' change, in the same visit to the
+ * context's state, so that a clock's count and its time_enabled agree (a
+ * context on another CPU is a cross-CPU call away, and two calls there may be
+ * a wake-up of that CPU apart): with the last write when events only start (a
+ * counter starts at its write), with the first read otherwise (an interval
+ * closes at the read).
  */
 int pfm_perf_target_sync(struct pfm_perf_target *t)
 {
-	bool stamp_after = pfm_perf_only_starts(t);
+	bool only_starts = pfm_perf_only_starts(t);
 	struct pfm_perf_clock clock;
 	struct pfm_perf_event *ev;
+	struct pfm_op_clock op;
 	unsigned int s;
 	int ret = 0;
 
-	if (!stamp_after)
-		ret = pfm_perf_sched_clock(t, &clock);
+	pfm_perf_clock_op(t, &clock, &op);
 	for (s = 0; !ret && s < t->nr_sets; s++)
-		ret = pfm_perf_set_sync(t, s);
-	if (!ret && stamp_after)
-		ret = pfm_perf_sched_clock(t, &clock);
+		ret = pfm_perf_set_sync(t, s, &op, only_starts);
+	if (!ret)
+		ret = pfm_perf_clock_done(t, &clock, &op);
 	if (ret)
 		return ret;
 	list_for_each_entry(ev, &t->events, entry)
@@ -322,7 +333,7 @@ int pfm_perf_event_reset(struct pfm_perf_event *ev)
 	for (s = 0; s < t->nr_sets; s++) {
 		if (!pfm_perf_in_set(ev, s))
 			continue;
-		ret = pfm_perf_read_counters(t, s, 1U << ev->counter, pmd);
+		ret = pfm_perf_read_counters(t, s, 1U << ev->counter, pmd, NULL);
 		if (ret)
 			return ret;
 		ev->base[s] = pmd[ev->counter];
@@ -336,6 +347,7 @@ int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 	struct pfm_perf_target *t = ev->target;
 	u64 pmd[PFM_PERF_NUM_COUNTERS];
 	struct pfm_perf_clock clock;
+	struct pfm_op_clock op;
 	unsigned int s;
 	int ret;
 
@@ -344,15 +356,17 @@ int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 	v->run_ns = ev->run_ns;
 	if (!ev->counting)
 		return 0;
+	/* the times are those of the first read */
+	pfm_perf_clock_op(t, &clock, &op);
 	for (s = 0; ev->counter >= 0 && s < t->nr_sets; s++) {
 		if (!pfm_perf_in_set(ev, s))
 			continue;
-		ret = pfm_perf_read_counters(t, s, 1U << ev->counter, pmd);
+		ret = pfm_perf_read_counters(t, s, 1U << ev->counter, pmd, &op);
 		if (ret)
 			return ret;
 		v->count += pmd[ev->counter] - ev->base[s];
 	}
-	ret = pfm_perf_sched_clock(t, &clock);
+	ret = pfm_perf_clock_done(t, &clock, &op);
 	if (ret)
 		return ret;
 	v->ena_ns += clock.total - ev->since_ns;

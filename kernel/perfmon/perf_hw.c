@@ -216,11 +216,13 @@ unsigned int pfm_perf_counters_req(const struct pfm_perf_counter *counters,
 
 /*
  * Programs the counters in changed to counting[] (one vector: a group starts and
- * stops as a unit) and records every counter's counting on success.
+ * stops as a unit) and records every counter's counting on success; clock, if
+ * any, is taken with the write (rw.h).
  */
 int pfm_perf_counters_write(struct pfm_context *ctx, u16 set,
 			    struct pfm_perf_counter *counters,
-			    const unsigned int *counting, u32 changed)
+			    const unsigned int *counting, u32 changed,
+			    struct pfm_op_clock *clock)
 {
 	struct pfarg_pmc *req;
 	unsigned int i, n;
@@ -234,7 +236,7 @@ int pfm_perf_counters_write(struct pfm_context *ctx, u16 set,
 		n = pfm_perf_counters_req(counters, counting, changed, req);
 		for (i = 0; i < n; i++)
 			req[i].reg_set = set;
-		ret = pfm_write_pmcs(ctx, req, n);
+		ret = pfm_write_pmcs_clocked(ctx, req, n, clock);
 		kfree(req);
 		if (ret)
 			return ret;

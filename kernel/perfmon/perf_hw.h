@@ -73,8 +73,9 @@ int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_count
 			 const struct pfm_perf_enc *enc, u64 *pmc);
 void pfm_perf_counter_put(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			  unsigned int i, bool counting);
+struct pfm_op_clock;
 int pfm_perf_counters_write(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
-			    const unsigned int *counting, u32 changed);
+			    const unsigned int *counting, u32 changed, struct pfm_op_clock *clock);
 int pfm_perf_place_every(struct pfm_perf_counter *const *rows, unsigned int nr,
 			 const struct pfm_perf_enc *enc);
 

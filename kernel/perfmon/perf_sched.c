@@ -58,11 +58,22 @@
 /* perf_event_mux_interval_ms: perf_events' default */
 unsigned long pfm_perf_mux_interval_ms = 4;
 
+/* c to be taken with a write or a read (rw.h), into its durations of t's sets */
+void pfm_perf_clock_op(struct pfm_perf_target *t, struct pfm_perf_clock *c,
+		       struct pfm_op_clock *op)
+{
+	op->set_ns = c->set;
+	op->n = max(t->nr_sets, 1U);
+	op->taken = false;
+}
+
 /*
- * The durations of t's sets and their sum, one set at a time on the stack: a
- * read() allocates nothing.
+ * c complete: its durations of t's sets taken with an operation op was given
+ * to, or now if none took them; and their sum.  One set at a time on the
+ * stack: a read() allocates nothing.
  */
-int pfm_perf_sched_clock(struct pfm_perf_target *t, struct pfm_perf_clock *c)
+int pfm_perf_clock_done(struct pfm_perf_target *t, struct pfm_perf_clock *c,
+			const struct pfm_op_clock *op)
 {
 	struct pfarg_setinfo info;
 	unsigned int i;
@@ -70,12 +81,14 @@ int pfm_perf_sched_clock(struct pfm_perf_target *t, struct pfm_perf_clock *c)
 
 	c->total = 0;
 	for (i = 0; i < max(t->nr_sets, 1U); i++) {
-		memset(&info, 0, sizeof(info));
-		info.set_id = i;
-		ret = pfm_getinfo_evtsets(t->ctx, &info, 1);
-		if (ret)
-			return ret;
-		c->set[i] = info.set_act_duration;
+		if (!op->taken) {
+			memset(&info, 0, sizeof(info));
+			info.set_id = i;
+			ret = pfm_getinfo_evtsets(t->ctx, &info, 1);
+			if (ret)
+				return ret;
+			c->set[i] = info.set_act_duration;
+		}
 		c->total += c->set[i];
 	}
 	return 0;

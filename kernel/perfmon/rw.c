@@ -61,7 +61,17 @@ static int pfm_check_pmc(struct pfm_context *ctx, const struct pfarg_pmc *req,
 struct pfm_rw_args {
 	void *req;
 	unsigned int n;
+	struct pfm_op_clock *clock;
 };
+
+/* The clock a write or a read was given, after it and in the same visit. */
+static void pfm_op_clock_take(struct pfm_context *ctx, struct pfm_op_clock *clock)
+{
+	if (!clock)
+		return;
+	pfm_sets_act_durations(ctx, clock->set_ns, clock->n);
+	clock->taken = true;
+}
 
 static void pfm_apply_pmcs(struct pfm_context *ctx, void *arg)
 {
@@ -94,6 +104,7 @@ static void pfm_apply_pmcs(struct pfm_context *ctx, void *arg)
 	}
 	/* what the page can show depends on the PMCs */
 	pfm_upage_refresh(ctx);
+	pfm_op_clock_take(ctx, a->clock);
 }
 
 /* What the values in req need of each unit (pmu.h), in wants[unit index]. */
@@ -174,10 +185,11 @@ static int pfm_pmcs_needs(struct pfm_context *ctx, const struct pfarg_pmc *req, 
 	return 0;
 }
 
-long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n)
+long pfm_write_pmcs_clocked(struct pfm_context *ctx, void *vec, unsigned int n,
+			    struct pfm_op_clock *clock)
 {
 	struct pfarg_pmc *req = vec;
-	struct pfm_rw_args a = { .req = req, .n = n };
+	struct pfm_rw_args a = { .req = req, .n = n, .clock = clock };
 	struct pfm_avail avail;
 	unsigned int k;
 	int ret;
@@ -193,6 +205,11 @@ long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n)
 		return ret;
 	pfm_run_on_state(ctx, pfm_apply_pmcs, &a);
 	return 0;
+}
+
+long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n)
+{
+	return pfm_write_pmcs_clocked(ctx, vec, n, NULL);
 }
 
 /*
@@ -294,6 +311,7 @@ struct pfm_read_args {
 	struct pfm_pmd_read *rd;
 	unsigned int n;
 	long ret;
+	struct pfm_op_clock *clock;
 };
 
 static __always_inline void pfm_pmd_give(struct pfm_pmd_read *rd, const struct pfm_pmd *p)
@@ -371,6 +389,8 @@ static void pfm_read_locked(struct pfm_context *ctx, void *arg)
 	struct pfm_read_args *a = arg;
 
 	a->ret = __pfm_read_locked(ctx, a->rd, a->n);
+	if (!a->ret)
+		pfm_op_clock_take(ctx, a->clock);
 }
 
 /* Out of line: the usual read, its state here, sets no arguments up on the stack. */
@@ -402,6 +422,15 @@ long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned
 	}
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return pfm_read_there(ctx, rd, n);
+}
+
+long pfm_read_pmd_vec_clocked(struct pfm_context *ctx, struct pfm_pmd_read *rd,
+			      unsigned int n, struct pfm_op_clock *clock)
+{
+	struct pfm_read_args a = { .rd = rd, .n = n, .clock = clock };
+
+	pfm_run_on_state(ctx, pfm_read_locked, &a);
+	return a.ret;
 }
 
 /* A vector of whole pfarg_pmd in kernel memory (the perf_event emulation's reads). */

@@ -254,32 +254,54 @@ struct pfm_info_args {
 	const unsigned long *avail_pmds;
 };
 
+/* Whether the active set is live here: its duration then grows, from the stamp on. */
+static bool pfm_live_here(const struct pfm_context *ctx)
+{
+	return ctx->started && ctx->on_cpu == smp_processor_id();
+}
+
+static u64 pfm_set_act_duration(const struct pfm_context *ctx,
+				const struct pfm_event_set *set, bool live)
+{
+	if (live && set == ctx->active)
+		return set->duration_ns + pfm_live_elapsed(ctx);
+	return set->duration_ns;
+}
+
+void pfm_sets_act_durations(struct pfm_context *ctx, u64 *ns, unsigned int n)
+{
+	bool live = pfm_live_here(ctx);
+	struct pfm_event_set *set;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		set = pfm_find_set(ctx, i);
+		ns[i] = set ? pfm_set_act_duration(ctx, set, live) : 0;
+	}
+}
+
 static void pfm_fill_setinfo(struct pfm_context *ctx, void *arg)
 {
 	struct pfm_info_args *a = arg;
-	bool live = ctx->started && ctx->on_cpu == smp_processor_id();
+	bool live = pfm_live_here(ctx);
 	unsigned int k;
 
 	for (k = 0; k < a->n; k++) {
 		struct pfarg_setinfo *r = &a->req[k];
 		struct pfm_event_set *set = pfm_find_set(ctx, r->set_id);
-		u64 duration = set->duration_ns;
 		u64 timeout = set->timeout_ns;
 
 		if (set == ctx->active && ctx->started) {
 			timeout = set->timeout_left_ns;
-			if (live) {
-				duration += pfm_live_elapsed(ctx);
-				if (set->flags & PFM_SETFL_TIME_SWITCH)
-					timeout = max_t(s64, 0,
-						ktime_to_ns(hrtimer_get_remaining(&ctx->timer)));
-			}
+			if (live && (set->flags & PFM_SETFL_TIME_SWITCH))
+				timeout = max_t(s64, 0,
+					ktime_to_ns(hrtimer_get_remaining(&ctx->timer)));
 		}
 		r->set_flags = set->flags;
 		bitmap_to_arr64(r->set_ovfl_pmds, set->ovfl_pmds, PFM_MAX_PMDS);
 		r->set_runs = set->runs;
 		r->set_timeout = timeout;
-		r->set_act_duration = duration;
+		r->set_act_duration = pfm_set_act_duration(ctx, set, live);
 		bitmap_to_arr64(r->set_avail_pmcs, a->avail_pmcs, PFM_MAX_PMCS);
 		bitmap_to_arr64(r->set_avail_pmds, a->avail_pmds, PFM_MAX_PMDS);
 	}

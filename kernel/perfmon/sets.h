@@ -18,5 +18,10 @@ u64 pfm_timer_resolution_ns(void);
 long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
 long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
 long pfm_getinfo_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
+/*
+ * The durations of sets 0..n-1 now, as pfm_getinfo_evtsets() reports them (0 for
+ * an id without a set): ctx->lock held, where the state is.
+ */
+void pfm_sets_act_durations(struct pfm_context *ctx, u64 *ns, unsigned int n);
 
 #endif /* _PERFMON_SETS_H */

@@ -330,7 +330,7 @@ void set_counting_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *
 			changed |= 1U << i;
 		}
 	}
-	ck_assert_int_eq(pfm_perf_counters_write(ctx, set, cnt, counting, changed), 0);
+	ck_assert_int_eq(pfm_perf_counters_write(ctx, set, cnt, counting, changed, NULL), 0);
 }
 
 static void set_counting(struct pfm_context *ctx, struct pfm_perf_counter *cnt, u32 mask,
