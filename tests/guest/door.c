@@ -17,8 +17,11 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <errno.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -370,6 +373,67 @@ START_TEST(test_ctx_ioctl_longer_vector)
 }
 END_TEST
 
+/*
+ * "pfm_tests --first-read FD V": the process's first call of libperfmon, which
+ * chooses the door, is a read of PMD SW_PMD(0) of set 0 of FD; exit status 0
+ * when it gives V, or, V being "EBADF", when it fails with EBADF (FD not a
+ * context: the context's ioctl refused, the call made again through the door).
+ */
+int first_read(int fd, const char *want)
+{
+	struct pfarg_pmd pd;
+	long ret;
+
+	memset(&pd, 0, sizeof(pd));
+	pd.reg_num = SW_PMD(0);
+	ret = pfm_read_pmds(fd, &pd, sizeof(pd));
+	if (!strcmp(want, "EBADF"))
+		return !(ret == -1 && errno == EBADF);
+	return !(ret == 0 && pd.reg_value == strtoull(want, NULL, 0));
+}
+
+/* A first read by fd in a new program, what it asks for; what it should find. */
+static void exec_first_read(int fd, const char *want)
+{
+	char num[16], *argv[] = { "pfm_tests", "--first-read", num, (char *)want, NULL };
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		/* the fd number the child is told of, open across the exec */
+		if (dup2(fd, 100) < 0)
+			_exit(2);
+		snprintf(num, sizeof(num), "%d", 100);
+		execv("/proc/self/exe", argv);
+		_exit(3);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "first read of %s in a new program: status 0x%x", want, status);
+}
+
+/*
+ * The first call of a program may be a read of an inherited context: the door
+ * is chosen then, and the read made through it (the context's ioctl with the
+ * module), or refused with EBADF for an fd that is no context.
+ */
+START_TEST(test_first_call_read)
+{
+	int fd = ck_ctx_create(), null = open("/dev/null", O_RDONLY);
+	struct pfarg_pmd pd;
+
+	ck_assert_int_ge(null, 0);
+	pmd_init(&pd, SW_PMD(0), 0x1234567890ULL);
+	ck_assert_ok(pfm_write_pmds(fd, &pd, sizeof(pd)));
+	exec_first_read(fd, "0x1234567890");
+	exec_first_read(null, "EBADF");
+	close(null);
+	close(fd);
+}
+END_TEST
+
 Suite *pfm_door_suite(void)
 {
 	Suite *s = suite_create("door");
@@ -398,6 +462,7 @@ Suite *pfm_door_suite(void)
 	tcase_add_test(tc, test_ctx_ioctl_rules);
 	tcase_add_test(tc, test_ctx_ioctl_e2big);
 	tcase_add_test(tc, test_ctx_ioctl_longer_vector);
+	tcase_add_test(tc, test_first_call_read);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -13,6 +13,9 @@
  * "pfm_tests --attach-sleeper N" forks a process that sleeps for ever, attaches
  * to it and closes N times, prints its pid and exits: run-suite.sh then checks
  * that the module unloads while that process still sleeps.
+ *
+ * "pfm_tests --first-read FD V" reads a PMD of FD as its first call of
+ * libperfmon (door.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +41,9 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--attach-sleeper"))
 		return attach_sleeper(atol(argv[2]));
+
+	if (argc == 4 && !strcmp(argv[1], "--first-read"))
+		return first_read(atoi(argv[2]), argv[3]);
 
 	door = pfm_door();
 	if (door < 0)

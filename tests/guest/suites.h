@@ -42,5 +42,7 @@ Suite *pfm_counts_reader_suite(void);	/* counts_reader.c: the prepared reader */
 
 /* security.c: "pfm_tests --attach-sleeper N" (run-suite.sh's rmmod check) */
 int attach_sleeper(long cycles);
+/* door.c: "pfm_tests --first-read FD V" */
+int first_read(int fd, const char *want);
 
 #endif /* PFM_TESTS_SUITES_H */
