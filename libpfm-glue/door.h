@@ -63,7 +63,8 @@ static inline long pfm_door_sys_ioctl(int fd, unsigned long cmd, void *arg)
  * context) goes through the door, which says what fd is (EBADF); any other
  * error is the call's, in errno.
  */
-long pfm_door_vec_failed(int call, int fd, void *req, size_t size, long err);
+long pfm_door_vec_failed(int call, int fd, void *req, size_t size, long err)
+	__attribute__((visibility("hidden"), cold));
 
 /*
  * A vector call, (fd, req, size): the same, by the cheapest door.  Inline, the

@@ -164,8 +164,9 @@ static void pfm_perf_toggle_time(struct pfm_perf_event *ev, const struct pfm_per
 }
 
 /*
- * pfm_perf_target_sync() for the counters of one set; clock goes with the writes
- * when events only start, else with the reads.
+ * pfm_perf_target_sync() for the counters of one set.  clock goes with the first
+ * read, and also with the writes when events only start: a write, if any, takes
+ * it again, where the counters start.
  */
 static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set, struct pfm_op_clock *clock,
 			     bool only_starts)
@@ -179,7 +180,7 @@ static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set, struct pfm_op_c
 	int ret;
 
 	pfm_perf_wanted(t, set, counting, &moved);
-	ret = pfm_perf_read_counters(t, set, moved, pmd, only_starts ? NULL : clock);
+	ret = pfm_perf_read_counters(t, set, moved, pmd, clock);
 	if (ret)
 		return ret;
 	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
@@ -214,12 +215,14 @@ static bool pfm_perf_only_starts(struct pfm_perf_target *t)
  * and closes where the counter stood.  Set by set: each has its own counters (a
  * pinned event one in each).
  *
- * The time stamp is taken with the counters' change, in the same visit to the
- * context's state, so that a clock's count and its time_enabled agree (a
+ * The time stamp is taken in a visit to the context's state that also reads or
+ * writes the counters, so that a clock's count and its time_enabled agree (a
  * context on another CPU is a cross-CPU call away, and two calls there may be
  * a wake-up of that CPU apart): with the last write when events only start (a
- * counter starts at its write), with the first read otherwise (an interval
- * closes at the read).
+ * counter starts at its write), else with the first read (an interval closes,
+ * or opens on a counter already running, at the read).  Where events start and
+ * others stop at once, the starting ones' counters start at the write, a visit
+ * after the stamp.
  */
 int pfm_perf_target_sync(struct pfm_perf_target *t)
 {

@@ -80,7 +80,7 @@ int pfm_perf_clock_done(struct pfm_perf_target *t, struct pfm_perf_clock *c,
 	long ret;
 
 	c->total = 0;
-	for (i = 0; i < max(t->nr_sets, 1U); i++) {
+	for (i = 0; i < op->n; i++) {
 		if (!op->taken) {
 			memset(&info, 0, sizeof(info));
 			info.set_id = i;

@@ -274,6 +274,7 @@ void pfm_sets_act_durations(struct pfm_context *ctx, u64 *ns, unsigned int n)
 	struct pfm_event_set *set;
 	unsigned int i;
 
+	lockdep_assert_held(&ctx->lock);
 	for (i = 0; i < n; i++) {
 		set = pfm_find_set(ctx, i);
 		ns[i] = set ? pfm_set_act_duration(ctx, set, live) : 0;

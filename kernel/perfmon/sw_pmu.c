@@ -407,9 +407,9 @@ static u64 pfm_sw_read_pmd(unsigned int i)
 }
 
 /*
- * Most reads find nothing owed: they pay for a look at two fields only.  A task
- * clock of a thread's bank is folded here, with no call but the clock's: a read of
- * one is the task clock's most frequent use.
+ * A read of counts of events finds nothing owed: it pays for a look at two fields.
+ * A task clock of a thread's bank is folded here, with no call but the clock's: a
+ * read of one is the task clock's most frequent use.
  */
 static void pfm_sw_sync(void)
 {

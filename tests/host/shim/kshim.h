@@ -360,6 +360,7 @@ typedef struct {
 #define raw_spin_unlock(l)	do { WARN_ON(!(l)->held); (l)->held = 0; } while (0)
 #define raw_spin_lock_irqsave(l, f)	do { (f) = 0; raw_spin_lock(l); } while (0)
 #define raw_spin_unlock_irqrestore(l, f) do { (void)(f); raw_spin_unlock(l); } while (0)
+#define lockdep_assert_held(l)	WARN_ON(!(l)->held)
 #define local_irq_save(f)	((f) = 0)
 #define local_irq_restore(f)	((void)(f))
 #define preempt_disable()	do { } while (0)
