@@ -17,7 +17,8 @@
 # (the host's speed, moving by up to 2x between runs and with the other core busy)
 # come with
 #   make bench BENCH_ICOUNT=
-# and other settings with PFM_QEMU_OPTS (an -icount there replaces BENCH_ICOUNT).
+# and other settings with PFM_QEMU_OPTS (an -icount there replaces BENCH_ICOUNT,
+# with one CPU unless it says -smp, and lpj=, for the reasons below).
 #
 # Under a fixed shift the guest never brings its second CPU up (it hangs at
 # "Booting SMP configuration", printing nothing under "quiet"), so the counted
@@ -28,7 +29,8 @@
 bench: bench-mux bench-ops bench-mem
 
 BENCH_ICOUNT ?= -icount shift=0,sleep=off -smp 1
-BENCH_QEMU_OPTS := $(if $(findstring icount,$(PFM_QEMU_OPTS)),$(PFM_QEMU_OPTS),$(strip \
+BENCH_QEMU_OPTS := $(if $(findstring icount,$(PFM_QEMU_OPTS)),$(strip $(PFM_QEMU_OPTS) \
+		   $(if $(findstring -smp,$(PFM_QEMU_OPTS)),,-smp 1)),$(strip \
 		   $(BENCH_ICOUNT) $(PFM_QEMU_OPTS)))
 BENCH_APPEND := $(if $(findstring icount,$(BENCH_QEMU_OPTS)),lpj=4000000)
 BENCH_GUEST = PFM_QEMU_OPTS="$(BENCH_QEMU_OPTS)" $(RUN_GUEST)
@@ -118,15 +120,16 @@ bench-mem: module $(B)/guest/bin/mem_bench
 # PROF_MODE=csw-none, csw-pfm or csw-perf: one round trip of bench-ops' ctxsw
 # instead, nothing or the four events counting (build/bench/prof-MODE.txt).
 # PROF_MODE=pfm-four or perf-four: a read of those four events (bench-ops' read).
+# PROF_MODE=smp-none, smp-shim or smp-perf: one page fault of bench-ops' sample row.
 PROF_MODE ?= pfm
 PROF_N ?= 4
 $(B)/guest/bin/prof_read: $(TOP)/tools/bench/prof_read.c $(BENCH_STAT) $(B)/lib/libperfmon.a \
-			  $(TOOLS_HDRS)
+			  $(TOP)/tools/bench/ops_sample.c $(TOP)/tools/bench/ops_sample.h $(TOOLS_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -o $@ $< $(TOP)/tools/bench/bench_common.c \
-		$(B)/lib/libperfmon.a
+		$(TOP)/tools/bench/ops_sample.c $(B)/lib/libperfmon.a
 
 prof-read: module $(B)/guest/bin/prof_read
 	GUEST_KERNEL=$(GUEST_KERNEL) PFM_KO=$(PFM_KO) \
 		$(TOP)/tools/bench/prof-read.sh $(B)/bench $(PROF_MODE) \
-		$(if $(filter csw-% %-four,$(PROF_MODE)),,$(PROF_N))
+		$(if $(filter csw-% smp-% %-four,$(PROF_MODE)),,$(PROF_N))

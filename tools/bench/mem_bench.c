@@ -34,7 +34,8 @@
  * over ROUNDS rounds with the 25th and 75th percentiles.  The guest runs nothing
  * else, but slab caches grow by whole slabs and per-CPU lists, hence NT objects.
  *
- * Output: a table, then one line "BENCH-MEM-JSON: {...}" for the host to collect.
+ * Output: a table, the context and set rows per event (their totals over their
+ * four events), then one line "BENCH-MEM-JSON: {...}" for the host to collect.
  */
 #define _GNU_SOURCE
 #include <linux/perf_event.h>
@@ -369,6 +370,10 @@ int main(void)
 			printf("\n");
 		}
 	}
+	printf("\nper event (total / %d): context perfmon %.0f, perf %.0f; "
+	       "set perfmon %.0f, perf %.0f\n", NEV,
+	       s[CASE_CONTEXT][PERFMON][M_TOTAL].med / NEV, s[CASE_CONTEXT][PERF][M_TOTAL].med / NEV,
+	       s[CASE_SET][PERFMON][M_TOTAL].med / NEV, s[CASE_SET][PERF][M_TOTAL].med / NEV);
 
 	printf("\nBENCH-MEM-JSON: {\"unit\": \"bytes/object\", \"objects\": %d, \"rounds\": %d, "
 	       "\"stat\": \"[p25, median, p75]\"", NT, ROUNDS);
@@ -381,6 +386,10 @@ int main(void)
 		}
 		json_stat("perfmon_over_perf", ratio[c], 4, "}");
 	}
-	printf("}\n");
+	printf(", \"per_event\": {\"events\": %d", NEV);
+	for (c = CASE_CONTEXT; c <= CASE_SET; c++)
+		printf(", \"%s\": {\"perfmon\": %.0f, \"perf\": %.0f}", case_name[c],
+		       s[c][PERFMON][M_TOTAL].med / NEV, s[c][PERF][M_TOTAL].med / NEV);
+	printf("}}\n");
 	return 0;
 }

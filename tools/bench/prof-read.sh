@@ -22,7 +22,7 @@ kernel=${GUEST_KERNEL:?} ko=${PFM_KO:?}
 bin=$top/build/guest/bin/prof_read
 mkdir -p "$out"
 case $mode in
-csw-*|*-four)	args=$mode tag=$out/prof-$mode ;;
+csw-*|smp-*|*-four)	args=$mode tag=$out/prof-$mode ;;
 *)	args="$mode $n" tag=$out/prof-$mode-$n ;;
 esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/perfmon-prof.XXXXXX")

@@ -16,6 +16,10 @@
  * same CPU and one back, two context switches each way), with nothing counting or
  * with the bench's four events counting on this thread (perfmon's or perf's): the
  * difference between two traces is what monitoring adds to a switch.
+ * smp-none|smp-shim|smp-perf: one page fault of bench-ops' sample row, nothing
+ * sampling or every fault sampled into a perf ring, through perfmon's
+ * perf_event_open or the kernel's; the ring is emptied between calls, so that
+ * every call writes a sample.
  * The debugger stops at prof_call() (its address from the symbol table), steps to
  * its return and attributes each instruction to the function it is in.
  */
@@ -25,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +37,7 @@
 
 #include "perfmon.h"
 #include "bench_common.h"
+#include "ops_sample.h"
 
 #define MAXN	8
 
@@ -47,7 +53,12 @@ static const int perf_ev[3] = {
 };
 
 static int fd0, nr;
-static int use_perf, use_csw;
+static int use_perf, use_csw, use_smp;
+static struct sample_session smp;
+/* the pages the fault mode touches, one a call, given back when all were */
+#define SMP_PAGES	256
+static char *smp_pages;
+static long smp_next, smp_psz;
 static int ping[2], pong[2];
 static pid_t ponger;
 static struct pfarg_pmd pd[MAXN];
@@ -56,6 +67,10 @@ static uint64_t buf[1 + MAXN];
 /* the call the debugger follows, from its first instruction to its return */
 __attribute__((noinline)) int prof_call(void)
 {
+	if (use_smp) {
+		((volatile char *)smp_pages)[smp_next * smp_psz] = 1;
+		return 0;
+	}
 	if (use_csw)
 		return bench_round_trip(ping, pong);
 	if (use_perf)
@@ -129,6 +144,37 @@ static void setup_four(const char *tool)
 	}
 }
 
+/* Between two calls: a fresh page for the next, and the ring read to its head. */
+static void between(void)
+{
+	struct perf_event_mmap_page *pg = smp.ring;
+
+	if (!use_smp)
+		return;
+	if (++smp_next == SMP_PAGES) {
+		madvise(smp_pages, SMP_PAGES * smp_psz, MADV_DONTNEED);
+		smp_next = 0;
+	}
+	if (pg)
+		__atomic_store_n(&pg->data_tail, __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+}
+
+static void setup_smp(const char *how)
+{
+	use_smp = 1;
+	smp_psz = sysconf(_SC_PAGESIZE);
+	smp_pages = mmap(NULL, SMP_PAGES * smp_psz, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (smp_pages == MAP_FAILED)
+		die("mmap");
+	madvise(smp_pages, SMP_PAGES * smp_psz, MADV_NOHUGEPAGE);
+	if (!strcmp(how, "shim"))
+		sample_open(&smp, SMP_SHIM);
+	else if (!strcmp(how, "perf"))
+		sample_open(&smp, SMP_PERF);
+}
+
 int main(int argc, char **argv)
 {
 	long k;
@@ -138,6 +184,9 @@ int main(int argc, char **argv)
 		use_csw = 1;
 		ponger = bench_start_ponger(ping, pong);
 		setup_four(argv[1] + 4);
+	} else if (argc == 2 && (!strcmp(argv[1], "smp-none") || !strcmp(argv[1], "smp-shim") ||
+				 !strcmp(argv[1], "smp-perf"))) {
+		setup_smp(argv[1] + 4);
 	} else if (argc == 2 && (!strcmp(argv[1], "pfm-four") || !strcmp(argv[1], "perf-four"))) {
 		use_perf = !strcmp(argv[1], "perf-four");
 		setup_four(use_perf ? "perf" : "pfm");
@@ -153,19 +202,23 @@ int main(int argc, char **argv)
 		else
 			setup_pfm();
 	} else {
-		fprintf(stderr, "usage: prof_read pfm|perf N, prof_read pfm-four|perf-four, or "
-			"prof_read csw-none|csw-pfm|csw-perf\n");
+		fprintf(stderr, "usage: prof_read pfm|perf N, prof_read pfm-four|perf-four, "
+			"prof_read csw-none|csw-pfm|csw-perf, or prof_read smp-none|smp-shim|smp-perf\n");
 		return 2;
 	}
 	/* the caches and the lazy parts of the path warmed up first */
-	for (k = 0; k < 1000; k++)
+	for (k = 0; k < 1000; k++) {
 		if (prof_call())
 			die("read");
+		between();
+	}
 	printf("PROF-READY\n");
 	fflush(stdout);
-	while (!prof_stop)
+	while (!prof_stop) {
 		if (prof_call())
 			die("read");
+		between();
+	}
 	printf("PROF-DONE\n");
 	if (use_csw) {
 		close(ping[1]);

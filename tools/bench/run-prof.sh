@@ -3,6 +3,8 @@
 # In the guest, for prof-read.sh: the kernel's text symbols, then one read followed
 # by the host's debugger.  /prof.args holds prof_read's arguments.
 insmod /lib/perfmon.ko || exit 1
+# the smp modes sample every fault: perf_events must not throttle them on the way
+echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
 echo 0 > /proc/sys/kernel/kptr_restrict
 echo PROF-SYMS-BEGIN
 # in hex: base64 may spell a word the console check takes for a kernel report (Oops)
