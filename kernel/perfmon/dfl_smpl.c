@@ -60,7 +60,9 @@ static bool pfm_dfl_smpl_handler(struct pfm_smpl_buf *b, struct pfm_context *ctx
 	struct pfm_dfl_smpl_hdr *hdr = b->addr;
 	struct pfm_pmd *p = &set->pmds[pmd];
 	struct pfm_dfl_smpl_entry *e;
-	unsigned long *smpl = (unsigned long *)p->smpl_pmds;
+	static const u64 none[PFM_PMD_BV];
+	const unsigned long *smpl = (const unsigned long *)(set->masks ?
+							     set->masks[pmd].smpl_pmds : none);
 	u64 cur = hdr->hdr_cur_offs, *val;
 	size_t need;
 	unsigned int j;

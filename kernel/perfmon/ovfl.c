@@ -41,7 +41,9 @@ static void pfm_pmd_reset(struct pfm_event_set *set, unsigned int i, bool long_r
 	p->value += p->last_reset_val;
 	if (live)
 		pfm_pmd_reload(set, i);
-	for_each_set_bit(j, (unsigned long *)p->reset_pmds, pfm_pmu.num_pmd_slots) {
+	if (!set->masks)
+		return;
+	for_each_set_bit(j, (unsigned long *)set->masks[i].reset_pmds, pfm_pmu.num_pmd_slots) {
 		struct pfm_pmd *q = &set->pmds[j];
 
 		if (j == i || !test_bit(j, set->used_pmds))

@@ -279,14 +279,54 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 		p->ovfl_switch_cnt = req[k].reg_ovfl_switch_cnt;
 		p->smpl_eventid = req[k].reg_smpl_eventid;
 		p->random_mask = req[k].reg_random_mask;
-		memcpy(p->reset_pmds, req[k].reg_reset_pmds, sizeof(p->reset_pmds));
-		memcpy(p->smpl_pmds, req[k].reg_smpl_pmds, sizeof(p->smpl_pmds));
+		/* no array: the request's masks are empty (pfm_pmd_masks_get()) */
+		if (set->masks) {
+			struct pfm_pmd_masks *m = &set->masks[i];
+
+			memcpy(m->reset_pmds, req[k].reg_reset_pmds, sizeof(m->reset_pmds));
+			memcpy(m->smpl_pmds, req[k].reg_smpl_pmds, sizeof(m->smpl_pmds));
+		}
 		__set_bit(i, set->used_pmds);
 		/* a new value replaces the reset a restart would have made */
 		__clear_bit(i, set->restart_pmds);
 		pfm_pmd_set_value(ctx, set, i, req[k].reg_value);
 	}
 	pfm_upage_refresh(ctx);
+}
+
+static bool pfm_pmd_req_has_masks(const struct pfarg_pmd *req)
+{
+	return !pfm_all_zero(req->reg_reset_pmds, sizeof(req->reg_reset_pmds)) ||
+	       !pfm_all_zero(req->reg_smpl_pmds, sizeof(req->reg_smpl_pmds));
+}
+
+/*
+ * The masks arrays of the sets whose PMDs the requests give masks, made before
+ * the write (it runs with interrupts off).  ctx->mutex held: the sets stay; the
+ * array goes in under ctx->lock, where the overflow path reads it.
+ */
+static int pfm_pmd_masks_get(struct pfm_context *ctx, const struct pfarg_pmd *req,
+			     unsigned int n)
+{
+	struct pfm_event_set *set;
+	struct pfm_pmd_masks *m;
+	unsigned long flags;
+	unsigned int k;
+
+	for (k = 0; k < n; k++) {
+		if (!pfm_pmd_req_has_masks(&req[k]))
+			continue;
+		set = pfm_find_set(ctx, req[k].reg_set);
+		if (set->masks)
+			continue;
+		m = kcalloc(pfm_pmu.num_pmd_slots, sizeof(*m), GFP_KERNEL);
+		if (!m)
+			return -ENOMEM;
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		set->masks = m;
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	}
+	return 0;
 }
 
 long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
@@ -303,6 +343,9 @@ long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 		if (ret)
 			return ret;
 	}
+	ret = pfm_pmd_masks_get(ctx, req, n);
+	if (ret)
+		return ret;
 	pfm_run_on_state(ctx, pfm_apply_pmds, &a);
 	return 0;
 }
