@@ -61,8 +61,8 @@ static bool pfm_dfl_smpl_handler(struct pfm_smpl_buf *b, struct pfm_context *ctx
 	struct pfm_pmd *p = &set->pmds[pmd];
 	struct pfm_dfl_smpl_entry *e;
 	static const u64 none[PFM_PMD_BV];
-	const unsigned long *smpl = (const unsigned long *)(set->masks ?
-							     set->masks[pmd].smpl_pmds : none);
+	const unsigned long *smpl = (const unsigned long *)(set->opts ?
+							     set->opts[pmd].smpl_pmds : none);
 	u64 cur = hdr->hdr_cur_offs, *val;
 	size_t need;
 	unsigned int j;

@@ -65,19 +65,20 @@ struct pfm_pmd {
 	u64 last_reset_val;
 	u64 ovfl_switch_cnt;		/* overflows before a switch, as written */
 	u64 switch_left;		/* overflows left before the switch */
-	u64 smpl_eventid;
-	u64 random_mask;
 };
 
 /*
- * The PMDs a PMD resets with it and records in its samples: apart from struct
- * pfm_pmd, in an array of a set's own made at the first write that names any
- * (pfm_write_pmds()).  Most sets have none, and without them a set's PMDs take
- * half the memory (a kmalloc of 8 KB, not 16, for the software PMU's 72 slots).
+ * What few PMDs are given, apart from struct pfm_pmd, in an array of a set's own
+ * made at the first write that gives any of it (pfm_write_pmds()): the PMDs it
+ * resets with it and records in its samples, its random mask, its sample event
+ * id.  Most sets have none, and without it a set's PMDs fit a quarter of the
+ * memory (4 KB, not 16, for the software PMU's 72 slots).
  */
-struct pfm_pmd_masks {
+struct pfm_pmd_opts {
 	u64 reset_pmds[PFM_PMD_BV];
 	u64 smpl_pmds[PFM_PMD_BV];
+	u64 random_mask;
+	u64 smpl_eventid;
 };
 
 /* An event set: the whole software image of the PMU. */
@@ -99,7 +100,7 @@ struct pfm_event_set {
 	u64 *pmcs;			/* [pfm_pmu.num_pmc_slots] */
 	u64 pmcs_gen;			/* names these PMC values (pfm_set_pmcs_changed()) */
 	struct pfm_pmd *pmds;		/* [pfm_pmu.num_pmd_slots] */
-	struct pfm_pmd_masks *masks;	/* [pfm_pmu.num_pmd_slots], or NULL: none */
+	struct pfm_pmd_opts *opts;	/* [pfm_pmu.num_pmd_slots], or NULL: none */
 };
 
 struct pfm_hook;

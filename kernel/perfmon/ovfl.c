@@ -17,13 +17,14 @@
 #include "switch.h"
 #include "upage.h"
 
-/* The reset value, less a random part within random_mask with PFM_PMDFL_RANDOM. */
-static u64 pfm_reset_value(const struct pfm_pmd *p, bool long_reset)
+/* PMD i's reset value, less a random part within its random mask with PFM_PMDFL_RANDOM. */
+static u64 pfm_reset_value(const struct pfm_event_set *set, unsigned int i, bool long_reset)
 {
+	const struct pfm_pmd *p = &set->pmds[i];
 	u64 r = long_reset ? p->long_reset : p->short_reset;
 
-	if (p->flags & PFM_PMDFL_RANDOM)
-		r -= get_random_u64() & p->random_mask;
+	if ((p->flags & PFM_PMDFL_RANDOM) && set->opts)
+		r -= get_random_u64() & set->opts[i].random_mask;
 	return r;
 }
 
@@ -37,18 +38,18 @@ static void pfm_pmd_reset(struct pfm_event_set *set, unsigned int i, bool long_r
 	struct pfm_pmd *p = &set->pmds[i];
 	unsigned int j;
 
-	p->last_reset_val = pfm_reset_value(p, long_reset);
+	p->last_reset_val = pfm_reset_value(set, i, long_reset);
 	p->value += p->last_reset_val;
 	if (live)
 		pfm_pmd_reload(set, i);
-	if (!set->masks)
+	if (!set->opts)
 		return;
-	for_each_set_bit(j, (unsigned long *)set->masks[i].reset_pmds, pfm_pmu.num_pmd_slots) {
+	for_each_set_bit(j, (unsigned long *)set->opts[i].reset_pmds, pfm_pmu.num_pmd_slots) {
 		struct pfm_pmd *q = &set->pmds[j];
 
 		if (j == i || !test_bit(j, set->used_pmds))
 			continue;
-		q->last_reset_val = pfm_reset_value(q, long_reset);
+		q->last_reset_val = pfm_reset_value(set, j, long_reset);
 		q->value = q->last_reset_val;
 		if (live)
 			pfm_pmd_load(set, j);

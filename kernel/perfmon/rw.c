@@ -277,14 +277,14 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 		p->long_reset = req[k].reg_long_reset;
 		p->short_reset = req[k].reg_short_reset;
 		p->ovfl_switch_cnt = req[k].reg_ovfl_switch_cnt;
-		p->smpl_eventid = req[k].reg_smpl_eventid;
-		p->random_mask = req[k].reg_random_mask;
-		/* no array: the request's masks are empty (pfm_pmd_masks_get()) */
-		if (set->masks) {
-			struct pfm_pmd_masks *m = &set->masks[i];
+		/* no array: the request gives none of it (pfm_pmd_opts_get()) */
+		if (set->opts) {
+			struct pfm_pmd_opts *o = &set->opts[i];
 
-			memcpy(m->reset_pmds, req[k].reg_reset_pmds, sizeof(m->reset_pmds));
-			memcpy(m->smpl_pmds, req[k].reg_smpl_pmds, sizeof(m->smpl_pmds));
+			memcpy(o->reset_pmds, req[k].reg_reset_pmds, sizeof(o->reset_pmds));
+			memcpy(o->smpl_pmds, req[k].reg_smpl_pmds, sizeof(o->smpl_pmds));
+			o->random_mask = req[k].reg_random_mask;
+			o->smpl_eventid = req[k].reg_smpl_eventid;
 		}
 		__set_bit(i, set->used_pmds);
 		/* a new value replaces the reset a restart would have made */
@@ -294,36 +294,38 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 	pfm_upage_refresh(ctx);
 }
 
-static bool pfm_pmd_req_has_masks(const struct pfarg_pmd *req)
+/* Whether a request gives a PMD anything of struct pfm_pmd_opts. */
+static bool pfm_pmd_req_has_opts(const struct pfarg_pmd *req)
 {
 	return !pfm_all_zero(req->reg_reset_pmds, sizeof(req->reg_reset_pmds)) ||
-	       !pfm_all_zero(req->reg_smpl_pmds, sizeof(req->reg_smpl_pmds));
+	       !pfm_all_zero(req->reg_smpl_pmds, sizeof(req->reg_smpl_pmds)) ||
+	       req->reg_random_mask || req->reg_smpl_eventid;
 }
 
 /*
- * The masks arrays of the sets whose PMDs the requests give masks, made before
- * the write (it runs with interrupts off).  ctx->mutex held: the sets stay; the
+ * The opts arrays of the sets whose PMDs the requests give any, made before the
+ * write (it runs with interrupts off).  ctx->mutex held: the sets stay; the
  * array goes in under ctx->lock, where the overflow path reads it.
  */
-static int pfm_pmd_masks_get(struct pfm_context *ctx, const struct pfarg_pmd *req,
-			     unsigned int n)
+static int pfm_pmd_opts_get(struct pfm_context *ctx, const struct pfarg_pmd *req,
+			    unsigned int n)
 {
 	struct pfm_event_set *set;
-	struct pfm_pmd_masks *m;
+	struct pfm_pmd_opts *m;
 	unsigned long flags;
 	unsigned int k;
 
 	for (k = 0; k < n; k++) {
-		if (!pfm_pmd_req_has_masks(&req[k]))
+		if (!pfm_pmd_req_has_opts(&req[k]))
 			continue;
 		set = pfm_find_set(ctx, req[k].reg_set);
-		if (set->masks)
+		if (set->opts)
 			continue;
 		m = kcalloc(pfm_pmu.num_pmd_slots, sizeof(*m), GFP_KERNEL);
 		if (!m)
 			return -ENOMEM;
 		raw_spin_lock_irqsave(&ctx->lock, flags);
-		set->masks = m;
+		set->opts = m;
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	}
 	return 0;
@@ -343,7 +345,7 @@ long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 		if (ret)
 			return ret;
 	}
-	ret = pfm_pmd_masks_get(ctx, req, n);
+	ret = pfm_pmd_opts_get(ctx, req, n);
 	if (ret)
 		return ret;
 	pfm_run_on_state(ctx, pfm_apply_pmds, &a);

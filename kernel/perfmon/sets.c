@@ -38,7 +38,7 @@ void pfm_set_free(struct pfm_event_set *set)
 		return;
 	kfree(set->pmcs);
 	kfree(set->pmds);
-	kfree(set->masks);
+	kfree(set->opts);
 	kfree(set);
 }
 

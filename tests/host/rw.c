@@ -267,7 +267,7 @@ START_TEST(test_good_vector_live_applies)
 	ck_assert_int_eq(pfm_write_pmds(ctx, vd, GOOD_PMDS), 0);
 	ck_assert_uint_gt(fake_pmu_accesses(), acc);
 	ck_assert_u64_eq(fake_pmu.pmd[1], FAKE_MASK - 3);
-	ck_assert_u64_eq(set->masks[SW_PMD(1)].reset_pmds[0], 1);
+	ck_assert_u64_eq(set->opts[SW_PMD(1)].reset_pmds[0], 1);
 	release_ctx(ctx);
 }
 END_TEST
@@ -418,9 +418,9 @@ START_TEST(test_read_fills)
 	struct pfarg_pmd w[3] = { pmd(0, 12345), pmd(3, 1ULL << 60), pmd(SW_PMD(7), ~0ULL) };
 	struct pfarg_pmd r[4] = { pmd(SW_PMD(7), 1), pmd(0, 2), pmd(3, 3), pmd(2, 4) };
 
-	/* no PMD given masks: the set has no array of them */
+	/* no PMD given masks, a random mask or an event id: the set has no array of them */
 	ck_assert_int_eq(pfm_write_pmds(ctx, w, 3), 0);
-	ck_assert_ptr_null(ctx_set0(ctx)->masks);
+	ck_assert_ptr_null(ctx_set0(ctx)->opts);
 
 	w[0].reg_ovfl_switch_cnt = 9;
 	w[0].reg_long_reset = 100;
@@ -440,17 +440,17 @@ START_TEST(test_read_fills)
 	/* What the overflow machinery will use is kept. */
 	ck_assert_u64_eq(ctx_set0(ctx)->pmds[0].long_reset, 100);
 	ck_assert_u64_eq(ctx_set0(ctx)->pmds[0].short_reset, 50);
-	ck_assert_u64_eq(ctx_set0(ctx)->masks[0].reset_pmds[0], 0x6);
-	ck_assert_u64_eq(ctx_set0(ctx)->masks[0].smpl_pmds[1], 4);
-	ck_assert_u64_eq(ctx_set0(ctx)->pmds[0].smpl_eventid, 0x77);
-	ck_assert_u64_eq(ctx_set0(ctx)->pmds[0].random_mask, 0xff);
+	ck_assert_u64_eq(ctx_set0(ctx)->opts[0].reset_pmds[0], 0x6);
+	ck_assert_u64_eq(ctx_set0(ctx)->opts[0].smpl_pmds[1], 4);
+	ck_assert_u64_eq(ctx_set0(ctx)->opts[0].smpl_eventid, 0x77);
+	ck_assert_u64_eq(ctx_set0(ctx)->opts[0].random_mask, 0xff);
 	ck_assert_uint_eq(fake_pmu_accesses(), 0);
 	/* masks written empty are emptied */
 	w[0].reg_reset_pmds[0] = 0;
 	w[0].reg_smpl_pmds[1] = 0;
 	ck_assert_int_eq(pfm_write_pmds(ctx, w, 1), 0);
-	ck_assert_u64_eq(ctx_set0(ctx)->masks[0].reset_pmds[0], 0);
-	ck_assert_u64_eq(ctx_set0(ctx)->masks[0].smpl_pmds[1], 0);
+	ck_assert_u64_eq(ctx_set0(ctx)->opts[0].reset_pmds[0], 0);
+	ck_assert_u64_eq(ctx_set0(ctx)->opts[0].smpl_pmds[1], 0);
 	pfm_context_put(ctx);
 }
 END_TEST
