@@ -82,15 +82,17 @@ noinline void pfm_overflow_act_locked(struct pfm_context *ctx)
 	DECLARE_BITMAP(ovfl, PFM_MAX_PMDS);
 	DECLARE_BITMAP(notify, PFM_MAX_PMDS);
 	bool do_switch = false;
-	unsigned int i;
+	unsigned int i, n = 0;
 
 	bitmap_copy(ovfl, set->ovfl_pending, PFM_MAX_PMDS);
 	bitmap_zero(set->ovfl_pending, PFM_MAX_PMDS);
 	bitmap_zero(notify, PFM_MAX_PMDS);
-	for_each_set_bit(i, ovfl, pfm_pmu.num_pmd_slots) {
+	/* a sample per overflow: the bits are looked for inline, and counted here */
+	pfm_for_each_reg(i, ovfl, pfm_pmu.num_pmd_slots) {
 		struct pfm_pmd *p = &set->pmds[i];
 		bool full = false;
 
+		n++;
 		/* A full sampling buffer notifies as PFM_PMDFL_OVFL_NOTIFY does. */
 		if (p->flags & PFM_PMDFL_SMPL)
 			full = pfm_smpl_record_locked(ctx, set, i);
@@ -103,7 +105,7 @@ noinline void pfm_overflow_act_locked(struct pfm_context *ctx)
 		    p->switch_left && !--p->switch_left)
 			do_switch = true;
 	}
-	pfm_stat_add(overflows, bitmap_weight(ovfl, PFM_MAX_PMDS));
+	pfm_stat_add(overflows, n);
 	bitmap_copy(set->ovfl_pmds, ovfl, PFM_MAX_PMDS);
 	/* the resets, before the state may leave the PMU (mask) or the set (switch) */
 	pfm_upage_refresh(ctx);

@@ -215,12 +215,12 @@ static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_c
 	return n;
 }
 
-/* The period that ran out is done (perf_overflow.c). */
+/* The period that ran out is done at time now (perf_overflow.c). */
 static void pfm_perf_period_done(struct pfm_perf_event *ev, struct pfm_perf_counter *c,
-				 struct pfm_pmd *p)
+				 struct pfm_pmd *p, u64 now)
 {
 	pfm_perf_period_done_at(&ev->per, ev->attr.freq ? ev->attr.sample_freq : 0,
-				local_clock(), c, p);
+				now, c, p);
 }
 
 /*
@@ -229,7 +229,7 @@ static void pfm_perf_period_done(struct pfm_perf_event *ev, struct pfm_perf_coun
  * after the tick samples again, as 6.1's; a hardware counter backs off.
  */
 static bool pfm_perf_throttled(struct pfm_perf_event *ev, struct pfm_perf_counter *c,
-			       struct pfm_pmd *p)
+			       struct pfm_pmd *p, u64 now)
 {
 	unsigned int max = DIV_ROUND_UP(READ_ONCE(pfm_perf_max_sample_rate), HZ);
 	bool skip;
@@ -241,7 +241,7 @@ static bool pfm_perf_throttled(struct pfm_perf_event *ev, struct pfm_perf_counte
 	if (!skip)
 		return false;
 	if (ev->attr.type == PERF_TYPE_SOFTWARE)
-		pfm_perf_period_done(ev, c, p);
+		pfm_perf_period_done(ev, c, p, now);
 	else
 		pfm_perf_period_backoff(&ev->thr, &ev->per, max, c, p);
 	return true;
@@ -271,10 +271,10 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	 * sampled.  Past REFRESH's limit, until the disable, nothing is sampled.
 	 */
 	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || READ_ONCE(ev->limit_hit)) {
-		pfm_perf_period_done(ev, c, p);
+		pfm_perf_period_done(ev, c, p, time);
 		return;
 	}
-	if (pfm_perf_throttled(ev, c, p))
+	if (pfm_perf_throttled(ev, c, p, time))
 		return;
 	kill = pfm_perf_async_overflow(ev);
 	/* a PMU interrupt's kernel IP is a hardware event's (software: the user IP) */
@@ -305,7 +305,8 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	h->type = PERF_RECORD_SAMPLE;
 	h->misc = misc;
 	h->size = n * sizeof(u64);
-	pfm_perf_period_done(ev, c, p);
+	/* the sample's time: one reading of the clock per sample */
+	pfm_perf_period_done(ev, c, p, time);
 	pfm_perf_ring_write(ev, w, true);
 	pfm_perf_async_signal(ev, kill);
 	/* a kernel IP is in no mapping of the thread's to report */

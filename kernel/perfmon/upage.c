@@ -143,7 +143,7 @@ void pfm_upage_show(struct pfm_context *ctx, bool live)
 	pfm_upage_end(pg);
 }
 
-void pfm_upage_refresh(struct pfm_context *ctx)
+void __pfm_upage_refresh(struct pfm_context *ctx)
 {
 	struct pfm_event_set *set = ctx->active;
 

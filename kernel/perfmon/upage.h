@@ -8,8 +8,18 @@
 
 #include "internal.h"
 
-void pfm_upage_refresh(struct pfm_context *ctx);
+void __pfm_upage_refresh(struct pfm_context *ctx);
 void pfm_upage_show(struct pfm_context *ctx, bool live);
+
+/*
+ * The page shows the registers' state anew after a change (ctx->lock held).  Most
+ * contexts map none: an overflow, a write, a switch pay one load for it.
+ */
+static inline void pfm_upage_refresh(struct pfm_context *ctx)
+{
+	if (READ_ONCE(ctx->upage))
+		__pfm_upage_refresh(ctx);
+}
 
 /*
  * The set goes live or leaves (ctx->lock held, on its CPU): a page that shows
