@@ -224,8 +224,8 @@ void pfm_perf_sched_orphan(struct pfm_perf_event *sib);
 struct pfm_op_clock;
 void pfm_perf_clock_op(struct pfm_perf_target *t, struct pfm_perf_clock *c,
 		       struct pfm_op_clock *op);
-int pfm_perf_clock_done(struct pfm_perf_target *t, struct pfm_perf_clock *c,
-			const struct pfm_op_clock *op);
+void pfm_perf_clock_done(struct pfm_perf_target *t, struct pfm_perf_clock *c,
+			 struct pfm_op_clock *op);
 
 /* perf_open.c: a new event, not yet on a target */
 struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr);

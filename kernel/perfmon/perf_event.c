@@ -236,10 +236,9 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
 	pfm_perf_clock_op(t, &clock, &op);
 	for (s = 0; !ret && s < t->nr_sets; s++)
 		ret = pfm_perf_set_sync(t, s, &op, only_starts);
-	if (!ret)
-		ret = pfm_perf_clock_done(t, &clock, &op);
 	if (ret)
 		return ret;
+	pfm_perf_clock_done(t, &clock, &op);
 	list_for_each_entry(ev, &t->events, entry)
 		if (pfm_perf_wants(ev) != ev->counting)
 			pfm_perf_toggle_time(ev, &clock);
@@ -369,9 +368,7 @@ int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 			return ret;
 		v->count += pmd[ev->counter] - ev->base[s];
 	}
-	ret = pfm_perf_clock_done(t, &clock, &op);
-	if (ret)
-		return ret;
+	pfm_perf_clock_done(t, &clock, &op);
 	v->ena_ns += clock.total - ev->since_ns;
 	v->run_ns += pfm_perf_run_clock(ev, &clock) - ev->run_since_ns;
 	return 0;

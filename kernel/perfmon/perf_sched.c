@@ -69,29 +69,18 @@ void pfm_perf_clock_op(struct pfm_perf_target *t, struct pfm_perf_clock *c,
 
 /*
  * c complete: its durations of t's sets taken with an operation op was given
- * to, or now if none took them; and their sum.  One set at a time on the
- * stack: a read() allocates nothing.
+ * to, or now, in one visit, if none took them; and their sum.
  */
-int pfm_perf_clock_done(struct pfm_perf_target *t, struct pfm_perf_clock *c,
-			const struct pfm_op_clock *op)
+void pfm_perf_clock_done(struct pfm_perf_target *t, struct pfm_perf_clock *c,
+			 struct pfm_op_clock *op)
 {
-	struct pfarg_setinfo info;
 	unsigned int i;
-	long ret;
 
+	if (!op->taken)
+		pfm_sets_clock(t->ctx, op);
 	c->total = 0;
-	for (i = 0; i < op->n; i++) {
-		if (!op->taken) {
-			memset(&info, 0, sizeof(info));
-			info.set_id = i;
-			ret = pfm_getinfo_evtsets(t->ctx, &info, 1);
-			if (ret)
-				return ret;
-			c->set[i] = info.set_act_duration;
-		}
+	for (i = 0; i < op->n; i++)
 		c->total += c->set[i];
-	}
-	return 0;
 }
 
 /* ev's counter at index i of set s (enc restricted to it), or the errno. */

@@ -67,10 +67,8 @@ struct pfm_rw_args {
 /* The clock a write or a read was given, after it and in the same visit. */
 static void pfm_op_clock_take(struct pfm_context *ctx, struct pfm_op_clock *clock)
 {
-	if (!clock)
-		return;
-	pfm_sets_act_durations(ctx, clock->set_ns, clock->n);
-	clock->taken = true;
+	if (clock)
+		pfm_sets_clock_locked(ctx, clock);
 }
 
 static void pfm_apply_pmcs(struct pfm_context *ctx, void *arg)

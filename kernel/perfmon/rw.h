@@ -75,18 +75,7 @@ static __always_inline bool pfm_read_ready_set(struct pfm_context *ctx,
 
 long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n);
 
-/*
- * The sets' durations (pfm_sets_act_durations(), sets 0..n-1 into set_ns) taken
- * in the same visit to the state as a write or a read, after it: the perf shim's
- * times, which must start and stop with the counts even when the state is on
- * another CPU, and two visits there are a wake-up of that CPU apart.
- */
-struct pfm_op_clock {
-	u64 *set_ns;
-	unsigned int n;
-	bool taken;		/* set by a call that succeeded */
-};
-
+/* A write or a read that takes clock (sets.h), if any, after it and in the same visit. */
 long pfm_read_pmd_vec_clocked(struct pfm_context *ctx, struct pfm_pmd_read *rd,
 			      unsigned int n, struct pfm_op_clock *clock);
 long pfm_write_pmcs_clocked(struct pfm_context *ctx, void *vec, unsigned int n,

@@ -255,37 +255,40 @@ struct pfm_info_args {
 	const unsigned long *avail_pmds;
 };
 
-/* Whether the active set is live here: its duration then grows, from the stamp on. */
-static bool pfm_live_here(const struct pfm_context *ctx)
+/* A live set's duration grows from the stamp of its going live on. */
+static u64 pfm_set_act_duration(const struct pfm_context *ctx, const struct pfm_event_set *set)
 {
-	return ctx->started && ctx->on_cpu == smp_processor_id();
-}
-
-static u64 pfm_set_act_duration(const struct pfm_context *ctx,
-				const struct pfm_event_set *set, bool live)
-{
-	if (live && set == ctx->active)
+	if (pfm_live(ctx, set))
 		return set->duration_ns + pfm_live_elapsed(ctx);
 	return set->duration_ns;
 }
 
-void pfm_sets_act_durations(struct pfm_context *ctx, u64 *ns, unsigned int n)
+void pfm_sets_clock_locked(struct pfm_context *ctx, struct pfm_op_clock *clock)
 {
-	bool live = pfm_live_here(ctx);
 	struct pfm_event_set *set;
 	unsigned int i;
 
 	lockdep_assert_held(&ctx->lock);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < clock->n; i++) {
 		set = pfm_find_set(ctx, i);
-		ns[i] = set ? pfm_set_act_duration(ctx, set, live) : 0;
+		clock->set_ns[i] = set ? pfm_set_act_duration(ctx, set) : 0;
 	}
+	clock->taken = true;
+}
+
+static void pfm_sets_clock_fn(struct pfm_context *ctx, void *arg)
+{
+	pfm_sets_clock_locked(ctx, arg);
+}
+
+void pfm_sets_clock(struct pfm_context *ctx, struct pfm_op_clock *clock)
+{
+	pfm_run_on_state(ctx, pfm_sets_clock_fn, clock);
 }
 
 static void pfm_fill_setinfo(struct pfm_context *ctx, void *arg)
 {
 	struct pfm_info_args *a = arg;
-	bool live = pfm_live_here(ctx);
 	unsigned int k;
 
 	for (k = 0; k < a->n; k++) {
@@ -295,7 +298,7 @@ static void pfm_fill_setinfo(struct pfm_context *ctx, void *arg)
 
 		if (set == ctx->active && ctx->started) {
 			timeout = set->timeout_left_ns;
-			if (live && (set->flags & PFM_SETFL_TIME_SWITCH))
+			if (pfm_live(ctx, set) && (set->flags & PFM_SETFL_TIME_SWITCH))
 				timeout = max_t(s64, 0,
 					ktime_to_ns(hrtimer_get_remaining(&ctx->timer)));
 		}
@@ -303,7 +306,7 @@ static void pfm_fill_setinfo(struct pfm_context *ctx, void *arg)
 		bitmap_to_arr64(r->set_ovfl_pmds, set->ovfl_pmds, PFM_MAX_PMDS);
 		r->set_runs = set->runs;
 		r->set_timeout = timeout;
-		r->set_act_duration = pfm_set_act_duration(ctx, set, live);
+		r->set_act_duration = pfm_set_act_duration(ctx, set);
 		bitmap_to_arr64(r->set_avail_pmcs, a->avail_pmcs, PFM_MAX_PMCS);
 		bitmap_to_arr64(r->set_avail_pmds, a->avail_pmds, PFM_MAX_PMDS);
 	}

@@ -19,9 +19,20 @@ long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
 long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
 long pfm_getinfo_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
 /*
- * The durations of sets 0..n-1 now, as pfm_getinfo_evtsets() reports them (0 for
- * an id without a set): ctx->lock held, where the state is.
+ * The durations of sets 0..n-1, as pfm_getinfo_evtsets() reports them (0 for an
+ * id without a set), into set_ns, taken in one visit to the state: with a write
+ * or a read there (rw.h: the perf shim's times, which must start and stop with
+ * the counts even when the state is on another CPU, and two visits there are a
+ * wake-up of that CPU apart), or alone (pfm_sets_clock()).
  */
-void pfm_sets_act_durations(struct pfm_context *ctx, u64 *ns, unsigned int n);
+struct pfm_op_clock {
+	u64 *set_ns;
+	unsigned int n;
+	bool taken;		/* set by a call that succeeded */
+};
+
+/* ctx->lock held, where the state is */
+void pfm_sets_clock_locked(struct pfm_context *ctx, struct pfm_op_clock *clock);
+void pfm_sets_clock(struct pfm_context *ctx, struct pfm_op_clock *clock);
 
 #endif /* _PERFMON_SETS_H */

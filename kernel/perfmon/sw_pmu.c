@@ -381,17 +381,24 @@ static void pfm_sw_reload_pmd(unsigned int i, u64 value)
  * What is owed to the counters in ticking (task clocks), at one reading of the
  * clock, and to a CPU session's migration counters.
  */
+/* The time since their last fold to the task clocks in ticking (not 0): their carries. */
+static __always_inline u64 pfm_sw_fold_ticking(struct pfm_sw_cpu *c, unsigned long ticking)
+{
+	u64 ovfl = 0, now = pfm_clock_ns(), *vals;
+	unsigned int i, stride;
+
+	vals = pfm_sw_vals(c, &stride);
+	pfm_sw_for_each(i, ticking)
+		ovfl |= __pfm_sw_fold(c, &vals[i * stride], i, now);
+	return ovfl;
+}
+
 static noinline void pfm_sw_fold_owed(struct pfm_sw_cpu *c, unsigned long ticking)
 {
-	unsigned int i;
-	u64 ovfl, now;
+	u64 ovfl = pfm_sw_fold_migrations(c);
 
-	ovfl = pfm_sw_fold_migrations(c);
-	if (ticking) {
-		now = pfm_clock_ns();
-		pfm_sw_for_each(i, ticking)
-			ovfl |= __pfm_sw_fold(c, pfm_sw_pmd(c, i), i, now);
-	}
+	if (ticking)
+		ovfl |= pfm_sw_fold_ticking(c, ticking);
 	pfm_sw_carried(c, ovfl);
 }
 
@@ -415,20 +422,11 @@ static void pfm_sw_sync(void)
 {
 	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
 	unsigned long ticking = pfm_sw_ticking_mask(c);
-	unsigned int i, stride;
-	u64 ovfl = 0, now, *vals;
 
-	if (unlikely(c->system_wide)) {
+	if (unlikely(c->system_wide))
 		pfm_sw_fold_owed(c, ticking);
-		return;
-	}
-	if (!ticking)
-		return;
-	now = pfm_clock_ns();
-	vals = pfm_sw_vals(c, &stride);
-	pfm_sw_for_each(i, ticking)
-		ovfl |= __pfm_sw_fold(c, &vals[i * stride], i, now);
-	pfm_sw_carried(c, ovfl);
+	else if (ticking)
+		pfm_sw_carried(c, pfm_sw_fold_ticking(c, ticking));
 }
 
 /*
