@@ -226,9 +226,17 @@ END_TEST
  * round trip on Debian's kernel (4.5 ms of 900); taking the switch in's
  * exec_start as it is, without going back to the pick's, lost 0.35 us a round
  * trip on the debug kernel (ticks and wakeups between the pick and the hook).
+ *
+ * Each window is run TC_TRIES times and the least shortfall kept: the start and
+ * stop calls are in the CPU time and not in the count, and once in a while one of
+ * them takes a millisecond more (an interrupt's or softirq's work charged to the
+ * thread, a host that stops the virtual CPU: 1.0-1.1 ms seen in 2 of 5 full debug
+ * runs, in one window of 900, never standalone).  A loss at each switch is in
+ * every try.
  */
 #define TC_FEW		100
 #define TC_MANY		900
+#define TC_TRIES	3
 
 struct tc_echo {
 	int in, out;
@@ -270,9 +278,32 @@ static uint64_t tc_window(int fd, const int *ping, const int *pong, int rounds,
 	return ck_read_pmd(fd, SW_PMD(0));
 }
 
+/*
+ * The least shortfall of the task clock against the thread's CPU time in TC_TRIES
+ * windows of rounds round trips; each window's count within its CPU time.
+ */
+static uint64_t tc_short(int fd, const int *ping, const int *pong, int rounds)
+{
+	uint64_t tc, cpu, least = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < TC_TRIES; i++) {
+		tc = tc_window(fd, ping, pong, rounds, &cpu);
+		printf("task_clock_switches: %d round trips: task-clock %llu ns, "
+		       "thread CPU %llu ns\n", rounds, (unsigned long long)tc,
+		       (unsigned long long)cpu);
+		ck_assert_msg(tc <= cpu, "task-clock over the thread's CPU time: "
+			      "%llu > %llu ns in %d round trips", (unsigned long long)tc,
+			      (unsigned long long)cpu, rounds);
+		if (cpu - tc < least)
+			least = cpu - tc;
+	}
+	return least;
+}
+
 START_TEST(test_task_clock_switches)
 {
-	uint64_t tc_few, cpu_few, tc_many, cpu_many, short_few, short_many;
+	uint64_t cpu, short_few, short_many;
 	int ping[2], pong[2], fd;
 	struct tc_echo echo;
 	pthread_t th;
@@ -284,9 +315,9 @@ START_TEST(test_task_clock_switches)
 	ck_assert_int_eq(pthread_create(&th, NULL, tc_echo_thread, &echo), 0);
 	fd = counting_ctx(PFM_SW_EV_TASK_CLOCK);
 	/* once before: the window's code and data are in */
-	tc_window(fd, ping, pong, 1, &cpu_few);
-	tc_few = tc_window(fd, ping, pong, TC_FEW, &cpu_few);
-	tc_many = tc_window(fd, ping, pong, TC_MANY, &cpu_many);
+	tc_window(fd, ping, pong, 1, &cpu);
+	short_few = tc_short(fd, ping, pong, TC_FEW);
+	short_many = tc_short(fd, ping, pong, TC_MANY);
 	close(ping[1]);
 	ck_assert_int_eq(pthread_join(th, NULL), 0);
 	close(fd);
@@ -294,20 +325,11 @@ START_TEST(test_task_clock_switches)
 	close(pong[0]);
 	close(pong[1]);
 
-	printf("task_clock_switches: %d round trips: task-clock %llu ns, thread CPU %llu ns; "
-	       "%d: %llu ns, %llu ns\n", TC_FEW, (unsigned long long)tc_few,
-	       (unsigned long long)cpu_few, TC_MANY, (unsigned long long)tc_many,
-	       (unsigned long long)cpu_many);
-	ck_assert_msg(tc_few <= cpu_few && tc_many <= cpu_many,
-		      "task-clock over the thread's CPU time: %llu > %llu or %llu > %llu ns",
-		      (unsigned long long)tc_few, (unsigned long long)cpu_few,
-		      (unsigned long long)tc_many, (unsigned long long)cpu_many);
-	short_few = cpu_few - tc_few;
-	short_many = cpu_many - tc_many;
 	ck_assert_msg(short_many <= 2 * short_few + 50000,
 		      "task-clock short of the thread's CPU time by %llu ns in %d round trips, "
-		      "%llu ns in %d", (unsigned long long)short_many, TC_MANY,
-		      (unsigned long long)short_few, TC_FEW);
+		      "%llu ns in %d (the least of %d windows each)",
+		      (unsigned long long)short_many, TC_MANY,
+		      (unsigned long long)short_few, TC_FEW, TC_TRIES);
 }
 END_TEST
 
