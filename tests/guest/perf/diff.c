@@ -13,8 +13,9 @@
  * Only the open differs between the backends: read, ioctl and close go to the
  * fd's own file operations either way, as they do for the clients.
  *
- * `perf_diff native shim` (either order) also opens both backends' clocks on one
- * run of one child (diff_together.c): they must agree within 1 % and 5 ms.
+ * `perf_diff native shim` (either order, or with the case clocks-together) also
+ * opens both backends' clocks on one child (diff_together.c): between two of its
+ * stops they must agree within 0.5 % and 1 ms.
  *
  * Prints "ok CASE" or "DIFF CASE: ..." per case, then a last line
  * "perf_diff: ok (N cases)" or "perf_diff: K of N cases differ"; exit status 0

@@ -113,7 +113,7 @@ void case_ring_memlock(const struct backend *be, struct trace *t);
 void case_cpu_events(const struct backend *be, struct trace *t);
 void case_clock_switches(const struct backend *be, struct trace *t);
 
-/* diff_together.c: both backends' clocks on one run; 0 if they agree */
+/* diff_together.c: both backends' clocks on one child; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);
 extern const size_t diff_ncases;
 
