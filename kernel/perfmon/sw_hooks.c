@@ -14,6 +14,7 @@
  * core's own context-switch hooks.
  */
 #include <linux/tracepoint.h>
+#include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include <asm/processor.h>
 
@@ -37,12 +38,17 @@ static void pfm_probe_fault_user(void *data, unsigned long address, struct pt_re
 
 /*
  * Faults the kernel takes on user memory on the thread's behalf (copy_*_user) are
- * kernel-level faults; those on kernel addresses are not the thread's doing.
+ * kernel-level faults; those on kernel addresses are not the thread's doing.  Nor
+ * is one taken where faults are not handled (pagefault_disable(), atomic context,
+ * no mm): the fault handler sends it to its fixup untouched, before the point
+ * where perf_events counts.  perfmon reads user memory so under a context's lock
+ * (the read's visit): counted, such a fault could overflow a counter of that
+ * context, whose overflow takes the lock again on this CPU.
  */
 static void pfm_probe_fault_kernel(void *data, unsigned long address, struct pt_regs *regs,
 				   unsigned long error_code)
 {
-	if (address < TASK_SIZE_MAX)
+	if (address < TASK_SIZE_MAX && !faulthandler_disabled() && current->mm)
 		pfm_sw_count_fault(address, true);
 }
 

@@ -156,6 +156,33 @@ START_TEST(test_page_faults_exact)
 }
 END_TEST
 
+/*
+ * A fault the kernel takes where it handles none (page faults disabled) is not
+ * counted, as perf_events does not count it: perfmon's read copies a vector so,
+ * under its context's lock.  With a kernel-level fault counter one short of
+ * wrapping, a read of a bad address fails with EFAULT and leaves the counter where
+ * it was.  Counting those faults (two per such read) overflowed the counter under
+ * the lock the overflow takes: the CPU hung, interrupts off (found by the fuzzer).
+ */
+START_TEST(test_fault_under_read_lock)
+{
+	struct pfarg_pmd *bad = (struct pfarg_pmd *)16;
+	int fd = ck_ctx_create(), ret, err;
+
+	ck_write_pmc(fd, SW_PMC(0), PFM_SW_EV_PAGE_FAULTS | PFM_SW_PMC_OS | PFM_SW_PMC_EN);
+	ck_write_pmd(fd, SW_PMD(0), ~0ULL);
+	ck_load_self(fd);
+	ck_assert_ok(pfm_start(fd, 0));
+	ret = pfm_read_pmds(fd, bad, sizeof(*bad));
+	err = errno;
+	ck_assert_ok(pfm_stop(fd, 0));
+	ck_assert_int_eq(ret, -1);
+	ck_assert_int_eq(err, EFAULT);
+	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(0)), ~0ULL);
+	close(fd);
+}
+END_TEST
+
 #define SPIN_NS		(200 * NSEC_PER_MSEC)
 
 /* running time: what the thread CPU clock says, within 5% */
@@ -601,6 +628,7 @@ Suite *pfm_count_suite(void)
 	tcase_add_test(tc, test_task_clock_spin);
 	tcase_add_test(tc, test_task_clock_sleep);
 	tcase_add_test(tc, test_task_clock_switches);
+	tcase_add_test(tc, test_fault_under_read_lock);
 	tcase_add_test(tc, test_ctx_switches_sleep);
 	tcase_add_test(tc, test_switches_between_contexts);
 	tcase_add_test(tc, test_counts_accumulate);

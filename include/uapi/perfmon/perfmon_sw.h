@@ -18,7 +18,8 @@
  *
  *   PAGE_FAULTS     USR: faults of user-mode accesses; OS: faults the kernel takes
  *                   on user memory on the thread's behalf (copy to or from user
- *                   space in a system call)
+ *                   space in a system call), where it handles faults (not those
+ *                   with page faults disabled, as perf_events)
  *   SYSCALLS        USR: the system call instruction runs at user level
  *   TASK_CLOCK, CTX_SWITCHES, CPU_MIGRATIONS
  *                   belong to no level: counted when USR or OS is set, as the
