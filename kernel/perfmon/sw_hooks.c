@@ -39,16 +39,17 @@ static void pfm_probe_fault_user(void *data, unsigned long address, struct pt_re
 /*
  * Faults the kernel takes on user memory on the thread's behalf (copy_*_user) are
  * kernel-level faults; those on kernel addresses are not the thread's doing.  Nor
- * is one taken where faults are not handled (pagefault_disable(), atomic context,
- * no mm): the fault handler sends it to its fixup untouched, before the point
- * where perf_events counts.  perfmon reads user memory so under a context's lock
- * (the read's visit): counted, such a fault could overflow a counter of that
- * context, whose overflow takes the lock again on this CPU.
+ * is one taken with page faults disabled or with no mm: the fault handler sends it
+ * to its fixup untouched, before the point where perf_events counts.  perfmon reads
+ * user memory so under a context's lock (the read's visit, a sample's call chain):
+ * counted, such a fault could overflow a counter of that context, whose overflow
+ * takes the lock again on this CPU.  (perf_events' test, faulthandler_disabled(),
+ * also skips atomic context; in a tracepoint's probe preemption is always off.)
  */
 static void pfm_probe_fault_kernel(void *data, unsigned long address, struct pt_regs *regs,
 				   unsigned long error_code)
 {
-	if (address < TASK_SIZE_MAX && !faulthandler_disabled() && current->mm)
+	if (address < TASK_SIZE_MAX && !pagefault_disabled() && current->mm)
 		pfm_sw_count_fault(address, true);
 }
 
