@@ -377,10 +377,6 @@ static void pfm_sw_reload_pmd(unsigned int i, u64 value)
 		pfm_sw_arm(c, pfm_sw_ticking_mask(c) ? pfm_clock_ns() : 0);
 }
 
-/*
- * What is owed to the counters in ticking (task clocks), at one reading of the
- * clock, and to a CPU session's migration counters.
- */
 /* The time since their last fold to the task clocks in ticking (not 0): their carries. */
 static __always_inline u64 pfm_sw_fold_ticking(struct pfm_sw_cpu *c, unsigned long ticking)
 {
@@ -393,6 +389,10 @@ static __always_inline u64 pfm_sw_fold_ticking(struct pfm_sw_cpu *c, unsigned lo
 	return ovfl;
 }
 
+/*
+ * What is owed to the counters in ticking (task clocks), at one reading of the
+ * clock, and to a CPU session's migration counters.
+ */
 static noinline void pfm_sw_fold_owed(struct pfm_sw_cpu *c, unsigned long ticking)
 {
 	u64 ovfl = pfm_sw_fold_migrations(c);
