@@ -15,7 +15,7 @@
 #include "ctx.h"
 #include "entry.h"
 #include "file.h"
-#include "perf.h"
+#include "perf/perf.h"
 #include "rw.h"
 #include "rw_user.h"
 #include "sets.h"

@@ -9,7 +9,7 @@
 #include "access.h"
 #include "dev.h"
 #include "hotplug.h"
-#include "perf.h"
+#include "perf/perf.h"
 #include "smpl.h"
 #include "stats.h"
 #include "sw_hooks.h"

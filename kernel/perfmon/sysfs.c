@@ -38,7 +38,7 @@
 #include "internal.h"
 #include "access.h"
 #include "args.h"
-#include "perf.h"
+#include "perf/perf.h"
 #include "res.h"
 #include "smpl.h"
 #include "sysfs.h"

@@ -46,7 +46,7 @@
 #include "ctx.h"
 #include "env.h"
 #include "msg.h"
-#include "perf.h"
+#include "perf/perf.h"
 #include "state.h"
 #include "sw_pmu.h"
 #include "sw_hooks.h"

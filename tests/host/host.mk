@@ -18,7 +18,7 @@ PFM_HOST_BIN	:= $(PFM_HOST_B)/pfm_host_tests
 # kernel-only rest (thread.c, sw_hooks.c, access.c, res.c, msg.c, ...) is declared
 # in kernel/perfmon/env.h, and tests/host/env.c implements it here.
 PFM_HOST_CORE_SRCS := ctx.c args.c rw.c rw_user.c sets.c pmu.c pmu_state.c state.c sw_pmu.c switch.c ovfl.c \
-		      perf_hw.c perf_overflow.c upage.c
+		      perf/counters.c perf/overflow.c upage.c
 PFM_HOST_TEST_SRCS := $(notdir $(wildcard $(PFM_HOST_DIR)/*.c))
 
 PFM_HOST_CORE_OBJS := $(addprefix $(PFM_HOST_B)/core/,$(PFM_HOST_CORE_SRCS:.c=.o))
@@ -26,7 +26,8 @@ PFM_HOST_TEST_OBJS := $(addprefix $(PFM_HOST_B)/tests/,$(PFM_HOST_TEST_SRCS:.c=.
 		      $(PFM_HOST_B)/tests/kshim.o
 PFM_HOST_HDRS := $(wildcard $(PFM_HOST_DIR)/*.h $(PFM_HOST_DIR)/shim/*.h \
 			    $(PFM_HOST_DIR)/shim/linux/*.h $(PFM_HOST_DIR)/shim/linux/*/*.h \
-			    $(PFM_HOST_CORE)/*.h $(TOP)/include/uapi/perfmon/*.h)
+			    $(PFM_HOST_CORE)/*.h $(PFM_HOST_CORE)/perf/*.h \
+			    $(TOP)/include/uapi/perfmon/*.h)
 
 PFM_HOST_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer

@@ -25,7 +25,7 @@
 
 #include "x86.h"
 #include "perf_x86.h"
-#include "perf_hw.h"		/* kernel/perfmon */
+#include "perf/counters.h"		/* kernel/perfmon */
 
 /* A raw config's bits that perf_events sets itself, from attr and for itself. */
 #define PFM_RAW_KERNEL_BITS	(PFM_X86_SEL_USR | PFM_X86_SEL_OS | PFM_X86_SEL_INT | \

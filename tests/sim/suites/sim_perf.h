@@ -9,7 +9,7 @@
 #include <linux/perf_event.h>
 
 #include "sim_test.h"
-#include "perf_hw.h"
+#include "perf/counters.h"
 
 #define EX_U	2	/* exclude_kernel: user level only, as :u */
 #define EX_K	1	/* exclude_user: kernel level only, as :k */

@@ -11,7 +11,7 @@
  * software PMU; the guest has no hardware PMU).
  */
 #include "sim_perf.h"
-#include "perf_overflow.h"
+#include "perf/overflow.h"
 
 #define UIP	0x401000ULL		/* user-mode code */
 #define KIP	0xffffffff81234000ULL	/* kernel code */

@@ -10,7 +10,7 @@
 #ifndef _PERFMON_PERF_OVERFLOW_H
 #define _PERFMON_PERF_OVERFLOW_H
 
-#include "perf_hw.h"
+#include "counters.h"
 
 struct pfm_pmd;
 struct perf_event_attr;

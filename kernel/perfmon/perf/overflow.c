@@ -26,7 +26,7 @@
 #include "internal.h"
 #include "env.h"
 #include "ovfl.h"
-#include "perf_overflow.h"
+#include "overflow.h"
 
 #define PFM_PERF_SAMPLE_OK	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
 				 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \

@@ -17,7 +17,7 @@
  */
 #include "internal.h"
 #include "env.h"
-#include "perf_hw.h"
+#include "counters.h"
 #include "rw.h"
 
 static bool pfm_perf_is_fixed(unsigned int i)

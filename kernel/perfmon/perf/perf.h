@@ -47,8 +47,8 @@
 #include <linux/task_work.h>
 #include <linux/workqueue.h>
 
-#include "perf_hw.h"
-#include "perf_overflow.h"
+#include "counters.h"
+#include "overflow.h"
 
 #define PFM_PERF_SB_KNOWN	32
 
