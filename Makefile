@@ -74,6 +74,15 @@ RUN_GUEST := $(TOP)/scripts/guest/run.sh
 module:
 	$(MAKE) -C $(KDIR) M=$(TOP)/kernel/perfmon PFM_TOP=$(TOP) modules
 
+# The core alone, without the perf_event_open layer (PFM_PERF=n), in a tree of its
+# own under build/ (links to the sources: kbuild writes its objects beside them).
+NOPERF_TOP := $(B)/noperf
+NOPERF_KO := $(NOPERF_TOP)/kernel/perfmon/perfmon.ko
+.PHONY: module-noperf
+module-noperf:
+	$(TOP)/scripts/link-tree.sh $(TOP) $(NOPERF_TOP) kernel/perfmon arch/x86/perfmon include/uapi/perfmon
+	$(MAKE) -C $(KDIR) M=$(NOPERF_TOP)/kernel/perfmon PFM_TOP=$(NOPERF_TOP) PFM_PERF=n modules
+
 kernel:
 	$(TOP)/scripts/intree/build.sh $(B)/intree
 

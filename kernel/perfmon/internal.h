@@ -105,6 +105,7 @@ struct pfm_event_set {
 
 struct pfm_hook;
 struct pfm_smpl_fmt;
+struct pfm_smpl_charge;
 struct user_struct;
 
 /* A context's sampling buffer (smpl.h); addr is NULL without a format. */
@@ -112,10 +113,9 @@ struct pfm_smpl_buf {
 	const struct pfm_smpl_fmt *fmt;	/* holds a reference on the format's module */
 	void *addr;			/* vmalloc_user() memory */
 	size_t size;			/* a page multiple */
+	const struct pfm_smpl_charge *charge;	/* how it was charged, or NULL */
 	struct user_struct *user;	/* charged with the pages, or NULL */
 	unsigned long charged_pages;
-	struct mm_struct *mm;		/* a perf ring's: pinned_vm charged, or NULL */
-	unsigned long pinned_pages;
 };
 
 struct pfm_context {

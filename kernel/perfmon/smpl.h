@@ -60,14 +60,20 @@ void pfm_smpl_release(struct pfm_smpl_buf *b);
 /* smpl_buf.c */
 extern atomic_long_t pfm_smpl_mem_cur;
 extern unsigned long pfm_smpl_mem_max;
-extern unsigned long pfm_perf_mlock_kb;
-/* How a buffer's pages are charged to the user (smpl_buf.c) */
-enum pfm_smpl_charge {
-	PFM_CHARGE_MEMLOCK,	/* perfmon's buffers: locked_vm within RLIMIT_MEMLOCK */
-	PFM_CHARGE_PERF,	/* a perf ring: as perf_mmap() charges it */
-	PFM_CHARGE_NONE,	/* a kernel-only format's state: never mapped, not charged */
+/*
+ * How a buffer's pages are charged to its user: charge() records what it took in
+ * the buffer (user and charged_pages, or the caller's own state around it) and
+ * uncharge() gives it back, when the buffer is freed.  perfmon's own rule is
+ * pfm_smpl_charge_locked: the user's locked_vm within RLIMIT_MEMLOCK.
+ */
+struct pfm_smpl_charge {
+	int (*charge)(struct pfm_smpl_buf *b, unsigned long pages);
+	void (*uncharge)(struct pfm_smpl_buf *b);
 };
-int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, enum pfm_smpl_charge charge);
+extern const struct pfm_smpl_charge pfm_smpl_charge_locked;
+/* gives back the user's locked_vm that b->user and b->charged_pages hold */
+void pfm_smpl_uncharge_user(struct pfm_smpl_buf *b);
+int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, const struct pfm_smpl_charge *charge);
 void pfm_smpl_buf_free(struct pfm_smpl_buf *b);
 int pfm_smpl_buf_mmap(struct pfm_smpl_buf *b, struct vm_area_struct *vma);
 
@@ -77,10 +83,6 @@ void pfm_smpl_exit(void);
 /* dfl_smpl.c */
 int pfm_dfl_smpl_init(void);
 void pfm_dfl_smpl_exit(void);
-
-/* perf_ring.c: the perf_event_open layer's format */
-int pfm_perf_smpl_init(void);
-void pfm_perf_smpl_exit(void);
 
 /* mux_smpl.c */
 int pfm_mux_smpl_init(void);

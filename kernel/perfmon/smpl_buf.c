@@ -6,8 +6,8 @@
  * locked memory and is charged where the kernel charges other pinned memory that
  * outlives a single mm: to the creating user's locked_vm, against RLIMIT_MEMLOCK,
  * unless the creator has CAP_IPC_LOCK (as io_uring does for registered buffers).
- * A perf ring (perf_ring.c) is charged by perf_mmap()'s rules instead, so that
- * perf tools see perf's errno and advice (pfm_perf_mlock_charge()).
+ * A layer whose buffers follow another interface's rules brings its own charge
+ * (struct pfm_smpl_charge), so that its users see that interface's errno.
  * smpl_buffer_mem_max caps all sampling buffers together, whoever made them.
  */
 #include <linux/capability.h>
@@ -24,8 +24,6 @@
 
 atomic_long_t pfm_smpl_mem_cur = ATOMIC_LONG_INIT(0);
 unsigned long pfm_smpl_mem_max = ULONG_MAX;
-/* perf_event_mlock_kb's default: 512 KiB and the control page, per CPU */
-unsigned long pfm_perf_mlock_kb = 512 + (PAGE_SIZE >> 10);
 
 static int pfm_smpl_mem_get(size_t size)
 {
@@ -46,7 +44,7 @@ static void pfm_smpl_mem_put(size_t size)
 }
 
 /* Charges pages to the calling user's locked memory, within RLIMIT_MEMLOCK. */
-static int pfm_smpl_charge(struct pfm_smpl_buf *b, unsigned long pages)
+static int pfm_smpl_charge_memlock(struct pfm_smpl_buf *b, unsigned long pages)
 {
 	struct user_struct *user;
 	unsigned long limit;
@@ -68,49 +66,8 @@ static int pfm_smpl_charge(struct pfm_smpl_buf *b, unsigned long pages)
 	return 0;
 }
 
-/*
- * A perf ring's pages, as perf_mmap() charges them: the user's locked_vm up to
- * perf_mlock_kb per online CPU, what is over to the mapping process's
- * pinned_vm, which RLIMIT_MEMLOCK bounds; past that EPERM, unless perfmon is
- * not paranoid (-1, as perf_is_paranoid()) or the caller has CAP_IPC_LOCK.
- */
-static int pfm_perf_mlock_charge(struct pfm_smpl_buf *b, unsigned long pages)
+void pfm_smpl_uncharge_user(struct pfm_smpl_buf *b)
 {
-	unsigned long allow = (READ_ONCE(pfm_perf_mlock_kb) >> (PAGE_SHIFT - 10)) *
-			      num_online_cpus();
-	struct user_struct *user = get_current_user();
-	unsigned long locked = atomic_long_read(&user->locked_vm), extra = 0;
-
-	/* the allowance may have been lowered below what the user has */
-	locked = min(locked, allow) + pages;
-	if (locked > allow)
-		extra = locked - allow;
-	if (atomic64_read(&current->mm->pinned_vm) + extra >
-	    rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT &&
-	    READ_ONCE(pfm_paranoid) > -1 && !capable(CAP_IPC_LOCK)) {
-		free_uid(user);
-		return -EPERM;
-	}
-	atomic_long_add(pages - extra, &user->locked_vm);
-	b->user = user;
-	b->charged_pages = pages - extra;
-	if (extra) {
-		atomic64_add(extra, &current->mm->pinned_vm);
-		mmgrab(current->mm);
-		b->mm = current->mm;
-		b->pinned_pages = extra;
-	}
-	return 0;
-}
-
-static void pfm_smpl_uncharge(struct pfm_smpl_buf *b)
-{
-	if (b->mm) {
-		atomic64_sub(b->pinned_pages, &b->mm->pinned_vm);
-		mmdrop(b->mm);
-		b->mm = NULL;
-		b->pinned_pages = 0;
-	}
 	if (!b->user)
 		return;
 	atomic_long_sub(b->charged_pages, &b->user->locked_vm);
@@ -119,12 +76,24 @@ static void pfm_smpl_uncharge(struct pfm_smpl_buf *b)
 	b->charged_pages = 0;
 }
 
+const struct pfm_smpl_charge pfm_smpl_charge_locked = {
+	.charge = pfm_smpl_charge_memlock,
+	.uncharge = pfm_smpl_uncharge_user,
+};
+
+static void pfm_smpl_uncharge(struct pfm_smpl_buf *b)
+{
+	if (b->charge)
+		b->charge->uncharge(b);
+	b->charge = NULL;
+}
+
 /*
- * A zeroed buffer of at least size bytes, charged by perfmon's rule, perf's
- * (a perf ring), or not at all (a kernel-only format's state, which no user
- * maps); 0, -ENOMEM, or -EPERM (perf's rule).
+ * A zeroed buffer of at least size bytes, charged by charge's rule, or not at all
+ * (NULL: a kernel-only format's state, which no user maps); 0, -ENOMEM, or the
+ * charge's errno.
  */
-int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, enum pfm_smpl_charge charge)
+int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, const struct pfm_smpl_charge *charge)
 {
 	unsigned long pages;
 	int ret;
@@ -144,12 +113,12 @@ int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, enum pfm_smpl_charge ch
 	ret = pfm_smpl_mem_get(b->size);
 	if (ret)
 		goto err_size;
-	if (charge == PFM_CHARGE_PERF)
-		ret = pfm_perf_mlock_charge(b, pages);
-	else if (charge == PFM_CHARGE_MEMLOCK)
-		ret = pfm_smpl_charge(b, pages);
-	if (ret)
-		goto err_mem;
+	if (charge) {
+		ret = charge->charge(b, pages);
+		if (ret)
+			goto err_mem;
+		b->charge = charge;
+	}
 	b->addr = vmalloc_user(b->size);
 	if (!b->addr) {
 		ret = -ENOMEM;

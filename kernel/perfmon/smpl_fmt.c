@@ -134,7 +134,7 @@ static int pfm_smpl_setup_fmt(struct pfm_smpl_buf *b, const struct pfm_smpl_fmt 
 	if (ret)
 		return ret;
 	ret = pfm_smpl_buf_alloc(&nb, fmt->getsize(arg),
-				 fmt->kernel_only ? PFM_CHARGE_NONE : PFM_CHARGE_MEMLOCK);
+				 fmt->kernel_only ? NULL : &pfm_smpl_charge_locked);
 	if (ret)
 		return ret;
 	fmt->init(nb.addr, nb.size, arg);

@@ -12,18 +12,8 @@
  *   task_hooks_count   hooks on threads: attached, waiting for the thread to run
  *                      after an attach, or detached and waiting for the thread to
  *                      take them off (thread.c)
- *   perf_targets_count threads and CPUs monitored through pfm_perf_event_open(),
- *                      each with one context (perf_target.c)
- *   perf_events_count  events on them, inherited copies included
- *   perf_max_sample_rate  perf_event_max_sample_rate of those events (rw): the
- *                      highest sample_freq, and samples per second an event may
- *                      take before it is throttled (perf_sample.c)
- *   perf_event_mlock_kb  perf_event_mlock_kb of the perf rings (rw, default 516
- *                      with 4 KiB pages): locked memory each user may map in
- *                      rings per online CPU beyond RLIMIT_MEMLOCK (smpl_buf.c)
- *   perf_mux_interval_ms  switch timeout of the event sets perf groups that do not
- *                      fit together are spread over (rw, 1..10000, default 4 as
- *                      perf_events; for sets made from then on: perf_sched.c)
+ *   perf_*             the perf_event_open layer's own, where it is built
+ *                      (perf/layer.c lists them)
  *   smpl_buffer_mem_max  bytes all sampling buffers together may take (rw, default
  *                        unlimited); smpl_buffer_mem_cur  bytes they take now
  *   pmu_desc/model     name of the active PMU description
@@ -38,7 +28,6 @@
 #include "internal.h"
 #include "access.h"
 #include "args.h"
-#include "perf/perf.h"
 #include "res.h"
 #include "smpl.h"
 #include "sysfs.h"
@@ -96,23 +85,14 @@ PFM_INT_KNOB(paranoid, pfm_paranoid, -1, 3);
 PFM_INT_KNOB(sys_group, pfm_sys_group, -1, INT_MAX);
 PFM_INT_KNOB(task_group, pfm_task_group, -1, INT_MAX);
 
-/* Unsigned limits: value and the range a store accepts. */
-struct pfm_ulong_knob {
-	struct kobj_attribute attr;
-	unsigned long *val;
-	unsigned long min, max;
-};
-
-#define to_ulong_knob(a) container_of(a, struct pfm_ulong_knob, attr)
-
-static ssize_t pfm_ulong_knob_show(struct kobject *kobj, struct kobj_attribute *attr,
-				   char *buf)
+/* Unsigned limits (sysfs.h), shown and stored within their range. */
+ssize_t pfm_ulong_knob_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	return sysfs_emit(buf, "%lu\n", READ_ONCE(*to_ulong_knob(attr)->val));
 }
 
-static ssize_t pfm_ulong_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
-				    const char *buf, size_t count)
+ssize_t pfm_ulong_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
 {
 	struct pfm_ulong_knob *k = to_ulong_knob(attr);
 	unsigned long v;
@@ -127,38 +107,16 @@ static ssize_t pfm_ulong_knob_store(struct kobject *kobj, struct kobj_attribute 
 	return count;
 }
 
-#define PFM_ULONG_KNOB(_name, _var, _min, _max)					\
-	static struct pfm_ulong_knob pfm_knob_##_name = {			\
-		.attr = __ATTR(_name, 0644, pfm_ulong_knob_show, pfm_ulong_knob_store), \
-		.val = &(_var), .min = (_min), .max = (_max),			\
-	}
-
 /* Below one element of the largest structure no call could be made. */
 PFM_ULONG_KNOB(arg_mem_max, pfm_arg_mem_max, sizeof(struct pfarg_setinfo), INT_MAX);
 PFM_ULONG_KNOB(ctx_per_user_max, pfm_ctx_per_user_max, 0, UINT_MAX);
 /* Lowering it below what is in use refuses new buffers and frees none. */
 PFM_ULONG_KNOB(smpl_buffer_mem_max, pfm_smpl_mem_max, 0, ULONG_MAX);
-PFM_ULONG_KNOB(perf_max_sample_rate, pfm_perf_max_sample_rate, 1, INT_MAX);
-/* perf_event_mlock_kb of the perf rings (smpl_buf.c) */
-PFM_ULONG_KNOB(perf_event_mlock_kb, pfm_perf_mlock_kb, 0, INT_MAX);
-/* perf groups' switch timeout in ms, for sets made from now on (perf_sched.c) */
-PFM_ULONG_KNOB(perf_mux_interval_ms, pfm_perf_mux_interval_ms, 1, 10000);
-
-/* A read-only count, shown as fn() returns it. */
-#define PFM_COUNT_ATTR(_name, _fn)						\
-static ssize_t _name##_show(struct kobject *kobj, struct kobj_attribute *attr,	\
-			    char *buf)						\
-{										\
-	return sysfs_emit(buf, "%u\n", _fn());					\
-}										\
-static struct kobj_attribute pfm_##_name##_attr = __ATTR_RO(_name)
 
 PFM_COUNT_ATTR(task_sessions_count, pfm_res_task_sessions);
 PFM_COUNT_ATTR(sys_sessions_count, pfm_res_sys_sessions);
 PFM_COUNT_ATTR(contexts_count, pfm_res_contexts);
 PFM_COUNT_ATTR(task_hooks_count, pfm_thread_hooks);
-PFM_COUNT_ATTR(perf_targets_count, pfm_perf_targets_count);
-PFM_COUNT_ATTR(perf_events_count, pfm_perf_events_count);
 
 static ssize_t smpl_buffer_mem_cur_show(struct kobject *kobj, struct kobj_attribute *attr,
 					char *buf)
@@ -181,11 +139,6 @@ static struct attribute *pfm_top_attrs[] = {
 	&pfm_sys_sessions_count_attr.attr,
 	&pfm_contexts_count_attr.attr,
 	&pfm_task_hooks_count_attr.attr,
-	&pfm_perf_targets_count_attr.attr,
-	&pfm_perf_events_count_attr.attr,
-	&pfm_knob_perf_max_sample_rate.attr.attr,
-	&pfm_knob_perf_event_mlock_kb.attr.attr,
-	&pfm_knob_perf_mux_interval_ms.attr.attr,
 	&pfm_knob_smpl_buffer_mem_max.attr.attr,
 	&pfm_smpl_buffer_mem_cur_attr.attr,
 	NULL,

@@ -46,7 +46,6 @@
 #include "ctx.h"
 #include "env.h"
 #include "msg.h"
-#include "perf/perf.h"
 #include "state.h"
 #include "sw_pmu.h"
 #include "sw_hooks.h"
@@ -636,10 +635,36 @@ static void pfm_hooks_end(struct task_struct *task, bool (*keep)(struct pfm_hook
 	} while (n == ARRAY_SIZE(found) && ended);
 }
 
+/*
+ * A layer's ops (thread.h), set and cleared by its init and exit, which the module's
+ * load and unload serialise; the probes read them under RCU (preemption is off).
+ */
+static const struct pfm_task_ops __rcu *pfm_task_ops;
+
+int pfm_thread_ops_set(const struct pfm_task_ops *ops)
+{
+	if (rcu_access_pointer(pfm_task_ops))
+		return -EBUSY;
+	rcu_assign_pointer(pfm_task_ops, ops);
+	return 0;
+}
+
+/* After it, no probe is still in ops. */
+void pfm_thread_ops_clear(const struct pfm_task_ops *ops)
+{
+	if (rcu_access_pointer(pfm_task_ops) != ops)
+		return;
+	RCU_INIT_POINTER(pfm_task_ops, NULL);
+	tracepoint_synchronize_unregister();
+}
+
 /* The monitored thread exits: detach, queue the end message, unhook. */
 static void pfm_probe_exit(void *data, struct task_struct *task)
 {
-	pfm_perf_exit(task);	/* inherited perf events: folded once detached */
+	const struct pfm_task_ops *ops = rcu_dereference_sched(pfm_task_ops);
+
+	if (ops)
+		ops->exit(task);
 	pfm_hooks_end(task, NULL, PFM_END_EXIT);
 }
 
@@ -659,8 +684,12 @@ static bool pfm_hook_still_readable(struct pfm_hook *hook)
 static void pfm_probe_exec(void *data, struct task_struct *task, pid_t old_pid,
 			   struct linux_binprm *bprm)
 {
+	const struct pfm_task_ops *ops;
+
 	pfm_hooks_end(task, pfm_hook_still_readable, PFM_END_EXEC);
-	pfm_perf_exec(task);	/* enable_on_exec, once the attachment stands */
+	ops = rcu_dereference_sched(pfm_task_ops);
+	if (ops)
+		ops->exec(task);
 }
 
 static struct tracepoint *pfm_exit_tp, *pfm_exec_tp;

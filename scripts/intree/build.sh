@@ -154,6 +154,7 @@ in_stamp=$( {
 	gcc --version | head -n1
 	for d in $LINKED_DIRS; do
 		for f in "$tree/$d"/*; do
+			[ -f "$f" ] || continue
 			echo "== $d/${f##*/}"
 			cat "$f"
 		done

@@ -58,6 +58,8 @@
  */
 struct pfm_perf_ring {
 	struct pfm_smpl_buf buf;	/* the pages, charged as sampling memory */
+	struct mm_struct *mm;		/* pinned_vm charged (perf_mmap()'s rule), or NULL */
+	unsigned long pinned_pages;
 	struct perf_event_mmap_page *page;
 	void *data;
 	u64 data_size;			/* 0 for a user page alone */
@@ -267,7 +269,10 @@ void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type);
 void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx,
 			      struct pfm_event_set *set, unsigned int pmd);
 
-/* perf_ring.c */
+/* ring.c: the layer's sampling format, and its rings' memory */
+int pfm_perf_smpl_init(void);
+void pfm_perf_smpl_exit(void);
+extern unsigned long pfm_perf_mlock_kb;
 struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
 					  unsigned long data_pages, bool writable);
 void pfm_perf_ring_destroy(struct pfm_perf_ring *r);

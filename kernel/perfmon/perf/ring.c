@@ -24,12 +24,17 @@
  * (attr.wakeup_watermark bytes with attr.watermark, half the ring otherwise) or
  * every attr.wakeup_events samples, and make poll() say EPOLLIN once.
  */
+#include <linux/capability.h>
 #include <linux/circ_buf.h>
 #include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/user.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
 #include "internal.h"
+#include "access.h"
 #include "compat.h"
 #include "perf.h"
 #include "smpl.h"
@@ -158,6 +163,64 @@ static void pfm_perf_ring_wake(struct irq_work *w)
 	raw_spin_unlock_irqrestore(&r->evs_lock, flags);
 }
 
+/* perf_event_mlock_kb's default: 512 KiB and the control page, per CPU */
+unsigned long pfm_perf_mlock_kb = 512 + (PAGE_SIZE >> 10);
+
+/*
+ * A ring's pages, as perf_mmap() charges them, so that perf tools see perf's errno
+ * and advice: the user's locked_vm up to perf_mlock_kb per online CPU, what is over
+ * to the mapping process's pinned_vm, which RLIMIT_MEMLOCK bounds; past that EPERM,
+ * unless perfmon is not paranoid (-1, as perf_is_paranoid()) or the caller has
+ * CAP_IPC_LOCK.
+ */
+static int pfm_perf_ring_charge(struct pfm_smpl_buf *b, unsigned long pages)
+{
+	struct pfm_perf_ring *r = container_of(b, struct pfm_perf_ring, buf);
+	unsigned long allow = (READ_ONCE(pfm_perf_mlock_kb) >> (PAGE_SHIFT - 10)) *
+			      num_online_cpus();
+	struct user_struct *user = get_current_user();
+	unsigned long locked = atomic_long_read(&user->locked_vm), extra = 0;
+
+	/* the allowance may have been lowered below what the user has */
+	locked = min(locked, allow) + pages;
+	if (locked > allow)
+		extra = locked - allow;
+	if (atomic64_read(&current->mm->pinned_vm) + extra >
+	    rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT &&
+	    READ_ONCE(pfm_paranoid) > -1 && !capable(CAP_IPC_LOCK)) {
+		free_uid(user);
+		return -EPERM;
+	}
+	atomic_long_add(pages - extra, &user->locked_vm);
+	b->user = user;
+	b->charged_pages = pages - extra;
+	if (extra) {
+		atomic64_add(extra, &current->mm->pinned_vm);
+		mmgrab(current->mm);
+		r->mm = current->mm;
+		r->pinned_pages = extra;
+	}
+	return 0;
+}
+
+static void pfm_perf_ring_uncharge(struct pfm_smpl_buf *b)
+{
+	struct pfm_perf_ring *r = container_of(b, struct pfm_perf_ring, buf);
+
+	if (r->mm) {
+		atomic64_sub(r->pinned_pages, &r->mm->pinned_vm);
+		mmdrop(r->mm);
+		r->mm = NULL;
+		r->pinned_pages = 0;
+	}
+	pfm_smpl_uncharge_user(b);
+}
+
+static const struct pfm_smpl_charge pfm_perf_ring_mlock = {
+	.charge = pfm_perf_ring_charge,
+	.uncharge = pfm_perf_ring_uncharge,
+};
+
 /* A ring for ev's first mapping, one reference held (perf_output.c). */
 struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
 					  unsigned long data_pages, bool writable)
@@ -169,7 +232,7 @@ struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return ERR_PTR(-ENOMEM);
-	ret = pfm_smpl_buf_alloc(&r->buf, (1 + data_pages) << PAGE_SHIFT, PFM_CHARGE_PERF);
+	ret = pfm_smpl_buf_alloc(&r->buf, (1 + data_pages) << PAGE_SHIFT, &pfm_perf_ring_mlock);
 	if (ret) {
 		kfree(r);
 		return ERR_PTR(ret);
