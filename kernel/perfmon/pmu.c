@@ -139,3 +139,19 @@ unsigned int pfm_pmu_unit_index(const struct pfm_pmu_unit *unit)
 			break;
 	return u;
 }
+
+/*
+ * How the PMU would count attr: the answer of the unit that encodes perf's
+ * hardware events.  -ENOENT when no unit does (no hardware PMU), the errno
+ * perf_event_open(2) gives on a system without one.
+ */
+int pfm_pmu_encode_attr(const struct perf_event_attr *attr, struct pfm_attr_enc *enc)
+{
+	unsigned int u;
+
+	memset(enc, 0, sizeof(*enc));
+	for (u = 0; u < pfm_pmu.num_units; u++)
+		if (pfm_pmu.units[u]->encode_attr)
+			return pfm_pmu.units[u]->encode_attr(attr, enc);
+	return -ENOENT;
+}

@@ -22,6 +22,7 @@
 #define PFM_MAX_UNITS	4
 
 struct pfm_event_set;
+struct perf_event_attr;
 
 struct pfm_regdesc {
 	const char *name;
@@ -32,6 +33,21 @@ struct pfm_regdesc {
 	u16 type;		/* PFM_REG_* */
 	u8 width;		/* PMD: counter width in bits (1..64) */
 	u8 dep_pmc;		/* PMD: index, inside the unit, of its PMC */
+};
+
+/*
+ * How a unit would count a perf_event_open(2) attr (encode_attr()), in its own
+ * terms: bit i of gp, its i-th general-purpose counter, may count it with the
+ * event select value sel; bit j of fixed, its j-th fixed counter, may count it
+ * with the fixed counters' control value fixed_ctrl.  Neither: the attr counts
+ * nothing (every level excluded).  What those counters are called in a layer
+ * above is that layer's business.
+ */
+struct pfm_attr_enc {
+	u32 gp;
+	u32 fixed;
+	u64 sel;
+	u64 fixed_ctrl;
 };
 
 /*
@@ -119,6 +135,14 @@ struct pfm_pmu_unit {
 	 * reports them unavailable and refuses writes to them (EBUSY).
 	 */
 	void (*avail)(unsigned long *pmcs, unsigned long *pmds);
+
+	/*
+	 * Optional, for a unit that counts perf's hardware events: how it would count
+	 * attr (PERF_TYPE_HARDWARE, HW_CACHE or RAW), *enc zeroed by the caller; 0,
+	 * or the errno perf_event_open(2) gives for attr on this PMU.  Depends on
+	 * attr and the unit's description only: any context, any CPU.
+	 */
+	int (*encode_attr)(const struct perf_event_attr *attr, struct pfm_attr_enc *enc);
 };
 
 /* One logical register: where it lives. */
@@ -155,6 +179,7 @@ int pfm_pmu_add_unit(const struct pfm_pmu_unit *unit);
 unsigned int pfm_pmu_unit_index(const struct pfm_pmu_unit *unit);
 void pfm_pmu_reset(void);
 void pfm_pmu_avail(unsigned long *pmcs, unsigned long *pmds);
+int pfm_pmu_encode_attr(const struct perf_event_attr *attr, struct pfm_attr_enc *enc);
 
 /*
  * A unit's counters overflowed: bits are unit-local PMD indices.  Called on the CPU

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfmon x86: perf's hardware events (PERF_TYPE_HARDWARE, HW_CACHE, RAW) as the
- * registers of the model found, for the core's perf_event_open layer
- * (kernel/perfmon/perf_hw.h): which counters may count the event, and the PMC
- * value each needs.
+ * registers of the model found, the unit's encode_attr() (kernel/perfmon/pmu.h):
+ * which general-purpose and fixed counters may count the event, and the event
+ * select and fixed-counter control values each needs.  The layer that asked
+ * numbers those counters its own way; nothing here knows that numbering.
  *
  * The value is what perf_events would program, from the same attr:
  *   - the event code: the generic and cache tables (perf_tables.c), or a RAW
@@ -19,13 +20,13 @@
  * The errnos are Linux 6.1's where it has one (see perf_tables.c and
  * <perfmon/perfmon_x86.h>); where 6.1 accepts what this PMU description cannot
  * do, the answer is the one perfmon gives that value: EINVAL for bits the model
- * reserves (6.1 drops them silently).
+ * reserves (6.1 drops them silently).  Without this unit registered there is no
+ * hardware PMU, and the core answers ENOENT for it.
  */
 #include <linux/perf_event.h>
 
 #include "x86.h"
 #include "perf_x86.h"
-#include "perf/counters.h"		/* kernel/perfmon */
 
 /* A raw config's bits that perf_events sets itself, from attr and for itself. */
 #define PFM_RAW_KERNEL_BITS	(PFM_X86_SEL_USR | PFM_X86_SEL_OS | PFM_X86_SEL_INT | \
@@ -103,15 +104,12 @@ static int pfm_x86_perf_code(const struct perf_event_attr *attr, u64 *code)
 	return -ENOENT;
 }
 
-int pfm_arch_perf_encode(const struct perf_event_attr *attr, struct pfm_perf_enc *enc)
+int pfm_x86_encode_attr(const struct perf_event_attr *attr, struct pfm_attr_enc *enc)
 {
 	bool usr = !attr->exclude_user, os = !attr->exclude_kernel, only;
 	u64 code, levels;
 	int j, ret;
 
-	memset(enc, 0, sizeof(*enc));
-	if (!pfm_x86_active_unit)
-		return -ENOENT;		/* no PMU: as perf_events without one */
 	ret = pfm_x86_perf_code(attr, &code);
 	if (ret)
 		return ret;
@@ -126,14 +124,14 @@ int pfm_arch_perf_encode(const struct perf_event_attr *attr, struct pfm_perf_enc
 
 	levels = (usr ? PFM_X86_SEL_USR : 0) | (os ? PFM_X86_SEL_OS : 0);
 	if (!only) {
-		enc->counters = ((1U << pfm_x86_pmu.num_gp) - 1) << PFM_PERF_GP_FIRST;
-		enc->pmc = code | levels;
+		enc->gp = (1U << pfm_x86_pmu.num_gp) - 1;
+		enc->sel = code | levels;
 	}
 	if (j >= 0) {
-		enc->counters |= 1U << (PFM_PERF_FIXED_FIRST + j);
-		enc->fixed_pmc = (usr ? PFM_X86_FIXED_USR(j) : 0) |
-				 (os ? PFM_X86_FIXED_OS(j) : 0) |
-				 (code & PFM_X86_SEL_ANY ? PFM_X86_FIXED_ANY(j) : 0);
+		enc->fixed = 1U << j;
+		enc->fixed_ctrl = (usr ? PFM_X86_FIXED_USR(j) : 0) |
+				  (os ? PFM_X86_FIXED_OS(j) : 0) |
+				  (code & PFM_X86_SEL_ANY ? PFM_X86_FIXED_ANY(j) : 0);
 	}
 	return 0;
 }

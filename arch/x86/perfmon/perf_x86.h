@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * perfmon x86: perf's hardware events on the model found (perf_x86.c), from the
- * vendors' event codes (perf_tables.c).  The layer above is the core's
- * perf_event_open compatibility layer (kernel/perfmon/perf_hw.h).
+ * vendors' event codes (perf_tables.c).  They reach the layer above only through
+ * the unit's encode_attr() (kernel/perfmon/pmu.h), in the unit's own terms.
  */
 #ifndef _PFM_X86_PERF_H
 #define _PFM_X86_PERF_H
+
+struct perf_event_attr;
+struct pfm_attr_enc;
 
 /*
  * The event code (event select bits 7:0, 15:8 and AMD's 35:32) of a generic event
@@ -15,5 +18,8 @@
  */
 int pfm_x86_perf_generic(u64 config, u64 *code);
 int pfm_x86_perf_cache(u64 config, u64 *code);
+
+/* The unit's encode_attr() (pmu.h). */
+int pfm_x86_encode_attr(const struct perf_event_attr *attr, struct pfm_attr_enc *enc);
 
 #endif /* _PFM_X86_PERF_H */

@@ -37,6 +37,7 @@
  * not their registers, not their global control or status bits.
  */
 #include "x86.h"
+#include "perf_x86.h"
 
 #define SEL_EN		PFM_X86_SEL_EN
 #define SEL_INT		PFM_X86_SEL_INT
@@ -699,4 +700,5 @@ const struct pfm_pmu_unit pfm_x86_unit = {
 	.get = pfm_x86_get,
 	.put = pfm_x86_put,
 	.avail = pfm_x86_avail,
+	.encode_attr = pfm_x86_encode_attr,
 };

@@ -11,7 +11,8 @@
  *   unit.c       the unit's operations, the same for every model: shadows,
  *                ownership of the counters, the PMU interrupt
  *   perf_x86.c   perf's hardware events (perf_event_open) as this model's
- *                registers, from the event codes of perf_tables.c (perf_x86.h)
+ *                registers, the unit's encode_attr(), from the event codes of
+ *                perf_tables.c (perf_x86.h)
  *   hw.h         the hardware, through hw_linux.c or, on the host, the simulator
  *
  * Unit-local register indices (the logical numbers of <perfmon/perfmon_x86.h>, the

@@ -45,6 +45,27 @@ static unsigned int pfm_perf_counter_pmc(unsigned int i)
 	return PFM_X86_FIXED_CTRL_PMC;
 }
 
+/*
+ * The unit's general-purpose and fixed counters are those of
+ * <perfmon/perfmon_x86.h>, which the numbering (counters.h) has room for; a bit
+ * past that room is dropped rather than let spill into the next range.
+ */
+int pfm_perf_hw_encode(const struct perf_event_attr *attr, struct pfm_perf_enc *enc)
+{
+	struct pfm_attr_enc a;
+	int ret;
+
+	memset(enc, 0, sizeof(*enc));
+	ret = pfm_pmu_encode_attr(attr, &a);
+	if (ret)
+		return ret;
+	enc->counters = (a.gp & ((1U << PFM_X86_MAX_GP) - 1)) << PFM_PERF_GP_FIRST |
+			(a.fixed & ((1U << PFM_X86_MAX_FIXED) - 1)) << PFM_PERF_FIXED_FIRST;
+	enc->pmc = a.sel;
+	enc->fixed_pmc = a.fixed_ctrl;
+	return 0;
+}
+
 /* Counter i exists and no one else holds it (the software counters always). */
 static bool pfm_perf_counter_avail(unsigned int i, const unsigned long *pmcs,
 				   const unsigned long *pmds)

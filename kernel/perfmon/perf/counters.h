@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perfmon: the counters the perf_event_open layer gives its events (perf_hw.c),
- * and what the hardware driver tells it about perf's hardware events (the
- * architecture's encoder, arch/x86/perfmon/perf_x86.c).
+ * perfmon: the counters the perf_event_open layer gives its events (counters.c),
+ * and where perf's hardware events may go on them: the PMU unit that encodes
+ * them answers in its own terms (pmu.h, struct pfm_attr_enc), which counters.c
+ * turns into the numbering below, this layer's own.
  *
  * A target (perf.h) owns one row of counters per event set, numbered in one
  * space across the PMU's units so that the layer treats them alike:
@@ -59,14 +60,15 @@ struct pfm_perf_enc {
 };
 
 /*
- * The architecture's encoder: a PERF_TYPE_HARDWARE, HW_CACHE or RAW attr on the
- * hardware PMU now registered.  0, or the errno perf_event_open(2) gives:
- * ENOENT when there is no hardware PMU, and as Linux 6.1's x86 code gives it for
- * each config (see <perfmon/perfmon.h>, PERF_EVENT_OPEN COMPATIBILITY).
+ * A PERF_TYPE_HARDWARE, HW_CACHE or RAW attr on the hardware PMU now registered
+ * (pfm_pmu_encode_attr()), on the counters above.  0, or the errno
+ * perf_event_open(2) gives: ENOENT when there is no hardware PMU, and as Linux
+ * 6.1's x86 code gives it for each config (see <perfmon/perfmon.h>,
+ * PERF_EVENT_OPEN COMPATIBILITY).
  */
-int pfm_arch_perf_encode(const struct perf_event_attr *attr, struct pfm_perf_enc *enc);
+int pfm_perf_hw_encode(const struct perf_event_attr *attr, struct pfm_perf_enc *enc);
 
-/* perf_hw.c: what perf_event.c does with a target's counters (ctx->mutex held) */
+/* counters.c: what perf_event.c does with a target's counters (ctx->mutex held) */
 struct pfm_context;
 unsigned int pfm_perf_counter_pmd(unsigned int i);
 int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,

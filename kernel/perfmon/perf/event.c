@@ -56,11 +56,11 @@ static u64 pfm_perf_sw_pmc(const struct perf_event_attr *a)
 	return 0;
 }
 
-/* Where attr may count, and with what value: software here, hardware by the driver. */
+/* Where attr may count, and with what value: software here, hardware by the PMU. */
 static int pfm_perf_encode(const struct perf_event_attr *a, struct pfm_perf_enc *enc)
 {
 	if (a->type != PERF_TYPE_SOFTWARE)
-		return pfm_arch_perf_encode(a, enc);
+		return pfm_perf_hw_encode(a, enc);
 	memset(enc, 0, sizeof(*enc));
 	enc->pmc = pfm_perf_sw_pmc(a);
 	if (enc->pmc)

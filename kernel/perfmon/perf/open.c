@@ -164,7 +164,7 @@ static int pfm_perf_check_type(const struct perf_event_attr *attr)
 	case PERF_TYPE_HARDWARE:
 	case PERF_TYPE_HW_CACHE:
 	case PERF_TYPE_RAW:
-		return pfm_arch_perf_encode(attr, &enc);
+		return pfm_perf_hw_encode(attr, &enc);
 	}
 	return -ENOENT;
 }

@@ -3,12 +3,14 @@
  * perf: perf_event_open's hardware events (PERF_TYPE_HARDWARE, HW_CACHE, RAW) as
  * the perf_event_open layer programs them, on every simulated model.
  *
- * The layer's open path (perf_open.c, perf_event.c) needs files, fds and threads
- * and runs only in the kernel (the guest suites); what it does with a hardware
- * event is here: the driver's translation of the attr (perf_x86.c and its
- * tables), then the placement on a target's counters and the PMC requests
- * (perf_hw.c, the same calls perf_event.c makes), written through the core to a
- * context on the simulated CPU, and exact counts of what the CPU executes.
+ * The layer's open path (perf/open.c, perf/event.c) needs files, fds and
+ * threads and runs only in the kernel (the guest suites); what it does with a
+ * hardware event is here: the driver's translation of the attr (perf_x86.c and
+ * its tables, the unit's encode_attr()) as the layer asks for it and numbers it
+ * (pfm_perf_hw_encode()), then the placement on a target's counters and the PMC
+ * requests (perf/counters.c, the same calls perf/event.c makes), written
+ * through the core to a context on the simulated CPU, and exact counts of what
+ * the CPU executes.
  *
  * The expected codes are written out here from the Intel SDM's architectural
  * events and the AMD event lists, with Linux 6.1's choice of which generic event
@@ -48,7 +50,7 @@ int encode(u32 type, u64 config, u64 excl, struct pfm_perf_enc *e)
 	a.config = config;
 	a.exclude_user = !!(excl & 1);
 	a.exclude_kernel = !!(excl & 2);
-	return pfm_arch_perf_encode(&a, e);
+	return pfm_perf_hw_encode(&a, e);
 }
 
 
@@ -166,14 +168,14 @@ START_TEST(test_levels)
 	a.exclude_hv = 1;
 	a.exclude_idle = 1;
 	a.exclude_guest = 1;
-	ck_assert_int_eq(pfm_arch_perf_encode(&a, &e), 0);
+	ck_assert_int_eq(pfm_perf_hw_encode(&a, &e), 0);
 	ck_enc(&e, &w, PFM_X86_SEL_USR, 0x2, "instructions:u, hv idle guest excluded");
 	a.exclude_host = 1;
-	ck_assert_int_eq(pfm_arch_perf_encode(&a, &e), -EINVAL);
+	ck_assert_int_eq(pfm_perf_hw_encode(&a, &e), -EINVAL);
 	/* no precise events without PEBS or IBS */
 	a.exclude_host = 0;
 	a.precise_ip = 1;
-	ck_assert_int_eq(pfm_arch_perf_encode(&a, &e), -EOPNOTSUPP);
+	ck_assert_int_eq(pfm_perf_hw_encode(&a, &e), -EOPNOTSUPP);
 }
 END_TEST
 
