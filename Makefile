@@ -63,7 +63,7 @@ include tests/lib/lib.mk
 include tests/guest/guest.mk
 include tools/bench/bench.mk
 include dist/install.mk
-include tests/guest/perf/perf.mk
+include tests/guest/clients/clients.mk
 include tests/coverage/coverage.mk
 include tests/fuzz/fuzz.mk
 
@@ -87,10 +87,10 @@ check: deps
 .PHONY: check-packages
 check-packages: check-dkms check-deb
 
-# pfmon end to end, after the suite (tests/guest/pfmon-check.sh).
+# pfmon end to end, after the suite (tests/guest/pfmon/pfmon-check.sh).
 GUEST_TOOLS := $(B)/guest/bin/pfmon:/bin/pfmon $(B)/guest/bin/workload:/bin/workload \
-	       $(TOP)/tests/guest/pfmon-check.sh:/bin/pfmon-check \
-	       $(TOP)/tests/guest/exec-images.sh:/bin/pfm-exec-images \
+	       $(TOP)/tests/guest/pfmon/pfmon-check.sh:/bin/pfmon-check \
+	       $(TOP)/tests/guest/run/exec-images.sh:/bin/pfm-exec-images \
 	       $(B)/guest/bin/jsoncheck:/bin/jsoncheck $(B)/guest/bin/runas:/bin/runas
 
 # The stock kernel has AppArmor: security.c checks that it refuses an attach.
@@ -102,14 +102,14 @@ GUEST_APPARMOR := +/usr/sbin/apparmor_parser:/sbin/apparmor_parser \
 GUEST_SUITE := $(if $(SUITE),CK_RUN_SUITE=$(SUITE))
 
 check-guest: module guest-bins
-	$(MKINITRAMFS) $(B)/guest/check.cpio.gz $(TOP)/tests/guest/run-suite.sh \
+	$(MKINITRAMFS) $(B)/guest/check.cpio.gz $(TOP)/tests/guest/run/run-suite.sh \
 		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS) \
 		$(GUEST_APPARMOR)
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/check.cpio.gz \
 		$(if $(GUEST_SUITE),--append "$(GUEST_SUITE)") --timeout 900 \
 		--log $(B)/guest/check.log
 
-# Issue 16's accuracy goals for multiplexed counts (tests/guest/mux_accuracy.c), in
+# Issue 16's accuracy goals for multiplexed counts (tests/guest/core/mux_accuracy.c), in
 # a guest whose clock counts instructions (4 ns each, as bench-mux's: the second
 # CPU left down, the delay loop not calibrated: tools/bench/bench.mk), so that a
 # run's time is its work whatever the host's load, and the figures repeat.  PFM_MUX_REPS=n on the
@@ -119,7 +119,7 @@ MUX_CHECK_QEMU_OPTS ?= -icount shift=2,sleep=off -smp 1
 MUX_CHECK_APPEND ?=
 .PHONY: check-mux
 check-mux: module guest-bins
-	$(MKINITRAMFS) $(B)/guest/check-mux.cpio.gz $(TOP)/tests/guest/run-mux-accuracy.sh \
+	$(MKINITRAMFS) $(B)/guest/check-mux.cpio.gz $(TOP)/tests/guest/run/run-mux-accuracy.sh \
 		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/pfm_tests:/bin/pfm_tests
 	PFM_QEMU_OPTS="$(MUX_CHECK_QEMU_OPTS)" $(RUN_GUEST) --kernel $(GUEST_KERNEL) \
 		--initrd $(B)/guest/check-mux.cpio.gz \
@@ -128,7 +128,7 @@ check-mux: module guest-bins
 
 # The same suite on the debug kernel, through the system calls.
 check-guest-debug: kernel guest-bins
-	$(MKINITRAMFS) $(B)/guest/check-debug.cpio.gz $(TOP)/tests/guest/run-suite-intree.sh \
+	$(MKINITRAMFS) $(B)/guest/check-debug.cpio.gz $(TOP)/tests/guest/run/run-suite-intree.sh \
 		$(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS)
 	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/guest/check-debug.cpio.gz \
 		--append "$(DEBUG_APPEND) $(GUEST_SUITE)" --timeout 900 \

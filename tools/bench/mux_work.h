@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Multiplexing accuracy on workloads of known counts (mux_work.c), shared by the
- * benchmark (mux_bench.c) and the guest suite (tests/guest/mux.c).
+ * benchmark (mux_bench.c) and the guest suite (tests/guest/core/mux.c).
  *
  * Every set counts the same two software events, system calls and page faults, so
  * each set's estimate can be held against the exact totals, which an unmultiplexed
