@@ -6,12 +6,12 @@
 #   make lib      build libperfmon
 #   make kernel   build the in-tree debug kernel with the pfm_* system calls
 #   make check    host unit tests (with make install into a throwaway root and the
-#                 man pages' lint), the DKMS build and the Debian packages, then the
-#                 guest suite in QEMU twice: on the stock kernel with perfmon.ko, and
-#                 on the in-tree debug kernel; then the fuzzer for 2 minutes on each
-#                 (make check-fuzz); check-mux, issue 16's accuracy goals for
-#                 multiplexed counts in an instruction-counted guest, comes after
-#                 check-guest
+#                 man pages' lint), the DKMS build and the Debian packages; the guest
+#                 suite in QEMU on the stock kernel with perfmon.ko (check-guest), the
+#                 multiplexing accuracy goals (check-mux), the perf clients
+#                 (check-perf-clients); the same suite and clients on the in-tree
+#                 debug kernel (check-guest-debug, check-perf-clients-debug); then
+#                 the fuzzer for 2 minutes on each kernel (check-fuzz)
 #   make install  libperfmon, pfmon, pfm-perf, headers, perfmon.pc, man pages
 #                 (PREFIX=/usr/local, DESTDIR)
 #   make deb      Debian packages in build/deb/: perfmon-dkms, libperfmon1,
@@ -23,8 +23,9 @@
 #                 (tests/coverage/README.md)
 #   make demo     boot the guest and measure a workload with pfmon
 #   make check-perf-clients   perf, PAPI and stress-ng in the guest, natively and
-#                 through the perf_event_open shim (stock kernel; not in make check:
-#                 its clock comparisons are at the mercy of host load, see perf.mk)
+#                 through the perf_event_open shim, on the stock kernel
+#                 (tests/guest/clients/clients.mk; check-perf-clients-debug on the
+#                 debug kernel; both in make check)
 #   make bench    benchmarks (bench-msr: MSR accesses per operation on the simulated
 #                 x86 PMUs, tests/sim/; bench-mux: set multiplexing in the guest;
 #                 bench-ops, bench-mem: cost and memory against perf_events in the
@@ -109,12 +110,13 @@ check-guest: module guest-bins
 		$(if $(GUEST_SUITE),--append "$(GUEST_SUITE)") --timeout 900 \
 		--log $(B)/guest/check.log
 
-# Issue 16's accuracy goals for multiplexed counts (tests/guest/core/mux_accuracy.c), in
-# a guest whose clock counts instructions (4 ns each, as bench-mux's: the second
+# The accuracy goals for multiplexed counts (tests/guest/core/mux_accuracy.c: the
+# estimates within 2% on average, every event within 5%, the 95% bounds holding),
+# in a guest whose clock counts instructions (4 ns each, as bench-mux's: the second
 # CPU left down, the delay loop not calibrated: tools/bench/bench.mk), so that a
-# run's time is its work whatever the host's load, and the figures repeat.  PFM_MUX_REPS=n on the
-# kernel command line (MUX_CHECK_APPEND) changes the runs per configuration.
-# Some 1-2 minutes on a loaded 2-core host.
+# run's time is its work whatever the host's load, and the figures repeat.
+# PFM_MUX_REPS=n on the kernel command line (MUX_CHECK_APPEND) changes the runs
+# per configuration.
 MUX_CHECK_QEMU_OPTS ?= -icount shift=2,sleep=off -smp 1
 MUX_CHECK_APPEND ?=
 .PHONY: check-mux

@@ -63,7 +63,7 @@ struct mux_figures {
 void mux_summarise(const struct mux_result *res, int n, int method, struct mux_figures *f);
 
 /*
- * Issue 16's goals: the mean error averaged over the runs at most 2%, the worst
+ * The accuracy goals: the mean error averaged over the runs at most 2%, the worst
  * event of every run within 5%, the 95% bounds holding at least 95% of the time.
  */
 #define MUX_GOAL_MEAN	0.02

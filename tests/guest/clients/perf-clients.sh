@@ -6,7 +6,7 @@
 # natively (the kernel's perf_event answers), then as `noperf pfm-perf CLIENT`,
 # where the kernel's perf_event_open is blocked and only perfmon's shim can answer.
 # The native run must give the numbers the workload fixes; the shim run must match
-# the native one within the tolerances.
+# the native one within each check's tolerance (below).
 #
 # Clocks are not compared across runs: under TCG a loaded host stretches one run
 # of a workload by a fifth against the next.  Each run's task-clock is checked
