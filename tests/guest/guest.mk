@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The guest test suite: one static binary, pfm_tests, run as root in the QEMU
-# guest with perfmon.ko loaded.  Static so that it runs whatever the guest's
-# libc; the check library comes from the build host.
+# guest, with perfmon.ko loaded (make check-guest) or on the in-tree debug kernel
+# (make check-guest-debug).  Static so that it runs whatever the guest's libc; the
+# check library comes from the build host.
 #
 #   harness/   main.c (the runner, CK_RUN_SUITE), suites.h (the list), util.[ch]
 #              and users.[ch] (helpers of every suite)
