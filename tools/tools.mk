@@ -25,9 +25,9 @@ $(B)/guest/bin/workload: $(TOP)/tools/pfmon/workload.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -pthread -o $@ $<
 
-# Helpers of the guest's pfmon tests (tests/guest/pfmon-check.sh): a JSON checker
+# Helpers of the guest's pfmon tests (tests/guest/pfmon/pfmon-check.sh): a JSON checker
 # for pfmon -j, and runas, to be refused as a user without capabilities.
-$(B)/guest/bin/%: $(TOP)/tests/guest/helpers/%.c
+$(B)/guest/bin/%: $(TOP)/tests/guest/pfmon/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -o $@ $<
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Multiplexing accuracy on workloads of known counts (mux_work.c), shared by the
- * benchmark (mux_bench.c) and the guest suite (tests/guest/mux.c).
+ * benchmark (mux_bench.c) and the guest suite (tests/guest/core/mux.c).
  *
  * Every set counts the same two software events, system calls and page faults, so
  * each set's estimate can be held against the exact totals, which an unmultiplexed
@@ -63,7 +63,7 @@ struct mux_figures {
 void mux_summarise(const struct mux_result *res, int n, int method, struct mux_figures *f);
 
 /*
- * Issue 16's goals: the mean error averaged over the runs at most 2%, the worst
+ * The accuracy goals: the mean error averaged over the runs at most 2%, the worst
  * event of every run within 5%, the 95% bounds holding at least 95% of the time.
  */
 #define MUX_GOAL_MEAN	0.02

@@ -546,7 +546,7 @@ static const char *verdict(bool met)
 }
 
 /*
- * Issue 15's goals against the medians measured above; a goal not met says what
+ * The cost goals against perf_events, on the medians measured above; a goal not met says what
  * stands in its way (memory, goal 5, is bench-mem's report).
  */
 static void print_goals(const struct op_result *res, const struct sweep_result *sw)
@@ -557,7 +557,7 @@ static void print_goals(const struct op_result *res, const struct sweep_result *
 	double r4 = sw[4].over_perf[RD_SYSCALL].med, r8 = sw[8].over_perf[RD_SYSCALL].med;
 	bool counts = r4 <= 0.5 && r8 <= 0.5, clock = rd->ratio.med <= 0.5;
 
-	printf("\ngoals (issue 15), medians:\n");
+	printf("\ngoals, medians:\n");
 	printf("1. mapped read of 8 counts at least 20x cheaper than perf's group read(): "
 	       "%.0fx, %s\n", 1 / m8, verdict(1 / m8 >= 20));
 	printf("2. pfm_read_pmds of 4 and 8 counts at most half of perf's: %.3f and %.3f, %s;\n"

@@ -24,7 +24,7 @@ W=/bin/workload
 # counting: 5000 getppid and 256 fresh pages, at user level.  The system calls are
 # exact on each kernel: the execve, glibc's static startup (13 calls on Debian's
 # kernel, 15 on the in-tree one: see lifecycle.c), 5000 getppid, the workload's
-# page set-up, exit_group: 5018 and 5020 measured.
+# page set-up, exit_group: 5018 and 5020.
 out=$(/bin/pfmon -e syscalls,page-faults -- $W -s 5000 -p 256) ||
 	fail "pfmon exited with $?"
 sys=$(count syscalls)

@@ -162,8 +162,8 @@ END_TEST
  * context's lock.  With a kernel-level fault counter one short of wrapping, a read
  * of a bad address fails with EFAULT, and only the fault of the copy that reports
  * it (page faults enabled, no lock held) is counted: the counter wraps to 0 there.
- * Counting the first one overflowed the counter under the lock the overflow takes:
- * the CPU hung, interrupts off (found by the fuzzer).
+ * Counting the first one would overflow the counter under the lock the overflow
+ * path takes: the CPU would hang with interrupts off.
  */
 START_TEST(test_fault_under_read_lock)
 {

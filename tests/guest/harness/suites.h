@@ -20,7 +20,7 @@ Suite *pfm_access_suite(void);		/* access.c: who may do what, limits */
 Suite *pfm_cpu_suite(void);		/* cpu.c: system-wide sessions, hotplug */
 Suite *pfm_sets_suite(void);		/* sets.c: event sets, multiplexing */
 Suite *pfm_mux_suite(void);		/* mux.c: the set switch log, estimates */
-Suite *pfm_mux_accuracy_suite(void);	/* mux_accuracy.c: issue 16's goals (check-mux) */
+Suite *pfm_mux_accuracy_suite(void);	/* mux_accuracy.c: accuracy goals (check-mux) */
 Suite *pfm_levels_suite(void);		/* levels.c: user and kernel level */
 Suite *pfm_smpl_suite(void);		/* smpl.c: sampling buffers, locked memory */
 Suite *pfm_notify_suite(void);		/* notify.c: overflow notification, restart */

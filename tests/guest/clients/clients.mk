@@ -13,7 +13,7 @@
 # shared libraries (about 22 MB gzipped); the guest runs the host's glibc.
 
 PERF_CLIENTS := /usr/bin/perf /usr/bin/papi_command_line /usr/bin/stress-ng
-PERF_DIFF_SRCS := $(wildcard $(TOP)/tests/guest/perf/diff*.c)
+PERF_DIFF_SRCS := $(wildcard $(TOP)/tests/guest/clients/diff*.c)
 PERF_GUEST_BINS := $(B)/guest/bin/noperf $(B)/guest/bin/perf_diff $(B)/guest/bin/manpage \
 		   $(B)/guest/bin/cputime $(B)/guest/bin/workload-fp \
 		   $(B)/guest/bin/workload-dyn
@@ -22,11 +22,11 @@ PERF_GUEST_BINS := $(B)/guest/bin/noperf $(B)/guest/bin/perf_diff $(B)/guest/bin
 perf-guest-bins: $(PERF_GUEST_BINS) $(LIBPFM_PERF_SO)
 
 # Dynamic, as a user's program is: the preload answers its syscall().
-$(B)/guest/bin/manpage: $(TOP)/tests/guest/perf/manpage.c
+$(B)/guest/bin/manpage: $(TOP)/tests/guest/clients/manpage.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -o $@ $<
 
-$(B)/guest/bin/noperf: $(TOP)/tests/guest/perf/noperf.c
+$(B)/guest/bin/noperf: $(TOP)/tests/guest/clients/noperf.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -o $@ $<
 
@@ -40,21 +40,21 @@ $(B)/guest/bin/workload-dyn: $(TOP)/tools/pfmon/workload.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -fno-omit-frame-pointer -pthread -o $@ $<
 
-$(B)/guest/bin/cputime: $(TOP)/tests/guest/perf/cputime.c
+$(B)/guest/bin/cputime: $(TOP)/tests/guest/clients/cputime.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -o $@ $<
 
-$(B)/guest/bin/perf_diff: $(PERF_DIFF_SRCS) $(TOP)/tests/guest/perf/diff.h $(LIBPFM_A) $(LIBPFM_HDRS)
+$(B)/guest/bin/perf_diff: $(PERF_DIFF_SRCS) $(TOP)/tests/guest/clients/diff.h $(LIBPFM_A) $(LIBPFM_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -o $@ $(PERF_DIFF_SRCS) $(LIBPFM_A)
 
-PERF_CLIENTS_FILES = $(TOP)/tests/guest/perf/perf-clients.sh \
+PERF_CLIENTS_FILES = $(TOP)/tests/guest/clients/perf-clients.sh \
 	$(B)/guest/bin/workload:/bin/workload $(B)/guest/bin/cputime:/bin/cputime \
 	$(B)/guest/bin/workload-fp:/bin/workload-fp +$(B)/guest/bin/workload-dyn:/bin/workload-dyn \
 	$(B)/guest/bin/noperf:/bin/noperf $(B)/guest/bin/perf_diff:/bin/perf_diff \
 	$(LIBPFM_PERF_SO):/lib/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
 	+$(B)/guest/bin/manpage:/bin/manpage \
-	$(TOP)/tests/guest/perf/perf-record.sh:/bin/perf-record.sh \
+	$(TOP)/tests/guest/clients/perf-record.sh:/bin/perf-record.sh \
 	$(foreach c,$(PERF_CLIENTS),+$(c):$(c))
 PERF_CLIENTS_APPEND = $(strip $(if $(PERF_SHIM),PFM_SHIM=$(PERF_SHIM)) \
 	$(if $(PERF_CLIENTS_ONLY),PERF_CLIENTS_ONLY=$(PERF_CLIENTS_ONLY)))

@@ -209,7 +209,7 @@ START_TEST(test_end_msg_thread)
 	/*
 	 * After the getppid the thread returns into glibc (2.36, linked in
 	 * statically), which blocks signals (rt_sigprocmask), gives its
-	 * stack back (madvise) and calls exit: 500 + 3, measured.
+	 * stack back (madvise) and calls exit: 500 + 3.
 	 */
 	c = count(w.fd);
 	ck_assert_msg(c == 500 + 3, "counted %llu, expected 503",
@@ -423,7 +423,7 @@ END_TEST
  */
 #define EXEC_N		1000
 /*
- * Measured: the execve, then 13 calls of glibc's static startup (brk x2,
+ * The execve, then 13 calls of glibc's static startup (brk x2,
  * arch_prctl, set_tid_address, set_robust_list, rseq, prlimit64, readlink,
  * getrandom, brk x3, mprotect), the N getppid, the exit_group: N + 15 on
  * Debian's kernel; the in-tree tinyconfig kernel gives N + 17 (glibc's startup

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mux_accuracy: issue 16's accuracy goals for multiplexed counts, asserted on the
+ * mux_accuracy: the accuracy goals for multiplexed counts, asserted on the
  * benchmark's phased workload of known counts (tools/bench/mux_work.h), every set
  * counting system calls and page faults, switched every 1 ms less a random part.
  *
@@ -13,10 +13,9 @@
  * Phased, 2, 4 and 8 sets, 8 runs each: the reported estimate (pfm_mux_choose())
  * within 2% on average over the runs, every event of every run within 5%, the
  * 95% bounds holding at least 95% of the time.  Linear scaling (perf's method)
- * meets these too (0.3-1.1% on average, worst event 1-5%), so at 2 and 4 sets
- * the reported estimate must also be at most 3/4 as far off as linear scaling on
- * average over the same runs (measured: 0.30-0.49): that fails if interpolation
- * is turned off.
+ * meets these too, so at 2 and 4 sets the reported estimate must also be at
+ * most 3/4 as far off as linear scaling on average over the same runs: that
+ * fails if interpolation is turned off.
  * The work clock (pfm_mux_work_clock()) is hardly exercised here: an instruction
  * counted guest's clock stops while QEMU is descheduled, so no run is stretched
  * by the host; the library's tests (tests/lib/mux_test.c) cover it.

@@ -2,7 +2,7 @@
 /*
  * perf_shim: pfm_perf_event_open() where it is perfmon's own, not perf_events':
  * the choices <perfmon/perfmon.h> (PERF_EVENT_OPEN COMPATIBILITY) documents,
- * which the differential test (tests/guest/perf/) cannot compare with the
+ * which the differential test (tests/guest/clients/) cannot compare with the
  * kernel.  Exact counts come from page faults the test itself makes.
  */
 #define _GNU_SOURCE
