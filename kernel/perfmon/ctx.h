@@ -1,11 +1,73 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perfmon: a context's lifetime (ctx.c).
+ * perfmon: the context, a monitoring session (internal.h says how it is locked),
+ * and its lifetime (ctx.c).
  */
 #ifndef _PERFMON_CTX_H
 #define _PERFMON_CTX_H
 
 #include "internal.h"
+#include "smpl.h"
+
+#define PFM_MSGS_COUNT		8	/* depth of a context's message queue */
+
+enum pfm_state {
+	PFM_CTX_UNLOADED,	/* not attached */
+	PFM_CTX_LOADED,		/* attached to a thread (or a CPU) */
+};
+
+struct pfm_hook;
+struct pfm_event_set;
+
+struct pfm_context {
+	refcount_t ref;			/* fd + attachment + in-flight users */
+	struct mutex mutex;
+	raw_spinlock_t lock;
+	u32 flags;			/* PFM_FL_* */
+	enum pfm_state state;
+	bool started;
+	int on_cpu;			/* CPU the monitored thread (or the monitored CPU)
+					 * runs on now, or -1: where the live state is */
+	int last_cpu;			/* CPU the monitored thread last ran on */
+	int cpu;			/* system-wide: the monitored CPU, or -1 */
+	struct task_struct *task;	/* attached thread, or NULL */
+	struct pfm_hook *hook;		/* its hook (thread.c), or NULL */
+	kuid_t uid;			/* user charged for the context */
+	struct list_head sets;		/* ordered by set id; set 0 always exists */
+	struct pfm_event_set *active;	/* set on the PMU when started */
+	u64 live_since_ns;		/* when the active set last became live */
+	u64 live_ns;			/* live time of all sets together: the time
+					 * base of the set switch log (smpl.h) */
+	struct hrtimer timer;		/* the active set's switch timeout */
+	u64 nr_switches;		/* set switches done by the kernel */
+
+	struct pfm_smpl_buf smpl;	/* set at creation, freed at the last close */
+	struct pfm_counts_page *upage;	/* the counts page, from its first mmap (ctx->lock
+					 * to set; freed with the context) */
+	bool upage_hw;			/* it shows hardware counters (upage.c) */
+	u32 unit_wants[PFM_MAX_UNITS];	/* needs of every PMC value written (pmu.h) */
+	u32 unit_held[PFM_MAX_UNITS];	/* taken while attached (ctx->lock) */
+
+	bool masked;			/* stopped by a notifying overflow until restart */
+	bool restart_switch;		/* that overflow also completed a set switch */
+	struct irq_work wake_work;	/* wakes readers up from any context (msg.c) */
+	wait_queue_head_t restart_wait;	/* PFM_FL_NOTIFY_BLOCK: the held thread */
+	struct fasync_struct *fasync;	/* SIGIO owners */
+	wait_queue_head_t msgq_wait;
+	union pfarg_msg msgq[PFM_MSGS_COUNT];
+	unsigned int msgq_head;
+	unsigned int msgq_count;
+};
+
+static inline bool pfm_ctx_system_wide(const struct pfm_context *ctx)
+{
+	return ctx->flags & PFM_FL_SYSTEM_WIDE;
+}
+
+static inline bool pfm_ctx_is_loaded(const struct pfm_context *ctx)
+{
+	return READ_ONCE(ctx->state) == PFM_CTX_LOADED;
+}
 
 int pfm_check_create_flags(u32 flags);
 struct pfm_context *pfm_context_alloc(u32 flags);

@@ -8,6 +8,7 @@
 #include <uapi/perfmon/perfmon_dfl_smpl.h>
 
 #include "internal.h"
+#include "sets.h"
 #include "env.h"
 #include "pmu_state.h"
 #include "smpl.h"

@@ -14,6 +14,7 @@
 #define _PERFMON_ENV_H
 
 #include "internal.h"
+#include "ctx.h"
 
 /* thread.c: attaching to a thread, and a thread held at a notification */
 struct task_struct *pfm_find_task(pid_t tid);

@@ -13,6 +13,7 @@
 #include <linux/pid.h>
 
 #include "internal.h"
+#include "sets.h"
 #include "ctx.h"
 #include "env.h"
 #include "msg.h"

@@ -10,6 +10,8 @@
 #include <uapi/perfmon/perfmon_mux_smpl.h>
 
 #include "internal.h"
+#include "ctx.h"
+#include "sets.h"
 #include "smpl.h"
 
 static int pfm_mux_smpl_validate(u32 ctx_flags __always_unused, const void *data)

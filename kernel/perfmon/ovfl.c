@@ -10,6 +10,7 @@
  * seen first by another sync (a read, a save) is pending until then (pfm_pmd_sync()).
  */
 #include "internal.h"
+#include "ctx.h"
 #include "env.h"
 #include "ovfl.h"
 #include "pmu_state.h"

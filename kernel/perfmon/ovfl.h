@@ -6,6 +6,9 @@
 #ifndef _PERFMON_OVFL_H
 #define _PERFMON_OVFL_H
 
+#include "ctx.h"
+#include "sets.h"
+
 void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *unit, u64 bits);
 void pfm_overflow_act_locked(struct pfm_context *ctx);
 

@@ -3,6 +3,7 @@
  * perfmon: building the logical register map from the PMU units.
  */
 #include "internal.h"
+#include "sets.h"
 #include "pmu.h"
 
 struct pfm_pmu pfm_pmu;

@@ -18,6 +18,8 @@
  * at least once per wrap, so no wrap is lost; a carry out of 64 bits is an overflow.
  */
 #include "internal.h"
+#include "ctx.h"
+#include "sets.h"
 #include "env.h"
 #include "pmu_state.h"
 

@@ -6,6 +6,8 @@
 #define _PERFMON_PMU_STATE_H
 
 #include "internal.h"
+#include "ctx.h"
+#include "sets.h"
 
 DECLARE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
 

@@ -9,6 +9,7 @@
 #include <linux/smp.h>
 
 #include "internal.h"
+#include "ctx.h"
 #include "env.h"
 
 u64 pfm_clock_ns(void)

@@ -8,6 +8,8 @@
  * the list changes too.
  */
 #include "internal.h"
+#include "ctx.h"
+#include "smpl.h"
 #include "env.h"
 #include "pmu_state.h"
 #include "rw.h"

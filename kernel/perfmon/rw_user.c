@@ -23,6 +23,8 @@
 #include <linux/uaccess.h>
 
 #include "internal.h"
+#include "ctx.h"
+#include "sets.h"
 #include "args.h"
 #include "rw.h"
 #include "rw_user.h"

@@ -3,6 +3,7 @@
  * perfmon: event sets, the software image of the whole PMU.
  */
 #include "internal.h"
+#include "ctx.h"
 #include "env.h"
 #include "switch.h"
 #include "pmu_state.h"

@@ -1,9 +1,65 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perfmon: event sets (sets.c).
+ * perfmon: event sets, each the whole software image of the PMU, and what they
+ * keep for each PMD (sets.c).
  */
 #ifndef _PERFMON_SETS_H
 #define _PERFMON_SETS_H
+
+#include "internal.h"
+
+struct pfm_context;
+
+/* What a set keeps for each PMD. */
+struct pfm_pmd {
+	u64 value;		/* 64-bit virtual value; while live, its low bits are
+				 * the hardware value at the last sync */
+	u32 flags;		/* PFM_PMDFL_* */
+	u64 long_reset;
+	u64 short_reset;
+	u64 last_reset_val;
+	u64 ovfl_switch_cnt;		/* overflows before a switch, as written */
+	u64 switch_left;		/* overflows left before the switch */
+};
+
+/*
+ * What few PMDs are given, apart from struct pfm_pmd, in an array of a set's own
+ * made at the first write that gives any of it (pfm_write_pmds()): the PMDs it
+ * resets with it and records in its samples, its random mask, its sample event
+ * id.  Most sets have none, and without it a set's PMDs fit a quarter of the
+ * memory (4 KB, not 16, for the software PMU's 72 slots).
+ */
+struct pfm_pmd_opts {
+	u64 reset_pmds[PFM_PMD_BV];
+	u64 smpl_pmds[PFM_PMD_BV];
+	u64 random_mask;
+	u64 smpl_eventid;
+};
+
+/* An event set: the whole software image of the PMU. */
+struct pfm_event_set {
+	struct list_head list;		/* in ctx->sets, ordered by id */
+	u16 id;
+	u32 flags;			/* PFM_SETFL_* */
+	u64 timeout_ns;			/* effective switch timeout */
+	u64 timeout_mask;		/* PFM_SETFL_RANDOM_TIMEOUT: range taken off it */
+	u64 timeout_left_ns;		/* left of it while switched out or stopped */
+	u64 runs;			/* activations */
+	u64 duration_ns;		/* time live: on the CPU, started, active */
+	DECLARE_BITMAP(ovfl_pmds, PFM_MAX_PMDS);	/* overflowed last */
+	DECLARE_BITMAP(ovfl_pending, PFM_MAX_PMDS);	/* carried, not yet acted on */
+	DECLARE_BITMAP(restart_pmds, PFM_MAX_PMDS);	/* notified: long reset at restart */
+	DECLARE_BITMAP(used_pmcs, PFM_MAX_PMCS);	/* written by the user */
+	DECLARE_BITMAP(used_pmds, PFM_MAX_PMDS);
+	DECLARE_BITMAP(no_emul64, PFM_MAX_PMDS);	/* PMDs exported raw */
+	u64 *pmcs;			/* [pfm_pmu.num_pmc_slots] */
+	u64 pmcs_gen;			/* names these PMC values (pfm_set_pmcs_changed()) */
+	struct pfm_pmd *pmds;		/* [pfm_pmu.num_pmd_slots] */
+	struct pfm_pmd_opts *opts;	/* [pfm_pmu.num_pmd_slots], or NULL: none */
+};
+
+/* The context's sets, in id order (ctx->mutex or ctx->lock held). */
+#define pfm_for_each_set(ctx, set)	list_for_each_entry(set, &(ctx)->sets, list)
 
 struct pfm_event_set *pfm_set_alloc(u16 id);
 void pfm_set_free(struct pfm_event_set *set);

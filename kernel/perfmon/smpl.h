@@ -15,6 +15,22 @@
 #include <linux/mm_types.h>
 #include <linux/types.h>
 
+struct pfm_context;
+struct pfm_event_set;
+struct pfm_smpl_charge;
+struct pfm_smpl_fmt;
+struct user_struct;
+
+/* A context's sampling buffer (smpl.h); addr is NULL without a format. */
+struct pfm_smpl_buf {
+	const struct pfm_smpl_fmt *fmt;	/* holds a reference on the format's module */
+	void *addr;			/* vmalloc_user() memory */
+	size_t size;			/* a page multiple */
+	const struct pfm_smpl_charge *charge;	/* how it was charged, or NULL */
+	struct user_struct *user;	/* charged with the pages, or NULL */
+	unsigned long charged_pages;
+};
+
 struct pfm_smpl_fmt {
 	const char *name;
 	u32 version;

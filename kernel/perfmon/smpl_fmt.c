@@ -13,6 +13,7 @@
 #include <uapi/perfmon/perfmon_dfl_smpl.h>
 
 #include "internal.h"
+#include "ctx.h"
 #include "env.h"
 #include "smpl.h"
 #include "sysfs.h"

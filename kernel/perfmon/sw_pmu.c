@@ -13,6 +13,8 @@
  * operations alone), the bank counts into PMDs of its own.
  */
 #include "internal.h"
+#include "ctx.h"
+#include "sets.h"
 #include "env.h"
 #include "pmu_state.h"
 #include "sw_pmu.h"

@@ -18,6 +18,7 @@
  * any of its live time.
  */
 #include "internal.h"
+#include "ctx.h"
 #include "env.h"
 #include "ovfl.h"
 #include "pmu_state.h"

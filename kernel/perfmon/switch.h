@@ -7,6 +7,7 @@
 #define _PERFMON_SWITCH_H
 
 #include "env.h"
+#include "ctx.h"
 
 /* How long the active set has been live, now (ctx->lock held, on the live CPU). */
 static inline u64 pfm_live_elapsed(const struct pfm_context *ctx)

@@ -24,6 +24,8 @@
  * written between.  Out of its set's live time, pmds[] is the value and rdpmc[] 0.
  */
 #include "internal.h"
+#include "ctx.h"
+#include "sets.h"
 #include "env.h"
 #include "pmu_state.h"
 #include "upage.h"

@@ -7,6 +7,7 @@
 #define _PERFMON_UPAGE_H
 
 #include "internal.h"
+#include "ctx.h"
 
 void __pfm_upage_refresh(struct pfm_context *ctx);
 void pfm_upage_show(struct pfm_context *ctx, bool live);

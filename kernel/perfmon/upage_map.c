@@ -14,6 +14,7 @@
 
 #include "compat.h"
 #include "internal.h"
+#include "ctx.h"
 #include "env.h"
 #include "upage.h"
 #include "upage_map.h"

@@ -26,6 +26,7 @@
 #include <linux/task_work.h>
 
 #include "internal.h"
+#include "ctx.h"
 #include "perf.h"
 
 static void pfm_perf_kill(struct irq_work *w)

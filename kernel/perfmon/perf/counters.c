@@ -16,6 +16,8 @@
  * so these errnos reach perf only for a group that fits in no set.
  */
 #include "internal.h"
+#include "ctx.h"
+#include "smpl.h"
 #include "env.h"
 #include "counters.h"
 #include "rw.h"

@@ -22,6 +22,7 @@
 #include <linux/poll.h>
 
 #include "internal.h"
+#include "ctx.h"
 #include "compat.h"
 #include "perf.h"
 

@@ -24,6 +24,7 @@
 #include <linux/tracepoint.h>
 
 #include "internal.h"
+#include "ctx.h"
 #include "perf.h"
 #include "sw_hooks.h"
 

@@ -22,6 +22,7 @@
 #include <linux/sched/signal.h>
 
 #include "internal.h"
+#include "ctx.h"
 #include "access.h"
 #include "env.h"
 #include "perf.h"

@@ -24,6 +24,7 @@
 #include <linux/time64.h>
 
 #include "internal.h"
+#include "sets.h"
 #include "env.h"
 #include "ovfl.h"
 #include "overflow.h"

@@ -34,6 +34,8 @@
 #include <linux/vmalloc.h>
 
 #include "internal.h"
+#include "ctx.h"
+#include "sets.h"
 #include "access.h"
 #include "compat.h"
 #include "perf.h"

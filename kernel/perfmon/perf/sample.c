@@ -29,6 +29,7 @@
 #include <linux/sched/clock.h>
 
 #include "internal.h"
+#include "ctx.h"
 #include "env.h"
 #include "switch.h"
 #include "perf.h"

@@ -50,6 +50,8 @@
  * All callers hold target->ctx->mutex.
  */
 #include "internal.h"
+#include "ctx.h"
+#include "smpl.h"
 #include "perf.h"
 #include "rw.h"
 #include "sets.h"

@@ -32,6 +32,7 @@
 #include <linux/task_work.h>
 
 #include "internal.h"
+#include "ctx.h"
 #include "perf.h"
 
 /* Is addr in a mapping r was told of?  r->lock held. */
