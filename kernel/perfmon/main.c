@@ -59,14 +59,19 @@ static int __init pfm_init(void)
 	ret = pfm_perf_smpl_init();
 	if (ret < 0)
 		goto err_mux_smpl;
-	ret = pfm_dev_init();
+	ret = pfm_perf_open_init();
 	if (ret < 0)
 		goto err_perf_smpl;
+	ret = pfm_dev_init();
+	if (ret < 0)
+		goto err_perf_open;
 	pfm_stats_init();
 	pr_info("perfmon: version %u.%u, PMU %s\n", PFM_VERSION_MAJ, PFM_VERSION_MIN,
 		pfm_pmu.model);
 	return 0;
 
+err_perf_open:
+	pfm_perf_open_exit();
 err_perf_smpl:
 	pfm_perf_smpl_exit();
 err_mux_smpl:
@@ -96,6 +101,7 @@ static void __exit pfm_exit(void)
 {
 	pfm_stats_exit();
 	pfm_dev_exit();
+	pfm_perf_open_exit();
 	pfm_perf_smpl_exit();
 	pfm_mux_smpl_exit();
 	pfm_dfl_smpl_exit();
