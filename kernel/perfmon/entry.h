@@ -7,7 +7,9 @@
  * whether the vector goes back to the caller.  The doors only move arguments into a
  * struct pfm_args, in the order of the system call's prototype; pfm_call() does the
  * rest from the row.  The rows are made from the uapi header's list of calls
- * (PFM_CALLS), so a new call is a line there and its function, pfm_<name>().
+ * (PFM_CALLS), as are the system calls (syscall.c), so a new call is a line there
+ * and its function, pfm_<name>(), plus its number in the kernel's system call
+ * table (scripts/intree/core.patch, checked by syscall.c).
  */
 #ifndef _PERFMON_ENTRY_H
 #define _PERFMON_ENTRY_H
@@ -62,7 +64,7 @@ struct pfm_entry {
 	const char *name;
 	enum pfm_entry_kind kind;
 	enum pfm_ioc_layout ioc;
-	enum pfm_arg_type args[PFM_ENTRY_MAX_ARGS];
+	enum pfm_arg_type args[PFM_ENTRY_MAX_ARGS];	/* in the system call's order */
 	/* PFM_ENTRY_VEC only */
 	u16 elem_size;
 	bool copy_out;		/* the call fills the vector in for the caller */
