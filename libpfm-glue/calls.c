@@ -4,7 +4,9 @@
  *
  * Every call goes to the kernel, whatever its arguments: the kernel owns the
  * validation and its errno is the answer.  These wrappers only turn the C
- * prototypes (variadic ones included) into the raw call's argument list.
+ * prototypes (variadic ones included) into the raw call's argument list.  The
+ * vector calls and the calls of ARGS shape are made from the list of calls
+ * (PFM_CALLS in <perfmon/perfmon.h>); the others, variadic or not, by hand.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -39,40 +41,51 @@ int pfm_create_context(int flags, ...)
 				  smpl_arg_size, 0);
 }
 
-static int vec_call(int call, int fd, void *req, size_t size)
-{
-	return (int)pfm_door_vec_call(call, fd, req, size);
-}
+/* (fd, req, size): the cheapest door (door.h) */
+#define VEC_CALL(nr, NAME, name, elem)						\
+	int pfm_##name(int fd, elem *req, size_t size)				\
+	{									\
+		return (int)pfm_door_vec_call(PFM_CALL_##NAME, fd, req, size);	\
+	}
 
-int pfm_write_pmcs(int fd, struct pfarg_pmc *req, size_t size)
-{
-	return vec_call(PFM_CALL_WRITE_PMCS, fd, req, size);
-}
+/* Any arguments, each as the list says the kernel widens it. */
+#define ARG_TYPE_INT(type)	type
+#define ARG_TYPE_U32(type)	type
+#define ARG_TYPE_ULONG(type)	type
+#define ARG_TYPE_PTR(type)	type *
+#define ARG_PARAM(kind, type, arg)	ARG_TYPE_##kind(type) arg
+#define ARG_VALUE_INT(arg)	INT_ARG(arg)
+#define ARG_VALUE_U32(arg)	((unsigned long)(unsigned int)(arg))
+#define ARG_VALUE_ULONG(arg)	((unsigned long)(arg))
+#define ARG_VALUE_PTR(arg)	PTR_ARG(arg)
+#define ARG_VALUE(kind, type, arg)	ARG_VALUE_##kind(arg)
 
-int pfm_write_pmds(int fd, struct pfarg_pmd *req, size_t size)
-{
-	return vec_call(PFM_CALL_WRITE_PMDS, fd, req, size);
-}
+#define ARGS_CALL(nr, NAME, name, ...)						\
+	int pfm_##name(__PFM_ARGS_MAP(ARG_PARAM, __VA_ARGS__))			\
+	{									\
+		unsigned long a[5] = { __PFM_ARGS_MAP(ARG_VALUE, __VA_ARGS__) };\
+										\
+		return (int)pfm_door_call(PFM_CALL_##NAME, a[0], a[1], a[2],	\
+					  a[3], a[4]);				\
+	}
 
-int pfm_read_pmds(int fd, struct pfarg_pmd *req, size_t size)
-{
-	return vec_call(PFM_CALL_READ_PMDS, fd, req, size);
-}
+#define CALL_CREATE(...)
+#define CALL_CTL(...)
+#define CALL_CTL_FLAGS(...)
+#define CALL_VEC(nr, NAME, name, elem, ...)	VEC_CALL(nr, NAME, name, elem)
+#define CALL_VEC_OUT(nr, NAME, name, elem, ...)	VEC_CALL(nr, NAME, name, elem)
+#define CALL_VEC_USER(nr, NAME, name, elem, ...) VEC_CALL(nr, NAME, name, elem)
+#define CALL_ARGS(nr, NAME, name, elem, ...)	ARGS_CALL(nr, NAME, name, __VA_ARGS__)
+#define CALL_ARGS_LAYER(nr, NAME, name, elem, ...) ARGS_CALL(nr, NAME, name, __VA_ARGS__)
+#define CALL(nr, NAME, name, shape, ioc, elem, ...) \
+	CALL_##shape(nr, NAME, name, elem, __VA_ARGS__)
 
-int pfm_create_evtsets(int fd, struct pfarg_setdesc *req, size_t size)
-{
-	return vec_call(PFM_CALL_CREATE_EVTSETS, fd, req, size);
-}
+PFM_CALLS(CALL)
 
-int pfm_delete_evtsets(int fd, struct pfarg_setdesc *req, size_t size)
-{
-	return vec_call(PFM_CALL_DELETE_EVTSETS, fd, req, size);
-}
-
-int pfm_getinfo_evtsets(int fd, struct pfarg_setinfo *req, size_t size)
-{
-	return vec_call(PFM_CALL_GETINFO_EVTSETS, fd, req, size);
-}
+/* pfm_door_call() carries five arguments. */
+#define CALL_NARGS_CHECK(nr, NAME, name, shape, ioc, elem, ...) \
+	_Static_assert(__PFM_NARGS(__VA_ARGS__) <= 5, "pfm_" #name ": too many arguments");
+PFM_CALLS(CALL_NARGS_CHECK)
 
 static int ctl_call(int call, int fd, int flags, long arg)
 {
@@ -107,12 +120,4 @@ int pfm_start(int fd, int flags, ...)
 int pfm_stop(int fd, int flags)
 {
 	return ctl_call(PFM_CALL_STOP, fd, flags, 0);
-}
-
-int pfm_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
-			int group_fd, unsigned long flags)
-{
-	return (int)pfm_door_call(PFM_CALL_PERF_EVENT_OPEN, PTR_ARG(attr),
-				  INT_ARG(pid), INT_ARG(cpu), INT_ARG(group_fd),
-				  flags);
 }

@@ -39,19 +39,32 @@ static int door_errno;		/* else why it could not */
 /* door.h: a read of the counts spent a tenth of its user-level instructions there */
 int pfm_door_ctx_ioctl;
 
-static const unsigned long door_ioc[PFM_CALL_NR] = {
-	[PFM_CALL_CREATE_CONTEXT]	= PFM_IOC_CREATE_CONTEXT,
-	[PFM_CALL_WRITE_PMCS]		= PFM_IOC_WRITE_PMCS,
-	[PFM_CALL_WRITE_PMDS]		= PFM_IOC_WRITE_PMDS,
-	[PFM_CALL_READ_PMDS]		= PFM_IOC_READ_PMDS,
-	[PFM_CALL_LOAD_CONTEXT]		= PFM_IOC_LOAD_CONTEXT,
-	[PFM_CALL_START]		= PFM_IOC_START,
-	[PFM_CALL_STOP]			= PFM_IOC_STOP,
-	[PFM_CALL_CREATE_EVTSETS]	= PFM_IOC_CREATE_EVTSETS,
-	[PFM_CALL_GETINFO_EVTSETS]	= PFM_IOC_GETINFO_EVTSETS,
-	[PFM_CALL_DELETE_EVTSETS]	= PFM_IOC_DELETE_EVTSETS,
-	[PFM_CALL_UNLOAD_CONTEXT]	= PFM_IOC_UNLOAD_CONTEXT,
-	[PFM_CALL_PERF_EVENT_OPEN]	= PFM_IOC_PERF_EVENT_OPEN,
+/* How a call's ioctl structure holds its arguments (<perfmon/perfmon.h>, THE CALLS). */
+enum door_layout {
+	DOOR_NONE,		/* no such call: a bug in calls.c */
+	DOOR_CREATE,		/* struct pfarg_ioc_create */
+	DOOR_VEC,		/* struct pfarg_ioc_vec */
+	DOOR_CTL,		/* struct pfarg_ioc_ctl */
+	DOOR_ARGS,		/* one __u64 per argument */
+};
+
+#define DOOR_LAYOUT_CREATE	DOOR_CREATE
+#define DOOR_LAYOUT_VEC		DOOR_VEC
+#define DOOR_LAYOUT_VEC_OUT	DOOR_VEC
+#define DOOR_LAYOUT_VEC_USER	DOOR_VEC
+#define DOOR_LAYOUT_CTL		DOOR_CTL
+#define DOOR_LAYOUT_CTL_FLAGS	DOOR_CTL
+#define DOOR_LAYOUT_ARGS	DOOR_ARGS
+#define DOOR_LAYOUT_ARGS_LAYER	DOOR_ARGS
+
+static const struct door_call {
+	unsigned long ioc;
+	enum door_layout layout;
+} door_calls[PFM_CALL_NR] = {
+#define DOOR_CALL(nr, NAME, name, shape, ...) \
+	[PFM_CALL_##NAME] = { PFM_IOC_##NAME, DOOR_LAYOUT_##shape },
+	PFM_CALLS(DOOR_CALL)
+#undef DOOR_CALL
 };
 
 /* The first syscall number, or 0 when the file is absent or unusable. */
@@ -117,50 +130,46 @@ static long door_ioctl(int call, unsigned long a0, unsigned long a1,
 		struct pfarg_ioc_create create;
 		struct pfarg_ioc_vec vec;
 		struct pfarg_ioc_ctl ctl;
-		struct pfarg_ioc_perf_open perf;
+		__u64 args[5];
 	} arg;
+	enum door_layout layout = DOOR_NONE;
 
 	/* reserved fields must reach the kernel as zero */
 	memset(&arg, 0, sizeof(arg));
 
-	switch (call) {
-	case PFM_CALL_CREATE_CONTEXT:
+	if (call >= 0 && call < PFM_CALL_NR)
+		layout = door_calls[call].layout;
+	switch (layout) {
+	case DOOR_CREATE:
 		arg.create.flags = (__u32)a0;
 		arg.create.smpl_name = a1;
 		arg.create.smpl_arg = a2;
 		arg.create.smpl_arg_size = a3;
 		break;
-	case PFM_CALL_WRITE_PMCS:
-	case PFM_CALL_WRITE_PMDS:
-	case PFM_CALL_READ_PMDS:
-	case PFM_CALL_CREATE_EVTSETS:
-	case PFM_CALL_GETINFO_EVTSETS:
-	case PFM_CALL_DELETE_EVTSETS:
+	case DOOR_VEC:
 		arg.vec.fd = (__s32)a0;
 		arg.vec.req = a1;
 		arg.vec.size = a2;
 		break;
-	case PFM_CALL_LOAD_CONTEXT:
-	case PFM_CALL_START:
-	case PFM_CALL_STOP:
-	case PFM_CALL_UNLOAD_CONTEXT:
+	case DOOR_CTL:
 		arg.ctl.fd = (__s32)a0;
 		arg.ctl.flags = (__u32)a1;
 		arg.ctl.arg = a2;
 		break;
-	case PFM_CALL_PERF_EVENT_OPEN:
-		arg.perf.attr = a0;
-		arg.perf.pid = a1;
-		arg.perf.cpu = a2;
-		arg.perf.group_fd = a3;
-		arg.perf.flags = a4;
+	case DOOR_ARGS:
+		/* the ioctl's size says how many the kernel reads */
+		arg.args[0] = a0;
+		arg.args[1] = a1;
+		arg.args[2] = a2;
+		arg.args[3] = a3;
+		arg.args[4] = a4;
 		break;
 	default:
 		/* only reachable through a bug in calls.c */
 		errno = ENOSYS;
 		return -1;
 	}
-	return ioctl(door_devfd, door_ioc[call], &arg);
+	return ioctl(door_devfd, door_calls[call].ioc, &arg);
 }
 
 long pfm_door_call(int call, unsigned long a0, unsigned long a1,

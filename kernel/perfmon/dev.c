@@ -88,6 +88,37 @@ static_assert(sizeof(struct pfarg_ioc_create) <= PFM_ENTRY_MAX_ARGS * sizeof(u64
 static_assert(sizeof(struct pfarg_ioc_vec) <= PFM_ENTRY_MAX_ARGS * sizeof(u64));
 static_assert(sizeof(struct pfarg_ioc_ctl) <= PFM_ENTRY_MAX_ARGS * sizeof(u64));
 
+/*
+ * Each line of PFM_CALLS names the structure its shape decodes above: an ARGS
+ * call's holds one __u64 per argument.
+ */
+#define PFM_DEV_IOC_IS(ioc, type)	__builtin_types_compatible_p(struct ioc, struct type)
+#define PFM_DEV_IOC_CREATE(ioc, n)	PFM_DEV_IOC_IS(ioc, pfarg_ioc_create)
+#define PFM_DEV_IOC_VEC(ioc, n)		PFM_DEV_IOC_IS(ioc, pfarg_ioc_vec)
+#define PFM_DEV_IOC_VEC_OUT(ioc, n)	PFM_DEV_IOC_IS(ioc, pfarg_ioc_vec)
+#define PFM_DEV_IOC_VEC_USER(ioc, n)	PFM_DEV_IOC_IS(ioc, pfarg_ioc_vec)
+#define PFM_DEV_IOC_CTL(ioc, n)		PFM_DEV_IOC_IS(ioc, pfarg_ioc_ctl)
+#define PFM_DEV_IOC_CTL_FLAGS(ioc, n)	PFM_DEV_IOC_IS(ioc, pfarg_ioc_ctl)
+#define PFM_DEV_IOC_ARGS(ioc, n)	(sizeof(struct ioc) == (n) * sizeof(__u64))
+#define PFM_DEV_IOC_ARGS_LAYER(ioc, n)	PFM_DEV_IOC_ARGS(ioc, n)
+#define PFM_DEV_IOC_CHECK(nr, NAME, name, shape, ioc, elem, ...) \
+	static_assert(PFM_DEV_IOC_##shape(ioc, __PFM_NARGS(__VA_ARGS__)));
+PFM_CALLS(PFM_DEV_IOC_CHECK)
+
+/* The ioctl codes are ABI: direction, magic, number and structure size. */
+static_assert(PFM_IOC_CREATE_CONTEXT == _IOC(_IOC_WRITE, 'J', 0, 32));
+static_assert(PFM_IOC_WRITE_PMCS == _IOC(_IOC_WRITE, 'J', 1, 24));
+static_assert(PFM_IOC_WRITE_PMDS == _IOC(_IOC_WRITE, 'J', 2, 24));
+static_assert(PFM_IOC_READ_PMDS == _IOC(_IOC_WRITE, 'J', 3, 24));
+static_assert(PFM_IOC_LOAD_CONTEXT == _IOC(_IOC_WRITE, 'J', 4, 16));
+static_assert(PFM_IOC_START == _IOC(_IOC_WRITE, 'J', 5, 16));
+static_assert(PFM_IOC_STOP == _IOC(_IOC_WRITE, 'J', 6, 16));
+static_assert(PFM_IOC_CREATE_EVTSETS == _IOC(_IOC_WRITE, 'J', 7, 24));
+static_assert(PFM_IOC_GETINFO_EVTSETS == _IOC(_IOC_WRITE, 'J', 8, 24));
+static_assert(PFM_IOC_DELETE_EVTSETS == _IOC(_IOC_WRITE, 'J', 9, 24));
+static_assert(PFM_IOC_UNLOAD_CONTEXT == _IOC(_IOC_WRITE, 'J', 10, 16));
+static_assert(PFM_IOC_PERF_EVENT_OPEN == _IOC(_IOC_WRITE, 'J', 11, 40));
+
 static const struct file_operations pfm_dev_fops = {
 	.owner = THIS_MODULE,
 	.unlocked_ioctl = pfm_dev_ioctl,

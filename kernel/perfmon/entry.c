@@ -15,7 +15,6 @@
 #include "ctx.h"
 #include "entry.h"
 #include "file.h"
-#include "perf/perf.h"
 #include "rw.h"
 #include "rw_user.h"
 #include "sets.h"
@@ -118,82 +117,92 @@ static long pfm_ctl_call(const struct pfm_entry *e, const struct pfm_args *args)
 	return ret;
 }
 
-/* (attr, pid, cpu, group_fd, flags), as perf_event_open(2) takes them (perf_open.c) */
-static long pfm_perf_event_open_entry(const struct pfm_args *args)
+/*
+ * The rows run pfm_<name>(); the core calls these two by shorter names, which its
+ * other users (file.c, the perf layer) share.
+ */
+static long pfm_load_context(struct pfm_context *ctx, u32 flags, u64 target)
 {
-	const unsigned long *a = args->a;
+	return pfm_load(ctx, flags, target);
+}
 
-	return pfm_perf_event_open((struct perf_event_attr __user *)a[0], (int)a[1],
-				   (int)a[2], (int)a[3], a[4]);
+static long pfm_unload_context(struct pfm_context *ctx, u32 flags)
+{
+	return pfm_unload(ctx, flags);
 }
 
 /*
+ * A row of the table from a line of PFM_CALLS: its name, its arguments' widening,
+ * and from its shape the kind of call, the ioctl layout and the function,
+ * pfm_<name>() (pfm_<name>_user() for a vector the call reads in place).
+ */
+#define PFM_ROW_ARG_INT		PFM_ARG_INT
+#define PFM_ROW_ARG_U32		PFM_ARG_U32
+#define PFM_ROW_ARG_ULONG	PFM_ARG_ULONG
+#define PFM_ROW_ARG_PTR		PFM_ARG_ULONG
+#define PFM_ROW_ARG(kind, type, arg)	PFM_ROW_ARG_##kind
+
+#define PFM_ROW_CREATE(name, elem) \
+	.kind = PFM_ENTRY_CALL, .ioc = PFM_IOC_CREATE, .call = pfm_##name
+#define PFM_ROW_VEC(name, elem) \
+	.kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC, .elem_size = sizeof(elem), \
+	.vec = pfm_##name
+#define PFM_ROW_VEC_OUT(name, elem) \
+	PFM_ROW_VEC(name, elem), .copy_out = true
+#define PFM_ROW_VEC_USER(name, elem) \
+	.kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC, .elem_size = sizeof(elem), \
+	.user_vec = true, .uvec = pfm_##name##_user
+#define PFM_ROW_CTL(name, elem) \
+	.kind = PFM_ENTRY_CTL, .ioc = PFM_IOC_CTL, .ctl = pfm_##name
+#define PFM_ROW_CTL_FLAGS(name, elem) \
+	.kind = PFM_ENTRY_CTL_FLAGS, .ioc = PFM_IOC_CTL, .ctl_flags = pfm_##name
+#define PFM_ROW_ARGS(name, elem) \
+	.kind = PFM_ENTRY_CALL, .ioc = PFM_IOC_ARGS, .call = pfm_##name
+#define PFM_ROW_ARGS_LAYER(name, elem) \
+	.kind = PFM_ENTRY_LAYER, .ioc = PFM_IOC_ARGS
+
+#define PFM_ROW(nr, NAME, call, shape, ioc, elem, ...)				\
+	[PFM_CALL_##NAME] = {							\
+		.name = "pfm_" #call,						\
+		.args = { __PFM_ARGS_MAP(PFM_ROW_ARG, __VA_ARGS__) },		\
+		PFM_ROW_##shape(call, elem),					\
+	},
+
+/*
  * Indexed by call number and unsized, so that the check below fails when a call
- * number has no row.  Rows keep the order of the PFM_CALL_* numbers.
+ * number has no row.
  */
 const struct pfm_entry pfm_entries[] = {
-	[PFM_CALL_CREATE_CONTEXT] = {
-		.name = "pfm_create_context", .kind = PFM_ENTRY_CALL, .ioc = PFM_IOC_CREATE,
-		.args = { PFM_ARG_U32, PFM_ARG_ULONG, PFM_ARG_ULONG, PFM_ARG_ULONG },
-		.call = pfm_create_context,
-	},
-	[PFM_CALL_WRITE_PMCS] = {
-		.name = "pfm_write_pmcs", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
-		.elem_size = sizeof(struct pfarg_pmc), .vec = pfm_write_pmcs,
-	},
-	[PFM_CALL_WRITE_PMDS] = {
-		.name = "pfm_write_pmds", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
-		.elem_size = sizeof(struct pfarg_pmd), .vec = pfm_write_pmds,
-	},
-	[PFM_CALL_READ_PMDS] = {
-		.name = "pfm_read_pmds", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
-		.elem_size = sizeof(struct pfarg_pmd), .user_vec = true,
-		.uvec = pfm_read_pmds_user,
-	},
-	[PFM_CALL_LOAD_CONTEXT] = {
-		.name = "pfm_load_context", .kind = PFM_ENTRY_CTL, .ioc = PFM_IOC_CTL,
-		.ctl = pfm_load,
-	},
-	[PFM_CALL_START] = {
-		.name = "pfm_start", .kind = PFM_ENTRY_CTL, .ioc = PFM_IOC_CTL,
-		.ctl = pfm_start,
-	},
-	[PFM_CALL_STOP] = {
-		.name = "pfm_stop", .kind = PFM_ENTRY_CTL_FLAGS, .ioc = PFM_IOC_CTL,
-		.ctl_flags = pfm_stop,
-	},
-	[PFM_CALL_CREATE_EVTSETS] = {
-		.name = "pfm_create_evtsets", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
-		.elem_size = sizeof(struct pfarg_setdesc), .copy_out = true,
-		.vec = pfm_create_evtsets,
-	},
-	[PFM_CALL_GETINFO_EVTSETS] = {
-		.name = "pfm_getinfo_evtsets", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
-		.elem_size = sizeof(struct pfarg_setinfo), .copy_out = true,
-		.vec = pfm_getinfo_evtsets,
-	},
-	[PFM_CALL_DELETE_EVTSETS] = {
-		.name = "pfm_delete_evtsets", .kind = PFM_ENTRY_VEC, .ioc = PFM_IOC_VEC,
-		.elem_size = sizeof(struct pfarg_setdesc), .vec = pfm_delete_evtsets,
-	},
-	[PFM_CALL_UNLOAD_CONTEXT] = {
-		.name = "pfm_unload_context", .kind = PFM_ENTRY_CTL_FLAGS, .ioc = PFM_IOC_CTL,
-		.ctl_flags = pfm_unload,
-	},
-	[PFM_CALL_PERF_EVENT_OPEN] = {	/* (attr, pid, cpu, group_fd, flags): a new fd */
-		.name = "pfm_perf_event_open", .kind = PFM_ENTRY_CALL, .ioc = PFM_IOC_ARGS,
-		.args = { PFM_ARG_ULONG, PFM_ARG_INT, PFM_ARG_INT, PFM_ARG_INT, PFM_ARG_ULONG },
-		.call = pfm_perf_event_open_entry,
-	},
+	PFM_CALLS(PFM_ROW)
 };
 static_assert(ARRAY_SIZE(pfm_entries) == PFM_CALL_NR);
 
-/* The argument types of the kinds whose shape is fixed. */
-static const enum pfm_arg_type pfm_kind_args[][PFM_ENTRY_MAX_ARGS] = {
-	[PFM_ENTRY_VEC]		= { PFM_ARG_INT, PFM_ARG_ULONG, PFM_ARG_ULONG },
-	[PFM_ENTRY_CTL]		= { PFM_ARG_INT, PFM_ARG_U32, PFM_ARG_ULONG },
-	[PFM_ENTRY_CTL_FLAGS]	= { PFM_ARG_INT, PFM_ARG_U32 },
-};
+/*
+ * The list is dense and in number order (the system calls are numbered from the
+ * first in list order): each line's number is its position.
+ */
+#define PFM_ROW_SEQ(nr, NAME, ...)	PFM_ROW_SEQ_##NAME,
+enum { PFM_CALLS(PFM_ROW_SEQ) };
+#define PFM_ROW_CHECK_SEQ(nr, NAME, ...) \
+	static_assert((nr) == (int)PFM_ROW_SEQ_##NAME);
+PFM_CALLS(PFM_ROW_CHECK_SEQ)
+
+/* The numbers are ABI. */
+static_assert(PFM_CALL_CREATE_CONTEXT == 0);
+static_assert(PFM_CALL_WRITE_PMCS == 1);
+static_assert(PFM_CALL_WRITE_PMDS == 2);
+static_assert(PFM_CALL_READ_PMDS == 3);
+static_assert(PFM_CALL_LOAD_CONTEXT == 4);
+static_assert(PFM_CALL_START == 5);
+static_assert(PFM_CALL_STOP == 6);
+static_assert(PFM_CALL_CREATE_EVTSETS == 7);
+static_assert(PFM_CALL_GETINFO_EVTSETS == 8);
+static_assert(PFM_CALL_DELETE_EVTSETS == 9);
+static_assert(PFM_CALL_UNLOAD_CONTEXT == 10);
+static_assert(PFM_CALL_PERF_EVENT_OPEN == 11);
+
+/* The functions layers registered for their rows (PFM_ENTRY_LAYER). */
+static long (*pfm_layer_calls[PFM_CALL_NR])(const struct pfm_args *args);
 
 /* The row of call nr, or NULL if there is no such call. */
 const struct pfm_entry *pfm_entry(unsigned int nr)
@@ -203,14 +212,9 @@ const struct pfm_entry *pfm_entry(unsigned int nr)
 	return &pfm_entries[nr];
 }
 
-static const enum pfm_arg_type *pfm_entry_args(const struct pfm_entry *e)
-{
-	return e->kind == PFM_ENTRY_CALL ? e->args : pfm_kind_args[e->kind];
-}
-
 unsigned int pfm_entry_nargs(const struct pfm_entry *e)
 {
-	const enum pfm_arg_type *t = pfm_entry_args(e);
+	const enum pfm_arg_type *t = e->args;
 	unsigned int n = 0;
 
 	while (n < PFM_ENTRY_MAX_ARGS && t[n] != PFM_ARG_NONE)
@@ -225,7 +229,7 @@ unsigned int pfm_entry_nargs(const struct pfm_entry *e)
 static int pfm_args_widen(const struct pfm_entry *e, const struct pfm_args *in,
 			  struct pfm_args *out)
 {
-	const enum pfm_arg_type *t = pfm_entry_args(e);
+	const enum pfm_arg_type *t = e->args;
 	unsigned int i;
 
 	for (i = 0; i < PFM_ENTRY_MAX_ARGS; i++) {
@@ -252,17 +256,26 @@ static int pfm_args_widen(const struct pfm_entry *e, const struct pfm_args *in,
 long pfm_call(unsigned int nr, const struct pfm_args *args)
 {
 	const struct pfm_entry *e = pfm_entry(nr);
+	long (*layer_call)(const struct pfm_args *args) = NULL;
 	struct pfm_args a;
 	int ret;
 
 	if (!e)
 		return -ENOSYS;
+	/* without its layer the call does not exist: no argument is looked at */
+	if (e->kind == PFM_ENTRY_LAYER) {
+		layer_call = READ_ONCE(pfm_layer_calls[nr]);
+		if (!layer_call)
+			return -ENOSYS;
+	}
 	ret = pfm_args_widen(e, args, &a);
 	if (ret)
 		return ret;
 	switch (e->kind) {
 	case PFM_ENTRY_CALL:
 		return e->call(&a);
+	case PFM_ENTRY_LAYER:
+		return layer_call(&a);
 	case PFM_ENTRY_VEC:
 		return pfm_vec_call(e, &a);
 	case PFM_ENTRY_CTL:
@@ -270,4 +283,32 @@ long pfm_call(unsigned int nr, const struct pfm_args *args)
 		return pfm_ctl_call(e, &a);
 	}
 	return -ENOSYS;
+}
+
+/*
+ * The layer's module registers at init, before the door opens, and unregisters
+ * at exit, after it closed: no call runs while the pointer changes, and the module
+ * loader serialises the two.
+ */
+int pfm_entry_register(unsigned int nr, long (*call)(const struct pfm_args *args))
+{
+	const struct pfm_entry *e = pfm_entry(nr);
+
+	if (!e)
+		return -ENOENT;
+	if (e->kind != PFM_ENTRY_LAYER)
+		return -EINVAL;
+	if (READ_ONCE(pfm_layer_calls[nr]))
+		return -EBUSY;
+	WRITE_ONCE(pfm_layer_calls[nr], call);
+	return 0;
+}
+
+void pfm_entry_unregister(unsigned int nr)
+{
+	const struct pfm_entry *e = pfm_entry(nr);
+
+	if (WARN_ON_ONCE(!e || e->kind != PFM_ENTRY_LAYER))
+		return;
+	WRITE_ONCE(pfm_layer_calls[nr], NULL);
 }

@@ -6,7 +6,10 @@
  * ioctl door finds them in its structure, and for a vector call the element size and
  * whether the vector goes back to the caller.  The doors only move arguments into a
  * struct pfm_args, in the order of the system call's prototype; pfm_call() does the
- * rest from the row, so a new call is one row (and its number in the uapi header).
+ * rest from the row.  The rows are made from the uapi header's list of calls
+ * (PFM_CALLS), as are the system calls (syscall.c), so a new call is a line there
+ * and its function, pfm_<name>(), plus its number in the kernel's system call
+ * table (scripts/intree/core.patch, checked by syscall.c).
  */
 #ifndef _PERFMON_ENTRY_H
 #define _PERFMON_ENTRY_H
@@ -38,6 +41,11 @@ enum pfm_entry_kind {
 	PFM_ENTRY_VEC,		/* (fd, req, size): a vector of elem_size elements */
 	PFM_ENTRY_CTL,		/* (fd, flags, arg) */
 	PFM_ENTRY_CTL_FLAGS,	/* (fd, flags) */
+	/*
+	 * As PFM_ENTRY_CALL, with the function a layer registers
+	 * (pfm_entry_register()); -ENOSYS while none is, as without the call
+	 */
+	PFM_ENTRY_LAYER,
 };
 
 /*
@@ -56,8 +64,7 @@ struct pfm_entry {
 	const char *name;
 	enum pfm_entry_kind kind;
 	enum pfm_ioc_layout ioc;
-	/* PFM_ENTRY_CALL only: the arguments' types (the other kinds have fixed ones) */
-	enum pfm_arg_type args[PFM_ENTRY_MAX_ARGS];
+	enum pfm_arg_type args[PFM_ENTRY_MAX_ARGS];	/* in the system call's order */
 	/* PFM_ENTRY_VEC only */
 	u16 elem_size;
 	bool copy_out;		/* the call fills the vector in for the caller */
@@ -83,6 +90,12 @@ extern const struct pfm_entry pfm_entries[];
 const struct pfm_entry *pfm_entry(unsigned int nr);
 unsigned int pfm_entry_nargs(const struct pfm_entry *e);
 long pfm_call(unsigned int nr, const struct pfm_args *args);
+/*
+ * A layer's function for its row (PFM_ENTRY_LAYER): registered before a door
+ * opens, unregistered after the doors closed.
+ */
+int pfm_entry_register(unsigned int nr, long (*call)(const struct pfm_args *args));
+void pfm_entry_unregister(unsigned int nr);
 /* vector call e of size bytes at uptr on ctx, which the caller holds */
 long pfm_vec_run(const struct pfm_entry *e, struct pfm_context *ctx, void __user *uptr,
 		 u64 size);

@@ -38,92 +38,39 @@ static long pfm_sys(unsigned int nr, const struct pfm_args *args)
 }
 
 /*
- * The arguments in the order of the prototype.  C's conversion to unsigned long
- * sign-extends an int, as the ioctl door's signed 64-bit field would carry it; the
- * entry table's row then widens each argument as its type says.
+ * One system call per line of PFM_CALLS, pfm_<name>, with the arguments in the
+ * order of the prototype.  C's conversion to unsigned long sign-extends an int, as
+ * the ioctl door's signed 64-bit field would carry it; the entry table's row then
+ * widens each argument as its type says.  A negative load target is thus out of
+ * range, as the large __u64 it becomes over the ioctl.
  */
-#define PFM_SYS(nr, ...) \
-	pfm_sys(nr, &(const struct pfm_args){ .a = { __VA_ARGS__ } })
+#define PFM_SYS_TYPE_INT(type)		type
+#define PFM_SYS_TYPE_U32(type)		type
+#define PFM_SYS_TYPE_ULONG(type)	type
+#define PFM_SYS_TYPE_PTR(type)		type __user *
+#define PFM_SYS_PARAM(kind, type, arg)	PFM_SYS_TYPE_##kind(type), arg
+#define PFM_SYS_VALUE(kind, type, arg)	(unsigned long)arg
 
-SYSCALL_DEFINE4(pfm_create_context, int, flags, const char __user *, smpl_name,
-		void __user *, smpl_arg, size_t, smpl_arg_size)
-{
-	return PFM_SYS(PFM_CALL_CREATE_CONTEXT, flags, (unsigned long)smpl_name,
-		       (unsigned long)smpl_arg, smpl_arg_size);
-}
+#define PFM_SYS_DEFINE(n, sysname, call, ...)					\
+	SYSCALL_DEFINE##n(sysname, __PFM_MAP(n, PFM_SYS_PARAM, __VA_ARGS__))	\
+	{									\
+		return pfm_sys(call, &(const struct pfm_args){			\
+			.a = { __PFM_MAP(n, PFM_SYS_VALUE, __VA_ARGS__) } });	\
+	}
+#define PFM_SYS_DEFINE_N(n, sysname, call, ...) \
+	PFM_SYS_DEFINE(n, sysname, call, __VA_ARGS__)
+#define PFM_SYS(nr, NAME, name, shape, ioc, elem, ...) \
+	PFM_SYS_DEFINE_N(__PFM_NARGS(__VA_ARGS__), pfm_##name, PFM_CALL_##NAME, __VA_ARGS__)
 
-SYSCALL_DEFINE3(pfm_write_pmcs, int, fd, void __user *, req, size_t, size)
-{
-	return PFM_SYS(PFM_CALL_WRITE_PMCS, fd, (unsigned long)req, size);
-}
+PFM_CALLS(PFM_SYS)
 
-SYSCALL_DEFINE3(pfm_write_pmds, int, fd, void __user *, req, size_t, size)
-{
-	return PFM_SYS(PFM_CALL_WRITE_PMDS, fd, (unsigned long)req, size);
-}
-
-SYSCALL_DEFINE3(pfm_read_pmds, int, fd, void __user *, req, size_t, size)
-{
-	return PFM_SYS(PFM_CALL_READ_PMDS, fd, (unsigned long)req, size);
-}
-
-/* A negative target is out of range, as the large __u64 it becomes over the ioctl. */
-SYSCALL_DEFINE3(pfm_load_context, int, fd, int, flags, int, target)
-{
-	return PFM_SYS(PFM_CALL_LOAD_CONTEXT, fd, flags, target);
-}
-
-SYSCALL_DEFINE3(pfm_start, int, fd, int, flags, int, set_id)
-{
-	return PFM_SYS(PFM_CALL_START, fd, flags, set_id);
-}
-
-SYSCALL_DEFINE2(pfm_stop, int, fd, int, flags)
-{
-	return PFM_SYS(PFM_CALL_STOP, fd, flags);
-}
-
-SYSCALL_DEFINE3(pfm_create_evtsets, int, fd, void __user *, req, size_t, size)
-{
-	return PFM_SYS(PFM_CALL_CREATE_EVTSETS, fd, (unsigned long)req, size);
-}
-
-SYSCALL_DEFINE3(pfm_getinfo_evtsets, int, fd, void __user *, req, size_t, size)
-{
-	return PFM_SYS(PFM_CALL_GETINFO_EVTSETS, fd, (unsigned long)req, size);
-}
-
-SYSCALL_DEFINE3(pfm_delete_evtsets, int, fd, void __user *, req, size_t, size)
-{
-	return PFM_SYS(PFM_CALL_DELETE_EVTSETS, fd, (unsigned long)req, size);
-}
-
-SYSCALL_DEFINE2(pfm_unload_context, int, fd, int, flags)
-{
-	return PFM_SYS(PFM_CALL_UNLOAD_CONTEXT, fd, flags);
-}
-
-SYSCALL_DEFINE5(pfm_perf_event_open, struct perf_event_attr __user *, attr, pid_t, pid,
-		int, cpu, int, group_fd, unsigned long, flags)
-{
-	return PFM_SYS(PFM_CALL_PERF_EVENT_OPEN, (unsigned long)attr, pid, cpu, group_fd, flags);
-}
-
-/* libperfmon adds PFM_CALL_xxx to the first number: the table must follow that order. */
-#define PFM_NR_CHECK(name, call) \
-	static_assert(__NR_##name == __NR_pfm_create_context + (call))
-PFM_NR_CHECK(pfm_write_pmcs, PFM_CALL_WRITE_PMCS);
-PFM_NR_CHECK(pfm_write_pmds, PFM_CALL_WRITE_PMDS);
-PFM_NR_CHECK(pfm_read_pmds, PFM_CALL_READ_PMDS);
-PFM_NR_CHECK(pfm_load_context, PFM_CALL_LOAD_CONTEXT);
-PFM_NR_CHECK(pfm_start, PFM_CALL_START);
-PFM_NR_CHECK(pfm_stop, PFM_CALL_STOP);
-PFM_NR_CHECK(pfm_create_evtsets, PFM_CALL_CREATE_EVTSETS);
-PFM_NR_CHECK(pfm_getinfo_evtsets, PFM_CALL_GETINFO_EVTSETS);
-PFM_NR_CHECK(pfm_delete_evtsets, PFM_CALL_DELETE_EVTSETS);
-PFM_NR_CHECK(pfm_unload_context, PFM_CALL_UNLOAD_CONTEXT);
-PFM_NR_CHECK(pfm_perf_event_open, PFM_CALL_PERF_EVENT_OPEN);
-static_assert(PFM_CALL_NR == PFM_CALL_PERF_EVENT_OPEN + 1);
+/*
+ * libperfmon adds PFM_CALL_xxx to the first number: the system call table
+ * (scripts/intree/core.patch) must follow the list's order.
+ */
+#define PFM_NR_CHECK(nr, NAME, name, ...) \
+	static_assert(__NR_pfm_##name == __NR_pfm_create_context + PFM_CALL_##NAME);
+PFM_CALLS(PFM_NR_CHECK)
 
 static ssize_t syscall_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {

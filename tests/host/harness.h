@@ -46,6 +46,7 @@ Suite *pfm_pmu_suite(void);
 Suite *pfm_sets_suite(void);
 Suite *pfm_notify_suite(void);
 Suite *pfm_mux_smpl_suite(void);
+Suite *pfm_calls_suite(void);
 
 /*
  * The fake hardware unit: PMC0..3 at logical 0..3 (bits 63..32 reserved, bit 22

@@ -62,8 +62,13 @@ static int pfm_perf_init(void)
 	ret = pfm_perf_smpl_init();
 	if (ret)
 		goto err_sysfs;
+	ret = pfm_perf_open_init();
+	if (ret)
+		goto err_smpl;
 	return 0;
 
+err_smpl:
+	pfm_perf_smpl_exit();
 err_sysfs:
 	sysfs_remove_group(pfm_sysfs_kobj(), &pfm_perf_group);
 err_ops:
@@ -75,6 +80,7 @@ err_inherit:
 
 static void pfm_perf_exit_layer(void)
 {
+	pfm_perf_open_exit();
 	pfm_perf_smpl_exit();
 	sysfs_remove_group(pfm_sysfs_kobj(), &pfm_perf_group);
 	pfm_thread_ops_clear(&pfm_perf_task_ops);

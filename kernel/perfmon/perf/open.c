@@ -24,6 +24,7 @@
 #include "internal.h"
 #include "ctx.h"
 #include "access.h"
+#include "entry.h"
 #include "env.h"
 #include "perf.h"
 
@@ -379,4 +380,23 @@ err_group:
 err_fd:
 	put_unused_fd(fd);
 	return ret;
+}
+
+/* The call's row: (attr, pid, cpu, group_fd, flags), widened as the row says. */
+static long pfm_perf_event_open_call(const struct pfm_args *args)
+{
+	const unsigned long *a = args->a;
+
+	return pfm_perf_event_open((struct perf_event_attr __user *)a[0], (int)a[1],
+				   (int)a[2], (int)a[3], a[4]);
+}
+
+int pfm_perf_open_init(void)
+{
+	return pfm_entry_register(PFM_CALL_PERF_EVENT_OPEN, pfm_perf_event_open_call);
+}
+
+void pfm_perf_open_exit(void)
+{
+	pfm_entry_unregister(PFM_CALL_PERF_EVENT_OPEN);
 }

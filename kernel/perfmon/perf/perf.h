@@ -190,6 +190,9 @@ unsigned int pfm_perf_read_tail(u64 rf, u64 id, u64 *w);
 int pfm_perf_copy_attr(struct perf_event_attr __user *uattr, struct perf_event_attr *attr);
 long pfm_perf_event_open(struct perf_event_attr __user *uattr, int pid, int cpu,
 			 int group_fd, unsigned long flags);
+/* the call's function in the core's entry table: before the door opens, after it closed */
+int pfm_perf_open_init(void);
+void pfm_perf_open_exit(void);
 
 /* perf_target.c */
 struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task, int cpu);
