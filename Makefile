@@ -87,6 +87,12 @@ module-noperf:
 kernel:
 	$(TOP)/scripts/intree/build.sh $(B)/intree
 
+# The same kernel with CONFIG_PERFMON_PERF off too, $(B)/intree/bzImage-noperf: built
+# in bzImage's object tree after it, so that only what the option changes is rebuilt.
+.PHONY: kernel-noperf
+kernel-noperf:
+	$(TOP)/scripts/intree/build.sh --noperf $(B)/intree
+
 # deps first, in its own step: the guest kernel version is known only after it.
 check: deps
 	$(MAKE) check-host check-packages check-guest check-mux check-perf-clients \
