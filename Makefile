@@ -6,12 +6,17 @@
 #   make lib      build libperfmon
 #   make kernel   build the in-tree debug kernel with the pfm_* system calls
 #   make check    host unit tests (with make install into a throwaway root and the
-#                 man pages' lint), the DKMS build and the Debian packages; the guest
+#                 man pages' lint); the core without the perf_event_open layer
+#                 (check-noperf); the DKMS build and the Debian packages; the guest
 #                 suite in QEMU on the stock kernel with perfmon.ko (check-guest), the
 #                 multiplexing accuracy goals (check-mux), the perf clients
 #                 (check-perf-clients); the same suite and clients on the in-tree
 #                 debug kernel (check-guest-debug, check-perf-clients-debug); then
 #                 the fuzzer for 2 minutes on each kernel (check-fuzz)
+#   make check-noperf   the core alone, without the perf_event_open layer: perfmon.ko
+#                 (module-noperf), the host and simulator suites (check-host-noperf),
+#                 the in-tree kernel build/intree/bzImage-noperf (kernel-noperf), and
+#                 a few core suites in the guest on that module (check-guest-noperf)
 #   make install  libperfmon, pfmon, pfm-perf, headers, perfmon.pc, man pages
 #                 (PREFIX=/usr/local, DESTDIR)
 #   make deb      Debian packages in build/deb/: perfmon-dkms, libperfmon1,
@@ -87,9 +92,15 @@ module-noperf:
 kernel:
 	$(TOP)/scripts/intree/build.sh $(B)/intree
 
+# The same kernel with CONFIG_PERFMON_PERF off too, $(B)/intree/bzImage-noperf: built
+# in bzImage's object tree after it, so that only what the option changes is rebuilt.
+.PHONY: kernel-noperf
+kernel-noperf:
+	$(TOP)/scripts/intree/build.sh --noperf $(B)/intree
+
 # deps first, in its own step: the guest kernel version is known only after it.
 check: deps
-	$(MAKE) check-host check-packages check-guest check-mux check-perf-clients \
+	$(MAKE) check-host check-noperf check-packages check-guest check-mux check-perf-clients \
 		check-guest-debug check-perf-clients-debug check-fuzz
 
 # DKMS builds the module against the installed headers; the packages install
@@ -118,6 +129,20 @@ check-guest: module guest-bins
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/check.cpio.gz \
 		$(if $(GUEST_SUITE),--append "$(GUEST_SUITE)") --timeout 900 \
 		--log $(B)/guest/check.log
+
+# The core without the perf_event_open layer, built as module, on the host and in
+# the tree, and a few of its guest suites on that module: one boot, not the whole
+# suite (tests/guest/run/run-suite-noperf.sh; NOPERF_SUITES: comma separated).
+NOPERF_SUITES ?= ctx,rw,state,sysfs
+.PHONY: check-noperf check-guest-noperf
+check-noperf: module-noperf check-host-noperf kernel-noperf check-guest-noperf
+
+check-guest-noperf: module-noperf guest-bins
+	$(MKINITRAMFS) $(B)/guest/check-noperf.cpio.gz $(TOP)/tests/guest/run/run-suite-noperf.sh \
+		$(NOPERF_KO):/lib/perfmon.ko $(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS)
+	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/check-noperf.cpio.gz \
+		--append "PFM_NOPERF_SUITES=$(NOPERF_SUITES)" --timeout 600 \
+		--log $(B)/guest/check-noperf.log
 
 # The accuracy goals for multiplexed counts (tests/guest/core/mux_accuracy.c: the
 # estimates within 2% on average, every event within 5%, the 95% bounds holding),

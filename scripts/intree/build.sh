@@ -6,10 +6,13 @@
 # arch/x86/perfmon/ and include/uapi/perfmon/ files, and the debug
 # configuration in scripts/intree/debug.config.
 #
-#   scripts/intree/build.sh [OUTDIR]      (make kernel)
+#   scripts/intree/build.sh [OUTDIR]            (make kernel)
+#   scripts/intree/build.sh --noperf [OUTDIR]   (make kernel-noperf)
 #
-# Result: OUTDIR/bzImage, OUTDIR being build/intree/ by default.  Everything
-# is kept under OUTDIR and redone only as far back as something changed:
+# Result: OUTDIR/bzImage, OUTDIR being build/intree/ by default; with --noperf
+# also OUTDIR/bzImage-noperf, the same kernel with CONFIG_PERFMON_PERF off (the
+# core without the perf_event_open layer).  Everything is kept under OUTDIR and
+# redone only as far back as something changed:
 #   linux/      the extracted, patched tree; re-extracted when the
 #               linux-source-6.1 package or core.patch changes
 #   obj/        kbuild's output tree (O=) and .config; the .config is remade
@@ -18,6 +21,14 @@
 #               project's kernel files, the config, the tree, the compiler)
 #               differs from the ones it was built from
 #   build.log   kbuild's output of the last build
+#   bzImage-noperf, build-noperf.log   the same for --noperf
+#
+# The noperf image is built in obj/ too, after bzImage: a second object tree
+# would cost a second full build, while turning one option off rebuilds only
+# the files that depend on it (kbuild records each object's CONFIG_ options)
+# and relinks.  The .config is restored afterwards, so that obj/ is again the
+# configuration bzImage was built from; the next bzImage build recompiles what
+# the noperf one changed.
 #
 # The project's files are linked into the tree one by one (never copied), so
 # they stay the single source of truth.  Files, not whole directories: the
@@ -27,6 +38,12 @@
 # Needs linux-source-6.1 and the kernel build tools: scripts/deps.sh.
 
 set -euo pipefail
+
+noperf=0
+if [ "${1:-}" = --noperf ]; then
+	noperf=1
+	shift
+fi
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/scripts/intree
@@ -105,6 +122,20 @@ done
 # --- the configuration ----------------------------------------------------
 kmake() { make -C "$tree" O="$obj" "$@"; }
 
+# bzImage's .config, kept here while the noperf image (below) is built.
+saved_cfg=$obj/.config.pfm-perf
+
+# Put bzImage's .config back.  A fresh mtime makes kbuild resynchronise its
+# view of the options (include/config/) with it on its next run; a copy that
+# kept the old mtime would look older than that view and be ignored.
+restore_config() {
+	[ -e "$saved_cfg" ] || return 0
+	mv -f "$saved_cfg" "$obj/.config"
+	touch "$obj/.config"
+}
+# A noperf build that was killed left its .config in place of bzImage's.
+restore_config
+
 cfg_stamp=$( { echo "$src_stamp"; cat "$here/debug.config"; } | hash_of)
 
 # Every line of the fragment must be in the final .config as written.
@@ -161,24 +192,59 @@ in_stamp=$( {
 	done
 } | hash_of)
 
+# kbuild's bzImage into OUTDIR/NAME, with its log in OUTDIR/LOG.
+build_image() {
+	local name=$1 log=$2
+
+	say "building $name (-j$JOBS; log in $out/$log)"
+	if ! kmake -j"$JOBS" bzImage > "$out/$log" 2>&1; then
+		grep -E 'error|Error|warning:' "$out/$log" | head -n 40 >&2 || true
+		tail -n 20 "$out/$log" >&2
+		die "kernel build failed (see $out/$log)"
+	fi
+	# Warnings in perfmon's own files fail the build, as -Werror does for the module.
+	if grep -E '(kernel|arch/x86)/perfmon/.*warning:' "$out/$log" >&2; then
+		die "perfmon code builds with warnings (see $out/$log)"
+	fi
+	cp "$obj/arch/x86/boot/bzImage" "$out/$name.tmp"
+	mv "$out/$name.tmp" "$out/$name"
+}
+
 if [ -s "$out/bzImage" ] && [ "$(cat "$out/bzImage.stamp" 2>/dev/null)" = "$in_stamp" ]; then
 	say "$out/bzImage is up to date"
+else
+	start=$(date +%s)
+	rm -f "$out/bzImage.stamp"
+	build_image bzImage build.log
+	echo "$in_stamp" > "$out/bzImage.stamp"
+	say "built $out/bzImage in $(( $(date +%s) - start ))s"
+fi
+[ "$noperf" = 1 ] || exit 0
+
+# --- the image without the perf_event_open layer ----------------------------
+# The same inputs as bzImage's, with the one option turned off.
+noperf_stamp=$( { echo "$in_stamp"; echo "CONFIG_PERFMON_PERF=n"; } | hash_of)
+
+if [ -s "$out/bzImage-noperf" ] &&
+   [ "$(cat "$out/bzImage-noperf.stamp" 2>/dev/null)" = "$noperf_stamp" ]; then
+	say "$out/bzImage-noperf is up to date"
 	exit 0
 fi
 
-say "building bzImage (-j$JOBS; log in $out/build.log)"
 start=$(date +%s)
-rm -f "$out/bzImage.stamp"
-if ! kmake -j"$JOBS" bzImage > "$out/build.log" 2>&1; then
-	grep -E 'error|Error|warning:' "$out/build.log" | head -n 40 >&2 || true
-	tail -n 20 "$out/build.log" >&2
-	die "kernel build failed (see $out/build.log)"
+rm -f "$out/bzImage-noperf.stamp"
+cp "$obj/.config" "$saved_cfg"
+# On every way out, kbuild's and die's included.
+trap restore_config EXIT
+"$tree/scripts/config" --file "$obj/.config" --disable PERFMON_PERF
+kmake olddefconfig > "$out/config-noperf.log" 2>&1 ||
+	die "configuration without PERFMON_PERF failed (see $out/config-noperf.log)"
+if ! grep -qx 'CONFIG_PERFMON=y' "$obj/.config" ||
+   grep -q '^CONFIG_PERFMON_PERF=' "$obj/.config"; then
+	die "CONFIG_PERFMON_PERF did not turn off (see $obj/.config)"
 fi
-# Warnings in perfmon's own files fail the build, as -Werror does for the module.
-if grep -E '(kernel|arch/x86)/perfmon/.*warning:' "$out/build.log" >&2; then
-	die "perfmon code builds with warnings (see $out/build.log)"
-fi
-cp "$obj/arch/x86/boot/bzImage" "$out/bzImage.tmp"
-mv "$out/bzImage.tmp" "$out/bzImage"
-echo "$in_stamp" > "$out/bzImage.stamp"
-say "built $out/bzImage in $(( $(date +%s) - start ))s"
+build_image bzImage-noperf build-noperf.log
+restore_config
+trap - EXIT
+echo "$noperf_stamp" > "$out/bzImage-noperf.stamp"
+say "built $out/bzImage-noperf in $(( $(date +%s) - start ))s"

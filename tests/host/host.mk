@@ -8,9 +8,16 @@
 #   make check-host                          build $(B)/host/pfm_host_tests and run it
 #   make check-host PFM_HOST_CORE=<dir>      test a copy of kernel/perfmon/ instead
 #                                            (with B=<dir> to keep its objects apart)
+#   make check-host-noperf                   the host and simulator suites on the core
+#                                            alone: PFM_HOST_PERF=n leaves the
+#                                            perf_event_open layer's sources and its
+#                                            tests out, in $(B)/host-noperf/
 
 PFM_HOST_DIR	:= $(TOP)/tests/host
-PFM_HOST_B	:= $(B)/host
+# PFM_HOST_PERF=n: without the perf_event_open layer, as the module's PFM_PERF=n;
+# the objects differ, so they go to a directory of their own.
+PFM_HOST_PERF	?= y
+PFM_HOST_B	:= $(B)/host$(if $(filter n,$(PFM_HOST_PERF)),-noperf)
 PFM_HOST_CORE	?= $(TOP)/kernel/perfmon
 PFM_HOST_BIN	:= $(PFM_HOST_B)/pfm_host_tests
 
@@ -18,7 +25,12 @@ PFM_HOST_BIN	:= $(PFM_HOST_B)/pfm_host_tests
 # kernel-only rest (thread.c, sw_hooks.c, access.c, res.c, msg.c, ...) is declared
 # in kernel/perfmon/env.h, and tests/host/env.c implements it here.
 PFM_HOST_CORE_SRCS := ctx.c args.c rw.c rw_user.c sets.c pmu.c pmu_state.c state.c sw_pmu.c switch.c ovfl.c \
-		      perf/counters.c perf/overflow.c upage.c
+		      upage.c
+# The layer's portable parts: the simulator's perf suites run them.
+PFM_HOST_PERF_SRCS := perf/counters.c perf/overflow.c
+ifneq ($(PFM_HOST_PERF),n)
+PFM_HOST_CORE_SRCS += $(PFM_HOST_PERF_SRCS)
+endif
 PFM_HOST_TEST_SRCS := $(notdir $(wildcard $(PFM_HOST_DIR)/*.c))
 
 PFM_HOST_CORE_OBJS := $(addprefix $(PFM_HOST_B)/core/,$(PFM_HOST_CORE_SRCS:.c=.o))
@@ -35,7 +47,8 @@ PFM_HOST_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 PFM_HOST_COV	?=
 PFM_HOST_CFLAGS := -O1 -g -Wall -Wextra -Wno-sign-compare \
 		   -Werror $(PFM_HOST_SAN) $(PFM_HOST_COV) \
-		   -I$(PFM_HOST_DIR)/shim -I$(TOP)/include -I$(PFM_HOST_CORE) -I$(PFM_HOST_DIR)
+		   -I$(PFM_HOST_DIR)/shim -I$(TOP)/include -I$(PFM_HOST_CORE) -I$(PFM_HOST_DIR) \
+		   $(if $(filter n,$(PFM_HOST_PERF)),-DPFM_HOST_NOPERF)
 # recursive: pkg-config runs only when the tests are built
 PFM_HOST_CHECK_CFLAGS = $(shell pkg-config --cflags check)
 PFM_HOST_CHECK_LIBS   = $(shell pkg-config --libs check)
@@ -44,7 +57,7 @@ PFM_HOST_CHECK_LIBS   = $(shell pkg-config --libs check)
 PFM_HOST_RUN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 		    UBSAN_OPTIONS=print_stacktrace=1
 
-.PHONY: check-host host-tests
+.PHONY: check-host host-tests check-host-noperf host-noperf-run
 check-host: $(PFM_HOST_BIN)
 	$(PFM_HOST_RUN_ENV) $(PFM_HOST_BIN)
 
@@ -70,3 +83,12 @@ $(PFM_HOST_B)/tests/kshim.o: $(PFM_HOST_DIR)/shim/kshim.c $(PFM_HOST_HDRS)
 
 # The x86 PMU drivers on the register-level simulator (check-host runs it too).
 include $(TOP)/tests/sim/sim.mk
+
+# The core's suites only: check-host's other parts (the library, make install, the
+# man pages) do not change with the layer.
+check-host-noperf:
+	$(MAKE) PFM_HOST_PERF=n host-noperf-run
+
+host-noperf-run: $(PFM_HOST_BIN) $(PFM_SIM_BIN)
+	$(PFM_HOST_RUN_ENV) $(PFM_HOST_BIN)
+	$(PFM_HOST_RUN_ENV) $(PFM_SIM_BIN)

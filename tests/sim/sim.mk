@@ -31,6 +31,10 @@ PFM_SIM_MODEL_SRCS := sim.c sim_cpus.c sim_hw.c
 PFM_SIM_HARNESS_SRCS := sim_harness.c
 PFM_SIM_SUITE_SRCS := $(filter-out $(PFM_SIM_HARNESS_SRCS),\
 			$(notdir $(wildcard $(PFM_SIM_SUITES_DIR)/*.c)))
+# The perf_event_open layer's suites, left out with it (PFM_HOST_PERF=n, host.mk).
+ifeq ($(PFM_HOST_PERF),n)
+PFM_SIM_SUITE_SRCS := $(filter-out sim_perf%,$(PFM_SIM_SUITE_SRCS))
+endif
 
 PFM_X86_SIM_OBJS := $(addprefix $(PFM_SIM_B)/x86/,$(PFM_X86_SIM_SRCS:.c=.o))
 # The simulator and the fixtures, for both the suites and the benchmark.

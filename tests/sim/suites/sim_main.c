@@ -20,9 +20,12 @@ int main(void)
 	srunner_add_suite(sr, sim_ctxsw_suite());
 	srunner_add_suite(sr, sim_coexist_suite());
 	srunner_add_suite(sr, sim_rdpmc_suite());
+#ifndef PFM_HOST_NOPERF
+	/* the perf_event_open layer's, built without it by PFM_HOST_PERF=n (host.mk) */
 	srunner_add_suite(sr, sim_perf_suite());
 	srunner_add_suite(sr, sim_perf_sets_suite());
 	srunner_add_suite(sr, sim_perf_sample_suite());
+#endif
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
