@@ -5,10 +5,11 @@
 #ifndef _PERFMON_ACCESS_H
 #define _PERFMON_ACCESS_H
 
-extern int pfm_paranoid;
+#include "layer.h"
+
+
 extern int pfm_sys_group;
 extern int pfm_task_group;
-int pfm_access_create(u32 flags);
 int pfm_access_init(void);
 void pfm_access_exit(void);
 

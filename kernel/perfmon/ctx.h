@@ -79,4 +79,34 @@ static inline void pfm_context_get(struct pfm_context *ctx)
 	refcount_inc(&ctx->ref);
 }
 
+/*
+ * The parts of a context that a layer on the core (layer.h) works with, for code
+ * outside the core: its locks (internal.h says what each protects), its sampling
+ * buffer, the wait queue of its readers, and its sets' live time together.
+ */
+static inline struct mutex *pfm_ctx_mutex(struct pfm_context *ctx)
+{
+	return &ctx->mutex;
+}
+
+static inline raw_spinlock_t *pfm_ctx_lock(struct pfm_context *ctx)
+{
+	return &ctx->lock;
+}
+
+static inline struct pfm_smpl_buf *pfm_ctx_smpl(struct pfm_context *ctx)
+{
+	return &ctx->smpl;
+}
+
+static inline wait_queue_head_t *pfm_ctx_msg_wait(struct pfm_context *ctx)
+{
+	return &ctx->msgq_wait;
+}
+
+static inline u64 pfm_ctx_live_ns(const struct pfm_context *ctx)
+{
+	return ctx->live_ns;
+}
+
 #endif /* _PERFMON_CTX_H */

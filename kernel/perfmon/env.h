@@ -5,8 +5,8 @@
  * The portable core is the files tests/host/host.mk compiles on the host (ctx.c,
  * args.c, rw.c, sets.c, pmu.c, pmu_state.c, state.c, sw_pmu.c, switch.c, ovfl.c,
  * perf_hw.c, perf_overflow.c, upage.c).
- * Besides the kernel headers internal.h lists, this is all they use from outside
- * themselves: the kernel-only files named below implement it in the kernel, and
+ * Besides the kernel headers internal.h lists, this and the functions of layer.h
+ * are all they use from outside themselves: the kernel-only files named below implement it in the kernel, and
  * tests/host/env.c implements it on the host, as stubs that record what the core
  * asked for.
  */
@@ -15,17 +15,15 @@
 
 #include "internal.h"
 #include "ctx.h"
+#include "layer.h"
 
 /* thread.c: attaching to a thread, and a thread held at a notification */
-struct task_struct *pfm_find_task(pid_t tid);
 int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task);
 long pfm_env_detach(struct pfm_context *ctx);
 void pfm_env_block(struct pfm_context *ctx);
 void pfm_env_unblock(struct pfm_context *ctx);
 
-/* remote.c: running an operation where the state lives, the clock */
-typedef void (*pfm_state_fn)(struct pfm_context *ctx, void *arg);
-void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg);
+/* remote.c: where the state lives (running there and the clock: layer.h) */
 
 /*
  * With ctx->lock held: whether the state can be worked on from here (saved, or on
@@ -38,25 +36,12 @@ static inline bool pfm_state_here(const struct pfm_context *ctx)
 
 	return cpu < 0 || cpu == smp_processor_id();
 }
-u64 pfm_clock_ns(void);
-/*
- * The time from since to now, 0 if now is the earlier: a context switch's stamps
- * are the scheduler's (thread.c), which may be a little older or newer than a
- * reading of ours, and no interval may count backwards.
- */
-static inline u64 pfm_ns_since(u64 since, u64 now)
-{
-	return (s64)(now - since) > 0 ? now - since : 0;
-}
-/* where the current thread is in user mode, for messages and samples */
-u64 pfm_user_ip(void);
 
 /* upage_map.c: the counts page's memory (any context: the last put may be atomic) */
 void pfm_upage_free(struct pfm_counts_page *pg);
 
 /* access.c: who may do what */
 int pfm_access_task(struct task_struct *task);
-int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value);
 
 /* res.c: the user charged for a context, and sessions */
 int pfm_res_ctx_charge(struct pfm_context *ctx);

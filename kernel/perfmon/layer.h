@@ -1,16 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perfmon: what a layer on the core may use of it.
+ * perfmon: what a layer on the core may use of it, and all it may use.
  *
  * A layer (the perf_event_open one is kernel/perfmon/perf/) is built with the core
  * or not at all, and the core never calls into it: the layer registers what it
- * offers through the core's hooks (an entry-table row, a sampling format, a thread's
- * exit and exec, a sysfs attribute group) from its init, and takes them back in its
- * exit.  The build lists the layers it links (Kbuild: PFM_LAYERS), and main.c runs
- * their init after the core's own and before the door opens, their exit in reverse.
+ * offers through the core's hooks from its init, and takes them back in its exit:
+ *   - a row of the entry table (entry.h: pfm_entry_register());
+ *   - a sampling format, and how its buffers are charged (smpl.h);
+ *   - a thread's exit and exec (struct pfm_task_ops below);
+ *   - knobs and counts in /sys/kernel/perfmon/, as an attribute group of its own
+ *     (sysfs.h).
+ * The build lists the layers it links (Kbuild: PFM_LAYERS), and main.c runs their
+ * init after the core's own and before the door opens, their exit in reverse.
+ *
+ * Beside the hooks, a layer works on contexts as a user of the calls would, with
+ * the same functions the doors call (vectors in kernel memory), and reads what the
+ * overflow path gives it: the types of ctx.h (through its accessors), sets.h,
+ * smpl.h and pmu.h.  The functions declared here are defined in the core files
+ * named; each core header that owns one includes this file in its stead.
  */
 #ifndef _PERFMON_LAYER_H
 #define _PERFMON_LAYER_H
+
+#include "ctx.h"
+#include "entry.h"
+#include "pmu.h"
+#include "sets.h"
+#include "smpl.h"
+#include "sysfs.h"
 
 /* A layer's init and exit: what init did, exit undoes; init undoes its own failures. */
 struct pfm_layer {
@@ -18,5 +35,104 @@ struct pfm_layer {
 	int (*init)(void);
 	void (*exit)(void);
 };
+
+/* state.c: attaching and starting (ctx->mutex held) */
+long pfm_load(struct pfm_context *ctx, u32 flags, u64 target);
+long pfm_reload_task(struct pfm_context *ctx, struct task_struct *task);
+long pfm_unload(struct pfm_context *ctx, u32 flags);
+long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg);
+
+/* rw.c: writing and reading registers; ctx->mutex held but for a read */
+
+/* A request's number, set and flags, laid out as in it: one word to fetch */
+union pfm_pmd_head {
+	struct {
+		u16 num;	/* reg_num */
+		u16 set_id;	/* reg_set */
+		u32 flags;	/* reg_flags */
+	};
+	u64 word;
+};
+
+/*
+ * What a read takes of a struct pfarg_pmd and gives back: the door copies these
+ * fields only (rw_user.c), not the whole request.  Whoever fills one in has
+ * checked that the request's reserved field is zero.
+ */
+struct pfm_pmd_read {
+	union pfm_pmd_head h;
+	u64 value;			/* out: reg_value */
+	u64 last_reset_val;		/* out: reg_last_reset_val */
+	u64 ovfl_switch_cnt;		/* out: reg_ovfl_switch_cnt */
+};
+
+/* vectors of n struct pfarg_pmc / pfarg_pmd in kernel memory */
+long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n);
+long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n);
+long pfm_read_pmds(struct pfm_context *ctx, void *vec, unsigned int n);
+long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n);
+/* A write or a read that takes clock (sets.h), if any, after it and in the same visit. */
+long pfm_read_pmd_vec_clocked(struct pfm_context *ctx, struct pfm_pmd_read *rd,
+			      unsigned int n, struct pfm_op_clock *clock);
+long pfm_write_pmcs_clocked(struct pfm_context *ctx, void *vec, unsigned int n,
+			    struct pfm_op_clock *clock);
+
+/* pmu_state.c: a PMD's 64-bit value, where the state is (ctx->lock held) */
+u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
+void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
+		       unsigned int i, u64 value);
+
+/* remote.c: running an operation where the state lives, and the clock */
+typedef void (*pfm_state_fn)(struct pfm_context *ctx, void *arg);
+void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg);
+u64 pfm_clock_ns(void);
+/*
+ * The time from since to now, 0 if now is the earlier: a context switch's stamps
+ * are the scheduler's (thread.c), which may be a little older or newer than a
+ * reading of ours, and no interval may count backwards.
+ */
+static inline u64 pfm_ns_since(u64 since, u64 now)
+{
+	return (s64)(now - since) > 0 ? now - since : 0;
+}
+/* How long the active set has been live, now (ctx->lock held, on the live CPU). */
+static inline u64 pfm_live_elapsed(const struct pfm_context *ctx)
+{
+	return pfm_ns_since(ctx->live_since_ns, pfm_clock_ns());
+}
+/* where the current thread is in user mode, for messages and samples */
+u64 pfm_user_ip(void);
+
+/* ovfl.c: the PMU interrupt of the overflow being handled here, or NULL (pmu.h) */
+const struct pfm_ovfl_where *pfm_overflow_where(void);
+
+/* sw_pmu.c: the address of the software event being counted now (a fault's) */
+u64 pfm_sw_event_addr(void);
+
+/* sw_hooks.c: the kernel's tracepoint of that name, or NULL (a module cannot take its symbol) */
+struct tracepoint;
+struct tracepoint *pfm_tracepoint(const char *name);
+
+/* access.c: who may do what */
+extern int pfm_paranoid;
+int pfm_access_create(u32 flags);
+int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value);
+
+/* thread.c: the thread of that id, held, or NULL */
+struct task_struct *pfm_find_task(pid_t tid);
+
+/*
+ * thread.c: what a layer learns of a thread's life, from the core's own exit and
+ * exec probes, in that thread and in atomic context: exit before the core ends the
+ * thread's attachments (their counts are still there to fold), exec after it has
+ * applied the attach rule again (an attachment that stands is the new image's).
+ * One layer at a time: a second set is -EBUSY.
+ */
+struct pfm_task_ops {
+	void (*exit)(struct task_struct *task);
+	void (*exec)(struct task_struct *task);
+};
+int pfm_thread_ops_set(const struct pfm_task_ops *ops);
+void pfm_thread_ops_clear(const struct pfm_task_ops *ops);
 
 #endif /* _PERFMON_LAYER_H */

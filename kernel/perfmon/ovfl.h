@@ -8,6 +8,7 @@
 
 #include "ctx.h"
 #include "sets.h"
+#include "layer.h"
 
 void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *unit, u64 bits);
 void pfm_overflow_act_locked(struct pfm_context *ctx);
@@ -32,7 +33,5 @@ static inline void pfm_overflow_pending_locked(struct pfm_context *ctx)
 }
 struct pfm_event_set *pfm_overflow_restart_locked(struct pfm_context *ctx);
 void pfm_overflow_unmask_locked(struct pfm_context *ctx);
-/* The PMU interrupt of the overflow being handled here, or NULL (pmu.h). */
-const struct pfm_ovfl_where *pfm_overflow_where(void);
 
 #endif /* _PERFMON_OVFL_H */

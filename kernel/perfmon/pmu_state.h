@@ -163,9 +163,6 @@ static __always_inline void pfm_pmu_disable(u64 now)
 	this_cpu_write(pfm_pmu_owner, NULL);
 }
 
-u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
-void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
-		       unsigned int i, u64 value);
 void pfm_pmc_update(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
 void pfm_set_pmcs_changed(struct pfm_event_set *set);
 

@@ -7,28 +7,8 @@
 
 #include "pmu_state.h"
 #include "sets.h"
+#include "layer.h"
 
-/* A request's number, set and flags, laid out as in it: one word to fetch */
-union pfm_pmd_head {
-	struct {
-		u16 num;	/* reg_num */
-		u16 set_id;	/* reg_set */
-		u32 flags;	/* reg_flags */
-	};
-	u64 word;
-};
-
-/*
- * What a read takes of a struct pfarg_pmd and gives back: the door copies these
- * fields only (rw_user.c), not the whole 176-byte request.  Whoever fills one in
- * has checked that the request's reserved field is zero.
- */
-struct pfm_pmd_read {
-	union pfm_pmd_head h;
-	u64 value;			/* out: reg_value */
-	u64 last_reset_val;		/* out: reg_last_reset_val */
-	u64 ovfl_switch_cnt;		/* out: reg_ovfl_switch_cnt */
-};
 
 #define PFM_PMDFL_ALL	(PFM_PMDFL_SMPL | PFM_PMDFL_SWITCH | PFM_PMDFL_OVFL_NOTIFY | \
 			 PFM_PMDFL_RANDOM)
@@ -73,17 +53,7 @@ static __always_inline bool pfm_read_ready_set(struct pfm_context *ctx,
 	return pfm_set_moves(set);
 }
 
-long pfm_read_pmd_vec(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n);
 
-/* A write or a read that takes clock (sets.h), if any, after it and in the same visit. */
-long pfm_read_pmd_vec_clocked(struct pfm_context *ctx, struct pfm_pmd_read *rd,
-			      unsigned int n, struct pfm_op_clock *clock);
-long pfm_write_pmcs_clocked(struct pfm_context *ctx, void *vec, unsigned int n,
-			    struct pfm_op_clock *clock);
 
-/* vectors of n struct pfarg_pmc / pfarg_pmd in kernel memory */
-long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n);
-long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n);
-long pfm_read_pmds(struct pfm_context *ctx, void *vec, unsigned int n);
 
 #endif /* _PERFMON_RW_H */

@@ -6,9 +6,7 @@
 #ifndef _PERFMON_SW_HOOKS_H
 #define _PERFMON_SW_HOOKS_H
 
-struct tracepoint;
-/* The kernel's tracepoint of that name, or NULL (a module cannot take its symbol). */
-struct tracepoint *pfm_tracepoint(const char *name);
+#include "layer.h"
 
 int pfm_sw_hooks_init(void);
 void pfm_sw_hooks_exit(void);

@@ -5,13 +5,14 @@
 #ifndef _PERFMON_SW_PMU_H
 #define _PERFMON_SW_PMU_H
 
+#include "layer.h"
+
 extern const struct pfm_pmu_unit pfm_sw_unit;
 void pfm_sw_count(unsigned int event, u64 n);
 void pfm_sw_count_cpu(unsigned int event, u64 n);
 void pfm_sw_count_switch_out(void);
 void pfm_sw_migration_to(int cpu);
 void pfm_sw_count_fault(unsigned long addr, bool kernel);
-u64 pfm_sw_event_addr(void);
 void pfm_sw_timers_exit(void);
 
 #endif /* _PERFMON_SW_PMU_H */

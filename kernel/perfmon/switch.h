@@ -9,12 +9,6 @@
 #include "env.h"
 #include "ctx.h"
 
-/* How long the active set has been live, now (ctx->lock held, on the live CPU). */
-static inline u64 pfm_live_elapsed(const struct pfm_context *ctx)
-{
-	return pfm_ns_since(ctx->live_since_ns, pfm_clock_ns());
-}
-
 void pfm_live_in(struct pfm_context *ctx);
 void pfm_live_out(struct pfm_context *ctx);
 bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu, u64 now);

@@ -25,8 +25,7 @@
 #include <linux/fs.h>
 #include <linux/task_work.h>
 
-#include "internal.h"
-#include "ctx.h"
+#include "layer.h"
 #include "perf.h"
 
 static void pfm_perf_kill(struct irq_work *w)
@@ -74,7 +73,7 @@ static void pfm_perf_async_work(struct callback_head *head)
 	bool changed = false;
 
 	clear_bit(0, &t->async_queued);
-	mutex_lock(&t->ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(t->ctx));
 	list_for_each_entry(ev, &t->events, entry) {
 		if (!READ_ONCE(ev->limit_hit))
 			continue;
@@ -85,7 +84,7 @@ static void pfm_perf_async_work(struct callback_head *head)
 	}
 	if (changed)
 		pfm_perf_target_sync(t);
-	mutex_unlock(&t->ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(t->ctx));
 	pfm_perf_target_put(t);
 }
 
@@ -136,9 +135,9 @@ int pfm_perf_refresh(struct pfm_perf_event *ev, int refresh)
 
 	if (ev->attr.inherit || !pfm_perf_sampling(&ev->attr))
 		return -EINVAL;
-	mutex_lock(&ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(ctx));
 	atomic_add(refresh, &ev->event_limit);
 	WRITE_ONCE(ev->limit_hit, false);
-	mutex_unlock(&ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(ctx));
 	return 0;
 }

@@ -22,7 +22,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
 
-#include "internal.h"
+#include "layer.h"
 #include "perf.h"
 
 /* get_callchain_buffers()'s check, at open. */

@@ -15,12 +15,8 @@
  * A group that does not fit beside the others goes to another set (perf_sched.c),
  * so these errnos reach perf only for a group that fits in no set.
  */
-#include "internal.h"
-#include "ctx.h"
-#include "smpl.h"
-#include "env.h"
+#include "layer.h"
 #include "counters.h"
-#include "rw.h"
 
 static bool pfm_perf_is_fixed(unsigned int i)
 {

@@ -22,12 +22,8 @@
  * switches and migrations happen in the kernel, so exclude_kernel=1 counts none.
  * All callers hold target->ctx->mutex.
  */
-#include "internal.h"
-#include "ctx.h"
-#include "smpl.h"
+#include "layer.h"
 #include "perf.h"
-#include "rw.h"
-#include "sets.h"
 
 static atomic64_t pfm_perf_last_id = ATOMIC64_INIT(0);
 

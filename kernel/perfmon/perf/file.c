@@ -21,9 +21,7 @@
 #include <linux/mm.h>
 #include <linux/poll.h>
 
-#include "internal.h"
-#include "ctx.h"
-#include "compat.h"
+#include "layer.h"
 #include "perf.h"
 
 static const struct file_operations pfm_perf_fops;
@@ -124,7 +122,7 @@ static ssize_t pfm_perf_read(struct file *file, char __user *ubuf, size_t count,
 	int ret;
 
 	mutex_lock(&pfm_perf_family_mutex);
-	mutex_lock(&ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(ctx));
 	size = pfm_perf_read_words(ev) * sizeof(u64);
 	/* end of file for a pinned group in ERROR, before the size (6.1's __perf_read()) */
 	ret = 0;
@@ -144,17 +142,17 @@ static ssize_t pfm_perf_read(struct file *file, char __user *ubuf, size_t count,
 	nr = pfm_perf_read_events(ev, evs);
 	for (i = 0, ret = 0; i < nr && !ret; i++)
 		ret = pfm_perf_event_value(evs[i], &vals[i]);
-	mutex_unlock(&ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(ctx));
 	for (i = 0; i < nr && !ret; i++)
 		pfm_perf_children_value(evs[i], &vals[i]);
 	/* the members cannot go while the family lock is held */
 	if (!ret) {
-		mutex_lock(&ctx->mutex);
+		mutex_lock(pfm_ctx_mutex(ctx));
 		for (i = 0; i < nr; i++)
 			if (evs[i] == ev)
 				pfm_perf_update_page(ev, &vals[i]);
 		pfm_perf_layout(ev, evs, vals, nr, buf);
-		mutex_unlock(&ctx->mutex);
+		mutex_unlock(pfm_ctx_mutex(ctx));
 	}
 	mutex_unlock(&pfm_perf_family_mutex);
 	if (!ret && copy_to_user(ubuf, buf, size))
@@ -162,7 +160,7 @@ static ssize_t pfm_perf_read(struct file *file, char __user *ubuf, size_t count,
 	goto out;
 
 out_ctx:
-	mutex_unlock(&ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(ctx));
 	mutex_unlock(&pfm_perf_family_mutex);
 out:
 	kfree(buf);
@@ -211,9 +209,9 @@ static long pfm_perf_apply(struct pfm_perf_event *ev, pfm_perf_op fn, bool on, u
 	int ret;
 
 	mutex_lock(&pfm_perf_family_mutex);
-	mutex_lock(&ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(ctx));
 	ret = pfm_perf_apply_events(ev, fn, on, flags);
-	mutex_unlock(&ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(ctx));
 	if (!ret && !(flags & PERF_IOC_FLAG_GROUP)) {
 		pfm_perf_children_apply(ev, fn, on);
 	} else if (!ret) {
@@ -314,7 +312,7 @@ static __poll_t pfm_perf_poll(struct file *file, poll_table *wait)
 	struct pfm_context *ctx = ev->target->ctx;
 
 	/* The core wakes this queue with the end message of the thread's exit. */
-	poll_wait(file, &ctx->msgq_wait, wait);
+	poll_wait(file, pfm_ctx_msg_wait(ctx), wait);
 	if (!pfm_ctx_is_loaded(ctx))
 		return EPOLLHUP;
 	return pfm_perf_ring_poll(ev, file, wait);
@@ -344,18 +342,18 @@ void pfm_perf_event_unlink(struct pfm_perf_event *ev)
 
 	/* the group's list under ctx->lock too: a sample reads the group */
 	if (ev->leader != ev) {
-		raw_spin_lock_irqsave(&ctx->lock, flags);
+		raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
 		list_del_init(&ev->sibling_entry);
 		ev->leader->nr_siblings--;
 		ev->leader = ev;
-		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
 	} else {
 		list_for_each_entry_safe(sib, tmp, &ev->siblings, sibling_entry) {
-			raw_spin_lock_irqsave(&ctx->lock, flags);
+			raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
 			list_del_init(&sib->sibling_entry);
 			ev->nr_siblings--;
 			sib->leader = sib;
-			raw_spin_unlock_irqrestore(&ctx->lock, flags);
+			raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
 			pfm_perf_sched_orphan(sib);
 			pfm_perf_event_set_enabled(sib, sib->enabled);
 		}
@@ -376,9 +374,9 @@ void pfm_perf_event_free(struct pfm_perf_event *ev)
 
 	mutex_lock(&pfm_perf_family_mutex);
 	pfm_perf_children_drop(ev);
-	mutex_lock(&t->ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(t->ctx));
 	pfm_perf_event_unlink(ev);
-	mutex_unlock(&t->ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(t->ctx));
 	mutex_unlock(&pfm_perf_family_mutex);
 	pfm_perf_output_release(ev);
 	pfm_perf_async_release(ev);

@@ -23,10 +23,8 @@
 #include <linux/task_work.h>
 #include <linux/tracepoint.h>
 
-#include "internal.h"
-#include "ctx.h"
+#include "layer.h"
 #include "perf.h"
-#include "sw_hooks.h"
 
 DEFINE_MUTEX(pfm_perf_family_mutex);
 
@@ -43,11 +41,11 @@ static void pfm_perf_exec_work(struct callback_head *head)
 	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
 	t->exec_queued = false;
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
-	mutex_lock(&t->ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(t->ctx));
 	pfm_perf_target_exec(t);
 	pfm_perf_sb_exec(t);	/* COMM and the new image's mappings */
 	pfm_perf_exec_disarm(t);
-	mutex_unlock(&t->ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(t->ctx));
 	pfm_perf_target_put(t);
 }
 
@@ -109,7 +107,7 @@ static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 	LIST_HEAD(copies);
 
 	/* Snapshot: the opened events cannot go while the family lock is held. */
-	mutex_lock(&parent->ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(parent->ctx));
 	list_for_each_entry(ev, &parent->events, entry) {
 		if (!ev->attr.inherit)
 			continue;
@@ -125,9 +123,9 @@ static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 		copy->id = ev->id;	/* perf reports the opened event's id */
 		list_add_tail(&copy->child_entry, &copies);
 	}
-	mutex_unlock(&parent->ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(parent->ctx));
 
-	mutex_lock(&child->ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(child->ctx));
 	list_for_each_entry_safe(copy, c, &copies, child_entry) {
 		leader = NULL;
 		if (copy->leader != copy) {
@@ -150,7 +148,7 @@ static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 		}
 		list_add_tail(&copy->child_entry, &copy->parent->children);
 	}
-	mutex_unlock(&child->ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(child->ctx));
 }
 
 static void pfm_perf_fork_work(struct callback_head *head)
@@ -213,9 +211,9 @@ static void pfm_perf_copy_free(struct pfm_perf_event *copy)
 	struct pfm_perf_target *t = copy->target;
 
 	list_del_init(&copy->child_entry);
-	mutex_lock(&t->ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(t->ctx));
 	pfm_perf_event_unlink(copy);
-	mutex_unlock(&t->ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(t->ctx));
 	kfree(copy);
 	pfm_perf_target_put(t);
 }
@@ -227,9 +225,9 @@ static int pfm_perf_copy_fold(struct pfm_perf_event *copy)
 	struct pfm_perf_value cv;
 	int ret;
 
-	mutex_lock(&ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(ctx));
 	ret = pfm_perf_event_value(copy, &cv);
-	mutex_unlock(&ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(ctx));
 	if (ret)
 		return ret;
 	copy->parent->child_count += cv.count;
@@ -253,14 +251,14 @@ void pfm_perf_children_value(struct pfm_perf_event *ev, struct pfm_perf_value *v
 	lockdep_assert_held(&pfm_perf_family_mutex);
 	list_for_each_entry_safe(copy, tmp, &ev->children, child_entry) {
 		ctx = copy->target->ctx;
-		mutex_lock(&ctx->mutex);
+		mutex_lock(pfm_ctx_mutex(ctx));
 		if (!pfm_ctx_is_loaded(ctx)) {
-			mutex_unlock(&ctx->mutex);
+			mutex_unlock(pfm_ctx_mutex(ctx));
 			pfm_perf_copy_fold(copy);
 			continue;
 		}
 		ret = pfm_perf_event_value(copy, &cv);
-		mutex_unlock(&ctx->mutex);
+		mutex_unlock(pfm_ctx_mutex(ctx));
 		if (ret)
 			continue;
 		v->count += cv.count;
@@ -277,14 +275,14 @@ static struct pfm_perf_event *pfm_perf_first_copy(struct pfm_perf_target *t)
 {
 	struct pfm_perf_event *ev, *found = NULL;
 
-	mutex_lock(&t->ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(t->ctx));
 	list_for_each_entry(ev, &t->events, entry) {
 		if (ev->parent) {
 			found = ev;
 			break;
 		}
 	}
-	mutex_unlock(&t->ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(t->ctx));
 	return found;
 }
 
@@ -344,10 +342,10 @@ void pfm_perf_children_apply(struct pfm_perf_event *ev, pfm_perf_op fn, bool on)
 	lockdep_assert_held(&pfm_perf_family_mutex);
 	list_for_each_entry(copy, &ev->children, child_entry) {
 		ctx = copy->target->ctx;
-		mutex_lock(&ctx->mutex);
+		mutex_lock(pfm_ctx_mutex(ctx));
 		if (!fn(copy, on))
 			pfm_perf_target_sync(copy->target);
-		mutex_unlock(&ctx->mutex);
+		mutex_unlock(pfm_ctx_mutex(ctx));
 	}
 }
 

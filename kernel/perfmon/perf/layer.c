@@ -16,11 +16,8 @@
  *                      fit together are spread over (rw, 1..10000, default 4 as
  *                      perf_events; for sets made from then on: sched.c)
  */
-#include "internal.h"
 #include "layer.h"
 #include "perf.h"
-#include "sysfs.h"
-#include "thread.h"
 
 PFM_ULONG_KNOB(perf_max_sample_rate, pfm_perf_max_sample_rate, 1, INT_MAX);
 PFM_ULONG_KNOB(perf_event_mlock_kb, pfm_perf_mlock_kb, 0, INT_MAX);

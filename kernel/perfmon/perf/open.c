@@ -21,11 +21,7 @@
 #include <linux/fs.h>
 #include <linux/sched/signal.h>
 
-#include "internal.h"
-#include "ctx.h"
-#include "access.h"
-#include "entry.h"
-#include "env.h"
+#include "layer.h"
 #include "perf.h"
 
 #define PFM_PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
@@ -234,11 +230,11 @@ int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader
 		return ret;
 	if (leader) {
 		/* under ctx->lock too: a sample reads the group (perf_sample.c) */
-		raw_spin_lock_irqsave(&ev->target->ctx->lock, flags);
+		raw_spin_lock_irqsave(pfm_ctx_lock(ev->target->ctx), flags);
 		ev->leader = leader;
 		list_add_tail(&ev->sibling_entry, &leader->siblings);
 		leader->nr_siblings++;
-		raw_spin_unlock_irqrestore(&ev->target->ctx->lock, flags);
+		raw_spin_unlock_irqrestore(pfm_ctx_lock(ev->target->ctx), flags);
 	}
 	pfm_perf_target_add(ev);
 	if (ev->exec_armed)
@@ -316,9 +312,9 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 		}
 	}
 	ev->target = t;
-	mutex_lock(&t->ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(t->ctx));
 	ret = pfm_perf_event_link(ev, leader);
-	mutex_unlock(&t->ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(t->ctx));
 	if (ret) {
 		pfm_perf_target_put(t);
 		kfree(ev);

@@ -30,8 +30,8 @@
 #include <linux/rculist.h>
 #include <linux/vmalloc.h>
 
-#include "internal.h"
 #include "compat.h"
+#include "layer.h"
 #include "perf.h"
 
 static DEFINE_MUTEX(pfm_perf_output_mutex);

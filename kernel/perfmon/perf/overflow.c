@@ -23,10 +23,7 @@
 #include <linux/perf_event.h>
 #include <linux/time64.h>
 
-#include "internal.h"
-#include "sets.h"
-#include "env.h"
-#include "ovfl.h"
+#include "layer.h"
 #include "overflow.h"
 
 #define PFM_PERF_SAMPLE_OK	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \

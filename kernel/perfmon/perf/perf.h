@@ -47,7 +47,7 @@
 #include <linux/task_work.h>
 #include <linux/workqueue.h>
 
-#include "smpl.h"
+#include "layer.h"
 #include "counters.h"
 #include "overflow.h"
 

@@ -33,13 +33,8 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "internal.h"
-#include "ctx.h"
-#include "sets.h"
-#include "access.h"
-#include "compat.h"
+#include "layer.h"
 #include "perf.h"
-#include "smpl.h"
 
 #define PFM_PERF_SMPL_NAME	"perf_ring"
 
@@ -102,19 +97,19 @@ int pfm_perf_route(struct pfm_perf_event *ev, unsigned int s, bool on)
 	unsigned long flags;
 	int ret;
 
-	if (on && !ctx->smpl.fmt) {
+	if (on && !pfm_ctx_smpl(ctx)->fmt) {
 		ret = pfm_smpl_setup_kernel(&nb, PFM_PERF_SMPL_NAME, NULL);
 		if (ret)
 			return ret;
-		raw_spin_lock_irqsave(&ctx->lock, flags);
-		ctx->smpl = nb;
-		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
+		*pfm_ctx_smpl(ctx) = nb;
+		raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
 	}
-	if (ctx->smpl.fmt != &pfm_perf_smpl_fmt)
+	if (pfm_ctx_smpl(ctx)->fmt != &pfm_perf_smpl_fmt)
 		return on ? -EINVAL : 0;
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	pfm_perf_route_set(ctx->smpl.addr, s, ev->counter, on ? ev : NULL);
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
+	pfm_perf_route_set(pfm_ctx_smpl(ctx)->addr, s, ev->counter, on ? ev : NULL);
+	raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
 	return 0;
 }
 
@@ -130,10 +125,10 @@ void pfm_perf_route_each(struct pfm_context *ctx, void (*fn)(struct pfm_perf_eve
 	unsigned int s, i, e;
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	if (!pfm_ctx_is_loaded(ctx) || ctx->smpl.fmt != &pfm_perf_smpl_fmt)
+	raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
+	if (!pfm_ctx_is_loaded(ctx) || pfm_ctx_smpl(ctx)->fmt != &pfm_perf_smpl_fmt)
 		goto out;
-	r = ctx->smpl.addr;
+	r = pfm_ctx_smpl(ctx)->addr;
 	for (s = 0; s < PFM_PERF_MAX_SETS; s++) {
 		for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++) {
 			ev = r->ev[s][i];
@@ -147,7 +142,7 @@ void pfm_perf_route_each(struct pfm_context *ctx, void (*fn)(struct pfm_perf_eve
 		}
 	}
 out:
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
 }
 
 /* ---- the ring --------------------------------------------------------------- */

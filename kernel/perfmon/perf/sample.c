@@ -28,15 +28,8 @@
  */
 #include <linux/sched/clock.h>
 
-#include "internal.h"
-#include "ctx.h"
-#include "env.h"
-#include "switch.h"
+#include "layer.h"
 #include "perf.h"
-#include "pmu_state.h"
-#include "rw.h"
-#include "sets.h"
-#include "sw_pmu.h"
 
 /* The largest record: header, ten fields, a read of five words, a chain. */
 /* the fields, a callchain's nr, mark and addresses, a group read */
@@ -146,7 +139,7 @@ static u64 pfm_perf_live_ns(struct pfm_context *ctx, struct pfm_event_set *set, 
 	u64 d = pfm_live_elapsed(ctx);
 
 	*set_ns = set->duration_ns + d;
-	return ctx->live_ns + d;
+	return pfm_ctx_live_ns(ctx) + d;
 }
 
 /* ev's count in the context's sets (every set for a pinned event), the closed intervals' too. */
@@ -157,7 +150,7 @@ static u64 pfm_perf_sample_count(struct pfm_perf_event *ev, struct pfm_context *
 	struct pfm_event_set *s;
 	u64 count = ev->acc;
 
-	list_for_each_entry(s, &ctx->sets, list) {
+	pfm_for_each_set(ctx, s) {
 		if (s->id >= t->nr_sets || !pfm_perf_in_set(ev, s->id))
 			continue;
 		count += pfm_pmd_value(ctx, s, pmd) +
@@ -332,7 +325,7 @@ static void pfm_perf_restart_period(struct pfm_context *ctx, void *arg)
 	struct pfm_event_set *set;
 
 	/* a pinned event samples on its own counter in every set */
-	list_for_each_entry(set, &ctx->sets, list) {
+	pfm_for_each_set(ctx, set) {
 		struct pfm_perf_counter *c;
 		struct pfm_pmd *p;
 
@@ -365,7 +358,7 @@ int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value)
 		return -EINVAL;
 	if (pfm_perf_every_event(&ev->attr))
 		np.period = 1;	/* as at open: every occurrence still */
-	mutex_lock(&ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(ctx));
 	if (ev->attr.freq) {
 		ev->attr.sample_freq = value;
 	} else {
@@ -375,7 +368,7 @@ int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value)
 		else if (ev->per.period)
 			ev->per.period = np.period;	/* taken up when it gets a counter again */
 	}
-	mutex_unlock(&ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(ctx));
 	return 0;
 }
 

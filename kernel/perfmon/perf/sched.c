@@ -49,13 +49,8 @@
  * turn.
  * All callers hold target->ctx->mutex.
  */
-#include "internal.h"
-#include "ctx.h"
-#include "smpl.h"
+#include "layer.h"
 #include "perf.h"
-#include "rw.h"
-#include "sets.h"
-#include "state.h"
 
 /* perf_event_mux_interval_ms: perf_events' default */
 unsigned long pfm_perf_mux_interval_ms = 4;

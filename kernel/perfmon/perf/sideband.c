@@ -31,8 +31,7 @@
 #include <linux/slab.h>
 #include <linux/task_work.h>
 
-#include "internal.h"
-#include "ctx.h"
+#include "layer.h"
 #include "perf.h"
 
 /* Is addr in a mapping r was told of?  r->lock held. */
@@ -166,9 +165,9 @@ static void pfm_perf_sb_work(struct callback_head *head)
 
 	/* the thread's own flag: a sample from now on may queue the work again */
 	clear_bit(0, &t->sb_queued);
-	mutex_lock(&t->ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(t->ctx));
 	pfm_perf_sb_mappings(t, time);
-	mutex_unlock(&t->ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(t->ctx));
 	pfm_perf_target_put(t);
 }
 

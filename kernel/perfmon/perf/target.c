@@ -23,11 +23,8 @@
  */
 #include <linux/task_work.h>
 
-#include "internal.h"
-#include "ctx.h"
+#include "layer.h"
 #include "perf.h"
-#include "smpl.h"
-#include "state.h"
 
 static LIST_HEAD(pfm_perf_targets);
 DEFINE_RAW_SPINLOCK(pfm_perf_targets_lock);	/* the list; the fork probe reads it */
@@ -78,7 +75,7 @@ static struct pfm_perf_target *pfm_perf_target_lookup(struct task_struct *task, 
 
 	list_for_each_entry(t, &pfm_perf_targets, node)
 		if (t->task == task && (task || t->cpu == cpu) &&
-		    READ_ONCE(t->ctx->state) == PFM_CTX_LOADED)
+		    pfm_ctx_is_loaded(t->ctx))
 			return t;
 	return NULL;
 }
@@ -127,14 +124,14 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int
 		kfree(t);
 		return ERR_CAST(ctx);
 	}
-	mutex_lock(&ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(ctx));
 	ret = pfm_load(ctx, 0, task ? task_pid_vnr(task) : cpu);
 	if (!ret) {
 		ret = pfm_start(ctx, 0, 0);
 		if (ret)
 			pfm_unload(ctx, 0);
 	}
-	mutex_unlock(&ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(ctx));
 	if (ret) {
 		pfm_context_put(ctx);
 		kfree(t);
@@ -190,12 +187,12 @@ void pfm_perf_target_put(struct pfm_perf_target *t)
 	mutex_unlock(&pfm_perf_targets_mutex);
 	pfm_perf_exec_disarm(t);
 
-	mutex_lock(&ctx->mutex);
+	mutex_lock(pfm_ctx_mutex(ctx));
 	if (pfm_ctx_is_loaded(ctx))
 		pfm_unload(ctx, 0);
-	mutex_unlock(&ctx->mutex);
+	mutex_unlock(pfm_ctx_mutex(ctx));
 	/* detached: no overflow can reach the format's routes any more */
-	pfm_smpl_release(&ctx->smpl);
+	pfm_smpl_release(pfm_ctx_smpl(ctx));
 	pfm_context_put(ctx);
 	if (t->task)
 		put_task_struct(t->task);

@@ -23,10 +23,8 @@
 #include <linux/sched/clock.h>
 #include <linux/tracepoint.h>
 
-#include "internal.h"
-#include "ctx.h"
+#include "layer.h"
 #include "perf.h"
-#include "sw_hooks.h"
 
 static bool pfm_perf_task_wants(const struct pfm_perf_event *ev, u32 type)
 {

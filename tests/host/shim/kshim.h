@@ -586,4 +586,17 @@ static inline long atomic_long_xchg(atomic_long_t *a, long v)
 /* random: what the test put in shim_random, each call */
 u64 get_random_u64(void);
 
+/* sysfs: the types perfmon's knobs are made of (sysfs.h); no file is made here */
+struct kobject;
+struct attribute {
+	const char *name;
+	unsigned short mode;
+};
+struct kobj_attribute {
+	struct attribute attr;
+	ssize_t (*show)(struct kobject *kobj, struct kobj_attribute *attr, char *buf);
+	ssize_t (*store)(struct kobject *kobj, struct kobj_attribute *attr,
+			 const char *buf, size_t count);
+};
+
 #endif /* _PFM_KSHIM_H */
