@@ -13,7 +13,7 @@
  *                      after an attach, or detached and waiting for the thread to
  *                      take them off (thread.c)
  *   perf_*             the perf_event_open layer's own, where it is built
- *                      (perf/layer.c lists them)
+ *                      (perf/perf.c lists them)
  *   smpl_buffer_mem_max  bytes all sampling buffers together may take (rw, default
  *                        unlimited); smpl_buffer_mem_cur  bytes they take now
  *   pmu_desc/model     name of the active PMU description
