@@ -308,7 +308,8 @@ static void footprint(struct footprint *f)
 }
 
 /*
- * Slab moves a little on its own; the leak this guards against was 18 KB a cycle.
+ * Slab moves a little on its own, within the slack; what a cycle allocates, left
+ * behind at every cycle, adds up beyond it.
  * On the debug kernel KASAN's quarantine holds freed objects back, so Slab says
  * nothing there: kmemleak, run after the suite, checks leaks instead.
  */
