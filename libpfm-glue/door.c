@@ -36,7 +36,7 @@ static pthread_once_t door_once = PTHREAD_ONCE_INIT;
 static long door_sysbase;	/* > 0: the syscall door, first call number */
 static int door_devfd = -1;	/* else the ioctl door, when it could be opened */
 static int door_errno;		/* else why it could not */
-/* door.h: a vector call then skips pthread_once(), a cost on every read of the counts */
+/* door.h: spares every read of the counts the pthread_once() and the door's look */
 int pfm_door_ctx_ioctl;
 
 /* How a call's ioctl structure holds its arguments (<perfmon/perfmon.h>, THE CALLS). */
