@@ -210,12 +210,11 @@ static void group_rec(const struct perf_event_header *h, const unsigned long lon
 	obs_val(g->t, h->size, 'e');
 	obs_val(g->t, w[0], 'e');
 	/*
-	 * Natively, time_running fell short of time_enabled in a sample in one run of
-	 * 12 with both host CPUs busy: running within enabled, and the values shown.
+	 * Natively too, time_running can fall short of time_enabled in a sample on a
+	 * busy host: running within enabled, and the values shown.
 	 * Both may be 0 in the first sample, on either side: the guest's TSC is
 	 * unstable, and local_clock(), both tools' clock, stands still at a tick's
-	 * length past the last tick until the next (seen natively and through the
-	 * shim, 1 run in 8 or so)
+	 * length past the last tick until the next (natively and through the shim)
 	 */
 	obs_val(g->t, w[2] <= w[1], 'e');
 	obs_vals(g->t, w + 1, 2, "xx");

@@ -31,7 +31,7 @@
 #define SMPL_P		10	/* one sample every SMPL_P system calls */
 /*
  * The exec'd image's own calls beyond POST_N: see lifecycle.c (15 or 17); a setuid
- * image's startup (AT_SECURE) makes a few more on the in-tree kernel (21 seen).
+ * image's startup (AT_SECURE) makes a few more on the in-tree kernel.
  */
 #define STARTUP_MIN	15
 #define STARTUP_MAX	25
