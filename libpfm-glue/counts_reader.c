@@ -105,8 +105,9 @@ int pfm_counts_read(struct pfm_counts_reader *r, uint64_t *values)
 		if (__atomic_load_n(&pg->layout_gen, __ATOMIC_RELAXED) != r->gen)
 			return pfm_counts_recheck(r, values);
 		/*
-		 * By index, one at a time: unrolled by 2 or 4 (by hand or by GCC) it
-		 * took more registers and a stack frame, and cost more up to 8.
+		 * By index, one at a time: unrolled (by hand or by GCC), the loop
+		 * needs more registers and a stack frame, which cost more than
+		 * unrolling saves on the few PMDs a read usually takes.
 		 */
 		k = 0;
 		do	/* n is 1 at least */

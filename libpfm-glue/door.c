@@ -11,7 +11,7 @@
  *
  * With /dev/perfmon, a vector call goes to the context's own ioctl instead
  * (PFM_IOC_VEC_CTX): the kernel then looks up one file, not two, and copies no
- * argument structure in; a read costs about half as much.  A file that is not a
+ * argument structure in, which is much of a short call's cost.  A file that is not a
  * context refuses that ioctl with ENOTTY, and the call is made again through
  * /dev/perfmon, whose answer (EBADF) is the call's.
  */
@@ -36,7 +36,7 @@ static pthread_once_t door_once = PTHREAD_ONCE_INIT;
 static long door_sysbase;	/* > 0: the syscall door, first call number */
 static int door_devfd = -1;	/* else the ioctl door, when it could be opened */
 static int door_errno;		/* else why it could not */
-/* door.h: a read of the counts spent a tenth of its user-level instructions there */
+/* door.h: spares every read of the counts the pthread_once() and the door's look */
 int pfm_door_ctx_ioctl;
 
 /* How a call's ioctl structure holds its arguments (<perfmon/perfmon.h>, THE CALLS). */

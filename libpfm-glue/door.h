@@ -35,8 +35,8 @@ long pfm_door_vec_call_door(int call, int fd, void *req, size_t size, int tried)
 /*
  * The ioctl system call itself: its result, or -errno.  On x86-64 the syscall
  * instruction, as liburing makes its calls: glibc's ioctl() is variadic (it
- * spills a va_list and checks a stack canary, 21 instructions against read()'s
- * 7), and a call to it makes its caller save its own arguments around it; the
+ * spills a va_list and checks a stack canary, which read() does not), and a call
+ * to it makes its caller save its own arguments around it; the
  * instruction keeps every register but rax, rcx and r11, so a wrapper built on
  * it needs no frame.  What interposes ioctl() (a preload, a sanitizer) does not
  * see these calls.  Elsewhere, ioctl() and errno.

@@ -62,8 +62,8 @@
  * percentile of their durations above twice the median: a long system call
  * delays the switch, a virtual CPU is descheduled), the stretched runs are
  * those where the program did something else, and interpolation fills the other
- * sets' stretched runs with the wrong rate, a bias its bound does not see (under
- * QEMU TCG it overestimates by 10-40%).  Its bound is then widened to
+ * sets' stretched runs with the wrong rate, a bias its bound does not see.  Its
+ * bound is then widened to
  * max(bound_int, |E_int - E_lin| + bound_lin), which holds linear scaling's
  * interval.
  *
@@ -91,17 +91,16 @@
  * runs), with bound_lin as its bound; linear scaling otherwise.  Interpolation
  * is the more accurate where the runs are regular, but its own bound takes the
  * gaps' errors as independent, which phases about as short as a cycle of sets
- * and a clock whose rate drifts break: on the benchmark's ramp under QEMU's
- * adaptive instruction counting it held the exact count 66-82% of the time,
- * bound_lin around the interpolated estimate 92-99%.
+ * and a clock whose rate drifts break, where bound_lin, which takes no such
+ * independence, still holds around the interpolated estimate.
  * With fewer than two runs there is no variation to see: the bound is the estimate
  * itself (100%).  A set that never ran has no estimate (EINVAL).
  *
  * Use (pfmon): create the context with the "mux" format, map its buffer, program
  * the sets with PFM_SETFL_TIME_SWITCH (and PFM_SETFL_RANDOM_TIMEOUT against
- * aliasing, with a mask of about half the timeout: with a quarter, the rotation of
- * 8 sets kept its place in a loop's rounds from one round to the next, and the
- * benchmark's worst estimate doubled), start, run, stop, then for each counter
+ * aliasing, with a mask of about half the timeout: a narrower mask lets the
+ * rotation of the sets keep its place in a loop's rounds from one round to the
+ * next, and alias again), start, run, stop, then for each counter
  * call pfm_mux_count() and pfm_mux_choose(), and print "est.value +- est.bound".
  * Functions return 0, or -1 with errno set.
  */

@@ -4,9 +4,9 @@
  *
  * A read takes 8 bytes of each 176-byte struct pfarg_pmd (number, set, flags) and
  * its 32-byte reserved field, which must be zero, and gives back 24 bytes (value,
- * last reset value, overflows left).  Copying whole requests in and out cost more
- * than the read itself (under emulation, most of it); these fields are moved in one
- * user access window each way instead.  The rules stay those of a whole copy: every
+ * last reset value, overflows left).  Copying whole requests in and out would cost
+ * more than the read itself; these fields are moved in one user access window each
+ * way instead.  The rules stay those of a whole copy: every
  * element is fetched before any is checked (EFAULT before EINVAL), nothing is
  * written back unless the read succeeded, and every element is written back (a
  * read-only vector is EFAULT).
@@ -46,8 +46,8 @@ static_assert(offsetof(struct pfarg_pmd, reg_num) == offsetof(union pfm_pmd_head
  * In a user access window, as unsafe_get_user(): request q's head into the union
  * pfm_pmd_head h, and its reserved field, four words of which only whether they
  * are zero matters, or'ed together into z.  Macros, as the unsafe accessors are:
- * a fault goes to label, and an inline function's own exit cost the visit's loop
- * its registers.
+ * a fault goes to label, and an inline function's own exit would cost the visit's
+ * loop its registers.
  */
 #define pfm_unsafe_get_request(q, h, z, label) do {				\
 	const u64 __user *__r = (const u64 __user *)(q)->reg_reserved2;		\

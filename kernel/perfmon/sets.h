@@ -27,7 +27,7 @@ struct pfm_pmd {
  * made at the first write that gives any of it (pfm_write_pmds()): the PMDs it
  * resets with it and records in its samples, its random mask, its sample event
  * id.  Most sets have none, and without it a set's PMDs fit a quarter of the
- * memory (4 KB, not 16, for the software PMU's 72 slots).
+ * memory.
  */
 struct pfm_pmd_opts {
 	u64 reset_pmds[PFM_PMD_BV];

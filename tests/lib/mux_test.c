@@ -141,8 +141,8 @@ END_TEST
 /*
  * Phases of syscalls and faults longer than a cycle of sets, at a random offset, with
  * randomised timeouts: over 400 programs the 95% bound holds in at least 95% of them
- * for both methods, and interpolation is on average at least as good (both near
- * 1.2% here: for steps at random offsets the two are close; trends tell them apart).
+ * for both methods, and interpolation is on average at least as good (for steps at
+ * random offsets the two are close; trends tell them apart).
  */
 START_TEST(test_phased_coverage)
 {

@@ -23,8 +23,8 @@ enum mux_workload {
 	 * (48 - r) / 4 page faults, some 20 ms in all at 4 ns an instruction: the
 	 * call rate climbs while the fault rate falls.  Few runs per set, as in a
 	 * short program, and each round shorter than a run, so that a run sees the
-	 * trend, not the calls and faults alternating (rounds of 2 ms, four times
-	 * this work, aliased with 1 ms runs: 11-13% off whatever the estimator).
+	 * trend, not the calls and faults alternating (rounds longer than a run
+	 * alias with the runs, which no estimator undoes).
 	 */
 	MUX_RAMP,
 };
@@ -83,11 +83,10 @@ int mux_measure(enum mux_workload w, int nsets, uint64_t timeout, uint64_t mask,
 
 /*
  * The random mask for a timeout: the largest 2^k - 1 not above 3/5 of it (runs of
- * 0.48 to 1 ms for 1 ms).  A narrower one (up to a quarter: 0.74 to 1 ms) left the
- * rotation of 8 sets nearly periodic, so that it kept its place in the workload's
- * rounds from one round to the next and the errors where phases begin and end
- * added up instead of averaging out: the worst event 5.5-6.4% off where this
- * mask gives 2.9% (bench-mux, 8 sets, under a fixed clock).
+ * 0.48 to 1 ms for 1 ms).  A narrower one leaves the rotation of the sets nearly
+ * periodic, so that it keeps its place in the workload's rounds from one round to
+ * the next and the errors where phases begin and end add up instead of averaging
+ * out.
  */
 uint64_t mux_mask_for(uint64_t timeout);
 

@@ -31,15 +31,15 @@
  * timed reads), and with read() of a perf group of n.
  *
  * Under QEMU's TCG the guest's time is emulated and moves with the host's load
- * by up to 2x between runs, and drifts within one.  So the tools are measured
+ * between runs, and drifts within one.  So the tools are measured
  * interleaved: each round runs one batch of each tool back to back, in an order
  * that alternates from round to round, and the ratio is taken within the round;
  * the table gives the median over ROUNDS rounds of each ratio with its spread
  * (the 25th and 75th percentiles).  A drift or a busy host moves both sides of
  * a round alike and leaves the ratio.  make bench runs the guest under QEMU's
  * instruction counting (tools/bench/bench.mk), where a time is a count of
- * instructions and the rounds agree to within a percent; the interleaving
- * still serves plain TCG runs.
+ * instructions and the rounds agree closely; the interleaving still serves
+ * plain TCG runs.
  *
  * Output: tables, then one line "BENCH-JSON: {...}" for the host to collect.
  */

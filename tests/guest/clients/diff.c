@@ -107,8 +107,8 @@ static int val_agrees(char kind, unsigned long long a, unsigned long long b)
 	case 's':
 		/*
 		 * Scheduler counts: TCG's timer decides a preemption or a migration
-		 * more or less, so two native runs differ by a few (1 vs 4 switches,
-		 * 0 vs 1 migrations seen).  The level rule is checked exactly elsewhere
+		 * more or less, so two native runs differ by a few.  The level rule
+		 * is checked exactly elsewhere
 		 * (exclude_kernel reads 'e').
 		 */
 		if (a <= 2 && b <= 2)

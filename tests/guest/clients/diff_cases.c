@@ -293,11 +293,11 @@ static void case_sw_events(const struct backend *be, struct trace *t)
 			obs_val(t, buf[1] == buf[2], 'e');
 			/*
 			 * A clock covers the spin, and fits in the time enabled,
-			 * each within 3 %: with both host CPUs busy, 6.1's own
-			 * clocks read up to 2.9 ms short of the child's 250 ms of
-			 * thread CPU time, and 1.5 % over their time enabled (3
-			 * runs of 20), the shim's 3.3 ms short (1 run of 2).  What
-			 * this catches is a clock that does not count the child,
+			 * each within 3 %: with the host busy, the kernel's own
+			 * clocks and the shim's alike read a little short of the
+			 * child's thread CPU time, and a little over their time
+			 * enabled.  What this catches is a clock that does not
+			 * count the child,
 			 * or counts beside it; clock-sample (diff_sample.c) holds
 			 * a clock to 0.1 %, with tries again.
 			 */
@@ -455,7 +455,7 @@ static void case_group_read(const struct backend *be, struct trace *t)
 	};
 	/*
 	 * The task clock is not compared here: under TCG a loaded host stretches
-	 * the faults and wake-ups around the spin by 10 % and more.  sw-events
+	 * the faults and wake-ups around the spin by more than 5 %.  sw-events
 	 * compares the clocks on a child that only spins.
 	 */
 	static const char kind[3] = { 'f', 's', 'x' };	/* faults of a forked child: diff.h */

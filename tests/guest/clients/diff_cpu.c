@@ -23,7 +23,7 @@
 /*
  * The group's window: long enough that a host which stops the guest's CPU for a
  * few milliseconds between the shim's two readings at the enable (the set's time,
- * then the counter's start; 4 ms seen with both host CPUs busy) stays within the
+ * then the counter's start, as a busy host does) stays within the
  * 5 % the clock and time_enabled are held to
  */
 #define CPU_BUSY_MS	200

@@ -210,12 +210,11 @@ static void group_rec(const struct perf_event_header *h, const unsigned long lon
 	obs_val(g->t, h->size, 'e');
 	obs_val(g->t, w[0], 'e');
 	/*
-	 * Natively, time_running fell short of time_enabled in a sample in one run of
-	 * 12 with both host CPUs busy: running within enabled, and the values shown.
+	 * Natively too, time_running can fall short of time_enabled in a sample on a
+	 * busy host: running within enabled, and the values shown.
 	 * Both may be 0 in the first sample, on either side: the guest's TSC is
 	 * unstable, and local_clock(), both tools' clock, stands still at a tick's
-	 * length past the last tick until the next (seen natively and through the
-	 * shim, 1 run in 8 or so)
+	 * length past the last tick until the next (natively and through the shim)
 	 */
 	obs_val(g->t, w[2] <= w[1], 'e');
 	obs_vals(g->t, w + 1, 2, "xx");
@@ -649,11 +648,11 @@ out:
 /*
  * The test thread's task-clock, sampled every 10 ms of a 200 ms spin: about 20
  * samples ('r'), all at the period and of this thread, and a count at least the
- * thread's CPU time spun between ENABLE and DISABLE, less 0.1 % (the count is 0.1
- * to 0.5 ms more in runs seen).  A sampled clock that lost what ran between its
- * overflow and its reload counted 0.4 to 1 ms less than the thread ran, in every
- * run.  A loaded host can stretch a run on its own (0.2 ms less in one run of 12
- * with both host CPUs busy): a run short of the spin is tried again, up to 3 times,
+ * thread's CPU time spun between ENABLE and DISABLE, less 0.1 % (for the clocks'
+ * reading apart; the count covers a little more than the spin).  A sampled clock
+ * that lost what ran between its overflow and its reload counts less than the
+ * thread ran, in every run.  A loaded host can stretch a run on its own, now and
+ * then: a run short of the spin is tried again, up to 3 times,
  * and only the last try is recorded.
  */
 void case_clock_sample(const struct backend *be, struct trace *t)

@@ -15,8 +15,8 @@
  * memory (perf_event_exit_task() comes before exit_mm() in do_exit()); the shim
  * starts when the thread's hook goes on (its first return to user mode after the
  * attach) and stops at its exit hook (sched_process_exit, after exit_mm()).  Under
- * TCG on a loaded host either end takes milliseconds (the debug kernel's exit_mm()
- * 10 to 30 ms), and whole runs were 27 ms apart.
+ * TCG on a loaded host either end takes milliseconds (more on the debug kernel,
+ * whose exit_mm() is slow), so whole runs do not agree.
  *
  * A host that stops the virtual CPU inside one switch's window (the guest's clock
  * runs on, the two readings are then milliseconds apart) still parts them: the

@@ -107,8 +107,8 @@ stat_native() {
 		task-clock*)	# 300 ms of spinning, in msec
 			between "$v" 300 3000 || p="$p $e=$v"
 			# The kernel's own task-clock against the run's CPU time is
-			# printed, not judged: it read 6 % and 12 % over it on loaded
-			# hosts (cause not found), and it is the reference, not perfmon.
+			# printed, not judged: it can read well over it on loaded
+			# hosts, and it is the reference, not perfmon.
 			clock_ok "$v" "$f.cpu" ||
 				echo "NOTE native $e=$v cpu $(cpu_ms "$f.cpu")" >&2 ;;
 		page-faults*)	# 2048 fresh pages, and the program's own

@@ -134,17 +134,15 @@ clk_gaps() {
 # is charged CPU time in which no timer can fire, and both kernels take one late
 # sample and drop the periods missed (perf_events forwards its hrtimer past them,
 # the shim skips its overruns likewise), as on a machine whose CPU is stolen; a
-# loaded host took 10 to 45 % of the samples so (617 to 884 a second of CPU time).  The guest cannot tell those stalls from the
-# thread's own CPU time, so the rate is taken on the samples' own timeline: each
+# loaded host takes a good share of the samples so.  The guest cannot tell those
+# stalls from the thread's own CPU time, so the rate is taken on the samples' own
+# timeline: each
 # gap between two samples of the program (which never sleeps) is time at the
 # period, except a gap over 2.5 periods (a stall, or the thread off its CPU),
 # which counts as one period.  A lost sample (a gap of 2) or a wrong period still
 # shows in full.  Against the run's CPU time (cputime), which stalls only lengthen,
 # the rate may not pass 1100/s; stalls over half the run make it tell nothing (it
 # is run again, three times at most).
-#
-# On a busy host both gave 915 to 966 samples a second of the timeline, with
-# stalls a fifth to two fifths of the run's CPU time.
 clk_check() {
 	[ -s "$1" ] || { echo " no samples"; return; }
 	[ -s "$2" ] || { echo " no CPU time"; return; }
@@ -165,15 +163,13 @@ clk_check() {
 	awk '$2 == "do_spin" { n++; for (i = 3; i <= NF; i++) if ($i == "main") m++ }
 	     END { if (n == 0) print " no sample in do_spin"
 		   else if (m < n * 0.9) printf " %d of %d do_spin chains without main\n", n - m, n }' "$1"
-	# The program's start (exec, the dynamic loader) takes a few tens of ms of them
-	# on Debian's kernel, a third of a second to 0.8 s on the debug kernel, whose
-	# KASAN slows the kernel's side, more through the shim and more on a busy host
-	# (49 % of all samples in do_spin seen).  From the first sample in the hot
-	# function on, the program spins and reads its CPU time (clock_gettime(), whose
-	# system calls the shim places at their user IP, in the vDSO: 6 % natively, 25 %
-	# through the shim on the debug kernel with the host busy): it holds most of them.
-	# Those in the vDSO are named (the shim's MMAP record of "[vdso]"; without it,
-	# 113 of 621 were [unknown]).
+	# The program's start (exec, the dynamic loader) takes some of them, many on
+	# the debug kernel, whose KASAN slows the kernel's side, more through the shim
+	# and more on a busy host, so only the samples from the first in the hot
+	# function on are judged: the program spins and reads its CPU time
+	# (clock_gettime(), whose system calls the shim places at their user IP, in
+	# the vDSO, more of them through the shim): it holds most of them.  Those in
+	# the vDSO are named (the shim's MMAP record of "[vdso]"), not [unknown].
 	awk '$2 == "do_spin" { if (!s) s = NR; n++ }
 	     s && $2 != "do_spin" { o[$2 == "" ? "(none)" : $2]++ }
 	     END { if (!s) exit

@@ -211,10 +211,10 @@ END_TEST
 
 /*
  * A sleeping thread does not accumulate task-clock: what is counted across a 200 ms
- * sleep is the thread's own CPU time in that window (on the slow debug kernel the
- * system calls around the sleep take several ms of it), give or take 5%: the
+ * sleep is the thread's own CPU time in that window (the system calls around the
+ * sleep take some of it, milliseconds on a slow debug kernel), give or take 5%: the
  * scheduler's accounting and perfmon's switch hooks take their stamps at different
- * points of a switch, which on the slow debug kernel was seen to differ by 1%.
+ * points of a switch.
  */
 START_TEST(test_task_clock_sleep)
 {
@@ -250,16 +250,16 @@ END_TEST
  * each window between a start and a stop: what it counted is never more than its
  * CPU time around the window, and short of it by what the start, the stop and the
  * clock readings outside the window cost, the same however many switches there
- * were.  Stamping each switch with a clock read in the hooks instead lost 5 us a
- * round trip on Debian's kernel (4.5 ms of 900); taking the switch in's
- * exec_start as it is, without going back to the pick's, lost 0.35 us a round
- * trip on the debug kernel (ticks and wakeups between the pick and the hook).
+ * were.  A switch stamped with a clock read in the hooks, or with the switch in's
+ * exec_start as it is, without going back to the pick's (ticks and wakeups come
+ * between the pick and the hook), loses time at every round trip, which the
+ * window of many round trips shows.
  *
  * Each window is run TC_TRIES times and the least shortfall kept: the start and
  * stop calls are in the CPU time and not in the count, and once in a while one of
  * them takes a millisecond more (an interrupt's or softirq's work charged to the
- * thread, a host that stops the virtual CPU: 1.0-1.1 ms seen in 2 of 5 full debug
- * runs, in one window of 900, never standalone).  A loss at each switch is in
+ * thread, a host that stops the virtual CPU), and seldom in every try.  A loss
+ * at each switch is in
  * every try.
  */
 #define TC_FEW		100

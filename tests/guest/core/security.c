@@ -31,7 +31,7 @@
 #define SMPL_P		10	/* one sample every SMPL_P system calls */
 /*
  * The exec'd image's own calls beyond POST_N: see lifecycle.c (15 or 17); a setuid
- * image's startup (AT_SECURE) makes a few more on the in-tree kernel (21 seen).
+ * image's startup (AT_SECURE) makes a few more on the in-tree kernel.
  */
 #define STARTUP_MIN	15
 #define STARTUP_MAX	25
@@ -308,7 +308,8 @@ static void footprint(struct footprint *f)
 }
 
 /*
- * Slab moves a little on its own; the leak this guards against was 18 KB a cycle.
+ * Slab moves a little on its own, within the slack; what a cycle allocates, left
+ * behind at every cycle, adds up beyond it.
  * On the debug kernel KASAN's quarantine holds freed objects back, so Slab says
  * nothing there: kmemleak, run after the suite, checks leaks instead.
  */

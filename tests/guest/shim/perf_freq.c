@@ -64,10 +64,9 @@ START_TEST(test_clock_freq)
 	       (unsigned long long)v, (unsigned long long)run);
 	/*
 	 * All of the thread's time, the overflows' handling included: the
-	 * core's reload keeps what the clock owes since the carry (when it
-	 * re-stamped the clock instead, Debian's kernel lost 0.35-0.55 % and the
-	 * debug kernel 0.6-1.2 % of a 100 Hz clock's time).  0.1 % for the two
-	 * clocks' reading apart.
+	 * core's reload keeps what the clock owes since the carry (a reload that
+	 * re-stamped the clock would lose the handling's time at every overflow,
+	 * more than the slack).  0.1 % for the two clocks' reading apart.
 	 */
 	ck_assert_uint_ge(v, run - run / 1000);
 	unmap(&r);
