@@ -3,12 +3,13 @@
  * perfmon: everything the portable core asks of its kernel environment.
  *
  * The portable core is the files tests/host/host.mk compiles on the host (ctx.c,
- * args.c, rw.c, sets.c, pmu.c, pmu_state.c, state.c, sw_pmu.c, switch.c, ovfl.c,
- * perf_hw.c, perf_overflow.c, upage.c).
- * Besides the kernel headers internal.h lists, this and the functions of layer.h
- * are all they use from outside themselves: the kernel-only files named below implement it in the kernel, and
- * tests/host/env.c implements it on the host, as stubs that record what the core
- * asked for.
+ * args.c, rw.c, rw_user.c, sets.c, pmu.c, pmu_state.c, state.c, sw_pmu.c,
+ * switch.c, ovfl.c, upage.c, and the perf layer's perf/counters.c and
+ * perf/overflow.c).  Besides the kernel headers internal.h lists, this and the
+ * functions of layer.h that the kernel-only files define are all they use from
+ * outside themselves: the kernel-only files named below implement it in the
+ * kernel, and tests/host/env.c implements it on the host, as stubs that record
+ * what the core asked for.
  */
 #ifndef _PERFMON_ENV_H
 #define _PERFMON_ENV_H
