@@ -23,7 +23,10 @@
  * All callers hold target->ctx->mutex.
  */
 #include "layer.h"
-#include "perf.h"
+#include "counters.h"
+#include "event.h"
+#include "sample.h"
+#include "sched.h"
 
 static atomic64_t pfm_perf_last_id = ATOMIC64_INIT(0);
 

@@ -22,7 +22,12 @@
 #include <linux/poll.h>
 
 #include "layer.h"
-#include "perf.h"
+#include "event.h"
+#include "file.h"
+#include "inherit.h"
+#include "ring.h"
+#include "sample.h"
+#include "sched.h"
 
 static const struct file_operations pfm_perf_fops;
 

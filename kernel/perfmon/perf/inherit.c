@@ -24,7 +24,11 @@
 #include <linux/tracepoint.h>
 
 #include "layer.h"
+#include "event.h"
+#include "file.h"
+#include "inherit.h"
 #include "perf.h"
+#include "sideband.h"
 
 DEFINE_MUTEX(pfm_perf_family_mutex);
 

@@ -22,7 +22,13 @@
 #include <linux/sched/signal.h>
 
 #include "layer.h"
+#include "counters.h"
+#include "event.h"
+#include "file.h"
+#include "inherit.h"
 #include "perf.h"
+#include "ring.h"
+#include "sample.h"
 
 #define PFM_PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)

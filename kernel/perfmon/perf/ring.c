@@ -34,7 +34,11 @@
 #include <linux/vmalloc.h>
 
 #include "layer.h"
+#include "counters.h"
+#include "event.h"
 #include "perf.h"
+#include "ring.h"
+#include "sample.h"
 
 #define PFM_PERF_SMPL_NAME	"perf_ring"
 

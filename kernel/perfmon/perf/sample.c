@@ -29,7 +29,14 @@
 #include <linux/sched/clock.h>
 
 #include "layer.h"
+#include "counters.h"
+#include "event.h"
+#include "file.h"
+#include "overflow.h"
 #include "perf.h"
+#include "ring.h"
+#include "sample.h"
+#include "sideband.h"
 
 /* The largest record: header, ten fields, a read of five words, a chain. */
 /* the fields, a callchain's nr, mark and addresses, a group read */

@@ -50,7 +50,11 @@
  * All callers hold target->ctx->mutex.
  */
 #include "layer.h"
+#include "counters.h"
+#include "event.h"
 #include "perf.h"
+#include "sample.h"
+#include "sched.h"
 
 /* perf_event_mux_interval_ms: perf_events' default */
 unsigned long pfm_perf_mux_interval_ms = 4;

@@ -24,7 +24,11 @@
 #include <linux/tracepoint.h>
 
 #include "layer.h"
+#include "event.h"
 #include "perf.h"
+#include "ring.h"
+#include "sample.h"
+#include "sideband.h"
 
 static bool pfm_perf_task_wants(const struct pfm_perf_event *ev, u32 type)
 {
