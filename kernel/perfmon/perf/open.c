@@ -235,7 +235,7 @@ int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader
 	if (ret)
 		return ret;
 	if (leader) {
-		/* under ctx->lock too: a sample reads the group (perf_sample.c) */
+		/* under ctx->lock too: a sample reads the group (sample.c) */
 		raw_spin_lock_irqsave(pfm_ctx_lock(ev->target->ctx), flags);
 		ev->leader = leader;
 		list_add_tail(&ev->sibling_entry, &leader->siblings);
