@@ -70,7 +70,7 @@ void fz_gen_perf_open(uint64_t *rng, struct fz_op *op)
 	op->a[5] = fz_one_in(rng, 4) ? fz_below(rng, 16) : PERF_FLAG_FD_CLOEXEC;
 }
 
-/* The software events perfmon counts (perf_event.c), then two it does not. */
+/* The software events perfmon counts (perf/event.c), then two it does not. */
 static const uint64_t fz_perf_sw[] = {
 	PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
 	PERF_COUNT_SW_PAGE_FAULTS_MIN, PERF_COUNT_SW_CONTEXT_SWITCHES,

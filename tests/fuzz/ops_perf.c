@@ -34,7 +34,7 @@
 
 #define PS_PAGE		4096UL
 
-/* The fields perf_sample.c writes; any other is EOPNOTSUPP. */
+/* The fields perf/sample.c writes; any other is EOPNOTSUPP. */
 #define PS_SAMPLE_OK	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
 			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \

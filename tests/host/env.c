@@ -36,7 +36,7 @@ s64 shim_now_ns(void)
 	return pfm_host_env.clock_ns;
 }
 
-/* The thread's user-mode IP: what the test set (perf_overflow.c's samples). */
+/* The thread's user-mode IP: what the test set (perf/overflow.c's samples). */
 u64 pfm_user_ip(void)
 {
 	return pfm_host_env.user_ip;

@@ -26,7 +26,8 @@
 #include <linux/task_work.h>
 
 #include "layer.h"
-#include "perf.h"
+#include "event.h"
+#include "sample.h"
 
 static void pfm_perf_kill(struct irq_work *w)
 {

@@ -23,7 +23,8 @@
 #include <linux/uaccess.h>
 
 #include "layer.h"
-#include "perf.h"
+#include "event.h"
+#include "sample.h"
 
 /* get_callchain_buffers()'s check, at open. */
 int pfm_perf_callchain_check(const struct perf_event_attr *attr)

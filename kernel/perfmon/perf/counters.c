@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfmon: placing perf events on a target's counters (perf_hw.h), software and
+ * perfmon: placing perf events on a target's counters (counters.h), software and
  * hardware alike, and the PMC writes that put counters in a state.
  *
- * Placement is for the life of the event, in one event set (perf_sched.c picks
+ * Placement is for the life of the event, in one event set (sched.c picks
  * it; each set has its own row of counters): an event
  * shares a counter already programmed with its value, else takes a free one it
  * may use, a fixed counter before a general-purpose one (as perf_events'
@@ -12,7 +12,7 @@
  * the errno perf_events gives a group that cannot be scheduled, or EBUSY when a
  * counter it could use is held by someone else (perf_events or the NMI watchdog:
  * EBUSY is what perf_events answers when it cannot reserve the counters).
- * A group that does not fit beside the others goes to another set (perf_sched.c),
+ * A group that does not fit beside the others goes to another set (sched.c),
  * so these errnos reach perf only for a group that fits in no set.
  */
 #include "layer.h"
@@ -128,7 +128,7 @@ static bool pfm_perf_fits_at(struct pfm_perf_counter *const *rows, unsigned int 
 
 /*
  * The one counter index where enc goes in each of nr rows (a pinned group's
- * event is in every set, perf_sched.c), a fixed counter first as
+ * event is in every set, sched.c), a fixed counter first as
  * pfm_perf_place() prefers; -EINVAL when no index is free in every row.
  */
 int pfm_perf_place_every(struct pfm_perf_counter *const *rows, unsigned int nr,

@@ -5,7 +5,7 @@
  * them answers in its own terms (pmu.h, struct pfm_attr_enc), which counters.c
  * turns into the numbering below, this layer's own.
  *
- * A target (perf.h) owns one row of counters per event set, numbered in one
+ * A target (event.h) owns one row of counters per event set, numbered in one
  * space across the PMU's units so that the layer treats them alike:
  *
  *   0 .. 7     the software PMU's counters (PMC/PMD PFM_SW_FIRST_* + i)
@@ -18,8 +18,8 @@
  * value share a counter.  Everything here is a pure function of the counters and
  * the PMU description, so that the host tests run it on the simulator.
  */
-#ifndef _PERFMON_PERF_HW_H
-#define _PERFMON_PERF_HW_H
+#ifndef _PERFMON_PERF_COUNTERS_H
+#define _PERFMON_PERF_COUNTERS_H
 
 #include <uapi/perfmon/perfmon.h>
 #include <uapi/perfmon/perfmon_sw.h>
@@ -31,7 +31,7 @@ struct perf_event_attr;
 #define PFM_PERF_FIXED_FIRST	(PFM_PERF_GP_FIRST + PFM_X86_MAX_GP)
 #define PFM_PERF_NUM_COUNTERS	(PFM_PERF_FIXED_FIRST + PFM_X86_MAX_FIXED)
 
-/* Event sets a target's groups are spread over (perf_sched.c), each with a row. */
+/* Event sets a target's groups are spread over (sched.c), each with a row. */
 #define PFM_PERF_MAX_SETS	8
 
 /* The on switch of software counters and event selects alike. */
@@ -68,7 +68,7 @@ struct pfm_perf_enc {
  */
 int pfm_perf_hw_encode(const struct perf_event_attr *attr, struct pfm_perf_enc *enc);
 
-/* counters.c: what perf_event.c does with a target's counters (ctx->mutex held) */
+/* counters.c: what event.c does with a target's counters (ctx->mutex held) */
 struct pfm_context;
 unsigned int pfm_perf_counter_pmd(unsigned int i);
 int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
@@ -82,7 +82,7 @@ int pfm_perf_place_every(struct pfm_perf_counter *const *rows, unsigned int nr,
 			 const struct pfm_perf_enc *enc);
 
 /*
- * Where a sampling counter's overflows go (perf_ring.c's format): the event that
+ * Where a sampling counter's overflows go (ring.c's format): the event that
  * owns counter i of set s.  Keyed by set, as each set has its own PMDs.
  */
 struct pfm_perf_event;
@@ -101,4 +101,4 @@ unsigned int pfm_perf_counters_req(const struct pfm_perf_counter *counters,
 				   const unsigned int *counting, u32 changed,
 				   struct pfarg_pmc *req);
 
-#endif /* _PERFMON_PERF_HW_H */
+#endif /* _PERFMON_PERF_COUNTERS_H */

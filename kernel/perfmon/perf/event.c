@@ -2,18 +2,18 @@
 /*
  * perfmon: perf events onto a target's context.
  *
- * An event that counts uses a counter (perf_hw.h: a software counter, or a
+ * An event that counts uses a counter (counters.h: a software counter, or a
  * hardware one for perf's hardware events), programmed with the event and level
  * bits and shared by every event of the thread that counts the same: the
  * counter runs while one of them counts, and each event adds up the counter's
  * progress over its own intervals, so that any number of software events fit
  * in the eight software counters, as software events always fit with
  * perf_events.  Hardware events fit as long as the hardware counters last
- * (perf_hw.c: placement, and what happens when they run out).  An
+ * (counters.c: placement, and what happens when they run out).  An
  * event counts while it is enabled and so is its group leader; every change goes
  * out as one pfm_write_pmcs() vector, so a group switches as a unit.  Counts are
  * the core's PMD values; times are the live durations of the context's sets
- * (perf_sched.c), whose sum for a per-thread session is the thread's time on a
+ * (sched.c), whose sum for a per-thread session is the thread's time on a
  * CPU: perf_events reports the same for per-task events (time_enabled ==
  * time_running == on-CPU time while enabled and not multiplexed).
  *
@@ -23,7 +23,10 @@
  * All callers hold target->ctx->mutex.
  */
 #include "layer.h"
-#include "perf.h"
+#include "counters.h"
+#include "event.h"
+#include "sample.h"
+#include "sched.h"
 
 static atomic64_t pfm_perf_last_id = ATOMIC64_INIT(0);
 
@@ -244,12 +247,12 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
 }
 
 /*
- * A counter for ev (pfm_perf_counter_get()) in its group's set (perf_sched.c):
+ * A counter for ev (pfm_perf_counter_get()) in its group's set (sched.c):
  * one already counting the same event at the same levels is shared (each event
  * keeps its own intervals of it), else a free one.  At most six distinct
  * software values exist (pfm_perf_sw_pmc()), so the eight software counters run
  * out only for sampling events, which take one of their own (software or
- * hardware alike: perf_sample.c).
+ * hardware alike: sample.c).
  */
 int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 			 struct pfm_perf_event *leader)

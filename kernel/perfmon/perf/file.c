@@ -11,9 +11,9 @@
  * mmap() of one page gives the perf_event_mmap_page of a software event: index 0
  * (no user-mode counter read), the count in offset, the times; refreshed at
  * each read().  1 + 2^n pages add the ring the event's records go to
- * (perf_ring.c).
+ * (ring.c).
  * poll() says POLLHUP, as perf_events does, for an event without a ring and
- * once the monitored thread has exited.  SET_OUTPUT: perf_output.c.
+ * once the monitored thread has exited.  SET_OUTPUT: output.c.
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
@@ -22,7 +22,12 @@
 #include <linux/poll.h>
 
 #include "layer.h"
-#include "perf.h"
+#include "event.h"
+#include "file.h"
+#include "inherit.h"
+#include "ring.h"
+#include "sample.h"
+#include "sched.h"
 
 static const struct file_operations pfm_perf_fops;
 
@@ -320,7 +325,7 @@ static __poll_t pfm_perf_poll(struct file *file, poll_table *wait)
 
 /*
  * No ctx->mutex here: mmap_lock is held, and attaching takes the mutex first and
- * mmap_lock after (exec's locks).  The ring is perf_output.c's; read() fills
+ * mmap_lock after (exec's locks).  The ring is output.c's; read() fills
  * its user page under the mutex.
  */
 static int pfm_perf_mmap(struct file *file, struct vm_area_struct *vma)

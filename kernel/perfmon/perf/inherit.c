@@ -24,7 +24,11 @@
 #include <linux/tracepoint.h>
 
 #include "layer.h"
+#include "event.h"
+#include "file.h"
+#include "inherit.h"
 #include "perf.h"
+#include "sideband.h"
 
 DEFINE_MUTEX(pfm_perf_family_mutex);
 
@@ -325,7 +329,7 @@ void pfm_perf_exit(struct task_struct *task)
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
 	/*
 	 * Queued outside the lock: the overflow path takes the lock under a
-	 * context's lock (perf_sideband.c), which the scheduler takes under the
+	 * context's lock (sideband.c), which the scheduler takes under the
 	 * runqueue lock, which the workqueue's pool lock leads to (lockdep).
 	 * The reference taken above keeps t.
 	 */

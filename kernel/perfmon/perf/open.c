@@ -22,7 +22,13 @@
 #include <linux/sched/signal.h>
 
 #include "layer.h"
+#include "counters.h"
+#include "event.h"
+#include "file.h"
+#include "inherit.h"
 #include "perf.h"
+#include "ring.h"
+#include "sample.h"
 
 #define PFM_PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
@@ -229,7 +235,7 @@ int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader
 	if (ret)
 		return ret;
 	if (leader) {
-		/* under ctx->lock too: a sample reads the group (perf_sample.c) */
+		/* under ctx->lock too: a sample reads the group (sample.c) */
 		raw_spin_lock_irqsave(pfm_ctx_lock(ev->target->ctx), flags);
 		ev->leader = leader;
 		list_add_tail(&ev->sibling_entry, &leader->siblings);

@@ -32,7 +32,8 @@
 
 #include "compat.h"
 #include "layer.h"
-#include "perf.h"
+#include "event.h"
+#include "ring.h"
 
 static DEFINE_MUTEX(pfm_perf_output_mutex);
 

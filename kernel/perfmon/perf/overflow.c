@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfmon: what a sampling perf event's overflow computes besides its record
- * (perf_overflow.h), the same for a software counter and a hardware one.
+ * (overflow.h), the same for a software counter and a hardware one.
  *
  * The period.  The core resets the sampling PMD by its reset value, -period, at
  * each 64-bit overflow, and wrapped adds the period back, so that the PMD's

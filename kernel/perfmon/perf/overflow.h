@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * perfmon: the parts of a sampling perf event that need no event
- * (perf_overflow.c): the sample bits it may ask for, its periods, and where a
+ * (overflow.c): the sample bits it may ask for, its periods, and where a
  * sample was taken.
  * Pure functions of the counter, the PMD and the core's overflow state, so that
- * the simulator runs them on hardware counters (tests/sim), as perf_sample.c runs
+ * the simulator runs them on hardware counters (tests/sim), as sample.c runs
  * them in the kernel.  ctx->lock held, interrupts off.
  */
 #ifndef _PERFMON_PERF_OVERFLOW_H

@@ -3,20 +3,20 @@
  * perfmon: perf's ring buffer, as a sampling format of the core.
  *
  * perf has a ring per event fd, perfmon a sampling buffer per context.  The
- * perf layer's contexts (one per monitored thread, perf_target.c) use the
+ * perf layer's contexts (one per monitored thread, target.c) use the
  * "perf_ring" format, which the core drives like any other: a sampling PMD
  * overflows, ovfl.c calls the format's handler, then resets the PMD to its
  * short reset value (-period).  The format's buffer is not where samples go but
  * a routing table, (set, PMD) -> the perf event that owns that counter there
- * (each event set has its own PMDs: perf_sched.c); the handler
- * hands the overflow to the event (perf_sample.c), which writes its record into
+ * (each event set has its own PMDs: sched.c); the handler
+ * hands the overflow to the event (sample.c), which writes its record into
  * the ring of the event that receives its output: its own, or for an inherited
  * copy the opened event's.  The handler never asks the core to mask: a record
  * that does not fit is counted and reported by a PERF_RECORD_LOST, as perf does.
  *
  * The ring itself is made by the event's first mmap(): 1 + 2^n pages (n >= 0, or
  * the user page alone), charged as sampling memory (smpl_buf.c); its lifetime,
- * SET_OUTPUT and poll() are perf_output.c's.  Writers (the overflow path of any thread of the
+ * SET_OUTPUT and poll() are output.c's.  Writers (the overflow path of any thread of the
  * family, interrupts off) are serialised by the ring's lock; data_head is
  * published with release semantics after the record is whole, data_tail is read
  * before the space check when the ring is mapped writable (else the ring
@@ -34,7 +34,11 @@
 #include <linux/vmalloc.h>
 
 #include "layer.h"
+#include "counters.h"
+#include "event.h"
 #include "perf.h"
+#include "ring.h"
+#include "sample.h"
 
 #define PFM_PERF_SMPL_NAME	"perf_ring"
 
@@ -218,7 +222,7 @@ static const struct pfm_smpl_charge pfm_perf_ring_mlock = {
 	.uncharge = pfm_perf_ring_uncharge,
 };
 
-/* A ring for ev's first mapping, one reference held (perf_output.c). */
+/* A ring for ev's first mapping, one reference held (output.c). */
 struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
 					  unsigned long data_pages, bool writable)
 {
@@ -253,7 +257,7 @@ struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
 	return r;
 }
 
-/* No writer can reach the ring any more (perf_output.c waited for them). */
+/* No writer can reach the ring any more (output.c waited for them). */
 void pfm_perf_ring_destroy(struct pfm_perf_ring *r)
 {
 	irq_work_sync(&r->wake_work);
@@ -264,7 +268,7 @@ void pfm_perf_ring_destroy(struct pfm_perf_ring *r)
 /*
  * The ring ev's records go to: an inherited copy's go to the opened event's.
  * Under RCU (interrupts off will do): a ring SET_OUTPUT or munmap() took away
- * is freed after a grace period (perf_output.c).
+ * is freed after a grace period (output.c).
  */
 struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev)
 {

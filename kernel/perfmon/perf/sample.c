@@ -6,9 +6,9 @@
  * are), software or hardware (a hardware counter's PMU interrupt reaches the
  * core's overflow path as a software counter's carry does), whose PMD is a
  * perfmon sampling PMD: it starts at -period and the core resets it to -period
- * at each 64-bit overflow (ovfl.c), after the "perf_ring" format (perf_ring.c)
+ * at each 64-bit overflow (ovfl.c), after the "perf_ring" format (ring.c)
  * has handed the overflow to the event here; the period's accounting is
- * perf_overflow.c's.  The count the
+ * overflow.c's.  The count the
  * event reports is the PMD's progress plus the periods the resets took off it
  * (counter->wrapped), so reading a sampling event gives what it counted, as perf
  * does.
@@ -19,17 +19,24 @@
  * where the thread is in user mode (misc PERF_RECORD_MISC_USER), also for a fault
  * the kernel took on its behalf, or for a hardware event that counts the kernel,
  * the kernel IP its interrupt hit (misc PERF_RECORD_MISC_KERNEL,
- * perf_overflow.c); ADDR the faulting address for page faults, else
+ * overflow.c); ADDR the faulting address for page faults, else
  * 0; TIME perf's clock (local_clock()); pid/tid in the sampled thread's namespace;
  * ID the opened event's id (an inherited copy's too), STREAM_ID the event's own,
- * CALLCHAIN the user frames (perf_callchain.c).
+ * CALLCHAIN the user frames (callchain.c).
  * Other sample bits are EOPNOTSUPP, where perf_event_open(2) says a PMU does not
  * support something.
  */
 #include <linux/sched/clock.h>
 
 #include "layer.h"
+#include "counters.h"
+#include "event.h"
+#include "file.h"
+#include "overflow.h"
 #include "perf.h"
+#include "ring.h"
+#include "sample.h"
+#include "sideband.h"
 
 /* The largest record: header, ten fields, a read of five words, a chain. */
 /* the fields, a callchain's nr, mark and addresses, a group read */
@@ -180,7 +187,7 @@ static unsigned int pfm_perf_read_member(const struct pfm_perf_event *e, u64 cou
  * time_enabled over all the sets, time_running over the event's own set (all of
  * them for a pinned event).  With PERF_FORMAT_GROUP, the sampled event's times
  * and every member's count, leader first, as perf_output_read_group(): the
- * group's list is changed under ctx->lock too (perf_open.c), which is held here.
+ * group's list is changed under ctx->lock too (open.c), which is held here.
  */
 static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_context *ctx,
 					 struct pfm_event_set *set, unsigned int pmd, u64 *w)
@@ -209,7 +216,7 @@ static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_c
 	return n;
 }
 
-/* The period that ran out is done at time now (perf_overflow.c). */
+/* The period that ran out is done at time now (overflow.c). */
 static void pfm_perf_period_done(struct pfm_perf_event *ev, struct pfm_perf_counter *c,
 				 struct pfm_pmd *p, u64 now)
 {
@@ -387,7 +394,7 @@ static int pfm_perf_smpl_pmd(struct pfm_perf_event *ev, unsigned int s, u32 flag
 }
 
 /*
- * ev just took a counter of its own in set s (perf_sched.c): it becomes a
+ * ev just took a counter of its own in set s (sched.c): it becomes a
  * sampling PMD routed to ev, in the period ev counts now (its first the first
  * time).  On failure the caller gives the counter back.
  */

@@ -5,7 +5,7 @@
  * perf_events schedules a group as a unit and rotates the groups that do not
  * fit the PMU together, every perf_event_mux_interval_ms (4 ms by default).
  * Here a group lives in one of the context's event sets, each with its own row
- * of counters (perf_hw.c), and the core switches the sets on a timeout
+ * of counters (counters.c), and the core switches the sets on a timeout
  * (PFM_SETFL_TIME_SWITCH, switch.c) of perf_mux_interval_ms ms of the thread's
  * time (a knob in /sys/kernel/perfmon).  A group goes to the first set where
  * its leader fits; its members follow the leader (EINVAL where they do not fit
@@ -15,7 +15,7 @@
  * software group is never exclusive there; counting software events always fit
  * in the first set (they share the software counters), sampling ones take a
  * counter of their own each, so a ninth goes to another set.  A sampling
- * event's overflows are routed by set (perf_ring.c): each set has its own PMDs.
+ * event's overflows are routed by set (ring.c): each set has its own PMDs.
  *
  * Sets are only created while the context is detached (sets.c), so a new set
  * costs a detach and an attach of the thread's context: counts and set
@@ -32,7 +32,7 @@
  * in each set).  It goes on beside the pinned groups and the flexible groups
  * already in each set; where it does not fit beside them (it fits alone, or the
  * open is EINVAL/EBUSY as for any group) its leader is "unscheduled": it counts
- * nothing, and once enabled it is in perf's ERROR state (perf_event.c), read()
+ * nothing, and once enabled it is in perf's ERROR state (event.c), read()
  * returning 0 bytes, until an enable finds it room.  A new set gets the pinned
  * groups first, then the flexible group that made it (EINVAL where that one does
  * not fit beside the pinned groups).
@@ -50,7 +50,11 @@
  * All callers hold target->ctx->mutex.
  */
 #include "layer.h"
+#include "counters.h"
+#include "event.h"
 #include "perf.h"
+#include "sample.h"
+#include "sched.h"
 
 /* perf_event_mux_interval_ms: perf_events' default */
 unsigned long pfm_perf_mux_interval_ms = 4;

@@ -32,7 +32,10 @@
 #include <linux/task_work.h>
 
 #include "layer.h"
-#include "perf.h"
+#include "event.h"
+#include "ring.h"
+#include "sample.h"
+#include "sideband.h"
 
 /* Is addr in a mapping r was told of?  r->lock held. */
 static bool pfm_perf_sb_known_locked(const struct pfm_perf_ring *r, u64 addr)

@@ -24,6 +24,8 @@
 #include <linux/task_work.h>
 
 #include "layer.h"
+#include "event.h"
+#include "inherit.h"
 #include "perf.h"
 
 static LIST_HEAD(pfm_perf_targets);

@@ -17,14 +17,18 @@
  * The hooks are tracepoints (sched_process_fork, sched_process_exit,
  * task_rename) in atomic context, where a target's event list (ctx->mutex)
  * cannot be walked: the records go to the events the context's "perf_ring"
- * format routes overflows to (perf_ring.c), under the context's lock, that is
+ * format routes overflows to (ring.c), under the context's lock, that is
  * to the sampling events.  A counting event asks for no record and gets none.
  */
 #include <linux/sched/clock.h>
 #include <linux/tracepoint.h>
 
 #include "layer.h"
+#include "event.h"
 #include "perf.h"
+#include "ring.h"
+#include "sample.h"
+#include "sideband.h"
 
 static bool pfm_perf_task_wants(const struct pfm_perf_event *ev, u32 type)
 {
@@ -128,7 +132,7 @@ void pfm_perf_task_exit(struct task_struct *task)
 /*
  * task_rename: the name is not yet the task's; the thread's own renames only.
  * An exec renames too: events enabled then get COMM with the exec flag (those
- * that enable_on_exec enables get theirs after, from perf_sideband.c).
+ * that enable_on_exec enables get theirs after, from sideband.c).
  */
 static void pfm_perf_probe_rename(void *data, struct task_struct *task, const char *comm)
 {

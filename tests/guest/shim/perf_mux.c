@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf_mux: perf groups spread over event sets (perf_sched.c) and sampling
+ * perf_mux: perf groups spread over event sets (perf/sched.c) and sampling
  * through them; pinned groups in every set, or in perf's ERROR state.
  *
  * The guest has no hardware PMU, so a second set is forced with the software

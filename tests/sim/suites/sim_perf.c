@@ -293,9 +293,9 @@ START_TEST(test_no_pmu)
 }
 END_TEST
 
-/* --- placement and counting, as perf_event.c does it ------------------------------ */
+/* --- placement and counting, as perf/event.c does it ------------------------------ */
 
-/* perf_event.c's setup: the attr's encoding on a counter of set; the counter or errno. */
+/* perf/event.c's setup: the attr's encoding on a counter of set; the counter or errno. */
 int open_ev_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *cnt,
 		      struct ev *ev)
 {
@@ -318,7 +318,7 @@ static int open_ev(struct pfm_context *ctx, struct pfm_perf_counter *cnt, struct
 	return open_ev_in(ctx, 0, cnt, ev);
 }
 
-/* Turns counters of set on (or off) as perf_event.c's sync does: every event on them. */
+/* Turns counters of set on (or off) as perf/event.c's sync does: every event on them. */
 void set_counting_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *cnt,
 			    u32 mask, bool on)
 {

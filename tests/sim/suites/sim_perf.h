@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The perf suites' shared fixtures (sim_perf.c): an attr's encoding, and a
- * perf event placed and counting as perf_event.c does it.
+ * perf event placed and counting as perf/event.c does it.
  */
 #ifndef PFM_SIM_PERF_H
 #define PFM_SIM_PERF_H
@@ -25,9 +25,9 @@ struct ev {
 
 bool has_fixed(unsigned int j);
 int encode(u32 type, u64 config, u64 excl, struct pfm_perf_enc *e);
-/* perf_event.c's setup: the attr's encoding on a counter of set; the counter or errno. */
+/* perf/event.c's setup: the attr's encoding on a counter of set; the counter or errno. */
 int open_ev_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *cnt, struct ev *ev);
-/* Turns counters of set on (or off) as perf_event.c's sync does: every event on them. */
+/* Turns counters of set on (or off) as perf/event.c's sync does: every event on them. */
 void set_counting_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *cnt,
 		     u32 mask, bool on);
 

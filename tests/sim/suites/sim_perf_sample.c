@@ -5,8 +5,8 @@
  * the event's own hardware counter as a sampling PMD reset to -period by the
  * core, the PMI's interrupted IP carried from the NMI (unit.c) through
  * pfm_pmu_overflow_at() to the format, the "perf_ring" format's routes by set
- * and PMD (perf_hw.c), and what pfm_perf_sample_overflow() computes for each
- * sample (perf_overflow.c: the IP and its level, the period's accounting, freq's
+ * and PMD (perf/counters.c), and what pfm_perf_sample_overflow() computes for each
+ * sample (perf/overflow.c: the IP and its level, the period's accounting, freq's
  * adaptive period).  The record's layout and ring are the guest suites' (on the
  * software PMU; the guest has no hardware PMU).
  */
@@ -17,20 +17,20 @@
 #define KIP	0xffffffff81234000ULL	/* kernel code */
 #define MAX_SAMPLES	128
 
-/* A sampling event as perf_sample.c keeps it, and the samples it took. */
+/* A sampling event as perf/sample.c keeps it, and the samples it took. */
 struct smpl {
 	struct ev ev;
 	u16 set;
 	struct pfm_perf_period per;
 	u64 freq;			/* sample_freq with attr.freq, else 0 */
 	int member;			/* a counting member's counter (READ), or -1 */
-	u64 base;			/* the PMD when counting began (perf_event.c) */
+	u64 base;			/* the PMD when counting began (perf/event.c) */
 	unsigned int n;
 	u64 ip[MAX_SAMPLES];
 	u16 misc[MAX_SAMPLES];
 	u64 period[MAX_SAMPLES];
 	u64 member_count[MAX_SAMPLES];
-	/* perf_event_max_sample_rate's limit a tick (perf_sample.c), 0 for none */
+	/* perf_event_max_sample_rate's limit a tick (perf/sample.c), 0 for none */
 	unsigned int max;
 	struct pfm_perf_throttle thr;
 	unsigned int throttles, unthrottles;
@@ -112,7 +112,7 @@ static void attr_of(struct perf_event_attr *a, u32 type, u64 config, u64 excl, u
 }
 
 /*
- * What perf_event.c and perf_sample.c do at open: the attr's encoding on a
+ * What perf/event.c and perf/sample.c do at open: the attr's encoding on a
  * counter of its own in set, a sampling PMD at -(first period) routed to s.
  */
 static void smpl_open(struct pfm_context *ctx, struct smpl *s, u16 set, u32 type, u64 config,
@@ -158,7 +158,7 @@ static u64 smpl_pmd_value(struct pfm_context *ctx, const struct smpl *s)
 }
 
 /*
- * What read() gives for it (perf_event.c): the PMD's progress since counting
+ * What read() gives for it (perf/event.c): the PMD's progress since counting
  * began, and the periods the resets took.
  */
 static u64 smpl_count(struct pfm_context *ctx, const struct smpl *s)

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf_sets: perf groups over event sets as perf_sched.c spreads them, on every
+ * perf_sets: perf groups over event sets as perf/sched.c spreads them, on every
  * simulated model: more hardware events than counters in two sets, sampling
- * overflows routed by set (perf_ring.c's table, perf_hw.c), pinned events on one
+ * overflows routed by set (perf/ring.c's table, perf/counters.c), pinned events on one
  * counter index in every set.
  */
 #include "sim_perf.h"
 
 /*
- * More events than counters, spread as perf_sched.c does: the event that does
+ * More events than counters, spread as perf/sched.c does: the event that does
  * not fit beside the others in set 0 goes to set 1, the sets switch on their
  * timeout, and each event counts exactly what happened while its set was
  * active.  The sets' durations are time_running and their sum time_enabled:
@@ -68,7 +68,7 @@ START_TEST(test_multiplexed_sets)
 }
 END_TEST
 
-/* --- sampling and pinned events over sets, as perf_sched.c and perf_ring.c --- */
+/* --- sampling and pinned events over sets, as perf/sched.c and perf/ring.c --- */
 
 static struct pfm_perf_routes test_routes;
 static unsigned int routed[2], unrouted;
@@ -176,7 +176,7 @@ START_TEST(test_sampling_routed_by_set)
 END_TEST
 
 /*
- * A pinned event is in every set on one counter index (perf_sched.c): the first
+ * A pinned event is in every set on one counter index (perf/sched.c): the first
  * free in every row, a fixed counter first; its count is the sum of its counter
  * in each set, exact, so it runs all the time.  No index free in every row:
  * -EINVAL, the pinned group cannot be scheduled (perf's ERROR state).

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon: a perf event and the target it is opened on (event.c, target.c).
+ *
+ * Every perf event opened on one thread (or one CPU) shares a target, which
+ * holds that thread's one perfmon context; the event counts on a counter of one
+ * of the context's event sets (counters.h, sched.h).  target->ctx->mutex
+ * protects the target's events and everything in them, unless a field says
+ * otherwise.
+ */
+#ifndef _PERFMON_PERF_EVENT_H
+#define _PERFMON_PERF_EVENT_H
+
+#include <linux/irq_work.h>
+#include <linux/perf_event.h>
+#include <linux/task_work.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "layer.h"
+#include "counters.h"
+#include "overflow.h"
+
+struct fasync_struct;
+struct pfm_perf_ring;
+
+/* One event set's row of counters. */
+struct pfm_perf_set {
+	struct pfm_perf_counter counters[PFM_PERF_NUM_COUNTERS];
+	unsigned int users;		/* events in it */
+	bool exclusive;			/* an exclusive group's own */
+};
+
+struct pfm_perf_target {
+	refcount_t ref;			/* events + in-flight users */
+	struct list_head node;		/* in the list of targets */
+	struct task_struct *task;	/* held; NULL for a CPU target */
+	int cpu;			/* a CPU target's CPU, else -1 */
+	struct pfm_context *ctx;	/* attached to task and started while it lives */
+	struct list_head events;	/* ctx->mutex */
+	struct pfm_perf_set sets[PFM_PERF_MAX_SETS];	/* ctx->mutex */
+	unsigned int nr_sets;		/* in the context, 1 until a group does not fit */
+	atomic_t nr_inherit;		/* events with attr.inherit */
+	bool exec_armed;		/* an event waits for an exec */
+	bool exec_queued;		/* exec_work queued (pfm_perf_targets_lock) */
+	bool exit_queued;		/* exit_work queued (pfm_perf_targets_lock) */
+	struct callback_head exec_work;
+	struct work_struct exit_work;	/* folds the copies at the thread's exit */
+	unsigned long sb_queued;	/* bit 0: sb_work queued (the thread's own) */
+	u64 sb_time;			/* the time its records carry */
+	struct callback_head sb_work;	/* reports mappings (sideband.c) */
+	unsigned long async_queued;	/* bit 0: async_work queued (the thread's own) */
+	struct callback_head async_work; /* disables at REFRESH's limit (async.c) */
+};
+
+struct pfm_perf_event {
+	struct perf_event_attr attr;
+	struct pfm_perf_target *target;	/* holds a reference */
+	struct pfm_perf_event *leader;	/* itself for a leader */
+	struct list_head siblings;	/* leader: its members, in opening order */
+	struct list_head sibling_entry;	/* member: in the leader's siblings */
+	struct list_head entry;		/* in target->events */
+	unsigned int nr_siblings;	/* leader: members */
+	u64 id;
+	u16 set;			/* its group's event set (sched.c) */
+	bool all_sets;			/* pinned group: in every set, on one counter index */
+	bool in_set;			/* counted in its set's users (not pinned) */
+	bool unsched;			/* pinned leader that fits in no set beside the others */
+	bool error;			/* perf's ERROR state: unsched and enabled once */
+	int counter;			/* its counter (counters.h), or -1: counts nothing */
+	u64 pmc;			/* its counter's PMC value, without the on switch */
+	struct pfm_perf_enc enc;	/* what it may count on (pfm_perf_encode()) */
+	bool enabled;			/* perf's state: not OFF */
+	bool counting;			/* enabled and its leader too */
+	bool exec_armed;		/* enable_on_exec not yet fired */
+	u64 acc;			/* count of the closed intervals */
+	u64 base[PFM_PERF_MAX_SETS];	/* counter value in each set when counting began */
+	u64 ena_ns;			/* time enabled, closed intervals */
+	u64 run_ns;			/* time its set ran, closed intervals */
+	u64 since_ns;			/* all sets' duration when counting began */
+	u64 run_since_ns;		/* its set's duration then */
+
+	/* inheritance (inherit.c), pfm_perf_family_mutex */
+	struct pfm_perf_event *parent;	/* the event copied, NULL for an opened one */
+	struct list_head children;	/* opened event: its copies in other threads */
+	struct list_head child_entry;
+	u64 child_count;		/* folded in from copies whose thread exited */
+	u64 child_ns;
+	u64 child_run_ns;
+
+	/* output (output.c): ring, ring_entry under pfm_perf_output_mutex */
+	struct pfm_perf_ring *ring;	/* its own mapping's, or SET_OUTPUT's; RCU */
+	struct list_head ring_entry;	/* in ring->evs */
+	atomic_t mmap_count;		/* its mappings */
+	wait_queue_head_t wait;		/* poll()ers */
+
+	/* signals and REFRESH (async.c) */
+	struct fasync_struct *fasync;	/* O_ASYNC's owner, F_SETSIG's signal */
+	struct irq_work kill_work;	/* sends it from any context */
+	int pending_kill;		/* its si_code: POLL_IN, POLL_HUP, or 0 */
+	atomic_t event_limit;		/* REFRESH: overflows left, 0 for no limit */
+	bool limit_hit;			/* the last one came: disabled at once */
+	int cpu;			/* -1, or the one CPU whose samples it takes */
+	struct pfm_perf_period per;	/* sampling: the period counting now */
+	struct pfm_perf_throttle thr;	/* max sample rate: no samples until the next tick */
+};
+
+/* ev has a counter row in set s (sched.c): its group's set, or every set. */
+static inline bool pfm_perf_in_set(const struct pfm_perf_event *ev, unsigned int s)
+{
+	return ev->all_sets ? s < ev->target->nr_sets : ev->set == s;
+}
+
+/* What reading an event gives: its count and time, its copies' included. */
+struct pfm_perf_value {
+	u64 count;
+	u64 ena_ns;
+	u64 run_ns;
+};
+
+/* target.c */
+struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task, int cpu);
+void pfm_perf_target_put(struct pfm_perf_target *t);
+void pfm_perf_target_add(struct pfm_perf_event *ev);
+void pfm_perf_target_del(struct pfm_perf_event *ev);
+extern atomic_t pfm_perf_nr_inherit;
+struct pfm_perf_target *pfm_perf_target_find_locked(struct task_struct *task);
+extern raw_spinlock_t pfm_perf_targets_lock;
+bool pfm_perf_target_claim(struct pfm_perf_target *t, unsigned long *queued);
+void pfm_perf_target_queue(struct pfm_perf_target *t, unsigned long *queued,
+			   struct callback_head *work, task_work_func_t fn);
+
+/* event.c: ctx->mutex held */
+int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
+			 struct pfm_perf_event *leader);
+void pfm_perf_event_teardown(struct pfm_perf_event *ev);
+void pfm_perf_event_mark(struct pfm_perf_event *ev, bool on);
+int pfm_perf_event_set_enabled(struct pfm_perf_event *ev, bool on);
+int pfm_perf_target_exec(struct pfm_perf_target *t);
+int pfm_perf_target_sync(struct pfm_perf_target *t);
+int pfm_perf_event_reset(struct pfm_perf_event *ev);
+int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v);
+u64 pfm_perf_new_id(void);
+
+#endif /* _PERFMON_PERF_EVENT_H */
