@@ -15,7 +15,7 @@ make -s -C "$top" install DESTDIR="$root" PREFIX=/usr >"$root.log" 2>&1 ||
 	{ tail -20 "$root.log"; fail "make install"; }
 lib=$root/usr/lib
 for f in bin/pfmon bin/pfm-perf lib/libperfmon.a lib/libperfmon.so lib/libperfmon-perf.so \
-	 lib/pkgconfig/perfmon.pc include/perfmon.h include/perfmon/perfmon.h \
+	 lib/pkgconfig/perfmon.pc include/perfmon.h include/perfmon/perfmon.h include/perfmon/perfmon_calls.h \
 	 include/perfmon/events.h share/man/man1/pfmon.1 share/man/man7/perfmon.7 \
 	 share/man/man2/pfm_create_context.2 share/man/man3/pfm_read_mapped.3 \
 	 share/man/man3/pfm_munmap_counts.3; do
