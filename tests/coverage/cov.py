@@ -146,6 +146,7 @@ def cmd_host(top, hostb, tsv, uncovered):
     """gcov of the host objects: the core (tests/host) and the drivers (tests/sim)."""
     lines, hit, func_of = set(), set(), {}
     pairs = [('kernel/perfmon', os.path.join(hostb, 'core')),
+             ('kernel/perfmon/perf', os.path.join(hostb, 'core', 'perf')),
              ('arch/x86/perfmon', os.path.join(hostb, 'sim', 'x86'))]
     for srcdir, objdir in pairs:
         if not os.path.isdir(objdir):
