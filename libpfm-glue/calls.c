@@ -6,7 +6,7 @@
  * validation and its errno is the answer.  These wrappers only turn the C
  * prototypes (variadic ones included) into the raw call's argument list.  The
  * vector calls and the calls of ARGS shape are made from the list of calls
- * (PFM_CALLS in <perfmon/perfmon.h>); the others, variadic or not, by hand.
+ * (PFM_CALLS in <perfmon/perfmon_calls.h>); the others, variadic or not, by hand.
  */
 #include <stdarg.h>
 #include <stdint.h>

@@ -39,7 +39,7 @@ static int door_errno;		/* else why it could not */
 /* door.h: spares every read of the counts the pthread_once() and the door's look */
 int pfm_door_ctx_ioctl;
 
-/* How a call's ioctl structure holds its arguments (<perfmon/perfmon.h>, THE CALLS). */
+/* How a call's ioctl structure holds its arguments (<perfmon/perfmon_calls.h>, THE CALLS). */
 enum door_layout {
 	DOOR_NONE,		/* no such call: a bug in calls.c */
 	DOOR_CREATE,		/* struct pfarg_ioc_create */

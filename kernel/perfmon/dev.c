@@ -61,7 +61,11 @@ static int pfm_ioc_decode(const struct pfm_entry *e, const void *buf, struct pfm
 	return -ENOTTY;
 }
 
-/* The ioctl number is the call number; the rest of cmd must match the call's row. */
+/*
+ * The ioctl number is the call number; the rest of cmd must match the call's row.
+ * A call that is not served (its layer is not built) is an unknown ioctl, as on a
+ * module that never had it.
+ */
 static long pfm_dev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	const struct pfm_entry *e = pfm_entry(_IOC_NR(cmd));
@@ -70,7 +74,7 @@ static long pfm_dev_ioctl(struct file *file, unsigned int cmd, unsigned long arg
 	size_t size;
 	int ret;
 
-	if (!e)
+	if (!e || !pfm_entry_served(_IOC_NR(cmd)))
 		return -ENOTTY;
 	size = pfm_ioc_size(e);
 	if (cmd != _IOC(_IOC_WRITE, PFM_IOC_MAGIC, _IOC_NR(cmd), size))

@@ -212,6 +212,14 @@ const struct pfm_entry *pfm_entry(unsigned int nr)
 	return &pfm_entries[nr];
 }
 
+/* Whether call nr is served now: it has a row, and a layer's row has its function. */
+bool pfm_entry_served(unsigned int nr)
+{
+	const struct pfm_entry *e = pfm_entry(nr);
+
+	return e && (e->kind != PFM_ENTRY_LAYER || READ_ONCE(pfm_layer_calls[nr]));
+}
+
 unsigned int pfm_entry_nargs(const struct pfm_entry *e)
 {
 	const enum pfm_arg_type *t = e->args;

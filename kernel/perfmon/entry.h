@@ -88,6 +88,7 @@ struct pfm_entry {
 extern const struct pfm_entry pfm_entries[];
 
 const struct pfm_entry *pfm_entry(unsigned int nr);
+bool pfm_entry_served(unsigned int nr);
 unsigned int pfm_entry_nargs(const struct pfm_entry *e);
 long pfm_call(unsigned int nr, const struct pfm_args *args);
 /*

@@ -79,7 +79,9 @@ extern unsigned long pfm_smpl_mem_max;
 /*
  * How a buffer's pages are charged to its user: charge() records what it took in
  * the buffer (user and charged_pages, or the caller's own state around it) and
- * uncharge() gives it back, when the buffer is freed.  perfmon's own rule is
+ * uncharge() gives it back, when the buffer is freed.  A charge that keeps state
+ * outside the buffer (container_of() of its owner) is only for a buffer embedded
+ * in that owner and never copied: the core copies a context's buffer by value.  perfmon's own rule is
  * pfm_smpl_charge_locked: the user's locked_vm within RLIMIT_MEMLOCK.
  */
 struct pfm_smpl_charge {

@@ -636,7 +636,7 @@ static void pfm_hooks_end(struct task_struct *task, bool (*keep)(struct pfm_hook
 }
 
 /*
- * A layer's ops (thread.h), set and cleared by its init and exit, which the module's
+ * A layer's ops (layer.h), set and cleared by its init and exit, which the module's
  * load and unload serialise; the probes read them under RCU (preemption is off).
  */
 static const struct pfm_task_ops __rcu *pfm_task_ops;

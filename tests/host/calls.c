@@ -87,12 +87,17 @@ START_TEST(test_layer_unregistered_enosys)
 	ck_assert_int_eq(pfm_call(PFM_CALL_PERF_EVENT_OPEN, &calls_perf_args), -ENOSYS);
 	ck_assert_int_eq(pfm_call(PFM_CALL_PERF_EVENT_OPEN, &junk), -ENOSYS);
 	ck_assert_int_eq(pfm_call(PFM_CALL_NR, &calls_perf_args), -ENOSYS);
+	/* the ioctl door answers ENOTTY for a call that is not served */
+	ck_assert(!pfm_entry_served(PFM_CALL_PERF_EVENT_OPEN));
+	ck_assert(pfm_entry_served(PFM_CALL_WRITE_PMCS));
+	ck_assert(!pfm_entry_served(PFM_CALL_NR));
 }
 END_TEST
 
 START_TEST(test_layer_registered)
 {
 	ck_assert_int_eq(pfm_entry_register(PFM_CALL_PERF_EVENT_OPEN, calls_layer), 0);
+	ck_assert(pfm_entry_served(PFM_CALL_PERF_EVENT_OPEN));
 	/* the row widens: pid 7, cpu -1 sign-extended */
 	ck_assert_int_eq(pfm_call(PFM_CALL_PERF_EVENT_OPEN, &calls_perf_args), 1007);
 	ck_assert_int_eq(calls_layer_seen, 1);

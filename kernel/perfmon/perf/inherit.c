@@ -368,11 +368,19 @@ static struct tracepoint *pfm_perf_fork_tp;
 
 int pfm_perf_inherit_init(void)
 {
+	int ret;
+
 	pfm_perf_fork_tp = pfm_tracepoint("sched_process_fork");
 	if (!pfm_perf_fork_tp)
 		return -ENOENT;
 	pfm_perf_task_init();	/* the rename hook beside the fork's */
-	return tracepoint_probe_register(pfm_perf_fork_tp, pfm_perf_probe_fork, NULL);
+	ret = tracepoint_probe_register(pfm_perf_fork_tp, pfm_perf_probe_fork, NULL);
+	if (ret) {
+		/* no probe may be left behind into a module whose load fails */
+		pfm_perf_task_exit_hooks();
+		tracepoint_synchronize_unregister();
+	}
+	return ret;
 }
 
 void pfm_perf_inherit_exit(void)

@@ -15,7 +15,8 @@
  * that does not fit is counted and reported by a PERF_RECORD_LOST, as perf does.
  *
  * The ring itself is made by the event's first mmap(): 1 + 2^n pages (n >= 0, or
- * the user page alone), charged as sampling memory (smpl_buf.c); its lifetime,
+ * the user page alone), counted as sampling memory (smpl_buf.c) and charged to
+ * locked memory by perf_mmap()'s rule (pfm_perf_ring_mlock, below); its lifetime,
  * SET_OUTPUT and poll() are output.c's.  Writers (the overflow path of any thread of the
  * family, interrupts off) are serialised by the ring's lock; data_head is
  * published with release semantics after the record is whole, data_tail is read
