@@ -23,12 +23,11 @@
 #   build.log   kbuild's output of the last build
 #   bzImage-noperf, build-noperf.log   the same for --noperf
 #
-# The noperf image is built in obj/ too, after bzImage: a second object tree
+# The noperf image is built in obj/ too, before bzImage: a second object tree
 # would cost a second full build, while turning one option off rebuilds only
 # the files that depend on it (kbuild records each object's CONFIG_ options)
-# and relinks.  The .config is restored afterwards, so that obj/ is again the
-# configuration bzImage was built from; the next bzImage build recompiles what
-# the noperf one changed.
+# and relinks.  The .config is restored afterwards and bzImage built (again)
+# after it, so that obj/, its vmlinux included, is always bzImage's.
 #
 # The project's files are linked into the tree one by one (never copied), so
 # they stay the single source of truth.  Files, not whole directories: the
@@ -210,6 +209,38 @@ build_image() {
 	mv "$out/$name.tmp" "$out/$name"
 }
 
+# --- the image without the perf_event_open layer ----------------------------
+# The same inputs as bzImage's, with the one option turned off.  Built first, so
+# that obj/ ends as bzImage's: fuzz and coverage read obj/vmlinux as bzImage's.
+noperf_stamp=$( { echo "$in_stamp"; echo "CONFIG_PERFMON_PERF=n"; } | hash_of)
+
+if [ "$noperf" = 1 ]; then
+	if [ -s "$out/bzImage-noperf" ] &&
+	   [ "$(cat "$out/bzImage-noperf.stamp" 2>/dev/null)" = "$noperf_stamp" ]; then
+		say "$out/bzImage-noperf is up to date"
+	else
+		start=$(date +%s)
+		rm -f "$out/bzImage-noperf.stamp"
+		cp "$obj/.config" "$saved_cfg"
+		# On every way out, kbuild's and die's included.
+		trap restore_config EXIT
+		"$tree/scripts/config" --file "$obj/.config" --disable PERFMON_PERF
+		kmake olddefconfig > "$out/config-noperf.log" 2>&1 ||
+			die "configuration without PERFMON_PERF failed (see $out/config-noperf.log)"
+		if ! grep -qx 'CONFIG_PERFMON=y' "$obj/.config" ||
+		   grep -q '^CONFIG_PERFMON_PERF=' "$obj/.config"; then
+			die "CONFIG_PERFMON_PERF did not turn off (see $obj/.config)"
+		fi
+		build_image bzImage-noperf build-noperf.log
+		restore_config
+		trap - EXIT
+		echo "$noperf_stamp" > "$out/bzImage-noperf.stamp"
+		# obj/ now holds the noperf objects: bzImage is built again from them
+		rm -f "$out/bzImage.stamp"
+		say "built $out/bzImage-noperf in $(( $(date +%s) - start ))s"
+	fi
+fi
+
 if [ -s "$out/bzImage" ] && [ "$(cat "$out/bzImage.stamp" 2>/dev/null)" = "$in_stamp" ]; then
 	say "$out/bzImage is up to date"
 else
@@ -219,32 +250,3 @@ else
 	echo "$in_stamp" > "$out/bzImage.stamp"
 	say "built $out/bzImage in $(( $(date +%s) - start ))s"
 fi
-[ "$noperf" = 1 ] || exit 0
-
-# --- the image without the perf_event_open layer ----------------------------
-# The same inputs as bzImage's, with the one option turned off.
-noperf_stamp=$( { echo "$in_stamp"; echo "CONFIG_PERFMON_PERF=n"; } | hash_of)
-
-if [ -s "$out/bzImage-noperf" ] &&
-   [ "$(cat "$out/bzImage-noperf.stamp" 2>/dev/null)" = "$noperf_stamp" ]; then
-	say "$out/bzImage-noperf is up to date"
-	exit 0
-fi
-
-start=$(date +%s)
-rm -f "$out/bzImage-noperf.stamp"
-cp "$obj/.config" "$saved_cfg"
-# On every way out, kbuild's and die's included.
-trap restore_config EXIT
-"$tree/scripts/config" --file "$obj/.config" --disable PERFMON_PERF
-kmake olddefconfig > "$out/config-noperf.log" 2>&1 ||
-	die "configuration without PERFMON_PERF failed (see $out/config-noperf.log)"
-if ! grep -qx 'CONFIG_PERFMON=y' "$obj/.config" ||
-   grep -q '^CONFIG_PERFMON_PERF=' "$obj/.config"; then
-	die "CONFIG_PERFMON_PERF did not turn off (see $obj/.config)"
-fi
-build_image bzImage-noperf build-noperf.log
-restore_config
-trap - EXIT
-echo "$noperf_stamp" > "$out/bzImage-noperf.stamp"
-say "built $out/bzImage-noperf in $(( $(date +%s) - start ))s"
