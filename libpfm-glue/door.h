@@ -13,7 +13,7 @@
 #include "perfmon.h"
 
 /*
- * Make call PFM_CALL_xxx with its arguments in the order of the C prototype,
+ * Make call PFM_CALL_<NAME> with its arguments in the order of the C prototype,
  * which is also the order of the system call's arguments.  Unused arguments
  * are 0.  Returns the call's result, or -1 with errno set.
  */

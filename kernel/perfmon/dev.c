@@ -68,14 +68,15 @@ static int pfm_ioc_decode(const struct pfm_entry *e, const void *buf, struct pfm
  */
 static long pfm_dev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	const struct pfm_entry *e = pfm_entry(_IOC_NR(cmd));
+	const struct pfm_entry *e;
 	u64 buf[PFM_ENTRY_MAX_ARGS];
 	struct pfm_args args;
 	size_t size;
 	int ret;
 
-	if (!e || !pfm_entry_served(_IOC_NR(cmd)))
+	if (!pfm_entry_served(_IOC_NR(cmd)))
 		return -ENOTTY;
+	e = pfm_entry(_IOC_NR(cmd));
 	size = pfm_ioc_size(e);
 	if (cmd != _IOC(_IOC_WRITE, PFM_IOC_MAGIC, _IOC_NR(cmd), size))
 		return -ENOTTY;

@@ -65,7 +65,7 @@ static long pfm_sys(unsigned int nr, const struct pfm_args *args)
 PFM_CALLS(PFM_SYS)
 
 /*
- * libperfmon adds PFM_CALL_xxx to the first number: the system call table
+ * libperfmon adds PFM_CALL_<NAME> to the first number: the system call table
  * (scripts/intree/core.patch) must follow the list's order.
  */
 #define PFM_NR_CHECK(nr, NAME, name, ...) \

@@ -44,7 +44,7 @@ static long sysbase(void)
 }
 
 /*
- * Call PFM_CALL_xxx by number, as the kernel's table has it.  The number is
+ * Call PFM_CALL_<NAME> by number, as the kernel's table has it.  The number is
  * read once, at the first call: reading it later, between a start and a stop,
  * would add system calls to the counts.
  */
