@@ -92,7 +92,7 @@ int pfm_counts_read(struct pfm_counts_reader *r, uint64_t *values);
 struct perf_event_attr;
 /*
  * perf_event_open(2) answered by perfmon: the same arguments, an fd that behaves
- * as a perf_event fd (<perfmon/perfmon.h>, PERF_EVENT_OPEN COMPATIBILITY).
+ * as a perf_event fd (<perfmon/perfmon_perf.h>, PERF_EVENT_OPEN COMPATIBILITY).
  */
 int pfm_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			int group_fd, unsigned long flags);

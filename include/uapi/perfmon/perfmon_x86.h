@@ -77,7 +77,7 @@
  *
  * PERF EVENTS
  *
- * pfm_perf_event_open() (<perfmon/perfmon.h>, PERF_EVENT_OPEN COMPATIBILITY) puts
+ * pfm_perf_event_open() (<perfmon/perfmon_perf.h>, PERF_EVENT_OPEN COMPATIBILITY) puts
  * perf's hardware events on these counters, with the event select values
  * perf_events would program for the same attr (Linux 6.1's x86 code):
  *
@@ -131,7 +131,7 @@
  *   ... only; everything else on a general-purpose counter.  The events of one
  *   thread that program the same value share a counter.  A group that does not
  *   fit beside the thread's other groups is multiplexed with them in event
- *   sets (<perfmon/perfmon.h>, PERF_EVENT_OPEN COMPATIBILITY).  A group that
+ *   sets (<perfmon/perfmon_perf.h>, PERF_EVENT_OPEN COMPATIBILITY).  A group that
  *   finds no counter even alone, or a member none beside its leader, is
  *   refused when opened: EINVAL (the errno perf_events gives a group that
  *   cannot be scheduled), or EBUSY when a counter it could use is held by

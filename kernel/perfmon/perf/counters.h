@@ -63,7 +63,7 @@ struct pfm_perf_enc {
  * A PERF_TYPE_HARDWARE, HW_CACHE or RAW attr on the hardware PMU now registered
  * (pfm_pmu_encode_attr()), on the counters above.  0, or the errno
  * perf_event_open(2) gives: ENOENT when there is no hardware PMU, and as Linux
- * 6.1's x86 code gives it for each config (see <perfmon/perfmon.h>,
+ * 6.1's x86 code gives it for each config (see <perfmon/perfmon_perf.h>,
  * PERF_EVENT_OPEN COMPATIBILITY).
  */
 int pfm_perf_hw_encode(const struct perf_event_attr *attr, struct pfm_perf_enc *enc);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf_shim: pfm_perf_event_open() where it is perfmon's own, not perf_events':
- * the choices <perfmon/perfmon.h> (PERF_EVENT_OPEN COMPATIBILITY) documents,
+ * the choices <perfmon/perfmon_perf.h> (PERF_EVENT_OPEN COMPATIBILITY) documents,
  * which the differential test (tests/guest/clients/) cannot compare with the
  * kernel.  Exact counts come from page faults the test itself makes.
  */

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * perfmon: the perf_event_open compatibility layer (kernel/perfmon/perf/), the
+ * rules it follows and every way it differs from Linux 6.1's perf_events.
+ *
+ * PERF_EVENT_OPEN COMPATIBILITY
+ *
+ *   fd = pfm_perf_event_open(struct perf_event_attr *attr, pid, cpu, group_fd, flags)
+ *
+ * takes the arguments of perf_event_open(2), with the same types and meaning, and
+ * returns an fd that behaves as a perf_event fd: read(), ioctl(PERF_EVENT_IOC_*),
+ * mmap(), poll(), fcntl() and close() on it are its own file operations.  A bad
+ * argument gets the errno perf_event_open(2) gives it, found in the same order; in
+ * particular attr == NULL is EFAULT (libperfmon's preload relies on it to tell this
+ * call from a kernel that lacks it: ENOSYS from the system call, ENOTTY from the
+ * ioctl).  pid, cpu and group_fd are ints (the system call truncates them, as
+ * perf_event_open does); flags is an unsigned long (PERF_FLAG_*).  Over the ioctl
+ * door the arguments travel in struct pfarg_ioc_perf_open, one __u64 each, truncated
+ * as the system call truncates them.
+ *
+ * It counts, and samples with a period.  What it does:
+ *   - Events: PERF_TYPE_SOFTWARE, every config below PERF_COUNT_SW_MAX.  Counted:
+ *     TASK_CLOCK and CPU_CLOCK (the thread's runtime in ns as the scheduler counts
+ *     it, where 6.1 loses a little at each switch; on a CPU event wall-clock time),
+ *     PAGE_FAULTS and PAGE_FAULTS_MIN (every fault perfmon sees is counted as
+ *     minor), CONTEXT_SWITCHES, CPU_MIGRATIONS.  Always 0: PAGE_FAULTS_MAJ,
+ *     ALIGNMENT_FAULTS and EMULATION_FAULTS (x86 Linux raises neither),
+ *     DUMMY, BPF_OUTPUT and CGROUP_SWITCHES.  PERF_TYPE_HARDWARE, HW_CACHE and
+ *     RAW on the hardware PMU's counters, as <perfmon/perfmon_x86.h> (PERF
+ *     EVENTS) says; without a hardware PMU (model "software", as under QEMU's
+ *     TCG) they are ENOENT, as perf_events answers without one.  Every other
+ *     type (TRACEPOINT, BREAKPOINT, dynamic PMUs) and config: ENOENT.
+ *   - Levels as perf_events counts them: the clocks at any level; page faults by
+ *     the level that took them (exclude_user, exclude_kernel); context switches
+ *     and migrations happen in the kernel, so exclude_kernel=1 reads 0.
+ *     exclude_hv, exclude_idle, exclude_guest and exclude_host are accepted.
+ *     An exiting thread is counted until its exit tracepoint
+ *     (sched_process_exit), where perfmon detaches; perf_events counts it a
+ *     little longer, until perf_event_exit_task(), after exit_files(),
+ *     exit_task_work() (the last fput() of each of its files) and
+ *     exit_task_namespaces().  What the thread does there is counted by
+ *     perf_events only: the context switches of those steps (closing the
+ *     write end of a pipe wakes its reader, as perf's, which may preempt the
+ *     thread; release methods may sleep) and their CPU time.  In the guest
+ *     that is a few more context switches per exiting task natively.
+ *   - Targets: pid 0 (the caller) or a thread id, cpu -1: the thread is counted
+ *     wherever it runs.  pid -1 with a cpu (CPU events) counts what happens on
+ *     that CPU, whoever runs there: all the CPU's events share its one perfmon
+ *     CPU session (PFM_FL_SYSTEM_WIDE, loaded on the CPU), made by the first of
+ *     them and unloaded with the last.  They count (page faults by level, context
+ *     switches and migrations into the CPU at kernel level, the clocks), read
+ *     their times and groups, ENABLE, DISABLE, RESET, ID; CPU_CLOCK and
+ *     TASK_CLOCK both count wall-clock time while enabled, idle or not, as
+ *     6.1 counts both on a CPU, and time_enabled == time_running are that
+ *     wall-clock time too.  Refusals, in 6.1's order: cpu -1 (pid -1, cpu -1) or
+ *     out of range EINVAL; privilege EACCES as 6.1's perf_allow_cpu()
+ *     (perfmon's paranoid > 0 without CAP_PERFMON, or sys_group); a sampling
+ *     CPU event EOPNOTSUPP (perf's ring is routed by thread here; no samples on
+ *     CPU events); a member on another CPU or a thread's event in a CPU group
+ *     EINVAL; an offline CPU ENODEV.  perfmon's per-thread and per-CPU
+ *     sessions exclude each other machine-wide: a CPU event while some thread
+ *     has events or a perfmon context attached, or on a CPU that has a CPU
+ *     session of someone else's, is EACCES (tools such as perf fall back to
+ *     per-thread events on EACCES); a thread's event while some CPU has events
+ *     is EBUSY (perf_events has no such rule).  A CPU's groups all fit in
+ *     one event set: a group that does not fit beside the others is EINVAL,
+ *     not multiplexed.  inherit and enable_on_exec mean nothing on a CPU
+ *     (accepted; enable_on_exec never fires, as in 6.1).  A CPU going offline
+ *     detaches its session: counts stay readable, and the CPU back online takes
+ *     new events.  A pid with a cpu (perf record's one event per CPU for one
+ *     thread): the event samples only what happens on that CPU, so each sample
+ *     goes to the fd of the CPU it was taken on; its count (read()) is the
+ *     thread's on every CPU, not that CPU's share (that would take the
+ *     thread's counts at each of its context switches, which the core does
+ *     not hand to this layer).  A group's members are on their leader's cpu
+ *     (else EINVAL).  Attaching takes perfmon's access rules
+ *     (ATTACHING, ACCESS); privilege refusals are EACCES, never EPERM, and
+ *     kernel-level counting (exclude_kernel=0) is privileged as the software
+ *     PMU's OS bit is (paranoid >= 2 without CAP_PERFMON: EACCES).
+ *   - All events on one thread share one perfmon context on that thread (the
+ *     thread's one context: a thread with a context of its own, pfm_create_context
+ *     and pfm_load_context, refuses events with EBUSY, and refuses
+ *     pfm_load_context with EEXIST while it has events).  The thread's events
+ *     that count the same event at the same levels share one counter, each
+ *     with its own intervals: at most six software counters are in use, so
+ *     every counting software event fits; a sampling event takes a software
+ *     counter of its own.  Groups that do not fit the counters together are
+ *     multiplexed as perf_events does: each group counts in one of the
+ *     context's event sets (up to 8, each with its own counters and PMDs),
+ *     which switch every /sys/kernel/perfmon/perf_mux_interval_ms (1..10000,
+ *     default 4, as perf_event_mux_interval_ms; for sets made from then on) of
+ *     the thread's time; a group goes to the first set where it fits, else to
+ *     a new one; an exclusive hardware group gets a set of its own (a software
+ *     group is never exclusive, as with perf_events).  A multiplexed sampling
+ *     event samples what happens in its set's turns, each overflow going to
+ *     the event of the set it happened in.  A flexible group that does not fit
+ *     even alone beside the pinned groups, a member that does not fit beside
+ *     its leader, or a ninth set are EINVAL; EBUSY where a counter is held by
+ *     someone else.
+ *     Pinned groups (attr.pinned on the leader) are in every set, each event on
+ *     one counter index in every set: they count in every turn (time_running
+ *     == time_enabled).  A pinned group that fits alone but not beside the
+ *     groups already in some set (the other pinned groups, or flexible groups
+ *     there) cannot be scheduled: it counts nothing and, once enabled, is in
+ *     perf's ERROR state as in 6.1: read() of its leader returns 0 bytes
+ *     (end of file, before the ENOSPC check; a member reads its own record,
+ *     nothing counted), DISABLE leaves the state, ENABLE of the leader
+ *     schedules the group again if it fits now (else ERROR again); RESET, ID,
+ *     mmap() and poll() work as for any event.
+ *     Not as perf_events: software events always fit there, here they are
+ *     limited by the software PMU's eight counters (a ninth sampling event is
+ *     multiplexed, or for a pinned one in ERROR), and a software group beside
+ *     multiplexed groups counts in its set's turns only; a pinned group does
+ *     not push flexible groups out of a set (perf_events schedules pinned
+ *     groups first), it is in ERROR instead; a flexible group that fits no
+ *     set beside the pinned groups is refused (EINVAL) rather than never
+ *     running; a sampling event of a pinned group, multiplexed, has a sampling
+ *     PMD in each set, each reaching the period on its own (a sample every
+ *     period events of one set's turns); a set whose groups closed keeps its
+ *     turn until the thread's last event closes.
+ *     /sys/kernel/perfmon/perf_targets_count and perf_events_count show the
+ *     threads and CPUs that have events, and the events.
+ *   - attr: size 0 (= PERF_ATTR_SIZE_VER0) up to PAGE_SIZE; beyond what the
+ *     kernel knows the tail must be zero, else E2BIG with the supported size
+ *     written back (also for a size below VER0 or above PAGE_SIZE).  disabled,
+ *     enable_on_exec (the events start before the new image's first
+ *     instruction), inherit (children and threads created later are counted in
+ *     copies whose counts and times a read adds; enable, disable and reset reach
+ *     the copies), pinned and exclusive (leaders only, else EINVAL).
+ *     sample_period and sample_freq sample (below; sample_type is ignored
+ *     while counting); branch stacks and aux_output EOPNOTSUPP; precise_ip
+ *     on a hardware event EOPNOTSUPP, as 6.1's x86 PMU without PEBS says
+ *     (perf lowers precise_ip on each failure until it opens).
+ *   - Groups: group_fd names a leader on the same thread (another thread or a
+ *     member: EINVAL; not an event fd: EBADF); a member counts while it and its
+ *     leader are enabled, and the group starts and stops as a unit.  Closing a
+ *     leader makes its members leaders of their own.
+ *   - read(): the read_format layout of perf_event_open(2) (TOTAL_TIME_ENABLED,
+ *     TOTAL_TIME_RUNNING, ID, GROUP, LOST), exactly its size; ENOSPC for a
+ *     shorter buffer; 0 bytes for a pinned group's leader in ERROR (above).
+ *     time_enabled is the thread's time on a CPU while the event was enabled
+ *     (for a CPU event: wall-clock time while it was enabled),
+ *     time_running the part of it its group's set was active (all of it for a
+ *     pinned group): equal unless the group is multiplexed (as perf_events
+ *     reports per-thread events; a group's members have their leader's times,
+ *     and count * time_enabled / time_running estimates the full count); LOST
+ *     is 0.  Counts stay readable after the thread exits.
+ *   - ioctl(): ENABLE, DISABLE, RESET (with PERF_IOC_FLAG_GROUP: the whole
+ *     group), ID, PAUSE_OUTPUT (EINVAL without a ring of data pages); REFRESH
+ *     (below; EINVAL for a counting or inherit event), PERIOD (after reading
+ *     its argument, EFAULT; EINVAL for a counting event, 0, a frequency above
+ *     the maximum rate or a period of 2^63 or more): with freq the new
+ *     sample_freq, else the new period, counted from now (the period in
+ *     progress is dropped, as perf restarts the event; the count goes on; an
+ *     inherited copy keeps its period).  Difference: on an event enabled at
+ *     the time, 6.1 samples the next occurrence at once and runs the new
+ *     period less one from there; the shim counts a whole new period.  The
+ *     filters EINVAL as for a software
+ *     event, SET_OUTPUT (below), MODIFY_ATTRIBUTES EOPNOTSUPP after the attr
+ *     checks; any other command ENOTTY.
+ *   - Signals: with O_ASYNC (fcntl F_SETFL; F_SETOWN or F_SETOWN_EX names the
+ *     owner, F_SETSIG the signal), every overflow of a sampling event sends
+ *     the owner SIGIO, or F_SETSIG's signal with si_code POLL_IN and si_fd the
+ *     event's fd, as perf_events does (an inherited copy's: the opened
+ *     event's owner).  REFRESH(n) adds n to the event's overflow limit and
+ *     enables it; the overflow that takes the limit to 0 is recorded, its
+ *     signal has si_code POLL_HUP, and the event is disabled before the
+ *     thread returns to user mode (its count stops there); a later ENABLE
+ *     samples without a limit.
+ *   - SET_OUTPUT(fd): the event's records (samples, LOST, THROTTLE, side-band)
+ *     go to the ring of the event fd names, as perf record sends the events of
+ *     one CPU into one ring; SET_OUTPUT(-1): to no ring.  Refused as Linux 6.1
+ *     refuses it: fd not an event of this layer EBADF; the event itself, an
+ *     event of another cpu, an event of another thread when cpu is -1, another
+ *     clock (use_clockid, clockid) or direction (write_backward), an event
+ *     mapped itself now, or a ring mapped by nobody now: EINVAL (nothing
+ *     changes).  A redirected event's mmap() of the ring's size maps that ring
+ *     (another size EINVAL); poll() of it says what its ring's wakeups say.
+ *     PERF_FLAG_FD_OUTPUT at open does the same into group_fd's ring (its
+ *     refusals refuse the open).
+ *   - mmap(): 1 + 2^n pages (n >= 0, or one page), MAP_SHARED, offset 0, else
+ *     EINVAL: a struct perf_event_mmap_page with lock even, index 0 (no
+ *     user-mode counter read), offset = the count, time_enabled, time_running,
+ *     pmc_width 64, refreshed by read(); data_offset = one page, data_size =
+ *     2^n pages, aux_size 0, cap_user_time* 0.  While a ring is mapped, a
+ *     new mapping of another size is EINVAL; an event's last munmap() takes it
+ *     from its ring, a ring's last munmap() takes every event from it (their
+ *     records are dropped, poll() says EPOLLHUP), and the next mmap() makes a
+ *     new ring, of any size, as perf_events does.  Mapped writable,
+ *     data_tail is honoured (a record that does not fit is lost); read-only,
+ *     the ring overwrites.
+ *     A ring's pages are locked memory as perf_mmap() counts them: each user
+ *     has /sys/kernel/perfmon/perf_event_mlock_kb (perf_event_mlock_kb's 516
+ *     by default) per online CPU, then the mapping process's RLIMIT_MEMLOCK
+ *     (pinned_vm); past both EPERM, unless paranoid is -1 or the caller has
+ *     CAP_IPC_LOCK.
+ *   - Sampling (sample_period): the event's counter (a software one, or a
+ *     hardware one for HARDWARE, HW_CACHE and RAW) is a perfmon
+ *     sampling PMD of its own, reset to -period at each overflow by the core;
+ *     the perf layer's "perf_ring" sampling format (not usable with
+ *     pfm_create_context) routes each overflow of the thread's context to the
+ *     event that owns the PMD in the set it overflowed in, which writes PERF_RECORD_SAMPLE into its ring
+ *     (an inherited copy into the opened event's ring).  Page faults, context
+ *     switches, the clocks and hardware events sample; with PERF_SAMPLE_PERIOD and a fixed
+ *     period, page faults and context switches sample every occurrence with
+ *     period 1, as 6.1's perf_swevent_event() does (the clocks by a timer that fires at the
+ *     counter's carry; a timer late by whole periods skips them, as perf's
+ *     clock events do, and read() still counts them; the core's reload of the
+ *     PMD after a carry, a read then a write, does not count the few
+ *     microseconds between them).  A hardware event samples every period
+ *     events, any period below 2^63: a period beyond the counter's width
+ *     takes PMU interrupts on the way without a sample (the core's 64-bit
+ *     emulation), as perf's x86 driver programs at most its max_period and
+ *     samples when the whole period is done.  Fields, in the kernel's
+ *     order: IDENTIFIER, IP (the thread's user-mode IP, misc USER, also for a
+ *     fault the kernel took for it; for a hardware event the IP its PMU
+ *     interrupt hit: a kernel one, misc KERNEL, if the event counts the kernel
+ *     (exclude_kernel=0), else the user-mode one, also when the interrupt
+ *     skidded into the kernel; overflows one interrupt reports together take
+ *     the first's IP, and an overflow first seen by a read or a context
+ *     switch the user-mode IP), TID (the sampled thread's namespace),
+ *     TIME (local_clock(), perf's clock), ADDR (the faulting address, else 0;
+ *     always 0 for hardware events: no PEBS or IBS),
+ *     ID (the opened event's), STREAM_ID (the event's own), CPU, PERIOD, READ
+ *     (with PERF_FORMAT_GROUP: the sampled event's times and every member's
+ *     count and id, leader first; E2BIG for a group of more than 64 events whose
+ *     samples read it, where perf's limit is a 16 KiB record), CALLCHAIN
+ *     (below); any other sample bit is EOPNOTSUPP.  CALLCHAIN is the user
+ *     chain perf_callchain_user() gives on x86-64: PERF_CONTEXT_USER, the
+ *     IP, then each caller's return address through the frame pointers (rbp),
+ *     read without faulting; code without frame pointers gives short or
+ *     skipping chains, as with perf_events (no STACK_USER for DWARF unwinding).
+ *     No kernel part, also for a hardware sample taken in the kernel (its
+ *     chain is the thread's user frames, PERF_CONTEXT_USER first;
+ *     exclude_callchain_kernel changes nothing); exclude_callchain_user
+ *     gives nr 0; sample_max_stack (0: 127) bounds the addresses after the
+ *     mark, as perf's;
+ *     above 127 it is EOVERFLOW at open, counting or sampling.  sample_id_all adds the kernel's trailer
+ *     (TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER) to LOST records.  A full
+ *     ring or PAUSE_OUTPUT loses records; the next record written is preceded
+ *     by PERF_RECORD_LOST with the exact number lost.  data_head is stored
+ *     with release semantics after the record is whole.  Wakeups: every
+ *     wakeup_events samples, or with watermark=1 past wakeup_watermark bytes
+ *     (half the ring when 0, and always every half ring without watermark).
+ *   - Side-band records (perf report's names): with attr.comm, an exec that
+ *     enables events (enable_on_exec) writes PERF_RECORD_COMM (misc
+ *     COMM_EXEC with attr.comm_exec), then, with attr.mmap2 (or mmap),
+ *     PERF_RECORD_MMAP2 (MMAP) for every executable mapping of the new image.
+ *     There is no hook on mmap(): a sample whose IP is in no mapping its ring
+ *     was told of makes the sampled thread, before it returns to user mode,
+ *     report its executable mappings not yet reported, their sample_id_all
+ *     time that of the sample less 1 ns (so perf, which sorts by time, knows
+ *     the mapping before the sample; without TIME the first sample of a new
+ *     mapping precedes its record and stays unresolved).  A ring remembers 32
+ *     mappings.  PERF_RECORD_FORK (in the parent at the fork) and
+ *     PERF_RECORD_EXIT (in the exiting thread, before poll() says POLLHUP)
+ *     go to the thread's enabled sampling events that ask for side-band
+ *     records (attr.task, comm, mmap, mmap2 or mmap_data) on this CPU or on
+ *     every CPU, {pid, ppid, tid, ptid, time} as 6.1 writes them (EXIT's
+ *     ptid is the parent's pid, as there).  With attr.comm, a rename
+ *     (prctl(PR_SET_NAME), /proc/self/comm) writes COMM, and an exec COMM
+ *     with the exec flag for the events enabled then (hooked on the kernel's
+ *     task_rename tracepoint).  Counting events get none of these: the hooks
+ *     run in atomic context and reach the sampling events only.
+ *   - freq=1: the software clocks take the fixed period 1e9/sample_freq ns
+ *     (attr.freq is then cleared, as perf does); other events, hardware ones
+ *     (perf record's default cycles) too, start at period 1 and adapt it
+ *     at each sample to what would give sample_freq samples a second (an
+ *     eighth of the difference at a time, as perf; no adjustment at the tick,
+ *     so a rate that falls is followed only by the next samples).
+ *     /sys/kernel/perfmon/perf_max_sample_rate (default 100000, perf's
+ *     perf_event_max_sample_rate) refuses a larger sample_freq (EINVAL) and
+ *     throttles an event that takes more than rate/HZ samples in a tick:
+ *     PERF_RECORD_THROTTLE, no samples until the next tick, whose first
+ *     overflow writes PERF_RECORD_UNTHROTTLE.  Throttled periods are counted.
+ *     A throttled hardware event's interrupts stop too: 6.1 stops the event
+ *     until the next tick; here its counter goes on counting (the count stays
+ *     whole) on a long period, a tick's worth at the rate that tripped the
+ *     limit, then twice as long at each overflow still in that tick (a few
+ *     dozen interrupts a tick at most).  Difference: the samples come back
+ *     with the first overflow after the tick, which at a steady rate is
+ *     about a tick later, not at the tick.
+ *   - poll(): EPOLLHUP for an event without a ring (as perf_events) and once
+ *     the thread has exited; else EPOLLIN once after each wakeup.
+ * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,
+ * E2BIG, EINVAL), paranoid 3 (EACCES), kernel level (EACCES), period or
+ * frequency (EINVAL), no free fd (EMFILE), group_fd (EBADF), pid (ESRCH),
+ * leader's inherit differs (EINVAL), cpu (EINVAL), type and config (ENOENT;
+ * for a hardware event also EINVAL, EOPNOTSUPP), a call chain deeper than 127
+ * (EOVERFLOW), sampling what this layer cannot (EOPNOTSUPP), a CPU event
+ * beside thread sessions (EACCES), group rules (EINVAL), the thread's context
+ * (EACCES, EBUSY,
+ * EMFILE), a hardware event's counter (EINVAL, EBUSY, EACCES), FD_OUTPUT's
+ * ring (EINVAL).
+ */
+#ifndef _UAPI_PERFMON_PERFMON_PERF_H
+#define _UAPI_PERFMON_PERFMON_PERF_H
+
+#include <perfmon/perfmon.h>
+
+#endif /* _UAPI_PERFMON_PERFMON_PERF_H */
