@@ -158,6 +158,22 @@
  *     filters EINVAL as for a software
  *     event, SET_OUTPUT (below), MODIFY_ATTRIBUTES EOPNOTSUPP after the attr
  *     checks; any other command ENOTTY.
+ *   - prctl(PR_TASK_PERF_EVENTS_ENABLE / _DISABLE), as 6.1: every event the
+ *     calling thread opened (its owner; wherever the event counts: the
+ *     thread, another one, a CPU) is enabled or disabled as ioctl(ENABLE or
+ *     DISABLE) without PERF_IOC_FLAG_GROUP does it, its inherited copies
+ *     included; a group's other events only if the thread opened them too.
+ *     Events another thread opened are not touched, and an event whose
+ *     opener exited is no one's.  prctl() has no hook for a module: the
+ *     layer puts a kprobe on the kernel's perf_event_task_enable() and
+ *     perf_event_task_disable(), which prctl calls, so a static program or
+ *     a raw syscall(SYS_prctl) is served without the preload; the change is
+ *     made before the prctl returns to user mode.  Where the kprobes cannot
+ *     be registered (a kernel without CONFIG_KPROBES or CONFIG_PERF_EVENTS;
+ *     the kernel log says so when the layer starts) the prctl is not
+ *     honoured for this layer's events, only for perf_events' own; nor is
+ *     it when the kernel has no memory for the request at the prctl
+ *     (an atomic allocation of a few bytes).
  *   - Signals: with O_ASYNC (fcntl F_SETFL; F_SETOWN or F_SETOWN_EX names the
  *     owner, F_SETSIG the signal), every overflow of a sampling event sends
  *     the owner SIGIO, or F_SETSIG's signal with si_code POLL_IN and si_fd the
