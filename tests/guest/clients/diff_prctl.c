@@ -251,8 +251,12 @@ void case_prctl_inherit(const struct backend *be, struct trace *t)
 	child_wait(&c);
 	do_prctl(t, NULL, 0, "the owner");
 	if (fd >= 0) {
+		/*
+		 * A forked child's 64 fresh pages read 64 to 76 natively (more
+		 * than 'f' allows): at least its 64, and within a factor of 2.
+		 */
 		if (do_read(t, fd, &v, sizeof(v), "the child's 64 faults") == sizeof(v))
-			obs_val(t, v, 'f');
+			obs_vals(t, (unsigned long long[]){ v >= 64, v }, 2, "er");
 	}
 	close_fd(fd);
 
