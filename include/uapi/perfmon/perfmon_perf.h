@@ -204,7 +204,15 @@
  *     records are dropped, poll() says EPOLLHUP), and the next mmap() makes a
  *     new ring, of any size, as perf_events does.  Mapped writable,
  *     data_tail is honoured (a record that does not fit is lost); read-only,
- *     the ring overwrites.
+ *     the ring overwrites.  attr.write_backward (perf record --overwrite's
+ *     ring) writes as 6.1: each record (and the LOST before it) just below
+ *     the previous one, data_head going down from 0 (mod 2^64) to the newest
+ *     record's start, so that a reader walks from data_head up, newest
+ *     first; read-only it overwrites the oldest records, writable it keeps
+ *     the space from data_tail down to data_head (6.1's reverse check).
+ *     PAUSE_OUTPUT pauses a backward ring as a forward one: records are
+ *     lost and counted, and the next one written after the resume is
+ *     preceded by their LOST.
  *     A ring's pages are locked memory as perf_mmap() counts them: each user
  *     has /sys/kernel/perfmon/perf_event_mlock_kb (perf_event_mlock_kb's 516
  *     by default) per online CPU, then the mapping process's RLIMIT_MEMLOCK
