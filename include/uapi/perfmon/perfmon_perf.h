@@ -158,6 +158,22 @@
  *     filters EINVAL as for a software
  *     event, SET_OUTPUT (below), MODIFY_ATTRIBUTES EOPNOTSUPP after the attr
  *     checks; any other command ENOTTY.
+ *   - prctl(PR_TASK_PERF_EVENTS_ENABLE / _DISABLE), as 6.1: every event the
+ *     calling thread opened (its owner; wherever the event counts: the
+ *     thread, another one, a CPU) is enabled or disabled as ioctl(ENABLE or
+ *     DISABLE) without PERF_IOC_FLAG_GROUP does it, its inherited copies
+ *     included; a group's other events only if the thread opened them too.
+ *     Events another thread opened are not touched, and an event whose
+ *     opener exited is no one's.  prctl() has no hook for a module: the
+ *     layer puts a kprobe on the kernel's perf_event_task_enable() and
+ *     perf_event_task_disable(), which prctl calls, so a static program or
+ *     a raw syscall(SYS_prctl) is served without the preload; the change is
+ *     made before the prctl returns to user mode.  Where the kprobes cannot
+ *     be registered (a kernel without CONFIG_KPROBES or CONFIG_PERF_EVENTS;
+ *     the kernel log says so when the layer starts) the prctl is not
+ *     honoured for this layer's events, only for perf_events' own; nor is
+ *     it when the kernel has no memory for the request at the prctl
+ *     (an atomic allocation of a few bytes).
  *   - Signals: with O_ASYNC (fcntl F_SETFL; F_SETOWN or F_SETOWN_EX names the
  *     owner, F_SETSIG the signal), every overflow of a sampling event sends
  *     the owner SIGIO, or F_SETSIG's signal with si_code POLL_IN and si_fd the
@@ -188,7 +204,15 @@
  *     records are dropped, poll() says EPOLLHUP), and the next mmap() makes a
  *     new ring, of any size, as perf_events does.  Mapped writable,
  *     data_tail is honoured (a record that does not fit is lost); read-only,
- *     the ring overwrites.
+ *     the ring overwrites.  attr.write_backward (perf record --overwrite's
+ *     ring) writes as 6.1: each record (and the LOST before it) just below
+ *     the previous one, data_head going down from 0 (mod 2^64) to the newest
+ *     record's start, so that a reader walks from data_head up, newest
+ *     first; read-only it overwrites the oldest records, writable it keeps
+ *     the space from data_tail down to data_head (6.1's reverse check).
+ *     PAUSE_OUTPUT pauses a backward ring as a forward one: records are
+ *     lost and counted, and the next one written after the resume is
+ *     preceded by their LOST.
  *     A ring's pages are locked memory as perf_mmap() counts them: each user
  *     has /sys/kernel/perfmon/perf_event_mlock_kb (perf_event_mlock_kb's 516
  *     by default) per online CPU, then the mapping process's RLIMIT_MEMLOCK

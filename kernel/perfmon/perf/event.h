@@ -22,6 +22,7 @@
 #include "overflow.h"
 
 struct fasync_struct;
+struct pfm_perf_owner;
 struct pfm_perf_ring;
 
 /* One event set's row of counters. */
@@ -87,6 +88,10 @@ struct pfm_perf_event {
 	u64 child_count;		/* folded in from copies whose thread exited */
 	u64 child_ns;
 	u64 child_run_ns;
+
+	/* the thread that opened it (prctl.c), pfm_perf_owner_mutex */
+	struct pfm_perf_owner *owner;	/* NULL for an inherited copy */
+	struct list_head owner_entry;	/* in its owner's events */
 
 	/* output (output.c): ring, ring_entry under pfm_perf_output_mutex */
 	struct pfm_perf_ring *ring;	/* its own mapping's, or SET_OUTPUT's; RCU */

@@ -229,6 +229,12 @@ static long pfm_perf_apply(struct pfm_perf_event *ev, pfm_perf_op fn, bool on, u
 	return ret;
 }
 
+/* prctl(PR_TASK_PERF_EVENTS_*) on an event its caller opened: ENABLE or DISABLE, 0 */
+void pfm_perf_event_enable(struct pfm_perf_event *ev, bool on)
+{
+	pfm_perf_apply(ev, pfm_perf_op_enable, on, 0);
+}
+
 /* SET_OUTPUT's argument: -1, or an fd of this layer (EBADF otherwise). */
 static long pfm_perf_ioc_set_output(struct pfm_perf_event *ev, unsigned long arg)
 {
@@ -377,6 +383,7 @@ void pfm_perf_event_free(struct pfm_perf_event *ev)
 {
 	struct pfm_perf_target *t = ev->target;
 
+	pfm_perf_owner_del(ev);		/* before the family lock: prctl.c's order */
 	mutex_lock(&pfm_perf_family_mutex);
 	pfm_perf_children_drop(ev);
 	mutex_lock(pfm_ctx_mutex(t->ctx));

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * perfmon: a perf event's file descriptor: pfm_perf_event_open() making the
- * event and its fd (open.c), and the file's operations (file.c).
+ * event and its fd (open.c), the file's operations (file.c), and the thread
+ * that opened it, whose prctl(PR_TASK_PERF_EVENTS_*) reaches it (prctl.c).
  */
 #ifndef _PERFMON_PERF_FILE_H
 #define _PERFMON_PERF_FILE_H
@@ -26,6 +27,11 @@ int pfm_perf_install_fd(struct pfm_perf_event *ev, int fd);
 struct pfm_perf_event *pfm_perf_event_from_file(struct file *file);
 void pfm_perf_event_free(struct pfm_perf_event *ev);
 void pfm_perf_event_unlink(struct pfm_perf_event *ev);
+
+/* file.c: prctl's enable or disable of one event; prctl.c: its opener */
+void pfm_perf_event_enable(struct pfm_perf_event *ev, bool on);
+int pfm_perf_owner_add(struct pfm_perf_event *ev);
+void pfm_perf_owner_del(struct pfm_perf_event *ev);
 
 /* file.c: read_format's layout, for read() and PERF_SAMPLE_READ */
 unsigned int pfm_perf_read_head(u64 rf, u64 first, u64 ena, u64 run, u64 *w);

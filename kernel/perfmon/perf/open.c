@@ -265,6 +265,7 @@ struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr)
 	INIT_LIST_HEAD(&ev->entry);
 	INIT_LIST_HEAD(&ev->children);
 	INIT_LIST_HEAD(&ev->child_entry);
+	INIT_LIST_HEAD(&ev->owner_entry);
 	ev->id = pfm_perf_new_id();
 	ev->counter = -1;
 	ev->cpu = -1;
@@ -328,6 +329,9 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 	}
 	/* PERF_FLAG_FD_OUTPUT: into group_fd's ring, with SET_OUTPUT's rules */
 	ret = output ? pfm_perf_set_output(ev, output) : 0;
+	/* the opener's: its prctl(PR_TASK_PERF_EVENTS_*) reaches it (prctl.c) */
+	if (!ret)
+		ret = pfm_perf_owner_add(ev);
 	if (!ret)
 		ret = pfm_perf_install_fd(ev, fd);
 	if (ret)

@@ -59,12 +59,14 @@ static int pfm_perf_init(void)
 	ret = pfm_perf_smpl_init();
 	if (ret)
 		goto err_sysfs;
+	pfm_perf_prctl_init();
 	ret = pfm_perf_open_init();
 	if (ret)
-		goto err_smpl;
+		goto err_prctl;
 	return 0;
 
-err_smpl:
+err_prctl:
+	pfm_perf_prctl_exit();
 	pfm_perf_smpl_exit();
 err_sysfs:
 	sysfs_remove_group(pfm_sysfs_kobj(), &pfm_perf_group);
@@ -78,6 +80,7 @@ err_inherit:
 static void pfm_perf_exit_layer(void)
 {
 	pfm_perf_open_exit();
+	pfm_perf_prctl_exit();
 	pfm_perf_smpl_exit();
 	sysfs_remove_group(pfm_sysfs_kobj(), &pfm_perf_group);
 	pfm_thread_ops_clear(&pfm_perf_task_ops);

@@ -5,7 +5,8 @@
  * event.h), in groups placed in event sets (sched.c: sched.h) on counters
  * (counters.c: counters.h), inherited by new threads (inherit.c: inherit.h);
  * sampling: sample.c, callchain.c, async.c (sample.h), overflow.c (overflow.h),
- * ring.c, output.c (ring.h), sideband.c, task.c (sideband.h).  This header is
+ * ring.c, output.c (ring.h), sideband.c, task.c (sideband.h); prctl's enable
+ * and disable of the caller's events: prctl.c (file.h).  This header is
  * what perf.c, the layer's init and exit, needs of them.
  *
  * perf's model on perfmon's: every perf event opened on one thread lives in that
@@ -51,6 +52,9 @@ int pfm_perf_inherit_init(void);
 void pfm_perf_inherit_exit(void);
 int pfm_perf_smpl_init(void);			/* ring.c: the sampling format */
 void pfm_perf_smpl_exit(void);
+/* prctl.c: the kprobes on prctl's enable and disable; never fails */
+void pfm_perf_prctl_init(void);
+void pfm_perf_prctl_exit(void);
 /* open.c: the call's function in the core's entry table: before the door opens, after it closed */
 int pfm_perf_open_init(void);
 void pfm_perf_open_exit(void);

@@ -24,6 +24,13 @@
  * overwrites, as perf's read-only mappings do).  Wakeups come at the watermark
  * (attr.wakeup_watermark bytes with attr.watermark, half the ring otherwise) or
  * every attr.wakeup_events samples, and make poll() say EPOLLIN once.
+ *
+ * attr.write_backward (perf record --overwrite) writes as 6.1's
+ * perf_output_begin_backward(): each record (a LOST before it included) goes
+ * just below the last, data_head going down from 0 (mod 2^64) to the newest
+ * record's start, so that a reader walks from data_head up, newest first; the
+ * space check of a writable mapping is the reverse one (tail to head), and the
+ * watermark counts the bytes written (-head).
  */
 #include <linux/capability.h>
 #include <linux/circ_buf.h>
@@ -243,6 +250,7 @@ struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
 	r->data = r->buf.addr + PAGE_SIZE;
 	r->data_size = (u64)data_pages << PAGE_SHIFT;
 	r->writable = writable;
+	r->backward = ev->attr.write_backward;	/* SET_OUTPUT keeps one direction */
 	raw_spin_lock_init(&r->lock);
 	refcount_set(&r->ref, 1);
 	raw_spin_lock_init(&r->evs_lock);
@@ -337,8 +345,8 @@ void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample)
 {
 	const struct perf_event_header *h = (const void *)rec;
 	struct pfm_perf_ring *r;
-	u64 lrec[16], tail;
-	unsigned int lsize = 0;
+	u64 lrec[16], tail, space, pos, written;
+	unsigned int lsize = 0, size;
 	unsigned long flags;
 	bool wake = false;
 
@@ -353,25 +361,30 @@ void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample)
 	}
 	if (r->lost)
 		lsize = pfm_perf_lost_record(ev, r->lost, lrec);
+	size = lsize + h->size;
 	if (r->writable) {
 		tail = READ_ONCE(r->page->data_tail);
 		/* the reader's loads of the data before its store of the tail */
 		smp_mb();
-		if (CIRC_SPACE(r->head, tail, r->data_size) < h->size + lsize) {
+		space = r->backward ? CIRC_SPACE(tail, r->head, r->data_size) :
+				      CIRC_SPACE(r->head, tail, r->data_size);
+		if (space < size) {
 			r->lost++;
 			goto out;
 		}
 	}
+	/* backward: the block ends at the head, which goes down to its start */
+	pos = r->backward ? r->head - size : r->head;
+	r->head = r->backward ? pos : r->head + size;
 	if (lsize) {
-		pfm_perf_ring_copy(r, r->head, lrec, lsize);
-		r->head += lsize;
+		pfm_perf_ring_copy(r, pos, lrec, lsize);
 		r->lost = 0;
 	}
-	pfm_perf_ring_copy(r, r->head, rec, h->size);
-	r->head += h->size;
+	pfm_perf_ring_copy(r, pos + lsize, rec, h->size);
 	/* the record before the head that shows it */
 	smp_store_release(&r->page->data_head, r->head);
-	if (r->head - r->wakeup > r->watermark) {
+	written = r->backward ? -r->head : r->head;
+	if (written - r->wakeup > r->watermark) {
 		r->wakeup += r->watermark;
 		wake = true;
 	}

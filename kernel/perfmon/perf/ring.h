@@ -33,8 +33,9 @@ struct pfm_perf_ring {
 	void *data;
 	u64 data_size;			/* 0 for a user page alone */
 	bool writable;			/* mapped PROT_WRITE: data_tail is honoured */
+	bool backward;			/* attr.write_backward: head goes down from 0 */
 	raw_spinlock_t lock;		/* writers, from any thread of the family */
-	u64 head;			/* where the next record goes */
+	u64 head;			/* where the next record goes (backward: ends) */
 	u64 lost;			/* records dropped since the last LOST */
 	u64 wakeup;			/* head at the last watermark wakeup */
 	u64 watermark;			/* bytes between wakeups */

@@ -113,6 +113,14 @@ void case_ring_memlock(const struct backend *be, struct trace *t);
 void case_cpu_events(const struct backend *be, struct trace *t);
 void case_clock_switches(const struct backend *be, struct trace *t);
 
+/* diff_prctl.c: PR_TASK_PERF_EVENTS_ENABLE / _DISABLE, by the events' owner */
+void case_prctl(const struct backend *be, struct trace *t);
+void case_prctl_inherit(const struct backend *be, struct trace *t);
+
+/* diff_backward.c: attr.write_backward's ring, PAUSE_OUTPUT on it */
+void case_backward_ring(const struct backend *be, struct trace *t);
+void case_backward_wrap(const struct backend *be, struct trace *t);
+
 /* diff_together.c: both backends' clocks on one child; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);
 extern const size_t diff_ncases;

@@ -670,5 +670,9 @@ const struct diff_case diff_cases[] = {
 	{ "ring-memlock", case_ring_memlock },
 	{ "cpu-events", case_cpu_events },
 	{ "clock-switches", case_clock_switches },
+	{ "prctl", case_prctl },
+	{ "prctl-inherit", case_prctl_inherit },
+	{ "backward-ring", case_backward_ring },
+	{ "backward-wrap", case_backward_wrap },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);
