@@ -670,5 +670,8 @@ const struct diff_case diff_cases[] = {
 	{ "ring-memlock", case_ring_memlock },
 	{ "cpu-events", case_cpu_events },
 	{ "clock-switches", case_clock_switches },
+	{ "cpu-sample", case_cpu_sample },
+	{ "cpu-clock-sample", case_cpu_clock_sample },
+	{ "kernel-fault-ip", case_kernel_fault_ip },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);
