@@ -137,6 +137,7 @@ void case_clock_switches(const struct backend *be, struct trace *t);
 /* diff_cpu_sample.c: sampling events on one CPU, and where a sample was taken */
 void case_cpu_sample(const struct backend *be, struct trace *t);
 void case_cpu_clock_sample(const struct backend *be, struct trace *t);
+void case_cpu_switches(const struct backend *be, struct trace *t);
 void case_kernel_fault_ip(const struct backend *be, struct trace *t);
 
 /* diff_together.c: both backends' clocks on one child; 0 if they agree */

@@ -672,6 +672,7 @@ const struct diff_case diff_cases[] = {
 	{ "clock-switches", case_clock_switches },
 	{ "cpu-sample", case_cpu_sample },
 	{ "cpu-clock-sample", case_cpu_clock_sample },
+	{ "cpu-switches", case_cpu_switches },
 	{ "kernel-fault-ip", case_kernel_fault_ip },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);

@@ -17,6 +17,11 @@
  * the spin's samples are the test's at user level, and the idle ones pid 0 at a
  * kernel IP (misc KERNEL), is fixed.
  *
+ * cpu-switches: context switches counted on the CPU while the test, alone there,
+ * sleeps SLEEPS times: each sleep is two switches (to the idle task and back),
+ * so a count between 2 and 2.5 times SLEEPS (the CPU's kernel threads and
+ * timers add a few) is what both must read.
+ *
  * kernel-fault-ip: the test's own page faults sampled, kernel level included,
  * where the kernel takes them for it (read() into fresh pages): each sample's
  * IP is the kernel's copy to user memory, misc KERNEL; the user-level ones are
@@ -238,6 +243,34 @@ out:
 	pin(-1);
 	if (fd >= 0)
 		close(fd);
+}
+
+/* ---- cpu-switches ---------------------------------------------------------------- */
+
+#define SLEEPS		200
+
+void case_cpu_switches(const struct backend *be, struct trace *t)
+{
+	struct timespec ms = { 0, 1000000 };
+	struct perf_event_attr a;
+	int cpu = test_cpu(), fd, i;
+	unsigned long long v = 0;
+
+	pin(cpu);
+	attr_sw(&a, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	fd = do_open(be, t, &a, -1, cpu, -1, 0, "context-switches on the CPU");
+	if (fd < 0)
+		goto out;
+	do_ioctl(t, fd, PERF_EVENT_IOC_ENABLE, 0, "ENABLE");
+	for (i = 0; i < SLEEPS; i++)
+		nanosleep(&ms, NULL);
+	do_ioctl(t, fd, PERF_EVENT_IOC_DISABLE, 0, "DISABLE");
+	do_read(t, fd, &v, sizeof(v), "context-switches");
+	obs_val(t, v >= 2 * SLEEPS && v <= 5 * SLEEPS / 2, 'e');
+	obs_val(t, v, 's');
+	close(fd);
+out:
+	pin(-1);
 }
 
 /* ---- kernel-fault-ip --------------------------------------------------------------- */
