@@ -19,8 +19,9 @@
  *
  * cpu-switches: context switches counted on the CPU while the test, alone there,
  * sleeps SLEEPS times: each sleep is two switches (to the idle task and back),
- * so a count between 2 and 2.5 times SLEEPS (the CPU's kernel threads and
- * timers add a few) is what both must read.
+ * so a count between 2 times SLEEPS, less a few (a sleep that ended early, its
+ * timer already past), and 2.5 times (the CPU's kernel threads add a few) is
+ * what both must read.
  *
  * kernel-fault-ip: the test's own page faults sampled, kernel level included,
  * where the kernel takes them for it (read() into fresh pages): each sample's
@@ -183,6 +184,24 @@ out:
 
 /* ---- cpu-clock-sample ------------------------------------------------------------ */
 
+/*
+ * ms of CPU time in user mode: the clock is a system call here (the guest's
+ * clocksource has no vDSO path), looked at once per million increments.
+ */
+static void spin_user(long ms)
+{
+	struct timespec a, b;
+	volatile unsigned long x = 0;
+	long i;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		for (i = 0; i < 1000000; i++)
+			x++;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+}
+
 struct clock_walk {
 	unsigned long long own, own_user, own_user_text, idle, idle_kernel, user_zero, other;
 };
@@ -225,14 +244,14 @@ void case_cpu_clock_sample(const struct backend *be, struct trace *t)
 	if (fd < 0 || dring_map(t, &r, fd, RING_PAGES))
 		goto out;
 	do_ioctl(t, fd, PERF_EVENT_IOC_ENABLE, 0, "ENABLE");
-	busy_ms(SPIN_MS);
+	spin_user(SPIN_MS);
 	nanosleep(&idle, NULL);
 	do_ioctl(t, fd, PERF_EVENT_IOC_DISABLE, 0, "DISABLE");
 	dring_walk(&r, clock_rec, &cw);
 	/* how many, under TCG, is the host's load: a late timer skips periods */
 	obs_call(t, 0, 1, "some samples of the spin, some idle");
 	obs_vals(t, (unsigned long long[]){ cw.own > 0, cw.idle > 0 }, 2, "ee");
-	/* most of a spin on clock_gettime() is in user mode, in the test's code */
+	/* the spin is in user mode, in the test's code */
 	obs_call(t, 0, 1, "some own at user level in the test's code, some idle at a kernel IP");
 	obs_vals(t, (unsigned long long[]){ cw.own_user_text > 0, cw.idle_kernel > 0,
 					    cw.idle_kernel == cw.idle }, 3, "eee");
@@ -266,7 +285,7 @@ void case_cpu_switches(const struct backend *be, struct trace *t)
 		nanosleep(&ms, NULL);
 	do_ioctl(t, fd, PERF_EVENT_IOC_DISABLE, 0, "DISABLE");
 	do_read(t, fd, &v, sizeof(v), "context-switches");
-	obs_val(t, v >= 2 * SLEEPS && v <= 5 * SLEEPS / 2, 'e');
+	obs_val(t, v >= 2 * SLEEPS - 10 && v <= 5 * SLEEPS / 2, 'e');
 	obs_val(t, v, 's');
 	close(fd);
 out:
