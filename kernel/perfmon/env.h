@@ -27,6 +27,12 @@ void pfm_env_unblock(struct pfm_context *ctx);
 /* remote.c: where the state lives (running there and the clock: layer.h) */
 
 /*
+ * The context a hard interrupt being handled here interrupted (a software unit's
+ * timer), for the sampling formats: false outside one.
+ */
+bool pfm_irq_where(struct pfm_ovfl_where *at);
+
+/*
  * With ctx->lock held: whether the state can be worked on from here (saved, or on
  * this CPU), as pfm_run_on_state() would; a caller that finds it so spares the
  * indirect call (the read, rw.c).

@@ -178,9 +178,9 @@ void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *uni
 }
 
 /*
- * The interrupt that reported the overflows being handled on this CPU, for the
- * sampling formats (pfm_overflow_where()); NULL where none did (software units,
- * a carry found by a read or a save).  Interrupts are off while it is set.
+ * The interrupt that reported the overflows being handled on this CPU, or the
+ * software event's instruction, for the sampling formats (pfm_overflow_where());
+ * NULL where none did (a count without one, a carry found by a read or a save).  Interrupts are off while it is set.
  */
 static DEFINE_PER_CPU(const struct pfm_ovfl_where *, pfm_ovfl_at);
 

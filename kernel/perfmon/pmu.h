@@ -192,7 +192,8 @@ void pfm_pmu_overflow(const struct pfm_pmu_unit *unit, u64 bits);
 /*
  * Where a PMU interrupt found the CPU: the interrupted instruction, and whether it
  * was in kernel mode.  A unit whose overflows come from an interrupt hands it to
- * the core with them, as perfmon2 handed the interrupt's regs to its formats.
+ * the core with them, as perfmon2 handed the interrupt's regs to its formats; the
+ * software unit hands the instruction of a fault, or what its timer interrupted.
  */
 struct pfm_ovfl_where {
 	u64 ip;

@@ -3,6 +3,7 @@
  * perfmon: running an operation where a context's state lives, the clock, and
  * where the current thread is in user mode.
  */
+#include <asm/irq_regs.h>
 #include <linux/ptrace.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/task_stack.h>
@@ -62,6 +63,17 @@ void pfm_run_on_state(struct pfm_context *ctx, pfm_state_fn fn, void *arg)
 		if (r.done)
 			return;
 	}
+}
+
+bool pfm_irq_where(struct pfm_ovfl_where *at)
+{
+	struct pt_regs *regs = get_irq_regs();
+
+	if (!regs)
+		return false;
+	at->ip = instruction_pointer(regs);
+	at->kernel = !user_mode(regs);
+	return true;
 }
 
 /* Where the current thread is in user mode: 0 for a kernel thread, which has none. */

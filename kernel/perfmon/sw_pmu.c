@@ -209,6 +209,7 @@ static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
 	struct pfm_sw_cpu *c = container_of(t, struct pfm_sw_cpu, timer);
 	unsigned long ticking = pfm_sw_ticking_mask(c);
 	u64 now = pfm_clock_ns(), ovfl = 0;
+	struct pfm_ovfl_where at;
 	unsigned int i;
 
 	c->timer_armed = false;
@@ -216,8 +217,10 @@ static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
 		return HRTIMER_NORESTART;
 	for_each_set_bit(i, &ticking, N)
 		ovfl |= pfm_sw_fold(c, i, now);
+	/* a clock's sample is where the timer found the CPU, as perf's hrtimer's */
 	if (ovfl)
-		pfm_pmu_overflow(&pfm_sw_unit, ovfl);	/* its resets re-arm */
+		pfm_pmu_overflow_at(&pfm_sw_unit, ovfl,	/* its resets re-arm */
+				    pfm_irq_where(&at) ? &at : NULL);
 	else
 		pfm_sw_arm(c, now);
 	return HRTIMER_NORESTART;
@@ -590,7 +593,8 @@ static __always_inline bool pfm_sw_counts_current(const struct pfm_sw_cpu *c, bo
  * Interrupts are off so that a cross-CPU call reading or writing the bank cannot
  * split an update.
  */
-static void __pfm_sw_count(unsigned int event, u64 n, u64 level, bool cpu_only)
+static void __pfm_sw_count(unsigned int event, u64 n, u64 level, bool cpu_only,
+			   const struct pfm_ovfl_where *at)
 {
 	struct pfm_sw_cpu *c;
 	unsigned long flags;
@@ -605,13 +609,13 @@ static void __pfm_sw_count(unsigned int event, u64 n, u64 level, bool cpu_only)
 	if (cpu_only)
 		ovfl |= pfm_sw_fold_migrations(c);
 	if (ovfl)
-		pfm_pmu_overflow(&pfm_sw_unit, ovfl);
+		pfm_pmu_overflow_at(&pfm_sw_unit, ovfl, at);
 	local_irq_restore(flags);
 }
 
 void pfm_sw_count(unsigned int event, u64 n)
 {
-	__pfm_sw_count(event, n, pfm_sw_own_level[event], false);
+	__pfm_sw_count(event, n, pfm_sw_own_level[event], false, NULL);
 }
 
 /*
@@ -637,22 +641,23 @@ void pfm_sw_count_switch_out(void)
  */
 void pfm_sw_count_cpu(unsigned int event, u64 n)
 {
-	__pfm_sw_count(event, n, pfm_sw_own_level[event], true);
+	__pfm_sw_count(event, n, pfm_sw_own_level[event], true, NULL);
 }
 
 /*
- * A fault: at its own level (user), or the kernel's on the thread's behalf
- * (copy_to_user).  Its address is kept on this CPU for a sampling format that
+ * A fault at the instruction at says: at its own level (user), or the kernel's
+ * on the thread's behalf (copy_to_user).  Its address is kept on this CPU for a sampling format that
  * records it (perf's PERF_SAMPLE_ADDR): set before the count, read by the overflow
  * path under it.  Tracepoint probes run with preemption off, so the CPU is ours.
  */
 static DEFINE_PER_CPU(unsigned long, pfm_sw_addr);
 
-void pfm_sw_count_fault(unsigned long addr, bool kernel)
+void pfm_sw_count_fault(unsigned long addr, const struct pfm_ovfl_where *at)
 {
 	this_cpu_write(pfm_sw_addr, addr);
 	__pfm_sw_count(PFM_SW_EV_PAGE_FAULTS, 1,
-		       kernel ? PFM_SW_PMC_OS : pfm_sw_own_level[PFM_SW_EV_PAGE_FAULTS], false);
+		       at->kernel ? PFM_SW_PMC_OS : pfm_sw_own_level[PFM_SW_EV_PAGE_FAULTS],
+		       false, at);
 	this_cpu_write(pfm_sw_addr, 0);
 }
 

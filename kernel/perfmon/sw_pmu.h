@@ -12,7 +12,7 @@ void pfm_sw_count(unsigned int event, u64 n);
 void pfm_sw_count_cpu(unsigned int event, u64 n);
 void pfm_sw_count_switch_out(void);
 void pfm_sw_migration_to(int cpu);
-void pfm_sw_count_fault(unsigned long addr, bool kernel);
+void pfm_sw_count_fault(unsigned long addr, const struct pfm_ovfl_where *at);
 void pfm_sw_timers_exit(void);
 
 #endif /* _PERFMON_SW_PMU_H */

@@ -36,6 +36,12 @@ s64 shim_now_ns(void)
 	return pfm_host_env.clock_ns;
 }
 
+/* No interrupt on the host: a software unit's overflow says where through its caller. */
+bool pfm_irq_where(struct pfm_ovfl_where *at __always_unused)
+{
+	return false;
+}
+
 /* The thread's user-mode IP: what the test set (perf/overflow.c's samples). */
 u64 pfm_user_ip(void)
 {

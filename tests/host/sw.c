@@ -224,6 +224,7 @@ START_TEST(test_levels)
 {
 	static const u64 lvl[] = { PFM_SW_PMC_USR, PFM_SW_PMC_OS,
 				   PFM_SW_PMC_USR | PFM_SW_PMC_OS, 0 };
+	struct pfm_ovfl_where copy = { .ip = 0xffffffff81000000ULL, .kernel = true };
 	unsigned int i;
 
 	for (i = 0; i < 4; i++) {
@@ -232,8 +233,8 @@ START_TEST(test_levels)
 	}
 	u->enable(false);
 	count(PFM_SW_EV_PAGE_FAULTS, 3);		/* user-mode accesses */
-	pfm_sw_count_fault(0x1000, true);		/* copy_to_user, twice */
-	pfm_sw_count_fault(0x2000, true);
+	pfm_sw_count_fault(0x1000, &copy);		/* copy_to_user, twice */
+	pfm_sw_count_fault(0x2000, &copy);
 	count(PFM_SW_EV_CTX_SWITCHES, 5);
 	ck_assert_u64_eq(u->read_pmd(0), 3);
 	ck_assert_u64_eq(u->read_pmd(1), 2);

@@ -54,9 +54,7 @@
  *     6.1 counts both on a CPU, and time_enabled == time_running are that
  *     wall-clock time too.  Refusals, in 6.1's order: cpu -1 (pid -1, cpu -1) or
  *     out of range EINVAL; privilege EACCES as 6.1's perf_allow_cpu()
- *     (perfmon's paranoid > 0 without CAP_PERFMON, or sys_group); a sampling
- *     CPU event EOPNOTSUPP (perf's ring is routed by thread here; no samples on
- *     CPU events); a member on another CPU or a thread's event in a CPU group
+ *     (perfmon's paranoid > 0 without CAP_PERFMON, or sys_group); a member on another CPU or a thread's event in a CPU group
  *     EINVAL; an offline CPU ENODEV.  perfmon's per-thread and per-CPU
  *     sessions exclude each other machine-wide: a CPU event while some thread
  *     has events or a perfmon context attached, or on a CPU that has a CPU
@@ -67,7 +65,13 @@
  *     not multiplexed.  inherit and enable_on_exec mean nothing on a CPU
  *     (accepted; enable_on_exec never fires, as in 6.1).  A CPU going offline
  *     detaches its session: counts stay readable, and the CPU back online takes
- *     new events.  A pid with a cpu (perf record's one event per CPU for one
+ *     new events.  CPU events sample as thread events do (below), whoever runs
+ *     on the CPU: TID is the thread the event happened in (0 for the idle
+ *     task), IP where it happened (for the clocks, what their timer
+ *     interrupted: the idle loop or a kernel thread at a kernel IP, misc
+ *     KERNEL); the call chain is the thread's user chain, empty for a kernel
+ *     thread.  FORK, EXIT and COMM of every thread on the CPU go to its CPU
+ *     events (Side-band records, below).  A pid with a cpu (perf record's one event per CPU for one
  *     thread): the event samples only what happens on that CPU, so each sample
  *     goes to the fd of the CPU it was taken on; its count (read()) is the
  *     thread's on every CPU, not that CPU's share (that would take the
@@ -236,13 +240,17 @@
  *     takes PMU interrupts on the way without a sample (the core's 64-bit
  *     emulation), as perf's x86 driver programs at most its max_period and
  *     samples when the whole period is done.  Fields, in the kernel's
- *     order: IDENTIFIER, IP (the thread's user-mode IP, misc USER, also for a
- *     fault the kernel took for it; for a hardware event the IP its PMU
- *     interrupt hit: a kernel one, misc KERNEL, if the event counts the kernel
- *     (exclude_kernel=0), else the user-mode one, also when the interrupt
- *     skidded into the kernel; overflows one interrupt reports together take
- *     the first's IP, and an overflow first seen by a read or a context
- *     switch the user-mode IP), TID (the sampled thread's namespace),
+ *     order: IDENTIFIER, IP (where the event happened: the faulting
+ *     instruction of a page fault, the instruction a clock's timer
+ *     interrupted, the one a hardware event's PMU interrupt hit; a kernel one,
+ *     misc KERNEL, if the event counts the kernel (exclude_kernel=0), else the
+ *     thread's user-mode IP, misc USER, also when a PMU interrupt skidded into
+ *     the kernel; a software event that excludes the kernel takes no sample
+ *     where its timer interrupted the kernel, as 6.1's perf_exclude_event(),
+ *     its period still counted; context switches and migrations, and an
+ *     overflow first seen by a read or a context switch, the user-mode IP,
+ *     where 6.1 gives the scheduler's; overflows one interrupt reports
+ *     together take the first's IP), TID (the sampled thread's namespace),
  *     TIME (local_clock(), perf's clock), ADDR (the faulting address, else 0;
  *     always 0 for hardware events: no PEBS or IBS),
  *     ID (the opened event's), STREAM_ID (the event's own), CPU, PERIOD, READ
@@ -280,7 +288,7 @@
  *     PERF_RECORD_EXIT (in the exiting thread, before poll() says POLLHUP)
  *     go to the thread's enabled sampling events that ask for side-band
  *     records (attr.task, comm, mmap, mmap2 or mmap_data) on this CPU or on
- *     every CPU, {pid, ppid, tid, ptid, time} as 6.1 writes them (EXIT's
+ *     every CPU, and to the CPU events of the CPU it happens on, {pid, ppid, tid, ptid, time} as 6.1 writes them (EXIT's
  *     ptid is the parent's pid, as there).  With attr.comm, a rename
  *     (prctl(PR_SET_NAME), /proc/self/comm) writes COMM, and an exec COMM
  *     with the exec flag for the events enabled then (hooked on the kernel's

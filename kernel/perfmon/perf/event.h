@@ -129,7 +129,7 @@ void pfm_perf_target_put(struct pfm_perf_target *t);
 void pfm_perf_target_add(struct pfm_perf_event *ev);
 void pfm_perf_target_del(struct pfm_perf_event *ev);
 extern atomic_t pfm_perf_nr_inherit;
-struct pfm_perf_target *pfm_perf_target_find_locked(struct task_struct *task);
+struct pfm_perf_target *pfm_perf_target_find_locked(struct task_struct *task, int cpu);
 extern raw_spinlock_t pfm_perf_targets_lock;
 bool pfm_perf_target_claim(struct pfm_perf_target *t, unsigned long *queued);
 void pfm_perf_target_queue(struct pfm_perf_target *t, unsigned long *queued,

@@ -80,7 +80,7 @@ void pfm_perf_exec(struct task_struct *task)
 	if (!atomic_read(&pfm_perf_exec_armed))
 		return;
 	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
-	t = pfm_perf_target_find_locked(task);
+	t = pfm_perf_target_find_locked(task, -1);
 	if (t && READ_ONCE(t->exec_armed) && !t->exec_queued &&
 	    refcount_inc_not_zero(&t->ref)) {
 		init_task_work(&t->exec_work, pfm_perf_exec_work);
@@ -192,7 +192,7 @@ static void pfm_perf_probe_fork(void *data, struct task_struct *parent,
 	if (!f)
 		return;
 	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
-	t = pfm_perf_target_find_locked(parent);
+	t = pfm_perf_target_find_locked(parent, -1);
 	/* a target whose last reference is going is no longer anyone's */
 	if (t && atomic_read(&t->nr_inherit) && refcount_inc_not_zero(&t->ref)) {
 		f->parent = t;
@@ -319,7 +319,7 @@ void pfm_perf_exit(struct task_struct *task)
 	if (!atomic_read(&pfm_perf_nr_inherit))
 		return;
 	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
-	t = pfm_perf_target_find_locked(task);
+	t = pfm_perf_target_find_locked(task, -1);
 	if (t && !t->exit_queued && atomic_read(&t->nr_inherit) &&
 	    refcount_inc_not_zero(&t->ref)) {
 		t->exit_queued = true;

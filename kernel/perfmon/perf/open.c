@@ -202,9 +202,6 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 		/* 6.1's perf_allow_cpu(): paranoid > 0 without CAP_PERFMON */
 		if (pfm_access_create(PFM_FL_SYSTEM_WIDE))
 			return -EACCES;
-		/* the perf ring is routed by thread: a CPU event only counts */
-		if (pfm_perf_sampling(attr))
-			return -EOPNOTSUPP;
 	}
 	if (leader) {
 		if (leader->leader != leader || leader->cpu != cpu)

@@ -12,11 +12,13 @@
  * its max_period and samples only when the whole period is left behind.
  *
  * Where the sample was taken.  A PMU interrupt hands the core where it
- * interrupted the CPU (pfm_pmu_overflow_at()): that is the sample's IP, in
+ * interrupted the CPU (pfm_pmu_overflow_at()), the software unit the faulting
+ * instruction or what its timer interrupted: that is the sample's IP, in
  * kernel mode only for an event that counts the kernel (exclude_kernel=0), as
- * perf's sample IP is the interrupt's.  Otherwise (software counters, an
- * interrupt that skidded into the kernel for a user-only event, a carry found by
- * a read) the IP is where the thread is in user mode.
+ * perf's sample IP is the interrupt's or the fault's.  Otherwise (a count with
+ * no instruction, such as a switch, an interrupt that skidded into the kernel
+ * for a user-only event, a carry found by a read) the IP is where the thread is
+ * in user mode.
  */
 #include <linux/jiffies.h>
 #include <linux/math64.h>
@@ -203,6 +205,20 @@ void pfm_perf_period_backoff(struct pfm_perf_throttle *t, const struct pfm_perf_
 	p->short_reset = -b;
 	p->long_reset = -b;
 	c->wrapped += b;
+}
+
+/*
+ * A software event whose overflow the kernel took in kernel mode (a clock's
+ * timer interrupting the kernel) is not sampled when the event excludes the
+ * kernel, as 6.1's perf_exclude_event() drops it; its period is still counted.
+ * A hardware counter that excludes the kernel counts no kernel event: an IP in
+ * the kernel is its interrupt's skid, and the sample stays.
+ */
+bool pfm_perf_sample_excluded(const struct perf_event_attr *attr)
+{
+	const struct pfm_ovfl_where *at = pfm_overflow_where();
+
+	return attr->type == PERF_TYPE_SOFTWARE && attr->exclude_kernel && at && at->kernel;
 }
 
 /* The sample's IP, and its misc level (PERF_RECORD_MISC_USER or _KERNEL). */

@@ -41,6 +41,7 @@ bool pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick, unsig
 			  struct pfm_perf_period *pp, struct pfm_pmd *p, u32 *record);
 void pfm_perf_period_backoff(struct pfm_perf_throttle *t, const struct pfm_perf_period *pp,
 			     unsigned int max, struct pfm_perf_counter *c, struct pfm_pmd *p);
+bool pfm_perf_sample_excluded(const struct perf_event_attr *attr);
 u64 pfm_perf_sample_ip(bool counts_kernel, u16 *misc);
 
 #endif /* _PERFMON_PERF_OVERFLOW_H */

@@ -16,10 +16,10 @@
  * PERF_RECORD_SAMPLE carries, in the kernel's order, IDENTIFIER, IP, TID, TIME,
  * ADDR, ID, STREAM_ID, CPU, PERIOD, READ (a group's with PERF_FORMAT_GROUP) and
  * CALLCHAIN.  IP is
- * where the thread is in user mode (misc PERF_RECORD_MISC_USER), also for a fault
- * the kernel took on its behalf, or for a hardware event that counts the kernel,
- * the kernel IP its interrupt hit (misc PERF_RECORD_MISC_KERNEL,
- * overflow.c); ADDR the faulting address for page faults, else
+ * where the event happened (overflow.c): the faulting instruction, the
+ * instruction a clock's timer or a PMU interrupt hit, a kernel one (misc
+ * PERF_RECORD_MISC_KERNEL) only for an event that counts the kernel; else where
+ * the thread is in user mode (misc PERF_RECORD_MISC_USER); ADDR the faulting address for page faults, else
  * 0; TIME perf's clock (local_clock()); pid/tid in the sampled thread's namespace;
  * ID the opened event's id (an inherited copy's too), STREAM_ID the event's own,
  * CALLCHAIN the user frames (callchain.c).
@@ -271,16 +271,15 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	 * A thread's event on one CPU: what happens elsewhere is counted, not
 	 * sampled.  Past REFRESH's limit, until the disable, nothing is sampled.
 	 */
-	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || READ_ONCE(ev->limit_hit)) {
+	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || READ_ONCE(ev->limit_hit) ||
+	    pfm_perf_sample_excluded(&ev->attr)) {
 		pfm_perf_period_done(ev, c, p, time);
 		return;
 	}
 	if (pfm_perf_throttled(ev, c, p, time))
 		return;
 	kill = pfm_perf_async_overflow(ev);
-	/* a PMU interrupt's kernel IP is a hardware event's (software: the user IP) */
-	ip = pfm_perf_sample_ip(ev->attr.type != PERF_TYPE_SOFTWARE && !ev->attr.exclude_kernel,
-				&misc);
+	ip = pfm_perf_sample_ip(!ev->attr.exclude_kernel, &misc);
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		w[n++] = pfm_perf_primary_id(ev);
 	if (st & PERF_SAMPLE_IP)

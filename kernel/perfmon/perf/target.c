@@ -82,10 +82,10 @@ static struct pfm_perf_target *pfm_perf_target_lookup(struct task_struct *task, 
 	return NULL;
 }
 
-/* The live target of a thread, with pfm_perf_targets_lock held. */
-struct pfm_perf_target *pfm_perf_target_find_locked(struct task_struct *task)
+/* The live target of a thread, or of cpu for NULL, with pfm_perf_targets_lock held. */
+struct pfm_perf_target *pfm_perf_target_find_locked(struct task_struct *task, int cpu)
 {
-	return pfm_perf_target_lookup(task, -1);
+	return pfm_perf_target_lookup(task, cpu);
 }
 
 /*

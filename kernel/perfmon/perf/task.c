@@ -5,7 +5,7 @@
  *
  * As perf_events writes them (perf_event_task(), perf_event_comm()): to the
  * events of the current thread that are enabled, on this CPU (or on every
- * CPU), and ask for side-band records (FORK and EXIT: attr.task, comm, mmap,
+ * CPU), and to the CPU events of the CPU it runs on, that ask for side-band records (FORK and EXIT: attr.task, comm, mmap,
  * mmap2 or mmap_data; COMM: attr.comm), in the ring their output goes to (an
  * inherited copy's: the opened event's).  FORK is written in the parent at
  * the fork, {pid, ppid, tid, ptid} of the child and the parent; EXIT in the
@@ -76,19 +76,19 @@ static void pfm_perf_task_write(struct pfm_perf_event *ev, void *arg)
 }
 
 /*
- * The record to every routed event of task's target; any context.  A context
- * reference, not the target's: the last put of a target needs a mutex.
+ * The record to every routed event of task's target (cpu -1) or of cpu's; any
+ * context.  A context reference, not the target's: the last put of a target
+ * needs a mutex.
  */
-static void pfm_perf_task_emit(struct task_struct *task, struct pfm_perf_task_rec *tr)
+static void pfm_perf_task_emit_to(struct task_struct *task, int cpu,
+				  struct pfm_perf_task_rec *tr)
 {
 	struct pfm_perf_target *t;
 	struct pfm_context *ctx = NULL;
 	unsigned long flags;
 
-	if (!pfm_perf_targets_count())
-		return;
 	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
-	t = pfm_perf_target_find_locked(task);
+	t = pfm_perf_target_find_locked(task, cpu);
 	if (t) {
 		ctx = t->ctx;
 		pfm_context_get(ctx);
@@ -96,10 +96,24 @@ static void pfm_perf_task_emit(struct task_struct *task, struct pfm_perf_task_re
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
 	if (!ctx)
 		return;
-	tr->time = local_clock();
 	/* the context's lock outside pfm_perf_targets_lock, as the overflow path */
 	pfm_perf_route_each(ctx, pfm_perf_task_write, tr);
 	pfm_context_put(ctx);
+}
+
+/*
+ * The record to the events of the thread it is about and to those of the CPU
+ * it happens on, as perf_iterate_sb() writes to the task's and the CPU's
+ * contexts.  task is the current thread, in a tracepoint's probe (preemption
+ * off: the CPU stays).
+ */
+static void pfm_perf_task_emit(struct task_struct *task, struct pfm_perf_task_rec *tr)
+{
+	if (!pfm_perf_targets_count())
+		return;
+	tr->time = local_clock();
+	pfm_perf_task_emit_to(task, -1, tr);
+	pfm_perf_task_emit_to(NULL, smp_processor_id(), tr);
 }
 
 /* In the parent, at the fork (sched_process_fork). */

@@ -55,6 +55,7 @@ PERF_CLIENTS_FILES = $(TOP)/tests/guest/clients/perf-clients.sh \
 	$(LIBPFM_PERF_SO):/lib/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
 	+$(B)/guest/bin/manpage:/bin/manpage \
 	$(TOP)/tests/guest/clients/perf-record.sh:/bin/perf-record.sh \
+	$(TOP)/tests/guest/clients/perf-system.sh:/bin/perf-system.sh \
 	$(foreach c,$(PERF_CLIENTS),+$(c):$(c))
 PERF_CLIENTS_APPEND = $(strip $(if $(PERF_SHIM),PFM_SHIM=$(PERF_SHIM)) \
 	$(if $(PERF_CLIENTS_ONLY),PERF_CLIENTS_ONLY=$(PERF_CLIENTS_ONLY)))

@@ -96,6 +96,25 @@ struct diff_case {
 
 extern const struct diff_case diff_cases[];
 
+/* diff_ring.c: an event's ring, mapped and walked record by record */
+struct dring {
+	struct perf_event_mmap_page *pg;
+	size_t len;
+};
+
+#define REC_WORDS	64	/* the words of a record a walk copies out */
+
+/* A ring of 1 + pages pages on fd, recorded; 0 if mapped. */
+int dring_map(struct trace *t, struct dring *r, int fd, int pages);
+/* fn on each record up to data_head, copied out (up to REC_WORDS words after the header) */
+void dring_walk(const struct dring *r,
+		void (*fn)(const struct perf_event_header *h,
+			   const unsigned long long *w, void *arg), void *arg);
+/* n fresh private pages, out of huge pages; NULL if none */
+volatile char *fresh(long n);
+/* a write to pages from .. from + n - 1 of p: one fault each the first time */
+void touch(volatile char *p, long from, long n);
+
 /* diff_sample.c: perf's ring of a sampling event, record by record */
 void case_sample_ring(const struct backend *be, struct trace *t);
 void case_sample_group(const struct backend *be, struct trace *t);
@@ -110,6 +129,8 @@ void case_clock_sample(const struct backend *be, struct trace *t);
 void case_ring_memlock(const struct backend *be, struct trace *t);
 
 /* diff_cpu.c: events on one CPU (pid -1), the test pinned there */
+void pin(int cpu);			/* the calling thread on cpu, or anywhere for -1 */
+void busy_ms(long ms);			/* ms of wall-clock time spent spinning */
 void case_cpu_events(const struct backend *be, struct trace *t);
 void case_clock_switches(const struct backend *be, struct trace *t);
 
@@ -120,6 +141,12 @@ void case_prctl_inherit(const struct backend *be, struct trace *t);
 /* diff_backward.c: attr.write_backward's ring, PAUSE_OUTPUT on it */
 void case_backward_ring(const struct backend *be, struct trace *t);
 void case_backward_wrap(const struct backend *be, struct trace *t);
+
+/* diff_cpu_sample.c: sampling events on one CPU, and where a sample was taken */
+void case_cpu_sample(const struct backend *be, struct trace *t);
+void case_cpu_clock_sample(const struct backend *be, struct trace *t);
+void case_cpu_switches(const struct backend *be, struct trace *t);
+void case_kernel_fault_ip(const struct backend *be, struct trace *t);
 
 /* diff_together.c: both backends' clocks on one child; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);

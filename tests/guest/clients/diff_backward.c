@@ -82,26 +82,6 @@ static void bring_walk(struct trace *t, const struct bring *r)
 	obs_val(t, n, 'e');
 }
 
-static volatile char *fresh(long n)
-{
-	long psz = sysconf(_SC_PAGESIZE);
-	void *p = mmap(NULL, n * psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	madvise(p, n * psz, MADV_NOHUGEPAGE);
-	return p;
-}
-
-static void touch(volatile char *p, long from, long n)
-{
-	long psz = sysconf(_SC_PAGESIZE), i;
-
-	for (i = from; i < from + n; i++)
-		p[i * psz] = 1;
-}
-
 /* the test thread's user page faults, every one sampled, disabled */
 static int open_backward(const struct backend *be, struct trace *t, int backward,
 			 const char *what)

@@ -674,5 +674,9 @@ const struct diff_case diff_cases[] = {
 	{ "prctl-inherit", case_prctl_inherit },
 	{ "backward-ring", case_backward_ring },
 	{ "backward-wrap", case_backward_wrap },
+	{ "cpu-sample", case_cpu_sample },
+	{ "cpu-clock-sample", case_cpu_clock_sample },
+	{ "cpu-switches", case_cpu_switches },
+	{ "kernel-fault-ip", case_kernel_fault_ip },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);

@@ -29,7 +29,7 @@
 #define CPU_BUSY_MS	200
 #define TIMES		(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
-static void pin(int cpu)
+void pin(int cpu)
 {
 	cpu_set_t set;
 	long i, n = sysconf(_SC_NPROCESSORS_CONF);
@@ -42,7 +42,7 @@ static void pin(int cpu)
 }
 
 /* wall-clock time, ms of it, the CPU busy */
-static void busy_ms(long ms)
+void busy_ms(long ms)
 {
 	struct timespec a, b;
 

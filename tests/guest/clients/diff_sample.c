@@ -32,69 +32,6 @@
 #define RING_PAGES	8	/* data pages: 64 samples of 48 bytes fit without a wrap */
 #define FAULTS		64
 
-/* ---- a ring that never wraps, walked record by record ---------------------- */
-
-struct dring {
-	struct perf_event_mmap_page *pg;
-	size_t len;
-};
-
-#define REC_WORDS	64
-
-/* A ring of 1 + RING_PAGES pages on fd; 0 if mapped (both traces say which). */
-static int dring_map(struct trace *t, struct dring *r, int fd)
-{
-	r->len = (1 + RING_PAGES) * sysconf(_SC_PAGESIZE);
-	r->pg = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	obs_call(t, r->pg == MAP_FAILED ? -1 : 0, 1, "mmap 1+%d pages", RING_PAGES);
-	return r->pg == MAP_FAILED ? -1 : 0;
-}
-
-/*
- * fn on each record up to data_head, copied out whole (up to REC_WORDS words
- * after the header); the cases write far less than the ring holds.
- */
-static void dring_walk(const struct dring *r,
-		       void (*fn)(const struct perf_event_header *h,
-				  const unsigned long long *w, void *arg), void *arg)
-{
-	unsigned long long head = __atomic_load_n(&r->pg->data_head, __ATOMIC_ACQUIRE);
-	const char *data = (const char *)r->pg + r->pg->data_offset;
-	unsigned long long pos, w[REC_WORDS];
-	struct perf_event_header h;
-	size_t n;
-
-	for (pos = 0; pos + sizeof(h) <= head && pos < r->pg->data_size; pos += h.size) {
-		memcpy(&h, data + pos, sizeof(h));
-		if (!h.size)
-			break;
-		n = h.size - sizeof(h) < sizeof(w) ? h.size - sizeof(h) : sizeof(w);
-		memcpy(w, data + pos + sizeof(h), n);
-		fn(&h, w, arg);
-	}
-}
-
-/* n fresh private pages, out of huge pages */
-static volatile char *fresh(long n)
-{
-	long psz = sysconf(_SC_PAGESIZE);
-	void *p = mmap(NULL, n * psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	madvise(p, n * psz, MADV_NOHUGEPAGE);
-	return p;
-}
-
-static void touch(volatile char *p, long from, long n)
-{
-	long psz = sysconf(_SC_PAGESIZE), i;
-
-	for (i = from; i < from + n; i++)
-		p[i * psz] = 1;
-}
-
 /* the test thread's user page faults, sampled every period, disabled */
 static int open_faults(const struct backend *be, struct trace *t, unsigned long long period,
 		       unsigned long long sample_type, unsigned long long read_format,
@@ -168,7 +105,7 @@ void case_sample_ring(const struct backend *be, struct trace *t)
 	rw.base = (unsigned long)p;
 	fd = open_faults(be, t, 1, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR |
 			 PERF_SAMPLE_PERIOD, 0, "page-faults, period 1");
-	if (fd < 0 || dring_map(t, &r, fd))
+	if (fd < 0 || dring_map(t, &r, fd, RING_PAGES))
 		goto out;
 	obs_val(t, r.pg->data_offset, 'e');
 	obs_val(t, r.pg->data_size, 'e');
@@ -248,7 +185,7 @@ void case_sample_group(const struct backend *be, struct trace *t)
 	}
 	for (i = 0; i < 3; i++)
 		g.id[i] = fd[i] >= 0 ? event_id(fd[i]) : 0;
-	if (dring_map(t, &r, fd[0]))
+	if (dring_map(t, &r, fd[0], RING_PAGES))
 		goto out;
 	obs_call(t, ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0), 1, "ENABLE");
 	touch(p, 0, 64);
@@ -317,7 +254,7 @@ void case_refresh(const struct backend *be, struct trace *t)
 		return;
 	c.base = (unsigned long)p;
 	fd = open_faults(be, t, 1, PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD, 0, "period 1");
-	if (fd < 0 || dring_map(t, &r, fd))
+	if (fd < 0 || dring_map(t, &r, fd, RING_PAGES))
 		goto out;
 	obs_call(t, ioctl(fd, PERF_EVENT_IOC_REFRESH, 3), 1, "REFRESH 3");
 	touch(p, 0, 8);
@@ -348,7 +285,7 @@ void case_ioc_period(const struct backend *be, struct trace *t)
 		return;
 	c.base = (unsigned long)p;
 	fd = open_faults(be, t, 4, PERF_SAMPLE_ADDR | PERF_SAMPLE_READ, 0, "period 4");
-	if (fd < 0 || dring_map(t, &r, fd))
+	if (fd < 0 || dring_map(t, &r, fd, RING_PAGES))
 		goto out;
 	obs_call(t, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 1, "ENABLE");
 	touch(p, 0, 18);
@@ -376,7 +313,7 @@ void case_set_output(const struct backend *be, struct trace *t)
 		return;
 	for (i = 0; i < 2; i++)
 		fd[i] = open_faults(be, t, 1, PERF_SAMPLE_STREAM_ID, 0, "period 1, STREAM_ID");
-	if (fd[0] < 0 || fd[1] < 0 || dring_map(t, &r, fd[0]))
+	if (fd[0] < 0 || fd[1] < 0 || dring_map(t, &r, fd[0], RING_PAGES))
 		goto out;
 	obs_call(t, ioctl(fd[1], PERF_EVENT_IOC_SET_OUTPUT, fd[0]), 1, "SET_OUTPUT");
 	for (i = 0; i < 2; i++)
@@ -438,7 +375,7 @@ void case_fork_record(const struct backend *be, struct trace *t)
 	a.task = 1;
 	fd = be->open(&a, 0, -1, -1, 0);
 	obs_call(t, fd, 0, "open period 1, task");
-	if (fd < 0 || dring_map(t, &r, fd))
+	if (fd < 0 || dring_map(t, &r, fd, RING_PAGES))
 		goto out;
 	obs_call(t, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 1, "ENABLE");
 	touch(p, 0, 4);
@@ -560,7 +497,7 @@ void case_exec_record(const struct backend *be, struct trace *t)
 	a.comm = 1;
 	fd = be->open(&a, c.pid, -1, -1, 0);
 	obs_call(t, fd, 0, "open on the child, enable_on_exec, mmap, comm");
-	if (fd >= 0 && !dring_map(t, &r, fd)) {
+	if (fd >= 0 && !dring_map(t, &r, fd, RING_PAGES)) {
 		child_go(&c);
 		waitpid(c.pid, &status, 0);
 		dring_walk(&r, exec_rec, &e);
@@ -625,7 +562,7 @@ static int clock_sample_once(const struct backend *be, struct trace *t)
 	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
 	fd = be->open(&a, 0, -1, -1, 0);
 	obs_call(t, fd, 0, "open task-clock, period 10 ms");
-	if (fd < 0 || dring_map(t, &r, fd))
+	if (fd < 0 || dring_map(t, &r, fd, RING_PAGES))
 		goto out;
 	obs_call(t, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 1, "ENABLE");
 	t0 = thread_ns();

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by perf-clients.sh: perf's system-wide tools, natively and through the
+# shim (verdict, $W, $SHIM, $OUT are perf-clients.sh's; $RECD perf-record.sh's).
+# Without a hardware PMU perf record -a and perf top fall back to cpu-clock on
+# every CPU, natively as through the shim.
+
+# --- perf record -a -g, perf report: the workload's functions and their shares -----
+
+# sys_report FILE: "share comm dso sym" of the report's entries over 2 %, each
+# sample counted once (its own function, not its callers')
+sys_report() {
+	perf report -i "$1" --stdio --no-children --sort comm,dso,sym 2>/dev/null |
+		awk '/^ *[0-9.]+%/ { s = $1 + 0; if (s < 2) exit; $1 = ""; sub(/^ /, "");
+			printf "%.1f %s\n", s, $0 }'
+}
+
+# sys_share REPORT: the share of the workload's spin (the CPUs idle the rest)
+sys_share() {
+	awk '/ workload +workload +\[\.\] do_spin$/ { print $1; exit }' "$1"
+}
+
+# sys_check REPORT [NATIVE_REPORT]: the workload's spin named, with a share
+# within 10 points of native's (the workload's start and perf's own vary from run
+# to run under TCG), and nothing unresolved over 2 %
+sys_check() {
+	[ -s "$1" ] || { echo " no report"; return; }
+	grep -q 'unknown\|0x' "$1" && echo " unresolved: $(grep 'unknown\|0x' "$1" | head -n 2 | tr '\n' ';')"
+	s=$(sys_share "$1")
+	[ -n "$s" ] || { echo " no workload do_spin"; return; }
+	[ -z "$2" ] && return
+	n=$(sys_share "$2")
+	awk -v a="$s" -v b="$n" 'BEGIN { d = a - b; exit !(d < -10 || d > 10) }' &&
+		echo " do_spin $s %, native $n %"
+}
+
+client_perf_record_a() {
+	mkdir -p $RECD
+	cd $RECD
+	perf record -q -a -g -o $RECD/sys.native.data -- $W > $OUT/sys.native.log 2>&1
+	sys_report $RECD/sys.native.data > $OUT/sys.native
+	verdict native perf-record-a "$(sys_check $OUT/sys.native)"
+	echo "  $(tr '\n' ';' < $OUT/sys.native)"
+	$SHIM perf record -q -a -g -o $RECD/sys.shim.data -- $W > $OUT/sys.shim.log 2>&1
+	sys_report $RECD/sys.shim.data > $OUT/sys.shim
+	verdict shim perf-record-a "$(sys_check $OUT/sys.shim $OUT/sys.native)"
+	echo "  $(tr '\n' ';' < $OUT/sys.shim)"
+	cd /
+}
+
+# --- perf top --stdio: the workload's function named while it runs ----------------
+
+# top_check FILE: the spinning workload's function among perf top's entries
+top_check() {
+	grep -q '%.*workload.*spin' "$1" || echo " no workload spin in: $(grep '%' "$1" | head -n 3 | tr '\n' ';')"
+}
+
+# perf top for 8 s beside a spin as long (perf top's start, its symbols read,
+# takes seconds under TCG); -d 2 refreshes every 2 s.  Its stdin stays open and
+# silent: perf top takes a key (end of file too) as a command.
+perf_top() {
+	/bin/workload -s 0 -p 0 -t 8000 -l 1 > /dev/null 2>&1 &
+	wl=$!
+	sleep 10 | timeout -s INT 8 $1 perf top --stdio -d 2 -E 8 --sort comm,dso,sym > $2 2>&1
+	wait $wl
+}
+
+client_perf_top() {
+	perf_top "" $OUT/top.native
+	verdict native perf-top "$(top_check $OUT/top.native)"
+	perf_top "$SHIM" $OUT/top.shim
+	verdict shim perf-top "$(top_check $OUT/top.shim)"
+}
