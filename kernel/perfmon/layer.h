@@ -81,6 +81,9 @@ long pfm_write_pmcs_clocked(struct pfm_context *ctx, void *vec, unsigned int n,
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
 void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value);
+/* the same for a PMC the context wrote: its value changed, no checks */
+void pfm_pmc_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
+		       unsigned int i, u64 value);
 
 /* remote.c: running an operation where the state lives, and the clock */
 typedef void (*pfm_state_fn)(struct pfm_context *ctx, void *arg);

@@ -144,6 +144,18 @@ void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 }
 
 /*
+ * A PMC the context already wrote (pfm_write_pmcs() checked its value) takes
+ * another, where the state is (ctx->lock held): a layer that turns a counter on
+ * and off in atomic context, at a context switch, flips its enable bit here.
+ */
+void pfm_pmc_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
+		       unsigned int i, u64 value)
+{
+	set->pmcs[i] = value;
+	pfm_pmc_update(ctx, set, i);
+}
+
+/*
  * Each change of a set's PMC values (its creation, every write: pfm_pmc_update())
  * gives them a number no other set's values ever had, so that a unit that copies
  * them at bind() knows its copy is current from one comparison (0: no number).

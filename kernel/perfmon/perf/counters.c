@@ -34,7 +34,7 @@ unsigned int pfm_perf_counter_pmd(unsigned int i)
 }
 
 /* The PMC that controls counter i. */
-static unsigned int pfm_perf_counter_pmc(unsigned int i)
+unsigned int pfm_perf_counter_pmc(unsigned int i)
 {
 	if (i < PFM_PERF_GP_FIRST)
 		return PFM_SW_FIRST_PMC + i;

@@ -71,6 +71,7 @@ int pfm_perf_hw_encode(const struct perf_event_attr *attr, struct pfm_perf_enc *
 /* counters.c: what event.c does with a target's counters (ctx->mutex held) */
 struct pfm_context;
 unsigned int pfm_perf_counter_pmd(unsigned int i);
+unsigned int pfm_perf_counter_pmc(unsigned int i);
 int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			 const struct pfm_perf_enc *enc, u64 *pmc);
 void pfm_perf_counter_put(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,

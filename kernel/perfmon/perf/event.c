@@ -243,6 +243,7 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
 	list_for_each_entry(ev, &t->events, entry)
 		if (pfm_perf_wants(ev) != ev->counting)
 			pfm_perf_toggle_time(ev, &clock);
+	pfm_perf_cgroup_sync(t);
 	return 0;
 }
 
@@ -264,7 +265,10 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 	ret = pfm_perf_encode(&ev->attr, &ev->enc);
 	if (ret)
 		return ret;
-	ev->enc.own = smpl;
+	ev->enc.own = smpl || ev->cgrp;
+	/* a cgroup event's counter is switched by its own enable bit: no fixed counter */
+	if (ev->cgrp)
+		ev->enc.counters &= (1U << PFM_PERF_FIXED_FIRST) - 1;
 	return pfm_perf_sched_place(t, ev, leader, &ev->enc);
 }
 

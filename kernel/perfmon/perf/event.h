@@ -42,6 +42,7 @@ struct pfm_perf_target {
 	struct pfm_perf_set sets[PFM_PERF_MAX_SETS];	/* ctx->mutex */
 	unsigned int nr_sets;		/* in the context, 1 until a group does not fit */
 	atomic_t nr_inherit;		/* events with attr.inherit */
+	struct list_head gated;		/* cgroup events (cgroup.c): ctx->mutex and ctx->lock */
 	bool exec_armed;		/* an event waits for an exec */
 	bool exec_queued;		/* exec_work queued (pfm_perf_targets_lock) */
 	bool exit_queued;		/* exit_work queued (pfm_perf_targets_lock) */
@@ -106,6 +107,8 @@ struct pfm_perf_event {
 	atomic_t event_limit;		/* REFRESH: overflows left, 0 for no limit */
 	bool limit_hit;			/* the last one came: disabled at once */
 	int cpu;			/* -1, or the one CPU whose samples it takes */
+	struct cgroup *cgrp;		/* a cgroup event's (held), else NULL */
+	struct list_head gate_entry;	/* in target->gated */
 	struct pfm_perf_period per;	/* sampling: the period counting now */
 	struct pfm_perf_throttle thr;	/* max sample rate: no samples until the next tick */
 };
@@ -122,6 +125,13 @@ struct pfm_perf_value {
 	u64 ena_ns;
 	u64 run_ns;
 };
+
+/* cgroup.c: cgroup events, counted while their cgroup runs on the CPU */
+struct cgroup *pfm_perf_cgroup_get(int fd, const struct pfm_perf_event *leader);
+void pfm_perf_cgroup_put(struct pfm_perf_event *ev);
+int pfm_perf_cgroup_link(struct pfm_perf_event *ev);
+void pfm_perf_cgroup_unlink(struct pfm_perf_event *ev);
+void pfm_perf_cgroup_sync(struct pfm_perf_target *t);
 
 /* target.c */
 struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task, int cpu);

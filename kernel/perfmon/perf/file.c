@@ -371,6 +371,7 @@ void pfm_perf_event_unlink(struct pfm_perf_event *ev)
 		ev->nr_siblings = 0;
 	}
 	pfm_perf_target_del(ev);
+	pfm_perf_cgroup_unlink(ev);
 	pfm_perf_event_teardown(ev);
 }
 
@@ -392,6 +393,7 @@ void pfm_perf_event_free(struct pfm_perf_event *ev)
 	mutex_unlock(&pfm_perf_family_mutex);
 	pfm_perf_output_release(ev);
 	pfm_perf_async_release(ev);
+	pfm_perf_cgroup_put(ev);
 	kfree(ev);
 	pfm_perf_target_put(t);
 }

@@ -17,6 +17,7 @@
  * Privilege is perfmon's (/sys/kernel/perfmon/paranoid and CAP_PERFMON), its
  * refusals given as EACCES, the errno perf tools fall back on.
  */
+#include <linux/cgroup.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/sched/signal.h>
@@ -196,8 +197,6 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 	ret = pfm_perf_sample_check(attr);
 	if (ret)
 		return ret;
-	if (flags & PERF_FLAG_PID_CGROUP)
-		return -EINVAL;
 	if (!task) {
 		/* 6.1's perf_allow_cpu(): paranoid > 0 without CAP_PERFMON */
 		if (pfm_access_create(PFM_FL_SYSTEM_WIDE))
@@ -231,6 +230,11 @@ int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader
 	ret = pfm_perf_event_setup(ev->target, ev, leader);
 	if (ret)
 		return ret;
+	ret = pfm_perf_cgroup_link(ev);
+	if (ret) {
+		pfm_perf_event_teardown(ev);
+		return ret;
+	}
 	if (leader) {
 		/* under ctx->lock too: a sample reads the group (sample.c) */
 		raw_spin_lock_irqsave(pfm_ctx_lock(ev->target->ctx), flags);
@@ -263,6 +267,7 @@ struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr)
 	INIT_LIST_HEAD(&ev->children);
 	INIT_LIST_HEAD(&ev->child_entry);
 	INIT_LIST_HEAD(&ev->owner_entry);
+	INIT_LIST_HEAD(&ev->gate_entry);
 	ev->id = pfm_perf_new_id();
 	ev->counter = -1;
 	ev->cpu = -1;
@@ -281,6 +286,7 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 	struct pfm_perf_target *t;
 	struct pfm_perf_event *ev;
 	struct task_struct *task = NULL;
+	struct cgroup *cgrp = NULL;
 	long ret;
 
 	if (pid != -1 && !(flags & PERF_FLAG_PID_CGROUP)) {
@@ -294,11 +300,22 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 	ret = pfm_perf_check_event(attr, task, cpu, leader, flags);
 	if (ret)
 		goto out_task;
+	if (flags & PERF_FLAG_PID_CGROUP) {
+		cgrp = pfm_perf_cgroup_get(pid, leader);
+		if (IS_ERR(cgrp)) {
+			ret = PTR_ERR(cgrp);
+			goto out_task;
+		}
+	}
 	ret = -ENOMEM;
 	ev = pfm_perf_event_alloc(attr);
-	if (!ev)
+	if (!ev) {
+		if (cgrp)
+			cgroup_put(cgrp);
 		goto out_task;
+	}
 	ev->cpu = cpu;
+	ev->cgrp = cgrp;
 	if (!task) {
 		/* a CPU has no children to inherit to and no exec to wait for */
 		ev->attr.inherit = 0;
@@ -311,6 +328,7 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 		t = pfm_perf_target_get(task, cpu);
 		if (IS_ERR(t)) {
 			ret = PTR_ERR(t);
+			pfm_perf_cgroup_put(ev);
 			kfree(ev);
 			goto out_task;
 		}
@@ -321,6 +339,7 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 	mutex_unlock(pfm_ctx_mutex(t->ctx));
 	if (ret) {
 		pfm_perf_target_put(t);
+		pfm_perf_cgroup_put(ev);
 		kfree(ev);
 		goto out_task;
 	}

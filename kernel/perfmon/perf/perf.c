@@ -60,6 +60,7 @@ static int pfm_perf_init(void)
 	if (ret)
 		goto err_sysfs;
 	pfm_perf_prctl_init();
+	pfm_perf_cgroup_init();
 	ret = pfm_perf_open_init();
 	if (ret)
 		goto err_prctl;

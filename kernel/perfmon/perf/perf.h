@@ -59,6 +59,9 @@ void pfm_perf_prctl_exit(void);
 int pfm_perf_open_init(void);
 void pfm_perf_open_exit(void);
 
+/* cgroup.c: finds its tracepoint (none: cgroup events EOPNOTSUPP) */
+void pfm_perf_cgroup_init(void);
+
 /* inherit.c: the thread ops perf.c registers */
 void pfm_perf_exec(struct task_struct *task);
 void pfm_perf_exit(struct task_struct *task);

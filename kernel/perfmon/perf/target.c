@@ -141,6 +141,7 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int
 	}
 	refcount_set(&t->ref, 1);
 	INIT_LIST_HEAD(&t->events);
+	INIT_LIST_HEAD(&t->gated);
 	if (task)
 		get_task_struct(task);
 	t->task = task;

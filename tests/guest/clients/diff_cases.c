@@ -678,5 +678,6 @@ const struct diff_case diff_cases[] = {
 	{ "cpu-clock-sample", case_cpu_clock_sample },
 	{ "cpu-switches", case_cpu_switches },
 	{ "kernel-fault-ip", case_kernel_fault_ip },
+	{ "cgroup", case_cgroup },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);

@@ -128,7 +128,7 @@ static void child_touch(long pages)
 void case_cpu_sample(const struct backend *be, struct trace *t)
 {
 	struct cpu_walk cw = { .t = t, .cpu = test_cpu() };
-	struct child ch = { .no_lock = 1 };
+	struct child ch = { 0 };
 	char name[16] = { 0 };
 	struct perf_event_attr a;
 	volatile char *p;

@@ -71,3 +71,42 @@ client_perf_top() {
 	perf_top "$SHIM" $OUT/top.shim
 	verdict shim perf-top "$(top_check $OUT/top.shim)"
 }
+
+# --- perf stat -a -G: a cgroup's counts on every CPU ----------------------------------
+
+CGD=/sys/fs/cgroup/perf_clients
+
+# cg_faults FILE: the page faults perf stat -x, gave the cgroup
+cg_faults() {
+	awk -F, '$3 == "page-faults" { print $1; exit }' "$1"
+}
+
+# cg_check FILE [NATIVE_FILE]: the workload's 2048 fresh pages and its own, in
+# the cgroup only; within 5 % of native's
+cg_check() {
+	v=$(cg_faults "$1")
+	isnum "$v" || { echo " page-faults='$v'"; return; }
+	between "$v" 2048 2400 || echo " page-faults=$v"
+	[ -z "$2" ] && return
+	n=$(cg_faults "$2")
+	isnum "$n" && within "$n" "$v" 5 || echo " page-faults=$v, native $n"
+}
+
+# perf_stat_cg PREFIX FILE: perf stat -a -G of a shell that moves itself into
+# the cgroup, then runs the workload there
+perf_stat_cg() {
+	$1 perf stat -a -e page-faults,context-switches -G perf_clients -x, -o $2 -- \
+		sh -c "echo \$\$ > $CGD/cgroup.procs && exec $W" > /dev/null 2>&1
+}
+
+client_perf_stat_cgroup() {
+	if ! mkdir -p $CGD 2>/dev/null; then
+		echo "SKIP perf-stat-cgroup: no cgroup v2 here"
+		return
+	fi
+	perf_stat_cg "" $OUT/cgstat.native
+	verdict native perf-stat-cgroup "$(cg_check $OUT/cgstat.native)"
+	perf_stat_cg "$SHIM" $OUT/cgstat.shim
+	verdict shim perf-stat-cgroup "$(cg_check $OUT/cgstat.shim $OUT/cgstat.native)"
+	rmdir $CGD
+}

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: cgroup events (PERF_FLAG_PID_CGROUP: pid is a cgroup v2 directory's
+ * fd, cpu a CPU), as perf stat -G and --for-each-cgroup open them: an event of
+ * the CPU's target that counts only while a task of that cgroup (or of one
+ * below it) runs on the CPU, as 6.1's perf_cgroup_match() schedules it.
+ *
+ * The CPU's session counts whatever runs there.  A cgroup event takes a counter
+ * of its own (never shared: its intervals are not the others'), and that
+ * counter is switched on and off at each context switch on the CPU, by the
+ * enable bit of its PMC, as the task that runs next is in the cgroup or not:
+ * the counter then holds exactly the cgroup's count, and everything built on
+ * counters (read(), groups, sampling, the clocks) works on it unchanged.  The
+ * switch is a probe on the sched_switch tracepoint, registered while cgroup
+ * events exist; it runs on the CPU whose session is live there, with the run
+ * queue's lock held, and takes the context's lock, as the core's own switch
+ * hooks do.  Whenever the layer programs the counters (pfm_perf_target_sync()),
+ * the gates are applied again where the state lives, for the task running
+ * there then, so that a program racing a switch is put right at once.
+ *
+ * Which cgroup: the task's on the default (v2) hierarchy, as 6.1 takes
+ * perf_event's css there.  A v1 hierarchy's directory is EBADF (6.1 accepts
+ * one with the perf_event controller; cgroup_get_from_fd() is what a module
+ * has).
+ */
+#include <linux/cgroup.h>
+#include <linux/tracepoint.h>
+
+#include "layer.h"
+#include "counters.h"
+#include "event.h"
+#include "perf.h"
+#include "sched.h"
+
+/* The CPU targets with cgroup events, by CPU, for the switch probe (RCU). */
+static DEFINE_PER_CPU(struct pfm_perf_target __rcu *, pfm_perf_cgroup_target);
+static DEFINE_MUTEX(pfm_perf_cgroup_mutex);	/* the probe's registration */
+static unsigned int pfm_perf_cgroup_users;	/* cgroup events */
+static struct tracepoint *pfm_perf_cgroup_tp;
+
+/*
+ * The gates of t's cgroup events for task, which runs on t's CPU now or next
+ * (ctx->lock held, on that CPU).  A counter no event counts on stays off.
+ */
+static void pfm_perf_cgroup_gate(struct pfm_perf_target *t, struct task_struct *task)
+{
+	struct pfm_context *ctx = t->ctx;
+	struct pfm_perf_event *ev;
+	struct pfm_event_set *set;
+
+	pfm_for_each_set(ctx, set) {
+		if (set->id >= t->nr_sets)
+			continue;
+		list_for_each_entry(ev, &t->gated, gate_entry) {
+			struct pfm_perf_counter *c;
+			bool on;
+
+			if (ev->counter < 0 || !pfm_perf_in_set(ev, set->id))
+				continue;
+			c = &t->sets[set->id].counters[ev->counter];
+			on = c->counting && task_under_cgroup_hierarchy(task, ev->cgrp);
+			pfm_pmc_set_value(ctx, set, pfm_perf_counter_pmc(ev->counter),
+					  c->pmc | (on ? PFM_PERF_PMC_EN : 0));
+		}
+	}
+}
+
+static void pfm_perf_cgroup_switch(void *data, bool preempt, struct task_struct *prev,
+				   struct task_struct *next, unsigned int prev_state)
+{
+	struct pfm_perf_target *t;
+	struct pfm_context *ctx;
+
+	/* preemption is off in a tracepoint's probe: an RCU reader */
+	t = rcu_dereference_sched(*this_cpu_ptr(&pfm_perf_cgroup_target));
+
+	if (!t)
+		return;
+	ctx = t->ctx;
+	raw_spin_lock(pfm_ctx_lock(ctx));
+	if (pfm_ctx_is_loaded(ctx))
+		pfm_perf_cgroup_gate(t, next);
+	raw_spin_unlock(pfm_ctx_lock(ctx));
+}
+
+static void pfm_perf_cgroup_apply(struct pfm_context *ctx, void *arg)
+{
+	pfm_perf_cgroup_gate(arg, current);
+}
+
+/* After t's counters were programmed (event.c; ctx->mutex held). */
+void pfm_perf_cgroup_sync(struct pfm_perf_target *t)
+{
+	if (!list_empty(&t->gated) && pfm_ctx_is_loaded(t->ctx))
+		pfm_run_on_state(t->ctx, pfm_perf_cgroup_apply, t);
+}
+
+/*
+ * The cgroup of a PERF_FLAG_PID_CGROUP open: fd must be a cgroup v2 directory
+ * (EBADF, as perf_cgroup_connect()); a member's must be its leader's (EINVAL).
+ */
+struct cgroup *pfm_perf_cgroup_get(int fd, const struct pfm_perf_event *leader)
+{
+	struct cgroup *cgrp = cgroup_get_from_fd(fd);
+
+	if (IS_ERR(cgrp))
+		return ERR_PTR(-EBADF);
+	if (leader && leader->cgrp != cgrp) {
+		cgroup_put(cgrp);
+		return ERR_PTR(-EINVAL);
+	}
+	return cgrp;
+}
+
+void pfm_perf_cgroup_put(struct pfm_perf_event *ev)
+{
+	if (ev->cgrp)
+		cgroup_put(ev->cgrp);
+	ev->cgrp = NULL;
+}
+
+static int pfm_perf_cgroup_probe_get(void)
+{
+	int ret = 0;
+
+	mutex_lock(&pfm_perf_cgroup_mutex);
+	if (!pfm_perf_cgroup_users) {
+		ret = -EOPNOTSUPP;
+		if (pfm_perf_cgroup_tp)
+			ret = tracepoint_probe_register(pfm_perf_cgroup_tp,
+							pfm_perf_cgroup_switch, NULL);
+	}
+	if (!ret)
+		pfm_perf_cgroup_users++;
+	mutex_unlock(&pfm_perf_cgroup_mutex);
+	return ret;
+}
+
+static void pfm_perf_cgroup_probe_put(void)
+{
+	mutex_lock(&pfm_perf_cgroup_mutex);
+	if (!--pfm_perf_cgroup_users) {
+		tracepoint_probe_unregister(pfm_perf_cgroup_tp, pfm_perf_cgroup_switch, NULL);
+		tracepoint_synchronize_unregister();
+	}
+	mutex_unlock(&pfm_perf_cgroup_mutex);
+}
+
+/*
+ * ev, a cgroup event with its counter, joins its CPU target's gated events
+ * (ctx->mutex held): before it is programmed, so that its first sync gates it.
+ */
+int pfm_perf_cgroup_link(struct pfm_perf_event *ev)
+{
+	struct pfm_perf_target *t = ev->target;
+	unsigned long flags;
+	int ret;
+
+	if (!ev->cgrp)
+		return 0;
+	ret = pfm_perf_cgroup_probe_get();
+	if (ret)
+		return ret;
+	raw_spin_lock_irqsave(pfm_ctx_lock(t->ctx), flags);
+	list_add_tail(&ev->gate_entry, &t->gated);
+	raw_spin_unlock_irqrestore(pfm_ctx_lock(t->ctx), flags);
+	/* the probe finds the list through its CPU (RCU: a switch in progress) */
+	rcu_assign_pointer(per_cpu(pfm_perf_cgroup_target, t->cpu), t);
+	return 0;
+}
+
+/* ev leaves the gated events (ctx->mutex held), before its counter is given back. */
+void pfm_perf_cgroup_unlink(struct pfm_perf_event *ev)
+{
+	struct pfm_perf_target *t = ev->target;
+	unsigned long flags;
+	bool last;
+
+	if (!ev->cgrp || list_empty(&ev->gate_entry))
+		return;
+	raw_spin_lock_irqsave(pfm_ctx_lock(t->ctx), flags);
+	list_del_init(&ev->gate_entry);
+	last = list_empty(&t->gated);
+	raw_spin_unlock_irqrestore(pfm_ctx_lock(t->ctx), flags);
+	if (last) {
+		RCU_INIT_POINTER(per_cpu(pfm_perf_cgroup_target, t->cpu), NULL);
+		/* no probe of a switch still under way holds the target after this */
+		synchronize_rcu();
+	}
+	pfm_perf_cgroup_probe_put();
+}
+
+/* Without the tracepoint, cgroup events are EOPNOTSUPP (perfmon_perf.h). */
+void pfm_perf_cgroup_init(void)
+{
+	pfm_perf_cgroup_tp = pfm_tracepoint("sched_switch");
+}
