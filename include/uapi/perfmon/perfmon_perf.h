@@ -71,7 +71,22 @@
  *     interrupted: the idle loop or a kernel thread at a kernel IP, misc
  *     KERNEL); the call chain is the thread's user chain, empty for a kernel
  *     thread.  FORK, EXIT and COMM of every thread on the CPU go to its CPU
- *     events (Side-band records, below).  A pid with a cpu (perf record's one event per CPU for one
+ *     events (Side-band records, below).
+ *     Cgroup events (PERF_FLAG_PID_CGROUP, pid a cgroup v2 directory's fd,
+ *     as perf stat -G and --for-each-cgroup open them) are CPU events that
+ *     count only while a task of that cgroup, or of one below it, runs on
+ *     the CPU: each takes a counter of its own, switched on and off by its
+ *     enable bit at every context switch there (a probe on the sched_switch
+ *     tracepoint, registered while cgroup events exist), so counts, groups
+ *     and samples are the cgroup's alone, as 6.1's.  Refusals: cpu -1
+ *     EINVAL (first, as 6.1); an fd that is no cgroup v2 directory EBADF
+ *     (a cgroup v1 perf_event hierarchy's directory too, which 6.1
+ *     accepts); a member of another cgroup than its leader's EINVAL; a
+ *     kernel without cgroups EINVAL.  Not as 6.1: time_enabled and
+ *     time_running are the wall-clock time the event was enabled, where 6.1
+ *     gives the time the cgroup ran on the CPU; a cgroup hardware event
+ *     takes a general-purpose counter, never a fixed one (their enable
+ *     bits are one register).  A pid with a cpu (perf record's one event per CPU for one
  *     thread): the event samples only what happens on that CPU, so each sample
  *     goes to the fd of the CPU it was taken on; its count (read()) is the
  *     thread's on every CPU, not that CPU's share (that would take the

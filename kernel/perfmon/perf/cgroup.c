@@ -98,9 +98,11 @@ void pfm_perf_cgroup_sync(struct pfm_perf_target *t)
 /*
  * The cgroup of a PERF_FLAG_PID_CGROUP open: fd must be a cgroup v2 directory
  * (EBADF, as perf_cgroup_connect()); a member's must be its leader's (EINVAL).
+ * A kernel without cgroups has none: EINVAL, as 6.1 without CONFIG_CGROUP_PERF.
  */
 struct cgroup *pfm_perf_cgroup_get(int fd, const struct pfm_perf_event *leader)
 {
+#ifdef CONFIG_CGROUPS
 	struct cgroup *cgrp = cgroup_get_from_fd(fd);
 
 	if (IS_ERR(cgrp))
@@ -110,12 +112,17 @@ struct cgroup *pfm_perf_cgroup_get(int fd, const struct pfm_perf_event *leader)
 		return ERR_PTR(-EINVAL);
 	}
 	return cgrp;
+#else
+	return ERR_PTR(-EINVAL);
+#endif
 }
 
 void pfm_perf_cgroup_put(struct pfm_perf_event *ev)
 {
+#ifdef CONFIG_CGROUPS
 	if (ev->cgrp)
 		cgroup_put(ev->cgrp);
+#endif
 	ev->cgrp = NULL;
 }
 

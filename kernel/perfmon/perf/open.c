@@ -17,7 +17,6 @@
  * Privilege is perfmon's (/sys/kernel/perfmon/paranoid and CAP_PERFMON), its
  * refusals given as EACCES, the errno perf tools fall back on.
  */
-#include <linux/cgroup.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/sched/signal.h>
@@ -286,7 +285,6 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 	struct pfm_perf_target *t;
 	struct pfm_perf_event *ev;
 	struct task_struct *task = NULL;
-	struct cgroup *cgrp = NULL;
 	long ret;
 
 	if (pid != -1 && !(flags & PERF_FLAG_PID_CGROUP)) {
@@ -300,22 +298,21 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 	ret = pfm_perf_check_event(attr, task, cpu, leader, flags);
 	if (ret)
 		goto out_task;
-	if (flags & PERF_FLAG_PID_CGROUP) {
-		cgrp = pfm_perf_cgroup_get(pid, leader);
-		if (IS_ERR(cgrp)) {
-			ret = PTR_ERR(cgrp);
-			goto out_task;
-		}
-	}
 	ret = -ENOMEM;
 	ev = pfm_perf_event_alloc(attr);
-	if (!ev) {
-		if (cgrp)
-			cgroup_put(cgrp);
+	if (!ev)
 		goto out_task;
-	}
 	ev->cpu = cpu;
-	ev->cgrp = cgrp;
+	if (flags & PERF_FLAG_PID_CGROUP) {
+		struct cgroup *cgrp = pfm_perf_cgroup_get(pid, leader);
+
+		if (IS_ERR(cgrp)) {
+			ret = PTR_ERR(cgrp);
+			kfree(ev);
+			goto out_task;
+		}
+		ev->cgrp = cgrp;
+	}
 	if (!task) {
 		/* a CPU has no children to inherit to and no exec to wait for */
 		ev->attr.inherit = 0;
