@@ -272,17 +272,20 @@
  *     (with PERF_FORMAT_GROUP: the sampled event's times and every member's
  *     count and id, leader first; E2BIG for a group of more than 64 events whose
  *     samples read it, where perf's limit is a 16 KiB record), CALLCHAIN
- *     (below); any other sample bit is EOPNOTSUPP.  CALLCHAIN is the user
- *     chain perf_callchain_user() gives on x86-64: PERF_CONTEXT_USER, the
- *     IP, then each caller's return address through the frame pointers (rbp),
- *     read without faulting; code without frame pointers gives short or
- *     skipping chains, as with perf_events (no STACK_USER for DWARF unwinding).
- *     No kernel part, also for a hardware sample taken in the kernel (its
- *     chain is the thread's user frames, PERF_CONTEXT_USER first;
- *     exclude_callchain_kernel changes nothing); exclude_callchain_user
- *     gives nr 0; sample_max_stack (0: 127) bounds the addresses after the
- *     mark, as perf's;
- *     above 127 it is EOVERFLOW at open, counting or sampling.  sample_id_all adds the kernel's trailer
+ *     (below); any other sample bit is EOPNOTSUPP.  CALLCHAIN: for a sample
+ *     taken in the kernel (misc KERNEL) PERF_CONTEXT_KERNEL, the IP and its
+ *     callers as the kernel's unwinder gives them (stack_trace_save(), the
+ *     frames of the overflow path and the interrupt skipped up to the IP;
+ *     the IP alone where the unwinder does not reach it), left out with
+ *     exclude_callchain_kernel; then, for a thread with a user context, the
+ *     user chain perf_callchain_user() gives on x86-64: PERF_CONTEXT_USER,
+ *     the user IP, then each caller's return address through the frame
+ *     pointers (rbp), read without faulting; code without frame pointers
+ *     gives short or skipping chains, as with perf_events (no STACK_USER for
+ *     DWARF unwinding); exclude_callchain_user leaves it out (nr 0 with
+ *     both).  sample_max_stack (0: 127) bounds the addresses of both parts,
+ *     not the marks, as perf's; above 127 it is EOVERFLOW at open, counting
+ *     or sampling.  sample_id_all adds the kernel's trailer
  *     (TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER) to LOST records.  A full
  *     ring or PAUSE_OUTPUT loses records; the next record written is preceded
  *     by PERF_RECORD_LOST with the exact number lost.  data_head is stored

@@ -39,8 +39,8 @@
 #include "sideband.h"
 
 /* The largest record: header, ten fields, a read of five words, a chain. */
-/* the fields, a callchain's nr, mark and addresses, a group read */
-#define PFM_PERF_SAMPLE_WORDS	(16 + 2 + PFM_PERF_MAX_STACK + 3 + 3 * PFM_PERF_READ_GROUP_MAX)
+/* the fields, a callchain's nr, two marks and addresses, a group read */
+#define PFM_PERF_SAMPLE_WORDS	(16 + 3 + PFM_PERF_MAX_STACK + 3 + 3 * PFM_PERF_READ_GROUP_MAX)
 
 /* perf_event_max_sample_rate's default */
 unsigned long pfm_perf_max_sample_rate = 100000;
@@ -301,7 +301,7 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	if (st & PERF_SAMPLE_READ)
 		n += pfm_perf_sample_read(ev, ctx, set, pmd, w + n);
 	if (st & PERF_SAMPLE_CALLCHAIN)
-		n += pfm_perf_callchain(ev, w + n);
+		n += pfm_perf_callchain(ev, w + n, misc == PERF_RECORD_MISC_KERNEL ? ip : 0);
 	h->type = PERF_RECORD_SAMPLE;
 	h->misc = misc;
 	h->size = n * sizeof(u64);

@@ -34,7 +34,7 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 /* callchain.c */
 #define PFM_PERF_MAX_STACK	127	/* perf_event_max_stack's default */
 int pfm_perf_callchain_check(const struct perf_event_attr *attr);
-unsigned int pfm_perf_callchain(const struct pfm_perf_event *ev, u64 *w);
+unsigned int pfm_perf_callchain(const struct pfm_perf_event *ev, u64 *w, u64 kip);
 
 /* async.c */
 void pfm_perf_async_init(struct pfm_perf_event *ev);

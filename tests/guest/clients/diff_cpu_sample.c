@@ -12,10 +12,11 @@
  * the guest faults at user level on that CPU meanwhile.
  *
  * cpu-clock-sample: cpu-clock every 1 ms on the CPU while the test spins, then
- * while the CPU idles: the number of samples is the host's (under TCG a loaded
+ * while the CPU idles, with call chains: the number of samples is the host's (under TCG a loaded
  * host delays the guest's timers by several periods, which both skip), but that
  * the spin's samples are the test's at user level, and the idle ones pid 0 at a
- * kernel IP (misc KERNEL), is fixed.
+ * kernel IP (misc KERNEL) whose chain is the kernel's, its callers included, is
+ * fixed.
  *
  * cpu-switches: context switches counted on the CPU while the test, alone there,
  * sleeps SLEEPS times: each sleep is two switches (to the idle task and back),
@@ -204,9 +205,10 @@ static void spin_user(long ms)
 
 struct clock_walk {
 	unsigned long long own, own_user, own_user_text, idle, idle_kernel, user_zero, other;
+	unsigned long long idle_kchain, own_uchain;
 };
 
-/* IP, TID */
+/* IP, TID, CALLCHAIN {nr, marks and addresses} */
 static void clock_rec(const struct perf_event_header *h, const unsigned long long *w, void *arg)
 {
 	struct clock_walk *cw = arg;
@@ -220,9 +222,15 @@ static void clock_rec(const struct perf_event_header *h, const unsigned long lon
 		cw->own++;
 		cw->own_user += user;
 		cw->own_user_text += user && in_text(w[0]);
+		/* a user sample's chain: the user mark and the IP first */
+		cw->own_uchain += user && w[2] >= 2 && w[3] == (unsigned long long)PERF_CONTEXT_USER &&
+				  w[4] == w[0];
 	} else if (!pid) {
 		cw->idle++;
 		cw->idle_kernel += h->misc == PERF_RECORD_MISC_KERNEL && w[0] >= KERNEL_START;
+		/* the idle loop's: the kernel mark, the IP, its callers; no user part */
+		cw->idle_kchain += w[2] >= 3 && w[3] == (unsigned long long)PERF_CONTEXT_KERNEL &&
+				   w[4] == w[0] && w[5] >= KERNEL_START;
 	} else {
 		cw->other++;
 	}
@@ -239,7 +247,7 @@ void case_cpu_clock_sample(const struct backend *be, struct trace *t)
 	pin(cpu);
 	attr_sw(&a, PERF_COUNT_SW_CPU_CLOCK);
 	a.sample_period = 1000000;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
 	fd = do_open(be, t, &a, -1, cpu, -1, 0, "cpu-clock sampling every 1 ms on the CPU");
 	if (fd < 0 || dring_map(t, &r, fd, RING_PAGES))
 		goto out;
@@ -257,6 +265,9 @@ void case_cpu_clock_sample(const struct backend *be, struct trace *t)
 					    cw.idle_kernel == cw.idle }, 3, "eee");
 	obs_call(t, 0, 1, "user-level samples at IP 0");
 	obs_val(t, cw.user_zero, 'e');
+	obs_call(t, 0, 1, "idle chains kernel with callers, own user ones user first");
+	obs_vals(t, (unsigned long long[]){ cw.idle_kchain == cw.idle,
+					    cw.own_uchain == cw.own_user }, 2, "ee");
 	munmap(r.pg, r.len);
 out:
 	pin(-1);

@@ -22,10 +22,12 @@ sys_share() {
 
 # sys_check REPORT [NATIVE_REPORT]: the workload's spin named, with a share
 # within 10 points of native's (the workload's start and perf's own vary from run
-# to run under TCG), and nothing unresolved over 2 %
+# to run under TCG), and nothing of the workload's unresolved over 2 % (perf-exec
+# is its name before the exec's COMM; perf itself is stripped)
 sys_check() {
 	[ -s "$1" ] || { echo " no report"; return; }
-	grep -q 'unknown\|0x' "$1" && echo " unresolved: $(grep 'unknown\|0x' "$1" | head -n 2 | tr '\n' ';')"
+	grep -v '^[0-9.]* perf ' "$1" | grep -q 'unknown\|0x' &&
+		echo " unresolved: $(grep -v '^[0-9.]* perf ' "$1" | grep 'unknown\|0x' | head -n 2 | tr '\n' ';')"
 	s=$(sys_share "$1")
 	[ -n "$s" ] || { echo " no workload do_spin"; return; }
 	[ -z "$2" ] && return
