@@ -178,7 +178,8 @@
  *     (another size EINVAL); poll() of it says what its ring's wakeups say.
  *     PERF_FLAG_FD_OUTPUT at open does the same into group_fd's ring (its
  *     refusals refuse the open).
- *   - mmap(): 1 + 2^n pages (n >= 0, or one page), MAP_SHARED, offset 0, else
+ *   - mmap(): 1 + 2^n pages (n >= 0, or one page), MAP_SHARED, offset 0, not
+ *     an inherit event on every CPU (cpu -1, as perf_mmap()), else
  *     EINVAL: a struct perf_event_mmap_page with lock even, index 0 (no
  *     user-mode counter read), offset = the count, time_enabled, time_running,
  *     pmc_width 64, refreshed by read(); data_offset = one page, data_size =
