@@ -670,5 +670,7 @@ const struct diff_case diff_cases[] = {
 	{ "ring-memlock", case_ring_memlock },
 	{ "cpu-events", case_cpu_events },
 	{ "clock-switches", case_clock_switches },
+	{ "track-sampling", case_track_sampling },
+	{ "track-counting", case_track_counting },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);
