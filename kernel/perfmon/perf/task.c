@@ -146,16 +146,18 @@ void pfm_perf_sb_visit(struct task_struct *task,
 /* tr into ev's ring, whether or not ev asked (interrupts off or ctx->mutex held). */
 void pfm_perf_task_record(struct pfm_perf_event *ev, const struct pfm_perf_task_rec *tr)
 {
-	u64 w[1 + 3 + 6];
+	u64 w[1 + 1 + TASK_COMM_LEN / sizeof(u64) + 6];
 	struct perf_event_header *h = (struct perf_event_header *)w;
 	unsigned int n = 1;
+	ssize_t len;
 
 	switch (tr->type) {
 	case PERF_RECORD_COMM:
 		w[n++] = tr->pid | (u64)tr->tid << 32;
 		memset(w + n, 0, TASK_COMM_LEN);
-		strscpy((char *)(w + n), tr->comm, TASK_COMM_LEN);
-		n += TASK_COMM_LEN / sizeof(u64);
+		len = strscpy((char *)(w + n), tr->comm, TASK_COMM_LEN);
+		/* the name and its NUL, to 8 bytes, as perf_event_comm_event() */
+		n += ALIGN((len < 0 ? TASK_COMM_LEN - 1 : len) + 1, sizeof(u64)) / sizeof(u64);
 		break;
 	case PERF_RECORD_SWITCH:	/* the header alone, for a thread's event */
 		break;

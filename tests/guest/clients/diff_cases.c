@@ -672,5 +672,6 @@ const struct diff_case diff_cases[] = {
 	{ "clock-switches", case_clock_switches },
 	{ "track-sampling", case_track_sampling },
 	{ "track-counting", case_track_counting },
+	{ "track-exec", case_track_exec },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);

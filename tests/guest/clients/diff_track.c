@@ -38,7 +38,7 @@
 
 #define TRACK_PAGES	16	/* data pages: every record fits without a wrap */
 #define TRACK_SLEEPS	5
-#define TRACK_RECS	16
+#define TRACK_RECS	24
 #define TRACK_WORDS	64
 #define TRACK_CPU	0
 
@@ -147,7 +147,8 @@ static void track_rec(const struct perf_event_header *h, const unsigned long lon
 		r->tid = who(tw, u[1]);
 		r->addr = which_map(tw, w[1], w[2]);
 		r->len = r->addr == 99 ? 0 : w[2];	/* the heap's is the machine's */
-		r->pgoff = w[3];
+		/* an anonymous mapping's offset is its address: the machine's */
+		r->pgoff = w[5] ? w[3] : 0;
 		r->prot_flags = w[7];
 		copy_str(r->name, sizeof(r->name), (const char *)(w + 8),
 			 words > 8 ? (words - 8) * 8 : 0);
@@ -276,6 +277,69 @@ out:
 	close(fd);
 out_pin:
 	pin(-1);
+}
+
+/* the child's work: this very program again, which exits at once (a usage error) */
+static void exec_again(long unused)
+{
+	(void)unused;
+	if (!freopen("/dev/null", "w", stderr))
+		_exit(4);
+	execl("/proc/self/exe", "perf_diff", (char *)NULL);
+	_exit(5);
+}
+
+/*
+ * perf record -p on a thread that execs: a DUMMY with mmap2, mmap_data and
+ * comm, enabled before the exec, on a forked child that execs this program.
+ * What the new image maps as it loads (its segments, bss and break, the vDSO's
+ * two special mappings, the stack) comes as each mapping is made, with the
+ * lengths it had then; addresses are the exec's own (randomized), not
+ * compared.
+ */
+void case_track_exec(const struct backend *be, struct trace *t)
+{
+	struct child c = { .no_lock = 1 };
+	struct track_walk tw = { 0 };
+	long psz = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *pg;
+	struct perf_event_attr a;
+	size_t len = (1 + TRACK_PAGES) * psz;
+	unsigned int i;
+	int fd;
+
+	if (child_start(&c, exec_again, 0))
+		return;
+	tw.me = c.pid;
+	attr_sw(&a, PERF_COUNT_SW_DUMMY);
+	a.disabled = 0;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	a.sample_id_all = 1;
+	a.mmap2 = 1;
+	a.mmap_data = 1;
+	a.comm = 1;
+	a.comm_exec = 1;
+	fd = be->open(&a, c.pid, -1, -1, 0);
+	obs_call(t, fd, 0, "open dummy on the child, enabled, mmap2, mmap_data, comm");
+	pg = fd < 0 ? MAP_FAILED : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	obs_call(t, pg == MAP_FAILED ? -1 : 0, 1, "mmap 1+%d pages", TRACK_PAGES);
+	child_go(&c);
+	waitpid(c.pid, NULL, 0);
+	if (pg != MAP_FAILED) {
+		track_walk(pg, &tw);
+		munmap(pg, len);
+	}
+	if (fd >= 0)
+		close(fd);
+	obs_call(t, 0, 1, "records");
+	obs_vals(t, (unsigned long long[]){ tw.nrecs, tw.dropped }, 2, "ee");
+	for (i = 0; i < tw.nrecs; i++) {
+		const struct track_rec *r = &tw.recs[i];
+
+		obs_call(t, 0, 1, "record %u: type %u %s", i, r->type, r->name);
+		obs_vals(t, (unsigned long long[]){ r->misc, r->size, r->pid, r->tid, r->len,
+						    r->pgoff, r->prot_flags }, 7, "eeeeeee");
+	}
 }
 
 /* the tracking DUMMY sampling (perf record's), and the same only counting */
