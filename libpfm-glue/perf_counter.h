@@ -118,7 +118,8 @@
  *   munmap               perf_event has no munmap records, perfmon no hook on
  *                          munmap() -> EINVAL
  *   comm                 of a sampling counter, perf_event path: a PERF_EVENT_COMM
- *                          record { pid, tid, char comm[16] } (misc 0) each time a
+ *                          record { pid, tid, char comm[] } (the name and its NUL
+ *                          to 8 bytes; misc 0) each time a
  *                          thread it counts takes a name while it is enabled:
  *                          prctl(PR_SET_NAME), a write of /proc/self/comm, an exec
  *                          (a fork gives no new name: no record).  A

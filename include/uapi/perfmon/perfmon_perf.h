@@ -213,7 +213,8 @@
  *     (another size EINVAL); poll() of it says what its ring's wakeups say.
  *     PERF_FLAG_FD_OUTPUT at open does the same into group_fd's ring (its
  *     refusals refuse the open).
- *   - mmap(): 1 + 2^n pages (n >= 0, or one page), MAP_SHARED, offset 0, else
+ *   - mmap(): 1 + 2^n pages (n >= 0, or one page), MAP_SHARED, offset 0, not
+ *     an inherit event on every CPU (cpu -1, as perf_mmap()), else
  *     EINVAL: a struct perf_event_mmap_page with lock even, index 0 (no
  *     user-mode counter read), offset = the count, time_enabled, time_running,
  *     pmc_width 64, refreshed by read(); data_offset = one page, data_size =
@@ -292,26 +293,71 @@
  *     with release semantics after the record is whole.  Wakeups: every
  *     wakeup_events samples, or with watermark=1 past wakeup_watermark bytes
  *     (half the ring when 0, and always every half ring without watermark).
- *   - Side-band records (perf report's names): with attr.comm, an exec that
- *     enables events (enable_on_exec) writes PERF_RECORD_COMM (misc
- *     COMM_EXEC with attr.comm_exec), then, with attr.mmap2 (or mmap),
- *     PERF_RECORD_MMAP2 (MMAP) for every executable mapping of the new image.
- *     There is no hook on mmap(): a sample whose IP is in no mapping its ring
- *     was told of makes the sampled thread, before it returns to user mode,
- *     report its executable mappings not yet reported, their sample_id_all
- *     time that of the sample less 1 ns (so perf, which sorts by time, knows
- *     the mapping before the sample; without TIME the first sample of a new
- *     mapping precedes its record and stays unresolved).  A ring remembers 32
- *     mappings.  PERF_RECORD_FORK (in the parent at the fork) and
- *     PERF_RECORD_EXIT (in the exiting thread, before poll() says POLLHUP)
- *     go to the thread's enabled sampling events that ask for side-band
- *     records (attr.task, comm, mmap, mmap2 or mmap_data) on this CPU or on
- *     every CPU, and to the CPU events of the CPU it happens on, {pid, ppid, tid, ptid, time} as 6.1 writes them (EXIT's
- *     ptid is the parent's pid, as there).  With attr.comm, a rename
- *     (prctl(PR_SET_NAME), /proc/self/comm) writes COMM, and an exec COMM
- *     with the exec flag for the events enabled then (hooked on the kernel's
- *     task_rename tracepoint).  Counting events get none of these: the hooks
- *     run in atomic context and reach the sampling events only.
+ *   - Side-band records (perf report's names), as 6.1's perf_iterate_sb() hands
+ *     them out: to every event of the thread concerned (below), and to every
+ *     CPU event of the CPU where it happens, that is enabled (not in ERROR),
+ *     on this CPU or on every CPU, and asks for the record,
+ *     sampling or only counting (a DUMMY, perf record's tracking event, has no
+ *     counter and gets them all), into the ring its output goes to (an
+ *     inherited copy's: the opened event's; none, none written). sample_id_all
+ *     adds the trailer of the thread that wrote the record. PERF_RECORD_FORK
+ *     (attr.task, comm, mmap, mmap2 or mmap_data), in the parent at the fork,
+ *     and PERF_RECORD_EXIT, in the exiting thread before poll() says POLLHUP,
+ *     {pid, ppid, tid, ptid, time} as 6.1 writes them (EXIT's ptid is the
+ *     parent's pid, as there). PERF_RECORD_COMM (attr.comm), hooked on the
+ *     kernel's task_rename tracepoint: a rename (prctl(PR_SET_NAME), a write of
+ *     /proc/PID/comm) goes to the renaming thread's events with the renamed
+ *     thread's pid and tid, as 6.1's perf_event_comm() (the renamed thread's
+ *     own events get nothing from another thread's write); an exec writes COMM
+ *     with PERF_RECORD_MISC_COMM_EXEC (attr.comm_exec only says the kernel
+ *     knows the flag). PERF_RECORD_MMAP2 (attr.mmap2, else MMAP with attr.mmap)
+ *     of each executable mapping the thread makes, and with attr.mmap_data
+ *     (misc PERF_RECORD_MISC_MMAP_DATA) of each other one, as 6.1's
+ *     perf_event_mmap(): mmap(), the ELF loader's segments, brk() (the
+ *     "[heap]"), an mprotect() that changes a mapping's flags (PROT_EXEC added:
+ *     an executable record), the vDSO; the mapping as it was then (a merged
+ *     mapping whole), prot and flags from its vm_flags, an anonymous one named
+ *     "[heap]", "[stack]", a special mapping's name or "//anon". The hook is a
+ *     kprobe on the kernel function perf_event_mmap(vma), which mm/ calls for
+ *     each of these in 6.1 (there is no tracepoint for mmap); the record is
+ *     written by the thread before it returns to user mode, with the time of
+ *     the mapping, to the events enabled then and still enabled. More than 16
+ *     mappings in one system call: those past the 16th are reported as below
+ *     (executable ones only). Where the kprobe cannot be placed (a kernel
+ *     without CONFIG_KPROBES, or the symbol refused) the layer loads without it
+ *     and mappings are reported at exec and after samples only (below). An exec
+ *     that enables events (enable_on_exec) writes, to those events, COMM (exec
+ *     flag) and MMAP2 (MMAP) of every executable mapping of the new image as it
+ *     is once loaded (not the loader's data mappings, nor the loader's
+ *     intermediate lengths). A sample whose IP is in no executable mapping its
+ *     ring was told of (one mapped before the event was enabled) makes the
+ *     sampled thread, before it returns to user mode, report its executable
+ *     mappings not yet reported, their sample_id_all time that of the sample
+ *     less 1 ns (so perf, which sorts by time, knows the mapping before the
+ *     sample; without TIME the first such sample precedes its record and stays
+ *     unresolved). A ring remembers 32 executable mappings. PERF_RECORD_SWITCH
+ *     (attr.context_switch) of a thread's events, as 6.1's perf_event_switch():
+ *     switched out (misc PERF_RECORD_MISC_SWITCH_OUT, and SWITCH_OUT_PREEMPT
+ *     when the thread stays runnable) and in, hooked on the sched_switch
+ *     tracepoint while some event asks for them (the switch in is written at
+ *     the switch, its trailer the incoming thread's); a CPU event gets
+ *     PERF_RECORD_SWITCH_CPU_WIDE instead, with the other thread's pid and
+ *     tid, at every switch on its CPU.  A CPU event's mapping records are
+ *     written by the kprobe itself, at the mapping (d_path() into a buffer of
+ *     the CPU's: it does not sleep). Differences: an inherited
+ *     copy exists from the child's first return to user mode, so a child's
+ *     first SWITCH in is not written; a mapping reported by the thread's work
+ *     is filed on the CPU that writes it (trailer CPU), where 6.1 writes on the
+ *     mapping's CPU; build_id is not honoured (MMAP2 always carries device and
+ *     inode). Accepted and never written, since nothing here hooks what they
+ *     report: attr.namespaces (PERF_RECORD_NAMESPACES at fork, unshare, setns;
+ *     CAP_PERFMON still needed, as in 6.1), attr.ksymbol and attr.bpf_event
+ *     (6.1 writes them when the thread itself loads a BPF program or an ftrace
+ *     trampoline changes, which perf record's tracking event asks for and a
+ *     per-thread event almost never sees), attr.cgroup (PERF_RECORD_CGROUP at a
+ *     cgroup's creation; perf record --all-cgroups also asks
+ *     PERF_SAMPLE_CGROUP, EOPNOTSUPP) and attr.text_poke (kernel text changes;
+ *     kernel-level privilege, as in 6.1).
  *   - freq=1: the software clocks take the fixed period 1e9/sample_freq ns
  *     (attr.freq is then cleared, as perf does); other events, hardware ones
  *     (perf record's default cycles) too, start at period 1 and adapt it

@@ -22,6 +22,8 @@
  * switches and migrations happen in the kernel, so exclude_kernel=1 counts none.
  * All callers hold target->ctx->mutex.
  */
+#include <linux/sched/clock.h>
+
 #include "layer.h"
 #include "counters.h"
 #include "event.h"
@@ -301,7 +303,10 @@ void pfm_perf_event_teardown(struct pfm_perf_event *ev)
  */
 void pfm_perf_event_mark(struct pfm_perf_event *ev, bool on)
 {
-	ev->enabled = on;
+	/* side-band records of what happened before do not reach it (mmap.c) */
+	if (on && !ev->enabled)
+		WRITE_ONCE(ev->on_since, local_clock());
+	WRITE_ONCE(ev->enabled, on);
 	if (!on)
 		return;
 	ev->exec_armed = false;
@@ -321,8 +326,10 @@ int pfm_perf_target_exec(struct pfm_perf_target *t)
 	struct pfm_perf_event *ev;
 
 	list_for_each_entry(ev, &t->events, entry)
-		if (ev->exec_armed)
+		if (ev->exec_armed) {
+			ev->exec_fired = true;	/* its exec's records: sideband.c */
 			pfm_perf_event_mark(ev, true);
+		}
 	return pfm_perf_target_sync(t);
 }
 

@@ -22,8 +22,31 @@
 #include "overflow.h"
 
 struct fasync_struct;
+struct file;
 struct pfm_perf_owner;
 struct pfm_perf_ring;
+
+/*
+ * A mapping the kernel reported to perf_event_mmap() (mmap.c), as it was then:
+ * its record is written before the thread returns to user mode, with that time.
+ */
+struct pfm_perf_mmap_ent {
+	u64 start, end, pgoff, time;
+	unsigned long vm_flags;
+	struct file *file;		/* held, or NULL: name says what it is */
+	const char *name;		/* an anonymous mapping's ("[heap]", ...) */
+	int cpu;
+};
+
+#define PFM_PERF_MMAP_QUEUE	16
+
+/* The thread's own: filled by its kprobe, emptied by its sb_work. */
+struct pfm_perf_mmap_queue {
+	unsigned int nr;
+	bool overflow;			/* some were dropped: report what is unknown */
+	u64 overflow_time;		/* the first dropped one's */
+	struct pfm_perf_mmap_ent ent[PFM_PERF_MMAP_QUEUE];
+};
 
 /* One event set's row of counters. */
 struct pfm_perf_set {
@@ -48,9 +71,13 @@ struct pfm_perf_target {
 	bool exit_queued;		/* exit_work queued (pfm_perf_targets_lock) */
 	struct callback_head exec_work;
 	struct work_struct exit_work;	/* folds the copies at the thread's exit */
-	unsigned long sb_queued;	/* bit 0: sb_work queued (the thread's own) */
+	struct list_head sb_events;	/* events that want side-band records (task.c):
+					 * changed under ctx->mutex and ctx->lock */
+	unsigned long sb_queued;	/* bit 0: sb_work queued (the thread's own),
+					 * bit 1: a sample found an unknown mapping */
 	u64 sb_time;			/* the time its records carry */
 	struct callback_head sb_work;	/* reports mappings (sideband.c) */
+	struct pfm_perf_mmap_queue mq;	/* mappings made, to report (mmap.c) */
 	unsigned long async_queued;	/* bit 0: async_work queued (the thread's own) */
 	struct callback_head async_work; /* disables at REFRESH's limit (async.c) */
 };
@@ -75,6 +102,9 @@ struct pfm_perf_event {
 	bool enabled;			/* perf's state: not OFF */
 	bool counting;			/* enabled and its leader too */
 	bool exec_armed;		/* enable_on_exec not yet fired */
+	bool exec_fired;		/* enabled by the exec whose records are due */
+	u64 on_since;			/* local_clock() when last enabled */
+	struct list_head sb_entry;	/* in target->sb_events, if it wants records */
 	u64 acc;			/* count of the closed intervals */
 	u64 base[PFM_PERF_MAX_SETS];	/* counter value in each set when counting began */
 	u64 ena_ns;			/* time enabled, closed intervals */

@@ -336,6 +336,11 @@ static __poll_t pfm_perf_poll(struct file *file, poll_table *wait)
  */
 static int pfm_perf_mmap(struct file *file, struct vm_area_struct *vma)
 {
+	struct pfm_perf_event *ev = file->private_data;
+
+	/* as perf_mmap(): every copy of an inherit event on any CPU would write one ring */
+	if (ev->cpu == -1 && ev->attr.inherit)
+		return -EINVAL;
 	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
 	return pfm_perf_output_mmap(file->private_data, vma);

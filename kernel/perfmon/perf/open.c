@@ -19,6 +19,7 @@
  */
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 
 #include "layer.h"
@@ -267,10 +268,12 @@ struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr)
 	INIT_LIST_HEAD(&ev->child_entry);
 	INIT_LIST_HEAD(&ev->owner_entry);
 	INIT_LIST_HEAD(&ev->gate_entry);
+	INIT_LIST_HEAD(&ev->sb_entry);
 	ev->id = pfm_perf_new_id();
 	ev->counter = -1;
 	ev->cpu = -1;
 	ev->enabled = !attr->disabled;
+	ev->on_since = local_clock();
 	ev->exec_armed = attr->disabled && attr->enable_on_exec;
 	pfm_perf_output_init(ev);
 	pfm_perf_async_init(ev);

@@ -5,9 +5,10 @@
  * event.h), in groups placed in event sets (sched.c: sched.h) on counters
  * (counters.c: counters.h), inherited by new threads (inherit.c: inherit.h);
  * sampling: sample.c, callchain.c, async.c (sample.h), overflow.c (overflow.h),
- * ring.c, output.c (ring.h), sideband.c, task.c (sideband.h); prctl's enable
- * and disable of the caller's events: prctl.c (file.h).  This header is
- * what perf.c, the layer's init and exit, needs of them.
+ * ring.c, output.c (ring.h), sideband.c, task.c, mmap.c (sideband.h); prctl's
+ * enable and disable of the caller's events: prctl.c (file.h); cgroup events:
+ * cgroup.c (event.h).  This header is what perf.c, the layer's init and exit,
+ * needs of them.
  *
  * perf's model on perfmon's: every perf event opened on one thread lives in that
  * thread's one perfmon context, owned by a "target" shared by those events.  The
@@ -33,8 +34,11 @@
  * mmap() of 1 + 2^n pages or the one SET_OUTPUT named (output.c), or, for
  * an inherited copy, the opened event's.  The
  * handler never masks the context: a record that does not fit is counted and
- * reported by PERF_RECORD_LOST.  The records that name what was sampled (COMM,
- * MMAP2) come from the sampled thread in process context (sideband.c).
+ * reported by PERF_RECORD_LOST.  The side-band records (FORK, EXIT, COMM,
+ * MMAP2, SWITCH) go to every event that asks for them, sampling or not, from
+ * the kernel's hooks in atomic context through the target's side-band list
+ * (task.c), or, for mappings, from the thread itself before it returns to
+ * user mode (sideband.c, mmap.c).
  * Task-clock counters reach their carry by a
  * timer of the software PMU (sw_pmu.c), so the clocks sample on time.
  *

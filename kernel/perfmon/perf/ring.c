@@ -125,38 +125,6 @@ int pfm_perf_route(struct pfm_perf_event *ev, unsigned int s, bool on)
 	return 0;
 }
 
-/*
- * fn on every event the context routes overflows to, under its lock while it
- * is attached (its routes are released only after it is detached); any context.
- */
-void pfm_perf_route_each(struct pfm_context *ctx, void (*fn)(struct pfm_perf_event *, void *),
-			 void *arg)
-{
-	struct pfm_perf_routes *r;
-	struct pfm_perf_event *ev;
-	unsigned int s, i, e;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
-	if (!pfm_ctx_is_loaded(ctx) || pfm_ctx_smpl(ctx)->fmt != &pfm_perf_smpl_fmt)
-		goto out;
-	r = pfm_ctx_smpl(ctx)->addr;
-	for (s = 0; s < PFM_PERF_MAX_SETS; s++) {
-		for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++) {
-			ev = r->ev[s][i];
-			if (!ev)
-				continue;
-			/* a pinned event is on counter i of every set: once */
-			for (e = 0; e < s && r->ev[e][i] != ev; e++)
-				;
-			if (e == s)
-				fn(ev, arg);
-		}
-	}
-out:
-	raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
-}
-
 /* ---- the ring --------------------------------------------------------------- */
 
 /* Every event whose output is this ring is woken, as perf wakes an rb's events. */

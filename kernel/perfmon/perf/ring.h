@@ -60,8 +60,6 @@ void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample)
 int pfm_perf_route(struct pfm_perf_event *ev, unsigned int s, bool on);
 struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev);
 int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg);
-void pfm_perf_route_each(struct pfm_context *ctx, void (*fn)(struct pfm_perf_event *, void *),
-			 void *arg);
 
 /* output.c */
 void pfm_perf_output_init(struct pfm_perf_event *ev);

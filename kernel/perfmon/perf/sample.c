@@ -103,13 +103,20 @@ unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w)
 /* The same, with the time given. */
 unsigned int pfm_perf_id_trailer_at(const struct pfm_perf_event *ev, u64 *w, u64 time)
 {
+	return pfm_perf_id_trailer_task(ev, w, time, current);
+}
+
+/* The same, of task: a switch's record for the thread switched in is written before it runs. */
+unsigned int pfm_perf_id_trailer_task(const struct pfm_perf_event *ev, u64 *w, u64 time,
+				      struct task_struct *task)
+{
 	u64 st = ev->attr.sample_type;
 	unsigned int n = 0;
 
 	if (!ev->attr.sample_id_all)
 		return 0;
 	if (st & PERF_SAMPLE_TID)
-		w[n++] = pfm_perf_tid();
+		w[n++] = (u64)(u32)task_tgid_vnr(task) | (u64)(u32)task_pid_vnr(task) << 32;
 	if (st & PERF_SAMPLE_TIME)
 		w[n++] = time;
 	if (st & PERF_SAMPLE_ID)

@@ -14,6 +14,7 @@ struct perf_event_attr;
 struct pfm_context;
 struct pfm_event_set;
 struct pfm_perf_event;
+struct task_struct;
 
 /* sample.c */
 bool pfm_perf_sampling(const struct perf_event_attr *attr);
@@ -27,6 +28,8 @@ void pfm_perf_sample_teardown(struct pfm_perf_event *ev, unsigned int s);
 int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value);
 unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w);
 unsigned int pfm_perf_id_trailer_at(const struct pfm_perf_event *ev, u64 *w, u64 time);
+unsigned int pfm_perf_id_trailer_task(const struct pfm_perf_event *ev, u64 *w, u64 time,
+				      struct task_struct *task);
 void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type);
 void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx,
 			      struct pfm_event_set *set, unsigned int pmd);

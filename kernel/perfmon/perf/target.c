@@ -27,6 +27,7 @@
 #include "event.h"
 #include "inherit.h"
 #include "perf.h"
+#include "sideband.h"
 
 static LIST_HEAD(pfm_perf_targets);
 DEFINE_RAW_SPINLOCK(pfm_perf_targets_lock);	/* the list; the fork probe reads it */
@@ -52,6 +53,7 @@ void pfm_perf_target_add(struct pfm_perf_event *ev)
 {
 	list_add_tail(&ev->entry, &ev->target->events);
 	atomic_inc(&pfm_perf_nr_events);
+	pfm_perf_sb_add(ev);
 	if (!ev->attr.inherit)
 		return;
 	atomic_inc(&ev->target->nr_inherit);
@@ -64,6 +66,7 @@ void pfm_perf_target_del(struct pfm_perf_event *ev)
 		return;
 	list_del_init(&ev->entry);
 	atomic_dec(&pfm_perf_nr_events);
+	pfm_perf_sb_del(ev);
 	if (!ev->attr.inherit)
 		return;
 	atomic_dec(&ev->target->nr_inherit);
@@ -142,6 +145,7 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int
 	refcount_set(&t->ref, 1);
 	INIT_LIST_HEAD(&t->events);
 	INIT_LIST_HEAD(&t->gated);
+	INIT_LIST_HEAD(&t->sb_events);
 	if (task)
 		get_task_struct(task);
 	t->task = task;

@@ -1,27 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfmon: PERF_RECORD_FORK, PERF_RECORD_EXIT, and PERF_RECORD_COMM at a
- * rename, for the events of the thread that forks, exits or renames itself.
+ * perfmon: PERF_RECORD_FORK, PERF_RECORD_EXIT, PERF_RECORD_COMM at a rename
+ * and PERF_RECORD_SWITCH, for the events of the thread that forks, exits,
+ * renames a thread or is switched; and the list of a target's events that ask
+ * for side-band records, which every side-band record walks.
  *
- * As perf_events writes them (perf_event_task(), perf_event_comm()): to the
- * events of the current thread that are enabled, on this CPU (or on every
- * CPU), and to the CPU events of the CPU it runs on, that ask for side-band records (FORK and EXIT: attr.task, comm, mmap,
- * mmap2 or mmap_data; COMM: attr.comm), in the ring their output goes to (an
- * inherited copy's: the opened event's).  FORK is written in the parent at
- * the fork, {pid, ppid, tid, ptid} of the child and the parent; EXIT in the
- * exiting thread, before its context ends (so before poll() says POLLHUP),
- * with its real parent's pid as ppid and ptid, as 6.1 has it; COMM at
- * prctl(PR_SET_NAME) or a write of /proc/self/comm, and at an exec (with the
- * exec flag) for the events enabled then.
+ * As perf_events writes them (perf_iterate_sb() over the current thread's
+ * context): to every event of the current thread that is enabled (perf's
+ * state not OFF, not ERROR), on this CPU (or on every CPU), and asks for the
+ * record, whether it samples or only counts (a DUMMY tracking event has no
+ * counter at all), in the ring its output goes to (an inherited copy's: the
+ * opened event's; an event without a ring has nowhere to write).  FORK and
+ * EXIT: attr.task, comm, mmap, mmap2 or mmap_data; COMM: attr.comm; SWITCH:
+ * attr.context_switch.  FORK is written in the parent at the fork, {pid,
+ * ppid, tid, ptid} of the child and the parent; EXIT in the exiting thread,
+ * before its context ends (so before poll() says POLLHUP), with its real
+ * parent's pid as ppid and ptid, as 6.1 has it; COMM at prctl(PR_SET_NAME) or
+ * a write of /proc/PID/comm, by the thread that renames, named after the
+ * thread renamed (6.1's perf_event_comm() walks the current thread's events),
+ * and at an exec (with the exec flag) for the events enabled then; SWITCH
+ * out of a thread (PERF_RECORD_MISC_SWITCH_OUT, and SWITCH_OUT_PREEMPT when
+ * the thread stays runnable) and into it, as 6.1's perf_event_switch().
  *
  * The hooks are tracepoints (sched_process_fork, sched_process_exit,
- * task_rename) in atomic context, where a target's event list (ctx->mutex)
- * cannot be walked: the records go to the events the context's "perf_ring"
- * format routes overflows to (ring.c), under the context's lock, that is
- * to the sampling events.  A counting event asks for no record and gets none.
+ * task_rename, sched_switch) in atomic context, where a target's event list
+ * (ctx->mutex) cannot be walked: the events that ask for records are also on
+ * the target's side-band list, changed under ctx->mutex and ctx->lock both,
+ * and walked under ctx->lock.  A target is freed only after its context is
+ * detached (target.c), which takes ctx->lock: under that lock, a context still
+ * attached means its target is there.
  */
 #include <linux/sched/clock.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 
 #include "layer.h"
 #include "event.h"
@@ -30,40 +41,157 @@
 #include "sample.h"
 #include "sideband.h"
 
-static bool pfm_perf_task_wants(const struct pfm_perf_event *ev, u32 type)
-{
-	const struct perf_event_attr *a = &ev->attr;
+/* Events that ask for SWITCH, or for mappings: the hooks' fast exits. */
+static atomic_t pfm_perf_nr_sb_switch = ATOMIC_INIT(0);
+atomic_t pfm_perf_nr_sb_mmap = ATOMIC_INIT(0);
 
-	if (!READ_ONCE(ev->enabled) || (ev->cpu >= 0 && ev->cpu != smp_processor_id()))
-		return false;
-	if (type == PERF_RECORD_COMM)
-		return a->comm;
-	return a->task || a->comm || a->mmap || a->mmap2 || a->mmap_data;
+static void pfm_perf_switch_sync(void);
+static void pfm_perf_switch_workfn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(pfm_perf_switch_work, pfm_perf_switch_workfn);
+
+static bool pfm_perf_sb_mmap_attr(const struct perf_event_attr *a)
+{
+	return a->mmap || a->mmap2 || a->mmap_data;
+}
+
+/* What makes 6.1 hand an event side-band records (the records written here). */
+bool pfm_perf_sb_attr(const struct perf_event_attr *a)
+{
+	return a->task || a->comm || pfm_perf_sb_mmap_attr(a) || a->context_switch;
+}
+
+/* ev joins its target's side-band list, if it asks for records; ctx->mutex held. */
+void pfm_perf_sb_add(struct pfm_perf_event *ev)
+{
+	struct pfm_context *ctx = ev->target->ctx;
+	unsigned long flags;
+
+	if (!pfm_perf_sb_attr(&ev->attr))
+		return;
+	raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
+	list_add_tail(&ev->sb_entry, &ev->target->sb_events);
+	raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
+	/* the probe before the open returns, as the core attaches its own (sw_hooks.c) */
+	if (ev->attr.context_switch && atomic_inc_return(&pfm_perf_nr_sb_switch) == 1)
+		pfm_perf_switch_sync();
+	if (pfm_perf_sb_mmap_attr(&ev->attr))
+		atomic_inc(&pfm_perf_nr_sb_mmap);
+}
+
+void pfm_perf_sb_del(struct pfm_perf_event *ev)
+{
+	struct pfm_context *ctx = ev->target->ctx;
+	unsigned long flags;
+
+	if (list_empty(&ev->sb_entry))
+		return;
+	raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
+	list_del_init(&ev->sb_entry);
+	raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
+	/* detached a second later: a tool that opens session after session keeps it */
+	if (ev->attr.context_switch && atomic_dec_and_test(&pfm_perf_nr_sb_switch))
+		schedule_delayed_work(&pfm_perf_switch_work, HZ);
+	if (pfm_perf_sb_mmap_attr(&ev->attr))
+		atomic_dec(&pfm_perf_nr_sb_mmap);
+}
+
+/* perf_iterate_ctx()'s filter: enabled (not OFF, not ERROR), and on cpu or every CPU. */
+bool pfm_perf_sb_on(const struct pfm_perf_event *ev, int cpu)
+{
+	return READ_ONCE(ev->enabled) && !READ_ONCE(ev->error) &&
+	       (ev->cpu < 0 || ev->cpu == cpu);
+}
+
+/* fn on every event of t's side-band list; ctx->lock held, t's context attached. */
+void pfm_perf_sb_each_locked(struct pfm_perf_target *t,
+			     void (*fn)(struct pfm_perf_event *ev, void *arg), void *arg)
+{
+	struct pfm_perf_event *ev;
+
+	list_for_each_entry(ev, &t->sb_events, sb_entry)
+		fn(ev, arg);
+}
+
+/*
+ * fn on task's target (cpu -1), or cpu's (task NULL), under its context's
+ * lock, if it has one attached; any context.  A context reference, not the
+ * target's: the last put of a target needs a mutex.
+ */
+void pfm_perf_sb_visit(struct task_struct *task, int cpu,
+		       void (*fn)(struct pfm_perf_target *t, void *arg), void *arg)
+{
+	struct pfm_perf_target *t;
+	struct pfm_context *ctx = NULL;
+	unsigned long flags;
+
+	if (!pfm_perf_targets_count())
+		return;
+	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
+	t = pfm_perf_target_find_locked(task, cpu);
+	if (t) {
+		ctx = t->ctx;
+		pfm_context_get(ctx);
+	}
+	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	if (!ctx)
+		return;
+	/* the context's lock outside pfm_perf_targets_lock, as the overflow path */
+	raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
+	if (pfm_ctx_is_loaded(ctx))
+		fn(t, arg);
+	raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
+	pfm_context_put(ctx);
 }
 
 /* tr into ev's ring, whether or not ev asked (interrupts off or ctx->mutex held). */
 void pfm_perf_task_record(struct pfm_perf_event *ev, const struct pfm_perf_task_rec *tr)
 {
-	u64 w[1 + 3 + 6];
+	u64 w[1 + 1 + TASK_COMM_LEN / sizeof(u64) + 6];
 	struct perf_event_header *h = (struct perf_event_header *)w;
 	unsigned int n = 1;
+	ssize_t len;
 
-	w[n++] = tr->pid | (u64)tr->ppid << 32;
-	if (tr->type == PERF_RECORD_COMM) {
-		w[n - 1] = tr->pid | (u64)tr->tid << 32;
+	switch (tr->type) {
+	case PERF_RECORD_COMM:
+		w[n++] = tr->pid | (u64)tr->tid << 32;
 		memset(w + n, 0, TASK_COMM_LEN);
-		strscpy((char *)(w + n), tr->comm, TASK_COMM_LEN);
-		n += TASK_COMM_LEN / sizeof(u64);
-	} else {
+		len = strscpy((char *)(w + n), tr->comm, TASK_COMM_LEN);
+		/* the name and its NUL, to 8 bytes, as perf_event_comm_event() */
+		n += ALIGN((len < 0 ? TASK_COMM_LEN - 1 : len) + 1, sizeof(u64)) / sizeof(u64);
+		break;
+	case PERF_RECORD_SWITCH:	/* the header alone, for a thread's event */
+		if (ev->target->task)
+			break;
+		/* a CPU event's: the thread switched to or from */
+		w[n++] = tr->np_pid | (u64)tr->np_tid << 32;
+		break;
+	default:
+		w[n++] = tr->pid | (u64)tr->ppid << 32;
 		w[n++] = tr->tid | (u64)tr->ptid << 32;
 		w[n++] = tr->time;
 	}
-	n += pfm_perf_id_trailer_at(ev, w + n, tr->time);
-	h->type = tr->type;
+	n += pfm_perf_id_trailer_task(ev, w + n, tr->time, tr->task ?: current);
+	h->type = tr->type == PERF_RECORD_SWITCH && !ev->target->task ?
+		  PERF_RECORD_SWITCH_CPU_WIDE : tr->type;
 	/* as perf_events: attr.comm_exec only tells that the kernel knows the flag */
-	h->misc = tr->exec ? PERF_RECORD_MISC_COMM_EXEC : 0;
+	h->misc = tr->misc;
 	h->size = n * sizeof(u64);
 	pfm_perf_ring_write(ev, w, false);
+}
+
+static bool pfm_perf_task_wants(const struct pfm_perf_event *ev, u32 type)
+{
+	const struct perf_event_attr *a = &ev->attr;
+
+	if (!pfm_perf_sb_on(ev, smp_processor_id()))
+		return false;
+	switch (type) {
+	case PERF_RECORD_COMM:
+		return a->comm;
+	case PERF_RECORD_SWITCH:
+		return a->context_switch;
+	}
+	return a->task || a->comm || pfm_perf_sb_mmap_attr(a);
 }
 
 /* One record for ev, if it asks for it (ctx->lock held, interrupts off). */
@@ -75,45 +203,21 @@ static void pfm_perf_task_write(struct pfm_perf_event *ev, void *arg)
 		pfm_perf_task_record(ev, tr);
 }
 
-/*
- * The record to every routed event of task's target (cpu -1) or of cpu's; any
- * context.  A context reference, not the target's: the last put of a target
- * needs a mutex.
- */
-static void pfm_perf_task_emit_to(struct task_struct *task, int cpu,
-				  struct pfm_perf_task_rec *tr)
+static void pfm_perf_task_each(struct pfm_perf_target *t, void *arg)
 {
-	struct pfm_perf_target *t;
-	struct pfm_context *ctx = NULL;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
-	t = pfm_perf_target_find_locked(task, cpu);
-	if (t) {
-		ctx = t->ctx;
-		pfm_context_get(ctx);
-	}
-	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
-	if (!ctx)
-		return;
-	/* the context's lock outside pfm_perf_targets_lock, as the overflow path */
-	pfm_perf_route_each(ctx, pfm_perf_task_write, tr);
-	pfm_context_put(ctx);
+	pfm_perf_sb_each_locked(t, pfm_perf_task_write, arg);
 }
 
 /*
- * The record to the events of the thread it is about and to those of the CPU
- * it happens on, as perf_iterate_sb() writes to the task's and the CPU's
- * contexts.  task is the current thread, in a tracepoint's probe (preemption
- * off: the CPU stays).
+ * The record to the events that ask for it of task's target and of the CPU's
+ * where it happens, as perf_iterate_sb() writes to the task's and the CPU's
+ * contexts; in a tracepoint's probe (preemption off: the CPU stays).
  */
 static void pfm_perf_task_emit(struct task_struct *task, struct pfm_perf_task_rec *tr)
 {
-	if (!pfm_perf_targets_count())
-		return;
 	tr->time = local_clock();
-	pfm_perf_task_emit_to(task, -1, tr);
-	pfm_perf_task_emit_to(NULL, smp_processor_id(), tr);
+	pfm_perf_sb_visit(task, -1, pfm_perf_task_each, tr);
+	pfm_perf_sb_visit(NULL, smp_processor_id(), pfm_perf_task_each, tr);
 }
 
 /* In the parent, at the fork (sched_process_fork). */
@@ -144,35 +248,118 @@ void pfm_perf_task_exit(struct task_struct *task)
 }
 
 /*
- * task_rename: the name is not yet the task's; the thread's own renames only.
- * An exec renames too: events enabled then get COMM with the exec flag (those
- * that enable_on_exec enables get theirs after, from sideband.c).
+ * task is switched out (in: false) or in, on this CPU, with the runqueue lock
+ * held: PERF_RECORD_SWITCH to its thread's events, the trailer task's.  A
+ * switch in is written before the thread runs, at the switch, with its
+ * trailer.  The CPU's events get SWITCH_CPU_WIDE, with other's ids.
+ */
+void pfm_perf_task_switch(struct task_struct *task, struct task_struct *other, bool in,
+			  bool preempt)
+{
+	struct pfm_perf_task_rec tr = {
+		.type = PERF_RECORD_SWITCH, .task = task,
+		.misc = in ? 0 : PERF_RECORD_MISC_SWITCH_OUT |
+				 (preempt ? PERF_RECORD_MISC_SWITCH_OUT_PREEMPT : 0),
+		.np_pid = task_tgid_vnr(other), .np_tid = task_pid_vnr(other),
+	};
+
+	pfm_perf_task_emit(task, &tr);
+}
+
+/*
+ * sched_switch, before the switch: prev out, next in.  6.1 calls a switch out
+ * preempted when the thread is still on its runqueue (it did not block),
+ * which __schedule() has settled by now.
+ */
+static void pfm_perf_probe_switch(void *data, bool preempt, struct task_struct *prev,
+				  struct task_struct *next, unsigned int prev_state)
+{
+	if (!atomic_read(&pfm_perf_nr_sb_switch))
+		return;
+	pfm_perf_task_switch(prev, next, false, READ_ONCE(prev->on_rq));
+	pfm_perf_task_switch(next, prev, true, false);
+}
+
+/*
+ * task_rename: the name is not yet the task's.  6.1 writes the COMM to the
+ * renaming thread's events (perf_event_comm() walks current's context), with
+ * the renamed thread's pid and tid: a write of another thread's
+ * /proc/PID/comm is the writer's record.  An exec renames too: events enabled
+ * then get COMM with the exec flag (those that enable_on_exec enables get
+ * theirs after, from sideband.c).
  */
 static void pfm_perf_probe_rename(void *data, struct task_struct *task, const char *comm)
 {
 	struct pfm_perf_task_rec tr = {
 		.type = PERF_RECORD_COMM,
 		.pid = task_tgid_vnr(task), .tid = task_pid_vnr(task),
-		.comm = comm, .exec = task->in_execve,
+		.comm = comm, .misc = task->in_execve ? PERF_RECORD_MISC_COMM_EXEC : 0,
 	};
 
-	if (task == current)
-		pfm_perf_task_emit(task, &tr);
+	pfm_perf_task_emit(current, &tr);
 }
 
-static struct tracepoint *pfm_perf_rename_tp;
+static struct tracepoint *pfm_perf_rename_tp, *pfm_perf_switch_tp;
+static DEFINE_MUTEX(pfm_perf_switch_mutex);
+static bool pfm_perf_switch_on;		/* the probe is registered (switch mutex) */
 
-/* Without the tracepoint a rename writes no COMM (the uapi header says so). */
+/*
+ * The sched_switch probe is attached while some event asks for SWITCH records
+ * (and a second after the last goes), as the core attaches its own hooks
+ * (sw_hooks.c): a probe runs at every context switch of the machine.
+ * Without it no SWITCH is written.
+ */
+static void pfm_perf_switch_sync(void)
+{
+	bool want = atomic_read(&pfm_perf_nr_sb_switch);
+
+	mutex_lock(&pfm_perf_switch_mutex);
+	if (pfm_perf_switch_tp && want != pfm_perf_switch_on) {
+		if (want)
+			pfm_perf_switch_on = !tracepoint_probe_register(pfm_perf_switch_tp,
+									pfm_perf_probe_switch, NULL);
+		else if (!tracepoint_probe_unregister(pfm_perf_switch_tp, pfm_perf_probe_switch,
+						      NULL))
+			pfm_perf_switch_on = false;
+	}
+	mutex_unlock(&pfm_perf_switch_mutex);
+}
+
+static void pfm_perf_switch_workfn(struct work_struct *work)
+{
+	pfm_perf_switch_sync();
+}
+
+/* Hooked by name (a module cannot link to a tracepoint); without one, say so in the uapi header. */
+static struct tracepoint *pfm_perf_task_hook(const char *name, void *probe)
+{
+	struct tracepoint *tp = pfm_tracepoint(name);
+
+	if (tp && tracepoint_probe_register(tp, probe, NULL))
+		tp = NULL;
+	return tp;
+}
+
+/*
+ * Without task_rename a rename writes no COMM, without sched_switch no SWITCH
+ * is written, without the mmap kprobe mappings are reported at exec and after
+ * samples only (the uapi header says so).
+ */
 void pfm_perf_task_init(void)
 {
-	pfm_perf_rename_tp = pfm_tracepoint("task_rename");
-	if (pfm_perf_rename_tp &&
-	    tracepoint_probe_register(pfm_perf_rename_tp, pfm_perf_probe_rename, NULL))
-		pfm_perf_rename_tp = NULL;
+	pfm_perf_rename_tp = pfm_perf_task_hook("task_rename", pfm_perf_probe_rename);
+	pfm_perf_switch_tp = pfm_tracepoint("sched_switch");
+	pfm_perf_mmap_init();
 }
 
 void pfm_perf_task_exit_hooks(void)
 {
+	pfm_perf_mmap_exit();
+	/* no event is left: the work may only detach the probe */
+	cancel_delayed_work_sync(&pfm_perf_switch_work);
+	if (pfm_perf_switch_on)
+		tracepoint_probe_unregister(pfm_perf_switch_tp, pfm_perf_probe_switch, NULL);
+	pfm_perf_switch_on = false;
 	if (pfm_perf_rename_tp)
 		tracepoint_probe_unregister(pfm_perf_rename_tp, pfm_perf_probe_rename, NULL);
 }

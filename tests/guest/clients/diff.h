@@ -151,6 +151,11 @@ void case_kernel_fault_ip(const struct backend *be, struct trace *t);
 /* diff_cgroup.c: events of a cgroup on one CPU (perf stat -G) */
 void case_cgroup(const struct backend *be, struct trace *t);
 
+/* diff_track.c: perf record's tracking event, its side-band records */
+void case_track_sampling(const struct backend *be, struct trace *t);
+void case_track_counting(const struct backend *be, struct trace *t);
+void case_track_exec(const struct backend *be, struct trace *t);
+
 /* diff_together.c: both backends' clocks on one child; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);
 extern const size_t diff_ncases;

@@ -679,5 +679,8 @@ const struct diff_case diff_cases[] = {
 	{ "cpu-switches", case_cpu_switches },
 	{ "kernel-fault-ip", case_kernel_fault_ip },
 	{ "cgroup", case_cgroup },
+	{ "track-sampling", case_track_sampling },
+	{ "track-counting", case_track_counting },
+	{ "track-exec", case_track_exec },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);

@@ -628,7 +628,8 @@ START_TEST(test_callchain)
 END_TEST
 
 /*
- * comm: a PERF_EVENT_COMM record { pid, tid, comm[16] } for each
+ * comm: a PERF_EVENT_COMM record { pid, tid, comm[] } (the name and its NUL,
+ * to 8 bytes: "pc08-on" is 8) for each
  * prctl(PR_SET_NAME) while the counter is enabled, none while it is disabled.
  */
 START_TEST(test_comm)
@@ -654,7 +655,7 @@ START_TEST(test_comm)
 	while (next08(&r, &rec)) {
 		ck_assert_uint_eq(rec.h.type, PERF_EVENT_COMM);
 		ck_assert_uint_eq(rec.h.misc, 0);
-		ck_assert_uint_eq(rec.h.size, sizeof(rec.h) + 8 + 16);
+		ck_assert_uint_eq(rec.h.size, sizeof(rec.h) + 8 + 8);
 		ck_assert_uint_eq((uint32_t)rec.w[0], getpid());
 		ck_assert_uint_eq((uint32_t)(rec.w[0] >> 32), self_tid());
 		memcpy(name, &rec.w[1], 16);
