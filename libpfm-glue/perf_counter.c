@@ -516,6 +516,8 @@ int perf_counter_ioctl(int fd, unsigned long request, unsigned long arg)
 	if (!c) {
 		pthread_mutex_unlock(&pc_lib.lock);
 		err = ioctl(fd, request, arg);
+		if (!err)
+			pc_ring_note_ioctl(fd, request);
 		pc_ring_sync(fd);
 		return err;
 	}
@@ -589,7 +591,7 @@ static int pc_task_enable(int enabled)
 	struct pc_counter *c;
 	int i, err = 0;
 
-	if (enabled && (prctl(prctl_op) || pc_ring_task_enable(1)))
+	if (enabled && (prctl(prctl_op) || pc_ring_members_restore() || pc_ring_task_enable(1)))
 		return -1;
 	pthread_mutex_lock(&pc_lib.lock);
 	for (i = 0; i < pc_lib.len && !err; i++) {
@@ -605,7 +607,9 @@ static int pc_task_enable(int enabled)
 	}
 	if (enabled)
 		return 0;
-	return pc_ring_task_enable(0) ? -1 : prctl(prctl_op);
+	if (pc_ring_task_enable(0) || prctl(prctl_op))
+		return -1;
+	return pc_ring_members_restore() ? -1 : 0;
 }
 
 int perf_counter_task_enable(void)

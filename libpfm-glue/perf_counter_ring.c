@@ -54,6 +54,7 @@ struct pc_shim {
 	unsigned int nmem;		/* its group's counters known so far, leader first */
 	struct pc_member mem[PC_GROUP_MAX];
 	int self_leader;		/* a leader counting its opener, in this process */
+	int enabled;			/* as its opening and this library's ioctls left it */
 	pthread_t owner;
 	size_t len;			/* of both mappings; 0 unmapped */
 	char *perf;			/* perf_event's ring */
@@ -120,6 +121,7 @@ int pc_ring_note(int fd, const struct perf_counter_hw_event *hw, int group_fd,
 	s->leader_fd = group_fd == -1 ? fd : group_fd;
 	s->id = me.id;
 	s->self_leader = self_leader;
+	s->enabled = !hw->disabled;
 	s->owner = pthread_self();
 	pthread_mutex_lock(&ring_lock);
 	/* the group so far (the leader's list), then this counter, in every list of it */
@@ -220,10 +222,27 @@ ssize_t pc_ring_read(int fd, void *buf, size_t count)
 	return (1 + t) * sizeof(uint64_t);
 }
 
+/* An ENABLE, DISABLE or REFRESH of fd went through: its state as it is now. */
+void pc_ring_note_ioctl(int fd, unsigned long request)
+{
+	struct pc_shim *s;
+
+	pthread_mutex_lock(&ring_lock);
+	s = shim_find(fd);
+	if (s && (request == PERF_COUNTER_IOC_ENABLE || request == PERF_COUNTER_IOC_REFRESH))
+		s->enabled = 1;
+	else if (s && request == PERF_COUNTER_IOC_DISABLE)
+		s->enabled = 0;
+	pthread_mutex_unlock(&ring_lock);
+}
+
 /*
- * The prctl's part that the kernel cannot do: perfmon's perf_event fds are not the
- * kernel's perf_events, which PR_TASK_PERF_EVENTS_* reach.  The calling thread is
- * known by pthread_self(), which is no system call.
+ * The proposal's prctl on the shim's counters: the calling thread's leaders
+ * (known by pthread_self(), which is no system call).  The kernel's prctl,
+ * made around this, reaches them too, by perf_event's rule since Linux 2.6.32:
+ * every counter the thread opened, members and counters on other tasks
+ * included.  The proposal leaves those alone, so pc_ring_members_restore()
+ * puts them back as they were.
  */
 int pc_ring_task_enable(int enabled)
 {
@@ -233,9 +252,32 @@ int pc_ring_task_enable(int enabled)
 	int ret = 0;
 
 	pthread_mutex_lock(&ring_lock);
+	for (s = shims; s && !ret; s = s->next) {
+		if (!s->self_leader || !pthread_equal(s->owner, self))
+			continue;
+		ret = ioctl(s->fd, req, 0);
+		if (!ret)
+			s->enabled = enabled;
+	}
+	pthread_mutex_unlock(&ring_lock);
+	return ret;
+}
+
+/*
+ * After the kernel's prctl: the counters the calling thread opened that are not
+ * leaders counting it (members, counters on other tasks) as they were.
+ */
+int pc_ring_members_restore(void)
+{
+	pthread_t self = pthread_self();
+	struct pc_shim *s;
+	int ret = 0;
+
+	pthread_mutex_lock(&ring_lock);
 	for (s = shims; s && !ret; s = s->next)
-		if (s->self_leader && pthread_equal(s->owner, self))
-			ret = ioctl(s->fd, req, 0);
+		if (!s->self_leader && pthread_equal(s->owner, self))
+			ret = ioctl(s->fd, s->enabled ? PERF_COUNTER_IOC_ENABLE :
+					   PERF_COUNTER_IOC_DISABLE, 0);
 	pthread_mutex_unlock(&ring_lock);
 	return ret;
 }

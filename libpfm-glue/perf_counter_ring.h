@@ -22,6 +22,8 @@ int pc_ring_note(int fd, const struct perf_counter_hw_event *hw, int group_fd,
 ssize_t pc_ring_read(int fd, void *buf, size_t count);
 /* ENABLE (or DISABLE) the calling thread's self_leader counters: 0 or -1, errno. */
 int pc_ring_task_enable(int enabled);
+int pc_ring_members_restore(void);
+void pc_ring_note_ioctl(int fd, unsigned long request);
 /* Is fd such a counter? */
 int pc_ring_known(int fd);
 /* Bring fd's 2008 ring up to date with its perf ring (nothing if unmapped). */
