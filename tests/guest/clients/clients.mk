@@ -16,7 +16,7 @@ PERF_CLIENTS := /usr/bin/perf /usr/bin/papi_command_line /usr/bin/stress-ng
 PERF_DIFF_SRCS := $(wildcard $(TOP)/tests/guest/clients/diff*.c)
 PERF_GUEST_BINS := $(B)/guest/bin/noperf $(B)/guest/bin/perf_diff $(B)/guest/bin/manpage \
 		   $(B)/guest/bin/cputime $(B)/guest/bin/workload-fp \
-		   $(B)/guest/bin/workload-dyn
+		   $(B)/guest/bin/workload-dyn $(B)/guest/bin/dlopen_main $(B)/guest/bin/libpfm_dl.so
 
 .PHONY: check-perf-clients check-perf-clients-debug perf-guest-bins
 perf-guest-bins: $(PERF_GUEST_BINS) $(LIBPFM_PERF_SO)
@@ -40,6 +40,15 @@ $(B)/guest/bin/workload-dyn: $(TOP)/tools/pfmon/workload.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -fno-omit-frame-pointer -pthread -o $@ $<
 
+# A program that loads a library with dlopen() at run time (perf-system.sh)
+$(B)/guest/bin/dlopen_main: $(TOP)/tests/guest/clients/dlopen_main.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -o $@ $< -ldl
+
+$(B)/guest/bin/libpfm_dl.so: $(TOP)/tests/guest/clients/dlopen_lib.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -fPIC -shared -o $@ $<
+
 $(B)/guest/bin/cputime: $(TOP)/tests/guest/clients/cputime.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -static -o $@ $<
@@ -52,6 +61,7 @@ PERF_CLIENTS_FILES = $(TOP)/tests/guest/clients/perf-clients.sh \
 	$(B)/guest/bin/workload:/bin/workload $(B)/guest/bin/cputime:/bin/cputime \
 	$(B)/guest/bin/workload-fp:/bin/workload-fp +$(B)/guest/bin/workload-dyn:/bin/workload-dyn \
 	$(B)/guest/bin/noperf:/bin/noperf $(B)/guest/bin/perf_diff:/bin/perf_diff \
+	+$(B)/guest/bin/dlopen_main:/bin/dlopen_main $(B)/guest/bin/libpfm_dl.so:/lib/libpfm_dl.so \
 	$(LIBPFM_PERF_SO):/lib/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
 	+$(B)/guest/bin/manpage:/bin/manpage \
 	$(TOP)/tests/guest/clients/perf-record.sh:/bin/perf-record.sh \

@@ -119,3 +119,37 @@ client_perf_stat_cgroup() {
 	verdict shim perf-stat-cgroup "$(cg_check $OUT/cgstat.shim $OUT/cgstat.native)"
 	rmdir $CGD
 }
+
+# --- perf record of a program that dlopen()s a library: the library named -------------
+
+# dl_top FILE: "share dso sym" of the report's top entry
+dl_top() {
+	perf report -i "$1" --stdio --no-children --sort dso,sym 2>/dev/null |
+		awk '/^ *[0-9.]+%/ { s = $1 + 0; $1 = ""; sub(/^ /, ""); printf "%.1f %s\n", s, $0; exit }'
+}
+
+# dl_check TOP [NATIVE_TOP]: the library's function at the top, as native has it
+dl_check() {
+	case $1 in
+	*libpfm_dl.so*pfm_dl_spin*) ;;
+	'') echo " no report"; return ;;
+	*) echo " top entry not the library's function: $1"; return ;;
+	esac
+	[ -z "$2" ] || [ "${1#* }" = "${2#* }" ] || echo " top '$1', native '$2'"
+}
+
+client_perf_dlopen() {
+	mkdir -p $RECD
+	cd $RECD
+	perf record -q -e cpu-clock -o $RECD/dl.native.data -- /bin/dlopen_main \
+		/lib/libpfm_dl.so 300 > $OUT/dl.native.log 2>&1
+	dl_top $RECD/dl.native.data > $OUT/dl.native
+	verdict native perf-dlopen "$(dl_check "$(cat $OUT/dl.native)")"
+	echo "  top: $(cat $OUT/dl.native)"
+	$SHIM perf record -q -e cpu-clock -o $RECD/dl.shim.data -- /bin/dlopen_main \
+		/lib/libpfm_dl.so 300 > $OUT/dl.shim.log 2>&1
+	dl_top $RECD/dl.shim.data > $OUT/dl.shim
+	verdict shim perf-dlopen "$(dl_check "$(cat $OUT/dl.shim)" "$(cat $OUT/dl.native)")"
+	echo "  top: $(cat $OUT/dl.shim)"
+	cd /
+}
