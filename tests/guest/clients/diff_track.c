@@ -57,18 +57,6 @@ struct track_walk {
 	unsigned long long sw_in, sw_out, sw_preempt, sw_child, sw_bad;
 };
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-	long i, n = sysconf(_SC_NPROCESSORS_CONF);
-
-	CPU_ZERO(&set);
-	for (i = 0; i < n; i++)
-		if (cpu < 0 || i == cpu)
-			CPU_SET(i, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* who a pid is, as both traces can tell: this thread 1, the child 2, else 3 */
 static unsigned int who(const struct track_walk *tw, unsigned int pid)
 {
