@@ -678,5 +678,7 @@ const struct diff_case diff_cases[] = {
 	{ "cpu-clock-sample", case_cpu_clock_sample },
 	{ "cpu-switches", case_cpu_switches },
 	{ "kernel-fault-ip", case_kernel_fault_ip },
+	{ "coexist-count", case_coexist_count },
+	{ "coexist-sample", case_coexist_sample },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);
