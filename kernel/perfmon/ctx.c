@@ -34,7 +34,7 @@ struct pfm_context *pfm_context_alloc(u32 flags)
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		goto err_module;
-	set0 = pfm_set_alloc(0);
+	set0 = pfm_set_alloc(0, flags & PFM_FL_SYSTEM_WIDE);
 	if (!set0)
 		goto err_ctx;
 	ret = pfm_res_ctx_charge(ctx);

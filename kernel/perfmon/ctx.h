@@ -47,6 +47,9 @@ struct pfm_context {
 	bool upage_hw;			/* it shows hardware counters (upage.c) */
 	u32 unit_wants[PFM_MAX_UNITS];	/* needs of every PMC value written (pmu.h) */
 	u32 unit_held[PFM_MAX_UNITS];	/* taken while attached (ctx->lock) */
+	bool hw_wanted;			/* a register of a hardware unit was written */
+	bool hw_held;			/* the hardware, taken while attached (res.c;
+					 * ctx->lock) */
 
 	bool masked;			/* stopped by a notifying overflow until restart */
 	bool restart_switch;		/* that overflow also completed a set switch */

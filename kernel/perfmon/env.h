@@ -55,6 +55,8 @@ int pfm_res_ctx_charge(struct pfm_context *ctx);
 void pfm_res_ctx_uncharge(struct pfm_context *ctx);
 int pfm_res_session_get(struct pfm_context *ctx, int cpu);
 void pfm_res_session_put(struct pfm_context *ctx, int cpu);
+int pfm_res_hw_get(struct pfm_context *ctx);
+void pfm_res_hw_put(struct pfm_context *ctx);
 
 /* msg.c: the message queue */
 void pfm_msg_init(struct pfm_context *ctx);

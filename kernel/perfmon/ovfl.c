@@ -189,11 +189,9 @@ const struct pfm_ovfl_where *pfm_overflow_where(void)
 	return this_cpu_read(pfm_ovfl_at);
 }
 
-void pfm_pmu_overflow_at(const struct pfm_pmu_unit *unit, u64 bits,
-			 const struct pfm_ovfl_where *at)
+static void pfm_overflow_to(struct pfm_context *ctx, const struct pfm_pmu_unit *unit,
+			    u64 bits, const struct pfm_ovfl_where *at)
 {
-	struct pfm_context *ctx = this_cpu_read(pfm_pmu_owner);
-
 	/* Live state cannot leave this CPU while its interrupts are off. */
 	if (!ctx)
 		return;
@@ -204,6 +202,20 @@ void pfm_pmu_overflow_at(const struct pfm_pmu_unit *unit, u64 bits,
 		this_cpu_write(pfm_ovfl_at, NULL);
 	}
 	raw_spin_unlock(&ctx->lock);
+}
+
+/* A hardware unit's: the context holding the hardware here drives it. */
+void pfm_pmu_overflow_at(const struct pfm_pmu_unit *unit, u64 bits,
+			 const struct pfm_ovfl_where *at)
+{
+	pfm_overflow_to(this_cpu_read(pfm_pmu_hw_owner), unit, bits, at);
+}
+
+/* A unit counting into memory: the owner of the bank that carried. */
+void pfm_pmu_bank_overflow_at(const struct pfm_pmu_unit *unit, bool system_wide, u64 bits,
+			      const struct pfm_ovfl_where *at)
+{
+	pfm_overflow_to(this_cpu_read(pfm_pmu_owner[system_wide]), unit, bits, at);
 }
 
 void pfm_pmu_overflow(const struct pfm_pmu_unit *unit, u64 bits)

@@ -34,12 +34,12 @@ static int pfm_check_unit(const struct pfm_pmu_unit *u)
 }
 
 /* pfm_pmu.sync_bound where more than one unit counts into memory */
-static void pfm_pmu_sync_each_bound(void)
+static void pfm_pmu_sync_each_bound(bool system_wide)
 {
 	unsigned int u;
 
 	for (u = 0; u < pfm_pmu.num_bound; u++)
-		pfm_pmu.bound[u]->sync();
+		pfm_pmu.bound[u]->sync(system_wide);
 }
 
 /*

@@ -53,6 +53,13 @@ struct pfm_attr_enc {
 /*
  * Operations run on the CPU whose PMU they touch, with interrupts off.  The enable
  * bit a user writes in a PMC is honoured only between enable() and disable().
+ *
+ * A CPU's PMU serves two sessions at once: the CPU's own (system_wide) and the
+ * session of the thread running there.  A unit that counts into memory (bind())
+ * has a bank of registers for each, and its operations act on the bank that
+ * system_wide names.  A hardware unit has one set of registers: the core drives
+ * it for one session at a time, the one that holds the hardware (res.c: the two
+ * kinds of session never hold it at once), and it may ignore system_wide.
  */
 struct pfm_pmu_unit {
 	const char *name;
@@ -66,18 +73,18 @@ struct pfm_pmu_unit {
 	/* Value checks beyond the reserved-bit mask; 0 or -EINVAL. */
 	int (*pmc_check)(unsigned int idx, u64 value);
 
-	void (*write_pmc)(unsigned int idx, u64 value);
-	void (*write_pmd)(unsigned int idx, u64 value);
-	u64 (*read_pmd)(unsigned int idx);
+	void (*write_pmc)(bool system_wide, unsigned int idx, u64 value);
+	void (*write_pmd)(bool system_wide, unsigned int idx, u64 value);
+	u64 (*read_pmd)(bool system_wide, unsigned int idx);
 	/*
 	 * Optional: the reload of PMD idx after its overflow, value what it counted
 	 * moved back by its reset, where write_pmd() would count afresh from value:
 	 * a unit that owes the PMD time since it last folded it (a task clock)
 	 * keeps owing it, so the overflow's handling is counted.
 	 */
-	void (*reload_pmd)(unsigned int idx, u64 value);
+	void (*reload_pmd)(bool system_wide, unsigned int idx, u64 value);
 	void (*enable)(bool system_wide);	/* system-wide: count for every thread */
-	void (*disable)(void);
+	void (*disable)(bool system_wide);
 
 	/*
 	 * Resources held while a context using the unit is attached (may sleep); a
@@ -122,12 +129,12 @@ struct pfm_pmu_unit {
 	 * read_pmd() returns the set's value brought up to date.
 	 */
 	void (*bind)(struct pfm_event_set *set, bool system_wide, u64 now);
-	void (*unbind)(u64 now);
+	void (*unbind)(bool system_wide, u64 now);
 	/*
 	 * With bind(), on the CPU it is bound on: brings every PMD of the set up to
 	 * date in memory at once, as read_pmd() does one, for a read of several.
 	 */
-	void (*sync)(void);
+	void (*sync)(bool system_wide);
 
 	/*
 	 * Optional: clears, in unit-local bitmaps of num_pmcs/num_pmds bits, the
@@ -170,7 +177,7 @@ struct pfm_pmu {
 	const struct pfm_pmu_unit *bound[PFM_MAX_UNITS];
 	unsigned int num_bound;
 	/* their syncs in one call: the one unit's own when it is alone, as it mostly is */
-	void (*sync_bound)(void);
+	void (*sync_bound)(bool system_wide);
 };
 
 extern struct pfm_pmu pfm_pmu;
@@ -185,7 +192,9 @@ int pfm_pmu_encode_attr(const struct perf_event_attr *attr, struct pfm_attr_enc 
  * A unit's counters overflowed: bits are unit-local PMD indices.  Called on the CPU
  * whose PMU overflowed, with interrupts off (from its PMU interrupt, or where a
  * software counter wrapped); the core syncs the PMDs, handles 64-bit overflows
- * (reset, set switching) and leaves the PMU running.
+ * (reset, set switching) and leaves the PMU running.  A hardware unit's go to the
+ * session that holds the hardware on the CPU; a unit counting into memory names
+ * the bank that carried (pfm_pmu_bank_overflow_at()).
  */
 void pfm_pmu_overflow(const struct pfm_pmu_unit *unit, u64 bits);
 
@@ -202,6 +211,8 @@ struct pfm_ovfl_where {
 
 void pfm_pmu_overflow_at(const struct pfm_pmu_unit *unit, u64 bits,
 			 const struct pfm_ovfl_where *at);
+void pfm_pmu_bank_overflow_at(const struct pfm_pmu_unit *unit, bool system_wide, u64 bits,
+			      const struct pfm_ovfl_where *at);
 
 static inline u64 pfm_pmd_ovfl_mask(const struct pfm_regdesc *d)
 {

@@ -23,8 +23,8 @@
 #include "env.h"
 #include "pmu_state.h"
 
-/* The context whose set is on this CPU's PMU, between enable and disable. */
-DEFINE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
+DEFINE_PER_CPU(struct pfm_context *, pfm_pmu_owner[2]);
+DEFINE_PER_CPU(struct pfm_context *, pfm_pmu_hw_owner);
 
 bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
 {
@@ -37,7 +37,7 @@ void pfm_pmd_load(struct pfm_event_set *set, unsigned int i)
 	struct pfm_pmd *p = &set->pmds[i];
 	u64 hw = p->value & pfm_pmd_ovfl_mask(r->desc);
 
-	r->unit->write_pmd(r->idx, hw);
+	r->unit->write_pmd(set->system_wide, r->idx, hw);
 }
 
 /* After PMD i's overflow, its reset applied (ovfl.c): its time owed is kept. */
@@ -47,16 +47,16 @@ void pfm_pmd_reload(struct pfm_event_set *set, unsigned int i)
 	u64 hw = set->pmds[i].value & pfm_pmd_ovfl_mask(r->desc);
 
 	if (r->unit->reload_pmd)
-		r->unit->reload_pmd(r->idx, hw);
+		r->unit->reload_pmd(set->system_wide, r->idx, hw);
 	else
-		r->unit->write_pmd(r->idx, hw);
+		r->unit->write_pmd(set->system_wide, r->idx, hw);
 }
 
 static void pfm_pmc_load(struct pfm_event_set *set, unsigned int i)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmc[i];
 
-	r->unit->write_pmc(r->idx, set->pmcs[i]);
+	r->unit->write_pmc(set->system_wide, r->idx, set->pmcs[i]);
 }
 
 /* The registers of the set that move at a switch: used, of a unit with registers. */
@@ -94,7 +94,7 @@ void pfm_set_save(struct pfm_event_set *set)
 	pfm_for_each_reg(i, pmcs, pfm_pmu.num_pmc_slots) {
 		const struct pfm_reg *r = &pfm_pmu.pmc[i];
 
-		r->unit->write_pmc(r->idx, r->desc->dfl_val);
+		r->unit->write_pmc(set->system_wide, r->idx, r->desc->dfl_val);
 	}
 }
 
@@ -120,7 +120,7 @@ void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to)
 		u64 want = test_bit(i, to->used_pmcs) ? to->pmcs[i] : r->desc->dfl_val;
 
 		if (cur != want) {
-			r->unit->write_pmc(r->idx, want);
+			r->unit->write_pmc(to->system_wide, r->idx, want);
 			pmc_writes++;
 		}
 	}
@@ -172,4 +172,23 @@ void pfm_pmc_update(struct pfm_context *ctx, struct pfm_event_set *set, unsigned
 	pfm_set_pmcs_changed(set);
 	if (pfm_live(ctx, set))
 		pfm_pmc_load(set, i);
+}
+
+/*
+ * A live context that has just taken the hardware (a write of one of its
+ * registers, state.c) drives the hardware units from now on, with what the write
+ * put there: they count without waiting for the next switch in, which for a CPU
+ * session would never come.
+ */
+void pfm_pmu_hw_join_locked(struct pfm_context *ctx)
+{
+	unsigned int u;
+
+	if (!ctx->hw_held || !pfm_live(ctx, ctx->active) ||
+	    this_cpu_read(pfm_pmu_hw_owner) == ctx)
+		return;
+	this_cpu_write(pfm_pmu_hw_owner, ctx);
+	for (u = 0; u < pfm_pmu.num_units; u++)
+		if (!pfm_pmu.units[u]->bind)
+			pfm_pmu.units[u]->enable(pfm_ctx_system_wide(ctx));
 }

@@ -9,7 +9,14 @@
 #include "ctx.h"
 #include "sets.h"
 
-DECLARE_PER_CPU(struct pfm_context *, pfm_pmu_owner);
+/*
+ * The contexts whose active sets are on this CPU's PMU, between enable and
+ * disable: the running thread's ([false]) and the CPU's own ([true]), each on its
+ * own bank of a unit counting into memory (pmu.h); and of them the one that
+ * drives the hardware units, the one holding the hardware (res.c), if any.
+ */
+DECLARE_PER_CPU(struct pfm_context *, pfm_pmu_owner[2]);
+DECLARE_PER_CPU(struct pfm_context *, pfm_pmu_hw_owner);
 
 /*
  * The next bit set in map from start on, or n: find_next_bit() inline, for the
@@ -68,11 +75,11 @@ static __always_inline bool __pfm_pmd_sync(struct pfm_event_set *set, unsigned i
 	u64 mask, hw, old;
 
 	if (r->unit->bind) {
-		r->unit->read_pmd(r->idx);
+		r->unit->read_pmd(set->system_wide, r->idx);
 		return false;
 	}
 	mask = pfm_pmd_ovfl_mask(r->desc);
-	hw = r->unit->read_pmd(r->idx) & mask;
+	hw = r->unit->read_pmd(set->system_wide, r->idx) & mask;
 	old = p->value;
 	if (test_bit(i, set->no_emul64)) {
 		p->value = hw;
@@ -104,7 +111,8 @@ static inline bool pfm_live(const struct pfm_context *ctx, const struct pfm_even
  */
 static inline bool pfm_pmd_counting(const struct pfm_context *ctx, unsigned int i)
 {
-	return test_bit(i, pfm_pmu.moved_pmds) || this_cpu_read(pfm_pmu_owner) == ctx;
+	return test_bit(i, pfm_pmu.moved_pmds) ||
+	       this_cpu_read(pfm_pmu_owner[pfm_ctx_system_wide(ctx)]) == ctx;
 }
 
 /* pfm_pmd_value() when the caller knows the set's liveness (the counts page does). */
@@ -123,45 +131,57 @@ static inline u64 pfm_pmd_value_live(const struct pfm_context *ctx, struct pfm_e
  */
 static inline void pfm_pmu_sync_bound(const struct pfm_context *ctx)
 {
-	if (this_cpu_read(pfm_pmu_owner) == ctx && pfm_pmu.sync_bound)
-		pfm_pmu.sync_bound();
+	bool system_wide = pfm_ctx_system_wide(ctx);
+
+	if (this_cpu_read(pfm_pmu_owner[system_wide]) == ctx && pfm_pmu.sync_bound)
+		pfm_pmu.sync_bound(system_wide);
 }
 
 /*
- * The active set goes live at time now: units count for it from here.  Inline:
- * a context switch calls it, and a unit that counts into memory costs it no more
- * than its bind() and unbind() themselves.
+ * The active set goes live at time now: units count for it from here, the
+ * hardware units only for a context holding the hardware (a session of the other
+ * kind may be live on this CPU too, and must not have them stopped under it).
+ * Inline: a context switch calls it, and a unit that counts into memory costs it
+ * no more than its bind() and unbind() themselves.
  */
 static __always_inline void pfm_pmu_enable(struct pfm_context *ctx, u64 now)
 {
-	bool system_wide = ctx->flags & PFM_FL_SYSTEM_WIDE;
+	bool system_wide = pfm_ctx_system_wide(ctx);
 	unsigned int u;
 
-	this_cpu_write(pfm_pmu_owner, ctx);
+	this_cpu_write(pfm_pmu_owner[system_wide], ctx);
+	if (ctx->hw_held)
+		this_cpu_write(pfm_pmu_hw_owner, ctx);
 	for (u = 0; u < pfm_pmu.num_units; u++) {
 		const struct pfm_pmu_unit *unit = pfm_pmu.units[u];
 
 		if (unit->bind)
 			unit->bind(ctx->active, system_wide, now);
-		else
+		else if (ctx->hw_held)
 			unit->enable(system_wide);
 	}
 }
 
-static __always_inline void pfm_pmu_disable(u64 now)
+static __always_inline void pfm_pmu_disable(struct pfm_context *ctx, u64 now)
 {
+	bool system_wide = pfm_ctx_system_wide(ctx);
+	bool hw = this_cpu_read(pfm_pmu_hw_owner) == ctx;
 	unsigned int u;
 
 	for (u = 0; u < pfm_pmu.num_units; u++) {
 		const struct pfm_pmu_unit *unit = pfm_pmu.units[u];
 
 		if (unit->unbind)
-			unit->unbind(now);
-		else
-			unit->disable();
+			unit->unbind(system_wide, now);
+		else if (hw)
+			unit->disable(system_wide);
 	}
-	this_cpu_write(pfm_pmu_owner, NULL);
+	this_cpu_write(pfm_pmu_owner[system_wide], NULL);
+	if (hw)
+		this_cpu_write(pfm_pmu_hw_owner, NULL);
 }
+
+void pfm_pmu_hw_join_locked(struct pfm_context *ctx);
 
 void pfm_pmc_update(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
 void pfm_set_pmcs_changed(struct pfm_event_set *set);

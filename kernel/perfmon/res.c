@@ -2,10 +2,15 @@
 /*
  * perfmon: sessions and per-user limits.
  *
- * A CPU (system-wide) session and a per-thread session would share the PMU of that
- * CPU, so the two kinds are exclusive machine-wide, as in perfmon2: a load of one
- * kind fails with EBUSY while a session of the other kind is attached.  A CPU has at
- * most one CPU session.
+ * A CPU has at most one CPU (system-wide) session.  Per-thread sessions and CPU
+ * sessions coexist: the software unit has a bank of counters for each kind on
+ * every CPU (sw_pmu.c).  The hardware counters are one set per CPU, which a CPU
+ * session and the session of a thread running there would share, so for them
+ * perfmon2's rule holds: a session holds the hardware while attached if it ever
+ * wrote a register of a hardware unit, and sessions of the two kinds never hold
+ * it at once, machine-wide (a thread may run on any CPU).  Taking it fails with
+ * EBUSY: at the load of a context that wrote such a register, or at the write
+ * of the first such register to a loaded one.
  *
  * Each user may hold at most /sys/kernel/perfmon/ctx_per_user_max contexts (EMFILE
  * beyond); perfmon-capable users are not limited.
@@ -24,6 +29,7 @@ unsigned long pfm_ctx_per_user_max = 1024;
 static DEFINE_RAW_SPINLOCK(pfm_res_lock);
 static unsigned int pfm_task_sessions;
 static unsigned int pfm_sys_sessions;
+static unsigned int pfm_hw_sessions[2];	/* holding the hardware: [system_wide] */
 static unsigned int pfm_contexts;	/* of every user */
 static DEFINE_PER_CPU(struct pfm_context *, pfm_cpu_ctx);
 
@@ -101,12 +107,9 @@ int pfm_res_session_get(struct pfm_context *ctx, int cpu)
 
 	raw_spin_lock_irqsave(&pfm_res_lock, flags);
 	if (cpu < 0) {
-		if (pfm_sys_sessions)
-			ret = -EBUSY;
-		else
-			pfm_task_sessions++;
+		pfm_task_sessions++;
 	} else {
-		if (pfm_task_sessions || per_cpu(pfm_cpu_ctx, cpu)) {
+		if (per_cpu(pfm_cpu_ctx, cpu)) {
 			ret = -EBUSY;
 		} else {
 			per_cpu(pfm_cpu_ctx, cpu) = ctx;
@@ -129,6 +132,34 @@ void pfm_res_session_put(struct pfm_context *ctx, int cpu)
 		per_cpu(pfm_cpu_ctx, cpu) = NULL;
 		pfm_sys_sessions--;
 	}
+	raw_spin_unlock_irqrestore(&pfm_res_lock, flags);
+}
+
+/* The hardware for ctx, of the kind it is, while no session of the other kind has it. */
+int pfm_res_hw_get(struct pfm_context *ctx)
+{
+	bool system_wide = pfm_ctx_system_wide(ctx);
+	unsigned long flags;
+	int ret = 0;
+
+	raw_spin_lock_irqsave(&pfm_res_lock, flags);
+	if (pfm_hw_sessions[!system_wide])
+		ret = -EBUSY;
+	else
+		pfm_hw_sessions[system_wide]++;
+	raw_spin_unlock_irqrestore(&pfm_res_lock, flags);
+	return ret;
+}
+
+/* Atomic context allowed (a thread's exit). */
+void pfm_res_hw_put(struct pfm_context *ctx)
+{
+	bool system_wide = pfm_ctx_system_wide(ctx);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pfm_res_lock, flags);
+	if (!WARN_ON_ONCE(!pfm_hw_sessions[system_wide]))
+		pfm_hw_sessions[system_wide]--;
 	raw_spin_unlock_irqrestore(&pfm_res_lock, flags);
 }
 

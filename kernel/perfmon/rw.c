@@ -14,6 +14,7 @@
 #include "pmu_state.h"
 #include "rw.h"
 #include "sets.h"
+#include "state.h"
 #include "upage.h"
 
 static bool pfm_all_zero(const void *p, size_t len)
@@ -102,9 +103,34 @@ static void pfm_apply_pmcs(struct pfm_context *ctx, void *arg)
 				pfm_pmd_set_value(ctx, set, pmd, set->pmds[pmd].value);
 		}
 	}
+	pfm_pmu_hw_join_locked(ctx);
 	/* what the page can show depends on the PMCs */
 	pfm_upage_refresh(ctx);
 	pfm_op_clock_take(ctx, a->clock);
+}
+
+/*
+ * Whether a vector writes registers of a hardware unit (those that move at a
+ * switch): the context then holds the hardware while attached (state.c).
+ */
+static bool pfm_pmcs_hw(const struct pfarg_pmc *req, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		if (test_bit(req[k].reg_num, pfm_pmu.moved_pmcs))
+			return true;
+	return false;
+}
+
+static bool pfm_pmds_hw(const struct pfarg_pmd *req, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		if (test_bit(req[k].reg_num, pfm_pmu.moved_pmds))
+			return true;
+	return false;
 }
 
 /* What the values in req need of each unit (pmu.h), in wants[unit index]. */
@@ -200,6 +226,11 @@ long pfm_write_pmcs_clocked(struct pfm_context *ctx, void *vec, unsigned int n,
 		if (ret)
 			return ret;
 	}
+	if (pfm_pmcs_hw(req, n)) {
+		ret = pfm_hw_claim(ctx);
+		if (ret)
+			return ret;
+	}
 	ret = pfm_pmcs_needs(ctx, req, n);
 	if (ret)
 		return ret;
@@ -291,6 +322,7 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 		__clear_bit(i, set->restart_pmds);
 		pfm_pmd_set_value(ctx, set, i, req[k].reg_value);
 	}
+	pfm_pmu_hw_join_locked(ctx);
 	pfm_upage_refresh(ctx);
 }
 
@@ -342,6 +374,11 @@ long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 	pfm_pmu_avail(avail.pmcs, avail.pmds);
 	for (k = 0; k < n; k++) {
 		ret = pfm_check_pmd_write(ctx, &req[k], &avail);
+		if (ret)
+			return ret;
+	}
+	if (pfm_pmds_hw(req, n)) {
+		ret = pfm_hw_claim(ctx);
 		if (ret)
 			return ret;
 	}

@@ -10,8 +10,11 @@
 #include "sets.h"
 #include "upage.h"
 
-/* A fresh set holds every PMC at its quiescent value and every PMD at zero. */
-struct pfm_event_set *pfm_set_alloc(u16 id)
+/*
+ * A fresh set holds every PMC at its quiescent value and every PMD at zero; it
+ * belongs to a context of the kind system_wide says, and so to that bank.
+ */
+struct pfm_event_set *pfm_set_alloc(u16 id, bool system_wide)
 {
 	struct pfm_event_set *set;
 	unsigned int i;
@@ -20,6 +23,7 @@ struct pfm_event_set *pfm_set_alloc(u16 id)
 	if (!set)
 		return NULL;
 	set->id = id;
+	set->system_wide = system_wide;
 	INIT_LIST_HEAD(&set->list);
 	set->pmcs = kcalloc(max(pfm_pmu.num_pmc_slots, 1U), sizeof(*set->pmcs), GFP_KERNEL);
 	set->pmds = kcalloc(max(pfm_pmu.num_pmd_slots, 1U), sizeof(*set->pmds), GFP_KERNEL);
@@ -171,7 +175,7 @@ long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 				break;
 		if (j < k)
 			continue;
-		fresh[k] = pfm_set_alloc(req[k].set_id);
+		fresh[k] = pfm_set_alloc(req[k].set_id, pfm_ctx_system_wide(ctx));
 		if (!fresh[k]) {
 			ret = -ENOMEM;
 			goto err;

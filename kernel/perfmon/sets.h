@@ -40,6 +40,7 @@ struct pfm_pmd_opts {
 struct pfm_event_set {
 	struct list_head list;		/* in ctx->sets, ordered by id */
 	u16 id;
+	bool system_wide;		/* of a CPU session: on the CPU banks (pmu.h) */
 	u32 flags;			/* PFM_SETFL_* */
 	u64 timeout_ns;			/* effective switch timeout */
 	u64 timeout_mask;		/* PFM_SETFL_RANDOM_TIMEOUT: range taken off it */
@@ -61,7 +62,7 @@ struct pfm_event_set {
 /* The context's sets, in id order (ctx->mutex or ctx->lock held). */
 #define pfm_for_each_set(ctx, set)	list_for_each_entry(set, &(ctx)->sets, list)
 
-struct pfm_event_set *pfm_set_alloc(u16 id);
+struct pfm_event_set *pfm_set_alloc(u16 id, bool system_wide);
 void pfm_set_free(struct pfm_event_set *set);
 struct pfm_event_set *pfm_find_set(struct pfm_context *ctx, u16 id);
 struct pfm_event_set *pfm_first_set(struct pfm_context *ctx);

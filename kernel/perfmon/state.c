@@ -76,6 +76,65 @@ static void pfm_units_put(struct pfm_context *ctx)
 		pfm_unit_put(ctx, u);
 }
 
+/*
+ * At the load of a context that wrote a register of a hardware unit: the
+ * hardware (res.c), EBUSY while sessions of the other kind hold it.  Not loaded
+ * yet, the context is the caller's alone.
+ */
+static int pfm_hw_get(struct pfm_context *ctx)
+{
+	int ret;
+
+	if (!ctx->hw_wanted)
+		return 0;
+	ret = pfm_res_hw_get(ctx);
+	if (!ret)
+		ctx->hw_held = true;
+	return ret;
+}
+
+/* Gives the hardware back at a detach; atomic context allowed. */
+static void pfm_hw_put(struct pfm_context *ctx)
+{
+	unsigned long flags;
+	bool held;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	held = ctx->hw_held;
+	ctx->hw_held = false;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	if (held)
+		pfm_res_hw_put(ctx);
+}
+
+/*
+ * A write of registers of a hardware unit (rw.c), ctx->mutex held, before the
+ * values are applied: a loaded context takes the hardware now, or the write
+ * fails with EBUSY and changes nothing.  Only the thread's exit can detach
+ * meanwhile; what it could not give back (not held yet) is given back here.
+ */
+int pfm_hw_claim(struct pfm_context *ctx)
+{
+	unsigned long flags;
+	bool held;
+	int ret;
+
+	if (pfm_ctx_is_loaded(ctx) && !READ_ONCE(ctx->hw_held)) {
+		ret = pfm_res_hw_get(ctx);
+		if (ret)
+			return ret;
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		held = pfm_ctx_is_loaded(ctx);
+		if (held)
+			ctx->hw_held = true;
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		if (!held)
+			pfm_res_hw_put(ctx);
+	}
+	ctx->hw_wanted = true;
+	return 0;
+}
+
 /* Called with ctx->lock held, where the state lives. */
 static void pfm_stop_locked(struct pfm_context *ctx)
 {
@@ -115,9 +174,12 @@ static long pfm_attach_task(struct pfm_context *ctx, struct task_struct *task)
 	ret = pfm_res_session_get(ctx, -1);
 	if (ret)
 		return ret;
-	ret = pfm_units_get(ctx);
+	ret = pfm_hw_get(ctx);
 	if (ret)
 		goto err_session;
+	ret = pfm_units_get(ctx);
+	if (ret)
+		goto err_hw;
 	ret = pfm_env_attach(ctx, task);
 	if (ret)
 		goto err_units;
@@ -125,6 +187,8 @@ static long pfm_attach_task(struct pfm_context *ctx, struct task_struct *task)
 
 err_units:
 	pfm_units_put(ctx);
+err_hw:
+	pfm_hw_put(ctx);
 err_session:
 	pfm_res_session_put(ctx, -1);
 	return ret;
@@ -192,6 +256,11 @@ static long pfm_load_cpu(struct pfm_context *ctx, u64 target)
 	ret = pfm_res_session_get(ctx, cpu);
 	if (ret)
 		goto err;
+	ret = pfm_hw_get(ctx);
+	if (ret) {
+		pfm_res_session_put(ctx, cpu);
+		goto err;
+	}
 	pfm_context_get(ctx);
 	pfm_run_on_state(ctx, pfm_do_attach_cpu, &cpu);
 	cpus_read_unlock();
@@ -227,6 +296,7 @@ void pfm_unload_locked(struct pfm_context *ctx)
 void pfm_detach_release(struct pfm_context *ctx)
 {
 	pfm_units_put(ctx);
+	pfm_hw_put(ctx);
 	pfm_res_session_put(ctx, -1);
 }
 
@@ -255,6 +325,7 @@ void pfm_detach_cpu(struct pfm_context *ctx)
 	if (cpu < 0)
 		return;
 	pfm_units_put(ctx);
+	pfm_hw_put(ctx);
 	pfm_res_session_put(ctx, cpu);
 	pfm_context_put(ctx);
 }

@@ -12,5 +12,6 @@ long pfm_stop(struct pfm_context *ctx, u32 flags);
 void pfm_unload_locked(struct pfm_context *ctx);
 void pfm_detach_release(struct pfm_context *ctx);
 void pfm_detach_cpu(struct pfm_context *ctx);
+int pfm_hw_claim(struct pfm_context *ctx);
 
 #endif /* _PERFMON_STATE_H */

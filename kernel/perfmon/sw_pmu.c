@@ -2,9 +2,13 @@
 /*
  * perfmon: the software-event PMU.
  *
- * Each CPU has a bank: PMCs selecting an event, and 64-bit PMDs; events are counted
- * into the bank of the CPU they happen on, for the thread that owns it, so its counts
- * are exact.  The bank's PMDs are the live set's own values in memory (pmu.h,
+ * Each CPU has two banks of PMCs selecting an event and 64-bit PMDs: the thread
+ * bank, for the per-thread session of the thread running there, and the CPU bank,
+ * for the CPU's own session.  Events are counted into the banks of the CPU they
+ * happen on: the thread bank's if the thread that owns it caused them, the CPU
+ * bank's whoever did, each as if it were alone (an event of a monitored thread
+ * on a monitored CPU counts in both), so their counts are exact, and each bank's
+ * carries go to its own session.  The bank's PMDs are the live set's own values in memory (pmu.h,
  * bind()): at a context switch nothing moves, the bank is only pointed at the set
  * going live (bind) and stopped (unbind), and a read finds the values where the
  * hooks put them.  The PMCs are copied into the bank at bind, and the event masks
@@ -29,10 +33,10 @@
 #define pfm_sw_for_each(i, bits)					\
 	for (; (bits) && ((i) = __ffs(bits), 1); (bits) &= (bits) - 1)
 
-struct pfm_sw_cpu {
+struct pfm_sw_bank {
 	struct task_struct *owner;	/* thread whose events count, when enabled */
 	bool enabled;
-	bool system_wide;		/* every thread's events count */
+	bool system_wide;		/* the CPU bank: every thread's events count */
 	/* derived from pmc[] while enabled (pfm_sw_recount()) */
 	u8 counting[PFM_SW_EV_MAX + 1];	/* counters counting each event */
 	u8 at_usr;			/* counters counting at user level */
@@ -49,7 +53,13 @@ struct pfm_sw_cpu {
 	bool timer_armed;		/* started, not yet fired or cancelled */
 };
 
-static DEFINE_PER_CPU(struct pfm_sw_cpu, pfm_sw_cpu);
+/* [false]: the thread bank; [true]: the CPU bank (system_wide) */
+static DEFINE_PER_CPU(struct pfm_sw_bank, pfm_sw_banks[2]);
+
+static struct pfm_sw_bank *pfm_sw_bank(bool system_wide)
+{
+	return this_cpu_ptr(&pfm_sw_banks[system_wide]);
+}
 
 /*
  * Threads moved onto each CPU while it has a CPU session: a migration is seen on the
@@ -72,13 +82,13 @@ static const u64 pfm_sw_own_level[PFM_SW_EV_MAX + 1] = {
 /* The counters' values, counter i at [i * stride]: the bound set's, or the bank's own. */
 #define PFM_SW_SET_STRIDE	(sizeof(struct pfm_pmd) / sizeof(u64))
 
-static u64 *pfm_sw_vals(struct pfm_sw_cpu *c, unsigned int *stride)
+static u64 *pfm_sw_vals(struct pfm_sw_bank *c, unsigned int *stride)
 {
 	*stride = c->set ? PFM_SW_SET_STRIDE : 1;
 	return c->set ? &c->set->pmds[PFM_SW_FIRST_PMD].value : c->own;
 }
 
-static u64 *pfm_sw_pmd(struct pfm_sw_cpu *c, unsigned int i)
+static u64 *pfm_sw_pmd(struct pfm_sw_bank *c, unsigned int i)
 {
 	unsigned int stride;
 	u64 *vals = pfm_sw_vals(c, &stride);
@@ -91,7 +101,7 @@ static u64 *pfm_sw_pmd(struct pfm_sw_cpu *c, unsigned int i)
  * the owner's lock): pending in the bound set, acted on by the core at the set's
  * next overflow path or switch-in.  The bank's PMDs are bits of one word there.
  */
-static __always_inline void pfm_sw_carried(struct pfm_sw_cpu *c, u64 ovfl)
+static __always_inline void pfm_sw_carried(struct pfm_sw_bank *c, u64 ovfl)
 {
 	BUILD_BUG_ON(PFM_SW_FIRST_PMD % BITS_PER_LONG + N > BITS_PER_LONG);
 	if (unlikely(ovfl) && c->set)
@@ -107,12 +117,12 @@ static unsigned int pfm_sw_event(u64 pmc)
 }
 
 /* The task-clock counters, which advance with time while the bank is enabled. */
-static unsigned int pfm_sw_ticking_mask(const struct pfm_sw_cpu *c)
+static unsigned int pfm_sw_ticking_mask(const struct pfm_sw_bank *c)
 {
 	return c->enabled ? c->counting[PFM_SW_EV_TASK_CLOCK] : 0;
 }
 
-static bool pfm_sw_ticking(const struct pfm_sw_cpu *c, unsigned int i)
+static bool pfm_sw_ticking(const struct pfm_sw_bank *c, unsigned int i)
 {
 	return (pfm_sw_ticking_mask(c) >> i) & 1;
 }
@@ -122,7 +132,7 @@ static bool pfm_sw_ticking(const struct pfm_sw_cpu *c, unsigned int i)
  * switch out's time may be older than the last fold (pfm_ns_since()): nothing is
  * added, and the stamp stays.
  */
-static __always_inline u64 __pfm_sw_fold(struct pfm_sw_cpu *c, u64 *v, unsigned int i,
+static __always_inline u64 __pfm_sw_fold(struct pfm_sw_bank *c, u64 *v, unsigned int i,
 					 u64 now)
 {
 	u64 d = pfm_ns_since(c->stamp[i], now);
@@ -135,7 +145,7 @@ static __always_inline u64 __pfm_sw_fold(struct pfm_sw_cpu *c, u64 *v, unsigned 
 }
 
 /* Adds the time since the last fold to a running task-clock counter: its carry. */
-static u64 pfm_sw_fold(struct pfm_sw_cpu *c, unsigned int i, u64 now)
+static u64 pfm_sw_fold(struct pfm_sw_bank *c, unsigned int i, u64 now)
 {
 	if (!pfm_sw_ticking(c, i))
 		return 0;
@@ -156,13 +166,13 @@ static u64 pfm_sw_fold(struct pfm_sw_cpu *c, unsigned int i, u64 now)
  * and the bank is touched there with interrupts off: timer_armed is exact, and a
  * context switch of a thread without a task-clock carry near pays no cancel.
  */
-static noinline void __pfm_sw_disarm(struct pfm_sw_cpu *c)
+static noinline void __pfm_sw_disarm(struct pfm_sw_bank *c)
 {
 	hrtimer_try_to_cancel(&c->timer);
 	c->timer_armed = false;
 }
 
-static __always_inline void pfm_sw_disarm(struct pfm_sw_cpu *c)
+static __always_inline void pfm_sw_disarm(struct pfm_sw_bank *c)
 {
 	if (unlikely(c->timer_armed))
 		__pfm_sw_disarm(c);
@@ -175,7 +185,7 @@ static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t);
  * time since is owed to it (a reload keeps it owing, pfm_sw_reload_pmd()).  The
  * timer is set up at the bank's first need of it.
  */
-static noinline void pfm_sw_arm(struct pfm_sw_cpu *c, u64 now)
+static noinline void pfm_sw_arm(struct pfm_sw_bank *c, u64 now)
 {
 	unsigned long ticking = pfm_sw_ticking_mask(c);
 	u64 next = PFM_SW_TIMER_HORIZON;
@@ -206,7 +216,7 @@ static noinline void pfm_sw_arm(struct pfm_sw_cpu *c, u64 now)
 /* Hard interrupt on the bank's CPU: the owner is the thread it interrupted. */
 static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
 {
-	struct pfm_sw_cpu *c = container_of(t, struct pfm_sw_cpu, timer);
+	struct pfm_sw_bank *c = container_of(t, struct pfm_sw_bank, timer);
 	unsigned long ticking = pfm_sw_ticking_mask(c);
 	u64 now = pfm_clock_ns(), ovfl = 0;
 	struct pfm_ovfl_where at;
@@ -219,21 +229,21 @@ static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
 		ovfl |= pfm_sw_fold(c, i, now);
 	/* a clock's sample is where the timer found the CPU, as perf's hrtimer's */
 	if (ovfl)
-		pfm_pmu_overflow_at(&pfm_sw_unit, ovfl,	/* its resets re-arm */
-				    pfm_irq_where(&at) ? &at : NULL);
+		pfm_pmu_bank_overflow_at(&pfm_sw_unit, c->system_wide, ovfl, /* resets re-arm */
+					 pfm_irq_where(&at) ? &at : NULL);
 	else
 		pfm_sw_arm(c, now);
 	return HRTIMER_NORESTART;
 }
 
 /* The counters that count an event at level (PFM_SW_PMC_USR/OS). */
-static unsigned int pfm_sw_level_mask(const struct pfm_sw_cpu *c, u64 level)
+static unsigned int pfm_sw_level_mask(const struct pfm_sw_bank *c, u64 level)
 {
 	return ((level & PFM_SW_PMC_USR) ? c->at_usr : 0) |
 	       ((level & PFM_SW_PMC_OS) ? c->at_os : 0);
 }
 
-static void pfm_sw_recount(struct pfm_sw_cpu *c)
+static void pfm_sw_recount(struct pfm_sw_bank *c)
 {
 	unsigned int i;
 
@@ -254,9 +264,9 @@ static void pfm_sw_recount(struct pfm_sw_cpu *c)
 }
 
 /* Whether the bank's owner has a counts page to follow (the test, inline). */
-static __always_inline bool pfm_sw_page_mapped(void)
+static __always_inline bool pfm_sw_page_mapped(const struct pfm_sw_bank *c)
 {
-	struct pfm_context *ctx = this_cpu_read(pfm_pmu_owner);
+	struct pfm_context *ctx = this_cpu_read(pfm_pmu_owner[c->system_wide]);
 
 	return ctx && READ_ONCE(ctx->upage);
 }
@@ -265,7 +275,7 @@ static __always_inline bool pfm_sw_page_mapped(void)
  * Adds n to the counters in mask; returns the carries.  The owner's counts page
  * follows (upage.c): software counts are 64-bit, so the bank's value is the PMD's.
  */
-static __always_inline u64 pfm_sw_add_mask(struct pfm_sw_cpu *c, unsigned long mask, u64 n)
+static __always_inline u64 pfm_sw_add_mask(struct pfm_sw_bank *c, unsigned long mask, u64 n)
 {
 	unsigned long changed;
 	unsigned int i, stride;
@@ -282,13 +292,13 @@ static __always_inline u64 pfm_sw_add_mask(struct pfm_sw_cpu *c, unsigned long m
 		if (unlikely(*v < n))
 			ovfl |= 1ULL << i;
 	}
-	if (pfm_sw_page_mapped())
-		pfm_upage_publish(PFM_SW_FIRST_PMD, vals, stride, changed);
+	if (pfm_sw_page_mapped(c))
+		pfm_upage_publish(c->system_wide, PFM_SW_FIRST_PMD, vals, stride, changed);
 	return ovfl;
 }
 
 /* Adds n to the counters of event, at level; returns the carries. */
-static u64 pfm_sw_add(struct pfm_sw_cpu *c, unsigned int event, u64 n, u64 level)
+static u64 pfm_sw_add(struct pfm_sw_bank *c, unsigned int event, u64 n, u64 level)
 {
 	return pfm_sw_add_mask(c, c->counting[event] & pfm_sw_level_mask(c, level), n);
 }
@@ -297,7 +307,7 @@ static u64 pfm_sw_add(struct pfm_sw_cpu *c, unsigned int event, u64 n, u64 level
  * On the bank's CPU, interrupts off.  Carries are left to the caller: where a lock of
  * the owner is held (a read, a disable) the core's sync finds them itself.
  */
-static noinline u64 __pfm_sw_fold_migrations(struct pfm_sw_cpu *c)
+static noinline u64 __pfm_sw_fold_migrations(struct pfm_sw_bank *c)
 {
 	long n;
 
@@ -308,7 +318,7 @@ static noinline u64 __pfm_sw_fold_migrations(struct pfm_sw_cpu *c)
 			  pfm_sw_own_level[PFM_SW_EV_CPU_MIGRATIONS]);
 }
 
-static __always_inline u64 pfm_sw_fold_migrations(struct pfm_sw_cpu *c)
+static __always_inline u64 pfm_sw_fold_migrations(struct pfm_sw_bank *c)
 {
 	/* per-thread banks count their own thread's moves, at no atomic's cost here */
 	if (likely(!c->enabled || !c->system_wide))
@@ -342,9 +352,9 @@ static int pfm_sw_pmc_check(unsigned int idx __always_unused, u64 value)
  * every counter, once for the whole set.  The clock is read only where a counter
  * ticks.
  */
-static void pfm_sw_write_pmc(unsigned int i, u64 value)
+static void pfm_sw_write_pmc(bool system_wide, unsigned int i, u64 value)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
 	u64 now;
 
 	c->pmcs_gen = 0;
@@ -361,9 +371,9 @@ static void pfm_sw_write_pmc(unsigned int i, u64 value)
 	pfm_sw_arm(c, now);
 }
 
-static void pfm_sw_write_pmd(unsigned int i, u64 value)
+static void pfm_sw_write_pmd(bool system_wide, unsigned int i, u64 value)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
 
 	*pfm_sw_pmd(c, i) = value;
 	if (c->enabled) {
@@ -373,9 +383,9 @@ static void pfm_sw_write_pmd(unsigned int i, u64 value)
 }
 
 /* The stamp stays: the time since the carry's fold is counted from value on. */
-static void pfm_sw_reload_pmd(unsigned int i, u64 value)
+static void pfm_sw_reload_pmd(bool system_wide, unsigned int i, u64 value)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
 
 	*pfm_sw_pmd(c, i) = value;
 	if (c->enabled)
@@ -383,7 +393,7 @@ static void pfm_sw_reload_pmd(unsigned int i, u64 value)
 }
 
 /* The time since their last fold to the task clocks in ticking (not 0): their carries. */
-static __always_inline u64 pfm_sw_fold_ticking(struct pfm_sw_cpu *c, unsigned long ticking)
+static __always_inline u64 pfm_sw_fold_ticking(struct pfm_sw_bank *c, unsigned long ticking)
 {
 	u64 ovfl = 0, now = pfm_clock_ns(), *vals;
 	unsigned int i, stride;
@@ -398,7 +408,7 @@ static __always_inline u64 pfm_sw_fold_ticking(struct pfm_sw_cpu *c, unsigned lo
  * What is owed to the counters in ticking (task clocks), at one reading of the
  * clock, and to a CPU session's migration counters.
  */
-static noinline void pfm_sw_fold_owed(struct pfm_sw_cpu *c, unsigned long ticking)
+static noinline void pfm_sw_fold_owed(struct pfm_sw_bank *c, unsigned long ticking)
 {
 	u64 ovfl = pfm_sw_fold_migrations(c);
 
@@ -408,9 +418,9 @@ static noinline void pfm_sw_fold_owed(struct pfm_sw_cpu *c, unsigned long tickin
 }
 
 /* A count of events is whole where it is: only time and arrivals are owed to it. */
-static u64 pfm_sw_read_pmd(unsigned int i)
+static u64 pfm_sw_read_pmd(bool system_wide, unsigned int i)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
 	unsigned long ticking = pfm_sw_ticking_mask(c) & (1UL << i);
 
 	if (c->system_wide || ticking)
@@ -423,9 +433,9 @@ static u64 pfm_sw_read_pmd(unsigned int i)
  * A task clock of a thread's bank is folded here, with no call but the clock's: a
  * read of one is the task clock's most frequent use.
  */
-static void pfm_sw_sync(void)
+static void pfm_sw_sync(bool system_wide)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
 	unsigned long ticking = pfm_sw_ticking_mask(c);
 
 	if (unlikely(c->system_wide))
@@ -441,7 +451,7 @@ static void pfm_sw_sync(void)
  * and the carry timer is worked out only when one of them has its top bit set
  * (a sampling one, written at -period).
  */
-static void pfm_sw_start(struct pfm_sw_cpu *c, bool system_wide, u64 now)
+static void pfm_sw_start(struct pfm_sw_bank *c, bool system_wide, u64 now)
 {
 	unsigned long ticking = c->counting[PFM_SW_EV_TASK_CLOCK];
 	unsigned int i, stride;
@@ -470,7 +480,7 @@ static void pfm_sw_start(struct pfm_sw_cpu *c, bool system_wide, u64 now)
 /* Only the task-clock counters read the clock: a bank without one does not. */
 static void pfm_sw_enable(bool system_wide)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
 
 	if (c->stale)
 		pfm_sw_recount(c);
@@ -484,7 +494,7 @@ static void pfm_sw_enable(bool system_wide)
  * there, which the values' number tells (pfm_set_pmcs_changed()); otherwise they
  * are compared a word at a time: the kernel's memcmp() goes byte by byte.
  */
-static noinline void pfm_sw_bind_pmcs(struct pfm_sw_cpu *c, struct pfm_event_set *set,
+static noinline void pfm_sw_bind_pmcs(struct pfm_sw_bank *c, struct pfm_event_set *set,
 				      bool system_wide, u64 now)
 {
 	const u64 *pmcs = set->pmcs + PFM_SW_FIRST_PMC;
@@ -506,7 +516,7 @@ static noinline void pfm_sw_bind_pmcs(struct pfm_sw_cpu *c, struct pfm_event_set
 /* Its own PMCs found in the bank, the bind makes no call but the start's. */
 static void pfm_sw_bind(struct pfm_event_set *set, bool system_wide, u64 now)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
 
 	if (unlikely(!set->pmcs_gen || c->pmcs_gen != set->pmcs_gen || c->stale)) {
 		pfm_sw_bind_pmcs(c, set, system_wide, now);
@@ -521,7 +531,7 @@ static void pfm_sw_bind(struct pfm_event_set *set, bool system_wide, u64 now)
  * plain: the caller knows there are no migrations to fold and no timer to
  * cancel (a per-thread bank at a context switch), and the stop makes no call.
  */
-static __always_inline u64 __pfm_sw_stop(struct pfm_sw_cpu *c, u64 now, bool plain)
+static __always_inline u64 __pfm_sw_stop(struct pfm_sw_bank *c, u64 now, bool plain)
 {
 	unsigned long ticking = pfm_sw_ticking_mask(c);
 	unsigned int i, stride;
@@ -538,14 +548,14 @@ static __always_inline u64 __pfm_sw_stop(struct pfm_sw_cpu *c, u64 now, bool pla
 	return ovfl;
 }
 
-static noinline u64 pfm_sw_stop(struct pfm_sw_cpu *c, u64 now)
+static noinline u64 pfm_sw_stop(struct pfm_sw_bank *c, u64 now)
 {
 	return __pfm_sw_stop(c, now, false);
 }
 
-static void pfm_sw_disable(void)
+static void pfm_sw_disable(bool system_wide)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
 
 	pfm_sw_stop(c, pfm_sw_ticking_mask(c) ? pfm_clock_ns() : 0);
 }
@@ -555,9 +565,9 @@ static void pfm_sw_disable(void)
  * per-thread bank without a timer armed (a context switch, most often) stops
  * without a call.
  */
-static void pfm_sw_unbind(u64 now)
+static void pfm_sw_unbind(bool system_wide, u64 now)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
 	u64 ovfl;
 
 	if (unlikely(c->system_wide || c->timer_armed))
@@ -574,65 +584,94 @@ void pfm_sw_timers_exit(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct pfm_sw_cpu *c = per_cpu_ptr(&pfm_sw_cpu, cpu);
+		struct pfm_sw_bank *c = per_cpu_ptr(pfm_sw_banks, cpu);
+		unsigned int b;
 
-		if (c->timer_ready)
-			hrtimer_cancel(&c->timer);
+		for (b = 0; b < 2; b++)
+			if (c[b].timer_ready)
+				hrtimer_cancel(&c[b].timer);
 	}
 }
 
-/* Whether the bank counts an event of the current thread (cpu_only: seen by the CPU). */
-static __always_inline bool pfm_sw_counts_current(const struct pfm_sw_cpu *c, bool cpu_only)
+/* The banks an event counts in (__pfm_sw_count()). */
+#define PFM_SW_TO_THREAD	0x1	/* the thread bank, if its owner caused it */
+#define PFM_SW_TO_CPU		0x2	/* the CPU bank, whoever caused it */
+
+/* Whether a bank of to is enabled on this CPU (the test, inline). */
+static __always_inline bool pfm_sw_any_enabled(unsigned int to)
 {
-	return c->enabled && (c->system_wide || (!cpu_only && c->owner == current));
+	return ((to & PFM_SW_TO_THREAD) && this_cpu_read(pfm_sw_banks[0].enabled)) ||
+	       ((to & PFM_SW_TO_CPU) && this_cpu_read(pfm_sw_banks[1].enabled));
 }
 
 /*
- * Called where the event happens, in the thread that caused it, never with the
+ * Called where the event happens, in the thread that caused it, never with an
  * owner's ctx->lock held (a wrap calls the core's overflow path, which takes it).
- * Interrupts are off so that a cross-CPU call reading or writing the bank cannot
- * split an update.
+ * Interrupts are off so that a cross-CPU call reading or writing a bank cannot
+ * split an update.  The thread bank's carries reach the thread's session before
+ * the CPU bank's reach the CPU's: two sessions, two locks, taken one at a time.
+ * An event the CPU bank alone sees (a switch) brings it the threads moved onto
+ * the CPU since the last one.
  */
-static void __pfm_sw_count(unsigned int event, u64 n, u64 level, bool cpu_only,
+static void __pfm_sw_count(unsigned int event, u64 n, u64 level, unsigned int to,
 			   const struct pfm_ovfl_where *at)
 {
-	struct pfm_sw_cpu *c;
+	struct pfm_sw_bank *c;
 	unsigned long flags;
-	u64 ovfl = 0;
+	u64 ovfl;
 
-	if (!this_cpu_read(pfm_sw_cpu.enabled))
+	if (!pfm_sw_any_enabled(to))
 		return;
 	local_irq_save(flags);
-	c = this_cpu_ptr(&pfm_sw_cpu);
-	if (pfm_sw_counts_current(c, cpu_only))
+	c = pfm_sw_bank(false);
+	if ((to & PFM_SW_TO_THREAD) && c->enabled && c->owner == current) {
 		ovfl = pfm_sw_add(c, event, n, level);
-	if (cpu_only)
-		ovfl |= pfm_sw_fold_migrations(c);
-	if (ovfl)
-		pfm_pmu_overflow_at(&pfm_sw_unit, ovfl, at);
+		if (ovfl)
+			pfm_pmu_bank_overflow_at(&pfm_sw_unit, false, ovfl, at);
+	}
+	c = pfm_sw_bank(true);
+	if ((to & PFM_SW_TO_CPU) && c->enabled) {
+		ovfl = pfm_sw_add(c, event, n, level);
+		if (!(to & PFM_SW_TO_THREAD))
+			ovfl |= pfm_sw_fold_migrations(c);
+		if (ovfl)
+			pfm_pmu_bank_overflow_at(&pfm_sw_unit, true, ovfl, at);
+	}
 	local_irq_restore(flags);
 }
 
+/* An event of the current thread: its session's, and the CPU session's. */
 void pfm_sw_count(unsigned int event, u64 n)
 {
-	__pfm_sw_count(event, n, pfm_sw_own_level[event], false, NULL);
+	__pfm_sw_count(event, n, pfm_sw_own_level[event], PFM_SW_TO_THREAD | PFM_SW_TO_CPU,
+		       NULL);
+}
+
+/*
+ * An event of the per-thread session's own (its thread's migration, seen as it
+ * comes in): a CPU session counts arrivals its own way (pfm_sw_migration_to()).
+ */
+void pfm_sw_count_thread(unsigned int event, u64 n)
+{
+	__pfm_sw_count(event, n, pfm_sw_own_level[event], PFM_SW_TO_THREAD, NULL);
 }
 
 /*
  * A per-thread session's own switch out, from its hook in the scheduler, where
- * interrupts are off already: counted as pfm_sw_count() would, without saving and
- * restoring them.
+ * interrupts are off already: counted as pfm_sw_count_thread() would, without
+ * saving and restoring them.  A CPU session counts switches from the scheduler's
+ * tracepoint (pfm_sw_count_cpu()).
  */
 void pfm_sw_count_switch_out(void)
 {
-	struct pfm_sw_cpu *c = this_cpu_ptr(&pfm_sw_cpu);
+	struct pfm_sw_bank *c = pfm_sw_bank(false);
 	u64 ovfl;
 
-	if (!pfm_sw_counts_current(c, false))
+	if (!c->enabled || c->owner != current)
 		return;
 	ovfl = pfm_sw_add_mask(c, c->switch_mask, 1);
 	if (ovfl)
-		pfm_pmu_overflow(&pfm_sw_unit, ovfl);
+		pfm_pmu_bank_overflow_at(&pfm_sw_unit, false, ovfl, NULL);
 }
 
 /*
@@ -641,7 +680,7 @@ void pfm_sw_count_switch_out(void)
  */
 void pfm_sw_count_cpu(unsigned int event, u64 n)
 {
-	__pfm_sw_count(event, n, pfm_sw_own_level[event], true, NULL);
+	__pfm_sw_count(event, n, pfm_sw_own_level[event], PFM_SW_TO_CPU, NULL);
 }
 
 /*
@@ -657,7 +696,7 @@ void pfm_sw_count_fault(unsigned long addr, const struct pfm_ovfl_where *at)
 	this_cpu_write(pfm_sw_addr, addr);
 	__pfm_sw_count(PFM_SW_EV_PAGE_FAULTS, 1,
 		       at->kernel ? PFM_SW_PMC_OS : pfm_sw_own_level[PFM_SW_EV_PAGE_FAULTS],
-		       false, at);
+		       PFM_SW_TO_THREAD | PFM_SW_TO_CPU, at);
 	this_cpu_write(pfm_sw_addr, 0);
 }
 
@@ -670,9 +709,9 @@ u64 pfm_sw_event_addr(void)
 /* A thread is being moved onto cpu (from any CPU, runqueue locks held). */
 void pfm_sw_migration_to(int cpu)
 {
-	struct pfm_sw_cpu *c = per_cpu_ptr(&pfm_sw_cpu, cpu);
+	struct pfm_sw_bank *c = per_cpu_ptr(&pfm_sw_banks[true], cpu);
 
-	if (READ_ONCE(c->enabled) && READ_ONCE(c->system_wide))
+	if (READ_ONCE(c->enabled))
 		atomic_long_inc(per_cpu_ptr(&pfm_sw_migrations_in, cpu));
 }
 

@@ -9,6 +9,7 @@
 
 extern const struct pfm_pmu_unit pfm_sw_unit;
 void pfm_sw_count(unsigned int event, u64 n);
+void pfm_sw_count_thread(unsigned int event, u64 n);
 void pfm_sw_count_cpu(unsigned int event, u64 n);
 void pfm_sw_count_switch_out(void);
 void pfm_sw_migration_to(int cpu);

@@ -117,7 +117,7 @@ static __always_inline void __pfm_live_out(struct pfm_context *ctx, u64 now)
 	struct pfm_event_set *set = ctx->active;
 
 	pfm_timer_disarm(ctx);
-	pfm_pmu_disable(now);
+	pfm_pmu_disable(ctx, now);
 	pfm_live_account(ctx, set, now);
 	if (pfm_set_moves(set))
 		pfm_set_save(set);
@@ -173,7 +173,7 @@ static void pfm_switch_sets(struct pfm_context *ctx, struct pfm_event_set *next)
 		/* Durations cover what the counters saw: from enable to disable. */
 		now = pfm_clock_ns();
 		start = now;
-		pfm_pmu_disable(now);
+		pfm_pmu_disable(ctx, now);
 		pfm_live_account(ctx, prev, now);
 		pfm_set_swap(prev, next);
 	}

@@ -235,7 +235,7 @@ static void pfm_sched_in(struct preempt_notifier *pn, int cpu)
 	raw_spin_unlock_irq(&ctx->lock);
 	/* Counted once live, outside the lock (see pfm_sw_count()). */
 	if (migrated)
-		pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);
+		pfm_sw_count_thread(PFM_SW_EV_CPU_MIGRATIONS, 1);
 }
 
 /* Runs with the runqueue lock held and interrupts off. */

@@ -157,10 +157,10 @@ void __pfm_upage_refresh(struct pfm_context *ctx)
  * the CPU whose PMU the owner's active set is on, interrupts off; counter b's value
  * is values[b * stride] (a unit counting in the set's memory passes its PMDs').
  */
-void pfm_upage_publish(unsigned int first, const u64 *values, unsigned int stride,
-		       unsigned long changed)
+void pfm_upage_publish(bool system_wide, unsigned int first, const u64 *values,
+		       unsigned int stride, unsigned long changed)
 {
-	struct pfm_context *ctx = this_cpu_read(pfm_pmu_owner);
+	struct pfm_context *ctx = this_cpu_read(pfm_pmu_owner[system_wide]);
 	struct pfm_counts_page *pg = ctx ? READ_ONCE(ctx->upage) : NULL;
 	unsigned int b;
 

@@ -31,8 +31,8 @@ static inline void pfm_upage_live(struct pfm_context *ctx, bool live)
 	if (ctx->upage_hw)
 		pfm_upage_show(ctx, live);
 }
-void pfm_upage_publish(unsigned int first, const u64 *values, unsigned int stride,
-		       unsigned long changed);
+void pfm_upage_publish(bool system_wide, unsigned int first, const u64 *values,
+		       unsigned int stride, unsigned long changed);
 bool pfm_upage_install(struct pfm_context *ctx, struct pfm_counts_page *pg);
 
 #endif /* _PERFMON_UPAGE_H */

@@ -137,7 +137,7 @@ START_TEST(test_find_set_ordered)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(ids); i++) {
-		sets[i] = pfm_set_alloc(ids[i]);
+		sets[i] = pfm_set_alloc(ids[i], false);
 		ck_assert_ptr_nonnull(sets[i]);
 		ck_assert_uint_eq(sets[i]->id, ids[i]);
 		list_add_tail(&sets[i]->list, &ctx->sets);
@@ -159,7 +159,7 @@ START_TEST(test_set_alloc_failure)
 
 	for (n = 1; n < 10; n++) {
 		shim_alloc_fail_nth(n);
-		set = pfm_set_alloc(0);
+		set = pfm_set_alloc(0, false);
 		shim_alloc_fail_nth(0);
 		if (set)
 			break;

@@ -185,7 +185,7 @@ void pfm_host_sched_in_at(struct pfm_context *ctx, u64 now)
 	migrated = pfm_sched_in_locked(ctx, smp_processor_id(), now);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	if (migrated)
-		pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);
+		pfm_sw_count_thread(PFM_SW_EV_CPU_MIGRATIONS, 1);
 }
 
 void pfm_host_sched_in(struct pfm_context *ctx)
@@ -283,6 +283,25 @@ int pfm_res_session_get(struct pfm_context *ctx __always_unused, int cpu)
 void pfm_res_session_put(struct pfm_context *ctx __always_unused, int cpu)
 {
 	int *n = cpu < 0 ? &pfm_host_env.task_sessions : &pfm_host_env.cpu_sessions;
+
+	WARN_ON(*n <= 0);
+	(*n)--;
+}
+
+/* res.c's rule: the two kinds of session never hold the hardware at once */
+int pfm_res_hw_get(struct pfm_context *ctx)
+{
+	bool system_wide = pfm_ctx_system_wide(ctx);
+
+	if (pfm_host_env.hw_sessions[!system_wide])
+		return -EBUSY;
+	pfm_host_env.hw_sessions[system_wide]++;
+	return 0;
+}
+
+void pfm_res_hw_put(struct pfm_context *ctx)
+{
+	int *n = &pfm_host_env.hw_sessions[pfm_ctx_system_wide(ctx)];
 
 	WARN_ON(*n <= 0);
 	(*n)--;

@@ -28,7 +28,7 @@ const struct pfm_regdesc fake_pmds[FAKE_NUM] = {
 	FAKE_PMD(0), FAKE_PMD(1), FAKE_PMD(2), FAKE_PMD(3),
 };
 
-static void fake_write_pmc(unsigned int i, u64 value)
+static void fake_write_pmc(bool system_wide __always_unused, unsigned int i, u64 value)
 {
 	ck_assert_uint_lt(i, FAKE_NUM);
 	/* The core checked the value: a reserved bit here is a bug. */
@@ -37,7 +37,7 @@ static void fake_write_pmc(unsigned int i, u64 value)
 	fake_pmu.pmc[i] = value;
 }
 
-static void fake_write_pmd(unsigned int i, u64 value)
+static void fake_write_pmd(bool system_wide __always_unused, unsigned int i, u64 value)
 {
 	ck_assert_uint_lt(i, FAKE_NUM);
 	/* Bits above the width would fault on real hardware: the core must not write them. */
@@ -47,7 +47,7 @@ static void fake_write_pmd(unsigned int i, u64 value)
 	fake_pmu.pmd[i] = value;
 }
 
-static u64 fake_read_pmd(unsigned int i)
+static u64 fake_read_pmd(bool system_wide __always_unused, unsigned int i)
 {
 	ck_assert_uint_lt(i, FAKE_NUM);
 	fake_pmu.nr_read_pmd++;
@@ -61,7 +61,7 @@ static void fake_enable(bool system_wide)
 	fake_pmu.system_wide = system_wide;
 }
 
-static void fake_disable(void)
+static void fake_disable(bool system_wide __always_unused)
 {
 	fake_pmu.nr_disable++;
 	fake_pmu.enabled = false;

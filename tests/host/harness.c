@@ -50,6 +50,8 @@ void pfm_host_teardown(void)
 	ck_assert_int_eq(pfm_host_env.charged, 0);
 	ck_assert_int_eq(pfm_host_env.task_sessions, 0);
 	ck_assert_int_eq(pfm_host_env.cpu_sessions, 0);
+	ck_assert_int_eq(pfm_host_env.hw_sessions[0], 0);
+	ck_assert_int_eq(pfm_host_env.hw_sessions[1], 0);
 	ck_assert_int_eq(fake_pmu.users, 0);
 	ck_assert_int_eq(shim_cpus_read_locked, 0);
 	ck_assert(!shim_uaccess_window);

@@ -40,6 +40,7 @@ Suite *pfm_read_user_suite(void);
 Suite *pfm_emul64_suite(void);
 Suite *pfm_state_suite(void);
 Suite *pfm_sw_suite(void);
+Suite *pfm_sw_banks_suite(void);
 Suite *pfm_upage_suite(void);
 Suite *pfm_ctx_suite(void);
 Suite *pfm_pmu_suite(void);
@@ -110,6 +111,7 @@ struct pfm_host_env {
 	int task_sessions;
 	int cpu_sessions;
 	int session_ret;		/* injected pfm_res_session_get() error */
+	int hw_sessions[2];		/* holding the hardware, [system_wide] (res.c's rule) */
 	unsigned int end_msgs;		/* pfm_msg_end() calls */
 	unsigned int ovfl_msgs;		/* pfm_msg_ovfl_locked() calls */
 	unsigned int blocks;		/* pfm_env_block() calls */

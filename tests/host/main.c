@@ -24,6 +24,7 @@ int main(void)
 	srunner_add_suite(sr, pfm_emul64_suite());
 	srunner_add_suite(sr, pfm_state_suite());
 	srunner_add_suite(sr, pfm_sw_suite());
+	srunner_add_suite(sr, pfm_sw_banks_suite());
 	srunner_add_suite(sr, pfm_upage_suite());
 	srunner_add_suite(sr, pfm_calls_suite());
 	srunner_set_fork_status(sr, CK_FORK);

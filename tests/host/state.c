@@ -201,6 +201,8 @@ START_TEST(test_start_twice_stop_twice)
 	struct pfm_context *ctx = ck_ctx_new(0);
 	struct pfm_event_set *set = ctx_set0(ctx);
 
+	/* a hardware register: the fake unit is driven for this context */
+	ck_write_pmc(ctx, 0, FAKE_PMC_EN | 1, 0);
 	ck_load_self(ctx);
 	ck_stop(ctx);					/* stopped already: fine */
 	ck_assert_uint_eq(set->runs, 0);
@@ -352,7 +354,7 @@ END_TEST
 /* A set made by hand (the set calls are not in this version), in id order. */
 static struct pfm_event_set *add_set(struct pfm_context *ctx, u16 id)
 {
-	struct pfm_event_set *set = pfm_set_alloc(id);
+	struct pfm_event_set *set = pfm_set_alloc(id, false);
 
 	ck_assert_ptr_nonnull(set);
 	list_add_tail(&set->list, &ctx->sets);

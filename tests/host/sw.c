@@ -21,81 +21,81 @@ static void count(unsigned int event, unsigned int times)
 
 START_TEST(test_counts_syscalls)
 {
-	u->write_pmc(2, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
-	u->write_pmd(2, 0);
+	u->write_pmc(false, 2, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	u->write_pmd(false, 2, 0);
 	u->enable(false);
 	count(PFM_SW_EV_SYSCALLS, 7);
-	ck_assert_u64_eq(u->read_pmd(2), 7);
+	ck_assert_u64_eq(u->read_pmd(false, 2), 7);
 	pfm_sw_count(PFM_SW_EV_SYSCALLS, 100);
-	ck_assert_u64_eq(u->read_pmd(2), 107);
+	ck_assert_u64_eq(u->read_pmd(false, 2), 107);
 	/* other events and other counters are left alone */
 	count(PFM_SW_EV_PAGE_FAULTS, 3);
-	ck_assert_u64_eq(u->read_pmd(2), 107);
-	ck_assert_u64_eq(u->read_pmd(1), 0);
-	ck_assert_u64_eq(u->read_pmd(3), 0);
-	u->disable();
+	ck_assert_u64_eq(u->read_pmd(false, 2), 107);
+	ck_assert_u64_eq(u->read_pmd(false, 1), 0);
+	ck_assert_u64_eq(u->read_pmd(false, 3), 0);
+	u->disable(false);
 }
 END_TEST
 
 START_TEST(test_not_counting)
 {
-	u->write_pmc(0, PFM_SW_EV_SYSCALLS);			/* EN clear */
-	u->write_pmc(1, PFM_SW_PMC(PFM_SW_EV_NONE));		/* event 0 */
-	u->write_pmc(2, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));	/* counts, but not yet */
+	u->write_pmc(false, 0, PFM_SW_EV_SYSCALLS);			/* EN clear */
+	u->write_pmc(false, 1, PFM_SW_PMC(PFM_SW_EV_NONE));		/* event 0 */
+	u->write_pmc(false, 2, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));	/* counts, but not yet */
 	count(PFM_SW_EV_SYSCALLS, 4);				/* bank not enabled */
 	u->enable(false);
 	count(PFM_SW_EV_SYSCALLS, 5);
 	count(PFM_SW_EV_NONE, 5);
-	ck_assert_u64_eq(u->read_pmd(0), 0);
-	ck_assert_u64_eq(u->read_pmd(1), 0);
-	ck_assert_u64_eq(u->read_pmd(2), 5);
-	u->disable();
+	ck_assert_u64_eq(u->read_pmd(false, 0), 0);
+	ck_assert_u64_eq(u->read_pmd(false, 1), 0);
+	ck_assert_u64_eq(u->read_pmd(false, 2), 5);
+	u->disable(false);
 }
 END_TEST
 
 START_TEST(test_disable_stops)
 {
-	u->write_pmc(5, PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS));
+	u->write_pmc(false, 5, PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS));
 	u->enable(false);
 	count(PFM_SW_EV_PAGE_FAULTS, 3);
-	u->disable();
+	u->disable(false);
 	count(PFM_SW_EV_PAGE_FAULTS, 10);
-	ck_assert_u64_eq(u->read_pmd(5), 3);
+	ck_assert_u64_eq(u->read_pmd(false, 5), 3);
 	u->enable(false);
 	count(PFM_SW_EV_PAGE_FAULTS, 1);
-	ck_assert_u64_eq(u->read_pmd(5), 4);
+	ck_assert_u64_eq(u->read_pmd(false, 5), 4);
 	/* a PMC rewritten to quiescent stops its counter at once */
-	u->write_pmc(5, 0);
+	u->write_pmc(false, 5, 0);
 	count(PFM_SW_EV_PAGE_FAULTS, 1);
-	ck_assert_u64_eq(u->read_pmd(5), 4);
-	u->disable();
+	ck_assert_u64_eq(u->read_pmd(false, 5), 4);
+	u->disable(false);
 }
 END_TEST
 
 START_TEST(test_task_clock)
 {
 	pfm_host_env.clock_ns = 900;
-	u->write_pmc(0, PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
-	u->write_pmd(0, 0);
+	u->write_pmc(false, 0, PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
+	u->write_pmd(false, 0, 0);
 	pfm_host_env.clock_ns = 1000;
-	ck_assert_u64_eq(u->read_pmd(0), 0);		/* not enabled: no time */
+	ck_assert_u64_eq(u->read_pmd(false, 0), 0);		/* not enabled: no time */
 	u->enable(false);
 	pfm_host_env.clock_ns = 1500;
-	ck_assert_u64_eq(u->read_pmd(0), 500);
-	ck_assert_u64_eq(u->read_pmd(0), 500);		/* reading folds once */
+	ck_assert_u64_eq(u->read_pmd(false, 0), 500);
+	ck_assert_u64_eq(u->read_pmd(false, 0), 500);		/* reading folds once */
 	pfm_host_env.clock_ns = 1700;
-	u->disable();
+	u->disable(false);
 	pfm_host_env.clock_ns = 5000;
-	ck_assert_u64_eq(u->read_pmd(0), 700);
+	ck_assert_u64_eq(u->read_pmd(false, 0), 700);
 	u->enable(false);
 	pfm_host_env.clock_ns = 5010;
-	ck_assert_u64_eq(u->read_pmd(0), 710);
+	ck_assert_u64_eq(u->read_pmd(false, 0), 710);
 	/* changing the event folds the time so far, then stops the clock */
 	pfm_host_env.clock_ns = 5020;
-	u->write_pmc(0, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	u->write_pmc(false, 0, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
 	pfm_host_env.clock_ns = 9000;
-	ck_assert_u64_eq(u->read_pmd(0), 720);
-	u->disable();
+	ck_assert_u64_eq(u->read_pmd(false, 0), 720);
+	u->disable(false);
 }
 END_TEST
 
@@ -108,19 +108,19 @@ START_TEST(test_task_clock_timer_only_when_armed)
 	unsigned long starts = shim_hrtimer_starts, cancels = shim_hrtimer_cancels;
 
 	pfm_host_env.clock_ns = 1000;
-	u->write_pmc(1, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
-	u->write_pmc(0, PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
-	u->write_pmd(0, 0);				/* counting: no carry near */
+	u->write_pmc(false, 1, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	u->write_pmc(false, 0, PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
+	u->write_pmd(false, 0, 0);				/* counting: no carry near */
 	u->enable(false);
-	u->disable();
+	u->disable(false);
 	ck_assert_uint_eq(shim_hrtimer_starts, starts);
 	ck_assert_uint_eq(shim_hrtimer_cancels, cancels);
-	u->write_pmd(0, -500ULL);			/* a carry 500 ns away */
+	u->write_pmd(false, 0, -500ULL);			/* a carry 500 ns away */
 	u->enable(false);
 	ck_assert_uint_eq(shim_hrtimer_starts, starts + 1);
-	u->disable();
+	u->disable(false);
 	ck_assert_uint_eq(shim_hrtimer_cancels, cancels + 1);
-	u->disable();					/* nothing armed: no cancel */
+	u->disable(false);					/* nothing armed: no cancel */
 	ck_assert_uint_eq(shim_hrtimer_cancels, cancels + 1);
 }
 END_TEST
@@ -134,69 +134,77 @@ START_TEST(test_task_clock_written_near_carry_while_on)
 	unsigned long starts = shim_hrtimer_starts;
 
 	pfm_host_env.clock_ns = 1000;
-	u->write_pmc(4, PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
-	u->write_pmd(4, 0);
+	u->write_pmc(false, 4, PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
+	u->write_pmd(false, 4, 0);
 	u->enable(false);
 	ck_assert_uint_eq(shim_hrtimer_starts, starts);
-	u->write_pmd(4, -300ULL);
+	u->write_pmd(false, 4, -300ULL);
 	ck_assert_uint_eq(shim_hrtimer_starts, starts + 1);
 	ck_assert(shim_hrtimer_last->armed);
 	ck_assert_int_eq(shim_hrtimer_last->expires, 1300);
-	u->disable();
+	u->disable(false);
 	ck_assert(!shim_hrtimer_last->armed);
 }
 END_TEST
 
 START_TEST(test_two_counters_same_event)
 {
-	u->write_pmc(0, PFM_SW_PMC(PFM_SW_EV_CTX_SWITCHES));
-	u->write_pmc(7, PFM_SW_PMC(PFM_SW_EV_CTX_SWITCHES));
-	u->write_pmd(7, 1000);
+	u->write_pmc(false, 0, PFM_SW_PMC(PFM_SW_EV_CTX_SWITCHES));
+	u->write_pmc(false, 7, PFM_SW_PMC(PFM_SW_EV_CTX_SWITCHES));
+	u->write_pmd(false, 7, 1000);
 	u->enable(false);
 	count(PFM_SW_EV_CTX_SWITCHES, 6);
-	ck_assert_u64_eq(u->read_pmd(0), 6);
-	ck_assert_u64_eq(u->read_pmd(7), 1006);
-	u->disable();
+	ck_assert_u64_eq(u->read_pmd(false, 0), 6);
+	ck_assert_u64_eq(u->read_pmd(false, 7), 1006);
+	u->disable(false);
 }
 END_TEST
 
 /* Per-thread: only the thread that enabled the bank counts. */
 START_TEST(test_owner_only)
 {
-	u->write_pmc(3, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	u->write_pmc(false, 3, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
 	u->enable(false);
 	count(PFM_SW_EV_SYSCALLS, 2);
 	current = &shim_task_other;
 	count(PFM_SW_EV_SYSCALLS, 50);
 	current = &shim_task_self;
 	count(PFM_SW_EV_SYSCALLS, 1);
-	ck_assert_u64_eq(u->read_pmd(3), 3);
+	ck_assert_u64_eq(u->read_pmd(false, 3), 3);
 	/* CPU-side events count for CPU sessions only */
 	pfm_sw_count_cpu(PFM_SW_EV_SYSCALLS, 9);
-	ck_assert_u64_eq(u->read_pmd(3), 3);
-	u->disable();
+	ck_assert_u64_eq(u->read_pmd(false, 3), 3);
+	u->disable(false);
 }
 END_TEST
 
-/* System-wide: every thread's events count, and the CPU's own. */
+/*
+ * System-wide: every thread's events count, and the CPU's own, in the CPU bank;
+ * the thread bank, with the same PMC, counts its owner's only.
+ */
 START_TEST(test_system_wide_counts_all)
 {
-	u->write_pmc(3, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	u->write_pmc(true, 3, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
 	u->enable(true);
 	count(PFM_SW_EV_SYSCALLS, 2);
 	current = &shim_task_other;
 	count(PFM_SW_EV_SYSCALLS, 5);
 	current = &shim_task_self;
 	pfm_sw_count_cpu(PFM_SW_EV_SYSCALLS, 1);
-	ck_assert_u64_eq(u->read_pmd(3), 8);
-	u->disable();
-	/* re-enabled per-thread, it is per-thread again */
+	ck_assert_u64_eq(u->read_pmd(true, 3), 8);
+	ck_assert_u64_eq(u->read_pmd(false, 3), 0);
+	u->disable(true);
+	u->write_pmc(false, 3, PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
 	u->enable(false);
 	current = &shim_task_other;
 	count(PFM_SW_EV_SYSCALLS, 5);
 	current = &shim_task_self;
-	ck_assert_u64_eq(u->read_pmd(3), 8);
-	u->disable();
+	pfm_sw_count_cpu(PFM_SW_EV_SYSCALLS, 1);
+	ck_assert_u64_eq(u->read_pmd(false, 3), 0);
+	count(PFM_SW_EV_SYSCALLS, 1);
+	ck_assert_u64_eq(u->read_pmd(false, 3), 1);
+	u->disable(false);
+	ck_assert_u64_eq(u->read_pmd(true, 3), 8);
 }
 END_TEST
 
@@ -228,29 +236,29 @@ START_TEST(test_levels)
 	unsigned int i;
 
 	for (i = 0; i < 4; i++) {
-		u->write_pmc(i, PFM_SW_EV_PAGE_FAULTS | PFM_SW_PMC_EN | lvl[i]);
-		u->write_pmc(4 + i, PFM_SW_EV_CTX_SWITCHES | PFM_SW_PMC_EN | lvl[i]);
+		u->write_pmc(false, i, PFM_SW_EV_PAGE_FAULTS | PFM_SW_PMC_EN | lvl[i]);
+		u->write_pmc(false, 4 + i, PFM_SW_EV_CTX_SWITCHES | PFM_SW_PMC_EN | lvl[i]);
 	}
 	u->enable(false);
 	count(PFM_SW_EV_PAGE_FAULTS, 3);		/* user-mode accesses */
 	pfm_sw_count_fault(0x1000, &copy);		/* copy_to_user, twice */
 	pfm_sw_count_fault(0x2000, &copy);
 	count(PFM_SW_EV_CTX_SWITCHES, 5);
-	ck_assert_u64_eq(u->read_pmd(0), 3);
-	ck_assert_u64_eq(u->read_pmd(1), 2);
-	ck_assert_u64_eq(u->read_pmd(2), 5);
-	ck_assert_u64_eq(u->read_pmd(3), 0);
-	ck_assert_u64_eq(u->read_pmd(4), 5);
-	ck_assert_u64_eq(u->read_pmd(5), 5);
-	ck_assert_u64_eq(u->read_pmd(6), 5);
-	ck_assert_u64_eq(u->read_pmd(7), 0);
+	ck_assert_u64_eq(u->read_pmd(false, 0), 3);
+	ck_assert_u64_eq(u->read_pmd(false, 1), 2);
+	ck_assert_u64_eq(u->read_pmd(false, 2), 5);
+	ck_assert_u64_eq(u->read_pmd(false, 3), 0);
+	ck_assert_u64_eq(u->read_pmd(false, 4), 5);
+	ck_assert_u64_eq(u->read_pmd(false, 5), 5);
+	ck_assert_u64_eq(u->read_pmd(false, 6), 5);
+	ck_assert_u64_eq(u->read_pmd(false, 7), 0);
 	/* a system call is a user-level event */
-	u->write_pmc(1, PFM_SW_EV_SYSCALLS | PFM_SW_PMC_EN | PFM_SW_PMC_OS);
-	u->write_pmc(2, PFM_SW_EV_SYSCALLS | PFM_SW_PMC_EN | PFM_SW_PMC_USR);
+	u->write_pmc(false, 1, PFM_SW_EV_SYSCALLS | PFM_SW_PMC_EN | PFM_SW_PMC_OS);
+	u->write_pmc(false, 2, PFM_SW_EV_SYSCALLS | PFM_SW_PMC_EN | PFM_SW_PMC_USR);
 	count(PFM_SW_EV_SYSCALLS, 4);
-	ck_assert_u64_eq(u->read_pmd(1), 2);
-	ck_assert_u64_eq(u->read_pmd(2), 9);
-	u->disable();
+	ck_assert_u64_eq(u->read_pmd(false, 1), 2);
+	ck_assert_u64_eq(u->read_pmd(false, 2), 9);
+	u->disable(false);
 }
 END_TEST
 
@@ -258,13 +266,13 @@ END_TEST
 START_TEST(test_task_clock_levels)
 {
 	pfm_host_env.clock_ns = 100;
-	u->write_pmc(0, PFM_SW_EV_TASK_CLOCK | PFM_SW_PMC_EN | PFM_SW_PMC_OS);
-	u->write_pmc(1, PFM_SW_EV_TASK_CLOCK | PFM_SW_PMC_EN);
+	u->write_pmc(false, 0, PFM_SW_EV_TASK_CLOCK | PFM_SW_PMC_EN | PFM_SW_PMC_OS);
+	u->write_pmc(false, 1, PFM_SW_EV_TASK_CLOCK | PFM_SW_PMC_EN);
 	u->enable(false);
 	pfm_host_env.clock_ns = 400;
-	ck_assert_u64_eq(u->read_pmd(0), 300);
-	ck_assert_u64_eq(u->read_pmd(1), 0);
-	u->disable();
+	ck_assert_u64_eq(u->read_pmd(false, 0), 300);
+	ck_assert_u64_eq(u->read_pmd(false, 1), 0);
+	u->disable(false);
 }
 END_TEST
 
@@ -274,24 +282,26 @@ END_TEST
  */
 START_TEST(test_cpu_migrations_in)
 {
-	u->write_pmc(1, PFM_SW_PMC(PFM_SW_EV_CPU_MIGRATIONS));
+	u->write_pmc(true, 1, PFM_SW_PMC(PFM_SW_EV_CPU_MIGRATIONS));
 	pfm_sw_migration_to(0);				/* not enabled: nothing */
 	u->enable(true);
 	pfm_sw_migration_to(0);
 	pfm_sw_migration_to(0);
-	ck_assert_u64_eq(u->read_pmd(1), 2);
+	ck_assert_u64_eq(u->read_pmd(true, 1), 2);
 	pfm_sw_migration_to(0);
 	pfm_sw_count_cpu(PFM_SW_EV_CTX_SWITCHES, 1);	/* a switch folds them */
 	pfm_sw_migration_to(0);
-	u->disable();					/* so does a disable */
-	ck_assert_u64_eq(u->read_pmd(1), 4);
+	u->disable(true);				/* so does a disable */
+	ck_assert_u64_eq(u->read_pmd(true, 1), 4);
 	/* per-thread banks count their own thread's migrations only */
+	u->write_pmc(false, 1, PFM_SW_PMC(PFM_SW_EV_CPU_MIGRATIONS));
 	u->enable(false);
 	pfm_sw_migration_to(0);
-	ck_assert_u64_eq(u->read_pmd(1), 4);
-	pfm_sw_count(PFM_SW_EV_CPU_MIGRATIONS, 1);
-	ck_assert_u64_eq(u->read_pmd(1), 5);
-	u->disable();
+	ck_assert_u64_eq(u->read_pmd(false, 1), 0);
+	pfm_sw_count_thread(PFM_SW_EV_CPU_MIGRATIONS, 1);
+	ck_assert_u64_eq(u->read_pmd(false, 1), 1);
+	u->disable(false);
+	ck_assert_u64_eq(u->read_pmd(true, 1), 4);
 }
 END_TEST
 

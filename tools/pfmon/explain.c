@@ -77,9 +77,10 @@ static const char *why(const char *what, int err, long target, char *buf, size_t
 		}
 		if (err == EBUSY)
 			return cpu ? "the CPU has a perfmon session already, or per-thread "
-				     "sessions hold the PMU (they exclude each other)" :
-				     "CPU sessions hold the PMU (per-thread and CPU sessions "
-				     "exclude each other)";
+				     "sessions hold the hardware counters (per-thread and CPU "
+				     "sessions share only software events)" :
+				     "CPU sessions hold the hardware counters (per-thread and "
+				     "CPU sessions share only software events)";
 		if (err == EEXIST)
 			return "the thread has a perfmon context attached already";
 		if (err == ESRCH) {

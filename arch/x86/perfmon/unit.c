@@ -254,7 +254,7 @@ static void pfm_x86_forget_counting(struct pfm_x86_cpu *c)
 
 /* --- the unit's operations (on the CPU whose PMU they touch, interrupts off) --- */
 
-static void pfm_x86_write_pmc(unsigned int idx, u64 value)
+static void pfm_x86_write_pmc(bool system_wide __always_unused, unsigned int idx, u64 value)
 {
 	struct pfm_x86_cpu *c = pfm_x86_this_cpu();
 
@@ -320,7 +320,7 @@ static void pfm_x86_set_ctr(struct pfm_x86_cpu *c, unsigned int idx, u64 v)
 		__set_bit(idx, &c->ctr_known);
 }
 
-static void pfm_x86_write_pmd(unsigned int idx, u64 value)
+static void pfm_x86_write_pmd(bool system_wide __always_unused, unsigned int idx, u64 value)
 {
 	struct pfm_x86_cpu *c = pfm_x86_this_cpu();
 
@@ -333,7 +333,7 @@ static void pfm_x86_write_pmd(unsigned int idx, u64 value)
 	pfm_x86_set_ctr(c, idx, value & pfm_x86_ctr_mask(idx));
 }
 
-static u64 pfm_x86_read_pmd(unsigned int idx)
+static u64 pfm_x86_read_pmd(bool system_wide __always_unused, unsigned int idx)
 {
 	struct pfm_x86_cpu *c = pfm_x86_this_cpu();
 	bool counts;
@@ -375,7 +375,7 @@ static void pfm_x86_enable(bool system_wide __always_unused)
 	pfm_x86_apply(c);
 }
 
-static void pfm_x86_disable(void)
+static void pfm_x86_disable(bool system_wide __always_unused)
 {
 	struct pfm_x86_cpu *c = pfm_x86_this_cpu();
 	unsigned int i;

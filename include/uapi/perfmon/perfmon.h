@@ -47,8 +47,16 @@
  * A thread has at most one context attached (EEXIST).
  * Per-CPU (PFM_FL_SYSTEM_WIDE): pfm_load_context(fd, 0, cpu); the caller may run on
  * any CPU, every operation is carried to the monitored CPU.  EINVAL for a CPU that
- * does not exist or is offline; EBUSY if the CPU has a session already.  Per-thread
- * and per-CPU sessions share the PMU and are exclusive machine-wide (EBUSY).
+ * does not exist or is offline; EBUSY if the CPU has a session already.
+ * Per-thread and per-CPU sessions coexist: on a CPU with a CPU session, the
+ * software events (<perfmon/perfmon_sw.h>) of the thread running there count for
+ * both, each exactly as it would alone, and each overflow goes to the session
+ * whose PMD carried.  The hardware PMU's registers are one per CPU: as in
+ * perfmon2, per-thread and per-CPU sessions that use them exclude each other
+ * machine-wide.  A session uses them once one of its hardware registers (PMC or
+ * PMD) is written: pfm_load_context() of such a context, or the write of the
+ * first such register to a loaded one, fails with EBUSY (and changes nothing)
+ * while a session of the other kind uses them; a detach gives them back.
  *
  * LIFECYCLE
  *

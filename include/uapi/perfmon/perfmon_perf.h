@@ -55,12 +55,17 @@
  *     wall-clock time too.  Refusals, in 6.1's order: cpu -1 (pid -1, cpu -1) or
  *     out of range EINVAL; privilege EACCES as 6.1's perf_allow_cpu()
  *     (perfmon's paranoid > 0 without CAP_PERFMON, or sys_group); a member on another CPU or a thread's event in a CPU group
- *     EINVAL; an offline CPU ENODEV.  perfmon's per-thread and per-CPU
- *     sessions exclude each other machine-wide: a CPU event while some thread
- *     has events or a perfmon context attached, or on a CPU that has a CPU
- *     session of someone else's, is EACCES (tools such as perf fall back to
- *     per-thread events on EACCES); a thread's event while some CPU has events
- *     is EBUSY (perf_events has no such rule).  A CPU's groups all fit in
+ *     EINVAL; an offline CPU ENODEV.  CPU events and thread events coexist,
+ *     as on 6.1 (perf record -a beside perf stat -p): a thread's software
+ *     events count for its own events and for the CPU events of the CPU it
+ *     runs on, each exactly as alone (a page fault of the thread counts in
+ *     both), and each overflow samples for its own event.  A CPU event on a
+ *     CPU that has a CPU session of someone else's (pfm_create_context, one
+ *     per CPU) is EACCES (tools such as perf fall back to per-thread events on
+ *     EACCES).  Hardware counters keep perfmon's rule (perfmon.h, ATTACHING):
+ *     a hardware event while sessions of the other kind (a thread's events or
+ *     perfmon context, a CPU's) use hardware counters is EBUSY, where 6.1
+ *     would multiplex them.  A CPU's groups all fit in
  *     one event set: a group that does not fit beside the others is EINVAL,
  *     not multiplexed.  inherit and enable_on_exec mean nothing on a CPU
  *     (accepted; enable_on_exec never fires, as in 6.1).  A CPU going offline
@@ -383,11 +388,10 @@
  * frequency (EINVAL), no free fd (EMFILE), group_fd (EBADF), pid (ESRCH),
  * leader's inherit differs (EINVAL), cpu (EINVAL), type and config (ENOENT;
  * for a hardware event also EINVAL, EOPNOTSUPP), a call chain deeper than 127
- * (EOVERFLOW), sampling what this layer cannot (EOPNOTSUPP), a CPU event
- * beside thread sessions (EACCES), group rules (EINVAL), the thread's context
- * (EACCES, EBUSY,
- * EMFILE), a hardware event's counter (EINVAL, EBUSY, EACCES), FD_OUTPUT's
- * ring (EINVAL).
+ * (EOVERFLOW), sampling what this layer cannot (EOPNOTSUPP), a CPU event on
+ * a CPU with someone else's session (EACCES), group rules (EINVAL), the
+ * thread's context (EACCES, EBUSY, EMFILE), a hardware event's counter
+ * (EINVAL, EBUSY, EACCES), FD_OUTPUT's ring (EINVAL).
  */
 #ifndef _UAPI_PERFMON_PERFMON_PERF_H
 #define _UAPI_PERFMON_PERFMON_PERF_H

@@ -12,7 +12,8 @@
  *   what the layer does not do (sample bits, branch stacks, aux, sampling CPU
  *   events) EOPNOTSUPP; CPU events: privilege EACCES, CPU offline ENODEV; group
  *   rules EINVAL; the thread's context (EACCES, EBUSY, EMFILE) or the CPU's
- *   session (EACCES where the session rules refuse it).
+ *   session (EACCES where the CPU has a session of someone else's); a hardware
+ *   event's counter (EBUSY while sessions of the other kind hold the hardware).
  *
  * Privilege is perfmon's (/sys/kernel/perfmon/paranoid and CAP_PERFMON), its
  * refusals given as EACCES, the errno perf tools fall back on.

@@ -15,9 +15,12 @@
  *
  * A CPU target is the same on a CPU session: created, loaded on its CPU and
  * started by the first event opened on that CPU, with the core's rules for CPU
- * sessions (privilege, one per CPU, none while a per-thread session exists).  Its
- * software PMU bank then counts every thread's events on that CPU, its task clock
- * and its set durations advance with wall-clock time.  If the CPU goes offline the
+ * sessions (privilege, one per CPU).  Its software PMU bank (the CPU bank, beside
+ * the one of the thread running there) then counts every thread's events on that
+ * CPU, its task clock and its set durations advance with wall-clock time.  Thread
+ * targets and CPU targets coexist as the core's sessions do: only their hardware
+ * counters exclude each other (the core refuses the write of a hardware event's
+ * PMC with EBUSY while sessions of the other kind hold the hardware).  If the CPU goes offline the
  * core detaches the session; the counts stay readable and the next event opened on
  * the CPU makes a new target.
  */
@@ -94,11 +97,11 @@ struct pfm_perf_target *pfm_perf_target_find_locked(struct task_struct *task, in
 /*
  * The core's refusals, as perf_event_open(2) gives them: privilege is EACCES
  * (perf falls back on EACCES only), and a thread that already has a perfmon
- * context of its own (EEXIST) or a machine that has CPU sessions is EBUSY.  For
- * a CPU event, a session the CPU already has (someone's own pfm_create_context
- * one) or per-thread sessions on the machine are EACCES, so that perf falls back
- * to per-thread events as it does where CPU events are not allowed; a CPU gone
- * offline meanwhile is ENODEV, as 6.1 says of an offline CPU.
+ * context of its own (EEXIST) is EBUSY.  For a CPU event, a session the CPU
+ * already has (someone's own pfm_create_context one: the core's only EBUSY for
+ * a fresh context, which holds no hardware yet) is EACCES, so that perf falls
+ * back to per-thread events as it does where CPU events are not allowed; a CPU
+ * gone offline meanwhile is ENODEV, as 6.1 says of an offline CPU.
  */
 static int pfm_perf_load_errno(int err, bool cpu)
 {

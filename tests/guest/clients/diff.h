@@ -156,6 +156,10 @@ void case_track_sampling(const struct backend *be, struct trace *t);
 void case_track_counting(const struct backend *be, struct trace *t);
 void case_track_exec(const struct backend *be, struct trace *t);
 
+/* diff_coexist.c: a thread's events and its CPU's at once */
+void case_coexist_count(const struct backend *be, struct trace *t);
+void case_coexist_sample(const struct backend *be, struct trace *t);
+
 /* diff_together.c: both backends' clocks on one child; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);
 extern const size_t diff_ncases;

@@ -682,5 +682,7 @@ const struct diff_case diff_cases[] = {
 	{ "track-sampling", case_track_sampling },
 	{ "track-counting", case_track_counting },
 	{ "track-exec", case_track_exec },
+	{ "coexist-count", case_coexist_count },
+	{ "coexist-sample", case_coexist_sample },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);

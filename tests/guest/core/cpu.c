@@ -3,8 +3,8 @@
  * cpu: system-wide (per-CPU) sessions.
  *
  * A CPU session counts what happens on its CPU, whoever runs there, and is
- * controlled from any CPU.  It excludes per-thread sessions machine-wide,
- * and goes away with its CPU.  The guest has two CPUs; the tests pin the
+ * controlled from any CPU.  It counts beside per-thread sessions (software
+ * events count for both), and goes away with its CPU.  The guest has two CPUs; the tests pin the
  * controller and the workload to keep them apart.
  */
 #define _GNU_SOURCE
@@ -18,6 +18,7 @@
 #include "suites.h"
 
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
+#define FAULT_PAGES	256
 
 static uint64_t elapsed_ns(const struct timespec *a, const struct timespec *b)
 {
@@ -178,49 +179,67 @@ START_TEST(test_sys_one_per_cpu)
 }
 END_TEST
 
-/* A CPU session keeps every per-thread load out, and the reverse. */
-START_TEST(test_sys_excludes_task)
-{
-	struct kid k = KID_INIT;
-	int s = ck_sys_ctx(PFM_SW_EV_SYSCALLS), t = ck_ctx_create();
-
-	ck_kid_start(&k);
-	ck_load(s, 0);
-	ck_assert_errno(pfm_load_context(t, 0, self_tid()), EBUSY);
-	ck_assert_errno(pfm_load_context(t, 0, k.pid), EBUSY);
-	ck_assert_errno(pfm_start(t, 0), EINVAL);
-	ck_assert_ok(pfm_unload_context(s, 0));
-	ck_load_self(t);
-	ck_assert_ok(pfm_unload_context(t, 0));
-	ck_assert_ok(pfm_load_context(t, 0, k.pid));
-	ck_assert_ok(pfm_unload_context(t, 0));
-	ck_kid_run_exit(&k, 0);
-	close(s);
-	close(t);
-}
-END_TEST
-
-START_TEST(test_task_excludes_sys)
+/*
+ * Per-thread and CPU sessions of software events coexist, loaded in either
+ * order, on the CPU's threads or elsewhere.
+ */
+START_TEST(test_sys_and_task_coexist)
 {
 	struct kid k = KID_INIT;
 	int s = ck_sys_ctx(PFM_SW_EV_SYSCALLS), t = ck_ctx_create();
 
 	ck_two_cpus();
-	ck_load_self(t);
-	ck_assert_errno(pfm_load_context(s, 0, 0), EBUSY);
-	ck_assert_errno(pfm_load_context(s, 0, 1), EBUSY);
-	ck_assert_errno(pfm_start(s, 0), EINVAL);
-	ck_assert_ok(pfm_unload_context(t, 0));
-	ck_load(s, 0);
-	ck_assert_ok(pfm_unload_context(s, 0));
-
-	/* attached to another process: until it exits */
 	ck_kid_start(&k);
+	ck_load(s, 0);
+	ck_load_self(t);
+	ck_assert_ok(pfm_unload_context(t, 0));
 	ck_assert_ok(pfm_load_context(t, 0, k.pid));
-	ck_assert_errno(pfm_load_context(s, 0, 1), EBUSY);
-	ck_kid_run_exit(&k, 0);
-	ck_load(s, 1);
 	ck_assert_ok(pfm_unload_context(s, 0));
+	ck_load(s, 1);
+	ck_assert_ok(pfm_start(s, 0));
+	ck_assert_ok(pfm_start(t, 0));
+	ck_kid_run_exit(&k, 0);
+	ck_assert_ok(pfm_unload_context(s, 0));
+	close(s);
+	close(t);
+}
+END_TEST
+
+/*
+ * The same thread's page faults, counted by its own session and by the session
+ * of the CPU it is pinned to, each exactly: an event counts for both.  The
+ * thread's session then stopped, the CPU's counts on alone.
+ */
+START_TEST(test_sys_and_task_count_same_faults)
+{
+	int s = ck_sys_ctx(PFM_SW_EV_PAGE_FAULTS), t = ck_ctx_create();
+	char *warm = ck_fresh_pages(1);
+	char *p = ck_fresh_pages(2 * FAULT_PAGES);
+	int rs, rt, ps, pt;
+
+	ck_two_cpus();
+	ck_pin(0);
+	ck_counter(t, 0, PFM_SW_EV_PAGE_FAULTS);
+	ck_load_self(t);
+	ck_load(s, 0);
+	/* fault in what the window runs besides the pages (count.c) */
+	touch_pages(warm, 1);
+	ck_assert_ok(pfm_stop(t, 0));
+	ck_assert_ok(pfm_stop(s, 0));
+
+	rs = pfm_start(s, 0);
+	rt = pfm_start(t, 0);
+	touch_pages(p, FAULT_PAGES);
+	pt = pfm_stop(t, 0);
+	touch_pages(p + FAULT_PAGES * page_size(), FAULT_PAGES);
+	ps = pfm_stop(s, 0);
+	ck_pin(-1);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(rt, 0);
+	ck_assert_int_eq(pt, 0);
+	ck_assert_int_eq(ps, 0);
+	ck_assert_uint_eq(ck_read_pmd(t, SW_PMD(0)), FAULT_PAGES);
+	ck_assert_uint_eq(ck_read_pmd(s, SW_PMD(0)), 2 * FAULT_PAGES);
 	close(s);
 	close(t);
 }
@@ -299,8 +318,8 @@ Suite *pfm_cpu_suite(void)
 	tcase_add_test(tc, test_sys_task_clock);
 	tcase_add_test(tc, test_sys_migrations_in);
 	tcase_add_test(tc, test_sys_one_per_cpu);
-	tcase_add_test(tc, test_sys_excludes_task);
-	tcase_add_test(tc, test_task_excludes_sys);
+	tcase_add_test(tc, test_sys_and_task_coexist);
+	tcase_add_test(tc, test_sys_and_task_count_same_faults);
 	suite_add_tcase(s, tc);
 
 	tc = pfm_tcase("hotplug");
