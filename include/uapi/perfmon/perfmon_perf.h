@@ -91,12 +91,15 @@
  *     time_running are the wall-clock time the event was enabled, where 6.1
  *     gives the time the cgroup ran on the CPU; a cgroup hardware event
  *     takes a general-purpose counter, never a fixed one (their enable
- *     bits are one register).  A pid with a cpu (perf record's one event per CPU for one
- *     thread): the event samples only what happens on that CPU, so each sample
- *     goes to the fd of the CPU it was taken on; its count (read()) is the
- *     thread's on every CPU, not that CPU's share (that would take the
- *     thread's counts at each of its context switches, which the core does
- *     not hand to this layer).  A group's members are on their leader's cpu
+ *     bits are one register).  A pid with a cpu (perf record's one event per
+ *     CPU for one thread) counts and samples only what the thread does on
+ *     that CPU, as 6.1's: its counter is its own, switched on when the
+ *     thread is switched in on that CPU and off elsewhere, by the same probe
+ *     (so N such events of a thread take N counters, multiplexed in event
+ *     sets past the software PMU's eight, and past eight sets EINVAL; a
+ *     hardware one takes a general-purpose counter).  Not as 6.1:
+ *     time_running is time_enabled, where 6.1 gives the time the thread ran
+ *     on that CPU.  A group's members are on their leader's cpu
  *     (else EINVAL).  Attaching takes perfmon's access rules
  *     (ATTACHING, ACCESS); privilege refusals are EACCES, never EPERM, and
  *     kernel-level counting (exclude_kernel=0) is privileged as the software

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfmon: cgroup events (PERF_FLAG_PID_CGROUP: pid is a cgroup v2 directory's
+ * perfmon: events counted only while a condition holds on their CPU: cgroup
+ * events (PERF_FLAG_PID_CGROUP: pid is a cgroup v2 directory's
  * fd, cpu a CPU), as perf stat -G and --for-each-cgroup open them: an event of
  * the CPU's target that counts only while a task of that cgroup (or of one
  * below it) runs on the CPU, as 6.1's perf_cgroup_match() schedules it.
@@ -18,6 +19,12 @@
  * the gates are applied again where the state lives, for the task running
  * there then, so that a program racing a switch is put right at once.
  *
+ * A thread's event on one CPU (pid N, cpu C, perf record's) is gated the same
+ * way, on the thread's target: at each switch in of the thread its counter is
+ * set on for C and off elsewhere, before its state is loaded (the probe runs
+ * before the core's switch hooks), so that it counts the thread's events on C
+ * only, as 6.1 schedules such an event on C only.
+ *
  * Which cgroup: the task's on the default (v2) hierarchy, as 6.1 takes
  * perf_event's css there.  A v1 hierarchy's directory is EBADF (6.1 accepts
  * one with the perf_event controller; cgroup_get_from_fd() is what a module
@@ -31,16 +38,32 @@
 #include "event.h"
 #include "perf.h"
 #include "sched.h"
+#include "sideband.h"
 
 /* The CPU targets with cgroup events, by CPU, for the switch probe (RCU). */
 static DEFINE_PER_CPU(struct pfm_perf_target __rcu *, pfm_perf_cgroup_target);
 static DEFINE_MUTEX(pfm_perf_cgroup_mutex);	/* the probe's registration */
-static unsigned int pfm_perf_cgroup_users;	/* cgroup events */
+static unsigned int pfm_perf_cgroup_users;	/* gated events */
 static struct tracepoint *pfm_perf_cgroup_tp;
+static atomic_t pfm_perf_cpu_gated = ATOMIC_INIT(0);	/* thread events on one CPU */
+
+/* Whether ev counts while task runs on cpu. */
+static bool pfm_perf_gate_open(const struct pfm_perf_event *ev, struct task_struct *task,
+			       int cpu)
+{
+	return ev->cgrp ? task_under_cgroup_hierarchy(task, ev->cgrp) : ev->cpu == cpu;
+}
+
+/* A thread's event on one CPU, or a cgroup event: its counter is switched. */
+static bool pfm_perf_gated(const struct pfm_perf_event *ev)
+{
+	return ev->cgrp || (ev->target->task && ev->cpu >= 0);
+}
 
 /*
- * The gates of t's cgroup events for task, which runs on t's CPU now or next
- * (ctx->lock held, on that CPU).  A counter no event counts on stays off.
+ * The gates of t's events for task, which runs on this CPU now or next
+ * (ctx->lock held): a CPU target's cgroup events, or a thread target's events
+ * on one CPU (task is its thread).  A counter no event counts on stays off.
  */
 static void pfm_perf_cgroup_gate(struct pfm_perf_target *t, struct task_struct *task)
 {
@@ -58,11 +81,18 @@ static void pfm_perf_cgroup_gate(struct pfm_perf_target *t, struct task_struct *
 			if (ev->counter < 0 || !pfm_perf_in_set(ev, set->id))
 				continue;
 			c = &t->sets[set->id].counters[ev->counter];
-			on = c->counting && task_under_cgroup_hierarchy(task, ev->cgrp);
+			on = c->counting && pfm_perf_gate_open(ev, task, smp_processor_id());
 			pfm_pmc_set_value(ctx, set, pfm_perf_counter_pmc(ev->counter),
 					  c->pmc | (on ? PFM_PERF_PMC_EN : 0));
 		}
 	}
+}
+
+/* pfm_perf_sb_visit()'s: the target of the thread switched in, locked. */
+static void pfm_perf_thread_gate(struct pfm_perf_target *t, void *next)
+{
+	if (!list_empty(&t->gated))
+		pfm_perf_cgroup_gate(t, next);
 }
 
 static void pfm_perf_cgroup_switch(void *data, bool preempt, struct task_struct *prev,
@@ -71,9 +101,11 @@ static void pfm_perf_cgroup_switch(void *data, bool preempt, struct task_struct 
 	struct pfm_perf_target *t;
 	struct pfm_context *ctx;
 
+	/* the thread that comes in: its state is not loaded yet, its PMCs are */
+	if (atomic_read(&pfm_perf_cpu_gated))
+		pfm_perf_sb_visit(next, -1, pfm_perf_thread_gate, next);
 	/* preemption is off in a tracepoint's probe: an RCU reader */
 	t = rcu_dereference_sched(*this_cpu_ptr(&pfm_perf_cgroup_target));
-
 	if (!t)
 		return;
 	ctx = t->ctx;
@@ -163,7 +195,7 @@ int pfm_perf_cgroup_link(struct pfm_perf_event *ev)
 	unsigned long flags;
 	int ret;
 
-	if (!ev->cgrp)
+	if (!pfm_perf_gated(ev))
 		return 0;
 	ret = pfm_perf_cgroup_probe_get();
 	if (ret)
@@ -171,8 +203,11 @@ int pfm_perf_cgroup_link(struct pfm_perf_event *ev)
 	raw_spin_lock_irqsave(pfm_ctx_lock(t->ctx), flags);
 	list_add_tail(&ev->gate_entry, &t->gated);
 	raw_spin_unlock_irqrestore(pfm_ctx_lock(t->ctx), flags);
-	/* the probe finds the list through its CPU (RCU: a switch in progress) */
-	rcu_assign_pointer(per_cpu(pfm_perf_cgroup_target, t->cpu), t);
+	/* a thread's, found through its thread; a CPU's through its CPU (RCU) */
+	if (t->task)
+		atomic_inc(&pfm_perf_cpu_gated);
+	else
+		rcu_assign_pointer(per_cpu(pfm_perf_cgroup_target, t->cpu), t);
 	return 0;
 }
 
@@ -183,13 +218,15 @@ void pfm_perf_cgroup_unlink(struct pfm_perf_event *ev)
 	unsigned long flags;
 	bool last;
 
-	if (!ev->cgrp || list_empty(&ev->gate_entry))
+	if (list_empty(&ev->gate_entry))
 		return;
 	raw_spin_lock_irqsave(pfm_ctx_lock(t->ctx), flags);
 	list_del_init(&ev->gate_entry);
 	last = list_empty(&t->gated);
 	raw_spin_unlock_irqrestore(pfm_ctx_lock(t->ctx), flags);
-	if (last) {
+	if (t->task) {
+		atomic_dec(&pfm_perf_cpu_gated);
+	} else if (last) {
 		RCU_INIT_POINTER(per_cpu(pfm_perf_cgroup_target, t->cpu), NULL);
 		/* no probe of a switch still under way holds the target after this */
 		synchronize_rcu();

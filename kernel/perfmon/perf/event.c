@@ -260,16 +260,21 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
 int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 			 struct pfm_perf_event *leader)
 {
-	bool smpl = pfm_perf_sampling(&ev->attr);
+	bool smpl = pfm_perf_sampling(&ev->attr), gated;
 	int ret;
 
 	ev->counter = -1;
 	ret = pfm_perf_encode(&ev->attr, &ev->enc);
 	if (ret)
 		return ret;
-	ev->enc.own = smpl || ev->cgrp;
-	/* a cgroup event's counter is switched by its own enable bit: no fixed counter */
-	if (ev->cgrp)
+	/*
+	 * A cgroup event's counter, or a thread's event's on one CPU, is switched
+	 * by its own enable bit at context switches (cgroup.c): its own, and no
+	 * fixed counter (their enable bits are one register).
+	 */
+	gated = ev->cgrp || (t->task && ev->cpu >= 0);
+	ev->enc.own = smpl || gated;
+	if (gated)
 		ev->enc.counters &= (1U << PFM_PERF_FIXED_FIRST) - 1;
 	return pfm_perf_sched_place(t, ev, leader, &ev->enc);
 }

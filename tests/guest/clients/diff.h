@@ -146,6 +146,7 @@ void case_backward_wrap(const struct backend *be, struct trace *t);
 void case_cpu_sample(const struct backend *be, struct trace *t);
 void case_cpu_clock_sample(const struct backend *be, struct trace *t);
 void case_cpu_switches(const struct backend *be, struct trace *t);
+void case_thread_on_cpu(const struct backend *be, struct trace *t);
 void case_kernel_fault_ip(const struct backend *be, struct trace *t);
 
 /* diff_cgroup.c: events of a cgroup on one CPU (perf stat -G) */

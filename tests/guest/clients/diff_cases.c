@@ -677,6 +677,7 @@ const struct diff_case diff_cases[] = {
 	{ "cpu-sample", case_cpu_sample },
 	{ "cpu-clock-sample", case_cpu_clock_sample },
 	{ "cpu-switches", case_cpu_switches },
+	{ "thread-on-cpu", case_thread_on_cpu },
 	{ "kernel-fault-ip", case_kernel_fault_ip },
 	{ "cgroup", case_cgroup },
 	{ "track-sampling", case_track_sampling },

@@ -303,6 +303,56 @@ out:
 	pin(-1);
 }
 
+/* ---- thread-on-cpu ---------------------------------------------------------------- */
+
+/*
+ * The test's own page faults, one event per CPU (pid 0, cpu N, as perf record
+ * opens them): each counts only what the thread does on its CPU.  Pinned to
+ * the last CPU the test touches ON_LAST pages, then on the first ON_FIRST:
+ * exactly those, each on its CPU's event, and none on the others.
+ */
+#define ON_LAST		24
+#define ON_FIRST	8
+#define MAX_CPUS	64
+
+void case_thread_on_cpu(const struct backend *be, struct trace *t)
+{
+	int n = sysconf(_SC_NPROCESSORS_ONLN), fd[MAX_CPUS], i;
+	volatile char *p = fresh(ON_LAST + ON_FIRST);
+	unsigned long long v;
+	struct perf_event_attr a;
+
+	if (!p || n < 2)
+		return;
+	if (n > MAX_CPUS)
+		n = MAX_CPUS;
+	attr_sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.exclude_kernel = 1;
+	for (i = 0; i < n; i++)
+		fd[i] = do_open(be, t, &a, 0, i, -1, 0, "page-faults:u of the thread on one CPU");
+	for (i = 0; i < n; i++)
+		if (fd[i] >= 0)
+			do_ioctl(t, fd[i], PERF_EVENT_IOC_ENABLE, 0, "ENABLE");
+	pin(n - 1);
+	touch(p, 0, ON_LAST);
+	pin(0);
+	touch(p, ON_LAST, ON_FIRST);
+	for (i = 0; i < n; i++)
+		if (fd[i] >= 0)
+			do_ioctl(t, fd[i], PERF_EVENT_IOC_DISABLE, 0, "DISABLE");
+	for (i = 0; i < n; i++) {
+		if (fd[i] < 0)
+			continue;
+		do_read(t, fd[i], &v, sizeof(v), "the thread's faults on that CPU");
+		/* the fresh pages, exactly; what a migration itself faults in, a few */
+		obs_val(t, i == 0 ? v >= ON_FIRST && v < ON_FIRST + 4 :
+			   i == n - 1 ? v >= ON_LAST && v < ON_LAST + 4 : v < 4, 'e');
+		close(fd[i]);
+	}
+	pin(-1);
+	munmap((void *)p, (ON_LAST + ON_FIRST) * sysconf(_SC_PAGESIZE));
+}
+
 /* ---- kernel-fault-ip --------------------------------------------------------------- */
 
 struct kfault_walk {

@@ -15,23 +15,27 @@ sys_report() {
 			printf "%.1f %s\n", s, $0 }'
 }
 
-# sys_share REPORT: the share of the workload's spin (the CPUs idle the rest)
+# sys_share DATA: the share of the spin in the workload's samples (the idle
+# CPUs' share depends on how long perf itself runs, which varies under TCG)
 sys_share() {
-	awk '/ workload +workload +\[\.\] do_spin$/ { print $1; exit }' "$1"
+	perf report -i "$1" --stdio --no-children --comm workload --percentage relative \
+		--sort dso,sym 2>/dev/null |
+		awk '/ workload +\[\.\] do_spin$/ { print $1 + 0; exit }'
 }
 
-# sys_check REPORT [NATIVE_REPORT]: the workload's spin named, with a share
-# within 10 points of native's (the workload's start and perf's own vary from run
-# to run under TCG), and nothing of the workload's unresolved over 2 % (perf-exec
-# is its name before the exec's COMM; perf itself is stripped)
+# sys_check REPORT DATA [NATIVE_DATA]: the workload's spin named, with a share of
+# the workload's samples within 10 points of native's, the idle loop named, and
+# nothing of the workload's unresolved over 2 % (perf-exec is its name before
+# the exec's COMM; perf itself is stripped)
 sys_check() {
 	[ -s "$1" ] || { echo " no report"; return; }
 	grep -v '^[0-9.]* perf ' "$1" | grep -q 'unknown\|0x' &&
 		echo " unresolved: $(grep -v '^[0-9.]* perf ' "$1" | grep 'unknown\|0x' | head -n 2 | tr '\n' ';')"
-	s=$(sys_share "$1")
+	grep -q 'swapper.*\[k\]' "$1" || echo " no idle samples"
+	s=$(sys_share "$2")
 	[ -n "$s" ] || { echo " no workload do_spin"; return; }
-	[ -z "$2" ] && return
-	n=$(sys_share "$2")
+	[ -z "$3" ] && return
+	n=$(sys_share "$3")
 	awk -v a="$s" -v b="$n" 'BEGIN { d = a - b; exit !(d < -10 || d > 10) }' &&
 		echo " do_spin $s %, native $n %"
 }
@@ -45,11 +49,12 @@ client_perf_record_a() {
 	cd $RECD
 	perf record -q -a -g -o $RECD/sys.native.data -- $WS > $OUT/sys.native.log 2>&1
 	sys_report $RECD/sys.native.data > $OUT/sys.native
-	verdict native perf-record-a "$(sys_check $OUT/sys.native)"
+	verdict native perf-record-a "$(sys_check $OUT/sys.native $RECD/sys.native.data)"
 	echo "  $(tr '\n' ';' < $OUT/sys.native)"
 	$SHIM perf record -q -a -g -o $RECD/sys.shim.data -- $WS > $OUT/sys.shim.log 2>&1
 	sys_report $RECD/sys.shim.data > $OUT/sys.shim
-	verdict shim perf-record-a "$(sys_check $OUT/sys.shim $OUT/sys.native)"
+	verdict shim perf-record-a "$(sys_check $OUT/sys.shim $RECD/sys.shim.data \
+		$RECD/sys.native.data)"
 	echo "  $(tr '\n' ';' < $OUT/sys.shim)"
 	cd /
 }
@@ -85,25 +90,25 @@ client_perf_top() {
 
 CGD=/sys/fs/cgroup/perf_clients
 
-# cg_faults FILE: the page faults perf stat -x, gave the cgroup
-cg_faults() {
+# cgs_faults FILE: the page faults perf stat -x, gave the cgroup
+cgs_faults() {
 	awk -F, '$3 == "page-faults" { print $1; exit }' "$1"
 }
 
-# cg_check FILE [NATIVE_FILE]: the workload's 2048 fresh pages and its own, in
+# cgs_check FILE [NATIVE_FILE]: the workload's 2048 fresh pages and its own, in
 # the cgroup only; within 5 % of native's
-cg_check() {
-	v=$(cg_faults "$1")
+cgs_check() {
+	v=$(cgs_faults "$1")
 	isnum "$v" || { echo " page-faults='$v'"; return; }
 	between "$v" 2048 2400 || echo " page-faults=$v"
 	[ -z "$2" ] && return
-	n=$(cg_faults "$2")
+	n=$(cgs_faults "$2")
 	isnum "$n" && within "$n" "$v" 5 || echo " page-faults=$v, native $n"
 }
 
-# perf_stat_cg PREFIX FILE: perf stat -a -G of a shell that moves itself into
+# perf_stat_cgs PREFIX FILE: perf stat -a -G of a shell that moves itself into
 # the cgroup, then runs the workload there
-perf_stat_cg() {
+perf_stat_cgs() {
 	$1 perf stat -a -e page-faults,context-switches -G perf_clients -x, -o $2 -- \
 		sh -c "echo \$\$ > $CGD/cgroup.procs && exec $W" > /dev/null 2>&1
 }
@@ -113,10 +118,10 @@ client_perf_stat_cgroup() {
 		echo "SKIP perf-stat-cgroup: no cgroup v2 here"
 		return
 	fi
-	perf_stat_cg "" $OUT/cgstat.native
-	verdict native perf-stat-cgroup "$(cg_check $OUT/cgstat.native)"
-	perf_stat_cg "$SHIM" $OUT/cgstat.shim
-	verdict shim perf-stat-cgroup "$(cg_check $OUT/cgstat.shim $OUT/cgstat.native)"
+	perf_stat_cgs "" $OUT/cgstat.native
+	verdict native perf-stat-cgroup "$(cgs_check $OUT/cgstat.native)"
+	perf_stat_cgs "$SHIM" $OUT/cgstat.shim
+	verdict shim perf-stat-cgroup "$(cgs_check $OUT/cgstat.shim $OUT/cgstat.native)"
 	rmdir $CGD
 }
 
