@@ -86,8 +86,10 @@
  *     and samples are the cgroup's alone, as 6.1's.  Refusals: cpu -1
  *     EINVAL (first, as 6.1); an fd that is no cgroup v2 directory EBADF
  *     (a cgroup v1 perf_event hierarchy's directory too, which 6.1
- *     accepts); a member of another cgroup than its leader's EINVAL; a
- *     kernel without cgroups EINVAL.  Not as 6.1: time_enabled and
+ *     accepts); a cgroup without perf_event's state ENOENT, as 6.1 (on v2
+ *     new cgroups get it once some controller is enabled below the root,
+ *     as an init system does); a member of another cgroup than its
+ *     leader's EINVAL; a kernel without CONFIG_CGROUP_PERF EINVAL.  Not as 6.1: time_enabled and
  *     time_running are the wall-clock time the event was enabled, where 6.1
  *     gives the time the cgroup ran on the CPU; a cgroup hardware event
  *     takes a general-purpose counter, never a fixed one (their enable

@@ -129,16 +129,23 @@ void pfm_perf_cgroup_sync(struct pfm_perf_target *t)
 
 /*
  * The cgroup of a PERF_FLAG_PID_CGROUP open: fd must be a cgroup v2 directory
- * (EBADF, as perf_cgroup_connect()); a member's must be its leader's (EINVAL).
- * A kernel without cgroups has none: EINVAL, as 6.1 without CONFIG_CGROUP_PERF.
+ * (EBADF, as perf_cgroup_connect()) that has perf_event's state (ENOENT, as
+ * css_tryget_online_from_dir(): on v2 a new cgroup gets it, an implicit
+ * controller, once some controller was enabled below the root); a member's
+ * must be its leader's (EINVAL).  A kernel without perf_events' cgroup
+ * support has none: EINVAL, as 6.1 without CONFIG_CGROUP_PERF.
  */
 struct cgroup *pfm_perf_cgroup_get(int fd, const struct pfm_perf_event *leader)
 {
-#ifdef CONFIG_CGROUPS
+#ifdef CONFIG_CGROUP_PERF
 	struct cgroup *cgrp = cgroup_get_from_fd(fd);
 
 	if (IS_ERR(cgrp))
 		return ERR_PTR(-EBADF);
+	if (!rcu_access_pointer(cgrp->subsys[perf_event_cgrp_id])) {
+		cgroup_put(cgrp);
+		return ERR_PTR(-ENOENT);
+	}
 	if (leader && leader->cgrp != cgrp) {
 		cgroup_put(cgrp);
 		return ERR_PTR(-EINVAL);
@@ -151,7 +158,7 @@ struct cgroup *pfm_perf_cgroup_get(int fd, const struct pfm_perf_event *leader)
 
 void pfm_perf_cgroup_put(struct pfm_perf_event *ev)
 {
-#ifdef CONFIG_CGROUPS
+#ifdef CONFIG_CGROUP_PERF
 	if (ev->cgrp)
 		cgroup_put(ev->cgrp);
 #endif

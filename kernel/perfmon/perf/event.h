@@ -34,7 +34,7 @@ struct pfm_perf_mmap_ent {
 	u64 start, end, pgoff, time;
 	unsigned long vm_flags;
 	struct file *file;		/* held, or NULL: name says what it is */
-	const char *name;		/* an anonymous mapping's ("[heap]", ...) */
+	const char *name;		/* an anonymous mapping's ("[heap]", ...), or a path made before */
 	int cpu;
 };
 

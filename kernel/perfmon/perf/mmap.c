@@ -124,29 +124,64 @@ void pfm_perf_mmap_drain(struct pfm_perf_target *t)
 #ifdef CONFIG_KPROBES
 /*
  * A CPU's events have no thread of theirs to write later: their records are
- * written here, at the mapping, in a buffer of the CPU's (a page and a path;
- * d_path() does not sleep), with the mapping thread's ids.
+ * written here, at the mapping, in a buffer of the CPU's (a page and a path),
+ * with the mapping thread's ids.  The path is made first, outside the
+ * context's lock: d_path() does not sleep, but it reads the fs_struct's
+ * sequence count, whose writers run with interrupts on, and the context's lock
+ * is taken in interrupts (the overflow path).
  */
 static DEFINE_PER_CPU(u64 *, pfm_perf_mmap_buf);
 
+struct pfm_perf_mmap_cpu {
+	struct pfm_perf_mmap_probe *p;
+	struct pfm_perf_mmap_ent m;
+	bool wanted;
+};
+
+static bool pfm_perf_mmap_cpu_takes(const struct pfm_perf_event *ev,
+				    const struct pfm_perf_mmap_probe *p)
+{
+	return pfm_perf_sb_on(ev, p->cpu) && pfm_perf_sb_map_wanted(ev, p->vma->vm_flags);
+}
+
+static void pfm_perf_mmap_cpu_wanted(struct pfm_perf_target *t, void *arg)
+{
+	struct pfm_perf_mmap_cpu *mc = arg;
+	struct pfm_perf_event *ev;
+
+	list_for_each_entry(ev, &t->sb_events, sb_entry)
+		mc->wanted |= pfm_perf_mmap_cpu_takes(ev, mc->p);
+}
+
 static void pfm_perf_mmap_cpu_write(struct pfm_perf_target *t, void *arg)
 {
-	struct pfm_perf_mmap_probe *p = arg;
+	struct pfm_perf_mmap_cpu *mc = arg;
 	u64 *buf = this_cpu_read(pfm_perf_mmap_buf);
-	struct pfm_perf_mmap_ent m = { .time = p->time, .cpu = p->cpu };
 	struct pfm_perf_event *ev;
-	bool filled = false;
+
+	list_for_each_entry(ev, &t->sb_events, sb_entry)
+		if (pfm_perf_mmap_cpu_takes(ev, mc->p))
+			pfm_perf_sb_map_record(ev, &mc->m, buf, NULL);
+}
+
+/* The mapping to this CPU's events that ask for it. */
+static void pfm_perf_mmap_cpu(struct pfm_perf_mmap_probe *p)
+{
+	struct pfm_perf_mmap_cpu mc = { .p = p, .m = { .time = p->time, .cpu = p->cpu } };
+	u64 *buf = this_cpu_read(pfm_perf_mmap_buf);
+	const char *name;
 
 	if (!buf)
 		return;
-	list_for_each_entry(ev, &t->sb_events, sb_entry) {
-		if (!pfm_perf_sb_on(ev, p->cpu) || !pfm_perf_sb_map_wanted(ev, p->vma->vm_flags))
-			continue;
-		if (!filled)
-			pfm_perf_sb_map_fill(&m, p->vma);
-		filled = true;
-		pfm_perf_sb_map_record(ev, &m, buf, (char *)buf + PAGE_SIZE);
+	pfm_perf_sb_visit(NULL, p->cpu, pfm_perf_mmap_cpu_wanted, &mc);
+	if (!mc.wanted)
+		return;
+	pfm_perf_sb_map_fill(&mc.m, p->vma);
+	if (mc.m.file) {
+		name = d_path(&mc.m.file->f_path, (char *)buf + PAGE_SIZE, PATH_MAX);
+		mc.m.name = IS_ERR(name) ? "//toolong" : name;
 	}
+	pfm_perf_sb_visit(NULL, p->cpu, pfm_perf_mmap_cpu_write, &mc);
 }
 
 static void pfm_perf_mmap_bufs_free(void)
@@ -181,7 +216,7 @@ static int pfm_perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	p.time = local_clock();
 	p.cpu = smp_processor_id();
 	pfm_perf_sb_visit(current, -1, pfm_perf_mmap_enqueue, &p);
-	pfm_perf_sb_visit(NULL, p.cpu, pfm_perf_mmap_cpu_write, &p);
+	pfm_perf_mmap_cpu(&p);
 	return 0;
 }
 

@@ -125,7 +125,9 @@ void pfm_perf_sb_map_record(struct pfm_perf_event *ev, const struct pfm_perf_mma
 	u32 prot = 0, flags;
 
 	if (m->file) {
-		name = d_path(&m->file->f_path, path, PATH_MAX);
+		/* a CPU event's path was made before (mmap.c), path is NULL then */
+		if (!name)
+			name = d_path(&m->file->f_path, path, PATH_MAX);
 		if (IS_ERR(name))
 			name = "//toolong";
 		inode = file_inode(m->file);
