@@ -276,7 +276,12 @@ static void pfm_perf_probe_switch(void *data, bool preempt, struct task_struct *
 {
 	if (!atomic_read(&pfm_perf_nr_sb_switch))
 		return;
-	pfm_perf_task_switch(prev, next, false, READ_ONCE(prev->on_rq));
+	/*
+	 * A thread past exit_notify() has no events in 6.1 (perf_event_exit_task()
+	 * came before): its last switch out is nobody's, and its pid may be gone.
+	 */
+	if (!READ_ONCE(prev->exit_state))
+		pfm_perf_task_switch(prev, next, false, READ_ONCE(prev->on_rq));
 	pfm_perf_task_switch(next, prev, true, false);
 }
 
