@@ -352,6 +352,8 @@ client_manpage() {
 
 . /bin/perf-record.sh
 . /bin/perf-system.sh
+# perf_test_all: every perf test, on demand only (PERF_CLIENTS_ONLY=perf_test_all)
+. /bin/perf-test.sh
 
 if [ -r /sys/kernel/perfmon/syscall ]; then
 	echo "perf-clients: perfmon built in, system calls from $(cat /sys/kernel/perfmon/syscall)"
