@@ -19,6 +19,7 @@
 PERF_CLIENTS := /usr/bin/perf /usr/bin/papi_command_line /usr/bin/stress-ng
 PERF_DIFF_SRCS := $(wildcard $(TOP)/tests/guest/clients/diff*.c)
 PERF_GUEST_BINS := $(B)/guest/bin/noperf $(B)/guest/bin/perf_diff $(B)/guest/bin/manpage \
+		   $(B)/guest/bin/execenv \
 		   $(B)/guest/bin/cputime $(B)/guest/bin/workload-fp \
 		   $(B)/guest/bin/workload-dyn
 
@@ -27,6 +28,10 @@ perf-guest-bins: $(PERF_GUEST_BINS) $(LIBPFM_PERF_SO)
 
 # Dynamic, as a user's program is: the preload answers its syscall().
 $(B)/guest/bin/manpage: $(TOP)/tests/guest/clients/manpage.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -o $@ $<
+
+$(B)/guest/bin/execenv: $(TOP)/tests/guest/clients/execenv.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -o $@ $<
 
@@ -57,7 +62,7 @@ PERF_CLIENTS_FILES = $(TOP)/tests/guest/clients/perf-clients.sh \
 	$(B)/guest/bin/workload-fp:/bin/workload-fp +$(B)/guest/bin/workload-dyn:/bin/workload-dyn \
 	$(B)/guest/bin/noperf:/bin/noperf $(B)/guest/bin/perf_diff:/bin/perf_diff \
 	$(LIBPFM_PERF_SO):/lib/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
-	+$(B)/guest/bin/manpage:/bin/manpage \
+	+$(B)/guest/bin/manpage:/bin/manpage +$(B)/guest/bin/execenv:/bin/execenv \
 	$(TOP)/tests/guest/clients/perf-record.sh:/bin/perf-record.sh \
 	$(TOP)/tests/guest/clients/perf-system.sh:/bin/perf-system.sh \
 	$(TOP)/tests/guest/clients/perf-test.sh:/bin/perf-test.sh \
