@@ -9,7 +9,7 @@
 # may be answered by anything else), and passes; PERF_CLIENTS_ONLY=a:b runs only
 # those clients (perf-clients.sh).  PERF_CLIENTS_ONLY=perf_test_all runs every
 # test of perf test, natively and through the shim (perf-test.sh; not in the
-# default list: about an hour under TCG); PERF_TEST_ONLY=50:85 only those test
+# default list: 20 minutes and more under TCG); PERF_TEST_ONLY=50:85 only those test
 # numbers, PERF_TEST_LIMIT=SECONDS each run's limit (120), PERF_TEST_DUMP=1 prints
 # each run's perf test -v output.
 #
