@@ -26,8 +26,9 @@ $(B)/lib/obj/%.o: $(TOP)/libpfm-glue/%.c $(LIBPFM_HDRS)
 
 # The preload is a shared object: the library again, position-independent, in an
 # archive so that the link takes only the members it needs (not events.c and its
-# libpfm4).  --exclude-libs hides them: the .so exports syscall() alone, and a
-# preloaded program that has its own libperfmon keeps its own.
+# libpfm4).  --exclude-libs hides them: the .so exports syscall() and execve()
+# alone (preload/syscall.c), and a preloaded program that has its own libperfmon
+# keeps its own.
 LIBPFM_PIC_OBJS := $(patsubst $(TOP)/libpfm-glue/%.c,$(B)/lib/pic/%.o,$(LIBPFM_SRCS))
 LIBPFM_PIC_A    := $(B)/lib/libperfmon_pic.a
 LIBPFM_PERF_SO  := $(B)/lib/libperfmon-perf.so

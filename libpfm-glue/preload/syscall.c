@@ -22,7 +22,9 @@
  *
  * The library does nothing at load time and holds no state until a program
  * calls perf_event_open, so it is inert in every other process that inherits
- * LD_PRELOAD (perf's forked workload, PAPI's and stress-ng's children).  When no
+ * LD_PRELOAD (perf's forked workload, PAPI's and stress-ng's children).  It
+ * also defines execve(), so that a program run with an environment of its
+ * parent's making keeps the preload (below).  When no
  * perfmon answers the call (no door: the module is not loaded; or a kernel older
  * than the call) perf_event_open goes to the kernel as if the library were not
  * there, so a preloaded program never breaks.
@@ -31,6 +33,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -115,4 +118,55 @@ long syscall(long number, ...)
 		return -1;
 	}
 	return ret;
+}
+
+extern char **environ;
+
+/*
+ * A program that runs another with an environment of its own making drops
+ * LD_PRELOAD, and with it this library: perf daemon runs each session's perf
+ * record by execve(perf, argv, NULL), whose perf_event_open would then go to
+ * the kernel (or fail, under a filter that keeps it from the kernel).  So an
+ * execve() whose environment has no LD_PRELOAD, from a process that has one,
+ * passes this process's LD_PRELOAD on; an environment that names its own
+ * LD_PRELOAD is left as it is.  Only execve() itself: glibc's execv*() and
+ * execl*() keep environ, and posix_spawn() and the other exec calls reach the
+ * kernel inside glibc, where no preload sees them.
+ *
+ * It may run in a vfork() child, which shares the parent's memory: the new
+ * environment is built on the stack, nothing is allocated, and the system call
+ * is made directly.
+ */
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+	static const char key[] = "LD_PRELOAD=";
+	const char *mine = NULL;
+	size_t n = 0, len;
+	long ret;
+	char **e;
+
+	for (e = environ; e && *e; e++)
+		if (!strncmp(*e, key, sizeof(key) - 1)) {
+			mine = *e;
+			break;
+		}
+	for (; envp && envp[n]; n++)
+		if (!strncmp(envp[n], key, sizeof(key) - 1))
+			mine = NULL;
+	if (mine) {
+		const char *env[n + 2];
+
+		len = n * sizeof(*envp);
+		if (len)
+			memcpy(env, envp, len);
+		env[n] = mine;
+		env[n + 1] = NULL;
+		ret = raw_syscall(SYS_execve, (long)path, (long)argv, (long)env,
+				  0, 0, 0);
+	} else {
+		ret = raw_syscall(SYS_execve, (long)path, (long)argv, (long)envp,
+				  0, 0, 0);
+	}
+	errno = (int)-ret;
+	return -1;
 }

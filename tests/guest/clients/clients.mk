@@ -7,7 +7,11 @@
 # on the in-tree debug kernel through system call 462 (check-perf-clients-debug).
 # Both are in make check.  PERF_SHIM=absent expects every shim half to fail (none
 # may be answered by anything else), and passes; PERF_CLIENTS_ONLY=a:b runs only
-# those clients (perf-clients.sh).
+# those clients (perf-clients.sh).  PERF_CLIENTS_ONLY=perf_test_all runs every
+# test of perf test, natively and through the shim (perf-test.sh; not in the
+# default list: 20 minutes and more under TCG); PERF_TEST_ONLY=50:85 only those test
+# numbers, PERF_TEST_LIMIT=SECONDS each run's limit (120), PERF_TEST_DUMP=1 prints
+# each run's perf test -v output.
 #
 # The clients are the host's Debian binaries, copied into the image with their
 # shared libraries (about 22 MB gzipped); the guest runs the host's glibc.
@@ -15,6 +19,7 @@
 PERF_CLIENTS := /usr/bin/perf /usr/bin/papi_command_line /usr/bin/stress-ng
 PERF_DIFF_SRCS := $(wildcard $(TOP)/tests/guest/clients/diff*.c)
 PERF_GUEST_BINS := $(B)/guest/bin/noperf $(B)/guest/bin/perf_diff $(B)/guest/bin/manpage \
+		   $(B)/guest/bin/execenv \
 		   $(B)/guest/bin/cputime $(B)/guest/bin/workload-fp \
 		   $(B)/guest/bin/workload-dyn $(B)/guest/bin/dlopen_main $(B)/guest/bin/libpfm_dl.so
 
@@ -23,6 +28,10 @@ perf-guest-bins: $(PERF_GUEST_BINS) $(LIBPFM_PERF_SO)
 
 # Dynamic, as a user's program is: the preload answers its syscall().
 $(B)/guest/bin/manpage: $(TOP)/tests/guest/clients/manpage.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -o $@ $<
+
+$(B)/guest/bin/execenv: $(TOP)/tests/guest/clients/execenv.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -o $@ $<
 
@@ -63,18 +72,27 @@ PERF_CLIENTS_FILES = $(TOP)/tests/guest/clients/perf-clients.sh \
 	$(B)/guest/bin/noperf:/bin/noperf $(B)/guest/bin/perf_diff:/bin/perf_diff \
 	+$(B)/guest/bin/dlopen_main:/bin/dlopen_main $(B)/guest/bin/libpfm_dl.so:/lib/libpfm_dl.so \
 	$(LIBPFM_PERF_SO):/lib/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
-	+$(B)/guest/bin/manpage:/bin/manpage \
+	+$(B)/guest/bin/manpage:/bin/manpage +$(B)/guest/bin/execenv:/bin/execenv \
 	$(TOP)/tests/guest/clients/perf-record.sh:/bin/perf-record.sh \
 	$(TOP)/tests/guest/clients/perf-system.sh:/bin/perf-system.sh \
+	$(TOP)/tests/guest/clients/perf-test.sh:/bin/perf-test.sh \
+	/usr/lib/perf-core/tests:/usr/lib/perf-core/tests \
+	+/usr/bin/bash:/bin/bash +/usr/bin/strace:/usr/bin/strace \
+	+/usr/bin/mktemp:/opt/gnu/bin/mktemp +/usr/bin/tail:/opt/gnu/bin/tail \
 	$(foreach c,$(PERF_CLIENTS),+$(c):$(c))
 PERF_CLIENTS_APPEND = $(strip $(if $(PERF_SHIM),PFM_SHIM=$(PERF_SHIM)) \
-	$(if $(PERF_CLIENTS_ONLY),PERF_CLIENTS_ONLY=$(PERF_CLIENTS_ONLY)))
+	$(if $(PERF_CLIENTS_ONLY),PERF_CLIENTS_ONLY=$(PERF_CLIENTS_ONLY)) \
+	$(if $(PERF_TEST_ONLY),PERF_TEST_ONLY=$(PERF_TEST_ONLY)) \
+	$(if $(PERF_TEST_LIMIT),PERF_TEST_LIMIT=$(PERF_TEST_LIMIT)) \
+	$(if $(PERF_TEST_DUMP),PERF_TEST_DUMP=$(PERF_TEST_DUMP)))
+# perf_test_all takes up to two limits per test: the whole boot gets 3 hours
+PERF_CLIENTS_TIMEOUT = $(if $(findstring perf_test_all,$(PERF_CLIENTS_ONLY)),10800,900)
 
 check-perf-clients: module guest-bins perf-guest-bins
 	$(MKINITRAMFS) $(B)/guest/perf-clients.cpio.gz $(PERF_CLIENTS_FILES) \
 		$(PFM_KO):/lib/perfmon.ko
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/perf-clients.cpio.gz \
-		$(if $(PERF_CLIENTS_APPEND),--append "$(PERF_CLIENTS_APPEND)") --timeout 900 \
+		$(if $(PERF_CLIENTS_APPEND),--append "$(PERF_CLIENTS_APPEND)") --timeout $(PERF_CLIENTS_TIMEOUT) \
 		--log $(B)/guest/perf-clients.log
 
 # The same on the debug kernel: its perf_events answers the native half, the

@@ -350,8 +350,25 @@ client_manpage() {
 	verdict shim manpage "$(manpage_check $OUT/manpage.shim)"
 }
 
+# --- a client run by execve() with an environment of its parent's making ----------
+# (perf daemon's sessions): the preload must reach it through the shim
+
+execenv_check() {	# FILE
+	[ "$(grep -c '^child: opened' "$1")" -eq 2 ] ||
+		echo " $(grep -v '^child: opened' "$1" | head -n 3 | tr '\n' ';')"
+}
+
+client_execenv() {
+	execenv > $OUT/execenv.native 2>&1
+	verdict native execenv "$(execenv_check $OUT/execenv.native)"
+	$SHIM execenv > $OUT/execenv.shim 2>&1
+	verdict shim execenv "$(execenv_check $OUT/execenv.shim)"
+}
+
 . /bin/perf-record.sh
 . /bin/perf-system.sh
+# perf_test_all: every perf test, on demand only (PERF_CLIENTS_ONLY=perf_test_all)
+. /bin/perf-test.sh
 
 if [ -r /sys/kernel/perfmon/syscall ]; then
 	echo "perf-clients: perfmon built in, system calls from $(cat /sys/kernel/perfmon/syscall)"
@@ -373,7 +390,7 @@ for knob in compaction_proactiveness compact_unevictable_allowed; do
 done
 
 # PERF_CLIENTS_ONLY=a:b (kernel command line, make PERF_CLIENTS_ONLY=a:b): those only
-for client in $(echo "${PERF_CLIENTS_ONLY:-manpage:perf_stat:papi:perf_test:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen}" | tr : " "); do
+for client in $(echo "${PERF_CLIENTS_ONLY:-manpage:execenv:perf_stat:papi:perf_test:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen}" | tr : " "); do
 	client_$client
 done
 
