@@ -278,11 +278,13 @@ static void pfm_perf_probe_switch(void *data, bool preempt, struct task_struct *
 		return;
 	/*
 	 * A thread past exit_notify() has no events in 6.1 (perf_event_exit_task()
-	 * came before): its last switch out is nobody's, and its pid may be gone.
+	 * came before): its switches (a preemptible kernel may switch it out and
+	 * in again) are nobody's, and its parent may have reaped its pid already.
 	 */
 	if (!READ_ONCE(prev->exit_state))
 		pfm_perf_task_switch(prev, next, false, READ_ONCE(prev->on_rq));
-	pfm_perf_task_switch(next, prev, true, false);
+	if (!READ_ONCE(next->exit_state))
+		pfm_perf_task_switch(next, prev, true, false);
 }
 
 /*

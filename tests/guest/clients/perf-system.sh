@@ -15,16 +15,18 @@ sys_report() {
 			printf "%.1f %s\n", s, $0 }'
 }
 
-# sys_share DATA: the share of the spin in the workload's samples (the idle
-# CPUs' share depends on how long perf itself runs, which varies under TCG)
+# sys_share DATA: the share of the spin in the workload's user-level samples
+# (the idle CPUs' share follows how long perf itself runs, which varies under
+# TCG; the kernel's, how much the debug kernel's checks cost each hook)
 sys_share() {
 	perf report -i "$1" --stdio --no-children --comm workload --percentage relative \
 		--sort dso,sym 2>/dev/null |
-		awk '/ workload +\[\.\] do_spin$/ { print $1 + 0; exit }'
+		awk '/^ *[0-9.]+%.*\[\.\]/ { u += $1 } / workload +\[\.\] do_spin$/ { s = $1 + 0 }
+			END { if (s && u) printf "%.1f\n", 100 * s / u }'
 }
 
 # sys_check REPORT DATA [NATIVE_DATA]: the workload's spin named, with a share of
-# the workload's samples within 10 points of native's, the idle loop named, and
+# the workload's user-level samples within 10 points of native's, the idle loop named, and
 # nothing of the workload's unresolved over 2 % (perf-exec is its name before
 # the exec's COMM; perf itself is stripped)
 sys_check() {
