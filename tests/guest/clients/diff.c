@@ -176,16 +176,22 @@ static int trace_differs(const char *name, const char *an, const struct trace *a
 
 int child_start(struct child *c, void (*work)(long), long arg)
 {
-	int p[2];
+	int p[2], ready[2];
 	char go;
 
 	if (pipe(p))
 		return -1;
+	if (pipe(ready)) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
 	c->pid = fork();
 	if (c->pid < 0)
 		return -1;
 	if (!c->pid) {
 		close(p[1]);
+		close(ready[0]);
 		/*
 		 * Fault in everything mapped now (code, data, stack): what the
 		 * child counts after the start is its work alone, not the pages
@@ -194,6 +200,10 @@ int child_start(struct child *c, void (*work)(long), long arg)
 		 */
 		if (!c->no_lock)
 			mlockall(MCL_CURRENT);
+		/* its faults done before the parent opens anything (the parent waits) */
+		if (write(ready[1], "r", 1) != 1)
+			_exit(3);
+		close(ready[1]);
 		/* blocked here, counting nothing, until the parent has opened */
 		if (read(p[0], &go, 1) != 1)
 			_exit(3);
@@ -201,6 +211,11 @@ int child_start(struct child *c, void (*work)(long), long arg)
 		_exit(0);
 	}
 	close(p[0]);
+	close(ready[1]);
+	/* a child still faulting its pages in would count in the parent's events */
+	if (read(ready[0], &go, 1) != 1)
+		go = 0;
+	close(ready[0]);
 	c->go = p[1];
 	return 0;
 }
