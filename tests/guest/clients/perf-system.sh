@@ -26,7 +26,8 @@ sys_share() {
 }
 
 # sys_check REPORT DATA [NATIVE_DATA]: the workload's spin named, with a share of
-# the workload's user-level samples within 10 points of native's, the idle loop named, and
+# the workload's user-level samples within 15 points of native's (the shim's
+# spread on the debug kernel, 8 runs: 80.7 to 97.9 % with a 500 ms spin), the idle loop named, and
 # nothing of the workload's unresolved over 2 % (perf-exec is its name before
 # the exec's COMM; perf itself is stripped)
 sys_check() {
@@ -38,13 +39,21 @@ sys_check() {
 	[ -n "$s" ] || { echo " no workload do_spin"; return; }
 	[ -z "$3" ] && return
 	n=$(sys_share "$3")
-	awk -v a="$s" -v b="$n" 'BEGIN { d = a - b; exit !(d < -10 || d > 10) }' &&
-		echo " do_spin $s %, native $n %"
+	awk -v a="$s" -v b="$n" 'BEGIN { d = a - b; exit !(d < -15 || d > 15) }' &&
+		echo " do_spin $s %, native $n %: $(sys_user "$2")"
 }
 
-# A spin of 500 ms and little else: on the debug kernel the workload's system
-# calls and faults (lockdep, KASAN) would leave the spin under 2 %
-WS="/bin/workload -s 0 -p 64 -t 500 -l 1"
+# sys_user DATA: the workload's user-level entries, for a verdict's reason
+sys_user() {
+	perf report -i "$1" --stdio --no-children --comm workload --percentage relative \
+		--sort dso,sym 2>/dev/null | awk '/^ *[0-9.]+%.*\[\.\]/' | head -n 6 | tr -s ' \n' ' ;'
+}
+
+# A spin of 1 s and little else: on the debug kernel the workload's system
+# calls and faults (lockdep, KASAN) would leave the spin under 2 %, and its
+# start-up's user-level work (libc, the dynamic loader's tables) is a share of
+# the user-level samples that grows as the spin's shrinks
+WS="/bin/workload -s 0 -p 64 -t 1000 -l 1"
 
 client_perf_record_a() {
 	mkdir -p $RECD
@@ -58,6 +67,7 @@ client_perf_record_a() {
 	verdict shim perf-record-a "$(sys_check $OUT/sys.shim $RECD/sys.shim.data \
 		$RECD/sys.native.data)"
 	echo "  $(tr '\n' ';' < $OUT/sys.shim)"
+	echo "  do_spin of the workload's user level: native $(sys_share $RECD/sys.native.data) %, shim $(sys_share $RECD/sys.shim.data) %: $(sys_user $RECD/sys.shim.data)"
 	cd /
 }
 
