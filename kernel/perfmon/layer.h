@@ -112,6 +112,48 @@ const struct pfm_ovfl_where *pfm_overflow_where(void);
 /* sw_pmu.c: the address of the software event being counted now (a fault's) */
 u64 pfm_sw_event_addr(void);
 
+/*
+ * sw_pmu.c: a hit of a keyed software event (perfmon_sw.h: TRACEPOINT, BREAKPOINT)
+ * in the current thread, from its source: n more for the counters of event whose
+ * PMC has key, at level (PFM_SW_PMC_USR or PFM_SW_PMC_OS), in the thread's session
+ * and the CPU's, as the core's own events count; at: where it happened, for the
+ * overflow message and sample (NULL: the current thread's user state).  Preemption
+ * off, no context's lock held.
+ */
+void pfm_sw_count_keyed(unsigned int event, u32 key, u64 n, u64 level,
+			const struct pfm_ovfl_where *at);
+
+/*
+ * sw_keyed.c: what a source hands a sampling format with the hit it counts (a trace
+ * event's record, for perf's PERF_SAMPLE_RAW), on this CPU: the source swaps its
+ * own in before pfm_sw_count_keyed() and swaps the saved one back after, so that a
+ * hit inside another (an interrupt) leaves the outer one's in place.  A format reads
+ * it during the overflow: NULL and size 0 when the event has none.
+ */
+struct pfm_sw_payload {
+	const void *data;
+	u32 size;
+};
+void pfm_sw_payload_swap(struct pfm_sw_payload *p);
+const void *pfm_sw_event_payload(u32 *size);
+
+/*
+ * sw_keyed.c: the source of a keyed event.  get() is called by a PMC write whose
+ * value has event and key (process context, ctx->mutex held; it may sleep), before
+ * the write changes anything: 0, or the errno the write returns (ENOENT: no such
+ * key).  put() gives one back when that value is gone from its set (replaced,
+ * the set deleted, the context closed), in any context: it must not sleep.  Each
+ * value holds one; a source attaches to what it watches at its first hold and
+ * lets go after the last.  A PMC value that pfm_pmc_set_value() changes keeps its
+ * event and key.  One source per event: a second is -EBUSY.
+ */
+struct pfm_sw_keyed_ops {
+	int (*get)(unsigned int event, u32 key);
+	void (*put)(unsigned int event, u32 key);
+};
+int pfm_sw_keyed_register(unsigned int event, const struct pfm_sw_keyed_ops *ops);
+void pfm_sw_keyed_unregister(unsigned int event, const struct pfm_sw_keyed_ops *ops);
+
 /* sw_hooks.c: the kernel's tracepoint of that name, or NULL (a module cannot take its symbol) */
 struct tracepoint;
 struct tracepoint *pfm_tracepoint(const char *name);

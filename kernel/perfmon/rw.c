@@ -15,6 +15,7 @@
 #include "rw.h"
 #include "sets.h"
 #include "state.h"
+#include "sw_pmu.h"
 #include "upage.h"
 
 static bool pfm_all_zero(const void *p, size_t len)
@@ -226,16 +227,24 @@ long pfm_write_pmcs_clocked(struct pfm_context *ctx, void *vec, unsigned int n,
 		if (ret)
 			return ret;
 	}
+	ret = pfm_sw_keyed_write_get(req, n);
+	if (ret)
+		return ret;
 	if (pfm_pmcs_hw(req, n)) {
 		ret = pfm_hw_claim(ctx);
 		if (ret)
-			return ret;
+			goto err_keyed;
 	}
 	ret = pfm_pmcs_needs(ctx, req, n);
 	if (ret)
-		return ret;
+		goto err_keyed;
+	pfm_sw_keyed_write_replace(ctx, req, n);
 	pfm_run_on_state(ctx, pfm_apply_pmcs, &a);
 	return 0;
+
+err_keyed:
+	pfm_sw_keyed_write_undo(req, n);
+	return ret;
 }
 
 long pfm_write_pmcs(struct pfm_context *ctx, void *vec, unsigned int n)

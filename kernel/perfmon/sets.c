@@ -8,6 +8,7 @@
 #include "switch.h"
 #include "pmu_state.h"
 #include "sets.h"
+#include "sw_pmu.h"
 #include "upage.h"
 
 /*
@@ -41,6 +42,7 @@ void pfm_set_free(struct pfm_event_set *set)
 {
 	if (!set)
 		return;
+	pfm_sw_keyed_set_free(set);
 	kfree(set->pmcs);
 	kfree(set->pmds);
 	kfree(set->opts);

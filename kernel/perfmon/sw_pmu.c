@@ -297,10 +297,27 @@ static __always_inline u64 pfm_sw_add_mask(struct pfm_sw_bank *c, unsigned long 
 	return ovfl;
 }
 
-/* Adds n to the counters of event, at level; returns the carries. */
-static u64 pfm_sw_add(struct pfm_sw_bank *c, unsigned int event, u64 n, u64 level)
+/* Of the counters in mask, those whose PMC has key (keyed events, perfmon_sw.h). */
+static noinline unsigned long pfm_sw_key_mask(const struct pfm_sw_bank *c, unsigned long mask,
+					      u32 key)
 {
-	return pfm_sw_add_mask(c, c->counting[event] & pfm_sw_level_mask(c, level), n);
+	unsigned long keep = 0;
+	unsigned int i;
+
+	pfm_sw_for_each(i, mask)
+		if (PFM_SW_PMC_KEY(c->pmc[i]) == key)
+			keep |= 1UL << i;
+	return keep;
+}
+
+/* Adds n to the counters of event (of key, if keyed), at level; returns the carries. */
+static u64 pfm_sw_add(struct pfm_sw_bank *c, unsigned int event, u64 n, u64 level, u32 key)
+{
+	unsigned long mask = c->counting[event] & pfm_sw_level_mask(c, level);
+
+	if (unlikely(event >= PFM_SW_EV_TRACEPOINT) && mask)
+		mask = pfm_sw_key_mask(c, mask, key);
+	return pfm_sw_add_mask(c, mask, n);
 }
 
 /*
@@ -315,7 +332,7 @@ static noinline u64 __pfm_sw_fold_migrations(struct pfm_sw_bank *c)
 	if (!n)
 		return 0;
 	return pfm_sw_add(c, PFM_SW_EV_CPU_MIGRATIONS, n,
-			  pfm_sw_own_level[PFM_SW_EV_CPU_MIGRATIONS]);
+			  pfm_sw_own_level[PFM_SW_EV_CPU_MIGRATIONS], 0);
 }
 
 static __always_inline u64 pfm_sw_fold_migrations(struct pfm_sw_bank *c)
@@ -340,9 +357,16 @@ static bool pfm_sw_pmd_in_page(unsigned int idx __always_unused, u64 pmc_value)
 	return pfm_sw_event(pmc_value) != PFM_SW_EV_TASK_CLOCK;
 }
 
+/* A key belongs to a keyed event only; whether the key names anything is its source's. */
 static int pfm_sw_pmc_check(unsigned int idx __always_unused, u64 value)
 {
-	return (value & PFM_SW_PMC_EVENT_MASK) > PFM_SW_EV_MAX ? -EINVAL : 0;
+	unsigned int ev = value & PFM_SW_PMC_EVENT_MASK;
+
+	if (ev > PFM_SW_EV_MAX)
+		return -EINVAL;
+	if (!pfm_sw_keyed(ev) && PFM_SW_PMC_KEY(value))
+		return -EINVAL;
+	return 0;
 }
 
 /*
@@ -614,7 +638,7 @@ static __always_inline bool pfm_sw_any_enabled(unsigned int to)
  * the CPU since the last one.
  */
 static void __pfm_sw_count(unsigned int event, u64 n, u64 level, unsigned int to,
-			   const struct pfm_ovfl_where *at)
+			   const struct pfm_ovfl_where *at, u32 key)
 {
 	struct pfm_sw_bank *c;
 	unsigned long flags;
@@ -625,13 +649,13 @@ static void __pfm_sw_count(unsigned int event, u64 n, u64 level, unsigned int to
 	local_irq_save(flags);
 	c = pfm_sw_bank(false);
 	if ((to & PFM_SW_TO_THREAD) && c->enabled && c->owner == current) {
-		ovfl = pfm_sw_add(c, event, n, level);
+		ovfl = pfm_sw_add(c, event, n, level, key);
 		if (ovfl)
 			pfm_pmu_bank_overflow_at(&pfm_sw_unit, false, ovfl, at);
 	}
 	c = pfm_sw_bank(true);
 	if ((to & PFM_SW_TO_CPU) && c->enabled) {
-		ovfl = pfm_sw_add(c, event, n, level);
+		ovfl = pfm_sw_add(c, event, n, level, key);
 		if (!(to & PFM_SW_TO_THREAD))
 			ovfl |= pfm_sw_fold_migrations(c);
 		if (ovfl)
@@ -644,7 +668,20 @@ static void __pfm_sw_count(unsigned int event, u64 n, u64 level, unsigned int to
 void pfm_sw_count(unsigned int event, u64 n)
 {
 	__pfm_sw_count(event, n, pfm_sw_own_level[event], PFM_SW_TO_THREAD | PFM_SW_TO_CPU,
-		       NULL);
+		       NULL, 0);
+}
+
+/*
+ * A keyed event's hit (layer.h), in the thread that caused it, counted as any other
+ * event of that thread: its carries take the same overflow path.
+ */
+void pfm_sw_count_keyed(unsigned int event, u32 key, u64 n, u64 level,
+			const struct pfm_ovfl_where *at)
+{
+	if (WARN_ON_ONCE(!pfm_sw_keyed(event)))
+		return;
+	__pfm_sw_count(event, n, level & PFM_SW_LEVELS, PFM_SW_TO_THREAD | PFM_SW_TO_CPU,
+		       at, key);
 }
 
 /*
@@ -653,7 +690,7 @@ void pfm_sw_count(unsigned int event, u64 n)
  */
 void pfm_sw_count_thread(unsigned int event, u64 n)
 {
-	__pfm_sw_count(event, n, pfm_sw_own_level[event], PFM_SW_TO_THREAD, NULL);
+	__pfm_sw_count(event, n, pfm_sw_own_level[event], PFM_SW_TO_THREAD, NULL, 0);
 }
 
 /*
@@ -680,7 +717,7 @@ void pfm_sw_count_switch_out(void)
  */
 void pfm_sw_count_cpu(unsigned int event, u64 n)
 {
-	__pfm_sw_count(event, n, pfm_sw_own_level[event], PFM_SW_TO_CPU, NULL);
+	__pfm_sw_count(event, n, pfm_sw_own_level[event], PFM_SW_TO_CPU, NULL, 0);
 }
 
 /*
@@ -696,7 +733,7 @@ void pfm_sw_count_fault(unsigned long addr, const struct pfm_ovfl_where *at)
 	this_cpu_write(pfm_sw_addr, addr);
 	__pfm_sw_count(PFM_SW_EV_PAGE_FAULTS, 1,
 		       at->kernel ? PFM_SW_PMC_OS : pfm_sw_own_level[PFM_SW_EV_PAGE_FAULTS],
-		       PFM_SW_TO_THREAD | PFM_SW_TO_CPU, at);
+		       PFM_SW_TO_THREAD | PFM_SW_TO_CPU, at, 0);
 	this_cpu_write(pfm_sw_addr, 0);
 }
 
@@ -717,7 +754,8 @@ void pfm_sw_migration_to(int cpu)
 
 #define PFM_SW_PMC_DESC(n) {						\
 	.name = "SW_PMC" #n, .type = PFM_REG_I | PFM_REG_NO64,		\
-	.rsvd_msk = ~(PFM_SW_PMC_EVENT_MASK | PFM_SW_LEVELS | PFM_SW_PMC_EN), \
+	.rsvd_msk = ~(PFM_SW_PMC_EVENT_MASK | PFM_SW_LEVELS | PFM_SW_PMC_EN | \
+		      PFM_SW_PMC_KEY_MASK),				\
 	.priv_msk = PFM_SW_PMC_OS,					\
 }
 #define PFM_SW_PMD_DESC(n) {						\

@@ -16,4 +16,21 @@ void pfm_sw_migration_to(int cpu);
 void pfm_sw_count_fault(unsigned long addr, const struct pfm_ovfl_where *at);
 void pfm_sw_timers_exit(void);
 
+/* Events whose PMC carries a key, fed by a source that a layer registers. */
+static inline bool pfm_sw_keyed(unsigned int event)
+{
+	return event == PFM_SW_EV_TRACEPOINT || event == PFM_SW_EV_BREAKPOINT;
+}
+
+/*
+ * sw_keyed.c: the sources' hold on the keys that PMC values name, taken by a write
+ * before it changes anything and given back once the values are gone.
+ */
+struct pfarg_pmc;
+int pfm_sw_keyed_write_get(const struct pfarg_pmc *req, unsigned int n);
+void pfm_sw_keyed_write_undo(const struct pfarg_pmc *req, unsigned int n);
+void pfm_sw_keyed_write_replace(struct pfm_context *ctx, const struct pfarg_pmc *req,
+				unsigned int n);
+void pfm_sw_keyed_set_free(const struct pfm_event_set *set);
+
 #endif /* _PERFMON_SW_PMU_H */

@@ -41,6 +41,7 @@ Suite *pfm_emul64_suite(void);
 Suite *pfm_state_suite(void);
 Suite *pfm_sw_suite(void);
 Suite *pfm_sw_banks_suite(void);
+Suite *pfm_sw_keyed_suite(void);
 Suite *pfm_upage_suite(void);
 Suite *pfm_ctx_suite(void);
 Suite *pfm_pmu_suite(void);

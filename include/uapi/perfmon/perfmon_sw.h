@@ -11,6 +11,7 @@
  *   bit  17     OS: count events at kernel level; needs privilege (see perfmon.h,
  *               ACCESS: EPERM when refused)
  *   bit  22     EN: the counter counts while monitoring is started
+ *   bits 32-63  KEY, for the keyed events below only (zero for the others)
  *   others      reserved, must be zero
  *
  * A counter with neither USR nor OS counts nothing.  Levels are those of the
@@ -40,6 +41,22 @@
  *   SYSCALLS        system calls entered by the thread; the pfm_stop() (or
  *                   pfm_read_pmds() while started) that observes the count is
  *                   itself counted: N calls between start and stop read as N + 1
+ *
+ * Keyed events are fed by a source outside the software PMU (a layer of the
+ * module, which registers with the core) and name what they count with KEY:
+ *
+ *   TRACEPOINT      hits of the kernel trace event whose tracefs id is KEY
+ *                   (/sys/kernel/tracing/events/<system>/<event>/id), each hit
+ *                   counting by the amount the event gives (1 for most); USR:
+ *                   hits whose registers are at user level (the system call
+ *                   events), OS: the others
+ *   BREAKPOINT      hits of the breakpoint whose id the source gave out as KEY
+ *
+ * A counter counts only the hits of its own KEY.  Writing a PMC with a keyed event
+ * asks its source for KEY: ENOENT when no source is there or the source knows no
+ * such key, or the source's own errno; the source is held from that write until
+ * the value is replaced, its set deleted or its context closed.  A KEY with an
+ * event that is not keyed is EINVAL.
  */
 #ifndef _UAPI_PERFMON_PERFMON_SW_H
 #define _UAPI_PERFMON_PERFMON_SW_H
@@ -54,14 +71,22 @@
 #define PFM_SW_EV_CPU_MIGRATIONS 3
 #define PFM_SW_EV_PAGE_FAULTS	4
 #define PFM_SW_EV_SYSCALLS	5
-#define PFM_SW_EV_MAX		5	/* non-ABI: grows with new events */
+#define PFM_SW_EV_TRACEPOINT	6	/* keyed */
+#define PFM_SW_EV_BREAKPOINT	7	/* keyed */
+#define PFM_SW_EV_MAX		7	/* non-ABI: grows with new events */
 
 #define PFM_SW_PMC_EVENT_MASK	0xffULL
 #define PFM_SW_PMC_USR		(1ULL << 16)
 #define PFM_SW_PMC_OS		(1ULL << 17)
 #define PFM_SW_PMC_EN		(1ULL << 22)
+#define PFM_SW_PMC_KEY_SHIFT	32
+#define PFM_SW_PMC_KEY_MASK	(0xffffffffULL << PFM_SW_PMC_KEY_SHIFT)
 
 /* Counts ev at user level, the level any user may count at. */
 #define PFM_SW_PMC(ev)		((__u64)(ev) | PFM_SW_PMC_USR | PFM_SW_PMC_EN)
+/* The KEY of a PMC value, and a keyed event's value at user level. */
+#define PFM_SW_PMC_KEY(pmc)	((__u32)((pmc) >> PFM_SW_PMC_KEY_SHIFT))
+#define PFM_SW_PMC_KEYED(ev, key) \
+	(PFM_SW_PMC(ev) | ((__u64)(__u32)(key) << PFM_SW_PMC_KEY_SHIFT))
 
 #endif /* _UAPI_PERFMON_PERFMON_SW_H */

@@ -187,7 +187,7 @@ END_TEST
 
 START_TEST(test_pmcs_bad_event)
 {
-	static const unsigned int events[] = { PFM_SW_EV_MAX + 1, 6, 0x80, 0xff };
+	static const unsigned int events[] = { PFM_SW_EV_MAX + 1, 0x40, 0x80, 0xff };
 	struct pfarg_pmc pc;
 	int fd = ck_ctx_create();
 	size_t i;
