@@ -61,13 +61,16 @@ check-install:
 # The module's sources as DKMS takes them: /usr/src/perfmon-VERSION (dkms.conf).
 DKMS_SRC := $(DESTDIR)/usr/src/perfmon-$(PERFMON_VERSION)
 install-dkms:
-	install -d $(DKMS_SRC)/kernel/perfmon/perf $(DKMS_SRC)/arch/x86/perfmon \
+	install -d $(DKMS_SRC)/kernel/perfmon/perf $(DKMS_SRC)/kernel/perfmon/trace \
+		$(DKMS_SRC)/arch/x86/perfmon \
 		$(DKMS_SRC)/include/uapi/perfmon
 	install -m 644 $(TOP)/dkms.conf $(DKMS_SRC)/
 	install -m 644 $(wildcard $(TOP)/kernel/perfmon/*.[ch]) $(TOP)/kernel/perfmon/Kbuild \
 		$(TOP)/kernel/perfmon/Kconfig $(DKMS_SRC)/kernel/perfmon/
 	install -m 644 $(wildcard $(TOP)/kernel/perfmon/perf/*.[ch]) $(TOP)/kernel/perfmon/perf/Kbuild \
 		$(DKMS_SRC)/kernel/perfmon/perf/
+	install -m 644 $(wildcard $(TOP)/kernel/perfmon/trace/*.[ch]) $(TOP)/kernel/perfmon/trace/Kbuild \
+		$(DKMS_SRC)/kernel/perfmon/trace/
 	install -m 644 $(wildcard $(TOP)/arch/x86/perfmon/*.[ch]) $(TOP)/arch/x86/perfmon/Kbuild \
 		$(DKMS_SRC)/arch/x86/perfmon/
 	install -m 644 $(UAPI_HDRS) $(DKMS_SRC)/include/uapi/perfmon/

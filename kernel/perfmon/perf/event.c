@@ -59,13 +59,25 @@ static u64 pfm_perf_sw_pmc(const struct perf_event_attr *a)
 	return 0;
 }
 
+/*
+ * A tracepoint: the software PMU's TRACEPOINT event keyed by the tracefs id
+ * (open.c checked that it fits).  perf_events drops a hit only for
+ * exclude_kernel when its registers are not at user level: kernel-level hits
+ * count unless it is set, user-level ones always.
+ */
+static u64 pfm_perf_tp_pmc(const struct perf_event_attr *a)
+{
+	return PFM_SW_EV_TRACEPOINT | PFM_SW_PMC_USR | (a->exclude_kernel ? 0 : PFM_SW_PMC_OS) |
+	       (a->config << PFM_SW_PMC_KEY_SHIFT);
+}
+
 /* Where attr may count, and with what value: software here, hardware by the PMU. */
 static int pfm_perf_encode(const struct perf_event_attr *a, struct pfm_perf_enc *enc)
 {
-	if (a->type != PERF_TYPE_SOFTWARE)
+	if (a->type != PERF_TYPE_SOFTWARE && a->type != PERF_TYPE_TRACEPOINT)
 		return pfm_perf_hw_encode(a, enc);
 	memset(enc, 0, sizeof(*enc));
-	enc->pmc = pfm_perf_sw_pmc(a);
+	enc->pmc = a->type == PERF_TYPE_TRACEPOINT ? pfm_perf_tp_pmc(a) : pfm_perf_sw_pmc(a);
 	if (enc->pmc)
 		enc->counters = (1U << PFM_SW_NUM_COUNTERS) - 1;
 	return 0;

@@ -156,17 +156,34 @@ static struct task_struct *pfm_perf_find_task(int pid)
 }
 
 /*
+ * perf_trace_event_perm(): a tracepoint's raw records (PERF_SAMPLE_RAW) need
+ * perf_allow_tracepoint() (paranoid -1 or CAP_PERFMON, else EPERM), but for a
+ * thread's events of the trace events marked for any user (the system call
+ * ones), which perfmon cannot tell from the id: it asks it of every thread's
+ * event too (perfmon_perf.h).
+ */
+static int pfm_perf_tp_perm(const struct perf_event_attr *attr, struct task_struct *task)
+{
+	if (!(attr->sample_type & PERF_SAMPLE_RAW))
+		return 0;
+	return READ_ONCE(pfm_paranoid) > -1 && !perfmon_capable() ? -EPERM : 0;
+}
+
+/*
  * The type and config: software events here, perf's hardware ones (HARDWARE,
  * HW_CACHE, RAW) on the hardware PMU if there is one (ENOENT otherwise, as
  * perf_events answers without a PMU), any other type ENOENT.
  */
-static int pfm_perf_check_type(const struct perf_event_attr *attr)
+static int pfm_perf_check_type(const struct perf_event_attr *attr, struct task_struct *task)
 {
 	struct pfm_perf_enc enc;
 
 	switch (attr->type) {
 	case PERF_TYPE_SOFTWARE:
 		return attr->config >= PERF_COUNT_SW_MAX ? -ENOENT : 0;
+	case PERF_TYPE_TRACEPOINT:
+		/* perf_trace_init(): no trace event has that id; the source checks the rest */
+		return attr->config > U32_MAX ? -EINVAL : pfm_perf_tp_perm(attr, task);
 	case PERF_TYPE_HARDWARE:
 	case PERF_TYPE_HW_CACHE:
 	case PERF_TYPE_RAW:
@@ -188,7 +205,7 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 		return -EINVAL;
 	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ))
 		return -EINVAL;
-	ret = pfm_perf_check_type(attr);
+	ret = pfm_perf_check_type(attr, task);
 	if (ret)
 		return ret;
 	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)

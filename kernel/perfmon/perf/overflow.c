@@ -32,7 +32,7 @@
 				 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
 				 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
 				 PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | \
-				 PERF_SAMPLE_CALLCHAIN)
+				 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
 
 /*
  * The sample bits a record here has; any other is EOPNOTSUPP, where perf
@@ -42,6 +42,11 @@
 int pfm_perf_sample_bits_check(const struct perf_event_attr *attr)
 {
 	return attr->sample_type & ~PFM_PERF_SAMPLE_OK ? -EOPNOTSUPP : 0;
+}
+
+bool pfm_perf_swevent(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT;
 }
 
 /*
@@ -56,14 +61,14 @@ static bool pfm_perf_is_clock(const struct perf_event_attr *attr)
 }
 
 /*
- * A software event other than the clocks, with a fixed period and PERIOD in its
- * samples: 6.1's perf_swevent_event() samples every occurrence, each with
- * PERIOD 1, whatever sample_period says (the count is unchanged).  Hardware
- * events sample every period.
+ * A software event other than the clocks, or a tracepoint, with a fixed period
+ * and PERIOD in its samples: 6.1's perf_swevent_event() samples every
+ * occurrence, each with PERIOD 1, whatever sample_period says (the count is
+ * unchanged).  Hardware events sample every period.
  */
 bool pfm_perf_every_event(const struct perf_event_attr *attr)
 {
-	return attr->type == PERF_TYPE_SOFTWARE && !attr->freq &&
+	return pfm_perf_swevent(attr) && !attr->freq &&
 	       (attr->sample_type & PERF_SAMPLE_PERIOD) && !pfm_perf_is_clock(attr);
 }
 
@@ -218,7 +223,7 @@ bool pfm_perf_sample_excluded(const struct perf_event_attr *attr)
 {
 	const struct pfm_ovfl_where *at = pfm_overflow_where();
 
-	return attr->type == PERF_TYPE_SOFTWARE && attr->exclude_kernel && at && at->kernel;
+	return pfm_perf_swevent(attr) && attr->exclude_kernel && at && at->kernel;
 }
 
 /* The sample's IP, and its misc level (PERF_RECORD_MISC_USER or _KERNEL). */

@@ -18,6 +18,7 @@
  */
 #include "layer.h"
 #include "perf.h"
+#include "sample.h"
 
 PFM_ULONG_KNOB(perf_max_sample_rate, pfm_perf_max_sample_rate, 1, INT_MAX);
 PFM_ULONG_KNOB(perf_event_mlock_kb, pfm_perf_mlock_kb, 0, INT_MAX);
@@ -47,9 +48,12 @@ static int pfm_perf_init(void)
 {
 	int ret;
 
-	ret = pfm_perf_inherit_init();
+	ret = pfm_perf_sample_init();
 	if (ret)
 		return ret;
+	ret = pfm_perf_inherit_init();
+	if (ret)
+		goto err_sample;
 	ret = pfm_thread_ops_set(&pfm_perf_task_ops);
 	if (ret)
 		goto err_inherit;
@@ -75,6 +79,8 @@ err_ops:
 	pfm_thread_ops_clear(&pfm_perf_task_ops);
 err_inherit:
 	pfm_perf_inherit_exit();
+err_sample:
+	pfm_perf_sample_exit();
 	return ret;
 }
 
@@ -86,6 +92,7 @@ static void pfm_perf_exit_layer(void)
 	sysfs_remove_group(pfm_sysfs_kobj(), &pfm_perf_group);
 	pfm_thread_ops_clear(&pfm_perf_task_ops);
 	pfm_perf_inherit_exit();
+	pfm_perf_sample_exit();
 }
 
 const struct pfm_layer pfm_layer_perf = {

@@ -38,9 +38,14 @@
 #include "sample.h"
 #include "sideband.h"
 
-/* The largest record: header, ten fields, a read of five words, a chain. */
-/* the fields, a callchain's nr, two marks and addresses, a group read */
-#define PFM_PERF_SAMPLE_WORDS	(16 + 3 + PFM_PERF_MAX_STACK + 3 + 3 * PFM_PERF_READ_GROUP_MAX)
+/*
+ * The largest record: the fields, a callchain's nr, two marks and addresses, a
+ * group read, and a raw record as large as a trace event's may be
+ * (PERF_MAX_TRACE_SIZE) with its size word.
+ */
+#define PFM_PERF_RAW_MAX	8192
+#define PFM_PERF_SAMPLE_WORDS	(16 + 3 + PFM_PERF_MAX_STACK + 3 + 3 * PFM_PERF_READ_GROUP_MAX + \
+				 1 + PFM_PERF_RAW_MAX / sizeof(u64))
 
 /* perf_event_max_sample_rate's default */
 unsigned long pfm_perf_max_sample_rate = 100000;
@@ -248,15 +253,52 @@ static bool pfm_perf_throttled(struct pfm_perf_event *ev, struct pfm_perf_counte
 		pfm_perf_throttle_record(ev, record);
 	if (!skip)
 		return false;
-	if (ev->attr.type == PERF_TYPE_SOFTWARE)
+	if (pfm_perf_swevent(&ev->attr))
 		pfm_perf_period_done(ev, c, p, now);
 	else
 		pfm_perf_period_backoff(&ev->thr, &ev->per, max, c, p);
 	return true;
 }
 
-/* One record per CPU at a time: it is built with interrupts off. */
-static DEFINE_PER_CPU(u64 [PFM_PERF_SAMPLE_WORDS], pfm_perf_sample_buf);
+/*
+ * PERF_SAMPLE_RAW: the payload of the software event that overflowed (a trace
+ * event's record, trace/tracepoint.c) as perf_prepare_sample() lays it out: a u32
+ * size, the bytes, zeros up to a u64 boundary, the size counting the bytes and the
+ * zeros.  An event without one gives 4 zero bytes, as perf's empty raw record.
+ * Returns the words written.
+ */
+static unsigned int pfm_perf_sample_raw(u64 *w)
+{
+	u32 size;
+	const void *data = pfm_sw_event_payload(&size);
+	u32 total;
+
+	if (!data || size > PFM_PERF_RAW_MAX)
+		size = 0;
+	total = ALIGN(size + sizeof(u32), sizeof(u64));
+	memset(w, 0, total);
+	*(u32 *)w = total - sizeof(u32);
+	if (size)
+		memcpy((u8 *)w + sizeof(u32), data, size);
+	return total / sizeof(u64);
+}
+
+/*
+ * One record per CPU at a time: it is built with interrupts off.  Allocated: with
+ * room for a raw record it outgrows what a module may have of static per-CPU data.
+ */
+static u64 __percpu *pfm_perf_sample_bufs;
+
+int pfm_perf_sample_init(void)
+{
+	pfm_perf_sample_bufs = __alloc_percpu(PFM_PERF_SAMPLE_WORDS * sizeof(u64), sizeof(u64));
+	return pfm_perf_sample_bufs ? 0 : -ENOMEM;
+}
+
+void pfm_perf_sample_exit(void)
+{
+	free_percpu(pfm_perf_sample_bufs);
+}
 
 /*
  * PMD pmd of ev's counter overflowed (ctx->lock held, interrupts off, in the
@@ -266,7 +308,7 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 			      struct pfm_event_set *set, unsigned int pmd)
 {
 	struct pfm_perf_counter *c = &ev->target->sets[set->id].counters[ev->counter];
-	u64 *w = this_cpu_ptr(pfm_perf_sample_buf), st = ev->attr.sample_type;
+	u64 *w = this_cpu_ptr(pfm_perf_sample_bufs), st = ev->attr.sample_type;
 	struct perf_event_header *h = (struct perf_event_header *)w;
 	struct pfm_pmd *p = &set->pmds[pmd];
 	u64 ip, time = local_clock();
@@ -309,6 +351,8 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 		n += pfm_perf_sample_read(ev, ctx, set, pmd, w + n);
 	if (st & PERF_SAMPLE_CALLCHAIN)
 		n += pfm_perf_callchain(ev, w + n, misc == PERF_RECORD_MISC_KERNEL ? ip : 0);
+	if (st & PERF_SAMPLE_RAW)
+		n += pfm_perf_sample_raw(w + n);
 	h->type = PERF_RECORD_SAMPLE;
 	h->misc = misc;
 	h->size = n * sizeof(u64);

@@ -18,6 +18,8 @@ struct task_struct;
 
 /* sample.c */
 bool pfm_perf_sampling(const struct perf_event_attr *attr);
+int pfm_perf_sample_init(void);
+void pfm_perf_sample_exit(void);
 int pfm_perf_sample_check(const struct perf_event_attr *attr);
 /* members of a group whose samples read it (the sample buffer's room) */
 #define PFM_PERF_READ_GROUP_MAX	64

@@ -53,6 +53,7 @@
 #include "counters.h"
 #include "event.h"
 #include "perf.h"
+#include "overflow.h"
 #include "sample.h"
 #include "sched.h"
 
@@ -214,7 +215,7 @@ static int pfm_perf_sched_try(struct pfm_perf_target *t, struct pfm_perf_event *
  */
 static bool pfm_perf_sched_exclusive(const struct pfm_perf_event *ev)
 {
-	return ev->attr.exclusive && ev->attr.type != PERF_TYPE_SOFTWARE;
+	return ev->attr.exclusive && !pfm_perf_swevent(&ev->attr);
 }
 
 /* The pinned events of t, alone in a row: what a group must fit beside in any set. */

@@ -161,6 +161,13 @@ void case_track_exec(const struct backend *be, struct trace *t);
 void case_coexist_count(const struct backend *be, struct trace *t);
 void case_coexist_sample(const struct backend *be, struct trace *t);
 
+/* diff_tracepoint.c: tracepoint events, counted and sampled with RAW */
+void case_tp_count(const struct backend *be, struct trace *t);
+void case_tp_inherit(const struct backend *be, struct trace *t);
+void case_tp_cpu(const struct backend *be, struct trace *t);
+void case_tp_raw(const struct backend *be, struct trace *t);
+void case_tp_bad(const struct backend *be, struct trace *t);
+
 /* diff_together.c: both backends' clocks on one child; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);
 extern const size_t diff_ncases;

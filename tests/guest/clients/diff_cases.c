@@ -685,5 +685,10 @@ const struct diff_case diff_cases[] = {
 	{ "track-exec", case_track_exec },
 	{ "coexist-count", case_coexist_count },
 	{ "coexist-sample", case_coexist_sample },
+	{ "tp-count", case_tp_count },
+	{ "tp-inherit", case_tp_inherit },
+	{ "tp-cpu", case_tp_cpu },
+	{ "tp-raw", case_tp_raw },
+	{ "tp-bad", case_tp_bad },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);
