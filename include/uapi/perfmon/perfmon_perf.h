@@ -28,8 +28,27 @@
  *     DUMMY, BPF_OUTPUT and CGROUP_SWITCHES.  PERF_TYPE_HARDWARE, HW_CACHE and
  *     RAW on the hardware PMU's counters, as <perfmon/perfmon_x86.h> (PERF
  *     EVENTS) says; without a hardware PMU (model "software", as under QEMU's
- *     TCG) they are ENOENT, as perf_events answers without one.  Every other
- *     type (TRACEPOINT, BREAKPOINT, dynamic PMUs) and config: ENOENT.
+ *     TCG) they are ENOENT, as perf_events answers without one.
+ *     PERF_TYPE_TRACEPOINT, config the tracefs event id (events/<sys>/<ev>/id):
+ *     the software PMU's TRACEPOINT event keyed by the id (perfmon_sw.h),
+ *     counted per thread, inherited and per CPU, each hit by the amount the
+ *     trace event gives (its __perf_count(), else 1); exclude_kernel drops the
+ *     hits whose registers are not at user level, as 6.1 (a system call
+ *     event's are: it counts with exclude_kernel too).  Its source
+ *     (kernel/perfmon/trace/) opens, while some event names the id, an
+ *     in-kernel perf counter (perf_event_create_kernel_counter()) on each
+ *     online CPU on the trace event, sampling every hit, whose overflow
+ *     handler counts the hit for the current thread with the record the trace
+ *     event's own perf probe built (perf_tp_event()'s raw data): that is the
+ *     only way a module has to the exact record (the probes, trace_syscalls.c's
+ *     for syscalls:*, and the trace event behind an id are not exported).  The
+ *     kernel's perf_events is thus used inside, never a user's
+ *     perf_event_open.  A config above 32 bits EINVAL; an id with no trace
+ *     event, the kernel counter's errno (EINVAL, as 6.1).  Differences: a CPU
+ *     brought online after the id's first event does not count it; a hit that
+ *     perf_events' recursion guard drops (a trace event inside another's perf
+ *     probe on one CPU) is not counted.  Every other type (BREAKPOINT,
+ *     dynamic PMUs) and config: ENOENT.
  *   - Levels as perf_events counts them: the clocks at any level; page faults by
  *     the level that took them (exclude_user, exclude_kernel); context switches
  *     and migrations happen in the kernel, so exclude_kernel=1 reads 0.
@@ -184,8 +203,8 @@
  *     inherited copy keeps its period).  Difference: on an event enabled at
  *     the time, 6.1 samples the next occurrence at once and runs the new
  *     period less one from there; the shim counts a whole new period.  The
- *     filters EINVAL as for a software
- *     event, SET_OUTPUT (below), MODIFY_ATTRIBUTES EOPNOTSUPP after the attr
+ *     filters EINVAL as for a software event (difference: on a tracepoint
+ *     6.1 takes SET_FILTER's tracefs filter; the shim does not filter yet), SET_OUTPUT (below), MODIFY_ATTRIBUTES EOPNOTSUPP after the attr
  *     checks; any other command ENOTTY.
  *   - prctl(PR_TASK_PERF_EVENTS_ENABLE / _DISABLE), as 6.1: every event the
  *     calling thread opened (its owner; wherever the event counts: the
@@ -283,7 +302,13 @@
  *     (with PERF_FORMAT_GROUP: the sampled event's times and every member's
  *     count and id, leader first; E2BIG for a group of more than 64 events whose
  *     samples read it, where perf's limit is a 16 KiB record), CALLCHAIN
- *     (below); any other sample bit is EOPNOTSUPP.  CALLCHAIN: for a sample
+ *     (below), RAW (a tracepoint's record as its tracefs format file lays it
+ *     out, common fields first, in perf's u32 size and zero padding; 4 zero
+ *     bytes for other events, as perf); any other sample bit is EOPNOTSUPP.
+ *     RAW of a tracepoint needs paranoid -1 or CAP_PERFMON (EPERM), as
+ *     perf_allow_tracepoint(); difference: 6.1 lets any user have it for a
+ *     thread's event on a trace event marked for any user (the syscalls:*
+ *     ones), which perfmon cannot tell from the id, so it asks it there too.  CALLCHAIN: for a sample
  *     taken in the kernel (misc KERNEL) PERF_CONTEXT_KERNEL, the IP and its
  *     callers as the kernel's unwinder gives them (stack_trace_save(), the
  *     frames of the overflow path and the interrupt skipped up to the IP;
