@@ -111,6 +111,7 @@ check-packages: check-dkms check-deb
 # pfmon end to end, after the suite (tests/guest/pfmon/pfmon-check.sh).
 GUEST_TOOLS := $(B)/guest/bin/pfmon:/bin/pfmon $(B)/guest/bin/workload:/bin/workload \
 	       $(TOP)/tests/guest/pfmon/pfmon-check.sh:/bin/pfmon-check \
+	       $(TOP)/tests/guest/pfmon/pfmon-perf-check.sh:/bin/pfmon-perf-check \
 	       $(TOP)/tests/guest/run/exec-images.sh:/bin/pfm-exec-images \
 	       $(B)/guest/bin/jsoncheck:/bin/jsoncheck $(B)/guest/bin/runas:/bin/runas
 

@@ -24,31 +24,6 @@
 
 #include "pfmon.h"
 
-static const struct {
-	const char *name;
-	int code;
-} sw_events[] = {
-	{ "task-clock",		PFM_SW_EV_TASK_CLOCK },
-	{ "context-switches",	PFM_SW_EV_CTX_SWITCHES },
-	{ "cpu-migrations",	PFM_SW_EV_CPU_MIGRATIONS },
-	{ "page-faults",	PFM_SW_EV_PAGE_FAULTS },
-	{ "syscalls",		PFM_SW_EV_SYSCALLS },
-};
-#define NUM_SW (sizeof(sw_events) / sizeof(sw_events[0]))
-
-/* perf's generic names, as libpfm4 names them on Intel and on AMD */
-static const struct {
-	const char *name;
-	const char *lib[2];
-} hw_aliases[] = {
-	{ "cycles",		{ "UNHALTED_CORE_CYCLES", "CYCLES_NOT_IN_HALT" } },
-	{ "instructions",	{ "INSTRUCTION_RETIRED", "RETIRED_INSTRUCTIONS" } },
-	{ "branches",		{ "BRANCH_INSTRUCTIONS_RETIRED", "RETIRED_BRANCH_INSTRUCTIONS" } },
-	{ "branch-misses",	{ "MISPREDICTED_BRANCH_RETIRED",
-				  "RETIRED_MISPREDICTED_BRANCH_INSTRUCTIONS" } },
-};
-#define NUM_ALIASES (sizeof(hw_aliases) / sizeof(hw_aliases[0]))
-
 /* the registers of every set, built once by evsel_place() */
 static struct pfarg_pmc pmcs[2 * PFMON_MAX_EVENTS];
 static struct pfarg_pmd pmds[PFMON_MAX_EVENTS];
@@ -57,16 +32,18 @@ static int ngroups;
 
 void evsel_usage(FILE *f)
 {
-	size_t i;
+	int i;
 
-	fprintf(f, "software events (default: all):");
-	for (i = 0; i < NUM_SW; i++)
-		fprintf(f, " %s", sw_events[i].name);
-	fprintf(f, "\n  with :u or :k for one level (-u, -k set it for all)\n"
+	fprintf(f, "software events (default:");
+	for (i = 0; evnames_default[i]; i++)
+		fprintf(f, " %s", evnames_default[i]);
+	fprintf(f, "), perf's names (cs, faults, cpu-clock ...) and libpfm4's perf::\n"
+		   "  names for them, with :u or :k for one level (-u, -k set it for all)\n"
 		   "hardware events: libpfm4's names (INST_RETIRED:ANY_P, ...) and");
-	for (i = 0; i < NUM_ALIASES; i++)
+	for (i = 0; hw_aliases[i].name; i++)
 		fprintf(f, " %s", hw_aliases[i].name);
-	fprintf(f, ",\n  with a hardware PMU; -e '{a,b}' keeps a group in one event set\n");
+	fprintf(f, ",\n  with a hardware PMU; -e '{a,b}' keeps a group in one event set;\n"
+		   "  pfmon -l [PATTERN] lists them\n");
 }
 
 static void add_event(const char *tok, int group)
@@ -86,134 +63,69 @@ static void add_event(const char *tok, int group)
 	e->group = group;
 }
 
-/* "a,{b,c},d": a group is a brace pair; its events share a set */
+static void syntax(const char *list, const char *at, const char *what)
+{
+	fprintf(stderr, "pfmon: event syntax error in '%s' at offset %d: %s\n", list,
+		(int)(at - list), what);
+	exit(2);
+}
+
+/*
+ * "a,{b,c},d": a group is a brace pair, whose events share a set.  Refused as
+ * perf refuses them: an empty list, event or group, a comma with nothing on one
+ * side, braces unbalanced or nested.
+ */
 void evsel_parse(char *list)
 {
-	char *p = list, *end;
+	char *p = list, *end, save;
 	int in_group = 0;
 
-	while (*p) {
+	if (!*p)
+		syntax(list, p, "no event");
+	for (;;) {
 		if (*p == '{') {
-			if (in_group++)
-				goto bad;
+			if (in_group)
+				syntax(list, p, "a group inside a group");
+			in_group = 1;
 			ngroups++;
 			p++;
-			continue;
 		}
-		end = p + strcspn(p, ",}");
-		if (*end == '}' && !in_group)
-			goto bad;
-		if (end > p) {
-			char save = *end;
-
-			*end = '\0';
-			add_event(p, in_group ? ngroups : ++ngroups);
-			*end = save;
-		}
+		end = p + strcspn(p, ",{}");
+		if (end == p)
+			syntax(list, p, *p == '}' && p[-1] == '{' ? "an empty group" :
+			       *p == '{' ? "a group inside a group" : "an empty event name");
+		save = *end;
+		*end = '\0';
+		add_event(p, in_group ? ngroups : ++ngroups);
+		*end = save;
 		p = end;
 		if (*p == '}') {
+			if (!in_group)
+				syntax(list, p, "a '}' without its '{'");
 			in_group = 0;
 			p++;
+			if (*p && *p != ',')
+				syntax(list, p, *p == ':' ? "a modifier on a group (put it on "
+				       "each event)" : "a ',' expected after '}'");
 		}
-		if (*p == ',')
-			p++;
+		if (*p == '{')
+			syntax(list, p, "a ',' expected before '{'");
+		if (!*p)
+			break;
+		p++;	/* the ',' */
+		if (!*p)
+			syntax(list, p, "an empty event name after the last ','");
 	}
 	if (in_group)
-		goto bad;
-	return;
-bad:
-	fprintf(stderr, "pfmon: unbalanced braces in '%s'\n", list);
-	exit(2);
+		syntax(list, p, "a '{' without its '}'");
 }
 
 void evsel_default(void)
 {
-	size_t i;
+	int i;
 
-	for (i = 0; i < NUM_SW; i++)
-		add_event(sw_events[i].name, ++ngroups);
-}
-
-/* edit distance, for "did you mean" */
-static unsigned int distance(const char *a, const char *b)
-{
-	unsigned int d[65], i, j, prev, tmp, la = strlen(a), lb = strlen(b);
-
-	if (la > 64 || lb > 64)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		d[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = d[0];
-		d[0] = i;
-		for (j = 1; j <= lb; j++) {
-			tmp = d[j];
-			d[j] = tolower(a[i - 1]) == tolower(b[j - 1]) ? prev :
-			       1 + (prev < d[j] ? (prev < d[j - 1] ? prev : d[j - 1]) :
-				    (d[j] < d[j - 1] ? d[j] : d[j - 1]));
-			prev = tmp;
-		}
-	}
-	return d[lb];
-}
-
-struct near {
-	char name[64];
-	unsigned int d;
-};
-
-static void consider(struct near *best, const char *want, const char *name)
-{
-	unsigned int d = distance(want, name), i;
-
-	for (i = 0; i < 3; i++) {
-		if (!strcasecmp(best[i].name, name))
-			return;
-		if (d < best[i].d) {
-			memmove(&best[i + 1], &best[i], (2 - i) * sizeof(*best));
-			snprintf(best[i].name, sizeof(best[i].name), "%s", name);
-			best[i].d = d;
-			return;
-		}
-	}
-}
-
-/* The names nearest the unknown one, among every event this machine has. */
-static void nearest(const char *want, char *buf, size_t len)
-{
-	struct near best[3];
-	pfm_pmu_info_t pinfo;
-	pfm_event_info_t info;
-	char base[64];
-	size_t i, n = 0;
-	int pmu, idx;
-
-	snprintf(base, sizeof(base), "%s", want);
-	base[strcspn(base, ":")] = '\0';
-	for (i = 0; i < 3; i++)
-		best[i] = (struct near){ "", 99 };
-	for (i = 0; i < NUM_SW; i++)
-		consider(best, base, sw_events[i].name);
-	for (i = 0; i < NUM_ALIASES; i++)
-		consider(best, base, hw_aliases[i].name);
-	if (pfm_initialize() == PFM_SUCCESS) {
-		pfm_for_all_pmus(pmu) {
-			memset(&pinfo, 0, sizeof(pinfo));
-			pinfo.size = sizeof(pinfo);
-			if (pfm_get_pmu_info(pmu, &pinfo) != PFM_SUCCESS || !pinfo.is_present)
-				continue;
-			for (idx = pinfo.first_event; idx != -1; idx = pfm_get_event_next(idx)) {
-				memset(&info, 0, sizeof(info));
-				info.size = sizeof(info);
-				if (pfm_get_event_info(idx, PFM_OS_NONE, &info) == PFM_SUCCESS)
-					consider(best, base, info.name);
-			}
-		}
-	}
-	buf[0] = '\0';
-	for (i = 0; i < 3; i++)
-		if (best[i].d <= 2 + strlen(base) / 3)
-			n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", best[i].name);
+	for (i = 0; evnames_default[i]; i++)
+		add_event(evnames_default[i], ++ngroups);
 }
 
 static int read_model(char *buf, size_t len)
@@ -239,65 +151,80 @@ static void unknown_event(const struct pfmon_event *e, int err)
 			"libpfm4 found no hardware PMU on this machine" : strerror(err));
 		exit(2);
 	}
-	nearest(e->name, near, sizeof(near));
+	evnames_nearest(e->name, near, sizeof(near));
 	read_model(model, sizeof(model));
 	fprintf(stderr, "pfmon: event '%s': unknown (not a software event, and not one "
-		"libpfm4 knows on this machine's PMU%s)%s%s\n", e->name,
+		"libpfm4 knows on this machine's PMU%s)%s%s; pfmon -l lists them\n", e->name,
 		!strcmp(model, "software") ? "; perfmon drives no hardware PMU here" : "",
 		*near ? "; closest: " : "", near);
 	exit(2);
 }
 
+/* a software event's levels from its modifier: "u", "k", "uk" */
+static uint64_t sw_levels(const struct pfmon_event *e, const char *mod)
+{
+	uint64_t lv = 0;
+	int j;
+
+	if (!mod)
+		return opts.levels;
+	for (j = 0; mod[j]; j++) {
+		if (mod[j] == 'u')
+			lv |= PFM_SW_PMC_USR;
+		else if (mod[j] == 'k')
+			lv |= PFM_SW_PMC_OS;
+		else
+			lv = ~0ULL;
+	}
+	if (!lv || lv == ~0ULL) {
+		fprintf(stderr, "pfmon: event '%s': the modifier is u, k or uk\n", e->name);
+		exit(2);
+	}
+	return lv;
+}
+
 static void encode(struct pfmon_event *e)
 {
-	unsigned int plm = 0, i, j;
+	const struct hw_alias *alias;
+	unsigned int plm = 0, j;
 	char *colon, base[64];
-	uint64_t lv = opts.levels;
+	int code;
 
 	snprintf(base, sizeof(base), "%s", e->name);
-	colon = strchr(base, ':');
+	/* libpfm4's "perf::" prefix is no modifier */
+	colon = strchr(base + (evnames_is_perf_table(base) ? 6 : 0), ':');
 	if (colon)
 		*colon++ = '\0';
-	for (i = 0; i < NUM_SW; i++) {
-		if (strcmp(base, sw_events[i].name))
-			continue;
-		if (colon) {
-			lv = 0;
-			for (j = 0; colon[j]; j++) {
-				if (colon[j] == 'u')
-					lv |= PFM_SW_PMC_USR;
-				else if (colon[j] == 'k')
-					lv |= PFM_SW_PMC_OS;
-				else
-					lv = ~0ULL;
-			}
-			if (!lv || lv == ~0ULL) {
-				fprintf(stderr, "pfmon: event '%s': the modifier is u, k or uk\n",
-					e->name);
-				exit(2);
-			}
-		}
-		e->sw = sw_events[i].code;
-		e->sw_levels = lv;
+	if (evnames_sw(base, &code)) {
+		e->soft = 1;
+		e->sw = code;
+		e->sw_levels = sw_levels(e, colon);
 		return;
+	}
+	if (evnames_lacking(base)) {
+		fprintf(stderr, "pfmon: event '%s': no counter for it: perfmon's software PMU "
+			"counts page faults minor and major together (page-faults)\n", e->name);
+		exit(1);
 	}
 	if (opts.levels & PFM_SW_PMC_USR)
 		plm |= PFMG_PLM_USR;
 	if (opts.levels & PFM_SW_PMC_OS)
 		plm |= PFMG_PLM_OS;
-	for (i = 0; i < NUM_ALIASES; i++) {
-		if (strcmp(base, hw_aliases[i].name))
-			continue;
+	alias = evnames_hw_alias(base);
+	if (alias) {
 		for (j = 0; j < 2; j++) {
 			char name[96];
 
-			snprintf(name, sizeof(name), "%s%s%s", hw_aliases[i].lib[j],
+			snprintf(name, sizeof(name), "%s%s%s", alias->lib[j],
 				 colon ? ":" : "", colon ? colon : "");
 			if (!pfmg_encode(name, plm, &e->hw))
 				return;
 		}
 		unknown_event(e, ENOENT);
 	}
+	/* perf:: names left are libpfm4's perf table's: perf_event_open() configs */
+	if (evnames_is_perf_table(base) || evnames_core_pmu_event(e->name) == 0)
+		unknown_event(e, ENOENT);
 	if (pfmg_encode(e->name, plm, &e->hw))
 		unknown_event(e, errno);
 }
@@ -332,7 +259,7 @@ static int fill_set(int set, int first, int last, unsigned int ngp, unsigned int
 	for (i = first; i < last; i++) {
 		struct pfmon_event *e = &opts.ev[i];
 
-		if (!e->sw) {
+		if (!e->soft) {
 			hw[nhw++] = e->hw;
 			continue;
 		}
@@ -353,7 +280,7 @@ static int fill_set(int set, int first, int last, unsigned int ngp, unsigned int
 		pmcs[npmcs++] = pc[k];
 	}
 	for (i = first, k = 0; i < last; i++) {
-		if (!opts.ev[i].sw) {
+		if (!opts.ev[i].soft) {
 			opts.ev[i].pmd = hw_pmd[k++];
 			opts.ev[i].set = set;
 		}
@@ -393,14 +320,15 @@ void evsel_place(void)
 			if (!fill_set(set, first, g, ngp, nfixed))
 				continue;
 		}
-		if (opts.ev[i].sw && opts.ev[g - 1].sw)
+		/* no counter for the group, even alone in a set: perfmon's limit */
+		if (opts.ev[i].soft && opts.ev[g - 1].soft)
 			fprintf(stderr, "pfmon: group of '%s': more than %d software events\n",
 				opts.ev[i].name, PFM_SW_NUM_COUNTERS);
 		else
 			fprintf(stderr, "pfmon: %d hardware event%s from '%s': not enough "
 				"counters (pmu_desc/model says which PMU perfmon drives)\n",
 				g - i, g - i > 1 ? "s" : "", opts.ev[i].name);
-		exit(2);
+		exit(1);
 	}
 	opts.nsets = set + 1;
 	for (i = 0; i < opts.nev; i++) {

@@ -2,11 +2,13 @@
 /*
  * pfmon: what its parts share.
  *
- * pfmon.c reads the options and runs the measurement; evsel.c turns the event
- * list into registers of one or more event sets and reads the counts back;
+ * options.c reads the options, pfmon.c runs the measurement; evnames.c knows
+ * the event names, evsel.c turns the event list into registers of one or more
+ * event sets and reads the counts back;
  * target.c makes one context per monitored thread or CPU and follows the
  * command's new threads and processes; muxlog.c estimates multiplexed counts
- * with error bounds; print.c writes the counts as text, CSV or JSON;
+ * with error bounds; print.c writes the counts as text, print_perf.c as perf
+ * stat's CSV or JSON;
  * explain.c turns a refusal into one sentence; smpl.c samples (freq.c adapts
  * its period for -F) and sym.c names the sampled code (smpl.h, sym.h).
  */
@@ -26,7 +28,8 @@
 /* one event as selected on the command line */
 struct pfmon_event {
 	char name[64];		/* as given, modifiers included */
-	int sw;			/* PFM_SW_EV_*, or 0 for a hardware event */
+	int soft;		/* a software event, sw its PFM_SW_EV_* */
+	int sw;
 	uint64_t sw_levels;	/* PFM_SW_PMC_USR / OS */
 	struct pfmg_event hw;
 	int group;		/* events of one -e '{...}' group share a set */
@@ -50,6 +53,19 @@ struct pfmon_count {
 	int final;
 };
 
+/* how the counts of the contexts are summed up: all, per thread, per CPU */
+enum pfmon_aggr { AGGR_ALL, AGGR_THREAD, AGGR_CPU };
+
+/*
+ * The counts of one thread (--per-thread), one CPU (-A) or all the contexts:
+ * its thread id or CPU (-1 for all), the thread's name.
+ */
+struct pfmon_group {
+	long id;
+	char comm[16];
+	struct pfmon_count *count;	/* per event */
+};
+
 struct pfmon_opts {
 	int nev;
 	struct pfmon_event ev[PFMON_MAX_EVENTS];
@@ -70,11 +86,31 @@ struct pfmon_opts {
 	unsigned int interval_ms;	/* -I */
 	const char *sep;		/* -x: CSV with this separator */
 	int json;			/* -j */
+	int bounds;			/* --bounds: pfmon's fields after perf's */
+	enum pfmon_aggr aggr;		/* --per-thread, -A */
 	FILE *out;			/* -o */
 	char **argv;			/* the command, or NULL */
 };
 
 extern struct pfmon_opts opts;
+
+/* options.c */
+void parse(int argc, char **argv);
+
+/* evnames.c */
+struct hw_alias {
+	const char *name;
+	const char *lib[2];	/* libpfm4's names: Intel's, AMD's */
+};
+extern const struct hw_alias hw_aliases[];	/* up to a NULL name */
+extern const char *const evnames_default[];	/* up to NULL */
+int evnames_sw(const char *base, int *code);
+int evnames_lacking(const char *base);
+const struct hw_alias *evnames_hw_alias(const char *base);
+int evnames_is_perf_table(const char *base);
+int evnames_core_pmu_event(const char *name);
+void evnames_nearest(const char *want, char *buf, size_t len);
+int evnames_list(FILE *f, const char *pattern);
 
 /* evsel.c */
 void evsel_parse(char *list);
@@ -106,17 +142,19 @@ void pfmon_warn(const char *what, int err, long target);
 /* target.c: the session of one run */
 struct pfmon_result {
 	struct pfmon_count *count;	/* per event, over every context */
+	const struct pfmon_group *groups;	/* per thread or CPU, or all */
+	int ngroups;
 	uint64_t elapsed_ns;
 	struct rusage ru;		/* of the command */
 	int have_ru;
 	int status;			/* the command's wait status */
 	int exec_failed;		/* the command could not be run (exit 127) */
 };
-typedef void (*pfmon_tick_fn)(const struct pfmon_count *now, uint64_t at_ns);
+typedef void (*pfmon_tick_fn)(const struct pfmon_group *now, int n, uint64_t at_ns);
 void target_run(struct pfmon_result *res, pfmon_tick_fn tick);
 
 /* print.c */
-void print_interval(const struct pfmon_count *delta, uint64_t at_ns);
+void print_interval(const struct pfmon_group *delta, int n, uint64_t at_ns);
 void print_counts(const struct pfmon_count *const *runs, int nruns,
 		  const struct pfmon_result *res, const uint64_t *elapsed);
 

@@ -1,36 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pfmon: the counts as text, CSV or JSON (pfmon.h).
+ * pfmon: the counts as text, and what every format shares (pfmon.h, print.h).
  *
  * Text is perf stat's layout: counts with thousands separators, a derived
  * metric after '#', and, when events were multiplexed, the estimate's 95%
  * bound "[+- N]" ("[+- ?]" when unknown: muxlog.c) and the share of time the
- * event's set was live "(P%)"; then elapsed, user and system time.
+ * event's set was live "(P%)"; then elapsed, user and system time.  -I prints
+ * perf's "#  time counts unit events" header every 25 intervals, as perf does.
+ * CSV and JSON are perf stat's (print_perf.c).
  *
- * CSV (-x SEP), one line per event, always these fields:
- *   [time,] value, unit, event, raw, running_ns, enabled_ns, percent,
- *   rsd_percent, metric, metric_unit, bound
- * JSON (-j), one object per line with the same names ("time" with -I), then,
- * without -I, one summary object:
- *   {"elapsed_ns":N,"user_ns":N,"sys_ns":N,"runs":N}
- * value is the count, or the estimate of a multiplexed one; raw what the
- * counters counted; bound the half-width of value's 95% interval (0: exact;
- * empty and null when unknown, as for -I's intervals, which are scaled
- * linearly); percent is 100 * running / enabled; rsd_percent (-r) the relative
- * standard deviation of the mean over the runs; an event that never ran has an
- * empty value and null.
+ * The metrics are perf stat's: a clock's CPUs utilized (over the elapsed time,
+ * the interval's with -I), instructions per cycle, the share of branches
+ * missed, cycles per ns of the clock (GHz), and for every other event its
+ * rate per second of the clock's time, when a clock event was counted.  With
+ * --per-thread or -A, a thread's or CPU's rates are over its own clock.  An
+ * event whose counters never ran is "<not counted>", as in perf.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "pfmon.h"
-
-struct metric {
-	double v;
-	const char *unit;	/* NULL: none */
-};
+#include "print.h"
 
 /*
  * The count of an event: exact with one set; with several, the estimate muxlog.c
@@ -39,10 +32,10 @@ struct metric {
  */
 static double estimate(const struct pfmon_count *c)
 {
-	if (!c->enabled || c->running == c->enabled)
-		return (double)c->raw;
 	if (!c->running)
 		return -1;
+	if (c->running == c->enabled)
+		return (double)c->raw;
 	if (c->final)
 		return c->est;
 	return (double)c->raw * c->enabled / c->running;
@@ -58,9 +51,12 @@ static double bound(const struct pfmon_count *c)
 	return sqrt(c->bound2);
 }
 
-static double percent(const struct pfmon_count *c)
+/* perf's share of time counted: 100 * run / ena in integers, as perf computes it */
+double print_pct(const struct pfmon_count *c)
 {
-	return c->enabled ? 100.0 * c->running / c->enabled : 100.0;
+	if (!c->enabled || c->running == c->enabled)
+		return 100.0;
+	return (double)(100 * c->running / c->enabled);
 }
 
 static const char *base_is(const char *name, const char *const *list)
@@ -97,25 +93,52 @@ static int find(const double *v, const char *const *names)
 /* What an event means beside the others: perf stat's shadow metrics. */
 static struct metric metric(int i, const double *v, double elapsed_ns)
 {
-	struct metric m = { 0, NULL };
-	int clk = -1, k, j;
+	struct metric m = { 0, NULL, NULL, "" };
+	double clk = 0, r;
+	int have_clk = 0, k, j;
+	const char *scale = "KMG";
 
-	for (k = 0; k < opts.nev; k++)
-		if (opts.ev[k].sw == PFM_SW_EV_TASK_CLOCK && v[k] > 0)
-			clk = k;
-	if (v[i] < 0)
-		return m;
-	if (opts.ev[i].sw == PFM_SW_EV_TASK_CLOCK) {
-		if (elapsed_ns > 0)
-			m = (struct metric){ v[i] / elapsed_ns, "CPUs utilized" };
-	} else if (opts.ev[i].sw && clk >= 0) {
-		m = (struct metric){ v[i] / (v[clk] / 1e9), "/sec" };
-	} else if (base_is(opts.ev[i].name, insn_names) && (j = find(v, cycles_names)) >= 0 &&
-		   v[j] > 0) {
-		m = (struct metric){ v[i] / v[j], "insn per cycle" };
-	} else if (base_is(opts.ev[i].name, miss_names) && (j = find(v, branch_names)) >= 0 &&
-		   v[j] > 0) {
-		m = (struct metric){ 100.0 * v[i] / v[j], "% of all branches" };
+	for (k = 0; k < opts.nev; k++) {
+		if (print_is_clock(k) && v[k] >= 0) {
+			have_clk = 1;
+			clk += v[k];
+		}
+	}
+	if (print_is_clock(i)) {
+		m.unit = "CPUs utilized";
+		if (elapsed_ns > 0) {
+			m.fmt = "%8.3f";
+			m.v = v[i] / elapsed_ns;
+		}
+	} else if (!opts.ev[i].soft && base_is(opts.ev[i].name, insn_names)) {
+		m.unit = "insn per cycle";
+		j = find(v, cycles_names);
+		if (j >= 0 && v[j] > 0) {
+			m.fmt = "%7.2f";
+			m.v = v[i] / v[j];
+		}
+	} else if (!opts.ev[i].soft && base_is(opts.ev[i].name, miss_names)) {
+		m.unit = "of all branches";
+		j = find(v, branch_names);
+		if (j >= 0 && v[j] > 0) {
+			m.fmt = "%7.2f%%";
+			m.v = 100.0 * v[i] / v[j];
+		}
+	} else if (!opts.ev[i].soft && base_is(opts.ev[i].name, cycles_names)) {
+		m.unit = have_clk ? "GHz" : "Ghz";
+		if (have_clk && clk > 0) {
+			m.fmt = "%8.3f";
+			m.v = v[i] / clk;
+		}
+	} else if (have_clk) {
+		/* perf's convert_unit_double(): K, M, G above each thousand */
+		r = clk > 0 ? 1e9 * v[i] / clk : 0;
+		for (k = 0; k < 3 && r > 1000.0; k++)
+			r /= 1000.0;
+		snprintf(m.buf, sizeof(m.buf), "%.*s/sec", k ? 1 : 0, k ? scale + k - 1 : "");
+		m.unit = m.buf;
+		m.fmt = "%8.3f";
+		m.v = v[i] < 0 ? 0 : r;
 	}
 	return m;
 }
@@ -138,137 +161,121 @@ static const char *grouped(double v, int decimals, char *buf, size_t len)
 	return buf;
 }
 
-/* What is printed of a count: its value, -r's deviation and its bound (or -1). */
-struct shown {
-	double v, rsd, bound;
-};
-
-static void text_line(const char *prefix, int i, const struct shown *w,
-		      const struct pfmon_count *c, struct metric m)
+static void text_line(const struct where *w, int i, const struct shown *s,
+		      const struct pfmon_count *c, const struct metric *m)
 {
 	FILE *f = opts.out;
-	const char *scale = "";
-	double mv = m.v, clk = opts.ev[i].sw == PFM_SW_EV_TASK_CLOCK ? 1e6 : 1;
+	double clk = print_is_clock(i) ? 1e6 : 1;
 	char num[64];
 
-	fputs(prefix, f);
-	if (w->v < 0)
-		fprintf(f, "%18s      %-24s", "<not counted>", opts.ev[i].name);
+	if (w->interval)
+		fprintf(f, "%6lu.%09lu ", (unsigned long)(w->at_ns / 1000000000ULL),
+			(unsigned long)(w->at_ns % 1000000000ULL));
+	if (opts.aggr == AGGR_CPU)
+		fprintf(f, "CPU%-7ld ", w->g->id);
+	else if (opts.aggr == AGGR_THREAD)
+		fprintf(f, "%16s-%-8ld ", w->g->comm, w->g->id);
+	if (s->v < 0)
+		fprintf(f, "%18s %-4s %-24s", "<not counted>", clk > 1 ? "msec" : "",
+			opts.ev[i].name);
 	else
-		fprintf(f, "%18s %s %-24s", grouped(w->v / clk, clk > 1 ? 2 : 0, num, sizeof(num)),
-			clk > 1 ? "msec" : "    ", opts.ev[i].name);
-	if (m.unit && !strcmp(m.unit, "/sec")) {
-		if (mv >= 1e6) {
-			mv /= 1e6;
-			scale = "M";
-		} else if (mv >= 1e3) {
-			mv /= 1e3;
-			scale = "K";
-		}
-		fprintf(f, " # %8.3f %s%s", mv, scale, m.unit);
-	} else if (m.unit) {
-		fprintf(f, " # %8.3f %s", mv, m.unit);
+		fprintf(f, "%18s %-4s %-24s", grouped(s->v / clk, clk > 1 ? 2 : 0, num,
+						      sizeof(num)),
+			clk > 1 ? "msec" : "", opts.ev[i].name);
+	if (m->unit && m->fmt && s->v >= 0) {
+		fputs(" # ", f);
+		fprintf(f, m->fmt, m->v);
+		fprintf(f, " %s", m->unit);
 	}
-	if (w->rsd >= 0)
-		fprintf(f, "  ( +- %5.2f%% )", w->rsd);
-	if (w->v >= 0 && c->running < c->enabled) {
+	if (s->rsd > 0)
+		fprintf(f, "  ( +- %5.2f%% )", s->rsd);
+	if (s->v >= 0 && c->running < c->enabled) {
 		/* the estimate's 95% bound, then the share of time counted (perf's) */
-		if (w->bound >= 0)
-			fprintf(f, "  [+- %s]", grouped(w->bound / clk, clk > 1 ? 2 : 0, num,
+		if (s->bound >= 0)
+			fprintf(f, "  [+- %s]", grouped(s->bound / clk, clk > 1 ? 2 : 0, num,
 							 sizeof(num)));
 		else if (c->final)
 			fputs("  [+- ?]", f);
-		fprintf(f, "  (%.2f%%)", percent(c));
+		fprintf(f, "  (%.2f%%)", 100.0 * c->running / c->enabled);
 	}
 	fputc('\n', f);
 }
 
-static void csv_line(double t, int i, const struct shown *w, const struct pfmon_count *c,
-		     struct metric m)
+static void line(const struct where *w, int i, const struct shown *s,
+		 const struct pfmon_count *c, const struct metric *m)
 {
-	FILE *f = opts.out;
-	const char *s = opts.sep;
-
-	if (t >= 0)
-		fprintf(f, "%.9f%s", t, s);
-	if (w->v >= 0)
-		fprintf(f, "%.0f", w->v);
-	fprintf(f, "%s%s%s%s%s%llu%s%llu%s%llu%s%.2f%s", s,
-		opts.ev[i].sw == PFM_SW_EV_TASK_CLOCK ? "ns" : "", s, opts.ev[i].name, s,
-		(unsigned long long)c->raw, s, (unsigned long long)c->running, s,
-		(unsigned long long)c->enabled, s, percent(c), s);
-	if (w->rsd >= 0)
-		fprintf(f, "%.2f", w->rsd);
-	fputs(s, f);
-	if (m.unit)
-		fprintf(f, "%.6f%s%s", m.v, s, m.unit);
+	if (opts.json || opts.sep)
+		print_perf_line(w, i, s, c, m);
 	else
-		fputs(s, f);
-	fputs(s, f);
-	if (w->v >= 0 && w->bound >= 0)
-		fprintf(f, "%.0f", w->bound);
-	fputc('\n', f);
+		text_line(w, i, s, c, m);
 }
 
-/* Event names are libpfm4's or ours: letters, digits and ":=_.-{}", no quotes. */
-static void json_line(double t, int i, const struct shown *w, const struct pfmon_count *c,
-		      struct metric m)
-{
-	FILE *f = opts.out;
+static const struct pfmon_group *sort_groups;
+static int sort_ev;
 
-	fputc('{', f);
-	if (t >= 0)
-		fprintf(f, "\"time\":%.9f,", t);
-	fprintf(f, "\"event\":\"%s\",\"unit\":\"%s\",", opts.ev[i].name,
-		opts.ev[i].sw == PFM_SW_EV_TASK_CLOCK ? "ns" : "");
-	if (w->v >= 0)
-		fprintf(f, "\"value\":%.0f,", w->v);
-	else
-		fputs("\"value\":null,", f);
-	if (w->v >= 0 && w->bound >= 0)
-		fprintf(f, "\"bound\":%.0f,", w->bound);
-	else
-		fputs("\"bound\":null,", f);
-	fprintf(f, "\"raw\":%llu,\"running_ns\":%llu,\"enabled_ns\":%llu,\"percent\":%.2f",
-		(unsigned long long)c->raw, (unsigned long long)c->running,
-		(unsigned long long)c->enabled, percent(c));
-	if (w->rsd >= 0)
-		fprintf(f, ",\"rsd_percent\":%.2f", w->rsd);
-	if (m.unit)
-		fprintf(f, ",\"metric\":%.6f,\"metric_unit\":\"%s\"", m.v, m.unit);
-	fputs("}\n", f);
+/* perf's --per-thread order: the highest count first */
+static int by_count(const void *a, const void *b)
+{
+	double va = estimate(&sort_groups[*(const int *)a].count[sort_ev]);
+	double vb = estimate(&sort_groups[*(const int *)b].count[sort_ev]);
+
+	if (va != vb)
+		return va < vb ? 1 : -1;
+	return *(const int *)a - *(const int *)b;
 }
 
-static void line(double t, int i, const struct shown *w, const struct pfmon_count *c,
-		 struct metric m)
-{
-	char prefix[32] = "";
-
-	if (opts.json)
-		json_line(t, i, w, c, m);
-	else if (opts.sep)
-		csv_line(t, i, w, c, m);
-	else {
-		if (t >= 0)
-			snprintf(prefix, sizeof(prefix), "%16.9f", t);
-		text_line(prefix, i, w, c, m);
-	}
-}
-
-void print_interval(const struct pfmon_count *delta, uint64_t at_ns)
+/*
+ * Each event's line, per group: perf prints an event's threads or CPUs
+ * together.  rsd and bnd (per event, or NULL) are -r's and the runs' bound.
+ */
+static void lines(struct where *w, const struct pfmon_group *g, int n, double elapsed,
+		  const double *rsd, const double *bnd, const double *mean)
 {
 	double v[PFMON_MAX_EVENTS];
-	struct shown w;
-	int i;
+	int *order = calloc(n, sizeof(*order)), i, k;
+	struct metric m;
+	struct shown s;
 
-	for (i = 0; i < opts.nev; i++)
-		v[i] = estimate(&delta[i]);
+	if (!order)
+		pfmon_fail("calloc", ENOMEM, -1);
 	for (i = 0; i < opts.nev; i++) {
 		if (opts.ev[i].hidden)
 			continue;
-		w = (struct shown){ v[i], -1, bound(&delta[i]) };
-		line(at_ns / 1e9, i, &w, &delta[i], metric(i, v, opts.interval_ms * 1e6));
+		for (k = 0; k < n; k++)
+			order[k] = k;
+		if (opts.aggr == AGGR_THREAD) {
+			sort_groups = g;
+			sort_ev = i;
+			qsort(order, n, sizeof(*order), by_count);
+		}
+		for (k = 0; k < n; k++) {
+			const struct pfmon_count *c = g[order[k]].count;
+			int e;
+
+			for (e = 0; e < opts.nev; e++)
+				v[e] = mean ? mean[e] : estimate(&c[e]);
+			w->g = &g[order[k]];
+			m = metric(i, v, elapsed);
+			s = (struct shown){ v[i], rsd ? rsd[i] : -1,
+					    bnd ? bnd[i] : bound(&c[i]) };
+			line(w, i, &s, &c[i], &m);
+		}
 	}
+	free(order);
+}
+
+void print_interval(const struct pfmon_group *g, int n, uint64_t at_ns)
+{
+	static int printed;
+	struct where w = { at_ns, 1, NULL };
+
+	if (!opts.json && !opts.sep && printed++ % 25 == 0)
+		fprintf(opts.out, "%s\n", opts.aggr == AGGR_THREAD ?
+			"#           time             comm-pid                  counts unit events" :
+			opts.aggr == AGGR_CPU ?
+			"#           time CPU                    counts unit events" :
+			"#           time             counts unit events");
+	lines(&w, g, n, opts.interval_ms * 1e6, NULL, NULL, NULL);
 	fflush(opts.out);
 }
 
@@ -282,7 +289,7 @@ static double mean_rsd(const double *x, int n, double *rsd)
 	for (i = 0; i < n; i++)
 		var += (x[i] - mean) * (x[i] - mean);
 	/* the standard deviation of the mean, relative to it, as perf stat -r */
-	*rsd = n > 1 && mean > 0 ? 100.0 * sqrt(var / (n - 1) / n) / mean : -1;
+	*rsd = n < 2 ? -1 : mean > 0 ? 100.0 * sqrt(var / (n - 1) / n) / mean : 0;
 	return mean;
 }
 
@@ -291,10 +298,11 @@ void print_counts(const struct pfmon_count *const *runs, int nruns,
 {
 	double v[PFMON_MAX_EVENTS], rsd[PFMON_MAX_EVENTS], bnd[PFMON_MAX_EVENTS], x[1024];
 	const struct pfmon_count *last = runs[nruns - 1];
+	struct where w = { 0, 0, NULL };
+	struct pfmon_group all = { -1, "", (struct pfmon_count *)last };
 	double el, el_rsd, b2, b;
 	FILE *f = opts.out;
 	int i, r, n = nruns < 1024 ? nruns : 1024;
-	struct shown w;
 	char **a;
 
 	for (r = 0; r < n; r++)
@@ -314,7 +322,7 @@ void print_counts(const struct pfmon_count *const *runs, int nruns,
 			v[i] = -1;
 	}
 	if (opts.interval_ms) {
-		/* the intervals said it all, save what the last one did not cover */
+		/* the intervals said it all, the last one, partial, included */
 		return;
 	}
 	if (!opts.sep && !opts.json) {
@@ -335,27 +343,17 @@ void print_counts(const struct pfmon_count *const *runs, int nruns,
 			fprintf(f, " (%d runs)", nruns);
 		fprintf(f, ":\n\n");
 	}
-	for (i = 0; i < opts.nev; i++) {
-		if (opts.ev[i].hidden)
-			continue;
-		w = (struct shown){ v[i], rsd[i], bnd[i] };
-		line(-1, i, &w, &last[i], metric(i, v, el));
-	}
-	if (opts.sep)
-		return;
-	if (opts.json) {
-		fprintf(f, "{\"elapsed_ns\":%.0f", el);
-		if (res->have_ru)
-			fprintf(f, ",\"user_ns\":%llu,\"sys_ns\":%llu",
-				(unsigned long long)res->ru.ru_utime.tv_sec * 1000000000ULL +
-				res->ru.ru_utime.tv_usec * 1000ULL,
-				(unsigned long long)res->ru.ru_stime.tv_sec * 1000000000ULL +
-				res->ru.ru_stime.tv_usec * 1000ULL);
-		fprintf(f, ",\"runs\":%d}\n", nruns);
+	if (opts.aggr == AGGR_ALL)
+		lines(&w, &all, 1, el, rsd, bnd, v);
+	else
+		lines(&w, res->groups, res->ngroups, el, NULL, NULL, NULL);
+	if (opts.sep || opts.json) {
+		if (opts.bounds)
+			print_perf_summary(res, el, nruns);
 		return;
 	}
 	fprintf(f, "\n%18.9f seconds time elapsed", el / 1e9);
-	if (el_rsd >= 0)
+	if (el_rsd > 0)
 		fprintf(f, "  ( +- %5.2f%% )", el_rsd);
 	fputc('\n', f);
 	if (res->have_ru)

@@ -25,8 +25,12 @@
  * -t counts the threads named, and only them.
  *
  * A context whose thread ends (the kernel queues PFM_MSG_END) is read and
- * closed then: its counts join the retired ones, and its fd and its place in
- * ctx_per_user_max are given back.
+ * closed then: its counts join the retired ones of its group, and its fd and
+ * its place in ctx_per_user_max are given back.  A group is what is printed
+ * apart: every context (by default), a thread (--per-thread) or a CPU (-A).
+ *
+ * -I: the counts are read every interval, and once more at the end, whatever
+ * ended the run, so that the last interval, partial, is printed too.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -47,6 +51,7 @@
 
 struct tctx {
 	int fd;
+	int grp;		/* its group */
 	long target;		/* thread id or CPU */
 	struct smpl_buf *smpl;
 	const void *log;	/* the set switch log, with several sets */
@@ -60,7 +65,13 @@ struct tracee {
 
 static struct tctx *ctxs;
 static int nctx;
-static struct pfmon_count *retired;	/* counts of the closed contexts */
+struct tgroup {
+	struct pfmon_group out;		/* the counts given to the caller */
+	struct pfmon_count *retired;	/* of its closed contexts */
+};
+static struct tgroup *groups;
+static struct pfmon_group *out_groups;
+static int ngroups;
 static struct tracee *tracees;
 static int ntracees;
 static int sigpipe[2] = { -1, -1 };
@@ -83,6 +94,62 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* The thread's name, kept when the thread is gone already. */
+static void group_comm(struct tgroup *g)
+{
+	char path[64], buf[16];
+	FILE *f;
+
+	if (opts.aggr != AGGR_THREAD)
+		return;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", g->out.id);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		snprintf(g->out.comm, sizeof(g->out.comm), "%s", buf);
+	}
+	fclose(f);
+}
+
+/* The group of a thread or CPU, made on first use. */
+static int group_of(long target)
+{
+	long id = opts.aggr == AGGR_ALL ? -1 : target;
+	struct tgroup *g;
+	int i;
+
+	for (i = 0; i < ngroups; i++)
+		if (groups[i].out.id == id)
+			return i;
+	groups = grow(groups, ngroups, sizeof(*groups));
+	g = &groups[ngroups];
+	memset(g, 0, sizeof(*g));
+	g->out.id = id;
+	g->retired = calloc(opts.nev, sizeof(*g->retired));
+	g->out.count = calloc(opts.nev, sizeof(*g->out.count));
+	if (!g->retired || !g->out.count)
+		pfmon_fail("calloc", ENOMEM, -1);
+	group_comm(g);
+	return ngroups++;
+}
+
+static void groups_free(void)
+{
+	int i;
+
+	for (i = 0; i < ngroups; i++) {
+		free(groups[i].retired);
+		free(groups[i].out.count);
+	}
+	free(groups);
+	free(out_groups);
+	groups = NULL;
+	out_groups = NULL;
+	ngroups = 0;
 }
 
 /*
@@ -117,7 +184,8 @@ static int ctx_open(long target, int fatal)
 	/* messages are read until the queue is empty */
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	ctxs = grow(ctxs, nctx, sizeof(*ctxs));
-	ctxs[nctx++] = (struct tctx){ fd, target, smpl, log, { 0, now_ns(), opts.smpl_period } };
+	ctxs[nctx++] = (struct tctx){ fd, group_of(target), target, smpl, log,
+				      { 0, now_ns(), opts.smpl_period } };
 	return 0;
 fail_close:
 	err = errno;
@@ -174,7 +242,8 @@ static void ctx_read(struct tctx *t, struct pfmon_count *c, int final)
 
 static void ctx_retire(int i)
 {
-	ctx_read(&ctxs[i], retired, 1);
+	group_comm(&groups[ctxs[i].grp]);
+	ctx_read(&ctxs[i], groups[ctxs[i].grp].retired, 1);
 	if (ctxs[i].smpl)
 		smpl_close(ctxs[i].smpl);
 	if (ctxs[i].log)
@@ -183,16 +252,49 @@ static void ctx_retire(int i)
 	ctxs[i] = ctxs[--nctx];
 }
 
-/* final: every context is stopped (the estimates are made only then) */
+/*
+ * The counts of each group, and their sum in c; final: every context is
+ * stopped (the estimates are made only then).
+ */
 static void totals(struct pfmon_count *c, int final)
 {
-	int i;
+	struct pfmon_count *gc;
+	int g, i;
 
-	memcpy(c, retired, opts.nev * sizeof(*c));
+	for (g = 0; g < ngroups; g++) {
+		gc = groups[g].out.count;
+		memcpy(gc, groups[g].retired, opts.nev * sizeof(*gc));
+		for (i = 0; i < opts.nev; i++)
+			gc[i].final = final;
+	}
+	for (i = 0; i < nctx; i++)
+		ctx_read(&ctxs[i], groups[ctxs[i].grp].out.count, final);
+	memset(c, 0, opts.nev * sizeof(*c));
 	for (i = 0; i < opts.nev; i++)
 		c[i].final = final;
-	for (i = 0; i < nctx; i++)
-		ctx_read(&ctxs[i], c, final);
+	for (g = 0; g < ngroups; g++) {
+		gc = groups[g].out.count;
+		for (i = 0; i < opts.nev; i++) {
+			c[i].raw += gc[i].raw;
+			c[i].running += gc[i].running;
+			c[i].enabled += gc[i].enabled;
+			c[i].est += gc[i].est;
+			c[i].bound2 += gc[i].bound2;
+			c[i].unbounded += gc[i].unbounded;
+		}
+	}
+}
+
+/* The groups as the caller sees them (their counts as totals() left them). */
+static const struct pfmon_group *view(int *n)
+{
+	int g;
+
+	out_groups = grow(out_groups, ngroups, sizeof(*out_groups));
+	for (g = 0; g < ngroups; g++)
+		out_groups[g] = groups[g].out;
+	*n = ngroups;
+	return out_groups;
 }
 
 /* Messages of context i: drain and resume at a notification, retire at the end. */
@@ -243,7 +345,7 @@ static int reap(struct pfmon_result *res)
 	unsigned long msg;
 	struct rusage ru;
 	siginfo_t si;
-	int st, ev, sig;
+	int st, ev, sig, i;
 	pid_t tid;
 
 	while ((tid = wait4(-1, &st, WNOHANG | __WALL, &ru)) > 0) {
@@ -261,6 +363,12 @@ static int reap(struct pfmon_result *res)
 		    ev == PTRACE_EVENT_CLONE) {
 			if (!ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg))
 				tracee(msg);
+			sig = 0;
+		} else if (ev == PTRACE_EVENT_EXEC) {
+			/* the thread's new name, for --per-thread */
+			for (i = 0; i < nctx; i++)
+				if (ctxs[i].target == tid)
+					group_comm(&groups[ctxs[i].grp]);
 			sig = 0;
 		} else if (ev == PTRACE_EVENT_EXIT) {
 			/* its mappings, for the sample report, before they go */
@@ -362,7 +470,9 @@ static int attach_tasks(int pid, int fatal, int seize)
 	if (!dir) {
 		if (!fatal)
 			return 0;
-		fprintf(stderr, "pfmon: process %d: %s\n", pid, strerror(errno));
+		/* no /proc/PID: no such process, as kill(2) would say */
+		fprintf(stderr, "pfmon: process %d: %s\n", pid,
+			strerror(errno == ENOENT ? ESRCH : errno));
 		exit(1);
 	}
 	while ((d = readdir(dir))) {
@@ -458,13 +568,17 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 {
 	struct pollfd pfd[1 + 1024];
 	int errpipe[2] = { -1, -1 }, i, n, done = 0, timeout, err;
-	uint64_t start, next_tick = 0, next_adapt = 0, t;
+	uint64_t start, next_tick = 0, next_adapt = 0, t, last_tick;
+	const struct pfmon_group *v;
 	char c;
 
-	retired = calloc(opts.nev, sizeof(*retired));
 	res->count = calloc(opts.nev, sizeof(*res->count));
-	if (!retired || !res->count)
+	if (!res->count)
 		pfmon_fail("calloc", ENOMEM, -1);
+	groups_free();
+	/* the sum of every context is a group of its own from the start */
+	if (opts.aggr == AGGR_ALL)
+		group_of(-1);
 	setup_signals();
 	child = 0;
 	if (opts.argv) {
@@ -478,6 +592,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 	if (opts.argv && !opts.ncpus && child > 0 && ntracees)
 		ctx_open(child, 1);
 	start = now_ns();
+	last_tick = start;
 	if (opts.interval_ms)
 		next_tick = start + opts.interval_ms * 1000000ULL;
 	if (opts.smpl_freq)
@@ -502,7 +617,9 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		t = now_ns();
 		if (next_tick && t >= next_tick) {
 			totals(res->count, 0);
-			tick(res->count, t - start);
+			v = view(&n);
+			tick(v, n, t - start);
+			last_tick = t;
 			next_tick += opts.interval_ms * 1000000ULL;
 		}
 		if (next_adapt && t >= next_adapt) {
@@ -522,12 +639,14 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		if (!opts.argv && !opts.ncpus && !nctx)
 			done = 1;
 	}
-	res->elapsed_ns = now_ns() - start;
+	t = now_ns();
+	res->elapsed_ns = t - start;
 	for (i = 0; i < nctx; i++)
 		pfm_stop(ctxs[i].fd, 0);
-	totals(res->count, 1);
 	while (nctx)
 		ctx_retire(nctx - 1);
+	totals(res->count, 1);
+	res->groups = view(&res->ngroups);
 	if (seizing)
 		release_seized();
 	ntracees = 0;
@@ -540,5 +659,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		}
 		close(errpipe[0]);
 	}
-	free(retired);
+	/* the last interval, partial, up to the end (none for a command never run) */
+	if (opts.interval_ms && t > last_tick && !res->exec_failed)
+		tick(res->groups, res->ngroups, t - start);
 }

@@ -369,6 +369,8 @@ client_execenv() {
 . /bin/perf-system.sh
 # perf_test_all: every perf test, on demand only (PERF_CLIENTS_ONLY=perf_test_all)
 . /bin/perf-test.sh
+# pfmon_perf: pfmon's CSV and JSON against perf stat's
+. /bin/pfmon-perf.sh
 
 if [ -r /sys/kernel/perfmon/syscall ]; then
 	echo "perf-clients: perfmon built in, system calls from $(cat /sys/kernel/perfmon/syscall)"
@@ -390,7 +392,7 @@ for knob in compaction_proactiveness compact_unevictable_allowed; do
 done
 
 # PERF_CLIENTS_ONLY=a:b (kernel command line, make PERF_CLIENTS_ONLY=a:b): those only
-for client in $(echo "${PERF_CLIENTS_ONLY:-manpage:execenv:perf_stat:papi:perf_test:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen}" | tr : " "); do
+for client in $(echo "${PERF_CLIENTS_ONLY:-manpage:execenv:perf_stat:papi:perf_test:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf}" | tr : " "); do
 	client_$client
 done
 

@@ -23,4 +23,5 @@ fi
 /bin/pfm-exec-images || { echo "run-suite-intree: pfm-exec-images failed"; exit 1; }
 CK_DEFAULT_TIMEOUT=120 /bin/pfm_tests || rc=$?
 [ -z "$CK_RUN_SUITE" ] && { /bin/pfmon-check || rc=1; }
+[ -z "$CK_RUN_SUITE" ] && { /bin/pfmon-perf-check || rc=1; }
 exit $rc

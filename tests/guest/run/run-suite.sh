@@ -28,6 +28,7 @@ done
 wait $pid
 rc=$?
 [ -z "$CK_RUN_SUITE" ] && { /bin/pfmon-check || rc=1; }
+[ -z "$CK_RUN_SUITE" ] && { /bin/pfmon-perf-check || rc=1; }
 
 # Attaches to a process that never runs leave nothing behind once closed: the
 # module unloads while that process still sleeps.

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by perf-clients.sh: pfmon against perf stat, natively, on the same
+# workloads and options: their CSV (-x) and JSON (-j) lines must have the same
+# columns, units, event names and number formats.  Values differ from run to run,
+# so each number is reduced to its shape (N, or N. and its decimals), and a rate's
+# K/M/G prefix dropped; the lines must then be the same, in the same order (as
+# sets for -I, whose interval count varies, "<not counted>" intervals aside).
+
+# shape: every number of the input as N or N.ddd
+pfmon_shape() {
+	awk '{
+		s = $0; out = ""
+		while (match(s, /[0-9]+(\.[0-9]+)?/)) {
+			m = substr(s, RSTART, RLENGTH); p = index(m, ".")
+			r = p ? "N." substr("dddddddddddddddd", 1, RLENGTH - p) : "N"
+			out = out substr(s, 1, RSTART - 1) r; s = substr(s, RSTART + RLENGTH)
+		}
+		out = out s; gsub(/[KMG]\/sec/, "/sec", out); print out
+	}'
+}
+
+# pfmon_compare NAME SETS OPTIONS...: both tools with OPTIONS on one workload; SETS=1
+# compares the sets of lines (for -I)
+pfmon_compare() {
+	name=$1 sets=$2; shift 2
+	ev=task-clock,context-switches,cs,cpu-migrations,page-faults,faults,cpu-clock,alignment-faults,emulation-faults
+	perf stat "$@" -o $OUT/$name.perf -e $ev -- /bin/workload -s 20000 -p 512 >/dev/null 2>&1
+	/bin/pfmon "$@" -o $OUT/$name.pfmon -e $ev -- /bin/workload -s 20000 -p 512
+	# perf -o starts with a comment and a blank line
+	grep -v -e '^#' -e '^$' $OUT/$name.perf | pfmon_shape > $OUT/$name.perf.shape
+	pfmon_shape < $OUT/$name.pfmon > $OUT/$name.pfmon.shape
+	if [ "$sets" = 1 ]; then
+		for f in $OUT/$name.perf.shape $OUT/$name.pfmon.shape; do
+			grep -v 'not counted' $f | sort -u > $f.set
+			mv $f.set $f
+		done
+	fi
+	p=
+	[ -s $OUT/$name.perf.shape ] || p="perf printed nothing"
+	cmp -s $OUT/$name.perf.shape $OUT/$name.pfmon.shape ||
+		p="$p$(diff $OUT/$name.perf.shape $OUT/$name.pfmon.shape | head -n 20)"
+	verdict pfmon "$name" "$p"
+}
+
+client_pfmon_perf() {
+	pfmon_compare pfmon-csv 0 -x,
+	pfmon_compare pfmon-csv-semicolon 0 -x ';'
+	pfmon_compare pfmon-json 0 -j
+	pfmon_compare pfmon-csv-r 0 -r 3 -x,
+	pfmon_compare pfmon-json-r 0 -r 3 -j
+	pfmon_compare pfmon-csv-I 1 -I 200 -x,
+	pfmon_compare pfmon-json-I 1 -I 200 -j
+	pfmon_compare pfmon-csv-A 0 -a -A -x,
+	pfmon_compare pfmon-json-A 0 -a -A -j
+}
