@@ -81,7 +81,7 @@ START_TEST(test_pmu_desc_sw_masks)
 		snprintf(path, sizeof(path), PFM_SYSFS "/pmu_desc/pmc%d/rsvd_msk", SW_PMC(i));
 		v = ck_read_mask(path);
 		ck_assert_msg(v == ~(PFM_SW_PMC_EVENT_MASK | PFM_SW_PMC_USR | PFM_SW_PMC_OS |
-				     PFM_SW_PMC_EN),
+				     PFM_SW_PMC_EN | PFM_SW_PMC_KEY_MASK),
 			      "%s: %#llx", path, (unsigned long long)v);
 	}
 }
