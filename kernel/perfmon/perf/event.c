@@ -25,6 +25,7 @@
 #include <linux/sched/clock.h>
 
 #include "layer.h"
+#include "breakpoint.h"
 #include "counters.h"
 #include "event.h"
 #include "sample.h"
@@ -59,13 +60,18 @@ static u64 pfm_perf_sw_pmc(const struct perf_event_attr *a)
 	return 0;
 }
 
-/* Where attr may count, and with what value: software here, hardware by the PMU. */
-static int pfm_perf_encode(const struct perf_event_attr *a, struct pfm_perf_enc *enc)
+/*
+ * Where ev may count, and with what value: software events and breakpoints'
+ * hits (breakpoint.c) on the software PMU, hardware events by the PMU.
+ */
+static int pfm_perf_encode(const struct pfm_perf_event *ev, struct pfm_perf_enc *enc)
 {
-	if (a->type != PERF_TYPE_SOFTWARE)
+	const struct perf_event_attr *a = &ev->attr;
+
+	if (a->type != PERF_TYPE_SOFTWARE && a->type != PERF_TYPE_BREAKPOINT)
 		return pfm_perf_hw_encode(a, enc);
 	memset(enc, 0, sizeof(*enc));
-	enc->pmc = pfm_perf_sw_pmc(a);
+	enc->pmc = a->type == PERF_TYPE_SOFTWARE ? pfm_perf_sw_pmc(a) : pfm_perf_bp_pmc(ev);
 	if (enc->pmc)
 		enc->counters = (1U << PFM_SW_NUM_COUNTERS) - 1;
 	return 0;
@@ -264,7 +270,7 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 	int ret;
 
 	ev->counter = -1;
-	ret = pfm_perf_encode(&ev->attr, &ev->enc);
+	ret = pfm_perf_encode(ev, &ev->enc);
 	if (ret)
 		return ret;
 	/*
@@ -308,6 +314,9 @@ void pfm_perf_event_teardown(struct pfm_perf_event *ev)
  */
 void pfm_perf_event_mark(struct pfm_perf_event *ev, bool on)
 {
+	/* removed at an exec (sigtrap.c): 6.1's EXIT state, which no ENABLE leaves */
+	if (ev->removed)
+		on = false;
 	/* side-band records of what happened before do not reach it (mmap.c) */
 	if (on && !ev->enabled)
 		WRITE_ONCE(ev->on_since, local_clock());

@@ -45,6 +45,15 @@ int pfm_perf_sample_bits_check(const struct perf_event_attr *attr)
 }
 
 /*
+ * Events 6.1 counts through perf_swevent_event(), one occurrence at a time:
+ * software events and breakpoints' hits (perf_bp_event()).
+ */
+bool pfm_perf_swevent(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_BREAKPOINT;
+}
+
+/*
  * The software clocks.  Only PERF_TYPE_SOFTWARE's: a hardware event's config 0
  * is cycles, which perf samples with an adaptive period under freq.
  */
@@ -56,14 +65,14 @@ static bool pfm_perf_is_clock(const struct perf_event_attr *attr)
 }
 
 /*
- * A software event other than the clocks, with a fixed period and PERIOD in its
- * samples: 6.1's perf_swevent_event() samples every occurrence, each with
- * PERIOD 1, whatever sample_period says (the count is unchanged).  Hardware
- * events sample every period.
+ * A software event other than the clocks, or a breakpoint, with a fixed period
+ * and PERIOD in its samples: 6.1's perf_swevent_event() samples every
+ * occurrence, each with PERIOD 1, whatever sample_period says (the count is
+ * unchanged).  Hardware events sample every period.
  */
 bool pfm_perf_every_event(const struct perf_event_attr *attr)
 {
-	return attr->type == PERF_TYPE_SOFTWARE && !attr->freq &&
+	return pfm_perf_swevent(attr) && !attr->freq &&
 	       (attr->sample_type & PERF_SAMPLE_PERIOD) && !pfm_perf_is_clock(attr);
 }
 
@@ -218,7 +227,7 @@ bool pfm_perf_sample_excluded(const struct perf_event_attr *attr)
 {
 	const struct pfm_ovfl_where *at = pfm_overflow_where();
 
-	return attr->type == PERF_TYPE_SOFTWARE && attr->exclude_kernel && at && at->kernel;
+	return pfm_perf_swevent(attr) && attr->exclude_kernel && at && at->kernel;
 }
 
 /* The sample's IP, and its misc level (PERF_RECORD_MISC_USER or _KERNEL). */

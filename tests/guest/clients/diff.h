@@ -161,6 +161,13 @@ void case_track_exec(const struct backend *be, struct trace *t);
 void case_coexist_count(const struct backend *be, struct trace *t);
 void case_coexist_sample(const struct backend *be, struct trace *t);
 
+/* diff_breakpoint.c: watchpoints and breakpoints, MODIFY_ATTRIBUTES, sigtrap */
+void case_bp_count(const struct backend *be, struct trace *t);
+void case_bp_slots(const struct backend *be, struct trace *t);
+void case_bp_sample(const struct backend *be, struct trace *t);
+void case_bp_modify(const struct backend *be, struct trace *t);
+void case_bp_sigtrap(const struct backend *be, struct trace *t);
+
 /* diff_together.c: both backends' clocks on one child; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);
 extern const size_t diff_ncases;

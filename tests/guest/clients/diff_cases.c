@@ -685,5 +685,10 @@ const struct diff_case diff_cases[] = {
 	{ "track-exec", case_track_exec },
 	{ "coexist-count", case_coexist_count },
 	{ "coexist-sample", case_coexist_sample },
+	{ "bp-count", case_bp_count },
+	{ "bp-slots", case_bp_slots },
+	{ "bp-sample", case_bp_sample },
+	{ "bp-modify", case_bp_modify },
+	{ "bp-sigtrap", case_bp_sigtrap },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);
