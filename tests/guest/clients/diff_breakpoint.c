@@ -22,6 +22,10 @@
  *                si_perf_data, si_perf_type; MODIFY_ATTRIBUTES changes
  *                sig_data; sigtrap on page faults (every event type); the
  *                open rules of sigtrap and remove_on_exec
+ *   bp-inherit   a watchpoint's copies in a forked child and a thread
+ *                (inherit), in the thread only (inherit_thread)
+ *   remove-on-exec  a child's page faults count up to its exec, none after,
+ *                and ENABLE does not bring the event back
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -488,4 +492,96 @@ out_pipes:
 	close_fd(w.go[1]);
 	close(w.ready[0]);
 	close(w.ready[1]);
+}
+
+/* ---- inheritance: inherit, inherit_thread ------------------------------------------- */
+
+static void *writer5(void *arg)
+{
+	bp_write(&bp_var, (long)arg);
+	return NULL;
+}
+
+static void write_child(long n)
+{
+	bp_write(&bp_var, n);
+}
+
+/*
+ * A watchpoint on the test thread that its children inherit: a forked child's
+ * writes count with inherit alone, a thread's with both; each copy holds a
+ * breakpoint of its own.
+ */
+void case_bp_inherit(const struct backend *be, struct trace *t)
+{
+	struct perf_event_attr a;
+	struct child c = { 0 };
+	pthread_t th;
+	int fd, thread_only;
+
+	for (thread_only = 0; thread_only < 2; thread_only++) {
+		attr_bp(&a, HW_BREAKPOINT_W, &bp_var, HW_BREAKPOINT_LEN_8);
+		a.disabled = 0;
+		a.inherit = 1;
+		a.inherit_thread = thread_only;
+		fd = do_open(be, t, &a, 0, -1, -1, 0,
+			     thread_only ? "W, inherit_thread" : "W, inherit");
+		if (fd < 0)
+			continue;
+		bp_write(&bp_var, 3);
+		if (!child_start(&c, write_child, 10)) {
+			child_go(&c);
+			obs_call(t, child_wait(&c), 1, "child wrote 10 times");
+		}
+		if (!pthread_create(&th, NULL, writer5, (void *)5L))
+			pthread_join(th, NULL);
+		record_count(t, fd, "3 here, 10 in a child, 5 in a thread");
+		close(fd);
+	}
+	attr_bp(&a, HW_BREAKPOINT_W, &bp_var, HW_BREAKPOINT_LEN_8);
+	a.inherit_thread = 1;
+	close_fd(do_open(be, t, &a, 0, -1, -1, 0, "inherit_thread without inherit"));
+}
+
+/* ---- remove_on_exec --------------------------------------------------------------------- */
+
+#define ROE_PAGES	16
+
+/* ROE_PAGES user faults, then an exec whose image faults many more */
+static void touch_then_exec(long pages)
+{
+	volatile char *p = fresh(pages);
+
+	if (p)
+		touch(p, 0, pages);
+	execl("/proc/self/exe", "perf_diff", (char *)NULL);
+	_exit(3);
+}
+
+/*
+ * A child's user page faults with remove_on_exec: its own faults count, the
+ * new image's none (the event is gone before its first instruction), and
+ * ENABLE after the exec does not bring it back.
+ */
+void case_remove_on_exec(const struct backend *be, struct trace *t)
+{
+	struct perf_event_attr a;
+	struct child c = { 0 };
+	int fd;
+
+	if (child_start(&c, touch_then_exec, ROE_PAGES))
+		return;
+	attr_sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.exclude_kernel = 1;
+	a.disabled = 0;
+	a.remove_on_exec = 1;
+	fd = do_open(be, t, &a, c.pid, -1, -1, 0, "page-faults of a child, remove_on_exec");
+	child_go(&c);
+	child_wait(&c);
+	if (fd < 0)
+		return;
+	record_count(t, fd, "the child's faults before its exec");
+	do_ioctl(t, fd, PERF_EVENT_IOC_ENABLE, 0, "ENABLE");
+	record_count(t, fd, "the same");
+	close(fd);
 }

@@ -690,5 +690,7 @@ const struct diff_case diff_cases[] = {
 	{ "bp-sample", case_bp_sample },
 	{ "bp-modify", case_bp_modify },
 	{ "bp-sigtrap", case_bp_sigtrap },
+	{ "bp-inherit", case_bp_inherit },
+	{ "remove-on-exec", case_remove_on_exec },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);
