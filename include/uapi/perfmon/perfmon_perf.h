@@ -47,8 +47,40 @@
  *     event, the kernel counter's errno (EINVAL, as 6.1).  Differences: a CPU
  *     brought online after the id's first event does not count it; a hit that
  *     perf_events' recursion guard drops (a trace event inside another's perf
- *     probe on one CPU) is not counted.  Every other type (BREAKPOINT,
- *     dynamic PMUs) and config: ENOENT.
+ *     probe on one CPU) is not counted.  PERF_TYPE_BREAKPOINT: below.  Every
+ *     other type (dynamic PMUs) and config: ENOENT.
+ *   - Breakpoints (PERF_TYPE_BREAKPOINT): HW_BREAKPOINT_W, RW and X with
+ *     bp_addr and bp_len, per thread (inherit and inherit_thread as other
+ *     events), a thread on one CPU, or CPU-wide.  The debug registers are
+ *     the kernel's hardware breakpoint service's, which ptrace, kgdb and
+ *     perf_events share: the layer never writes DR7; each event, and each
+ *     inherited copy, holds one breakpoint of that service
+ *     (perf_event_create_kernel_counter(), as register_user_hw_breakpoint()
+ *     and register_wide_hw_breakpoint() make theirs; modify_user_hw_breakpoint();
+ *     unregister_hw_breakpoint()), so the refusals are the service's own, as
+ *     perf_event_open(2) gets them: a bad bp_type (R alone on x86, EMPTY, W|X),
+ *     bp_len or alignment, an address range that wraps or touches the CPU
+ *     entry area, a kernel address with exclude_kernel EINVAL; a kernel
+ *     address without CAP_SYS_ADMIN EPERM; ENOSPC when the thread's or CPU's
+ *     four debug registers are taken (by any user of the service).  They
+ *     are found when the event takes its breakpoint, after the checks of
+ *     the group and the thread's context, where 6.1 finds them before.  Each
+ *     hit is counted by the software PMU's keyed BREAKPOINT event
+ *     (perfmon_sw.h) under an id the layer gives the breakpoint, in the
+ *     thread that made the access (the service's handler): counts, levels
+ *     (exclude_user, exclude_kernel, filtered by the service as 6.1's
+ *     perf_exclude_event()), sampling as a software event's (with
+ *     PERF_SAMPLE_PERIOD and a fixed period every hit with PERIOD 1; IP
+ *     where the thread is after the hit: the instruction after the access
+ *     of a watchpoint, the breakpoint's of an X; ADDR bp_addr), O_ASYNC
+ *     signals, REFRESH, sigtrap.  A hit the kernel takes on its own access
+ *     to the watched user memory (exclude_kernel=0) comes in the debug
+ *     exception's NMI-like context and is counted from an irq_work that runs
+ *     as it returns, in the same thread.  The breakpoint stays armed while
+ *     the event is open: a disabled event's hits cost a debug exception and
+ *     count nothing.  A perfmon2 session may name a breakpoint's id in a PMC
+ *     while the event lives (ENOENT otherwise) and counts its hits where
+ *     they happen.
  *   - Levels as perf_events counts them: the clocks at any level; page faults by
  *     the level that took them (exclude_user, exclude_kernel); context switches
  *     and migrations happen in the kernel, so exclude_kernel=1 reads 0.
@@ -174,7 +206,9 @@
  *     enable_on_exec (the events start before the new image's first
  *     instruction), inherit (children and threads created later are counted in
  *     copies whose counts and times a read adds; enable, disable and reset reach
- *     the copies), pinned and exclusive (leaders only, else EINVAL).
+ *     the copies; with inherit_thread only threads of the same process),
+ *     remove_on_exec and sigtrap (Signals, below), pinned and exclusive
+ *     (leaders only, else EINVAL).
  *     sample_period and sample_freq sample (below; sample_type is ignored
  *     while counting); branch stacks and aux_output EOPNOTSUPP; precise_ip
  *     on a hardware event EOPNOTSUPP, as 6.1's x86 PMU without PEBS says
@@ -203,9 +237,17 @@
  *     inherited copy keeps its period).  Difference: on an event enabled at
  *     the time, 6.1 samples the next occurrence at once and runs the new
  *     period less one from there; the shim counts a whole new period.  The
- *     filters EINVAL as for a software event (difference: on a tracepoint
- *     6.1 takes SET_FILTER's tracefs filter; the shim does not filter yet), SET_OUTPUT (below), MODIFY_ATTRIBUTES EOPNOTSUPP after the attr
- *     checks; any other command ENOTTY.
+ *     filters EINVAL as for a software
+ *     event (difference: on a tracepoint 6.1 takes SET_FILTER's tracefs
+ *     filter; the shim does not filter yet), SET_OUTPUT (below);
+ *     MODIFY_ATTRIBUTES after the attr checks (EFAULT, E2BIG, EINVAL): another type EINVAL, a type other than
+ *     BREAKPOINT EOPNOTSUPP; on a breakpoint, as 6.1, sig_data is taken,
+ *     the event disabled, the new attr must equal the old but for bp_addr,
+ *     bp_type, bp_len and disabled (EINVAL), the service moves the
+ *     breakpoint (its parse's EINVAL and EPERM, ENOSPC), then the event is
+ *     enabled unless the attr says disabled (the new one's if the change was
+ *     made, else the one it was opened with); its inherited copies follow,
+ *     the first refusal stopping there.  Any other command ENOTTY.
  *   - prctl(PR_TASK_PERF_EVENTS_ENABLE / _DISABLE), as 6.1: every event the
  *     calling thread opened (its owner; wherever the event counts: the
  *     thread, another one, a CPU) is enabled or disabled as ioctl(ENABLE or
@@ -230,7 +272,26 @@
  *     enables it; the overflow that takes the limit to 0 is recorded, its
  *     signal has si_code POLL_HUP, and the event is disabled before the
  *     thread returns to user mode (its count stops there); a later ENABLE
- *     samples without a limit.
+ *     samples without a limit.  attr.sigtrap (with remove_on_exec, else
+ *     EINVAL; on a CPU EINVAL), on any type: each overflow that is sampled
+ *     (not throttled, not excluded by its level) sends the thread the event
+ *     is on SIGTRAP, si_code TRAP_PERF, si_perf_data sig_data (as
+ *     MODIFY_ATTRIBUTES last set it), si_perf_type the type, si_addr the
+ *     sample's ADDR (a breakpoint's bp_addr, a fault's address, else 0),
+ *     si_perf_flags TRAP_PERF_FLAG_ASYNC if SIGTRAP is blocked, as 6.1's
+ *     send_sig_perf(); sent by the thread to itself before it returns to
+ *     user mode (overflows marked before then give one signal, the last
+ *     one's address).  Differences: opening a sigtrap event on another
+ *     thread takes the layer's attach rule (ptrace read), where 6.1 asks
+ *     ptrace attach or CAP_PERFMON with CAP_KILL (a module cannot call
+ *     ptrace_may_access()); a copy is inherited also by a clone with
+ *     CLONE_CLEAR_SIGHAND, which the fork tracepoint does not tell.
+ *     attr.remove_on_exec: at the exec of the event's thread, before the
+ *     new image runs, an inherited copy is folded into its opened event
+ *     and freed, and an opened event stops counting for good (6.1's EXIT
+ *     state: ENABLE does nothing, its count and times stay readable; its
+ *     group is not broken up, its owner's prctl still finds it and does
+ *     nothing).
  *   - SET_OUTPUT(fd): the event's records (samples, LOST, THROTTLE, side-band)
  *     go to the ring of the event fd names, as perf record sends the events of
  *     one CPU into one ring; SET_OUTPUT(-1): to no ring.  Refused as Linux 6.1
@@ -420,7 +481,8 @@
  * for a hardware event also EINVAL, EOPNOTSUPP), a call chain deeper than 127
  * (EOVERFLOW), sampling what this layer cannot (EOPNOTSUPP), a CPU event on
  * a CPU with someone else's session (EACCES), group rules (EINVAL), the
- * thread's context (EACCES, EBUSY, EMFILE), a hardware event's counter
+ * thread's context (EACCES, EBUSY, EMFILE), a breakpoint's (EINVAL, EPERM,
+ * ENOSPC: the hardware breakpoint service's), a hardware event's counter
  * (EINVAL, EBUSY, EACCES), FD_OUTPUT's ring (EINVAL).
  */
 #ifndef _UAPI_PERFMON_PERFMON_PERF_H

@@ -25,6 +25,7 @@
 #include <linux/sched/clock.h>
 
 #include "layer.h"
+#include "breakpoint.h"
 #include "counters.h"
 #include "event.h"
 #include "sample.h"
@@ -71,13 +72,34 @@ static u64 pfm_perf_tp_pmc(const struct perf_event_attr *a)
 	       (a->config << PFM_SW_PMC_KEY_SHIFT);
 }
 
-/* Where attr may count, and with what value: software here, hardware by the PMU. */
-static int pfm_perf_encode(const struct perf_event_attr *a, struct pfm_perf_enc *enc)
+/*
+ * Where ev may count, and with what value: software events, tracepoints' and
+ * breakpoints' hits (trace/, breakpoint.c) on the software PMU, hardware
+ * events by the PMU.
+ */
+static int pfm_perf_encode(const struct pfm_perf_event *ev, struct pfm_perf_enc *enc)
 {
-	if (a->type != PERF_TYPE_SOFTWARE && a->type != PERF_TYPE_TRACEPOINT)
+	const struct perf_event_attr *a = &ev->attr;
+
+	switch (a->type) {
+	case PERF_TYPE_SOFTWARE:
+	case PERF_TYPE_TRACEPOINT:
+	case PERF_TYPE_BREAKPOINT:
+		break;
+	default:
 		return pfm_perf_hw_encode(a, enc);
+	}
 	memset(enc, 0, sizeof(*enc));
-	enc->pmc = a->type == PERF_TYPE_TRACEPOINT ? pfm_perf_tp_pmc(a) : pfm_perf_sw_pmc(a);
+	switch (a->type) {
+	case PERF_TYPE_SOFTWARE:
+		enc->pmc = pfm_perf_sw_pmc(a);
+		break;
+	case PERF_TYPE_TRACEPOINT:
+		enc->pmc = pfm_perf_tp_pmc(a);
+		break;
+	default:
+		enc->pmc = pfm_perf_bp_pmc(ev);
+	}
 	if (enc->pmc)
 		enc->counters = (1U << PFM_SW_NUM_COUNTERS) - 1;
 	return 0;
@@ -276,7 +298,7 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 	int ret;
 
 	ev->counter = -1;
-	ret = pfm_perf_encode(&ev->attr, &ev->enc);
+	ret = pfm_perf_encode(ev, &ev->enc);
 	if (ret)
 		return ret;
 	/*
@@ -320,6 +342,9 @@ void pfm_perf_event_teardown(struct pfm_perf_event *ev)
  */
 void pfm_perf_event_mark(struct pfm_perf_event *ev, bool on)
 {
+	/* removed at an exec (sigtrap.c): 6.1's EXIT state, which no ENABLE leaves */
+	if (ev->removed)
+		on = false;
 	/* side-band records of what happened before do not reach it (mmap.c) */
 	if (on && !ev->enabled)
 		WRITE_ONCE(ev->on_since, local_clock());

@@ -80,6 +80,8 @@ struct pfm_perf_target {
 	struct pfm_perf_mmap_queue mq;	/* mappings made, to report (mmap.c) */
 	unsigned long async_queued;	/* bit 0: async_work queued (the thread's own) */
 	struct callback_head async_work; /* disables at REFRESH's limit (async.c) */
+	unsigned long sigtrap_queued;	/* bit 0: sigtrap_work queued (the thread's own) */
+	struct callback_head sigtrap_work; /* sends the SIGTRAPs marked (sigtrap.c) */
 };
 
 struct pfm_perf_event {
@@ -103,6 +105,7 @@ struct pfm_perf_event {
 	bool counting;			/* enabled and its leader too */
 	bool exec_armed;		/* enable_on_exec not yet fired */
 	bool exec_fired;		/* enabled by the exec whose records are due */
+	bool removed;			/* remove_on_exec fired: never counts again */
 	u64 on_since;			/* local_clock() when last enabled */
 	struct list_head sb_entry;	/* in target->sb_events, if it wants records */
 	u64 acc;			/* count of the closed intervals */
@@ -139,6 +142,10 @@ struct pfm_perf_event {
 	int cpu;			/* -1, or the one CPU whose samples it takes */
 	struct cgroup *cgrp;		/* a cgroup event's (held), else NULL */
 	struct list_head gate_entry;	/* in target->gated */
+	unsigned long sigtrap_pending;	/* bit 0: a SIGTRAP is due (sigtrap.c) */
+	u64 sigtrap_addr;		/* its si_addr */
+	struct perf_event *bp;		/* a BREAKPOINT event's breakpoint (breakpoint.c) */
+	u32 bp_key;			/* the key its hits count under */
 	struct pfm_perf_period per;	/* sampling: the period counting now */
 	struct pfm_perf_throttle thr;	/* max sample rate: no samples until the next tick */
 };

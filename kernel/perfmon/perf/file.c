@@ -22,6 +22,7 @@
 #include <linux/poll.h>
 
 #include "layer.h"
+#include "breakpoint.h"
 #include "event.h"
 #include "file.h"
 #include "inherit.h"
@@ -263,7 +264,7 @@ static long pfm_perf_modify(struct pfm_perf_event *ev, unsigned long arg)
 		return ret;
 	if (attr.type != ev->attr.type)
 		return -EINVAL;
-	return -EOPNOTSUPP;	/* only breakpoints can be modified */
+	return pfm_perf_bp_modify(ev, &attr);	/* only breakpoints can be modified */
 }
 
 static long pfm_perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -378,6 +379,7 @@ void pfm_perf_event_unlink(struct pfm_perf_event *ev)
 	pfm_perf_target_del(ev);
 	pfm_perf_cgroup_unlink(ev);
 	pfm_perf_event_teardown(ev);
+	pfm_perf_bp_put(ev);
 }
 
 /*

@@ -4,13 +4,14 @@
  *
  * enable_on_exec: the exec of a thread with such an event (thread.c's exec
  * probe calls pfm_perf_exec()) queues a task_work item on it, which enables the events before the new image's first
- * instruction.
+ * instruction; it also removes the remove_on_exec events (sigtrap.c).
  *
  * inherit: the fork tracepoint of a thread whose target has inherit events queues
  * a task_work item on the child, which runs before the child's first user
  * instruction: it gives the child a target of its own (its own perfmon context,
  * attached to itself) with a copy of each inherit event, grouped and enabled as
- * the originals.  Copies of copies are copies of the opened event.  Reading an
+ * the originals (an inherit_thread event only into the parent's threads).
+ * Copies of copies are copies of the opened event.  Reading an
  * opened event adds its copies' counts and times (perf_events does the same).
  * When a copy's thread exits (thread.c's exit probe calls pfm_perf_exit()), a
  * work item folds the copy into its opened event and frees it, with its target;
@@ -37,6 +38,45 @@ static atomic_t pfm_perf_exec_armed = ATOMIC_INIT(0);
 
 /* ---- enable_on_exec --------------------------------------------------------- */
 
+static int pfm_perf_copy_fold(struct pfm_perf_event *copy);
+
+/* t's first inherited copy with remove_on_exec, or NULL; ctx->mutex held. */
+static struct pfm_perf_event *pfm_perf_exec_copy(struct pfm_perf_target *t)
+{
+	struct pfm_perf_event *ev;
+
+	list_for_each_entry(ev, &t->events, entry)
+		if (ev->parent && ev->attr.remove_on_exec)
+			return ev;
+	return NULL;
+}
+
+/*
+ * remove_on_exec (sigtrap.c): the copies are folded into their opened events
+ * and freed, the opened events stop for good.  Family lock held.
+ */
+static void pfm_perf_exec_remove(struct pfm_perf_target *t)
+{
+	struct pfm_perf_event *ev;
+
+	for (;;) {
+		mutex_lock(pfm_ctx_mutex(t->ctx));
+		ev = pfm_perf_exec_copy(t);
+		mutex_unlock(pfm_ctx_mutex(t->ctx));
+		if (!ev || pfm_perf_copy_fold(ev))
+			break;
+	}
+	mutex_lock(pfm_ctx_mutex(t->ctx));
+	list_for_each_entry(ev, &t->events, entry) {
+		if (!ev->attr.remove_on_exec || ev->removed)
+			continue;
+		pfm_perf_event_mark(ev, false);
+		ev->removed = true;
+	}
+	pfm_perf_target_sync(t);
+	mutex_unlock(pfm_ctx_mutex(t->ctx));
+}
+
 static void pfm_perf_exec_work(struct callback_head *head)
 {
 	struct pfm_perf_target *t = container_of(head, struct pfm_perf_target, exec_work);
@@ -45,11 +85,14 @@ static void pfm_perf_exec_work(struct callback_head *head)
 	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
 	t->exec_queued = false;
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	mutex_lock(&pfm_perf_family_mutex);
+	pfm_perf_exec_remove(t);
 	mutex_lock(pfm_ctx_mutex(t->ctx));
 	pfm_perf_target_exec(t);
 	pfm_perf_sb_exec(t);	/* COMM and the new image's mappings */
 	pfm_perf_exec_disarm(t);
 	mutex_unlock(pfm_ctx_mutex(t->ctx));
+	mutex_unlock(&pfm_perf_family_mutex);
 	pfm_perf_target_put(t);
 }
 
@@ -113,7 +156,9 @@ static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 	/* Snapshot: the opened events cannot go while the family lock is held. */
 	mutex_lock(pfm_ctx_mutex(parent->ctx));
 	list_for_each_entry(ev, &parent->events, entry) {
-		if (!ev->attr.inherit)
+		/* inherit_thread: only into threads of the parent's process (CLONE_THREAD) */
+		if (!ev->attr.inherit ||
+		    (ev->attr.inherit_thread && !same_thread_group(current, parent->task)))
 			continue;
 		copy = pfm_perf_event_alloc(&ev->attr);
 		if (!copy)

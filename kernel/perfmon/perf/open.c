@@ -24,6 +24,7 @@
 #include <linux/sched/signal.h>
 
 #include "layer.h"
+#include "breakpoint.h"
 #include "counters.h"
 #include "event.h"
 #include "file.h"
@@ -172,7 +173,10 @@ static int pfm_perf_tp_perm(const struct perf_event_attr *attr, struct task_stru
 /*
  * The type and config: software events here, perf's hardware ones (HARDWARE,
  * HW_CACHE, RAW) on the hardware PMU if there is one (ENOENT otherwise, as
- * perf_events answers without a PMU), any other type ENOENT.
+ * perf_events answers without a PMU), tracepoints by their trace layer's
+ * source (trace/), breakpoints where the kernel has the
+ * hardware breakpoint service (their own checks are the service's, when the
+ * event takes its breakpoint: breakpoint.c), any other type ENOENT.
  */
 static int pfm_perf_check_type(const struct perf_event_attr *attr, struct task_struct *task)
 {
@@ -188,6 +192,8 @@ static int pfm_perf_check_type(const struct perf_event_attr *attr, struct task_s
 	case PERF_TYPE_HW_CACHE:
 	case PERF_TYPE_RAW:
 		return pfm_perf_hw_encode(attr, &enc);
+	case PERF_TYPE_BREAKPOINT:
+		return pfm_perf_bp_served() ? 0 : -ENOENT;
 	}
 	return -ENOENT;
 }
@@ -245,13 +251,16 @@ int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader
 		if (ret)
 			return ret;
 	}
-	ret = pfm_perf_event_setup(ev->target, ev, leader);
+	ret = pfm_perf_bp_get(ev);
 	if (ret)
 		return ret;
+	ret = pfm_perf_event_setup(ev->target, ev, leader);
+	if (ret)
+		goto err_bp;
 	ret = pfm_perf_cgroup_link(ev);
 	if (ret) {
 		pfm_perf_event_teardown(ev);
-		return ret;
+		goto err_bp;
 	}
 	if (leader) {
 		/* under ctx->lock too: a sample reads the group (sample.c) */
@@ -262,11 +271,15 @@ int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader
 		raw_spin_unlock_irqrestore(pfm_ctx_lock(ev->target->ctx), flags);
 	}
 	pfm_perf_target_add(ev);
-	if (ev->exec_armed)
+	if (ev->exec_armed || ev->attr.remove_on_exec)
 		pfm_perf_exec_arm(ev->target);
 	ret = pfm_perf_event_set_enabled(ev, ev->enabled);
 	if (ret)
 		pfm_perf_event_unlink(ev);
+	return ret;
+
+err_bp:
+	pfm_perf_bp_put(ev);
 	return ret;
 }
 

@@ -44,9 +44,15 @@ int pfm_perf_sample_bits_check(const struct perf_event_attr *attr)
 	return attr->sample_type & ~PFM_PERF_SAMPLE_OK ? -EOPNOTSUPP : 0;
 }
 
+/*
+ * Events 6.1 counts through perf_swevent_event(), one occurrence at a time:
+ * software events, tracepoints' hits (perf_tp_event()) and breakpoints'
+ * (perf_bp_event()).
+ */
 bool pfm_perf_swevent(const struct perf_event_attr *attr)
 {
-	return attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT;
+	return attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT ||
+	       attr->type == PERF_TYPE_BREAKPOINT;
 }
 
 /*
@@ -61,7 +67,7 @@ static bool pfm_perf_is_clock(const struct perf_event_attr *attr)
 }
 
 /*
- * A software event other than the clocks, or a tracepoint, with a fixed period
+ * A software event other than the clocks, a tracepoint or a breakpoint, with a fixed period
  * and PERIOD in its samples: 6.1's perf_swevent_event() samples every
  * occurrence, each with PERIOD 1, whatever sample_period says (the count is
  * unchanged).  Hardware events sample every period.

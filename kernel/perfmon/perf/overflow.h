@@ -33,9 +33,8 @@ struct pfm_perf_throttle {
 };
 
 int pfm_perf_sample_bits_check(const struct perf_event_attr *attr);
-bool pfm_perf_every_event(const struct perf_event_attr *attr);
-/* perf's software events and its tracepoints: both perf_swevent_event()'s */
 bool pfm_perf_swevent(const struct perf_event_attr *attr);
+bool pfm_perf_every_event(const struct perf_event_attr *attr);
 u64 pfm_perf_first_period(struct perf_event_attr *attr);
 void pfm_perf_period_done_at(struct pfm_perf_period *pp, u64 freq, u64 now,
 			     struct pfm_perf_counter *c, struct pfm_pmd *p);

@@ -17,6 +17,7 @@
  *                      perf_events; for sets made from then on: sched.c)
  */
 #include "layer.h"
+#include "breakpoint.h"
 #include "perf.h"
 #include "sample.h"
 
@@ -65,11 +66,16 @@ static int pfm_perf_init(void)
 		goto err_sysfs;
 	pfm_perf_prctl_init();
 	pfm_perf_cgroup_init();
-	ret = pfm_perf_open_init();
+	ret = pfm_perf_bp_init();
 	if (ret)
 		goto err_prctl;
+	ret = pfm_perf_open_init();
+	if (ret)
+		goto err_bp;
 	return 0;
 
+err_bp:
+	pfm_perf_bp_exit();
 err_prctl:
 	pfm_perf_prctl_exit();
 	pfm_perf_smpl_exit();
@@ -87,6 +93,7 @@ err_sample:
 static void pfm_perf_exit_layer(void)
 {
 	pfm_perf_open_exit();
+	pfm_perf_bp_exit();
 	pfm_perf_prctl_exit();
 	pfm_perf_smpl_exit();
 	sysfs_remove_group(pfm_sysfs_kobj(), &pfm_perf_group);

@@ -261,6 +261,22 @@ static bool pfm_perf_throttled(struct pfm_perf_event *ev, struct pfm_perf_counte
 }
 
 /*
+ * ADDR, as 6.1's perf_sample_data_init() is given it: a fault's address, a
+ * breakpoint's bp_addr (perf_bp_event()), else 0 (no data address of a
+ * hardware event without PEBS or IBS).
+ */
+u64 pfm_perf_sample_addr(const struct pfm_perf_event *ev)
+{
+	switch (ev->attr.type) {
+	case PERF_TYPE_SOFTWARE:
+		return pfm_sw_event_addr();
+	case PERF_TYPE_BREAKPOINT:
+		return ev->attr.bp_addr;
+	}
+	return 0;
+}
+
+/*
  * PERF_SAMPLE_RAW: the payload of the software event that overflowed (a trace
  * event's record, trace/tracepoint.c) as perf_prepare_sample() lays it out: a u32
  * size, the bytes, zeros up to a u64 boundary, the size counting the bytes and the
@@ -327,6 +343,7 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	}
 	if (pfm_perf_throttled(ev, c, p, time))
 		return;
+	pfm_perf_sigtrap(ev);
 	kill = pfm_perf_async_overflow(ev);
 	ip = pfm_perf_sample_ip(!ev->attr.exclude_kernel, &misc);
 	if (st & PERF_SAMPLE_IDENTIFIER)
@@ -337,8 +354,8 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 		w[n++] = pfm_perf_tid();
 	if (st & PERF_SAMPLE_TIME)
 		w[n++] = time;
-	if (st & PERF_SAMPLE_ADDR)	/* no data address without PEBS or IBS */
-		w[n++] = ev->attr.type == PERF_TYPE_SOFTWARE ? pfm_sw_event_addr() : 0;
+	if (st & PERF_SAMPLE_ADDR)
+		w[n++] = pfm_perf_sample_addr(ev);
 	if (st & PERF_SAMPLE_ID)
 		w[n++] = pfm_perf_primary_id(ev);
 	if (st & PERF_SAMPLE_STREAM_ID)

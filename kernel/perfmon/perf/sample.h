@@ -33,8 +33,12 @@ unsigned int pfm_perf_id_trailer_at(const struct pfm_perf_event *ev, u64 *w, u64
 unsigned int pfm_perf_id_trailer_task(const struct pfm_perf_event *ev, u64 *w, u64 time,
 				      struct task_struct *task);
 void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type);
+u64 pfm_perf_sample_addr(const struct pfm_perf_event *ev);
 void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx,
 			      struct pfm_event_set *set, unsigned int pmd);
+
+/* sigtrap.c */
+void pfm_perf_sigtrap(struct pfm_perf_event *ev);
 
 /* callchain.c */
 #define PFM_PERF_MAX_STACK	127	/* perf_event_max_stack's default */

@@ -167,6 +167,14 @@ void case_tp_inherit(const struct backend *be, struct trace *t);
 void case_tp_cpu(const struct backend *be, struct trace *t);
 void case_tp_raw(const struct backend *be, struct trace *t);
 void case_tp_bad(const struct backend *be, struct trace *t);
+/* diff_breakpoint.c: watchpoints and breakpoints, MODIFY_ATTRIBUTES, sigtrap */
+void case_bp_count(const struct backend *be, struct trace *t);
+void case_bp_slots(const struct backend *be, struct trace *t);
+void case_bp_sample(const struct backend *be, struct trace *t);
+void case_bp_modify(const struct backend *be, struct trace *t);
+void case_bp_sigtrap(const struct backend *be, struct trace *t);
+void case_bp_inherit(const struct backend *be, struct trace *t);
+void case_remove_on_exec(const struct backend *be, struct trace *t);
 
 /* diff_together.c: both backends' clocks on one child; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);

@@ -690,5 +690,12 @@ const struct diff_case diff_cases[] = {
 	{ "tp-cpu", case_tp_cpu },
 	{ "tp-raw", case_tp_raw },
 	{ "tp-bad", case_tp_bad },
+	{ "bp-count", case_bp_count },
+	{ "bp-slots", case_bp_slots },
+	{ "bp-sample", case_bp_sample },
+	{ "bp-modify", case_bp_modify },
+	{ "bp-sigtrap", case_bp_sigtrap },
+	{ "bp-inherit", case_bp_inherit },
+	{ "remove-on-exec", case_remove_on_exec },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);
