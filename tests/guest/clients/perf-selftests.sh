@@ -60,6 +60,7 @@ client_selftests() {
 	for prog in /selftests/*; do
 		[ -x "$prog" ] || continue
 		n=${prog##*/}
+		t0=$(date +%s)
 		timeout $SELFTESTS_LIMIT $prog > $OUT/st.$n.native.tap 2>&1
 		timeout $SELFTESTS_LIMIT $SHIM $prog > $OUT/st.$n.shim.tap 2>&1
 		st_results $OUT/st.$n.native.tap > $OUT/st.$n.native
@@ -70,7 +71,7 @@ client_selftests() {
 		[ -n "$plan" ] && [ "$plan" -gt 0 ] && [ "$got" -eq "$plan" ] ||
 			p="$p $n: ${got} results of ${plan:-no plan}"
 		echo "  $n: native ok/fail/skip $(st_count $OUT/st.$n.native)," \
-			"shim $(st_count $OUT/st.$n.shim)"
+			"shim $(st_count $OUT/st.$n.shim), both in $(($(date +%s) - t0)) s"
 		cat $OUT/st.$n.native >> $OUT/st.native
 		cat $OUT/st.$n.shim >> $OUT/st.shim
 	done
