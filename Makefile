@@ -70,6 +70,7 @@ include tests/guest/guest.mk
 include tools/bench/bench.mk
 include dist/install.mk
 include tests/guest/clients/clients.mk
+include tests/guest/clients/selftests.mk
 include tests/coverage/coverage.mk
 include tests/fuzz/fuzz.mk
 

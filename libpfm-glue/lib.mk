@@ -27,8 +27,8 @@ $(B)/lib/obj/%.o: $(TOP)/libpfm-glue/%.c $(LIBPFM_HDRS)
 # The preload is a shared object: the library again, position-independent, in an
 # archive so that the link takes only the members it needs (not events.c and its
 # libpfm4).  --exclude-libs hides them: the .so exports syscall() and execve()
-# alone (preload/syscall.c), and a preloaded program that has its own libperfmon
-# keeps its own.
+# alone (preload/syscall.c; fallback.c: the events it hands to the kernel), and a
+# preloaded program that has its own libperfmon keeps its own.
 LIBPFM_PIC_OBJS := $(patsubst $(TOP)/libpfm-glue/%.c,$(B)/lib/pic/%.o,$(LIBPFM_SRCS))
 LIBPFM_PIC_A    := $(B)/lib/libperfmon_pic.a
 LIBPFM_PERF_SO  := $(B)/lib/libperfmon-perf.so
@@ -42,10 +42,13 @@ $(B)/lib/pic/%.o: $(TOP)/libpfm-glue/%.c $(LIBPFM_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -fPIC -c -o $@ $<
 
-$(LIBPFM_PERF_SO): $(TOP)/libpfm-glue/preload/syscall.c $(LIBPFM_PIC_A) $(LIBPFM_HDRS)
+LIBPFM_PRELOAD_SRCS := $(TOP)/libpfm-glue/preload/syscall.c $(TOP)/libpfm-glue/preload/fallback.c
+
+$(LIBPFM_PERF_SO): $(LIBPFM_PRELOAD_SRCS) $(TOP)/libpfm-glue/preload/fallback.h \
+		$(LIBPFM_PIC_A) $(LIBPFM_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -fPIC -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ \
-		$< $(LIBPFM_PIC_A)
+		$(LIBPFM_PRELOAD_SRCS) $(LIBPFM_PIC_A)
 
 # libperfmon.so.1: the same objects, the symbols of libperfmon.map only.  The
 # major number changes when a call changes incompatibly (never so far).

@@ -48,7 +48,8 @@
  *     brought online after the id's first event does not count it; a hit that
  *     perf_events' recursion guard drops (a trace event inside another's perf
  *     probe on one CPU) is not counted.  PERF_TYPE_BREAKPOINT: below.  Every
- *     other type (dynamic PMUs) and config: ENOENT.
+ *     other type (dynamic PMUs) and config: ENOENT (libperfmon's preload
+ *     then asks the kernel: below).
  *   - Breakpoints (PERF_TYPE_BREAKPOINT): HW_BREAKPOINT_W, RW and X with
  *     bp_addr and bp_len, per thread (inherit and inherit_thread as other
  *     events), a thread on one CPU, or CPU-wide.  The debug registers are
@@ -474,6 +475,25 @@
  *     about a tick later, not at the tick.
  *   - poll(): EPOLLHUP for an event without a ring (as perf_events) and once
  *     the thread has exited; else EPOLLIN once after each wakeup.
+ *   - libperfmon's preload (libperfmon-perf.so, pfm-perf) hands an event this
+ *     call refuses with ENOENT or EOPNOTSUPP (not for precise_ip, which perf
+ *     lowers until the event opens here) to the kernel's own perf_event_open
+ *     when the event stands alone (group_fd -1) and the kernel has the call,
+ *     so that nothing perfmon cannot serve is lost in silence; the fd is
+ *     then perf_events' own, and so is everything done with it.  Where the
+ *     kernel's call is missing or kept from the program (ENOSYS, a seccomp
+ *     filter), the program sees this call's errno.  PFM_PERF_FALLBACK=0
+ *     turns it off, PFM_PERF_FALLBACK_NOTE=1 names the first such event of
+ *     a process on stderr.  Not as 6.1, since an event is either perfmon's
+ *     or the kernel's and neither can join the other's: a kernel event as
+ *     the group_fd of an event this call would open, or an event of this
+ *     call as the group_fd of one the kernel would have opened (a tracepoint
+ *     in a group led by a software event, which 6.1 takes), is EINVAL, 6.1's
+ *     answer for a leader it cannot group with, PERF_FLAG_FD_OUTPUT too (with
+ *     PERF_FLAG_PID_CGROUP the first stays EBADF: the preload cannot tell
+ *     which fd was refused); ioctl SET_OUTPUT between the two is EBADF, each
+ *     side's answer for an fd not its own (so perf record, which sends the
+ *     events of a CPU into one ring, fails when it mixes them).
  * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,
  * E2BIG, EINVAL), paranoid 3 (EACCES), kernel level (EACCES), period or
  * frequency (EINVAL), no free fd (EMFILE), group_fd (EBADF), pid (ESRCH),

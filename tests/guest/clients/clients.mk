@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check-perf-clients: real perf_event clients (Debian's perf, PAPI's
-# papi_command_line, stress-ng), the perf_event_open(2) example program and the
-# differential test perf_diff, each run in the guest natively and through the
+# papi_command_line, stress-ng), the perf_event_open(2) example program, the
+# kernel's perf_events selftests (selftests.mk) and the differential test
+# perf_diff, each run in the guest natively and through the
 # perf_event_open shim (perf-clients.sh): on Debian's kernel with perfmon.ko, then
 # on the in-tree debug kernel through system call 462 (check-perf-clients-debug).
 # Both are in make check.  PERF_SHIM=absent expects every shim half to fail (none
@@ -19,7 +20,7 @@
 PERF_CLIENTS := /usr/bin/perf /usr/bin/papi_command_line /usr/bin/stress-ng
 PERF_DIFF_SRCS := $(wildcard $(TOP)/tests/guest/clients/diff*.c)
 PERF_GUEST_BINS := $(B)/guest/bin/noperf $(B)/guest/bin/perf_diff $(B)/guest/bin/manpage \
-		   $(B)/guest/bin/execenv \
+		   $(B)/guest/bin/execenv $(B)/guest/bin/fallback \
 		   $(B)/guest/bin/cputime $(B)/guest/bin/workload-fp \
 		   $(B)/guest/bin/workload-dyn $(B)/guest/bin/dlopen_main $(B)/guest/bin/libpfm_dl.so
 
@@ -32,6 +33,10 @@ $(B)/guest/bin/manpage: $(TOP)/tests/guest/clients/manpage.c
 	$(CC) $(CFLAGS_USER) -o $@ $<
 
 $(B)/guest/bin/execenv: $(TOP)/tests/guest/clients/execenv.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_USER) -o $@ $<
+
+$(B)/guest/bin/fallback: $(TOP)/tests/guest/clients/fallback.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_USER) -o $@ $<
 
@@ -73,6 +78,8 @@ PERF_CLIENTS_FILES = $(TOP)/tests/guest/clients/perf-clients.sh \
 	+$(B)/guest/bin/dlopen_main:/bin/dlopen_main $(B)/guest/bin/libpfm_dl.so:/lib/libpfm_dl.so \
 	$(LIBPFM_PERF_SO):/lib/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
 	+$(B)/guest/bin/manpage:/bin/manpage +$(B)/guest/bin/execenv:/bin/execenv \
+	+$(B)/guest/bin/fallback:/bin/fallback \
+	$(TOP)/tests/guest/clients/perf-fallback.sh:/bin/perf-fallback.sh \
 	$(TOP)/tests/guest/clients/perf-record.sh:/bin/perf-record.sh \
 	$(TOP)/tests/guest/clients/perf-system.sh:/bin/perf-system.sh \
 	$(TOP)/tests/guest/clients/perf-test.sh:/bin/perf-test.sh \
@@ -80,7 +87,7 @@ PERF_CLIENTS_FILES = $(TOP)/tests/guest/clients/perf-clients.sh \
 	/usr/lib/perf-core/tests:/usr/lib/perf-core/tests \
 	+/usr/bin/bash:/bin/bash +/usr/bin/strace:/usr/bin/strace \
 	+/usr/bin/mktemp:/opt/gnu/bin/mktemp +/usr/bin/tail:/opt/gnu/bin/tail \
-	$(foreach c,$(PERF_CLIENTS),+$(c):$(c))
+	$(foreach c,$(PERF_CLIENTS),+$(c):$(c)) $(SELFTESTS_FILES)
 PERF_CLIENTS_APPEND = $(strip $(if $(PERF_SHIM),PFM_SHIM=$(PERF_SHIM)) \
 	$(if $(PERF_CLIENTS_ONLY),PERF_CLIENTS_ONLY=$(PERF_CLIENTS_ONLY)) \
 	$(if $(PERF_TEST_ONLY),PERF_TEST_ONLY=$(PERF_TEST_ONLY)) \
@@ -89,7 +96,7 @@ PERF_CLIENTS_APPEND = $(strip $(if $(PERF_SHIM),PFM_SHIM=$(PERF_SHIM)) \
 # perf_test_all takes up to two limits per test: the whole boot gets 3 hours
 PERF_CLIENTS_TIMEOUT = $(if $(findstring perf_test_all,$(PERF_CLIENTS_ONLY)),10800,900)
 
-check-perf-clients: module guest-bins perf-guest-bins
+check-perf-clients: module guest-bins perf-guest-bins perf-selftests
 	$(MKINITRAMFS) $(B)/guest/perf-clients.cpio.gz $(PERF_CLIENTS_FILES) \
 		$(PFM_KO):/lib/perfmon.ko
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/guest/perf-clients.cpio.gz \
@@ -98,7 +105,7 @@ check-perf-clients: module guest-bins perf-guest-bins
 
 # The same on the debug kernel: its perf_events answers the native half, the
 # shim answers through the system call, and any kernel report fails the run.
-check-perf-clients-debug: kernel guest-bins perf-guest-bins
+check-perf-clients-debug: kernel guest-bins perf-guest-bins perf-selftests
 	$(MKINITRAMFS) $(B)/guest/perf-clients-debug.cpio.gz $(PERF_CLIENTS_FILES)
 	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/guest/perf-clients-debug.cpio.gz \
 		--append "$(DEBUG_APPEND) $(PERF_CLIENTS_APPEND)" --timeout 1500 \

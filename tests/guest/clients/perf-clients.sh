@@ -4,7 +4,8 @@
 # In the guest (Debian's kernel with perfmon.ko, or the in-tree debug kernel with
 # perfmon built in): real perf_event clients, each run twice in the same boot:
 # natively (the kernel's perf_event answers), then as `noperf pfm-perf CLIENT`,
-# where the kernel's perf_event_open is blocked and only perfmon's shim can answer.
+# where the kernel's perf_event_open is blocked and only perfmon's shim can answer
+# ($SHIM; perf-fallback.sh alone lets the preload reach the kernel).
 # The native run must give the numbers the workload fixes; the shim run must match
 # the native one within each check's tolerance (below).
 #
@@ -21,7 +22,9 @@
 W="/bin/workload -s 100000 -p 2048 -t 300 -l 100"
 # the workload under cputime, which writes its CPU time to FILE.cpu
 WC="cputime"
-SHIM="noperf pfm-perf"
+# perfmon alone: no event handed to the kernel's perf_event_open (the preload's
+# fallback off, and the call blocked by seccomp, which keeps it out either way)
+SHIM="env PFM_PERF_FALLBACK=0 noperf pfm-perf"
 OUT=/tmp/perf-clients
 SNG_CPU_OPS=${SNG_CPU_OPS:-200}
 SNG_VM_OPS=${SNG_VM_OPS:-4}
@@ -367,6 +370,8 @@ client_execenv() {
 
 . /bin/perf-record.sh
 . /bin/perf-system.sh
+. /bin/perf-fallback.sh
+. /bin/perf-selftests.sh
 # perf_test_all: every perf test, on demand only (PERF_CLIENTS_ONLY=perf_test_all)
 . /bin/perf-test.sh
 # pfmon_perf: pfmon's CSV and JSON against perf stat's
@@ -392,7 +397,7 @@ for knob in compaction_proactiveness compact_unevictable_allowed; do
 done
 
 # PERF_CLIENTS_ONLY=a:b (kernel command line, make PERF_CLIENTS_ONLY=a:b): those only
-for client in $(echo "${PERF_CLIENTS_ONLY:-manpage:execenv:perf_stat:papi:perf_test:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf}" | tr : " "); do
+for client in $(echo "${PERF_CLIENTS_ONLY:-manpage:execenv:fallback:perf_stat:papi:perf_test:selftests:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf}" | tr : " "); do
 	client_$client
 done
 
