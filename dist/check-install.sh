@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # make install into a throwaway root, then use what it put there: the exported
 # symbols are the version script's, a three-line program builds with pkg-config
-# and runs on the installed library, pfmon runs, man finds its page.
+# and runs on the installed library, pfmon runs, man finds its page, every
+# exported function has a page and every example program builds (check-man-pages.sh),
+# pfm-perf runs with its preload (use-pfm-perf.sh).
 #
 #   dist/check-install.sh DIR
 set -eu
@@ -31,10 +33,11 @@ have=$(nm -D --defined-only "$lib/libperfmon.so.1.0.0" | awk '$2 == "T" { sub(/@
 [ "$want" = "$have" ] || fail "exported symbols differ from libperfmon.map: $have"
 
 "$top/dist/use-installed.sh" "$root" /usr/lib >/dev/null || fail "using the installation"
+pages=$("$top/dist/check-man-pages.sh" "$root" /usr/lib) || fail "the manual"
 grep -q "^lib=\${PFM_PERF_LIB:-/usr/lib/perfmon/libperfmon-perf.so}$" "$root/usr/bin/pfm-perf" ||
 	fail "pfm-perf does not point at the installed preload"
 # the preload is in its private directory only: a library directory holds
 # shared objects with a SONAME, which it has not
 [ ! -e "$lib/libperfmon-perf.so" ] || fail "the preload is in the library directory"
 "$top/dist/use-pfm-perf.sh" "$root" || fail "using the installed pfm-perf"
-echo "check-install: ok ($(echo "$have" | wc -l) symbols, $(ls "$root"/usr/share/man/man*/* | wc -l) man pages)"
+echo "check-install: ok ($(echo "$have" | wc -l) symbols, $(ls "$root"/usr/share/man/man*/* | wc -l) man pages; $pages)"

@@ -50,9 +50,11 @@ install: lib $(B)/bin/pfmon
 	sed 's|^lib=.*|lib=$${PFM_PERF_LIB:-$(PRELOADDIR)/libperfmon-perf.so}|' $(TOP)/tools/pfm-perf \
 		> $(DESTDIR)$(BINDIR)/pfm-perf
 	chmod 755 $(DESTDIR)$(BINDIR)/pfm-perf
+	@# a page that shares another's (a family of functions) is a link to it, there too
 	for p in $(MAN_PAGES); do \
 		s=$${p##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s && \
-		install -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
+		if [ -L $$p ]; then ln -sfn $$(readlink $$p) $(DESTDIR)$(MANDIR)/man$$s/$${p##*/}; \
+		else install -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/; fi || exit 1; \
 	done
 
 # Every man page without a warning.
