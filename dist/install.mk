@@ -98,5 +98,6 @@ deb:
 		> $(B)/deb/build.log 2>&1 || { tail -30 $(B)/deb/build.log; exit 1; }
 	ls $(B)/deb/*.deb
 
+# check-deb: the packages used in a throwaway root, and lintian on them
 check-deb: deb
 	$(TOP)/dist/check-deb.sh $(B)/deb
