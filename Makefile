@@ -7,7 +7,8 @@
 #   make kernel   build the in-tree debug kernel with the pfm_* system calls
 #   make check    host unit tests (with make install into a throwaway root and the
 #                 man pages' lint); the core without the perf_event_open layer
-#                 (check-noperf); the DKMS build and the Debian packages; the guest
+#                 (check-noperf); the DKMS build and the Debian packages, lintian
+#                 clean (check-packages); the guest
 #                 suite in QEMU on the stock kernel with perfmon.ko (check-guest), the
 #                 multiplexing accuracy goals (check-mux), the perf clients
 #                 (check-perf-clients); the same suite and clients on the in-tree

@@ -11,6 +11,10 @@ LIBDIR	?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR	?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# The LD_PRELOAD library in a directory of its own, as Debian keeps fakeroot's and
+# faketime's: no program links with it, so it needs no SONAME, and out of the
+# linker's path it is never found by -lperfmon-perf or ldconfig.
+PRELOADDIR ?= $(LIBDIR)/perfmon
 PERFMON_VERSION := 1.0.0
 
 MAN_PAGES := $(wildcard $(TOP)/man/man*/*.[1237])
@@ -28,9 +32,10 @@ $(B)/perfmon.pc: $(TOP)/dist/perfmon.pc.in $(TOP)/dist/install.mk
 install: lib $(B)/bin/pfmon
 	rm -f $(B)/perfmon.pc && $(MAKE) --no-print-directory $(B)/perfmon.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-		$(DESTDIR)$(INCLUDEDIR)/perfmon
+		$(DESTDIR)$(INCLUDEDIR)/perfmon $(DESTDIR)$(PRELOADDIR)
 	install -m 644 $(LIBPFM_A) $(DESTDIR)$(LIBDIR)/
-	install -m 755 $(LIBPFM_SO_REAL) $(LIBPFM_PERF_SO) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(LIBPFM_SO_REAL) $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(LIBPFM_PERF_SO) $(DESTDIR)$(PRELOADDIR)/
 	ln -sf $(notdir $(LIBPFM_SO_REAL)) $(DESTDIR)$(LIBDIR)/libperfmon.so.$(LIBPFM_MAJOR)
 	ln -sf libperfmon.so.$(LIBPFM_MAJOR) $(DESTDIR)$(LIBDIR)/libperfmon.so
 	install -m 644 $(B)/perfmon.pc $(DESTDIR)$(PKGCONFIGDIR)/
@@ -42,12 +47,14 @@ install: lib $(B)/bin/pfmon
 	install -m 644 $(UAPI_HDRS) $(DESTDIR)$(INCLUDEDIR)/perfmon/
 	install -m 755 $(B)/bin/pfmon $(DESTDIR)$(BINDIR)/
 	@# pfm-perf finds the preload where it was installed
-	sed 's|^lib=.*|lib=$${PFM_PERF_LIB:-$(LIBDIR)/libperfmon-perf.so}|' $(TOP)/tools/pfm-perf \
+	sed 's|^lib=.*|lib=$${PFM_PERF_LIB:-$(PRELOADDIR)/libperfmon-perf.so}|' $(TOP)/tools/pfm-perf \
 		> $(DESTDIR)$(BINDIR)/pfm-perf
 	chmod 755 $(DESTDIR)$(BINDIR)/pfm-perf
+	@# a page that shares another's (a family of functions) is a link to it, there too
 	for p in $(MAN_PAGES); do \
 		s=$${p##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s && \
-		install -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
+		if [ -L $$p ]; then ln -sfn $$(readlink $$p) $(DESTDIR)$(MANDIR)/man$$s/$${p##*/}; \
+		else install -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/; fi || exit 1; \
 	done
 
 # Every man page without a warning.
@@ -94,5 +101,6 @@ deb:
 		> $(B)/deb/build.log 2>&1 || { tail -30 $(B)/deb/build.log; exit 1; }
 	ls $(B)/deb/*.deb
 
+# check-deb: the packages used in a throwaway root, and lintian on them
 check-deb: deb
 	$(TOP)/dist/check-deb.sh $(B)/deb

@@ -80,6 +80,8 @@ PKGS="$PKGS libdw-dev libelf-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev"
 PKGS="$PKGS mandoc man-db"
 # make deb and its check (dist/), and the DKMS build of the module.
 PKGS="$PKGS debhelper dh-dkms dkms dpkg-dev"
+# make check-deb fails on any lintian error or warning about the packages.
+PKGS="$PKGS lintian"
 # make bench plots multiplexing accuracy (tools/bench/plot-mux.py) with gnuplot.
 PKGS="$PKGS gnuplot-nox"
 

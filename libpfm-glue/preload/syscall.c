@@ -3,7 +3,8 @@
  * libperfmon-perf.so: perf_event_open(2) answered by perfmon, for programs that
  * were written for perf_event and are not rebuilt.
  *
- *   LD_PRELOAD=/lib/libperfmon-perf.so perf stat ...     (tools/pfm-perf does this)
+ *   LD_PRELOAD=/usr/lib/x86_64-linux-gnu/perfmon/libperfmon-perf.so perf stat ...
+ *                                                       (pfm-perf does this)
  *
  * glibc has no perf_event_open wrapper: perf, PAPI, stress-ng and the perf python
  * module all call syscall(SYS_perf_event_open, ...) through the PLT, so defining

@@ -76,7 +76,7 @@ PERF_CLIENTS_FILES = $(TOP)/tests/guest/clients/perf-clients.sh \
 	$(B)/guest/bin/workload-fp:/bin/workload-fp +$(B)/guest/bin/workload-dyn:/bin/workload-dyn \
 	$(B)/guest/bin/noperf:/bin/noperf $(B)/guest/bin/perf_diff:/bin/perf_diff \
 	+$(B)/guest/bin/dlopen_main:/bin/dlopen_main $(B)/guest/bin/libpfm_dl.so:/lib/libpfm_dl.so \
-	$(LIBPFM_PERF_SO):/lib/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
+	$(LIBPFM_PERF_SO):/lib/perfmon/libperfmon-perf.so $(TOP)/tools/pfm-perf:/bin/pfm-perf \
 	+$(B)/guest/bin/manpage:/bin/manpage +$(B)/guest/bin/execenv:/bin/execenv \
 	+$(B)/guest/bin/fallback:/bin/fallback \
 	$(TOP)/tests/guest/clients/perf-fallback.sh:/bin/perf-fallback.sh \
