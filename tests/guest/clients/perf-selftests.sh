@@ -11,13 +11,8 @@
 # list Ok through the shim fails the half too, so that the list stays true:
 # take it off when the events come.
 
-# CASE REASON, one a line: cases that need tracepoint or breakpoint events
+# CASE REASON, one a line: cases that need events perfmon does not serve
 SELFTESTS_KNOWN='
-sigtrap_threads.remain_disabled		a breakpoint event (HW_BREAKPOINT_RW, sigtrap, inherit_thread) in the fixture
-sigtrap_threads.enable_event		a breakpoint event (HW_BREAKPOINT_RW, sigtrap, inherit_thread)
-sigtrap_threads.modify_and_enable_event	a breakpoint event, PERF_EVENT_IOC_MODIFY_ATTRIBUTES on it
-sigtrap_threads.signal_stress		a breakpoint event (HW_BREAKPOINT_RW, sigtrap, inherit_thread)
-sigtrap_threads.signal_stress_with_disable	a breakpoint event (HW_BREAKPOINT_RW, sigtrap, inherit_thread)
 '
 # a program that runs past this is stopped (the harness stops each case after 30 s)
 SELFTESTS_LIMIT=${SELFTESTS_LIMIT:-300}
