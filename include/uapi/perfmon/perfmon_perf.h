@@ -357,20 +357,24 @@
  *     each of these in 6.1 (there is no tracepoint for mmap); the record is
  *     written by the thread before it returns to user mode, with the time of
  *     the mapping, to the events enabled then and still enabled. More than 16
- *     mappings in one system call: those past the 16th are reported as below
- *     (executable ones only). Where the kprobe cannot be placed (a kernel
- *     without CONFIG_KPROBES, or the symbol refused) the layer loads without it
- *     and mappings are reported at exec and after samples only (below). An exec
+ *     mappings in one system call: those past the 16th are reported after
+ *     the queued ones, every executable mapping the ring was not told of,
+ *     with the time of the first dropped one. Where the kprobe cannot be
+ *     placed (a kernel without CONFIG_KPROBES, or the symbol refused) the
+ *     layer loads without it and mappings are reported at exec and after
+ *     samples only (below). An exec
  *     that enables events (enable_on_exec) writes, to those events, COMM (exec
  *     flag) and MMAP2 (MMAP) of every executable mapping of the new image as it
  *     is once loaded (not the loader's data mappings, nor the loader's
- *     intermediate lengths). A sample whose IP is in no executable mapping its
- *     ring was told of (one mapped before the event was enabled) makes the
- *     sampled thread, before it returns to user mode, report its executable
+ *     intermediate lengths). Without the kprobe only, a sample whose IP is in
+ *     no executable mapping its ring was told of makes the sampled thread, before it returns to user mode, report its executable
  *     mappings not yet reported, their sample_id_all time that of the sample
  *     less 1 ns (so perf, which sorts by time, knows the mapping before the
  *     sample; without TIME the first such sample precedes its record and stays
- *     unresolved). A ring remembers 32 executable mappings. PERF_RECORD_SWITCH
+ *     unresolved); with the kprobe, the mappings made before the event was
+ *     enabled are the tool's to synthesize (perf reads /proc), as with 6.1,
+ *     and a ring holds only the records 6.1 writes. A ring remembers 32
+ *     executable mappings. PERF_RECORD_SWITCH
  *     (attr.context_switch) of a thread's events, as 6.1's perf_event_switch():
  *     switched out (misc PERF_RECORD_MISC_SWITCH_OUT, and SWITCH_OUT_PREEMPT
  *     when the thread stays runnable) and in, hooked on the sched_switch
