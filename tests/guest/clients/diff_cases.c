@@ -690,5 +690,7 @@ const struct diff_case diff_cases[] = {
 	{ "tp-cpu", case_tp_cpu },
 	{ "tp-raw", case_tp_raw },
 	{ "tp-bad", case_tp_bad },
+	{ "tp-hotplug", case_tp_hotplug },
+	{ "tp-filter", case_tp_filter },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);
