@@ -150,9 +150,22 @@ const void *pfm_sw_event_payload(u32 *size);
 struct pfm_sw_keyed_ops {
 	int (*get)(unsigned int event, u32 key);
 	void (*put)(unsigned int event, u32 key);
+	/* optional: a key for key's hits that pass filter, held once (may sleep) */
+	int (*filter)(unsigned int event, u32 key, const char *filter, u32 *fkey);
 };
 int pfm_sw_keyed_register(unsigned int event, const struct pfm_sw_keyed_ops *ops);
 void pfm_sw_keyed_unregister(unsigned int event, const struct pfm_sw_keyed_ops *ops);
+
+/*
+ * sw_keyed.c: for a layer that narrows what a keyed event counts (the perf layer's
+ * PERF_EVENT_IOC_SET_FILTER): *fkey, a key whose hits are key's that pass filter,
+ * in the source's language (a trace event's filter for TRACEPOINT), held once
+ * until pfm_sw_keyed_put(); a PMC value may name it as any key.  0, ENOENT with
+ * no source, EOPNOTSUPP with a source that does not filter, or the source's errno
+ * (a bad filter).  Process context.
+ */
+int pfm_sw_keyed_filter(unsigned int event, u32 key, const char *filter, u32 *fkey);
+void pfm_sw_keyed_put(unsigned int event, u32 key);
 
 /* sw_hooks.c: the kernel's tracepoint of that name, or NULL (a module cannot take its symbol) */
 struct tracepoint;

@@ -85,6 +85,31 @@ static void pfm_sw_keyed_release(unsigned int reg_num, u64 value)
 		ops->put(ev, PFM_SW_PMC_KEY(value));
 }
 
+int pfm_sw_keyed_filter(unsigned int event, u32 key, const char *filter, u32 *fkey)
+{
+	const struct pfm_sw_keyed_ops *ops;
+
+	if (!pfm_sw_keyed(event))
+		return -EINVAL;
+	ops = READ_ONCE(*pfm_sw_source(event));
+	if (!ops)
+		return -ENOENT;
+	if (!ops->filter)
+		return -EOPNOTSUPP;
+	return ops->filter(event, key, filter, fkey);
+}
+
+void pfm_sw_keyed_put(unsigned int event, u32 key)
+{
+	const struct pfm_sw_keyed_ops *ops;
+
+	if (!pfm_sw_keyed(event))
+		return;
+	ops = READ_ONCE(*pfm_sw_source(event));
+	if (ops)
+		ops->put(event, key);
+}
+
 /* The hold of every value in req (checked): 0, or the first refusal with none held. */
 int pfm_sw_keyed_write_get(const struct pfarg_pmc *req, unsigned int n)
 {

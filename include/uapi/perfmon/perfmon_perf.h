@@ -43,13 +43,20 @@
  *     only way a module has to the exact record (the probes, trace_syscalls.c's
  *     for syscalls:*, and the trace event behind an id are not exported).  The
  *     kernel's perf_events is thus used inside, never a user's
- *     perf_event_open.  A config above 32 bits EINVAL; an id with no trace
- *     event, the kernel counter's errno (EINVAL, as 6.1).  Differences: a CPU
- *     brought online after the id's first event does not count it; a hit that
- *     perf_events' recursion guard drops (a trace event inside another's perf
- *     probe on one CPU) is not counted.  PERF_TYPE_BREAKPOINT: below.  Every
- *     other type (dynamic PMUs) and config: ENOENT (libperfmon's preload
- *     then asks the kernel: below).
+ *     perf_event_open.  A config of 2^31 or more EINVAL (no tracefs id is
+ *     that high; those keys name filtered hits, perfmon_sw.h); an id with no
+ *     trace event, the kernel counter's errno (EINVAL, as 6.1).  A CPU
+ *     brought online later gets the id's counters from a work item the
+ *     source's CPU hotplug callback queues (creating a tracepoint counter
+ *     takes event_mutex and static keys, which a hotplug callback cannot):
+ *     difference, its hits count from a moment after it is online, where
+ *     6.1 counts a thread's event there at once (a CPU event on it, opened
+ *     once it is online, counts as 6.1's; one whose counter could not be made
+ *     there is logged, and its hits are not counted).  Difference: a hit
+ *     that perf_events' recursion guard drops (a trace event inside
+ *     another's perf probe on one CPU) is not counted.
+ *     PERF_TYPE_BREAKPOINT: below.  Every other type (dynamic PMUs) and
+ *     config: ENOENT (libperfmon's preload then asks the kernel: below).
  *   - Breakpoints (PERF_TYPE_BREAKPOINT): HW_BREAKPOINT_W, RW and X with
  *     bp_addr and bp_len, per thread (inherit and inherit_thread as other
  *     events), a thread on one CPU, or CPU-wide.  The debug registers are
@@ -119,7 +126,8 @@
  *     perfmon context, a CPU's) use hardware counters is EBUSY, where 6.1
  *     would multiplex them.  A CPU's groups all fit in
  *     one event set: a group that does not fit beside the others is EINVAL,
- *     not multiplexed.  inherit and enable_on_exec mean nothing on a CPU
+ *     not multiplexed (so a ninth sampling software or tracepoint event on a
+ *     CPU, as perf sched record's ninth, is EINVAL).  inherit and enable_on_exec mean nothing on a CPU
  *     (accepted; enable_on_exec never fires, as in 6.1).  A CPU going offline
  *     detaches its session: counts stay readable, and the CPU back online takes
  *     new events.  CPU events sample as thread events do (below), whoever runs
@@ -237,11 +245,9 @@
  *     progress is dropped, as perf restarts the event; the count goes on; an
  *     inherited copy keeps its period).  Difference: on an event enabled at
  *     the time, 6.1 samples the next occurrence at once and runs the new
- *     period less one from there; the shim counts a whole new period.  The
- *     filters EINVAL as for a software
- *     event (difference: on a tracepoint 6.1 takes SET_FILTER's tracefs
- *     filter; the shim does not filter yet), SET_OUTPUT (below);
- *     MODIFY_ATTRIBUTES after the attr checks (EFAULT, E2BIG, EINVAL): another type EINVAL, a type other than
+ *     period less one from there; the shim counts a whole new period.
+ *     SET_FILTER (below), SET_OUTPUT (below); MODIFY_ATTRIBUTES after the
+ *     attr checks (EFAULT, E2BIG, EINVAL): another type EINVAL, a type other than
  *     BREAKPOINT EOPNOTSUPP; on a breakpoint, as 6.1, sig_data is taken,
  *     the event disabled, the new attr must equal the old but for bp_addr,
  *     bp_type, bp_len and disabled (EINVAL), the service moves the
@@ -249,6 +255,29 @@
  *     enabled unless the attr says disabled (the new one's if the change was
  *     made, else the one it was opened with); its inherited copies follow,
  *     the first refusal stopping there.  Any other command ENOTTY.
+ *   - SET_FILTER(string): on a tracepoint event, the tracefs filter language
+ *     ("pid == 42 && common_pid != 7"), parsed and matched by the kernel's
+ *     own filter code as 6.1's: the event counts (and samples) only the hits
+ *     whose record passes, from then on (the count so far stays), its copies
+ *     inherited from then on too.  The tracepoint's source opens, per id and
+ *     filter string, in-kernel counters of its own that carry the filter
+ *     (ftrace_profile_set_filter(), the function behind 6.1's SET_FILTER;
+ *     perf_events then runs filter_match_preds() on each hit before the
+ *     source sees it), and the event's counter is rewritten to count that
+ *     source.  ftrace_profile_set_filter() is global but not exported:
+ *     built into the kernel the layer calls it; the module takes its address
+ *     at load from a kprobe registered on it and unregistered at once (a
+ *     kprobe that never fires), since no exported function reaches the
+ *     parser for a perf counter (the tracefs filter files filter the ftrace
+ *     ring buffer, not perf); without kprobes, or with IBT, every filter is
+ *     EINVAL and the kernel log says so.  Refusals as 6.1: a string at a bad
+ *     address EFAULT, an event of another type EINVAL (no address filters),
+ *     a second filter EEXIST, a filter the parser refuses EINVAL.  Not as
+ *     6.1: an event that shares its counter with another event of the thread
+ *     (an equal tracepoint event, perfmon shares their counter) or that has
+ *     inherited copies already is EBUSY (rewriting the shared counter would
+ *     filter the other event; the copies count on counters of their own);
+ *     perf's tools set filters before they enable or fork.
  *   - prctl(PR_TASK_PERF_EVENTS_ENABLE / _DISABLE), as 6.1: every event the
  *     calling thread opened (its owner; wherever the event counts: the
  *     thread, another one, a CPU) is enabled or disabled as ioctl(ENABLE or
@@ -419,20 +448,24 @@
  *     each of these in 6.1 (there is no tracepoint for mmap); the record is
  *     written by the thread before it returns to user mode, with the time of
  *     the mapping, to the events enabled then and still enabled. More than 16
- *     mappings in one system call: those past the 16th are reported as below
- *     (executable ones only). Where the kprobe cannot be placed (a kernel
- *     without CONFIG_KPROBES, or the symbol refused) the layer loads without it
- *     and mappings are reported at exec and after samples only (below). An exec
+ *     mappings in one system call: those past the 16th are reported after
+ *     the queued ones, every executable mapping the ring was not told of,
+ *     with the time of the first dropped one. Where the kprobe cannot be
+ *     placed (a kernel without CONFIG_KPROBES, or the symbol refused) the
+ *     layer loads without it and mappings are reported at exec and after
+ *     samples only (below). An exec
  *     that enables events (enable_on_exec) writes, to those events, COMM (exec
  *     flag) and MMAP2 (MMAP) of every executable mapping of the new image as it
  *     is once loaded (not the loader's data mappings, nor the loader's
- *     intermediate lengths). A sample whose IP is in no executable mapping its
- *     ring was told of (one mapped before the event was enabled) makes the
- *     sampled thread, before it returns to user mode, report its executable
+ *     intermediate lengths). Without the kprobe only, a sample whose IP is in
+ *     no executable mapping its ring was told of makes the sampled thread, before it returns to user mode, report its executable
  *     mappings not yet reported, their sample_id_all time that of the sample
  *     less 1 ns (so perf, which sorts by time, knows the mapping before the
  *     sample; without TIME the first such sample precedes its record and stays
- *     unresolved). A ring remembers 32 executable mappings. PERF_RECORD_SWITCH
+ *     unresolved); with the kprobe, the mappings made before the event was
+ *     enabled are the tool's to synthesize (perf reads /proc), as with 6.1,
+ *     and a ring holds only the records 6.1 writes. A ring remembers 32
+ *     executable mappings. PERF_RECORD_SWITCH
  *     (attr.context_switch) of a thread's events, as 6.1's perf_event_switch():
  *     switched out (misc PERF_RECORD_MISC_SWITCH_OUT, and SWITCH_OUT_PREEMPT
  *     when the thread stays runnable) and in, hooked on the sched_switch

@@ -49,7 +49,11 @@
  *                   (/sys/kernel/tracing/events/<system>/<event>/id), each hit
  *                   counting by the amount the event gives (1 for most); USR:
  *                   hits whose registers are at user level (the system call
- *                   events), OS: the others
+ *                   events), OS: the others.  Keys from PFM_SW_TP_FILTERED up
+ *                   are no tracefs id (those are below 2^16): the source gives
+ *                   them out for the hits of one id that pass a trace event
+ *                   filter (the perf layer's PERF_EVENT_IOC_SET_FILTER); one
+ *                   that no filter holds now is EINVAL, as an unknown id
  *   BREAKPOINT      hits of the breakpoint whose id the source gave out as KEY
  *
  * A counter counts only the hits of its own KEY.  Writing a PMC with a keyed event
@@ -81,6 +85,7 @@
 #define PFM_SW_PMC_EN		(1ULL << 22)
 #define PFM_SW_PMC_KEY_SHIFT	32
 #define PFM_SW_PMC_KEY_MASK	(0xffffffffULL << PFM_SW_PMC_KEY_SHIFT)
+#define PFM_SW_TP_FILTERED	(1U << 31)	/* TRACEPOINT keys of filtered hits */
 
 /* Counts ev at user level, the level any user may count at. */
 #define PFM_SW_PMC(ev)		((__u64)(ev) | PFM_SW_PMC_USR | PFM_SW_PMC_EN)

@@ -301,6 +301,7 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 	ret = pfm_perf_encode(ev, &ev->enc);
 	if (ret)
 		return ret;
+	pfm_perf_filter_inherit(ev);
 	/*
 	 * A cgroup event's counter, or a thread's event's on one CPU, is switched
 	 * by its own enable bit at context switches (cgroup.c): its own, and no

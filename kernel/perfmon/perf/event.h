@@ -101,6 +101,7 @@ struct pfm_perf_event {
 	int counter;			/* its counter (counters.h), or -1: counts nothing */
 	u64 pmc;			/* its counter's PMC value, without the on switch */
 	struct pfm_perf_enc enc;	/* what it may count on (pfm_perf_encode()) */
+	u32 tp_fkey;			/* SET_FILTER's key (filter.c), held; else 0 */
 	bool enabled;			/* perf's state: not OFF */
 	bool counting;			/* enabled and its leader too */
 	bool exec_armed;		/* enable_on_exec not yet fired */
@@ -193,5 +194,10 @@ int pfm_perf_target_sync(struct pfm_perf_target *t);
 int pfm_perf_event_reset(struct pfm_perf_event *ev);
 int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v);
 u64 pfm_perf_new_id(void);
+
+/* filter.c: PERF_EVENT_IOC_SET_FILTER on tracepoint events */
+long pfm_perf_ioc_set_filter(struct pfm_perf_event *ev, const char __user *arg);
+void pfm_perf_filter_inherit(struct pfm_perf_event *copy);
+void pfm_perf_filter_release(struct pfm_perf_event *ev);
 
 #endif /* _PERFMON_PERF_EVENT_H */

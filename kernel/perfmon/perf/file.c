@@ -271,7 +271,6 @@ static long pfm_perf_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 {
 	struct pfm_perf_event *ev = file->private_data;
 	void __user *uarg = (void __user *)arg;
-	char *filter;
 	u64 value;
 	struct fd f;
 	long ret;
@@ -297,11 +296,7 @@ static long pfm_perf_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 	case PERF_EVENT_IOC_SET_OUTPUT:
 		return pfm_perf_ioc_set_output(ev, arg);
 	case PERF_EVENT_IOC_SET_FILTER:
-		filter = strndup_user(uarg, PAGE_SIZE);
-		if (IS_ERR(filter))
-			return PTR_ERR(filter);
-		kfree(filter);
-		return -EINVAL;		/* neither a tracepoint nor an address filter */
+		return pfm_perf_ioc_set_filter(ev, uarg);
 	case PERF_EVENT_IOC_SET_BPF:
 		f = fdget((int)arg);
 		if (!f.file)
@@ -398,6 +393,7 @@ void pfm_perf_event_free(struct pfm_perf_event *ev)
 	pfm_perf_event_unlink(ev);
 	mutex_unlock(pfm_ctx_mutex(t->ctx));
 	mutex_unlock(&pfm_perf_family_mutex);
+	pfm_perf_filter_release(ev);
 	pfm_perf_output_release(ev);
 	pfm_perf_async_release(ev);
 	pfm_perf_cgroup_put(ev);

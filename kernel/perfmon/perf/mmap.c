@@ -241,6 +241,12 @@ int pfm_perf_mmap_init(void)
 	return ret;
 }
 
+/* Every mapping made is reported as made: the lazy reports after samples are off. */
+bool pfm_perf_mmap_hooked(void)
+{
+	return pfm_perf_mmap_probed;
+}
+
 void pfm_perf_mmap_exit(void)
 {
 	if (pfm_perf_mmap_probed) {
@@ -257,5 +263,10 @@ int pfm_perf_mmap_init(void)
 
 void pfm_perf_mmap_exit(void)
 {
+}
+
+bool pfm_perf_mmap_hooked(void)
+{
+	return false;
 }
 #endif

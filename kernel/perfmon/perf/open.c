@@ -186,8 +186,11 @@ static int pfm_perf_check_type(const struct perf_event_attr *attr, struct task_s
 	case PERF_TYPE_SOFTWARE:
 		return attr->config >= PERF_COUNT_SW_MAX ? -ENOENT : 0;
 	case PERF_TYPE_TRACEPOINT:
-		/* perf_trace_init(): no trace event has that id; the source checks the rest */
-		return attr->config > U32_MAX ? -EINVAL : pfm_perf_tp_perm(attr, task);
+		/*
+		 * perf_trace_init(): no trace event has that id (the keys of
+		 * filtered hits are none); the source checks the rest
+		 */
+		return attr->config >= PFM_SW_TP_FILTERED ? -EINVAL : pfm_perf_tp_perm(attr, task);
 	case PERF_TYPE_HARDWARE:
 	case PERF_TYPE_HW_CACHE:
 	case PERF_TYPE_RAW:

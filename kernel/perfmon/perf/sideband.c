@@ -13,10 +13,13 @@
  *   - at an exec that enables events (enable_on_exec: perf record's workload),
  *     COMM and every executable mapping the new image has (the program and its
  *     interpreter), to the events the exec enabled;
- *   - after a sample whose IP falls in no mapping the ring has been told of (a
- *     mapping made before the event was enabled, or one the queue dropped), a
+ *   - only where the kprobe on perf_event_mmap() could not be placed (mmap.c),
+ *     after a sample whose IP falls in no mapping the ring has been told of, a
  *     task_work item on the sampled thread reports every executable mapping
- *     not yet reported.  Its records carry (sample_id_all) the time of that
+ *     not yet reported.  With the kprobe, the mappings made before the event
+ *     was enabled are left to the tool to synthesize (from /proc, as perf
+ *     does), as 6.1 leaves them: a ring then holds exactly the records 6.1
+ *     writes (perf test's backward ring case counts them).  Its records carry (sample_id_all) the time of that
  *     sample less 1 ns, so that perf, which orders records by time, knows the
  *     mapping before the sample that revealed it.  Without TIME (perf record
  *     --per-thread) the first sample of each such mapping comes before its
@@ -249,8 +252,8 @@ bool pfm_perf_sb_kick(struct pfm_perf_target *t)
 }
 
 /*
- * A sample of ev at ip, time (overflow path, in the sampled thread): if ip is in
- * no mapping its ring knows, the thread reports its mappings before it returns
+ * A sample of ev at ip, time (overflow path, in the sampled thread), without the
+ * mmap kprobe: if ip is in no mapping its ring knows, the thread reports its mappings before it returns
  * to user mode, with the time of the first such sample less 1 ns.
  */
 void pfm_perf_sb_sample(struct pfm_perf_event *ev, u64 ip, u64 time)
@@ -258,7 +261,8 @@ void pfm_perf_sb_sample(struct pfm_perf_event *ev, u64 ip, u64 time)
 	struct pfm_perf_ring *r = pfm_perf_out_ring(ev);
 	struct pfm_perf_target *t = ev->target;
 
-	if (!pfm_perf_sb_wants_mmap(ev) || !r || !ip || pfm_perf_sb_known(r, ip, false, 0))
+	if (pfm_perf_mmap_hooked() || !pfm_perf_sb_wants_mmap(ev) || !r || !ip ||
+	    pfm_perf_sb_known(r, ip, false, 0))
 		return;
 	if (t->task != current || test_and_set_bit(1, &t->sb_queued))
 		return;

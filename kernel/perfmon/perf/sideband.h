@@ -62,5 +62,6 @@ void pfm_perf_task_exit_hooks(void);
 void pfm_perf_mmap_drain(struct pfm_perf_target *t);
 int pfm_perf_mmap_init(void);
 void pfm_perf_mmap_exit(void);
+bool pfm_perf_mmap_hooked(void);
 
 #endif /* _PERFMON_PERF_SIDEBAND_H */

@@ -83,6 +83,7 @@ PERF_CLIENTS_FILES = $(TOP)/tests/guest/clients/perf-clients.sh \
 	$(TOP)/tests/guest/clients/perf-record.sh:/bin/perf-record.sh \
 	$(TOP)/tests/guest/clients/perf-system.sh:/bin/perf-system.sh \
 	$(TOP)/tests/guest/clients/perf-test.sh:/bin/perf-test.sh \
+	$(TOP)/tests/guest/clients/perf-trace.sh:/bin/perf-trace.sh \
 	$(TOP)/tests/guest/clients/pfmon-perf.sh:/bin/pfmon-perf.sh $(B)/guest/bin/pfmon:/bin/pfmon \
 	/usr/lib/perf-core/tests:/usr/lib/perf-core/tests \
 	+/usr/bin/bash:/bin/bash +/usr/bin/strace:/usr/bin/strace \

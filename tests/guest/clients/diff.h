@@ -162,6 +162,8 @@ void case_coexist_count(const struct backend *be, struct trace *t);
 void case_coexist_sample(const struct backend *be, struct trace *t);
 
 /* diff_tracepoint.c: tracepoint events, counted and sampled with RAW */
+long long tp_id(const char *sys, const char *ev);	/* tracefs id, or -1 */
+void attr_tp(struct perf_event_attr *a, long long id);	/* counting, disabled */
 void case_tp_count(const struct backend *be, struct trace *t);
 void case_tp_inherit(const struct backend *be, struct trace *t);
 void case_tp_cpu(const struct backend *be, struct trace *t);
@@ -175,6 +177,10 @@ void case_bp_modify(const struct backend *be, struct trace *t);
 void case_bp_sigtrap(const struct backend *be, struct trace *t);
 void case_bp_inherit(const struct backend *be, struct trace *t);
 void case_remove_on_exec(const struct backend *be, struct trace *t);
+/* diff_tp_hotplug.c: a tracepoint counted on a CPU onlined after its first event */
+void case_tp_hotplug(const struct backend *be, struct trace *t);
+/* diff_tp_filter.c: PERF_EVENT_IOC_SET_FILTER on tracepoints */
+void case_tp_filter(const struct backend *be, struct trace *t);
 
 /* diff_together.c: both backends' clocks on one child; 0 if they agree */
 int clocks_together(const struct backend *native, const struct backend *shim);

@@ -697,5 +697,7 @@ const struct diff_case diff_cases[] = {
 	{ "bp-sigtrap", case_bp_sigtrap },
 	{ "bp-inherit", case_bp_inherit },
 	{ "remove-on-exec", case_remove_on_exec },
+	{ "tp-hotplug", case_tp_hotplug },
+	{ "tp-filter", case_tp_filter },
 };
 const size_t diff_ncases = ARRAY_SIZE(diff_cases);

@@ -30,7 +30,7 @@
 #define N_SAMPLES	5
 
 /* The tracefs id of system:event, or -1 (and the case records the failure). */
-static long long tp_id(const char *sys, const char *ev)
+long long tp_id(const char *sys, const char *ev)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char path[256], buf[32];
@@ -53,7 +53,7 @@ static long long tp_id(const char *sys, const char *ev)
 	return -1;
 }
 
-static void attr_tp(struct perf_event_attr *a, long long id)
+void attr_tp(struct perf_event_attr *a, long long id)
 {
 	memset(a, 0, sizeof(*a));
 	a->type = PERF_TYPE_TRACEPOINT;

@@ -372,6 +372,8 @@ client_execenv() {
 . /bin/perf-system.sh
 . /bin/perf-fallback.sh
 . /bin/perf-selftests.sh
+# tracepoint events: perf stat, record -a + script, trace -s (perf_sched on demand)
+. /bin/perf-trace.sh
 # perf_test_all: every perf test, on demand only (PERF_CLIENTS_ONLY=perf_test_all)
 . /bin/perf-test.sh
 # pfmon_perf: pfmon's CSV and JSON against perf stat's
@@ -397,7 +399,7 @@ for knob in compaction_proactiveness compact_unevictable_allowed; do
 done
 
 # PERF_CLIENTS_ONLY=a:b (kernel command line, make PERF_CLIENTS_ONLY=a:b): those only
-for client in $(echo "${PERF_CLIENTS_ONLY:-manpage:execenv:fallback:perf_stat:papi:perf_test:selftests:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf}" | tr : " "); do
+for client in $(echo "${PERF_CLIENTS_ONLY:-manpage:execenv:fallback:perf_stat:papi:perf_test:selftests:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf:perf_stat_tp:perf_record_tp:perf_trace}" | tr : " "); do
 	client_$client
 done
 

@@ -28,16 +28,15 @@ PERF_TEST_LIMIT=${PERF_TEST_LIMIT:-120}
 # N:SECONDS, tests that take longer in a loaded TCG guest: PMU events (10)
 # 100-125 s, daemon operations (85) natively 1.5-4 minutes
 PERF_TEST_LIMITS=${PERF_TEST_LIMITS:-"10:300 85:400"}
-# Tracepoints (2, 3, 4.1's syscall tracepoint, 16) and hardware breakpoints
-# (20, 21, 22, 23.x, 73): types the shim answers ENOENT (perfmon_perf.h);
-# 51 reads a backward ring of syscall tracepoints.  85 (daemon operations)
+# Hardware breakpoints (20, 21, 22, 23.x, 73): a type the shim answers ENOENT
+# (perfmon_perf.h).  85 (daemon operations)
 # starts two perf record sessions at once: the CPU events one opens to probe
 # the kernel (pid -1) and the other's thread events exclude each other in
 # perfmon (a thread's event while a CPU has events is EBUSY, perfmon_perf.h),
 # and the session that gets EBUSY dies (4 pairs in 5 started together, none
 # started one after the other); daemon.sh then waits for its ping without
 # end in test_reconfig, or fails.
-PERF_TEST_KNOWN=${PERF_TEST_KNOWN:-"2 3 4.1 16 20 21 22 23.1 23.2 23.3 23.4 51 73 85"}
+PERF_TEST_KNOWN=${PERF_TEST_KNOWN:-"20 21 22 23.1 23.2 23.3 23.4 73 85"}
 PTD=$OUT/ptest
 
 # pt_pids: the user processes now running, one pid a line (kernel threads have
