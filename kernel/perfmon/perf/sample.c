@@ -201,14 +201,18 @@ static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_c
 {
 	u64 rf = ev->attr.read_format, count = ev->acc, ena = ev->ena_ns, run = ev->run_ns;
 	struct pfm_perf_event *leader = ev->leader, *e;
-	u64 total, set_ns;
+	u64 total, set_ns, run_now;
 	unsigned int n;
 
 	if (ev->counting) {
 		count = pfm_perf_sample_count(ev, ctx, pmd);
 		total = pfm_perf_live_ns(ctx, set, &set_ns);
-		ena += total - ev->since_ns;
-		run += (ev->all_sets ? total : set_ns) - ev->run_since_ns;
+		run_now = ev->all_sets ? total : set_ns;
+		/* a gated event's times as event.c keeps them: its gate is open here */
+		if (pfm_perf_gated(ev))
+			run_now = pfm_perf_gate_ns(ev, run_now);
+		ena += (ev->cgrp ? run_now : total) - ev->since_ns;
+		run += run_now - ev->run_since_ns;
 	}
 	if (!(rf & PERF_FORMAT_GROUP)) {
 		n = pfm_perf_read_head(rf, count, ena, run, w);
