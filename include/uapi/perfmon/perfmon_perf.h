@@ -357,9 +357,12 @@
  *     PERF_RECORD_SWITCH_CPU_WIDE instead, with the other thread's pid and
  *     tid, at every switch on its CPU.  A CPU event's mapping records are
  *     written by the kprobe itself, at the mapping (d_path() into a buffer of
- *     the CPU's: it does not sleep). Differences: an inherited
- *     copy exists from the child's first return to user mode, so a child's
- *     first SWITCH in is not written; a mapping reported by the thread's work
+ *     the CPU's: it does not sleep). An inherited copy exists from the
+ *     child's first return to user mode; the child's switches before (its
+ *     first switch in at least) are written by the inherit events its copies
+ *     are made of, into the same ring, as 6.1's copies made at the fork write
+ *     them.  Differences: those records' STREAM_ID is the copied event's,
+ *     where 6.1 gives the copy's own; a mapping reported by the thread's work
  *     is filed on the CPU that writes it (trailer CPU), where 6.1 writes on the
  *     mapping's CPU; build_id is not honoured (MMAP2 always carries device and
  *     inode). Accepted and never written, since nothing here hooks what they
