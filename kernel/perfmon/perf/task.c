@@ -304,11 +304,13 @@ void pfm_perf_task_exit(struct task_struct *task)
 void pfm_perf_task_switch(struct task_struct *task, struct task_struct *other, bool in,
 			  bool preempt)
 {
+	/* in task's pid namespace: current may be a reaped thread (sample.c) */
+	u64 np = pfm_perf_pid_tid(other, task);
 	struct pfm_perf_task_rec tr = {
 		.type = PERF_RECORD_SWITCH, .task = task,
 		.misc = in ? 0 : PERF_RECORD_MISC_SWITCH_OUT |
 				 (preempt ? PERF_RECORD_MISC_SWITCH_OUT_PREEMPT : 0),
-		.np_pid = task_tgid_vnr(other), .np_tid = task_pid_vnr(other),
+		.np_pid = (u32)np, .np_tid = np >> 32,
 	};
 
 	tr.time = local_clock();
