@@ -280,6 +280,8 @@ void pfm_sets_clock_locked(struct pfm_context *ctx, struct pfm_op_clock *clock)
 		set = pfm_find_set(ctx, i);
 		clock->set_ns[i] = set ? pfm_set_act_duration(ctx, set) : 0;
 	}
+	if (clock->with)
+		clock->with(ctx, clock);
 	clock->taken = true;
 }
 

@@ -80,12 +80,17 @@ long pfm_getinfo_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
  * id without a set), into set_ns, taken in one visit to the state: with a write
  * or a read there (rw.h: the perf shim's times, which must start and stop with
  * the counts even when the state is on another CPU, and two visits there are a
- * wake-up of that CPU apart), or alone (pfm_sets_clock()).
+ * wake-up of that CPU apart), or alone (pfm_sets_clock()).  with, if set, is
+ * called in that visit once the durations are taken (ctx->lock held, where the
+ * state is), so that what its caller keeps beside them under ctx->lock is read
+ * at the same instant.
  */
 struct pfm_op_clock {
 	u64 *set_ns;
 	unsigned int n;
 	bool taken;		/* set by a call that succeeded */
+	void (*with)(struct pfm_context *ctx, struct pfm_op_clock *clock);
+	void *arg;		/* with's */
 };
 
 /* ctx->lock held, where the state is */

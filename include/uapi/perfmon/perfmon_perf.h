@@ -149,9 +149,10 @@
  *     accepts); a cgroup without perf_event's state ENOENT, as 6.1 (on v2
  *     new cgroups get it once some controller is enabled below the root,
  *     as an init system does); a member of another cgroup than its
- *     leader's EINVAL; a kernel without CONFIG_CGROUP_PERF EINVAL.  Not as 6.1: time_enabled and
- *     time_running are the wall-clock time the event was enabled, where 6.1
- *     gives the time the cgroup ran on the CPU; a cgroup hardware event
+ *     leader's EINVAL; a kernel without CONFIG_CGROUP_PERF EINVAL.
+ *     time_enabled and time_running are both the time tasks of the cgroup
+ *     ran on the CPU while the event was enabled, as 6.1's cgroup time (the
+ *     probe's gate times it).  Not as 6.1: a cgroup hardware event
  *     takes a general-purpose counter, never a fixed one (their enable
  *     bits are one register).  A pid with a cpu (perf record's one event per
  *     CPU for one thread) counts and samples only what the thread does on
@@ -159,9 +160,10 @@
  *     thread is switched in on that CPU and off elsewhere, by the same probe
  *     (so N such events of a thread take N counters, multiplexed in event
  *     sets past the software PMU's eight, and past eight sets EINVAL; a
- *     hardware one takes a general-purpose counter).  Not as 6.1:
- *     time_running is time_enabled, where 6.1 gives the time the thread ran
- *     on that CPU.  A group's members are on their leader's cpu
+ *     hardware one takes a general-purpose counter).  time_enabled is the
+ *     thread's time while enabled, time_running its part on that CPU, as
+ *     6.1 keeps such an event inactive while the thread runs elsewhere.
+ *     A group's members are on their leader's cpu
  *     (else EINVAL).  Attaching takes perfmon's access rules
  *     (ATTACHING, ACCESS); privilege refusals are EACCES, never EPERM, and
  *     kernel-level counting (exclude_kernel=0) is privileged as the software
@@ -230,7 +232,8 @@
  *     TOTAL_TIME_RUNNING, ID, GROUP, LOST), exactly its size; ENOSPC for a
  *     shorter buffer; 0 bytes for a pinned group's leader in ERROR (above).
  *     time_enabled is the thread's time on a CPU while the event was enabled
- *     (for a CPU event: wall-clock time while it was enabled),
+ *     (for a CPU event: wall-clock time while it was enabled; a cgroup
+ *     event's and a thread's event on one CPU: above),
  *     time_running the part of it its group's set was active (all of it for a
  *     pinned group): equal unless the group is multiplexed (as perf_events
  *     reports per-thread events; a group's members have their leader's times,
@@ -474,9 +477,12 @@
  *     PERF_RECORD_SWITCH_CPU_WIDE instead, with the other thread's pid and
  *     tid, at every switch on its CPU.  A CPU event's mapping records are
  *     written by the kprobe itself, at the mapping (d_path() into a buffer of
- *     the CPU's: it does not sleep). Differences: an inherited
- *     copy exists from the child's first return to user mode, so a child's
- *     first SWITCH in is not written; a mapping reported by the thread's work
+ *     the CPU's: it does not sleep). An inherited copy exists from the
+ *     child's first return to user mode; the child's switches before (its
+ *     first switch in at least) are written by the inherit events its copies
+ *     are made of, into the same ring, as 6.1's copies made at the fork write
+ *     them.  Differences: those records' STREAM_ID is the copied event's,
+ *     where 6.1 gives the copy's own; a mapping reported by the thread's work
  *     is filed on the CPU that writes it (trailer CPU), where 6.1 writes on the
  *     mapping's CPU; build_id is not honoured (MMAP2 always carries device and
  *     inode). Accepted and never written, since nothing here hooks what they

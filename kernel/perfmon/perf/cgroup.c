@@ -25,6 +25,11 @@
  * before the core's switch hooks), so that it counts the thread's events on C
  * only, as 6.1 schedules such an event on C only.
  *
+ * Their times follow the gates, as 6.1's: a thread's event on C has time_enabled
+ * the thread's time while enabled and time_running its part on C (6.1 keeps
+ * the event inactive elsewhere); a cgroup event has both the time a task of its
+ * cgroup ran on the CPU while enabled (6.1's cgroup time).
+ *
  * Which cgroup: the task's on the default (v2) hierarchy, as 6.1 takes
  * perf_event's css there.  A v1 hierarchy's directory is EBADF (6.1 accepts
  * one with the perf_event controller; cgroup_get_from_fd() is what a module
@@ -54,10 +59,61 @@ static bool pfm_perf_gate_open(const struct pfm_perf_event *ev, struct task_stru
 	return ev->cgrp ? task_under_cgroup_hierarchy(task, ev->cgrp) : ev->cpu == cpu;
 }
 
-/* A thread's event on one CPU, or a cgroup event: its counter is switched. */
-static bool pfm_perf_gated(const struct pfm_perf_event *ev)
+/* ev's gate time at run, a reading of the durations its times come from. */
+u64 pfm_perf_gate_ns(const struct pfm_perf_event *ev, u64 run)
 {
-	return ev->cgrp || (ev->target->task && ev->cpu >= 0);
+	return ev->gate_ns + (ev->gate_in ? pfm_ns_since(ev->gate_base, run) : 0);
+}
+
+/* The durations ev's times come from: its set's, or all the sets' (pinned). */
+static u64 pfm_perf_gate_run(const struct pfm_perf_event *ev, const u64 *set_ns,
+			     unsigned int n)
+{
+	unsigned int i;
+	u64 total = 0;
+
+	if (!ev->all_sets)
+		return set_ns[ev->set];
+	for (i = 0; i < n; i++)
+		total += set_ns[i];
+	return total;
+}
+
+/*
+ * The gates' times as task runs on this CPU now or next (ctx->lock held, where
+ * the state is): a gate that was open adds its time up to the durations now, and
+ * opens again from them if task is where it counts.  A thread target's durations
+ * stand still while its thread is off a CPU, so its gate, open from a switch in
+ * on its CPU to the next switch in anywhere, times the thread on that CPU; a CPU
+ * target's run all the time, and its gates time the cgroup's tasks there.
+ */
+static void pfm_perf_gate_times(struct pfm_perf_target *t, struct task_struct *task)
+{
+	u64 set_ns[PFM_PERF_MAX_SETS];
+	struct pfm_op_clock op = { .set_ns = set_ns, .n = max(t->nr_sets, 1U) };
+	struct pfm_perf_event *ev;
+	u64 run;
+
+	pfm_sets_clock_locked(t->ctx, &op);
+	list_for_each_entry(ev, &t->gated, gate_entry) {
+		run = pfm_perf_gate_run(ev, set_ns, op.n);
+		ev->gate_ns = pfm_perf_gate_ns(ev, run);
+		ev->gate_in = pfm_perf_gate_open(ev, task, smp_processor_id());
+		ev->gate_base = run;
+	}
+}
+
+/*
+ * pfm_op_clock's with (sched.c): each gate's time at the durations just taken,
+ * in the same visit, so that a switch between the two cannot set them apart.
+ */
+void pfm_perf_gate_snap(struct pfm_context *ctx, struct pfm_op_clock *op)
+{
+	struct pfm_perf_target *t = op->arg;
+	struct pfm_perf_event *ev;
+
+	list_for_each_entry(ev, &t->gated, gate_entry)
+		ev->gate_snap_ns = pfm_perf_gate_ns(ev, pfm_perf_gate_run(ev, op->set_ns, op->n));
 }
 
 /*
@@ -71,6 +127,9 @@ static void pfm_perf_cgroup_gate(struct pfm_perf_target *t, struct task_struct *
 	struct pfm_perf_event *ev;
 	struct pfm_event_set *set;
 
+	/* a thread target's state is elsewhere while another task runs here */
+	if (!t->task || task == t->task)
+		pfm_perf_gate_times(t, task);
 	pfm_for_each_set(ctx, set) {
 		if (set->id >= t->nr_sets)
 			continue;

@@ -182,9 +182,20 @@ static void pfm_perf_toggle_count(struct pfm_perf_event *ev, unsigned int s, con
 		ev->acc += pmd[ev->counter] - ev->base[s];
 }
 
-/* Its time intervals: enabled over all sets, running over its own (all, pinned). */
+/*
+ * Its time intervals: enabled over all sets (a cgroup event: while its gate is
+ * open), running over its own set (all, pinned; a gated event: while its gate
+ * is open, cgroup.c).
+ */
+static u64 pfm_perf_ena_clock(const struct pfm_perf_event *ev, const struct pfm_perf_clock *c)
+{
+	return ev->cgrp ? ev->gate_snap_ns : c->total;
+}
+
 static u64 pfm_perf_run_clock(const struct pfm_perf_event *ev, const struct pfm_perf_clock *c)
 {
+	if (pfm_perf_gated(ev))
+		return ev->gate_snap_ns;
 	return ev->all_sets ? c->total : c->set[ev->set];
 }
 
@@ -192,10 +203,10 @@ static void pfm_perf_toggle_time(struct pfm_perf_event *ev, const struct pfm_per
 {
 	ev->counting = !ev->counting;
 	if (ev->counting) {
-		ev->since_ns = c->total;
+		ev->since_ns = pfm_perf_ena_clock(ev, c);
 		ev->run_since_ns = pfm_perf_run_clock(ev, c);
 	} else {
-		ev->ena_ns += c->total - ev->since_ns;
+		ev->ena_ns += pfm_perf_ena_clock(ev, c) - ev->since_ns;
 		ev->run_ns += pfm_perf_run_clock(ev, c) - ev->run_since_ns;
 	}
 }
@@ -307,7 +318,7 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 	 * by its own enable bit at context switches (cgroup.c): its own, and no
 	 * fixed counter (their enable bits are one register).
 	 */
-	gated = ev->cgrp || (t->task && ev->cpu >= 0);
+	gated = pfm_perf_gated(ev);
 	ev->enc.own = smpl || gated;
 	if (gated)
 		ev->enc.counters &= (1U << PFM_PERF_FIXED_FIRST) - 1;
@@ -424,7 +435,7 @@ int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 		v->count += pmd[ev->counter] - ev->base[s];
 	}
 	pfm_perf_clock_done(t, &clock, &op);
-	v->ena_ns += clock.total - ev->since_ns;
+	v->ena_ns += pfm_perf_ena_clock(ev, &clock) - ev->since_ns;
 	v->run_ns += pfm_perf_run_clock(ev, &clock) - ev->run_since_ns;
 	return 0;
 }

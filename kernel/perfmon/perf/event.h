@@ -147,9 +147,28 @@ struct pfm_perf_event {
 	u64 sigtrap_addr;		/* its si_addr */
 	struct perf_event *bp;		/* a BREAKPOINT event's breakpoint (breakpoint.c) */
 	u32 bp_key;			/* the key its hits count under */
+	/*
+	 * its gate's time (cgroup.c), in the terms of the durations its times
+	 * come from, ctx->lock: open since gate_base, closed intervals gate_ns;
+	 * gate_snap_ns, its value at the last clock taken (ctx->mutex)
+	 */
+	bool gate_in;
+	u64 gate_base;
+	u64 gate_ns;
+	u64 gate_snap_ns;
 	struct pfm_perf_period per;	/* sampling: the period counting now */
 	struct pfm_perf_throttle thr;	/* max sample rate: no samples until the next tick */
 };
+
+/*
+ * A thread's event on one CPU, or a cgroup event: its counter is switched at
+ * context switches (cgroup.c), and so is its time_running (and a cgroup
+ * event's time_enabled).
+ */
+static inline bool pfm_perf_gated(const struct pfm_perf_event *ev)
+{
+	return ev->cgrp || (ev->target->task && ev->cpu >= 0);
+}
 
 /* ev has a counter row in set s (sched.c): its group's set, or every set. */
 static inline bool pfm_perf_in_set(const struct pfm_perf_event *ev, unsigned int s)
@@ -170,6 +189,8 @@ void pfm_perf_cgroup_put(struct pfm_perf_event *ev);
 int pfm_perf_cgroup_link(struct pfm_perf_event *ev);
 void pfm_perf_cgroup_unlink(struct pfm_perf_event *ev);
 void pfm_perf_cgroup_sync(struct pfm_perf_target *t);
+u64 pfm_perf_gate_ns(const struct pfm_perf_event *ev, u64 run);
+void pfm_perf_gate_snap(struct pfm_context *ctx, struct pfm_op_clock *op);
 
 /* target.c */
 struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task, int cpu);

@@ -140,7 +140,33 @@ void pfm_perf_exec(struct task_struct *task)
 struct pfm_perf_fork {
 	struct callback_head work;
 	struct pfm_perf_target *parent;
+	struct task_struct *child;
+	struct list_head entry;		/* in pfm_perf_forks */
 };
+
+/*
+ * Children whose copies are still to be made, for their switch records
+ * (task.c): pfm_perf_targets_lock.
+ */
+static LIST_HEAD(pfm_perf_forks);
+static atomic_t pfm_perf_nr_forks = ATOMIC_INIT(0);
+
+bool pfm_perf_forks_pending(void)
+{
+	return atomic_read(&pfm_perf_nr_forks);
+}
+
+/* The target whose inherit events task's copies will be of, or NULL; locked. */
+struct pfm_perf_target *pfm_perf_fork_parent_locked(struct task_struct *task)
+{
+	struct pfm_perf_fork *f;
+
+	lockdep_assert_held(&pfm_perf_targets_lock);
+	list_for_each_entry(f, &pfm_perf_forks, entry)
+		if (f->child == task)
+			return f->parent;
+	return NULL;
+}
 
 /*
  * Copies the inherit events of parent onto child, in parent's order (a leader
@@ -204,8 +230,8 @@ static void pfm_perf_fork_work(struct callback_head *head)
 {
 	struct pfm_perf_fork *f = container_of(head, struct pfm_perf_fork, work);
 	struct pfm_perf_target *parent = f->parent, *child;
+	unsigned long flags;
 
-	kfree(f);
 	mutex_lock(&pfm_perf_family_mutex);
 	/* The events may have been closed since the fork: nothing to copy then. */
 	child = atomic_read(&parent->nr_inherit) ? pfm_perf_target_get(current, -1) : NULL;
@@ -213,7 +239,13 @@ static void pfm_perf_fork_work(struct callback_head *head)
 		pfm_perf_copy_events(parent, child);
 		pfm_perf_target_put(child);
 	}
+	/* the copies write the child's switches from now on */
+	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
+	list_del(&f->entry);
+	atomic_dec(&pfm_perf_nr_forks);
+	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
 	mutex_unlock(&pfm_perf_family_mutex);
+	kfree(f);
 	pfm_perf_target_put(parent);
 }
 
@@ -241,12 +273,16 @@ static void pfm_perf_probe_fork(void *data, struct task_struct *parent,
 	/* a target whose last reference is going is no longer anyone's */
 	if (t && atomic_read(&t->nr_inherit) && refcount_inc_not_zero(&t->ref)) {
 		f->parent = t;
+		f->child = child;
 		init_task_work(&f->work, pfm_perf_fork_work);
 		/* A child that has not run cannot be past its exit: this succeeds. */
-		if (!task_work_add(child, &f->work, TWA_RESUME))
+		if (!task_work_add(child, &f->work, TWA_RESUME)) {
+			list_add(&f->entry, &pfm_perf_forks);
+			atomic_inc(&pfm_perf_nr_forks);
 			f = NULL;
-		else
+		} else {
 			refcount_dec(&t->ref);	/* the events hold theirs */
+		}
 	}
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
 	kfree(f);

@@ -21,5 +21,9 @@ void pfm_perf_children_apply(struct pfm_perf_event *ev, pfm_perf_op fn, bool on)
 void pfm_perf_children_drop(struct pfm_perf_event *ev);
 void pfm_perf_exec_arm(struct pfm_perf_target *t);
 void pfm_perf_exec_disarm(struct pfm_perf_target *t);
+/* new children whose copies are still to be made: their switches (task.c) */
+struct task_struct;
+bool pfm_perf_forks_pending(void);
+struct pfm_perf_target *pfm_perf_fork_parent_locked(struct task_struct *task);
 
 #endif /* _PERFMON_PERF_INHERIT_H */

@@ -26,6 +26,7 @@
  * Other sample bits are EOPNOTSUPP, where perf_event_open(2) says a PMU does not
  * support something.
  */
+#include <linux/pid_namespace.h>
 #include <linux/sched/clock.h>
 
 #include "layer.h"
@@ -111,7 +112,22 @@ unsigned int pfm_perf_id_trailer_at(const struct pfm_perf_event *ev, u64 *w, u64
 	return pfm_perf_id_trailer_task(ev, w, time, current);
 }
 
-/* The same, of task: a switch's record for the thread switched in is written before it runs. */
+/* task's pid and tid in whose pid namespace, as perf's u32 pair */
+u64 pfm_perf_pid_tid(struct task_struct *task, struct task_struct *whose)
+{
+	struct pid_namespace *ns = task_active_pid_ns(whose);
+
+	return (u64)(u32)task_tgid_nr_ns(task, ns) | (u64)(u32)task_pid_nr_ns(task, ns) << 32;
+}
+
+/*
+ * The same, of task: a switch's record for the thread switched in is written
+ * before it runs, while current is the thread switched out.  Its pid and tid
+ * are those task's own namespace gives it, as current's would once task runs:
+ * the thread switched out may be a dead one whose pid its parent has reaped
+ * already (a preemptible kernel switches it out after exit_notify()), and in
+ * its namespace, none, every pid reads 0.
+ */
 unsigned int pfm_perf_id_trailer_task(const struct pfm_perf_event *ev, u64 *w, u64 time,
 				      struct task_struct *task)
 {
@@ -121,7 +137,7 @@ unsigned int pfm_perf_id_trailer_task(const struct pfm_perf_event *ev, u64 *w, u
 	if (!ev->attr.sample_id_all)
 		return 0;
 	if (st & PERF_SAMPLE_TID)
-		w[n++] = (u64)(u32)task_tgid_vnr(task) | (u64)(u32)task_pid_vnr(task) << 32;
+		w[n++] = pfm_perf_pid_tid(task, task);
 	if (st & PERF_SAMPLE_TIME)
 		w[n++] = time;
 	if (st & PERF_SAMPLE_ID)
@@ -206,14 +222,18 @@ static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_c
 {
 	u64 rf = ev->attr.read_format, count = ev->acc, ena = ev->ena_ns, run = ev->run_ns;
 	struct pfm_perf_event *leader = ev->leader, *e;
-	u64 total, set_ns;
+	u64 total, set_ns, run_now;
 	unsigned int n;
 
 	if (ev->counting) {
 		count = pfm_perf_sample_count(ev, ctx, pmd);
 		total = pfm_perf_live_ns(ctx, set, &set_ns);
-		ena += total - ev->since_ns;
-		run += (ev->all_sets ? total : set_ns) - ev->run_since_ns;
+		run_now = ev->all_sets ? total : set_ns;
+		/* a gated event's times as event.c keeps them: its gate is open here */
+		if (pfm_perf_gated(ev))
+			run_now = pfm_perf_gate_ns(ev, run_now);
+		ena += (ev->cgrp ? run_now : total) - ev->since_ns;
+		run += run_now - ev->run_since_ns;
 	}
 	if (!(rf & PERF_FORMAT_GROUP)) {
 		n = pfm_perf_read_head(rf, count, ena, run, w);

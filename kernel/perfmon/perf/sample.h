@@ -30,6 +30,7 @@ void pfm_perf_sample_teardown(struct pfm_perf_event *ev, unsigned int s);
 int pfm_perf_sample_period(struct pfm_perf_event *ev, u64 value);
 unsigned int pfm_perf_id_trailer(const struct pfm_perf_event *ev, u64 *w);
 unsigned int pfm_perf_id_trailer_at(const struct pfm_perf_event *ev, u64 *w, u64 time);
+u64 pfm_perf_pid_tid(struct task_struct *task, struct task_struct *whose);
 unsigned int pfm_perf_id_trailer_task(const struct pfm_perf_event *ev, u64 *w, u64 time,
 				      struct task_struct *task);
 void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type);

@@ -67,6 +67,9 @@ void pfm_perf_clock_op(struct pfm_perf_target *t, struct pfm_perf_clock *c,
 	op->set_ns = c->set;
 	op->n = max(t->nr_sets, 1U);
 	op->taken = false;
+	/* the gated events' times at the same instant (cgroup.c) */
+	op->with = list_empty(&t->gated) ? NULL : pfm_perf_gate_snap;
+	op->arg = t;
 }
 
 /*

@@ -36,6 +36,7 @@
 
 #include "layer.h"
 #include "event.h"
+#include "inherit.h"
 #include "perf.h"
 #include "ring.h"
 #include "sample.h"
@@ -117,22 +118,20 @@ void pfm_perf_sb_each_locked(struct pfm_perf_target *t,
  * lock, if it has one attached; any context.  A context reference, not the
  * target's: the last put of a target needs a mutex.
  */
-void pfm_perf_sb_visit(struct task_struct *task, int cpu,
-		       void (*fn)(struct pfm_perf_target *t, void *arg), void *arg)
+static struct pfm_context *pfm_perf_sb_hold(struct pfm_perf_target *t)
 {
-	struct pfm_perf_target *t;
-	struct pfm_context *ctx = NULL;
+	if (!t)
+		return NULL;
+	pfm_context_get(t->ctx);
+	return t->ctx;
+}
+
+/* fn on t, held by ctx (pfm_perf_sb_hold()), if its context is attached. */
+static void pfm_perf_sb_run(struct pfm_perf_target *t, struct pfm_context *ctx,
+			    void (*fn)(struct pfm_perf_target *t, void *arg), void *arg)
+{
 	unsigned long flags;
 
-	if (!pfm_perf_targets_count())
-		return;
-	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
-	t = pfm_perf_target_find_locked(task, cpu);
-	if (t) {
-		ctx = t->ctx;
-		pfm_context_get(ctx);
-	}
-	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
 	if (!ctx)
 		return;
 	/* the context's lock outside pfm_perf_targets_lock, as the overflow path */
@@ -141,6 +140,43 @@ void pfm_perf_sb_visit(struct task_struct *task, int cpu,
 		fn(t, arg);
 	raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
 	pfm_context_put(ctx);
+}
+
+void pfm_perf_sb_visit(struct task_struct *task, int cpu,
+		       void (*fn)(struct pfm_perf_target *t, void *arg), void *arg)
+{
+	struct pfm_perf_target *t;
+	struct pfm_context *ctx;
+	unsigned long flags;
+
+	if (!pfm_perf_targets_count())
+		return;
+	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
+	t = pfm_perf_target_find_locked(task, cpu);
+	ctx = pfm_perf_sb_hold(t);
+	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	pfm_perf_sb_run(t, ctx, fn, arg);
+}
+
+/*
+ * fn on the target of task's parent, if task is a new child whose inherited
+ * copies do not exist yet (inherit.c); false if it is no such child.
+ */
+static bool pfm_perf_sb_visit_fork(struct task_struct *task,
+				   void (*fn)(struct pfm_perf_target *t, void *arg), void *arg)
+{
+	struct pfm_perf_target *t;
+	struct pfm_context *ctx;
+	unsigned long flags;
+
+	if (!pfm_perf_forks_pending())
+		return false;
+	raw_spin_lock_irqsave(&pfm_perf_targets_lock, flags);
+	t = pfm_perf_fork_parent_locked(task);
+	ctx = pfm_perf_sb_hold(t);
+	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	pfm_perf_sb_run(t, ctx, fn, arg);
+	return t != NULL;
 }
 
 /* tr into ev's ring, whether or not ev asked (interrupts off or ctx->mutex held). */
@@ -208,6 +244,18 @@ static void pfm_perf_task_each(struct pfm_perf_target *t, void *arg)
 	pfm_perf_sb_each_locked(t, pfm_perf_task_write, arg);
 }
 
+/* An inherit event's record of a child that has no copy of it yet. */
+static void pfm_perf_task_write_inherited(struct pfm_perf_event *ev, void *arg)
+{
+	if (ev->attr.inherit)
+		pfm_perf_task_write(ev, arg);
+}
+
+static void pfm_perf_task_inherited(struct pfm_perf_target *t, void *arg)
+{
+	pfm_perf_sb_each_locked(t, pfm_perf_task_write_inherited, arg);
+}
+
 /*
  * The record to the events that ask for it of task's target and of the CPU's
  * where it happens, as perf_iterate_sb() writes to the task's and the CPU's
@@ -256,14 +304,25 @@ void pfm_perf_task_exit(struct task_struct *task)
 void pfm_perf_task_switch(struct task_struct *task, struct task_struct *other, bool in,
 			  bool preempt)
 {
+	/* in task's pid namespace: current may be a reaped thread (sample.c) */
+	u64 np = pfm_perf_pid_tid(other, task);
 	struct pfm_perf_task_rec tr = {
 		.type = PERF_RECORD_SWITCH, .task = task,
 		.misc = in ? 0 : PERF_RECORD_MISC_SWITCH_OUT |
 				 (preempt ? PERF_RECORD_MISC_SWITCH_OUT_PREEMPT : 0),
-		.np_pid = task_tgid_vnr(other), .np_tid = task_pid_vnr(other),
+		.np_pid = (u32)np, .np_tid = np >> 32,
 	};
 
-	pfm_perf_task_emit(task, &tr);
+	tr.time = local_clock();
+	/*
+	 * 6.1 gives a child its copies in copy_process(), so its first switch
+	 * in is written; here they come at its first return to user mode, and
+	 * until then its switches go to what its copies will write into: its
+	 * parent's inherit events that ask for them.
+	 */
+	if (!pfm_perf_sb_visit_fork(task, pfm_perf_task_inherited, &tr))
+		pfm_perf_sb_visit(task, -1, pfm_perf_task_each, &tr);
+	pfm_perf_sb_visit(NULL, smp_processor_id(), pfm_perf_task_each, &tr);
 }
 
 /*

@@ -104,6 +104,8 @@ static int val_agrees(char kind, unsigned long long a, unsigned long long b)
 		return a && b && a <= 2 * b && b <= 2 * a;
 	case 'f':
 		return a <= b + 8 && b <= a + 8;
+	case 'p':
+		return a <= b + 10 && b <= a + 10;
 	case 's':
 		/*
 		 * Scheduler counts: TCG's timer decides a preemption or a migration

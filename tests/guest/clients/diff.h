@@ -33,6 +33,7 @@ struct backend {
  *      of the test's own thread are exact ('e')
  *   s  a scheduler count: 0 stays 0, else within a factor of 3 (the workload fixes
  *      its sleeps, the machine its preemptions)
+ *   p  a share in percent: within 10 points (what part of a time another is)
  *   x  not compared (event ids, whose values are the kernel's choice)
  */
 #define OBS_MAX_VALS	40
@@ -151,6 +152,11 @@ void case_kernel_fault_ip(const struct backend *be, struct trace *t);
 
 /* diff_cgroup.c: events of a cgroup on one CPU (perf stat -G) */
 void case_cgroup(const struct backend *be, struct trace *t);
+int cg_enter(const char *dir, pid_t pid);	/* pid into cgroup dir; 0 if moved */
+
+/* diff_times.c: times of events switched at context switches (a CPU's, a cgroup's) */
+void case_thread_on_cpu_times(const struct backend *be, struct trace *t);
+void case_cgroup_times(const struct backend *be, struct trace *t);
 
 /* diff_track.c: perf record's tracking event, its side-band records */
 void case_track_sampling(const struct backend *be, struct trace *t);

@@ -680,6 +680,8 @@ const struct diff_case diff_cases[] = {
 	{ "thread-on-cpu", case_thread_on_cpu },
 	{ "kernel-fault-ip", case_kernel_fault_ip },
 	{ "cgroup", case_cgroup },
+	{ "thread-on-cpu-times", case_thread_on_cpu_times },
+	{ "cgroup-times", case_cgroup_times },
 	{ "track-sampling", case_track_sampling },
 	{ "track-counting", case_track_counting },
 	{ "track-exec", case_track_exec },

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -38,11 +39,13 @@ static void cg_touch(long pages)
 		touch(p, 0, pages);
 }
 
-static int cg_enter(pid_t pid)
+int cg_enter(const char *dir, pid_t pid)
 {
-	char buf[32];
-	int fd = open(CG_DIR "/cgroup.procs", O_WRONLY), n, ok;
+	char buf[PATH_MAX];
+	int fd, n, ok;
 
+	snprintf(buf, sizeof(buf), "%s/cgroup.procs", dir);
+	fd = open(buf, O_WRONLY);
 	if (fd < 0)
 		return -1;
 	n = snprintf(buf, sizeof(buf), "%d\n", pid);
@@ -82,7 +85,7 @@ void case_cgroup(const struct backend *be, struct trace *t)
 	pin(cpu);
 	if (child_start(&ch, cg_touch, CG_PAGES))
 		goto out_pin;
-	obs_call(t, cg_enter(ch.pid), 1, "child into the cgroup");
+	obs_call(t, cg_enter(CG_DIR, ch.pid), 1, "child into the cgroup");
 
 	open_cg(be, t, cg, -1, -1, "cgroup event, cpu -1");
 	open_cg(be, t, null, cpu, -1, "cgroup event, /dev/null as the cgroup");
