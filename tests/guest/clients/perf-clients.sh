@@ -399,7 +399,7 @@ for knob in compaction_proactiveness compact_unevictable_allowed; do
 done
 
 # PERF_CLIENTS_ONLY=a:b (kernel command line, make PERF_CLIENTS_ONLY=a:b): those only
-for client in $(echo "${PERF_CLIENTS_ONLY:-manpage:execenv:fallback:perf_stat:papi:perf_test:selftests:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf:perf_stat_tp:perf_record_tp:perf_trace:perf_top}" | tr : " "); do
+for client in $(echo "${PERF_CLIENTS_ONLY:-manpage:execenv:perf_stat:papi:perf_test:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf:perf_stat_tp:perf_record_tp:perf_trace:perf_top:fallback:selftests}" | tr : " "); do
 	client_$client
 done
 
