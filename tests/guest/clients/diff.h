@@ -152,6 +152,8 @@ void case_kernel_fault_ip(const struct backend *be, struct trace *t);
 
 /* diff_cgroup.c: events of a cgroup on one CPU (perf stat -G) */
 void case_cgroup(const struct backend *be, struct trace *t);
+/* dir, a cgroup made under cgroup v2's root (/sys/fs/cgroup): its fd, -1 if none */
+int cg_dir_open(const char *dir);
 int cg_enter(const char *dir, pid_t pid);	/* pid into cgroup dir; 0 if moved */
 
 /* diff_times.c: times of events switched at context switches (a CPU's, a cgroup's) */

@@ -39,6 +39,20 @@ static void cg_touch(long pages)
 		touch(p, 0, pages);
 }
 
+int cg_dir_open(const char *dir)
+{
+	int fd = open("/sys/fs/cgroup/cgroup.procs", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	mkdir(dir, 0755);
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		rmdir(dir);
+	return fd;
+}
+
 int cg_enter(const char *dir, pid_t pid)
 {
 	char buf[PATH_MAX];
@@ -71,16 +85,13 @@ void case_cgroup(const struct backend *be, struct trace *t)
 	unsigned long long v = 0, w = 0;
 	volatile char *p;
 
-	cg = open(CG_ROOT "/cgroup.procs", O_RDONLY);
+	cg = cg_dir_open(CG_DIR);
 	if (cg < 0)
 		return;
-	close(cg);
-	mkdir(CG_DIR, 0755);
-	cg = open(CG_DIR, O_RDONLY | O_DIRECTORY);
 	root = open(CG_ROOT, O_RDONLY | O_DIRECTORY);
 	null = open("/dev/null", O_RDONLY);
 	p = fresh(CG_PAGES);
-	if (cg < 0 || root < 0 || null < 0 || !p)
+	if (root < 0 || null < 0 || !p)
 		goto out;
 	pin(cpu);
 	if (child_start(&ch, cg_touch, CG_PAGES))

@@ -108,14 +108,9 @@ void case_cgroup_times(const struct backend *be, struct trace *t)
 	struct perf_event_attr a;
 	long long w0;
 
-	cg = open(CG_ROOT "/cgroup.procs", O_RDONLY);
+	cg = cg_dir_open(CG_DIR);
 	if (cg < 0)
 		return;
-	close(cg);
-	mkdir(CG_DIR, 0755);
-	cg = open(CG_DIR, O_RDONLY | O_DIRECTORY);
-	if (cg < 0)
-		goto out;
 	pin(cpu);
 	if (child_start(&ch, work_spin, CHILD_MS))
 		goto out_pin;
@@ -146,8 +141,6 @@ out_fd:
 	close(fd);
 out_pin:
 	pin(-1);
-out:
-	if (cg >= 0)
-		close(cg);
+	close(cg);
 	rmdir(CG_DIR);
 }
