@@ -81,6 +81,7 @@ RUN_GUEST := $(TOP)/scripts/guest/run.sh
 
 module:
 	$(MAKE) -C $(KDIR) M=$(TOP)/kernel/perfmon PFM_TOP=$(TOP) modules
+	$(TOP)/scripts/check-percpu-relocs.sh $(PFM_KO)
 
 # The core alone, without the perf_event_open layer (PFM_PERF=n), in a tree of its
 # own under build/ (links to the sources: kbuild writes its objects beside them).

@@ -47,7 +47,11 @@ static void pfm_hw_irq_work_fn(struct irq_work *work)
 	pfm_hw_ops->work();
 }
 
-static DEFINE_PER_CPU(struct irq_work, pfm_hw_irq_work) = IRQ_WORK_INIT_HARD(pfm_hw_irq_work_fn);
+/*
+ * Set up at init: the module loader copies a module's per-CPU initial values
+ * without applying relocations to them, so a function pointer there is NULL.
+ */
+static DEFINE_PER_CPU(struct irq_work, pfm_hw_irq_work);
 
 /* From the NMI handler: the irq_work runs on this CPU when it can take interrupts. */
 void pfm_hw_pmi_raise(void)
@@ -104,9 +108,12 @@ static int pfm_hw_cpuhp;
 
 int pfm_hw_init(const struct pfm_hw_ops *ops)
 {
+	unsigned int cpu;
 	int ret;
 
 	pfm_hw_ops = ops;
+	for_each_possible_cpu(cpu)
+		per_cpu(pfm_hw_irq_work, cpu) = IRQ_WORK_INIT_HARD(pfm_hw_irq_work_fn);
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perfmon/x86:online",
 					pfm_hw_cpu_online, NULL);
 	if (ret < 0)

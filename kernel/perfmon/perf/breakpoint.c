@@ -92,7 +92,11 @@ static void pfm_perf_bp_drain(struct irq_work *w)
 	d->nr = 0;
 }
 
-static DEFINE_PER_CPU(struct irq_work, pfm_perf_bp_work) = IRQ_WORK_INIT_HARD(pfm_perf_bp_drain);
+/*
+ * Set up at init: the module loader copies a module's per-CPU initial values
+ * without applying relocations to them, so a function pointer there is NULL.
+ */
+static DEFINE_PER_CPU(struct irq_work, pfm_perf_bp_work);
 
 /*
  * In the thread that hit the breakpoint (a user-mode access, or the kernel's
@@ -222,6 +226,10 @@ static const struct pfm_sw_keyed_ops pfm_perf_bp_ops = {
 
 int pfm_perf_bp_init(void)
 {
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		per_cpu(pfm_perf_bp_work, cpu) = IRQ_WORK_INIT_HARD(pfm_perf_bp_drain);
 	return pfm_sw_keyed_register(PFM_SW_EV_BREAKPOINT, &pfm_perf_bp_ops);
 }
 
