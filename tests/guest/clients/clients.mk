@@ -12,7 +12,8 @@
 # test of perf test, natively and through the shim (perf-test.sh; not in the
 # default list: 20 minutes and more under TCG); PERF_TEST_ONLY=50:85 only those test
 # numbers, PERF_TEST_LIMIT=SECONDS each run's limit (120), PERF_TEST_DUMP=1 prints
-# each run's perf test -v output.
+# each run's perf test -v output.  PERF_DIFF_CASES=bp-kernel:bp-cpu runs only those
+# cases of perf_diff (names in diff_cases.c).
 #
 # The clients are the host's Debian binaries, copied into the image with their
 # shared libraries (about 22 MB gzipped); the guest runs the host's glibc.
@@ -92,6 +93,7 @@ PERF_CLIENTS_FILES = $(TOP)/tests/guest/clients/perf-clients.sh \
 PERF_CLIENTS_APPEND = $(strip $(if $(PERF_SHIM),PFM_SHIM=$(PERF_SHIM)) \
 	$(if $(PERF_CLIENTS_ONLY),PERF_CLIENTS_ONLY=$(PERF_CLIENTS_ONLY)) \
 	$(if $(PERF_TEST_ONLY),PERF_TEST_ONLY=$(PERF_TEST_ONLY)) \
+	$(if $(PERF_DIFF_CASES),PERF_DIFF_CASES=$(PERF_DIFF_CASES)) \
 	$(if $(PERF_TEST_LIMIT),PERF_TEST_LIMIT=$(PERF_TEST_LIMIT)) \
 	$(if $(PERF_TEST_DUMP),PERF_TEST_DUMP=$(PERF_TEST_DUMP)))
 # perf_test_all takes up to two limits per test: the whole boot gets 3 hours

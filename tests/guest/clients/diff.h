@@ -128,6 +128,8 @@ void case_clock_sample(const struct backend *be, struct trace *t);
 
 /* diff_memlock.c: a ring's locked memory as nobody */
 void case_ring_memlock(const struct backend *be, struct trace *t);
+/* a /proc/sys knob at path set to val, its old value into old if not NULL; 0 if set */
+int knob(const char *path, const char *val, char *old, size_t len);
 
 /* diff_cpu.c: events on one CPU (pid -1), the test pinned there */
 void pin(int cpu);			/* the calling thread on cpu, or anywhere for -1 */
@@ -185,6 +187,9 @@ void case_bp_modify(const struct backend *be, struct trace *t);
 void case_bp_sigtrap(const struct backend *be, struct trace *t);
 void case_bp_inherit(const struct backend *be, struct trace *t);
 void case_remove_on_exec(const struct backend *be, struct trace *t);
+/* diff_bp_wide.c: kernel-mode hits and breakpoints on a CPU */
+void case_bp_kernel(const struct backend *be, struct trace *t);
+void case_bp_cpu(const struct backend *be, struct trace *t);
 /* diff_tp_hotplug.c: a tracepoint counted on a CPU onlined after its first event */
 void case_tp_hotplug(const struct backend *be, struct trace *t);
 /* diff_tp_filter.c: PERF_EVENT_IOC_SET_FILTER on tracepoints */

@@ -699,6 +699,8 @@ const struct diff_case diff_cases[] = {
 	{ "bp-sigtrap", case_bp_sigtrap },
 	{ "bp-inherit", case_bp_inherit },
 	{ "remove-on-exec", case_remove_on_exec },
+	{ "bp-kernel", case_bp_kernel },
+	{ "bp-cpu", case_bp_cpu },
 	{ "tp-hotplug", case_tp_hotplug },
 	{ "tp-filter", case_tp_filter },
 };

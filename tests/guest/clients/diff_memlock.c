@@ -39,7 +39,7 @@ static int map_ring(const struct backend *be, long data_pages)
 	return m == MAP_FAILED ? errno : 0;
 }
 
-static int knob(const char *path, const char *val, char *old, size_t len)
+int knob(const char *path, const char *val, char *old, size_t len)
 {
 	int fd = open(path, O_RDWR), ret = -1;
 	ssize_t n;

@@ -332,9 +332,10 @@ diff_verdict() {
 }
 
 client_diff() {
-	perf_diff native native > $OUT/diff.native 2>&1
+	cases=$(echo "$PERF_DIFF_CASES" | tr : ' ')
+	perf_diff native native $cases > $OUT/diff.native 2>&1
 	verdict native perf-diff "$(diff_verdict $OUT/diff.native)"
-	perf_diff native shim > $OUT/diff.shim 2>&1
+	perf_diff native shim $cases > $OUT/diff.shim 2>&1
 	verdict shim perf-diff "$(diff_verdict $OUT/diff.shim)"
 }
 
