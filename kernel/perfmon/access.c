@@ -3,12 +3,13 @@
  * perfmon: who may create which session, attach to which thread, and count at kernel
  * level.
  *
- * /sys/kernel/perfmon/paranoid, like perf_event_paranoid:
+ * The paranoid level in effect (paranoid.c: kernel.perf_event_paranoid unless
+ * /sys/kernel/perfmon/paranoid says otherwise), with perf_event_paranoid's levels:
  *   -1  no restriction
  *    0  CPU (system-wide) sessions and kernel-level counting open to every user
  *    1  CPU sessions need CAP_PERFMON; kernel-level counting open
- *    2  CPU sessions and kernel-level counting need CAP_PERFMON (default)
- *    3  every session needs CAP_PERFMON
+ *    2  CPU sessions and kernel-level counting need CAP_PERFMON (the kernel's default)
+ *    3  every session needs CAP_PERFMON (Debian's kernels' default)
  * CAP_SYS_ADMIN is accepted wherever CAP_PERFMON is (perfmon_capable()).
  *
  * /sys/kernel/perfmon/sys_group and task_group: when not -1, only members of that
@@ -36,7 +37,6 @@
 #include "access.h"
 #include "env.h"
 
-int pfm_paranoid = 2;
 int pfm_sys_group = -1;
 int pfm_task_group = -1;
 
@@ -47,7 +47,7 @@ static bool pfm_in_group(int gid)
 
 int pfm_access_create(u32 flags)
 {
-	int paranoid = READ_ONCE(pfm_paranoid);
+	int paranoid = pfm_paranoid_level();
 
 	if (perfmon_capable())
 		return 0;
@@ -65,7 +65,7 @@ int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value)
 {
 	if (!(value & desc->priv_msk))
 		return 0;
-	if (READ_ONCE(pfm_paranoid) < 2 || perfmon_capable())
+	if (pfm_paranoid_level() < 2 || perfmon_capable())
 		return 0;
 	return -EPERM;
 }

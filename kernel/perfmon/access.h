@@ -11,6 +11,14 @@
 extern int pfm_sys_group;
 extern int pfm_task_group;
 int pfm_access_init(void);
+/*
+ * paranoid.c: /sys/kernel/perfmon/paranoid, a level or PFM_PARANOID_SYSTEM (follow
+ * the kernel's kernel.perf_event_paranoid)
+ */
+#define PFM_PARANOID_SYSTEM	(-2)
+extern int pfm_paranoid;
+int pfm_paranoid_init(void);
+void pfm_paranoid_exit(void);
 void pfm_access_exit(void);
 
 struct cred;

@@ -171,8 +171,10 @@ void pfm_sw_keyed_put(unsigned int event, u32 key);
 struct tracepoint;
 struct tracepoint *pfm_tracepoint(const char *name);
 
+/* paranoid.c: the paranoid level in effect, -1..3 (perf_event_paranoid's levels) */
+int pfm_paranoid_level(void);
+
 /* access.c: who may do what */
-extern int pfm_paranoid;
 int pfm_access_create(u32 flags);
 int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value);
 

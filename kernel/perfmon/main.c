@@ -55,6 +55,7 @@ static int pfm_stats_start(void)
 	}
 PFM_STEP(pmu, pfm_pmu_init, pfm_pmu_exit);
 PFM_STEP(sw_hooks, pfm_sw_hooks_init, pfm_sw_hooks_exit);
+PFM_STEP(paranoid, pfm_paranoid_init, pfm_paranoid_exit);
 PFM_STEP(access, pfm_access_init, pfm_access_exit);
 PFM_STEP(thread, pfm_thread_init, pfm_thread_exit);
 PFM_STEP(hotplug, pfm_hotplug_init, pfm_hotplug_exit);
@@ -76,6 +77,7 @@ PFM_LAYERS(PFM_LAYER_DECLARE)
 static const struct pfm_layer *const pfm_steps[] = {
 	&pfm_step_pmu,
 	&pfm_step_sw_hooks,
+	&pfm_step_paranoid,
 	&pfm_step_access,
 	&pfm_step_thread,
 	&pfm_step_hotplug,

@@ -4,7 +4,10 @@
  *
  *   version            interface version, "major.minor"
  *   arg_mem_max        largest vector argument in bytes (rw, at least one element)
- *   paranoid, sys_group, task_group   the access model (access.c)
+ *   paranoid, sys_group, task_group   the access model (access.c); paranoid is
+ *                      -2 (follow kernel.perf_event_paranoid) until a level is
+ *                      written (paranoid.c)
+ *   paranoid_level     the paranoid level in effect (ro)
  *   ctx_per_user_max   contexts a user may hold (res.c)
  *   task_sessions_count, sys_sessions_count   attached sessions of each kind
  *   contexts_count     contexts that exist, of every user (each counts against
@@ -81,7 +84,7 @@ static ssize_t pfm_knob_store(struct kobject *kobj, struct kobj_attribute *attr,
 		.val = &(_var), .min = (_min), .max = (_max),			\
 	}
 
-PFM_INT_KNOB(paranoid, pfm_paranoid, -1, 3);
+PFM_INT_KNOB(paranoid, pfm_paranoid, PFM_PARANOID_SYSTEM, 3);
 PFM_INT_KNOB(sys_group, pfm_sys_group, -1, INT_MAX);
 PFM_INT_KNOB(task_group, pfm_task_group, -1, INT_MAX);
 
@@ -124,7 +127,14 @@ static ssize_t smpl_buffer_mem_cur_show(struct kobject *kobj, struct kobj_attrib
 	return sysfs_emit(buf, "%ld\n", atomic_long_read(&pfm_smpl_mem_cur));
 }
 
+static ssize_t paranoid_level_show(struct kobject *kobj, struct kobj_attribute *attr,
+				   char *buf)
+{
+	return sysfs_emit(buf, "%d\n", pfm_paranoid_level());
+}
+
 static struct kobj_attribute pfm_version_attr = __ATTR_RO(version);
+static struct kobj_attribute pfm_paranoid_level_attr = __ATTR_RO(paranoid_level);
 static struct kobj_attribute pfm_smpl_buffer_mem_cur_attr = __ATTR_RO(smpl_buffer_mem_cur);
 static struct kobj_attribute pfm_model_attr = __ATTR_RO(model);
 
@@ -132,6 +142,7 @@ static struct attribute *pfm_top_attrs[] = {
 	&pfm_version_attr.attr,
 	&pfm_knob_arg_mem_max.attr.attr,
 	&pfm_knob_paranoid.attr.attr,
+	&pfm_paranoid_level_attr.attr,
 	&pfm_knob_sys_group.attr.attr,
 	&pfm_knob_task_group.attr.attr,
 	&pfm_knob_ctx_per_user_max.attr.attr,

@@ -34,7 +34,10 @@ static long knob(const char *name)
 static const char *why(const char *what, int err, long target, char *buf, size_t len)
 {
 	int cpu = opts.ncpus > 0;
-	long paranoid = knob("paranoid");
+	long paranoid = knob("paranoid_level");
+	/* the level is the kernel's unless an administrator set perfmon's own */
+	const char *from = knob("paranoid") == -2 ? "kernel.perf_event_paranoid" :
+			   "/sys/kernel/perfmon/paranoid";
 
 	if (pfm_door() < 0)
 		return "perfmon is not available: load the module (insmod perfmon.ko) "
@@ -45,12 +48,13 @@ static const char *why(const char *what, int err, long target, char *buf, size_t
 			       "/sys/kernel/perfmon/sys_group";
 		if (err == EPERM && cpu) {
 			snprintf(buf, len, "CPU sessions (-a, -C) need CAP_PERFMON while "
-				 "/sys/kernel/perfmon/paranoid is 1 or more (it is %ld)", paranoid);
+				 "the paranoid level is 1 or more (it is %ld, from %s)",
+				 paranoid, from);
 			return buf;
 		}
 		if (err == EPERM && paranoid >= 3) {
 			snprintf(buf, len, "every session needs CAP_PERFMON while "
-				 "/sys/kernel/perfmon/paranoid is 3 (it is %ld)", paranoid);
+				 "the paranoid level is 3 (it is %ld, from %s)", paranoid, from);
 			return buf;
 		}
 		if (err == EPERM)
@@ -67,7 +71,7 @@ static const char *why(const char *what, int err, long target, char *buf, size_t
 	}
 	if (!strcmp(what, "pfm_write_pmcs") && err == EPERM) {
 		snprintf(buf, len, "kernel-level counting (-k, :k) needs CAP_PERFMON while "
-			 "/sys/kernel/perfmon/paranoid is 2 or more (it is %ld)", paranoid);
+			 "the paranoid level is 2 or more (it is %ld, from %s)", paranoid, from);
 		return buf;
 	}
 	if (!strcmp(what, "pfm_load_context")) {

@@ -85,10 +85,14 @@
  *
  * ACCESS (/sys/kernel/perfmon/)
  *
- * paranoid (default 2): -1 no restriction; 0 CPU sessions and kernel-level counting
- * open to all; 1 CPU sessions need CAP_PERFMON; 2 CPU sessions and kernel-level
- * counting need CAP_PERFMON; 3 every session needs CAP_PERFMON.  CAP_SYS_ADMIN counts
- * as CAP_PERFMON.  sys_group / task_group (default -1, any): only that group may
+ * The paranoid level has perf_event_paranoid's meaning: -1 no restriction; 0 CPU
+ * sessions and kernel-level counting open to all; 1 CPU sessions need CAP_PERFMON;
+ * 2 CPU sessions and kernel-level counting need CAP_PERFMON; 3 every session needs
+ * CAP_PERFMON.  CAP_SYS_ADMIN counts as CAP_PERFMON.  It is the kernel's own
+ * kernel.perf_event_paranoid (read at each check; Debian's kernels ship with 3),
+ * so that perfmon opens nothing the system closed, while paranoid reads -2 (the
+ * default); a level an administrator writes to paranoid (-1..3) stands instead,
+ * tighter or looser.  paranoid_level shows the level in effect.  sys_group / task_group (default -1, any): only that group may
  * create CPU / per-thread sessions.  ctx_per_user_max: contexts a user may hold
  * (EMFILE beyond).  Refusals are EPERM.  contexts_count, task_sessions_count,
  * sys_sessions_count and task_hooks_count show what exists.

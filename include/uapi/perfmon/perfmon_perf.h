@@ -533,6 +533,10 @@
  *     which fd was refused); ioctl SET_OUTPUT between the two is EBADF, each
  *     side's answer for an fd not its own (so perf record, which sends the
  *     events of a CPU into one ring, fails when it mixes them).
+ * "paranoid" below is perfmon's paranoid level (perfmon.h, ACCESS): the kernel's
+ * kernel.perf_event_paranoid unless an administrator wrote another to
+ * /sys/kernel/perfmon/paranoid, so that the shim refuses what the kernel's own
+ * perf_event_open would, Debian's level 3 included.
  * The errno order follows perf_event_open's: flags (EINVAL), attr (EFAULT,
  * E2BIG, EINVAL), paranoid 3 (EACCES), kernel level (EACCES), period or
  * frequency (EINVAL), no free fd (EMFILE), group_fd (EBADF), pid (ESRCH),

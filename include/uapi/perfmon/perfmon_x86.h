@@ -57,7 +57,7 @@
  * A fixed counter is on when OS or USR is set; PMI is accepted and ignored like INT.
  *
  * Kernel-level counting (OS) and AnyThread need privilege: at
- * /sys/kernel/perfmon/paranoid >= 2 only perfmon-capable users may set them (EPERM).
+ * a paranoid level >= 2 (perfmon.h, ACCESS) only perfmon-capable users may set them (EPERM).
  *
  * COUNTERS
  *

@@ -167,7 +167,7 @@ static int pfm_perf_tp_perm(const struct perf_event_attr *attr, struct task_stru
 {
 	if (!(attr->sample_type & PERF_SAMPLE_RAW))
 		return 0;
-	return READ_ONCE(pfm_paranoid) > -1 && !perfmon_capable() ? -EPERM : 0;
+	return pfm_paranoid_level() > -1 && !perfmon_capable() ? -EPERM : 0;
 }
 
 /*

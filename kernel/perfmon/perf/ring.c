@@ -164,7 +164,7 @@ static int pfm_perf_ring_charge(struct pfm_smpl_buf *b, unsigned long pages)
 		extra = locked - allow;
 	if (atomic64_read(&current->mm->pinned_vm) + extra >
 	    rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT &&
-	    READ_ONCE(pfm_paranoid) > -1 && !capable(CAP_IPC_LOCK)) {
+	    pfm_paranoid_level() > -1 && !capable(CAP_IPC_LOCK)) {
 		free_uid(user);
 		return -EPERM;
 	}

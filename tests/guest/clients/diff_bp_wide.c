@@ -13,9 +13,8 @@
  *              user's, and none with exclude_kernel; a kernel address as
  *              nobody is EACCES at perf_event_paranoid 2 (6.1's check of
  *              exclude_kernel comes first), EPERM with exclude_kernel off at
- *              paranoid 1 (the hardware breakpoint service's CAP_SYS_ADMIN);
- *              perfmon's own paranoid knob is set to the same level (it does
- *              not follow the system's)
+ *              paranoid 1 (the hardware breakpoint service's CAP_SYS_ADMIN) (the shim follows the
+ *              kernel's level)
  *   bp-cpu     a watchpoint and an instruction breakpoint on the CPU the test
  *              is pinned to (pid -1): the test's own writes and calls count
  *              exactly; a second open on another CPU counts none of them
@@ -39,7 +38,6 @@
 #define HITS		10
 
 #define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
-#define PFM_PARANOID	"/sys/kernel/perfmon/paranoid"	/* the shim's own */
 
 static volatile unsigned long wide_var __attribute__((aligned(8)));
 
@@ -198,13 +196,12 @@ static void kernel_as_nobody(const struct backend *be, struct trace *t, unsigned
 			     const char *level, int exclude_kernel, const char *what)
 {
 	struct perf_event_attr a;
-	char old[16] = "", pfm_old[16] = "";
+	char old[16] = "";
 	int pfd[2], err = 0, status = -1;
 	pid_t pid;
 
 	if (knob(PARANOID, level, old, sizeof(old)) || pipe(pfd))
 		return;
-	knob(PFM_PARANOID, level, pfm_old, sizeof(pfm_old));
 	pid = fork();
 	if (!pid) {
 		int fd;
@@ -223,8 +220,6 @@ static void kernel_as_nobody(const struct backend *be, struct trace *t, unsigned
 	if (pid > 0)
 		waitpid(pid, &status, 0);
 	knob(PARANOID, old, NULL, 0);
-	if (*pfm_old)
-		knob(PFM_PARANOID, pfm_old, NULL, 0);
 	obs_call(t, status, 1, "child as nobody");
 	errno = err;
 	obs_call(t, err ? -1 : 0, 1, "%s", what);

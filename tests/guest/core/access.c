@@ -24,6 +24,8 @@
 #include "suites.h"
 
 #define PFM_PARANOID		PFM_SYSFS "/paranoid"
+#define PFM_PARANOID_LEVEL	PFM_SYSFS "/paranoid_level"
+#define SYS_PARANOID		"/proc/sys/kernel/perf_event_paranoid"
 #define PFM_TASK_GROUP		PFM_SYSFS "/task_group"
 #define PFM_SYS_GROUP		PFM_SYSFS "/sys_group"
 #define PFM_CTX_PER_USER_MAX	PFM_SYSFS "/ctx_per_user_max"
@@ -33,7 +35,7 @@
 /* The knobs the tests change, as they were before the test case. */
 static struct knob knobs[] = {
 	{ .path = PFM_PARANOID }, { .path = PFM_TASK_GROUP }, { .path = PFM_SYS_GROUP },
-	{ .path = PFM_CTX_PER_USER_MAX },
+	{ .path = PFM_CTX_PER_USER_MAX }, { .path = SYS_PARANOID },
 };
 
 static void knobs_save(void)
@@ -100,20 +102,56 @@ static void expect_sys_session(void *arg)
 	close(fd);
 }
 
+/* -2: the level in effect is the kernel's kernel.perf_event_paranoid, read live */
 START_TEST(test_paranoid_default)
 {
-	ck_assert_int_eq(ck_sysfs_read_long(PFM_PARANOID), 2);
+	static const long sys[] = { 3, 1, -1, 0, 2 };
+	size_t i;
+
+	ck_assert_int_eq(ck_sysfs_read_long(PFM_PARANOID), -2);
+	for (i = 0; i < ARRAY_SIZE(sys); i++) {
+		ck_knob(SYS_PARANOID, sys[i]);
+		ck_assert_int_eq(ck_sysfs_read_long(PFM_PARANOID_LEVEL), sys[i]);
+	}
+	/* a level written stands whatever the kernel's */
+	ck_knob(PFM_PARANOID, 1);
+	ck_knob(SYS_PARANOID, 3);
+	ck_assert_int_eq(ck_sysfs_read_long(PFM_PARANOID_LEVEL), 1);
+	ck_knob(PFM_PARANOID, -2);
+	ck_assert_int_eq(ck_sysfs_read_long(PFM_PARANOID_LEVEL), 3);
+}
+END_TEST
+
+/*
+ * Debian's kernel.perf_event_paranoid 3 closes perfmon too, until an
+ * administrator writes perfmon's own level.
+ */
+START_TEST(test_paranoid_system_3)
+{
+	struct run r[4];
+
+	ck_knob(SYS_PARANOID, 3);
+	as_user(&r[0], USER_NOBODY, expect_create, (void *)&task_eperm);
+	as_user(&r[1], USER_PERFMON, expect_create, (void *)&task_ok);
+	ck_knob(PFM_PARANOID, 2);
+	as_user(&r[2], USER_NOBODY, expect_create, (void *)&task_ok);
+	as_user(&r[3], USER_NOBODY, expect_create, (void *)&sys_eperm);
+	knobs_restore();
+	ck_run(&r[0]);
+	ck_run(&r[1]);
+	ck_run(&r[2]);
+	ck_run(&r[3]);
 }
 END_TEST
 
 START_TEST(test_paranoid_values)
 {
-	static const char *const bad[] = { "4\n", "-2\n", "100\n", "two\n", "2x\n" };
+	static const char *const bad[] = { "4\n", "-3\n", "100\n", "two\n", "2x\n" };
 	size_t i;
 	long v;
 	int r, err;
 
-	for (v = -1; v <= 3; v++)
+	for (v = -2; v <= 3; v++)
 		ck_knob(PFM_PARANOID, v);
 	ck_knob(PFM_PARANOID, 2);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -523,6 +561,7 @@ Suite *pfm_access_suite(void)
 	tcase_add_checked_fixture(tc, knobs_restore, NULL);
 	tcase_add_test(tc, test_paranoid_default);
 	tcase_add_test(tc, test_paranoid_values);
+	tcase_add_test(tc, test_paranoid_system_3);
 	tcase_add_test(tc, test_paranoid_3);
 	tcase_add_test(tc, test_paranoid_1);
 	tcase_add_loop_test(tc, test_paranoid_0, 0, 2);

@@ -258,13 +258,32 @@ out=$(/bin/pfmon -C 99 -- $W 2>&1)
 [ $? -eq 1 ] && echo "$out" | grep -q "CPU 99 does not exist or is offline" || fail "CPU 99"
 out=$(/bin/pfmon -p 999999 2>&1)
 [ $? -eq 1 ] && [ "$out" = "pfmon: process 999999: No such process" ] || fail "no process"
-# the access rules, as a user without capabilities (paranoid 2, the default)
+# the access rules, as a user without capabilities: perfmon follows the kernel's
+# kernel.perf_event_paranoid (Debian's 3: nothing without CAP_PERFMON) until its
+# own knob is written
+sys_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+[ "$(cat /sys/kernel/perfmon/paranoid)" = -2 ] || fail "perfmon's paranoid knob is not -2 by default"
+echo 3 > /proc/sys/kernel/perf_event_paranoid
+out=$(/bin/runas 1000 /bin/pfmon -e syscalls -- $W 2>&1)
+[ $? -eq 1 ] && [ "$out" = "pfmon: pfm_create_context: Operation not permitted: every session needs CAP_PERFMON while the paranoid level is 3 (it is 3, from kernel.perf_event_paranoid)" ] ||
+	fail "a user at kernel.perf_event_paranoid 3: $out"
+echo 2 > /proc/sys/kernel/perf_event_paranoid
 out=$(/bin/runas 1000 /bin/pfmon -k -e syscalls -- $W 2>&1)
-[ $? -eq 1 ] && [ "$out" = "pfmon: pfm_write_pmcs: Operation not permitted: kernel-level counting (-k, :k) needs CAP_PERFMON while /sys/kernel/perfmon/paranoid is 2 or more (it is 2)" ] ||
+[ $? -eq 1 ] && [ "$out" = "pfmon: pfm_write_pmcs: Operation not permitted: kernel-level counting (-k, :k) needs CAP_PERFMON while the paranoid level is 2 or more (it is 2, from kernel.perf_event_paranoid)" ] ||
 	fail "-k without CAP_PERFMON"
 out=$(/bin/runas 1000 /bin/pfmon -a -- $W 2>&1)
-[ $? -eq 1 ] && [ "$out" = "pfmon: pfm_create_context: Operation not permitted: CPU sessions (-a, -C) need CAP_PERFMON while /sys/kernel/perfmon/paranoid is 1 or more (it is 2)" ] ||
+[ $? -eq 1 ] && [ "$out" = "pfmon: pfm_create_context: Operation not permitted: CPU sessions (-a, -C) need CAP_PERFMON while the paranoid level is 1 or more (it is 2, from kernel.perf_event_paranoid)" ] ||
 	fail "-a without CAP_PERFMON"
+# an administrator's level stands, tighter or looser than the kernel's
+echo 3 > /sys/kernel/perfmon/paranoid
+out=$(/bin/runas 1000 /bin/pfmon -e syscalls -- $W 2>&1)
+[ $? -eq 1 ] && [ "$out" = "pfmon: pfm_create_context: Operation not permitted: every session needs CAP_PERFMON while the paranoid level is 3 (it is 3, from /sys/kernel/perfmon/paranoid)" ] ||
+	fail "a user at perfmon's paranoid 3: $out"
+echo 3 > /proc/sys/kernel/perf_event_paranoid
+echo 2 > /sys/kernel/perfmon/paranoid
+/bin/runas 1000 /bin/pfmon -e syscalls -- $W -s 10 >/dev/null 2>&1 || fail "a user at perfmon's paranoid 2 under the kernel's 3"
+echo -2 > /sys/kernel/perfmon/paranoid
+echo 2 > /proc/sys/kernel/perf_event_paranoid	# for the user's runs below
 out=$(/bin/runas 1000 /bin/pfmon -p 1 2>&1)
 [ $? -eq 1 ] && echo "$out" | grep -q "^pfmon: pfm_load_context thread 1: Permission denied: you may not read that process as ptrace would" ||
 	fail "-p of another user's process"
@@ -299,4 +318,5 @@ if [ -e /lib/perfmon.ko ] && rmmod perfmon 2>/dev/null; then
 	[ $rc -eq 1 ] && [ "$out" = "pfmon: perfmon is not available: load the module (insmod perfmon.ko) or boot a kernel with perfmon built in" ] ||
 		fail "without the module"
 fi
+echo "$sys_paranoid" > /proc/sys/kernel/perf_event_paranoid
 echo "pfmon-check: ok"
