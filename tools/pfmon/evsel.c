@@ -4,8 +4,10 @@
  *
  * An event is a software one (the software PMU's, present everywhere) or a
  * libpfm4 name counted on the hardware PMU.  Events are placed in order into
- * event sets: a set takes events while it has counters for them (8 software
- * counters; the general-purpose and fixed counters pmu_desc lists), an -e group
+ * event sets: a set takes events while it has counters for them (64 software
+ * counters, PFM_SW_NUM_COUNTERS, so software events alone are counted exactly in
+ * one set up to 64 of them; the general-purpose and fixed counters pmu_desc
+ * lists), an -e group
  * '{a,b}' goes whole into one set, and the kernel switches the sets round-robin
  * every --switch-timeout of the monitored thread's time (wall-clock time for a
  * CPU).  The counts of an event are then scaled by the share of time its set was
@@ -289,6 +291,23 @@ static int fill_set(int set, int first, int last, unsigned int ngp, unsigned int
 }
 
 /*
+ * Software events take no hardware counter, and up to PFM_SW_NUM_COUNTERS of them
+ * are counted exactly: past that they are multiplexed like hardware events, which
+ * a reader of the estimates is told once, on stderr.
+ */
+static void mux_note(void)
+{
+	int i, nsw = 0;
+
+	for (i = 0; i < opts.nev; i++)
+		nsw += opts.ev[i].soft;
+	if (opts.nsets > 1 && nsw > PFM_SW_NUM_COUNTERS)
+		fprintf(stderr, "pfmon: %d software events, more than the %d software "
+			"counters: multiplexed in %d event sets, counts are estimates\n",
+			nsw, PFM_SW_NUM_COUNTERS, opts.nsets);
+}
+
+/*
  * Encodes the events at their levels and places them: each set takes whole
  * groups while they fit.  Trying a set again with one more group is cheap: a
  * set has at most a few dozen events.
@@ -335,6 +354,7 @@ void evsel_place(void)
 		pmds[i].reg_num = opts.ev[i].pmd;
 		pmds[i].reg_set = opts.ev[i].set;
 	}
+	mux_note();
 }
 
 /* Writes the sets and registers into the (unloaded) context fd. */
