@@ -357,6 +357,38 @@ void evsel_place(void)
 	mux_note();
 }
 
+/*
+ * A vector call takes up to /sys/kernel/perfmon/arg_mem_max bytes, a page by
+ * default: 16 PMDs (176 bytes each) or 64 PMCs go in one call, more in several.
+ */
+#define PMDS_PER_CALL	16
+#define PMCS_PER_CALL	64
+
+static int pmds_call(int (*call)(int, struct pfarg_pmd *, size_t), int fd,
+		     struct pfarg_pmd *pd, int n)
+{
+	int k, m;
+
+	for (k = 0; k < n; k += m) {
+		m = n - k < PMDS_PER_CALL ? n - k : PMDS_PER_CALL;
+		if (call(fd, pd + k, m * sizeof(pd[0])))
+			return -1;
+	}
+	return 0;
+}
+
+static int pmcs_write(int fd, struct pfarg_pmc *pc, int n)
+{
+	int k, m;
+
+	for (k = 0; k < n; k += m) {
+		m = n - k < PMCS_PER_CALL ? n - k : PMCS_PER_CALL;
+		if (pfm_write_pmcs(fd, pc + k, m * sizeof(pc[0])))
+			return -1;
+	}
+	return 0;
+}
+
 /* Writes the sets and registers into the (unloaded) context fd. */
 int evsel_program(int fd)
 {
@@ -381,9 +413,9 @@ int evsel_program(int fd)
 		pd[0].reg_short_reset = -opts.smpl_period;
 		pd[0].reg_long_reset = -opts.smpl_period;
 	}
-	if (npmcs && pfm_write_pmcs(fd, pmcs, npmcs * sizeof(pmcs[0])))
+	if (pmcs_write(fd, pmcs, npmcs))
 		return -1;
-	return pfm_write_pmds(fd, pd, opts.nev * sizeof(pd[0]));
+	return pmds_call(pfm_write_pmds, fd, pd, opts.nev);
 }
 
 /*
@@ -398,7 +430,7 @@ int evsel_read(int fd, struct pfmon_count *c)
 	int i;
 
 	memcpy(pd, pmds, opts.nev * sizeof(pd[0]));
-	if (pfm_read_pmds(fd, pd, opts.nev * sizeof(pd[0])))
+	if (pmds_call(pfm_read_pmds, fd, pd, opts.nev))
 		return -1;
 	memset(si, 0, opts.nsets * sizeof(si[0]));
 	for (i = 0; i < opts.nsets; i++)
