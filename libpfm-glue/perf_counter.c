@@ -346,7 +346,7 @@ static int pc_open_native(const struct perf_counter_hw_event *hw, pid_t pid, int
 	err = pc_get_ctx(tid, tid < 0 ? cpu : -1, &x);
 	if (err)
 		return err;
-	for (slot = 0; slot < PFM_SW_NUM_COUNTERS && (x->used & (1U << slot)); slot++)
+	for (slot = 0; slot < PFM_SW_NUM_COUNTERS && (x->used & PC_SLOT(slot)); slot++)
 		;
 	if (slot == PFM_SW_NUM_COUNTERS) {
 		err = ENOSPC;
@@ -380,11 +380,11 @@ static int pc_open_native(const struct perf_counter_hw_event *hw, pid_t pid, int
 	err = pc_store(c->fd, c);
 	if (err)
 		goto fail_err;
-	x->used |= 1U << slot;
+	x->used |= PC_SLOT(slot);
 	err = pc_apply(c);
 	if (err) {
 		pc_lib.tab[c->fd] = NULL;
-		x->used &= ~(1U << slot);
+		x->used &= ~PC_SLOT(slot);
 		goto fail_err;
 	}
 	*out = c->fd;
@@ -562,7 +562,7 @@ int perf_counter_close(int fd)
 	pfm_write_pmcs(c->ctx->fd, &pmc, sizeof(pmc));
 	pc_inherit_drop(c->ctx, c->slot);
 	close(c->fd);
-	c->ctx->used &= ~(1U << c->slot);
+	c->ctx->used &= ~PC_SLOT(c->slot);
 	/*
 	 * The members of a closed leader become leaders of their own, last: an
 	 * enabled member counts from the return of this call, as from an enable.

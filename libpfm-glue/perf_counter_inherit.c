@@ -63,7 +63,7 @@ static void pc_fold(struct pc_ctx *x)
 			continue;
 		}
 		for (slot = 0; slot < PFM_SW_NUM_COUNTERS; slot++) {
-			c = (ch->slots & (1U << slot)) ? pc_at(x, slot) : NULL;
+			c = (ch->slots & PC_SLOT(slot)) ? pc_at(x, slot) : NULL;
 			if (c && !pc_read_slot(ch->fd, slot, &v))
 				c->inherited += v;
 		}
@@ -82,7 +82,7 @@ int pc_inherit_sum(struct pc_counter *c, uint64_t *sum)
 	pc_fold(c->ctx);
 	*sum = c->inherited;
 	for (ch = c->ctx->children; ch; ch = ch->next) {
-		if (!(ch->slots & (1U << c->slot)))
+		if (!(ch->slots & PC_SLOT(c->slot)))
 			continue;
 		err = pc_read_slot(ch->fd, c->slot, &v);
 		if (err)
@@ -92,20 +92,29 @@ int pc_inherit_sum(struct pc_counter *c, uint64_t *sum)
 	return 0;
 }
 
-/* The PMC writes pmc[0..n) of x, on the copies of the slots each child has. */
+/* Writes per call: the caller's vector holds up to a PMC per software counter. */
+#define PC_WRITE_CHUNK	8
+
+/*
+ * The PMC writes pmc[0..n) of x, on the copies of the slots each child has, a
+ * few at a time: the caller (pc_apply()) has its own vector on the stack.
+ */
 void pc_inherit_write(struct pc_ctx *x, const struct pfarg_pmc *pmc, int n)
 {
-	struct pfarg_pmc w[PFM_SW_NUM_COUNTERS];
+	struct pfarg_pmc w[PC_WRITE_CHUNK];
 	struct pc_child *ch;
 	int i, k;
 
 	for (ch = x->children; ch; ch = ch->next) {
-		for (i = k = 0; i < n; i++)
-			if (ch->slots & (1U << (pmc[i].reg_num - PFM_SW_FIRST_PMC)))
+		for (i = k = 0; i < n; i++) {
+			if (ch->slots & PC_SLOT(pmc[i].reg_num - PFM_SW_FIRST_PMC))
 				w[k++] = pmc[i];
-		/* a child gone has nothing to switch; its counts stay */
-		if (k)
-			pfm_write_pmcs(ch->fd, w, k * sizeof(w[0]));
+			/* a child gone has nothing to switch; its counts stay */
+			if (k && (k == PC_WRITE_CHUNK || i == n - 1)) {
+				pfm_write_pmcs(ch->fd, w, k * sizeof(w[0]));
+				k = 0;
+			}
+		}
 	}
 }
 
@@ -118,7 +127,7 @@ void pc_inherit_drop(struct pc_ctx *x, int slot)
 	pmc.reg_num = PFM_SW_FIRST_PMC + slot;
 	pc_inherit_write(x, &pmc, 1);
 	for (struct pc_child *ch = x->children; ch; ch = ch->next)
-		ch->slots &= ~(1U << slot);
+		ch->slots &= ~PC_SLOT(slot);
 }
 
 void pc_inherit_free(struct pc_ctx *x)
@@ -133,14 +142,19 @@ void pc_inherit_free(struct pc_ctx *x)
 }
 
 /* The child's context of x, stopped and unattached, with the inherit counters. */
-static int pc_fork_ctx(struct pc_ctx *x, unsigned int *slots)
+static int pc_fork_ctx(struct pc_ctx *x, uint64_t *slots)
 {
-	struct pfarg_pmc pmc[PFM_SW_NUM_COUNTERS];
-	struct pfarg_pmd pmd[PFM_SW_NUM_COUNTERS];
+	struct pfarg_pmc *pmc;
+	struct pfarg_pmd *pmd;
 	struct pc_counter *c;
-	int i, n = 0, fd;
+	int i, n = 0, fd = -1;
 
 	*slots = 0;
+	/* a register of each kind per software counter: 14 KiB, too much for a stack */
+	pmc = calloc(PFM_SW_NUM_COUNTERS, sizeof(*pmc));
+	pmd = calloc(PFM_SW_NUM_COUNTERS, sizeof(*pmd));
+	if (!pmc || !pmd)
+		goto out;
 	for (i = 0; i < pc_lib.len; i++) {
 		c = pc_lib.tab[i];
 		if (!c || c->ctx != x || !c->inherit)
@@ -150,19 +164,22 @@ static int pc_fork_ctx(struct pc_ctx *x, unsigned int *slots)
 		pmc[n].reg_num = PFM_SW_FIRST_PMC + c->slot;
 		pmc[n].reg_value = c->sel | (c->on ? PC_EN : 0);
 		pmd[n].reg_num = PFM_SW_FIRST_PMD + c->slot;
-		*slots |= 1U << c->slot;
+		*slots |= PC_SLOT(c->slot);
 		n++;
 	}
 	if (!n)
-		return -1;
+		goto out;
 	fd = pfm_create_context(PFM_FL_CLOEXEC);
 	if (fd < 0)
-		return -1;
+		goto out;
 	if (pfm_write_pmds(fd, pmd, n * sizeof(pmd[0])) ||
 	    pfm_write_pmcs(fd, pmc, n * sizeof(pmc[0]))) {
 		close(fd);
-		return -1;
+		fd = -1;
 	}
+out:
+	free(pmc);
+	free(pmd);
 	return fd;
 }
 

@@ -12,12 +12,15 @@
 
 #include "perfmon.h"
 
+/* A set of slots (software counters): bit i is slot i. */
+#define PC_SLOT(i)	(UINT64_C(1) << (i))
+
 #define PC_EN		(1ULL << 22)	/* PFM_SW_PMC_EN */
 
 /* A forked child's context: copies of the inherit counters of slots, counting it. */
 struct pc_child {
 	int fd;
-	unsigned int slots;
+	uint64_t slots;
 	struct pc_child *next;
 };
 
@@ -26,12 +29,12 @@ struct pc_ctx {
 	int fd;
 	pid_t tid;
 	int cpu;
-	unsigned int used;		/* software counters taken */
+	uint64_t used;			/* software counters taken, bit i slot i */
 	int mine;			/* counts the thread owner, in this process */
 	pthread_t owner;
 	struct pc_child *children;	/* forked by the owner since, that have not gone */
 	int fork_fd;			/* the context made for the child being forked */
-	unsigned int fork_slots;	/* and the slots in it */
+	uint64_t fork_slots;		/* and the slots in it */
 	struct pc_ctx *next;
 };
 

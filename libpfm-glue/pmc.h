@@ -16,7 +16,7 @@
  * attached to the thread that made that call and started at once.  Its counters
  * are the manual's "ctr" numbers:
  *
- *   ctr 0..7     the software PMU's counters (<perfmon/perfmon_sw.h>): present on
+ *   ctr 0..7     the software PMU's first 8 counters (<perfmon/perfmon_sw.h>): present on
  *                every machine, so these numbers are the same everywhere
  *   ctr 8..      the x86 general-purpose counters perfmon may use on this machine
  *                (none under QEMU TCG or a hypervisor without a virtual PMU, none
@@ -141,7 +141,12 @@ struct pmc_counter_cfg {
 #define PMC_TYPE_PERFMON_SW	0x7001	/* perfmon's software counter */
 #define PMC_TYPE_PERFMON_X86	0x7002	/* an x86 general-purpose counter */
 
-#define PMC_NCOUNTERS_SW	PFM_SW_NUM_COUNTERS	/* ctr 0..7: software */
+/*
+ * ctr 0..7: the first software counters.  The interface numbers the x86 counters
+ * after them and keeps a counter set in a 32-bit mask: it stays at the 8 it was
+ * made with, fewer than the software PMU has (PFM_SW_NUM_COUNTERS).
+ */
+#define PMC_NCOUNTERS_SW	8
 
 /* Event ids of PMC_TYPE_PERFMON_SW counters (<perfmon/perfmon_sw.h>). */
 #define PMC_EV_SW_TASK_CLOCK	PFM_SW_EV_TASK_CLOCK	 /* ns on a CPU */

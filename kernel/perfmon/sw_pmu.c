@@ -21,45 +21,12 @@
 #include "sets.h"
 #include "env.h"
 #include "pmu_state.h"
-#include "sw_pmu.h"
+#include "sw_bank.h"
 #include "upage.h"
 
 #define N	PFM_SW_NUM_COUNTERS
 
-/*
- * Walks the counters in bits (a copy, cleared as it goes): the switch walks one
- * or two, where for_each_set_bit() searches again from each bit with its bounds.
- */
-#define pfm_sw_for_each(i, bits)					\
-	for (; (bits) && ((i) = __ffs(bits), 1); (bits) &= (bits) - 1)
-
-struct pfm_sw_bank {
-	struct task_struct *owner;	/* thread whose events count, when enabled */
-	bool enabled;
-	bool system_wide;		/* the CPU bank: every thread's events count */
-	/* derived from pmc[] while enabled (pfm_sw_recount()) */
-	u8 counting[PFM_SW_EV_MAX + 1];	/* counters counting each event */
-	u8 at_usr;			/* counters counting at user level */
-	u8 at_os;			/* counters counting at kernel level */
-	u8 switch_mask;			/* counters counting the thread's switches */
-	bool stale;			/* pmc[] changed since the masks were derived */
-	u64 pmc[N];
-	u64 pmcs_gen;			/* the set values pmc[] holds, 0 if unknown */
-	struct pfm_event_set *set;	/* bound: the live set, whose PMDs count */
-	u64 own[N];			/* the PMDs when unbound */
-	u64 stamp[N];			/* task-clock counters: when they last folded */
-	struct hrtimer timer;		/* the next carry of a task-clock counter */
-	bool timer_ready;
-	bool timer_armed;		/* started, not yet fired or cancelled */
-};
-
-/* [false]: the thread bank; [true]: the CPU bank (system_wide) */
-static DEFINE_PER_CPU(struct pfm_sw_bank, pfm_sw_banks[2]);
-
-static struct pfm_sw_bank *pfm_sw_bank(bool system_wide)
-{
-	return this_cpu_ptr(&pfm_sw_banks[system_wide]);
-}
+DEFINE_PER_CPU(struct pfm_sw_bank, pfm_sw_banks[2]);
 
 /*
  * Threads moved onto each CPU while it has a CPU session: a migration is seen on the
@@ -79,36 +46,6 @@ static const u64 pfm_sw_own_level[PFM_SW_EV_MAX + 1] = {
 	[PFM_SW_EV_SYSCALLS]		= PFM_SW_PMC_USR,
 };
 
-/* The counters' values, counter i at [i * stride]: the bound set's, or the bank's own. */
-#define PFM_SW_SET_STRIDE	(sizeof(struct pfm_pmd) / sizeof(u64))
-
-static u64 *pfm_sw_vals(struct pfm_sw_bank *c, unsigned int *stride)
-{
-	*stride = c->set ? PFM_SW_SET_STRIDE : 1;
-	return c->set ? &c->set->pmds[PFM_SW_FIRST_PMD].value : c->own;
-}
-
-static u64 *pfm_sw_pmd(struct pfm_sw_bank *c, unsigned int i)
-{
-	unsigned int stride;
-	u64 *vals = pfm_sw_vals(c, &stride);
-
-	return &vals[i * stride];
-}
-
-/*
- * Carries that no overflow call reports (a fold at unbind, or while a read holds
- * the owner's lock): pending in the bound set, acted on by the core at the set's
- * next overflow path or switch-in.  The bank's PMDs are bits of one word there.
- */
-static __always_inline void pfm_sw_carried(struct pfm_sw_bank *c, u64 ovfl)
-{
-	BUILD_BUG_ON(PFM_SW_FIRST_PMD % BITS_PER_LONG + N > BITS_PER_LONG);
-	if (unlikely(ovfl) && c->set)
-		c->set->ovfl_pending[PFM_SW_FIRST_PMD / BITS_PER_LONG] |=
-			ovfl << (PFM_SW_FIRST_PMD % BITS_PER_LONG);
-}
-
 static unsigned int pfm_sw_event(u64 pmc)
 {
 	if (!(pmc & PFM_SW_PMC_EN) || !(pmc & PFM_SW_LEVELS))
@@ -116,146 +53,40 @@ static unsigned int pfm_sw_event(u64 pmc)
 	return pmc & PFM_SW_PMC_EVENT_MASK;
 }
 
-/* The task-clock counters, which advance with time while the bank is enabled. */
-static unsigned int pfm_sw_ticking_mask(const struct pfm_sw_bank *c)
-{
-	return c->enabled ? c->counting[PFM_SW_EV_TASK_CLOCK] : 0;
-}
-
-static bool pfm_sw_ticking(const struct pfm_sw_bank *c, unsigned int i)
-{
-	return (pfm_sw_ticking_mask(c) >> i) & 1;
-}
-
-/*
- * Adds the time since the last fold to task-clock counter i, whose value is *v.  A
- * switch out's time may be older than the last fold (pfm_ns_since()): nothing is
- * added, and the stamp stays.
- */
-static __always_inline u64 __pfm_sw_fold(struct pfm_sw_bank *c, u64 *v, unsigned int i,
-					 u64 now)
-{
-	u64 d = pfm_ns_since(c->stamp[i], now);
-
-	if (unlikely(!d))
-		return 0;
-	*v += d;
-	c->stamp[i] = now;
-	return *v < d ? 1ULL << i : 0;
-}
-
-/* Adds the time since the last fold to a running task-clock counter: its carry. */
-static u64 pfm_sw_fold(struct pfm_sw_bank *c, unsigned int i, u64 now)
-{
-	if (!pfm_sw_ticking(c, i))
-		return 0;
-	return __pfm_sw_fold(c, pfm_sw_pmd(c, i), i, now);
-}
-
-/*
- * A task-clock counter carries with time, not at an event: a timer on the bank's
- * CPU fires when the nearest one would, so that a sampling PMD (written at
- * -period, reset to -period by the core) overflows on time, as perf's
- * hrtimer-driven clock events do.  Only counters within 2^62 ns of their carry
- * arm it: counting ones start at 0 and never do.
- */
-#define PFM_SW_TIMER_HORIZON	(1ULL << 62)
-
-/*
- * The timer is pinned to the bank's CPU and fires in hard interrupt context there,
- * and the bank is touched there with interrupts off: timer_armed is exact, and a
- * context switch of a thread without a task-clock carry near pays no cancel.
- */
-static noinline void __pfm_sw_disarm(struct pfm_sw_bank *c)
-{
-	hrtimer_try_to_cancel(&c->timer);
-	c->timer_armed = false;
-}
-
-static __always_inline void pfm_sw_disarm(struct pfm_sw_bank *c)
-{
-	if (unlikely(c->timer_armed))
-		__pfm_sw_disarm(c);
-}
-
-static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t);
-
-/*
- * At time now: a task clock's PMD holds its count up to its stamp, and the
- * time since is owed to it (a reload keeps it owing, pfm_sw_reload_pmd()).  The
- * timer is set up at the bank's first need of it.
- */
-static noinline void pfm_sw_arm(struct pfm_sw_bank *c, u64 now)
-{
-	unsigned long ticking = pfm_sw_ticking_mask(c);
-	u64 next = PFM_SW_TIMER_HORIZON;
-	unsigned int i;
-
-	if (!c->timer_ready) {
-		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		c->timer.function = pfm_sw_tick;
-		c->timer_ready = true;
-	}
-	for_each_set_bit(i, &ticking, N) {
-		u64 v = *pfm_sw_pmd(c, i), ahead = v + (now - c->stamp[i]);
-
-		if ((s64)v < 0 && (s64)ahead >= 0)
-			next = 1;		/* the carry is already owed */
-		else if (ahead && -ahead < next)
-			next = -ahead;
-	}
-	if (next < PFM_SW_TIMER_HORIZON) {
-		hrtimer_start(&c->timer, ns_to_ktime(max_t(u64, next, 1)),
-			      HRTIMER_MODE_REL_PINNED_HARD);
-		c->timer_armed = true;
-	} else {
-		pfm_sw_disarm(c);
-	}
-}
-
-/* Hard interrupt on the bank's CPU: the owner is the thread it interrupted. */
-static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
-{
-	struct pfm_sw_bank *c = container_of(t, struct pfm_sw_bank, timer);
-	unsigned long ticking = pfm_sw_ticking_mask(c);
-	u64 now = pfm_clock_ns(), ovfl = 0;
-	struct pfm_ovfl_where at;
-	unsigned int i;
-
-	c->timer_armed = false;
-	if (!c->enabled)
-		return HRTIMER_NORESTART;
-	for_each_set_bit(i, &ticking, N)
-		ovfl |= pfm_sw_fold(c, i, now);
-	/* a clock's sample is where the timer found the CPU, as perf's hrtimer's */
-	if (ovfl)
-		pfm_pmu_bank_overflow_at(&pfm_sw_unit, c->system_wide, ovfl, /* resets re-arm */
-					 pfm_irq_where(&at) ? &at : NULL);
-	else
-		pfm_sw_arm(c, now);
-	return HRTIMER_NORESTART;
-}
-
 /* The counters that count an event at level (PFM_SW_PMC_USR/OS). */
-static unsigned int pfm_sw_level_mask(const struct pfm_sw_bank *c, u64 level)
+static u64 pfm_sw_level_mask(const struct pfm_sw_bank *c, u64 level)
 {
 	return ((level & PFM_SW_PMC_USR) ? c->at_usr : 0) |
 	       ((level & PFM_SW_PMC_OS) ? c->at_os : 0);
 }
 
+/* pmc[i] takes value: in_use follows it, the masks wait for pfm_sw_recount(). */
+static void pfm_sw_set_pmc(struct pfm_sw_bank *c, unsigned int i, u64 value)
+{
+	c->pmc[i] = value;
+	if (value)
+		c->in_use |= 1ULL << i;
+	else
+		c->in_use &= ~(1ULL << i);
+}
+
+/* A PMC of 0 counts nothing: only the counters in use have a bit to derive. */
 static void pfm_sw_recount(struct pfm_sw_bank *c)
 {
+	u64 used = c->in_use;
 	unsigned int i;
 
 	memset(c->counting, 0, sizeof(c->counting));
 	c->at_usr = 0;
 	c->at_os = 0;
-	for (i = 0; i < N; i++) {
-		c->counting[pfm_sw_event(c->pmc[i])] |= 1U << i;
+	pfm_sw_for_each(i, used) {
+		u64 bit = 1ULL << i;
+
+		c->counting[pfm_sw_event(c->pmc[i])] |= bit;
 		if (c->pmc[i] & PFM_SW_PMC_USR)
-			c->at_usr |= 1U << i;
+			c->at_usr |= bit;
 		if (c->pmc[i] & PFM_SW_PMC_OS)
-			c->at_os |= 1U << i;
+			c->at_os |= bit;
 	}
 	c->counting[PFM_SW_EV_NONE] = 0;
 	c->switch_mask = c->counting[PFM_SW_EV_CTX_SWITCHES] &
@@ -384,13 +215,13 @@ static void pfm_sw_write_pmc(bool system_wide, unsigned int i, u64 value)
 	c->pmcs_gen = 0;
 	if (!c->enabled) {
 		c->stale |= c->pmc[i] != value;
-		c->pmc[i] = value;
+		pfm_sw_set_pmc(c, i, value);
 		return;
 	}
 	now = pfm_clock_ns();
 	pfm_sw_carried(c, pfm_sw_fold(c, i, now));
 	c->stamp[i] = now;
-	c->pmc[i] = value;
+	pfm_sw_set_pmc(c, i, value);
 	pfm_sw_recount(c);
 	pfm_sw_arm(c, now);
 }
@@ -515,18 +346,24 @@ static void pfm_sw_enable(bool system_wide)
 /*
  * The set goes live here: its PMCs are copied in only if they differ from the
  * bank's, its PMDs count in place.  The same thread back on its CPU finds its own
- * there, which the values' number tells (pfm_set_pmcs_changed()); otherwise they
- * are compared a word at a time: the kernel's memcmp() goes byte by byte.
+ * there, which the values' number tells (pfm_set_pmcs_changed()); otherwise only
+ * the counters that either side uses are compared: those the bank has in use,
+ * and those the set's PMC writes named (its word of used_pmcs: a PMC no write
+ * named holds its default, 0), so that a set of a few counters binds as cheaply
+ * however many the unit has.
  */
 static noinline void pfm_sw_bind_pmcs(struct pfm_sw_bank *c, struct pfm_event_set *set,
 				      bool system_wide, u64 now)
 {
 	const u64 *pmcs = set->pmcs + PFM_SW_FIRST_PMC;
+	u64 look;
 	unsigned int i;
 
-	for (i = 0; i < N; i++) {
+	BUILD_BUG_ON(PFM_SW_FIRST_PMC % BITS_PER_LONG || N != BITS_PER_LONG);
+	look = c->in_use | set->used_pmcs[PFM_SW_FIRST_PMC / BITS_PER_LONG];
+	pfm_sw_for_each(i, look) {
 		if (c->pmc[i] != pmcs[i]) {
-			c->pmc[i] = pmcs[i];
+			pfm_sw_set_pmc(c, i, pmcs[i]);
 			c->stale = true;
 		}
 	}
@@ -600,21 +437,6 @@ static void pfm_sw_unbind(bool system_wide, u64 now)
 		ovfl = __pfm_sw_stop(c, now, true);
 	pfm_sw_carried(c, ovfl);
 	c->set = NULL;
-}
-
-/* Module exit: no bank is enabled any more, no timer can be rearmed. */
-void pfm_sw_timers_exit(void)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct pfm_sw_bank *c = per_cpu_ptr(pfm_sw_banks, cpu);
-		unsigned int b;
-
-		for (b = 0; b < 2; b++)
-			if (c[b].timer_ready)
-				hrtimer_cancel(&c[b].timer);
-	}
 }
 
 /* The banks an event counts in (__pfm_sw_count()). */
@@ -763,15 +585,22 @@ void pfm_sw_migration_to(int cpu)
 	.width = 64, .dep_pmc = n,					\
 }
 
-static const struct pfm_regdesc pfm_sw_pmcs[N] = {
-	PFM_SW_PMC_DESC(0), PFM_SW_PMC_DESC(1), PFM_SW_PMC_DESC(2), PFM_SW_PMC_DESC(3),
-	PFM_SW_PMC_DESC(4), PFM_SW_PMC_DESC(5), PFM_SW_PMC_DESC(6), PFM_SW_PMC_DESC(7),
-};
+/*
+ * D(n) for n = 0..63, as literal numbers, which the register names are made of
+ * (SW_PMC0 .. SW_PMC63).  The tens are pasted onto the units: 1##0 is 10.
+ */
+#define PFM_SW_TEN(D, t)						\
+	D(t##0), D(t##1), D(t##2), D(t##3), D(t##4),			\
+	D(t##5), D(t##6), D(t##7), D(t##8), D(t##9)
+#define PFM_SW_SIXTY_FOUR(D)						\
+	D(0), D(1), D(2), D(3), D(4), D(5), D(6), D(7), D(8), D(9),	\
+	PFM_SW_TEN(D, 1), PFM_SW_TEN(D, 2), PFM_SW_TEN(D, 3),		\
+	PFM_SW_TEN(D, 4), PFM_SW_TEN(D, 5),				\
+	D(60), D(61), D(62), D(63)
 
-static const struct pfm_regdesc pfm_sw_pmds[N] = {
-	PFM_SW_PMD_DESC(0), PFM_SW_PMD_DESC(1), PFM_SW_PMD_DESC(2), PFM_SW_PMD_DESC(3),
-	PFM_SW_PMD_DESC(4), PFM_SW_PMD_DESC(5), PFM_SW_PMD_DESC(6), PFM_SW_PMD_DESC(7),
-};
+static const struct pfm_regdesc pfm_sw_pmcs[] = { PFM_SW_SIXTY_FOUR(PFM_SW_PMC_DESC) };
+static const struct pfm_regdesc pfm_sw_pmds[] = { PFM_SW_SIXTY_FOUR(PFM_SW_PMD_DESC) };
+static_assert(ARRAY_SIZE(pfm_sw_pmcs) == N && ARRAY_SIZE(pfm_sw_pmds) == N);
 
 const struct pfm_pmu_unit pfm_sw_unit = {
 	.name = "software",

@@ -125,6 +125,9 @@ static uint16_t gen_reg(uint64_t *rng)
 	case 2:
 	case 3:
 		return (uint16_t)fz_below(rng, 20);	/* x86 registers */
+	case 4:
+		/* the last software counter, or the first register past them */
+		return PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS - 1 + fz_below(rng, 2);
 	default:
 		/* mostly the first two counters, so that PMCs and PMDs meet */
 		return PFM_SW_FIRST_PMC + fz_below(rng, fz_below(rng, 4) ? 2 :
@@ -141,7 +144,8 @@ static uint16_t gen_set(uint64_t *rng)
 
 static uint64_t gen_bits(uint64_t *rng)
 {
-	return fz_one_in(rng, 2) ? 0 : 1ULL << (PFM_SW_FIRST_PMD % 64 + fz_below(rng, 8));
+	return fz_one_in(rng, 2) ? 0 : 1ULL << (PFM_SW_FIRST_PMD % 64 +
+						  fz_below(rng, PFM_SW_NUM_COUNTERS));
 }
 
 /* A counter value: mostly a few events short of a 64-bit overflow. */

@@ -547,6 +547,61 @@ START_TEST(test_pmc_written_while_out)
 END_TEST
 
 /*
+ * The registers are SW_PMC0..SW_PMC63 and SW_PMD0..SW_PMD63, each PMD controlled
+ * by its own PMC, the last counter as much as the first.
+ */
+START_TEST(test_register_names)
+{
+	char name[16];
+	unsigned int i;
+
+	ck_assert_uint_eq(u->num_pmcs, 64);
+	ck_assert_uint_eq(u->num_pmds, 64);
+	for (i = 0; i < N_SW; i++) {
+		snprintf(name, sizeof(name), "SW_PMC%u", i);
+		ck_assert_str_eq(u->pmcs[i].name, name);
+		snprintf(name, sizeof(name), "SW_PMD%u", i);
+		ck_assert_str_eq(u->pmds[i].name, name);
+		ck_assert_uint_eq(u->pmds[i].dep_pmc, i);
+	}
+}
+END_TEST
+
+/*
+ * Sets of different counters bound in turn on one bank: a bind compares only the
+ * counters either side uses, so what one set left in the bank (counters 0 and 63)
+ * must still be cleared for the next (counter 5 alone), and come back with it.
+ */
+START_TEST(test_bind_sets_in_turn)
+{
+	struct pfm_context *a = ck_ctx_new(0), *b = ck_ctx_new(0);
+	struct pfm_event_set *sa = ctx_set0(a), *sb = ctx_set0(b);
+	const u64 sys = PFM_SW_PMC(PFM_SW_EV_SYSCALLS);
+	unsigned int round;
+
+	ck_write_pmc(a, PFM_SW_FIRST_PMC, sys, 0);
+	ck_write_pmc(a, PFM_SW_FIRST_PMC + N_SW - 1, sys, 0);
+	ck_write_pmc(b, PFM_SW_FIRST_PMC + 5, sys, 0);
+	for (round = 0; round < 2; round++) {
+		u->bind(sa, false, 0);
+		count(PFM_SW_EV_SYSCALLS, 3);
+		u->unbind(false, 0);
+		u->bind(sb, false, 0);
+		count(PFM_SW_EV_SYSCALLS, 4);
+		u->unbind(false, 0);
+	}
+	ck_assert_u64_eq(sa->pmds[PFM_SW_FIRST_PMD].value, 6);
+	ck_assert_u64_eq(sa->pmds[PFM_SW_FIRST_PMD + N_SW - 1].value, 6);
+	ck_assert_u64_eq(sa->pmds[PFM_SW_FIRST_PMD + 5].value, 0);
+	ck_assert_u64_eq(sb->pmds[PFM_SW_FIRST_PMD + 5].value, 8);
+	ck_assert_u64_eq(sb->pmds[PFM_SW_FIRST_PMD].value, 0);
+	ck_assert_u64_eq(sb->pmds[PFM_SW_FIRST_PMD + N_SW - 1].value, 0);
+	pfm_context_put(a);
+	pfm_context_put(b);
+}
+END_TEST
+
+/*
  * The carry timer at switch-in is worked out only when a task clock's value has
  * its top bit set: a PMD written near its carry while the thread is away (here the
  * first of two clocks, the other counting) still gets its timer at the next
@@ -623,6 +678,8 @@ Suite *pfm_sw_suite(void)
 	tcase_add_test(tc, test_task_clock_reload_keeps_time);
 	tcase_add_test(tc, test_task_clock_carry_timed_from_pick);
 	tcase_add_test(tc, test_pmc_written_while_out);
+	tcase_add_test(tc, test_register_names);
+	tcase_add_test(tc, test_bind_sets_in_turn);
 	tcase_add_test(tc, test_task_clock_written_near_carry_while_out);
 	tcase_add_test(tc, test_levels);
 	tcase_add_test(tc, test_task_clock_levels);

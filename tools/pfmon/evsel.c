@@ -4,8 +4,10 @@
  *
  * An event is a software one (the software PMU's, present everywhere) or a
  * libpfm4 name counted on the hardware PMU.  Events are placed in order into
- * event sets: a set takes events while it has counters for them (8 software
- * counters; the general-purpose and fixed counters pmu_desc lists), an -e group
+ * event sets: a set takes events while it has counters for them (64 software
+ * counters, PFM_SW_NUM_COUNTERS, so software events alone are counted exactly in
+ * one set up to 64 of them; the general-purpose and fixed counters pmu_desc
+ * lists), an -e group
  * '{a,b}' goes whole into one set, and the kernel switches the sets round-robin
  * every --switch-timeout of the monitored thread's time (wall-clock time for a
  * CPU).  The counts of an event are then scaled by the share of time its set was
@@ -289,6 +291,23 @@ static int fill_set(int set, int first, int last, unsigned int ngp, unsigned int
 }
 
 /*
+ * Software events take no hardware counter, and up to PFM_SW_NUM_COUNTERS of them
+ * are counted exactly: past that they are multiplexed like hardware events, which
+ * a reader of the estimates is told once, on stderr.
+ */
+static void mux_note(void)
+{
+	int i, nsw = 0;
+
+	for (i = 0; i < opts.nev; i++)
+		nsw += opts.ev[i].soft;
+	if (opts.nsets > 1 && nsw > PFM_SW_NUM_COUNTERS)
+		fprintf(stderr, "pfmon: %d software events, more than the %d software "
+			"counters: multiplexed in %d event sets, counts are estimates\n",
+			nsw, PFM_SW_NUM_COUNTERS, opts.nsets);
+}
+
+/*
  * Encodes the events at their levels and places them: each set takes whole
  * groups while they fit.  Trying a set again with one more group is cheap: a
  * set has at most a few dozen events.
@@ -335,6 +354,39 @@ void evsel_place(void)
 		pmds[i].reg_num = opts.ev[i].pmd;
 		pmds[i].reg_set = opts.ev[i].set;
 	}
+	mux_note();
+}
+
+/*
+ * A vector call takes up to /sys/kernel/perfmon/arg_mem_max bytes, a page by
+ * default: 16 PMDs (176 bytes each) or 64 PMCs go in one call, more in several.
+ */
+#define PMDS_PER_CALL	16
+#define PMCS_PER_CALL	64
+
+static int pmds_call(int (*call)(int, struct pfarg_pmd *, size_t), int fd,
+		     struct pfarg_pmd *pd, int n)
+{
+	int k, m;
+
+	for (k = 0; k < n; k += m) {
+		m = n - k < PMDS_PER_CALL ? n - k : PMDS_PER_CALL;
+		if (call(fd, pd + k, m * sizeof(pd[0])))
+			return -1;
+	}
+	return 0;
+}
+
+static int pmcs_write(int fd, struct pfarg_pmc *pc, int n)
+{
+	int k, m;
+
+	for (k = 0; k < n; k += m) {
+		m = n - k < PMCS_PER_CALL ? n - k : PMCS_PER_CALL;
+		if (pfm_write_pmcs(fd, pc + k, m * sizeof(pc[0])))
+			return -1;
+	}
+	return 0;
 }
 
 /* Writes the sets and registers into the (unloaded) context fd. */
@@ -361,9 +413,9 @@ int evsel_program(int fd)
 		pd[0].reg_short_reset = -opts.smpl_period;
 		pd[0].reg_long_reset = -opts.smpl_period;
 	}
-	if (npmcs && pfm_write_pmcs(fd, pmcs, npmcs * sizeof(pmcs[0])))
+	if (pmcs_write(fd, pmcs, npmcs))
 		return -1;
-	return pfm_write_pmds(fd, pd, opts.nev * sizeof(pd[0]));
+	return pmds_call(pfm_write_pmds, fd, pd, opts.nev);
 }
 
 /*
@@ -378,7 +430,7 @@ int evsel_read(int fd, struct pfmon_count *c)
 	int i;
 
 	memcpy(pd, pmds, opts.nev * sizeof(pd[0]));
-	if (pfm_read_pmds(fd, pd, opts.nev * sizeof(pd[0])))
+	if (pmds_call(pfm_read_pmds, fd, pd, opts.nev))
 		return -1;
 	memset(si, 0, opts.nsets * sizeof(si[0]));
 	for (i = 0; i < opts.nsets; i++)

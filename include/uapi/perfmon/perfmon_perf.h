@@ -126,8 +126,9 @@
  *     perfmon context, a CPU's) use hardware counters is EBUSY, where 6.1
  *     would multiplex them.  A CPU's groups all fit in
  *     one event set: a group that does not fit beside the others is EINVAL,
- *     not multiplexed (so a ninth sampling software or tracepoint event on a
- *     CPU, as perf sched record's ninth, is EINVAL).  inherit and enable_on_exec mean nothing on a CPU
+ *     not multiplexed (so a sampling software or tracepoint event past the
+ *     layer's 32 software counters on a CPU is EINVAL; perf sched record's
+ *     dozen fit).  inherit and enable_on_exec mean nothing on a CPU
  *     (accepted; enable_on_exec never fires, as in 6.1).  A CPU going offline
  *     detaches its session: counts stay readable, and the CPU back online takes
  *     new events.  CPU events sample as thread events do (below), whoever runs
@@ -159,7 +160,7 @@
  *     that CPU, as 6.1's: its counter is its own, switched on when the
  *     thread is switched in on that CPU and off elsewhere, by the same probe
  *     (so N such events of a thread take N counters, multiplexed in event
- *     sets past the software PMU's eight, and past eight sets EINVAL; a
+ *     sets past the layer's 32 software counters, and past eight sets EINVAL; a
  *     hardware one takes a general-purpose counter).  time_enabled is the
  *     thread's time while enabled, time_running its part on that CPU, as
  *     6.1 keeps such an event inactive while the thread runs elsewhere.
@@ -199,7 +200,7 @@
  *     schedules the group again if it fits now (else ERROR again); RESET, ID,
  *     mmap() and poll() work as for any event.
  *     Not as perf_events: software events always fit there, here they are
- *     limited by the software PMU's eight counters (a ninth sampling event is
+ *     limited by the layer's 32 software counters (the 33rd sampling event is
  *     multiplexed, or for a pinned one in ERROR), and a software group beside
  *     multiplexed groups counts in its set's turns only; a pinned group does
  *     not push flexible groups out of a set (perf_events schedules pinned

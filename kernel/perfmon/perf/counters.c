@@ -18,6 +18,9 @@
 #include "layer.h"
 #include "counters.h"
 
+/* A mask of counters is one u64; the software counters are the software PMU's first. */
+static_assert(PFM_PERF_NUM_COUNTERS <= 64 && PFM_PERF_SW_COUNTERS <= PFM_SW_NUM_COUNTERS);
+
 static bool pfm_perf_is_fixed(unsigned int i)
 {
 	return i >= PFM_PERF_FIXED_FIRST;
@@ -57,8 +60,8 @@ int pfm_perf_hw_encode(const struct perf_event_attr *attr, struct pfm_perf_enc *
 	ret = pfm_pmu_encode_attr(attr, &a);
 	if (ret)
 		return ret;
-	enc->counters = (a.gp & ((1U << PFM_X86_MAX_GP) - 1)) << PFM_PERF_GP_FIRST |
-			(a.fixed & ((1U << PFM_X86_MAX_FIXED) - 1)) << PFM_PERF_FIXED_FIRST;
+	enc->counters = (a.gp & (PFM_PERF_COUNTER(PFM_X86_MAX_GP) - 1)) << PFM_PERF_GP_FIRST |
+			(a.fixed & (PFM_PERF_COUNTER(PFM_X86_MAX_FIXED) - 1)) << PFM_PERF_FIXED_FIRST;
 	enc->pmc = a.sel;
 	enc->fixed_pmc = a.fixed_ctrl;
 	return 0;
@@ -119,7 +122,7 @@ static bool pfm_perf_fits_at(struct pfm_perf_counter *const *rows, unsigned int 
 	unsigned int s;
 	u64 pmc;
 
-	one.counters = 1U << i;
+	one.counters = PFM_PERF_COUNTER(i);
 	for (s = 0; s < nr; s++)
 		if (pfm_perf_place(rows[s], &one, &pmc) != i)
 			return false;
@@ -134,7 +137,7 @@ static bool pfm_perf_fits_at(struct pfm_perf_counter *const *rows, unsigned int 
 int pfm_perf_place_every(struct pfm_perf_counter *const *rows, unsigned int nr,
 			 const struct pfm_perf_enc *enc)
 {
-	unsigned long fixed = enc->counters & ~((1UL << PFM_PERF_FIXED_FIRST) - 1);
+	unsigned long fixed = enc->counters & ~(PFM_PERF_COUNTER(PFM_PERF_FIXED_FIRST) - 1);
 	unsigned long rest = enc->counters & ~fixed;
 	unsigned int i;
 
@@ -203,7 +206,7 @@ static u64 pfm_perf_counter_value(const struct pfm_perf_counter *c, unsigned int
  * the number filled.
  */
 unsigned int pfm_perf_counters_req(const struct pfm_perf_counter *counters,
-				   const unsigned int *counting, u32 changed,
+				   const unsigned int *counting, u64 changed,
 				   struct pfarg_pmc *req)
 {
 	unsigned long mask = changed;
@@ -240,7 +243,7 @@ unsigned int pfm_perf_counters_req(const struct pfm_perf_counter *counters,
  */
 int pfm_perf_counters_write(struct pfm_context *ctx, u16 set,
 			    struct pfm_perf_counter *counters,
-			    const unsigned int *counting, u32 changed,
+			    const unsigned int *counting, u64 changed,
 			    struct pfm_op_clock *clock)
 {
 	struct pfarg_pmc *req;
@@ -288,7 +291,7 @@ int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_count
 		if (!ret) {
 			c->pmc = *pmc;
 			c->users = 1;
-			pfm_perf_counters_req(counters, NULL, 1U << i, &req);
+			pfm_perf_counters_req(counters, NULL, PFM_PERF_COUNTER(i), &req);
 			req.reg_set = set;
 			ret = pfm_write_pmcs(ctx, &req, 1);
 			c->users = 0;
@@ -313,7 +316,7 @@ void pfm_perf_counter_put(struct pfm_context *ctx, u16 set, struct pfm_perf_coun
 	if (counting)
 		c->counting--;
 	if (!--c->users || !c->counting) {
-		pfm_perf_counters_req(counters, NULL, 1U << i, &req);
+		pfm_perf_counters_req(counters, NULL, PFM_PERF_COUNTER(i), &req);
 		req.reg_set = set;
 		pfm_write_pmcs(ctx, &req, 1);
 	}

@@ -8,9 +8,16 @@
  * A target (event.h) owns one row of counters per event set, numbered in one
  * space across the PMU's units so that the layer treats them alike:
  *
- *   0 .. 7     the software PMU's counters (PMC/PMD PFM_SW_FIRST_* + i)
- *   8 .. 23    the general-purpose counters (PMC/PMD 0..15 of <perfmon/perfmon_x86.h>)
- *   24 .. 31   the fixed counters (PMD 16..23), all controlled by PMC 16
+ *   0 .. 31    software counters: the software PMU's first PFM_PERF_SW_COUNTERS
+ *              (PMC/PMD PFM_SW_FIRST_* + i)
+ *   32 .. 47   the general-purpose counters (PMC/PMD 0..15 of <perfmon/perfmon_x86.h>)
+ *   48 .. 55   the fixed counters (PMD 16..23), all controlled by PMC 16
+ *
+ * Counting software events share a counter per distinct value (a few dozen at
+ * most), but every sampling one takes a counter of its own: 32 let one set hold
+ * the sampling tracepoints a tool opens per CPU (perf sched record's dozen) with
+ * room to spare, where the software PMU's 64 would make every set's row (8 per
+ * target) half as large again.  A mask of counters is a u64, bit i counter i.
  *
  * A counter holds one PMC value "without its on switch": the software PMU's and
  * the event selects' EN bit (bit 22 in both), or, for a fixed counter, its
@@ -27,9 +34,11 @@
 
 struct perf_event_attr;
 
-#define PFM_PERF_GP_FIRST	PFM_SW_NUM_COUNTERS
+#define PFM_PERF_SW_COUNTERS	32
+#define PFM_PERF_GP_FIRST	PFM_PERF_SW_COUNTERS
 #define PFM_PERF_FIXED_FIRST	(PFM_PERF_GP_FIRST + PFM_X86_MAX_GP)
 #define PFM_PERF_NUM_COUNTERS	(PFM_PERF_FIXED_FIRST + PFM_X86_MAX_FIXED)
+#define PFM_PERF_COUNTER(i)	(1ULL << (i))
 
 /* Event sets a target's groups are spread over (sched.c), each with a row. */
 #define PFM_PERF_MAX_SETS	8
@@ -53,7 +62,7 @@ struct pfm_perf_counter {
  * counter at all: the event counts nothing (both levels excluded).
  */
 struct pfm_perf_enc {
-	u32 counters;
+	u64 counters;
 	u64 pmc;
 	u64 fixed_pmc;
 	bool own;			/* a counter of its own (sampling): no sharing */
@@ -78,7 +87,7 @@ void pfm_perf_counter_put(struct pfm_context *ctx, u16 set, struct pfm_perf_coun
 			  unsigned int i, bool counting);
 struct pfm_op_clock;
 int pfm_perf_counters_write(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
-			    const unsigned int *counting, u32 changed, struct pfm_op_clock *clock);
+			    const unsigned int *counting, u64 changed, struct pfm_op_clock *clock);
 int pfm_perf_place_every(struct pfm_perf_counter *const *rows, unsigned int nr,
 			 const struct pfm_perf_enc *enc);
 
@@ -99,7 +108,7 @@ struct pfm_perf_event *pfm_perf_route_find(const struct pfm_perf_routes *r, unsi
 int pfm_perf_place(const struct pfm_perf_counter *counters, const struct pfm_perf_enc *enc,
 		   u64 *pmc);
 unsigned int pfm_perf_counters_req(const struct pfm_perf_counter *counters,
-				   const unsigned int *counting, u32 changed,
+				   const unsigned int *counting, u64 changed,
 				   struct pfarg_pmc *req);
 
 #endif /* _PERFMON_PERF_COUNTERS_H */

@@ -6,8 +6,8 @@
  * hardware one for perf's hardware events), programmed with the event and level
  * bits and shared by every event of the thread that counts the same: the
  * counter runs while one of them counts, and each event adds up the counter's
- * progress over its own intervals, so that any number of software events fit
- * in the eight software counters, as software events always fit with
+ * progress over its own intervals, so that any number of counting software
+ * events fit in the software counters, as software events always fit with
  * perf_events.  Hardware events fit as long as the hardware counters last
  * (counters.c: placement, and what happens when they run out).  An
  * event counts while it is enabled and so is its group leader; every change goes
@@ -101,7 +101,7 @@ static int pfm_perf_encode(const struct pfm_perf_event *ev, struct pfm_perf_enc 
 		enc->pmc = pfm_perf_bp_pmc(ev);
 	}
 	if (enc->pmc)
-		enc->counters = (1U << PFM_SW_NUM_COUNTERS) - 1;
+		enc->counters = PFM_PERF_COUNTER(PFM_PERF_SW_COUNTERS) - 1;
 	return 0;
 }
 
@@ -119,7 +119,7 @@ static bool pfm_perf_wants(const struct pfm_perf_event *ev)
  * read vector, on the stack, so that a read() of an event allocates nothing.
  * clock, if any and not yet taken, is taken with the first read.
  */
-static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u32 mask, u64 *pmd,
+static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u64 mask, u64 *pmd,
 				  struct pfm_op_clock *clock)
 {
 	struct pfm_perf_counter *counters = t->sets[set].counters;
@@ -156,7 +156,7 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u32 mask, 
 
 /* What t's events in set want of each counter: how many count on it. */
 static void pfm_perf_wanted(struct pfm_perf_target *t, u16 set, unsigned int *counting,
-			    u32 *moved)
+			    u64 *moved)
 {
 	struct pfm_perf_event *ev;
 
@@ -167,7 +167,7 @@ static void pfm_perf_wanted(struct pfm_perf_target *t, u16 set, unsigned int *co
 		if (pfm_perf_wants(ev))
 			counting[ev->counter]++;
 		if (pfm_perf_wants(ev) != ev->counting)
-			*moved |= 1U << ev->counter;
+			*moved |= PFM_PERF_COUNTER(ev->counter);
 	}
 }
 
@@ -219,13 +219,15 @@ static void pfm_perf_toggle_time(struct pfm_perf_event *ev, const struct pfm_per
 static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set, struct pfm_op_clock *clock,
 			     bool only_starts)
 {
-	unsigned int counting[PFM_PERF_NUM_COUNTERS] = {};
-	u64 pmd[PFM_PERF_NUM_COUNTERS] = {};
+	unsigned int *counting = t->scratch.counting;
+	u64 *pmd = t->scratch.pmd;
 	struct pfm_perf_counter *counters = t->sets[set].counters;
 	struct pfm_perf_event *ev;
-	u32 moved, changed = 0;
+	u64 moved, changed = 0;
 	unsigned int i;
 	int ret;
+
+	memset(&t->scratch, 0, sizeof(t->scratch));
 
 	pfm_perf_wanted(t, set, counting, &moved);
 	ret = pfm_perf_read_counters(t, set, moved, pmd, clock);
@@ -233,7 +235,7 @@ static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set, struct pfm_op_c
 		return ret;
 	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
 		if (!!counting[i] != !!counters[i].counting)
-			changed |= 1U << i;
+			changed |= PFM_PERF_COUNTER(i);
 	ret = pfm_perf_counters_write(t->ctx, set, counters, counting, changed,
 				      only_starts ? clock : NULL);
 	if (ret)
@@ -298,7 +300,7 @@ int pfm_perf_target_sync(struct pfm_perf_target *t)
  * A counter for ev (pfm_perf_counter_get()) in its group's set (sched.c):
  * one already counting the same event at the same levels is shared (each event
  * keeps its own intervals of it), else a free one.  At most six distinct
- * software values exist (pfm_perf_sw_pmc()), so the eight software counters run
+ * software values exist (pfm_perf_sw_pmc()), so the software counters run
  * out only for sampling events, which take one of their own (software or
  * hardware alike: sample.c).
  */
@@ -321,7 +323,7 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 	gated = pfm_perf_gated(ev);
 	ev->enc.own = smpl || gated;
 	if (gated)
-		ev->enc.counters &= (1U << PFM_PERF_FIXED_FIRST) - 1;
+		ev->enc.counters &= PFM_PERF_COUNTER(PFM_PERF_FIXED_FIRST) - 1;
 	return pfm_perf_sched_place(t, ev, leader, &ev->enc);
 }
 
@@ -391,7 +393,7 @@ int pfm_perf_target_exec(struct pfm_perf_target *t)
 int pfm_perf_event_reset(struct pfm_perf_event *ev)
 {
 	struct pfm_perf_target *t = ev->target;
-	u64 pmd[PFM_PERF_NUM_COUNTERS];
+	u64 *pmd = t->scratch.pmd;
 	unsigned int s;
 	int ret;
 
@@ -401,7 +403,7 @@ int pfm_perf_event_reset(struct pfm_perf_event *ev)
 	for (s = 0; s < t->nr_sets; s++) {
 		if (!pfm_perf_in_set(ev, s))
 			continue;
-		ret = pfm_perf_read_counters(t, s, 1U << ev->counter, pmd, NULL);
+		ret = pfm_perf_read_counters(t, s, PFM_PERF_COUNTER(ev->counter), pmd, NULL);
 		if (ret)
 			return ret;
 		ev->base[s] = pmd[ev->counter];
@@ -413,7 +415,7 @@ int pfm_perf_event_reset(struct pfm_perf_event *ev)
 int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 {
 	struct pfm_perf_target *t = ev->target;
-	u64 pmd[PFM_PERF_NUM_COUNTERS];
+	u64 *pmd = t->scratch.pmd;
 	struct pfm_perf_clock clock;
 	struct pfm_op_clock op;
 	unsigned int s;
@@ -429,7 +431,7 @@ int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 	for (s = 0; ev->counter >= 0 && s < t->nr_sets; s++) {
 		if (!pfm_perf_in_set(ev, s))
 			continue;
-		ret = pfm_perf_read_counters(t, s, 1U << ev->counter, pmd, &op);
+		ret = pfm_perf_read_counters(t, s, PFM_PERF_COUNTER(ev->counter), pmd, &op);
 		if (ret)
 			return ret;
 		v->count += pmd[ev->counter] - ev->base[s];

@@ -63,6 +63,14 @@ struct pfm_perf_target {
 	struct pfm_context *ctx;	/* attached to task and started while it lives */
 	struct list_head events;	/* ctx->mutex */
 	struct pfm_perf_set sets[PFM_PERF_MAX_SETS];	/* ctx->mutex */
+	/*
+	 * Rows of what each counter is wanted for and reads (event.c), ctx->mutex:
+	 * kept here rather than on the stack, where they would take over 600 bytes.
+	 */
+	struct {
+		unsigned int counting[PFM_PERF_NUM_COUNTERS];
+		u64 pmd[PFM_PERF_NUM_COUNTERS];
+	} scratch;
 	unsigned int nr_sets;		/* in the context, 1 until a group does not fit */
 	atomic_t nr_inherit;		/* events with attr.inherit */
 	struct list_head gated;		/* cgroup events (cgroup.c): ctx->mutex and ctx->lock */

@@ -45,7 +45,7 @@ static int pfm_perf_filter_write(struct pfm_perf_target *t, unsigned int s, unsi
 {
 	struct pfarg_pmc req;
 
-	pfm_perf_counters_req(t->sets[s].counters, NULL, 1U << i, &req);
+	pfm_perf_counters_req(t->sets[s].counters, NULL, PFM_PERF_COUNTER(i), &req);
 	req.reg_set = s;
 	return pfm_write_pmcs(t->ctx, &req, 1);
 }

@@ -14,7 +14,8 @@
  * of its own and nothing joins it: perf_events runs it alone on its PMU.  A
  * software group is never exclusive there; counting software events always fit
  * in the first set (they share the software counters), sampling ones take a
- * counter of their own each, so a ninth goes to another set.  A sampling
+ * counter of their own each, so one past PFM_PERF_SW_COUNTERS goes to another
+ * set.  A sampling
  * event's overflows are routed by set (ring.c): each set has its own PMDs.
  *
  * Sets are only created while the context is detached (sets.c), so a new set
@@ -94,7 +95,7 @@ static int pfm_perf_sched_at(struct pfm_perf_target *t, struct pfm_perf_event *e
 {
 	struct pfm_perf_enc one = ev->enc;
 
-	one.counters = 1U << i;
+	one.counters = PFM_PERF_COUNTER(i);
 	return pfm_perf_counter_get(t->ctx, s, t->sets[s].counters, &one, &ev->pmc);
 }
 
@@ -221,6 +222,19 @@ static bool pfm_perf_sched_exclusive(const struct pfm_perf_event *ev)
 	return ev->attr.exclusive && !pfm_perf_swevent(&ev->attr);
 }
 
+/* An empty row: what an event must fit in alone to fit anywhere. */
+static const struct pfm_perf_counter pfm_perf_sched_empty[PFM_PERF_NUM_COUNTERS];
+
+/* Whether enc fits in a set of its own: 0, or the errno (EINVAL, EBUSY). */
+static int pfm_perf_sched_fits_alone(const struct pfm_perf_enc *enc)
+{
+	u64 pmc;
+	int ret;
+
+	ret = pfm_perf_place(pfm_perf_sched_empty, enc, &pmc);
+	return ret < 0 ? ret : 0;
+}
+
 /* The pinned events of t, alone in a row: what a group must fit beside in any set. */
 static void pfm_perf_sched_pinned_row(struct pfm_perf_target *t, struct pfm_perf_counter *row)
 {
@@ -235,20 +249,44 @@ static void pfm_perf_sched_pinned_row(struct pfm_perf_target *t, struct pfm_perf
 	}
 }
 
+/*
+ * Whether enc fits beside the pinned groups alone: 0, or the errno (EINVAL,
+ * EBUSY).  The row is too big for the stack: it is allocated, only where there
+ * is a pinned group to put in it.
+ */
+static int pfm_perf_sched_beside_pinned(struct pfm_perf_target *t,
+					const struct pfm_perf_enc *enc)
+{
+	struct pfm_perf_counter *row;
+	struct pfm_perf_event *ev;
+	bool pinned = false;
+	u64 pmc;
+	int ret;
+
+	list_for_each_entry(ev, &t->events, entry)
+		pinned |= ev->all_sets && ev->counter >= 0;
+	if (!pinned)
+		return pfm_perf_sched_fits_alone(enc);
+	row = kcalloc(PFM_PERF_NUM_COUNTERS, sizeof(*row), GFP_KERNEL);
+	if (!row)
+		return -ENOMEM;
+	pfm_perf_sched_pinned_row(t, row);
+	ret = pfm_perf_place(row, enc, &pmc);
+	kfree(row);
+	return ret < 0 ? ret : 0;
+}
+
 /* A set for a new flexible group: the first it fits in, else a new one. */
 static int pfm_perf_sched_leader(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 				 const struct pfm_perf_enc *enc)
 {
-	struct pfm_perf_counter alone[PFM_PERF_NUM_COUNTERS] = {};
 	unsigned int s;
-	u64 pmc;
 	int ret;
 
 	/* one that does not fit beside the pinned groups makes no set (EINVAL, EBUSY) */
 	if (enc->counters) {
-		pfm_perf_sched_pinned_row(t, alone);
-		ret = pfm_perf_place(alone, enc, &pmc);
-		if (ret < 0)
+		ret = pfm_perf_sched_beside_pinned(t, enc);
+		if (ret)
 			return ret;
 	}
 	for (s = 0; s < t->nr_sets; s++) {
@@ -311,15 +349,13 @@ fail:
 static int pfm_perf_sched_place_pinned(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 				       struct pfm_perf_event *leader)
 {
-	struct pfm_perf_counter alone[PFM_PERF_NUM_COUNTERS] = {};
-	u64 pmc;
 	int ret;
 
 	if (leader && leader->unsched)
 		return 0;
 	if (ev->enc.counters) {
-		ret = pfm_perf_place(alone, &ev->enc, &pmc);
-		if (ret < 0)
+		ret = pfm_perf_sched_fits_alone(&ev->enc);
+		if (ret)
 			return ret;
 	}
 	ret = pfm_perf_sched_every(t, ev);

@@ -167,9 +167,37 @@ perf_stat() {
 	verdict shim "$name" "$(stat_compare $OUT/$name.native $OUT/$name.shim "$@")"
 }
 
+# stat_same FILE: perf stat's text output counted every event whole (no "(xx%)" of
+# multiplexing) and every event listed more than once the same each time
+stat_same() {
+	grep -q '%)' "$1" && echo " multiplexed: $(grep -m1 '%)' "$1" | tr -s ' ')"
+	awk '$2 ~ /^(page-faults|context-switches|minor-faults)$/ {
+		n++; gsub(",", "", $1)
+		if (!($2 in v)) v[$2] = $1
+		else if (v[$2] != $1) { printf " %s %s and %s", $2, v[$2], $1 } }
+		END { if (n != 20) printf " %d of 20 counts", n }' "$1"
+}
+
+# 20 software events: perf_events counts any number of them at once, and so must
+# the shim (counting ones share a software counter per distinct value)
+perf_stat_many() {
+	list=page-faults
+	for e in page-faults page-faults page-faults page-faults page-faults page-faults \
+		 page-faults page-faults page-faults context-switches context-switches \
+		 context-switches context-switches context-switches minor-faults minor-faults \
+		 minor-faults minor-faults minor-faults; do
+		list=$list,$e
+	done
+	perf stat -o $OUT/perf-stat-20.native -e $list -- $W
+	verdict native perf-stat-20 "$(stat_same $OUT/perf-stat-20.native)"
+	$SHIM perf stat -o $OUT/perf-stat-20.shim -e $list -- $W
+	verdict shim perf-stat-20 "$(stat_same $OUT/perf-stat-20.shim)"
+}
+
 client_perf_stat() {
 	perf_stat perf-stat task-clock,context-switches,cpu-migrations,page-faults \
 		task-clock context-switches cpu-migrations page-faults
+	perf_stat_many
 	perf_stat perf-stat-group '{task-clock,page-faults}' task-clock page-faults
 	perf_stat perf-stat-u task-clock:u,page-faults:u,context-switches:u \
 		task-clock:u page-faults:u context-switches:u
@@ -373,7 +401,7 @@ client_execenv() {
 . /bin/perf-system.sh
 . /bin/perf-fallback.sh
 . /bin/perf-selftests.sh
-# tracepoint events: perf stat, record -a + script, trace -s (perf_sched on demand)
+# tracepoint events: perf stat, record -a + script, trace -s, sched record + latency
 . /bin/perf-trace.sh
 # perf_test_all: every perf test, on demand only (PERF_CLIENTS_ONLY=perf_test_all)
 . /bin/perf-test.sh
@@ -400,7 +428,7 @@ for knob in compaction_proactiveness compact_unevictable_allowed; do
 done
 
 # PERF_CLIENTS_ONLY=a:b (kernel command line, make PERF_CLIENTS_ONLY=a:b): those only
-for client in $(echo "${PERF_CLIENTS_ONLY:-manpage:execenv:perf_stat:papi:perf_test:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf:perf_stat_tp:perf_record_tp:perf_trace:perf_top:fallback:selftests}" | tr : " "); do
+for client in $(echo "${PERF_CLIENTS_ONLY:-manpage:execenv:perf_stat:papi:perf_test:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf:perf_stat_tp:perf_record_tp:perf_trace:perf_sched:perf_top:fallback:selftests}" | tr : " "); do
 	client_$client
 done
 

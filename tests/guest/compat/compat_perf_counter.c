@@ -140,7 +140,7 @@ START_TEST(test_open_errors)
 	ck_assert_errno(perf_counter_open(&hw, 0, -1, lead, 0), EINVAL);
 	ck_assert_ok(perf_counter_close(lead));
 
-	/* the refusals took no counter: all eight are there, then no more */
+	/* the refusals took no counter: all 64 are there, then no more */
 	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
 		fds[i] = counter(SYSCALLS, 1, -1);
 	ck_assert_errno(open_hw(&hw, 0, -1), ENOSPC);

@@ -618,6 +618,69 @@ START_TEST(test_cpu_migrations)
 }
 END_TEST
 
+/*
+ * Every software counter of one set counts at once, each exactly: most count the
+ * system calls of a fixed workload, every eighth the page faults of fresh pages,
+ * and every eighth from the fourth counts system calls at kernel level only,
+ * where none happens (perfmon_sw.h).  No counter is left for another set: none
+ * is multiplexed, so each reads the whole window.
+ */
+#define ALL_SYSCALLS	10000
+
+static int all_counters_event(unsigned int i, uint64_t *pmc)
+{
+	if (i % 8 == 7) {
+		*pmc = PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS);
+		return FAULT_PAGES;
+	}
+	if (i % 8 == 3) {
+		*pmc = PFM_SW_EV_SYSCALLS | PFM_SW_PMC_OS | PFM_SW_PMC_EN;
+		return 0;
+	}
+	*pmc = PFM_SW_PMC(PFM_SW_EV_SYSCALLS);
+	return ALL_SYSCALLS + 1;	/* the stop is counted too */
+}
+
+START_TEST(test_all_counters_exact)
+{
+	struct pfarg_pmd pd[PFM_SW_NUM_COUNTERS];
+	char *warm = ck_fresh_pages(1);
+	char *p = ck_fresh_pages(FAULT_PAGES);
+	int fd = ck_ctx_create();
+	unsigned int i;
+	uint64_t pmc;
+	int rs, rt;
+
+	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++) {
+		all_counters_event(i, &pmc);
+		ck_write_pmc(fd, SW_PMC(i), pmc);
+	}
+	ck_load_self(fd);
+	/* the window's code and stack faulted in, as test_page_faults_exact() */
+	touch_pages(warm, 1);
+	do_getppid(1);
+	ck_assert_ok(pfm_stop(fd, 0));
+
+	rs = pfm_start(fd, 0);
+	do_getppid(ALL_SYSCALLS);
+	touch_pages(p, FAULT_PAGES);
+	rt = pfm_stop(fd, 0);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(rt, 0);
+
+	/* in vectors of 16, which a page (the default arg_mem_max) holds */
+	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
+		pmd_init(&pd[i], SW_PMD(i), 0);
+	for (i = 0; i < PFM_SW_NUM_COUNTERS; i += 16)
+		ck_assert_ok(pfm_read_pmds(fd, pd + i, 16 * sizeof(pd[0])));
+	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
+		ck_assert_msg(pd[i].reg_value == (uint64_t)all_counters_event(i, &pmc),
+			      "counter %u: %llu, not %d", i,
+			      (unsigned long long)pd[i].reg_value, all_counters_event(i, &pmc));
+	close(fd);
+}
+END_TEST
+
 Suite *pfm_count_suite(void)
 {
 	Suite *s = suite_create("count");
@@ -637,6 +700,7 @@ Suite *pfm_count_suite(void)
 	tcase_add_test(tc, test_count_64bit);
 	tcase_add_test(tc, test_cpu_migrations);
 	tcase_add_test(tc, test_syscall_hook_only_when_counted);
+	tcase_add_test(tc, test_all_counters_exact);
 	suite_add_tcase(s, tc);
 	return s;
 }

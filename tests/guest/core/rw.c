@@ -27,7 +27,7 @@ static const struct {
 #define NUM_PMD_CALLS	((int)ARRAY_SIZE(pmd_calls))
 
 /* not a PMC or PMD of any PMU: below, past and far past the software PMU */
-static const unsigned int unknown_regs[] = { 63, 72, 319, 320, 65535 };
+static const unsigned int unknown_regs[] = { 63, 128, 319, 320, 65535 };
 /* sets that were never created (set 0 always exists) */
 static const unsigned int unknown_sets[] = { 1, PFM_MAX_SET_ID };
 
@@ -470,22 +470,35 @@ START_TEST(test_pmds_readback)
 }
 END_TEST
 
-/* all software PMDs in one vector each way */
+/*
+ * All software PMDs, in vectors of as many as a page holds (the default
+ * arg_mem_max: 23 of 176 bytes), each way.
+ */
+#define PMDS_PER_PAGE	(4096 / sizeof(struct pfarg_pmd))
+
 START_TEST(test_pmds_readback_all)
 {
 	struct pfarg_pmd pd[PFM_SW_NUM_COUNTERS];
 	int fd = ck_ctx_create();
-	int i;
+	int i, k, m;
 
 	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
 		pmd_init(&pd[i], SW_PMD(i),
 			 0xffffffffffffff00ULL + (uint64_t)i * 0x11);
-	ck_assert_ok(pfm_write_pmds(fd, pd, sizeof(pd)));
+	for (k = 0; k < PFM_SW_NUM_COUNTERS; k += m) {
+		m = PFM_SW_NUM_COUNTERS - k < (int)PMDS_PER_PAGE ? PFM_SW_NUM_COUNTERS - k :
+							   (int)PMDS_PER_PAGE;
+		ck_assert_ok(pfm_write_pmds(fd, pd + k, m * sizeof(pd[0])));
+	}
 
 	/* read in the reverse order, to see values follow reg_num */
 	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
 		pmd_init(&pd[i], SW_PMD(PFM_SW_NUM_COUNTERS - 1 - i), 0);
-	ck_assert_ok(pfm_read_pmds(fd, pd, sizeof(pd)));
+	for (k = 0; k < PFM_SW_NUM_COUNTERS; k += m) {
+		m = PFM_SW_NUM_COUNTERS - k < (int)PMDS_PER_PAGE ? PFM_SW_NUM_COUNTERS - k :
+							   (int)PMDS_PER_PAGE;
+		ck_assert_ok(pfm_read_pmds(fd, pd + k, m * sizeof(pd[0])));
+	}
 	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++) {
 		int reg = PFM_SW_NUM_COUNTERS - 1 - i;
 

@@ -141,9 +141,9 @@ START_TEST(test_sets_create_info)
 	ck_assert_uint_eq(si.set_timeout, d[0].set_timeout);
 	ck_assert_uint_eq(si.set_runs, 0);
 	ck_assert_uint_eq(si.set_act_duration, 0);
-	/* the eight software counters are available in every set */
-	ck_assert_uint_eq(si.set_avail_pmcs[1] & 0xff, 0xff);
-	ck_assert_uint_eq(si.set_avail_pmds[1] & 0xff, 0xff);
+	/* the 64 software counters (PMC/PMD 64..127) are available in every set */
+	ck_assert_uint_eq(si.set_avail_pmcs[1], ~0ULL);
+	ck_assert_uint_eq(si.set_avail_pmds[1], ~0ULL);
 	si = ck_setinfo(fd, 300);
 	ck_assert_uint_eq(si.set_flags, PFM_SETFL_OVFL_SWITCH);
 	/* creating an existing set changes its properties, not its registers */

@@ -59,8 +59,8 @@ in_range "$(sum syscalls 2 4)" 5000 5002 || fail "-I -p ^C: $(sum syscalls 2 4) 
 out=$($P -a -I 300 -x ';' -e syscalls -- $W -s 3000 -l 500) || fail "pfmon -a -I: $?"
 in_range "$(sum syscalls 2 4)" 3016 100000 || fail "-a -I: $(sum syscalls 2 4) system calls"
 
-# perf's names: aliases count what their event counts, in one run (8 software
-# events at most: one event set, no multiplexing)
+# perf's names: aliases count what their event counts, in one run (one event
+# set, no multiplexing)
 out=$($P -x ';' -e page-faults,faults,perf::PAGE-FAULTS,perf::PERF_COUNT_SW_PAGE_FAULTS,context-switches,cs,perf::CS -- $W -p 256) ||
 	fail "perf's names: $?"
 pf=$(csv page-faults 1)

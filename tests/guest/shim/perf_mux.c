@@ -3,10 +3,10 @@
  * perf_mux: perf groups spread over event sets (perf/sched.c) and sampling
  * through them; pinned groups in every set, or in perf's ERROR state.
  *
- * The guest has no hardware PMU, so a second set is forced with the software
- * PMU's eight counters: a sampling event takes a counter of its own, so the
- * ninth sampling group does not fit beside the first eight and goes to a set of
- * its own.  Every user-level fault is then counted by exactly one of the two
+ * The guest has no hardware PMU, so a second set is forced with the layer's
+ * software counters (PFM_PERF_SW_COUNTERS, 32): a sampling event takes a counter
+ * of its own, so the 33rd sampling group does not fit beside the first 32 and
+ * goes to a set of its own.  Every user-level fault is then counted by exactly one of the two
  * sets: the events of set 0 and the event of set 1 add up to the faults made,
  * and each one's samples are exactly its count divided by its period.  Set 1's
  * sampling event is on the same counter, so the same PMD number, as set 0's
@@ -27,7 +27,7 @@
 #include "suites.h"
 
 #define MUX_INTERVAL	PFM_SYSFS "/perf_mux_interval_ms"
-#define NR_SW		8	/* the software PMU's counters */
+#define NR_SW		32	/* the layer's software counters */
 #define PERIOD		4
 #define RF_TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
@@ -103,7 +103,7 @@ static void ck_samples(struct ring *r, char *p, long n, struct smpl_sum *s)
 }
 
 /*
- * Eight sampling groups in set 0, a ninth in set 1 on the same counter: every
+ * NR_SW sampling groups in set 0, one more in set 1 on the same counter: every
  * fault counted once across the sets, each event's samples exact for its count
  * and in its own ring, time_running its set's part of time_enabled.
  */
@@ -179,8 +179,8 @@ START_TEST(test_pinned_in_every_set)
 END_TEST
 
 /*
- * Eight pinned sampling events take the software counters in every set; a ninth
- * fits alone but not beside them.  Opened disabled it is OFF: read() gives its
+ * NR_SW pinned sampling events take the software counters in every set; one
+ * more fits alone but not beside them.  Opened disabled it is OFF: read() gives its
  * record.  Enabled, it cannot be scheduled: perf's ERROR state, read() gives 0
  * bytes (before the ENOSPC check, as 6.1's __perf_read()), a group read too;
  * DISABLE leaves it there; RESET and ID still work.  Once a counter is given

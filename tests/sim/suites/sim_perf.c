@@ -21,8 +21,8 @@
 #include "sim_test.h"
 #include "sim_perf.h"
 
-#define GP_ALL(n)	(((1U << (n)) - 1) << PFM_PERF_GP_FIRST)
-#define FX_BIT(j)	(1U << (PFM_PERF_FIXED_FIRST + (j)))
+#define GP_ALL(n)	((PFM_PERF_COUNTER(n) - 1) << PFM_PERF_GP_FIRST)
+#define FX_BIT(j)	PFM_PERF_COUNTER(PFM_PERF_FIXED_FIRST + (j))
 #define LV_UK		(PFM_X86_SEL_USR | PFM_X86_SEL_OS)
 
 static bool is_intel(void)
@@ -103,7 +103,7 @@ static struct want want_generic(unsigned int id)
 static void ck_enc(const struct pfm_perf_enc *e, const struct want *w, u64 lv, u64 flv,
 		   const char *what)
 {
-	u32 counters = w->fixed_only ? 0 : GP_ALL(sim_m()->num_gp);
+	u64 counters = w->fixed_only ? 0 : GP_ALL(sim_m()->num_gp);
 	u64 pmc = w->fixed_only ? 0 : w->code | lv;
 	u64 fpmc = 0;
 
@@ -112,9 +112,10 @@ static void ck_enc(const struct pfm_perf_enc *e, const struct want *w, u64 lv, u
 		fpmc = flv << (4 * w->fixed);
 	}
 	ck_assert_msg(e->counters == counters && e->pmc == pmc && e->fixed_pmc == fpmc,
-		      "%s on %s: counters %#x pmc %#llx fixed %#llx; expected %#x %#llx %#llx",
-		      what, sim_m()->name, e->counters, (unsigned long long)e->pmc,
-		      (unsigned long long)e->fixed_pmc, counters, (unsigned long long)pmc,
+		      "%s on %s: counters %#llx pmc %#llx fixed %#llx; expected %#llx %#llx %#llx",
+		      what, sim_m()->name, (unsigned long long)e->counters,
+		      (unsigned long long)e->pmc, (unsigned long long)e->fixed_pmc,
+		      (unsigned long long)counters, (unsigned long long)pmc,
 		      (unsigned long long)fpmc);
 }
 
@@ -320,22 +321,22 @@ static int open_ev(struct pfm_context *ctx, struct pfm_perf_counter *cnt, struct
 
 /* Turns counters of set on (or off) as perf/event.c's sync does: every event on them. */
 void set_counting_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *cnt,
-			    u32 mask, bool on)
+			    u64 mask, bool on)
 {
 	unsigned int counting[PFM_PERF_NUM_COUNTERS], i;
-	u32 changed = 0;
+	u64 changed = 0;
 
 	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++) {
 		counting[i] = cnt[i].counting;
-		if ((mask & (1U << i)) && cnt[i].users && !!cnt[i].counting != on) {
+		if ((mask & PFM_PERF_COUNTER(i)) && cnt[i].users && !!cnt[i].counting != on) {
 			counting[i] = on ? cnt[i].users : 0;
-			changed |= 1U << i;
+			changed |= PFM_PERF_COUNTER(i);
 		}
 	}
 	ck_assert_int_eq(pfm_perf_counters_write(ctx, set, cnt, counting, changed, NULL), 0);
 }
 
-static void set_counting(struct pfm_context *ctx, struct pfm_perf_counter *cnt, u32 mask,
+static void set_counting(struct pfm_context *ctx, struct pfm_perf_counter *cnt, u64 mask,
 			 bool on)
 {
 	set_counting_in(ctx, 0, cnt, mask, on);
@@ -395,7 +396,7 @@ START_TEST(test_counting)
 	sw.reg_value = PFM_SW_PMC(PFM_SW_EV_SYSCALLS);
 	ck_assert_int_eq(pfm_write_pmcs(ctx, &sw, 1), 0);
 
-	set_counting(ctx, cnt, ~0U, true);
+	set_counting(ctx, cnt, ~0ULL, true);
 	ck_load_self(ctx);
 	ck_start(ctx);
 	sim_count(SIM_EV_INST, 1000, SIM_USER);
@@ -414,12 +415,12 @@ START_TEST(test_counting)
 			ck_assert_u64_eq(count_of(ctx, &cache), 40);
 	}
 	/* cycles off: instructions, on the same fixed control, go on */
-	set_counting(ctx, cnt, 1U << cyc.counter, false);
+	set_counting(ctx, cnt, PFM_PERF_COUNTER(cyc.counter), false);
 	sim_count(SIM_EV_INST, 10, SIM_USER);
 	sim_count(sim_cycles_event(), 10, SIM_KERNEL);
 	ck_assert_u64_eq(count_of(ctx, &inst), 1010);
 	ck_assert_u64_eq(count_of(ctx, &cyc), 700);
-	set_counting(ctx, cnt, 1U << cyc.counter, true);
+	set_counting(ctx, cnt, PFM_PERF_COUNTER(cyc.counter), true);
 	sim_count(sim_cycles_event(), 5, SIM_KERNEL);
 	ck_assert_u64_eq(count_of(ctx, &cyc), 705);
 	/* cycles closed (its one event leaves): the counter stops, instructions go on */
@@ -455,14 +456,15 @@ START_TEST(test_fixed_request)
 	counting[f0] = 1;
 	counting[f1] = 1;
 	counting[g0] = 1;
-	ck_assert_uint_eq(pfm_perf_counters_req(cnt, counting, (1U << f1) | (1U << g0), req), 2);
+	ck_assert_uint_eq(pfm_perf_counters_req(cnt, counting,
+							 PFM_PERF_COUNTER(f1) | PFM_PERF_COUNTER(g0), req), 2);
 	ck_assert_uint_eq(req[0].reg_num, GP_PMC(0));
 	ck_assert_u64_eq(req[0].reg_value, 0x00c4 | PFM_X86_SEL_USR | PFM_X86_SEL_EN);
 	ck_assert_uint_eq(req[1].reg_num, FX_PMC);
 	ck_assert_u64_eq(req[1].reg_value, PFM_X86_FIXED_USR(0) | PFM_X86_FIXED_OS(1));
 	/* a counter no event uses goes quiescent */
 	cnt[g0].users = 0;
-	ck_assert_uint_eq(pfm_perf_counters_req(cnt, NULL, 1U << g0, req), 1);
+	ck_assert_uint_eq(pfm_perf_counters_req(cnt, NULL, PFM_PERF_COUNTER(g0), req), 1);
 	ck_assert_u64_eq(req[0].reg_value, 0);
 	ck_assert_uint_eq(pfm_perf_counter_pmd(f1), FX_PMD(1));
 	ck_assert_uint_eq(pfm_perf_counter_pmd(g0 + 3), GP_PMD(3));

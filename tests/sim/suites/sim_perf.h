@@ -29,6 +29,6 @@ int encode(u32 type, u64 config, u64 excl, struct pfm_perf_enc *e);
 int open_ev_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *cnt, struct ev *ev);
 /* Turns counters of set on (or off) as perf/event.c's sync does: every event on them. */
 void set_counting_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *cnt,
-		     u32 mask, bool on);
+		     u64 mask, bool on);
 
 #endif

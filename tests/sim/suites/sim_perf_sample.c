@@ -143,7 +143,7 @@ static void smpl_open(struct pfm_context *ctx, struct smpl *s, u16 set, u32 type
 	ck_write_pmd_full(ctx, set, pmd, -p, PFM_PMDFL_SMPL, -p, -p, 0);
 	s->base = -p;
 	pfm_perf_route_set(&routes, set, c, (struct pfm_perf_event *)s);
-	set_counting_in(ctx, set, cnt[set], 1U << c, true);
+	set_counting_in(ctx, set, cnt[set], PFM_PERF_COUNTER(c), true);
 }
 
 static unsigned int smpl_pmd(const struct smpl *s)
@@ -393,7 +393,7 @@ START_TEST(test_hw_group_read)
 	ck_assert_int_ge(open_ev_in(ctx, 0, cnt[0], &cyc), PFM_PERF_GP_FIRST);
 	ck_assert_int_ne(cyc.counter, inst.ev.counter);
 	inst.member = cyc.counter;
-	set_counting_in(ctx, 0, cnt[0], 1U << cyc.counter, true);
+	set_counting_in(ctx, 0, cnt[0], PFM_PERF_COUNTER(cyc.counter), true);
 	ck_load_self(ctx);
 	ck_start(ctx);
 	sim.ip = UIP;

@@ -39,8 +39,8 @@ START_TEST(test_multiplexed_sets)
 		ck_assert_int_eq(open_ev_in(ctx, 0, cnt[0], &ev[i]), -EINVAL);
 		ck_assert_int_eq(open_ev_in(ctx, 1, cnt[1], &ev[i]), PFM_PERF_GP_FIRST);
 	}
-	set_counting_in(ctx, 0, cnt[0], ~0U, true);
-	set_counting_in(ctx, 1, cnt[1], ~0U, true);
+	set_counting_in(ctx, 0, cnt[0], ~0ULL, true);
+	set_counting_in(ctx, 1, cnt[1], ~0ULL, true);
 	ck_load_self(ctx);
 	ck_start(ctx);
 	/* 100 user instructions a millisecond: 1 ms in set 0, 1 in set 1, 1 in set 0 */
@@ -100,7 +100,7 @@ START_TEST(test_sampling_routed_by_set)
 	static struct pfm_perf_counter cnt[2][PFM_PERF_NUM_COUNTERS];
 	static const char fake_fmt;
 	struct pfm_perf_enc sw = {
-		.counters = (1U << PFM_SW_NUM_COUNTERS) - 1,
+		.counters = PFM_PERF_COUNTER(PFM_PERF_SW_COUNTERS) - 1,
 		.pmc = PFM_SW_EV_SYSCALLS | PFM_SW_PMC_USR,
 		.own = true,
 	};
@@ -132,7 +132,7 @@ START_TEST(test_sampling_routed_by_set)
 		ck_assert(cnt[s][0].users == 1);
 		cnt[s][0].smpl = true;
 		ck_write_pmd_full(ctx, s, SW_PMD(0), -period, PFM_PMDFL_SMPL, -period, -period, 0);
-		set_counting_in(ctx, s, cnt[s], ~0U, true);
+		set_counting_in(ctx, s, cnt[s], ~0ULL, true);
 	}
 	/* a sampling event's counter is its own: another one takes the next */
 	ck_assert_int_eq(pfm_perf_counter_get(ctx, 0, cnt[0], &sw, &pmc), 1);
@@ -219,10 +219,10 @@ START_TEST(test_pinned_every_set)
 	ck_assert_int_eq(pfm_perf_place_every(rows, 2, &raw), PFM_PERF_GP_FIRST + 2);
 	ck_assert_int_eq(pfm_perf_place_every(rows, 1, &raw), PFM_PERF_GP_FIRST);
 	/* the pinned event at its index in both sets, counting in both */
-	pin.counters = 1U << at;
+	pin.counters = PFM_PERF_COUNTER(at);
 	for (s = 0; s < 2; s++) {
 		ck_assert_int_eq(pfm_perf_counter_get(ctx, s, cnt[s], &pin, &pmc), at);
-		set_counting_in(ctx, s, cnt[s], ~0U, true);
+		set_counting_in(ctx, s, cnt[s], ~0ULL, true);
 	}
 	ck_load_self(ctx);
 	ck_start(ctx);

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmon: the software PMU's per-CPU banks (sw_pmu.c), shared with the task
+ * clock's folds and carry timer (sw_clock.c).  Private to those two files.
+ *
+ * The bank's masks have a bit per counter, counter i at bit i: the counters are
+ * PMD bits of one word (pfm_sw_carried()), so every mask is one u64 and a walk
+ * over one costs the bits it has set, not the number of counters.
+ */
+#ifndef _PERFMON_SW_BANK_H
+#define _PERFMON_SW_BANK_H
+
+#include "internal.h"
+#include "sets.h"
+#include "sw_pmu.h"
+
+/*
+ * Walks the counters in bits (a copy, cleared as it goes): the switch walks one
+ * or two, where for_each_set_bit() searches again from each bit with its bounds.
+ */
+#define pfm_sw_for_each(i, bits)					\
+	for (; (bits) && ((i) = __ffs(bits), 1); (bits) &= (bits) - 1)
+
+struct pfm_sw_bank {
+	struct task_struct *owner;	/* thread whose events count, when enabled */
+	bool enabled;
+	bool system_wide;		/* the CPU bank: every thread's events count */
+	bool stale;			/* pmc[] changed since the masks were derived */
+	/* derived from pmc[] while enabled (pfm_sw_recount()) */
+	u64 counting[PFM_SW_EV_MAX + 1];	/* counters counting each event */
+	u64 at_usr;			/* counters counting at user level */
+	u64 at_os;			/* counters counting at kernel level */
+	u64 switch_mask;		/* counters counting the thread's switches */
+	/*
+	 * Counters whose PMC is not 0: the masks come from these alone, and a bind
+	 * compares these and the set's written ones, however many counters there are.
+	 */
+	u64 in_use;
+	u64 pmc[PFM_SW_NUM_COUNTERS];
+	u64 pmcs_gen;			/* the set values pmc[] holds, 0 if unknown */
+	struct pfm_event_set *set;	/* bound: the live set, whose PMDs count */
+	u64 own[PFM_SW_NUM_COUNTERS];	/* the PMDs when unbound */
+	u64 stamp[PFM_SW_NUM_COUNTERS];	/* task-clock counters: when they last folded */
+	struct hrtimer timer;		/* the next carry of a task-clock counter */
+	bool timer_ready;
+	bool timer_armed;		/* started, not yet fired or cancelled */
+};
+
+/* [false]: the thread bank; [true]: the CPU bank (system_wide) */
+DECLARE_PER_CPU(struct pfm_sw_bank, pfm_sw_banks[2]);
+
+static inline struct pfm_sw_bank *pfm_sw_bank(bool system_wide)
+{
+	return this_cpu_ptr(&pfm_sw_banks[system_wide]);
+}
+
+/* The counters' values, counter i at [i * stride]: the bound set's, or the bank's own. */
+#define PFM_SW_SET_STRIDE	(sizeof(struct pfm_pmd) / sizeof(u64))
+
+static inline u64 *pfm_sw_vals(struct pfm_sw_bank *c, unsigned int *stride)
+{
+	*stride = c->set ? PFM_SW_SET_STRIDE : 1;
+	return c->set ? &c->set->pmds[PFM_SW_FIRST_PMD].value : c->own;
+}
+
+static inline u64 *pfm_sw_pmd(struct pfm_sw_bank *c, unsigned int i)
+{
+	unsigned int stride;
+	u64 *vals = pfm_sw_vals(c, &stride);
+
+	return &vals[i * stride];
+}
+
+/*
+ * Carries that no overflow call reports (a fold at unbind, or while a read holds
+ * the owner's lock): pending in the bound set, acted on by the core at the set's
+ * next overflow path or switch-in.  The bank's PMDs are bits of one word there.
+ */
+static __always_inline void pfm_sw_carried(struct pfm_sw_bank *c, u64 ovfl)
+{
+	BUILD_BUG_ON(PFM_SW_FIRST_PMD % BITS_PER_LONG + PFM_SW_NUM_COUNTERS > BITS_PER_LONG);
+	if (unlikely(ovfl) && c->set)
+		c->set->ovfl_pending[PFM_SW_FIRST_PMD / BITS_PER_LONG] |=
+			ovfl << (PFM_SW_FIRST_PMD % BITS_PER_LONG);
+}
+
+/* The task-clock counters, which advance with time while the bank is enabled. */
+static inline u64 pfm_sw_ticking_mask(const struct pfm_sw_bank *c)
+{
+	return c->enabled ? c->counting[PFM_SW_EV_TASK_CLOCK] : 0;
+}
+
+/*
+ * Adds the time since the last fold to task-clock counter i, whose value is *v.  A
+ * switch out's time may be older than the last fold (pfm_ns_since()): nothing is
+ * added, and the stamp stays.
+ */
+static __always_inline u64 __pfm_sw_fold(struct pfm_sw_bank *c, u64 *v, unsigned int i,
+					 u64 now)
+{
+	u64 d = pfm_ns_since(c->stamp[i], now);
+
+	if (unlikely(!d))
+		return 0;
+	*v += d;
+	c->stamp[i] = now;
+	return *v < d ? 1ULL << i : 0;
+}
+
+/* sw_clock.c: the task clock's folds and its carry timer */
+u64 pfm_sw_fold(struct pfm_sw_bank *c, unsigned int i, u64 now);
+void pfm_sw_arm(struct pfm_sw_bank *c, u64 now);
+void __pfm_sw_disarm(struct pfm_sw_bank *c);
+
+static __always_inline void pfm_sw_disarm(struct pfm_sw_bank *c)
+{
+	if (unlikely(c->timer_armed))
+		__pfm_sw_disarm(c);
+}
+
+#endif /* _PERFMON_SW_BANK_H */

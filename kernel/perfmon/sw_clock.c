@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: the software PMU's task clock (PFM_SW_EV_TASK_CLOCK), which advances
+ * with time rather than at events: the time owed to a counter is folded into its
+ * PMD where it is read, stopped or switched (sw_pmu.c), and a timer on the bank's
+ * CPU makes a sampling one carry on time.
+ */
+#include "internal.h"
+#include "ctx.h"
+#include "env.h"
+#include "pmu_state.h"
+#include "sw_bank.h"
+
+#define N	PFM_SW_NUM_COUNTERS
+
+static bool pfm_sw_ticking(const struct pfm_sw_bank *c, unsigned int i)
+{
+	return (pfm_sw_ticking_mask(c) >> i) & 1;
+}
+
+/* Adds the time since the last fold to a running task-clock counter: its carry. */
+u64 pfm_sw_fold(struct pfm_sw_bank *c, unsigned int i, u64 now)
+{
+	if (!pfm_sw_ticking(c, i))
+		return 0;
+	return __pfm_sw_fold(c, pfm_sw_pmd(c, i), i, now);
+}
+
+/*
+ * A task-clock counter carries with time, not at an event: a timer on the bank's
+ * CPU fires when the nearest one would, so that a sampling PMD (written at
+ * -period, reset to -period by the core) overflows on time, as perf's
+ * hrtimer-driven clock events do.  Only counters within 2^62 ns of their carry
+ * arm it: counting ones start at 0 and never do.
+ */
+#define PFM_SW_TIMER_HORIZON	(1ULL << 62)
+
+/*
+ * The timer is pinned to the bank's CPU and fires in hard interrupt context there,
+ * and the bank is touched there with interrupts off: timer_armed is exact, and a
+ * context switch of a thread without a task-clock carry near pays no cancel.
+ */
+noinline void __pfm_sw_disarm(struct pfm_sw_bank *c)
+{
+	hrtimer_try_to_cancel(&c->timer);
+	c->timer_armed = false;
+}
+
+static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t);
+
+/*
+ * At time now: a task clock's PMD holds its count up to its stamp, and the
+ * time since is owed to it (a reload keeps it owing, pfm_sw_reload_pmd()).  The
+ * timer is set up at the bank's first need of it.
+ */
+noinline void pfm_sw_arm(struct pfm_sw_bank *c, u64 now)
+{
+	unsigned long ticking = pfm_sw_ticking_mask(c);
+	u64 next = PFM_SW_TIMER_HORIZON;
+	unsigned int i;
+
+	if (!c->timer_ready) {
+		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		c->timer.function = pfm_sw_tick;
+		c->timer_ready = true;
+	}
+	for_each_set_bit(i, &ticking, N) {
+		u64 v = *pfm_sw_pmd(c, i), ahead = v + (now - c->stamp[i]);
+
+		if ((s64)v < 0 && (s64)ahead >= 0)
+			next = 1;		/* the carry is already owed */
+		else if (ahead && -ahead < next)
+			next = -ahead;
+	}
+	if (next < PFM_SW_TIMER_HORIZON) {
+		hrtimer_start(&c->timer, ns_to_ktime(max_t(u64, next, 1)),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+		c->timer_armed = true;
+	} else {
+		pfm_sw_disarm(c);
+	}
+}
+
+/* Hard interrupt on the bank's CPU: the owner is the thread it interrupted. */
+static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
+{
+	struct pfm_sw_bank *c = container_of(t, struct pfm_sw_bank, timer);
+	unsigned long ticking = pfm_sw_ticking_mask(c);
+	u64 now = pfm_clock_ns(), ovfl = 0;
+	struct pfm_ovfl_where at;
+	unsigned int i;
+
+	c->timer_armed = false;
+	if (!c->enabled)
+		return HRTIMER_NORESTART;
+	for_each_set_bit(i, &ticking, N)
+		ovfl |= pfm_sw_fold(c, i, now);
+	/* a clock's sample is where the timer found the CPU, as perf's hrtimer's */
+	if (ovfl)
+		pfm_pmu_bank_overflow_at(&pfm_sw_unit, c->system_wide, ovfl, /* resets re-arm */
+					 pfm_irq_where(&at) ? &at : NULL);
+	else
+		pfm_sw_arm(c, now);
+	return HRTIMER_NORESTART;
+}
+
+/* Module exit: no bank is enabled any more, no timer can be rearmed. */
+void pfm_sw_timers_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct pfm_sw_bank *c = per_cpu_ptr(pfm_sw_banks, cpu);
+		unsigned int b;
+
+		for (b = 0; b < 2; b++)
+			if (c[b].timer_ready)
+				hrtimer_cancel(&c[b].timer);
+	}
+}
