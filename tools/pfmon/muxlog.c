@@ -12,9 +12,10 @@
  * scaling's estimate and its bound is the narrower; linear scaling otherwise.
  *
  * A context gives no bound when its log lost records (the buffer holds about
- * MUXLOG_SIZE / (32 + 16 x counters per set) switches: some 30 s at 1 ms with 8
- * counters) or when the event's set never ran there (a thread that lived less
- * than a switch interval); its count is then the linearly scaled one, or 0.
+ * MUXLOG_SIZE / (32 + 16 x counters per set) switches: some 6 s at 1 ms with 8
+ * counters, 1 s with 64) or when the event's set never ran there (a thread that
+ * lived less than a switch interval); its count is then the linearly scaled one,
+ * or 0.
  */
 #define _GNU_SOURCE
 #include <errno.h>
