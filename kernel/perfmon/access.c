@@ -114,9 +114,9 @@ bool pfm_access_cred_may_read(const struct cred *cred, struct task_struct *task)
 }
 
 #if IS_BUILTIN(CONFIG_PERFMON)
-static bool pfm_may_read_task(struct task_struct *task)
+static int pfm_may_read_task(struct task_struct *task)
 {
-	return ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS);
+	return ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS) ? 0 : -EACCES;
 }
 
 int pfm_access_init(void)
@@ -135,10 +135,15 @@ void pfm_access_exit(void)
  * private mount of proc with the caller's fs ids set to its real ids: the check is
  * then PTRACE_MODE_READ_REALCREDS exactly.  The mount is the initial pid
  * namespace's when the module is loaded from it.
+ *
+ * The open fails for other reasons than a refusal, and each keeps its own errno:
+ * a thread that exits between its lookup and the open (its proc entry gone, or
+ * going) is ESRCH, as the lookup would have said a moment later; a failed
+ * allocation is ENOMEM; only the read-mode check's refusal is EACCES.
  */
 static struct vfsmount *pfm_proc_mnt;
 
-static bool pfm_may_read_task(struct task_struct *task)
+static int pfm_may_read_task(struct task_struct *task)
 {
 	struct pid_namespace *ns = proc_pid_ns(pfm_proc_mnt->mnt_sb);
 	const struct cred *old;
@@ -146,24 +151,31 @@ static bool pfm_may_read_task(struct task_struct *task)
 	struct file *f;
 	char path[24];
 	pid_t nr;
+	int err;
 
 	nr = task_pid_nr_ns(task, ns);
 	if (!nr)
-		return false;
+		return -ESRCH;		/* reaped since its lookup */
 	snprintf(path, sizeof(path), "%d/maps", nr);
 	real = prepare_creds();
 	if (!real)
-		return false;
+		return -ENOMEM;
 	real->fsuid = real->uid;
 	real->fsgid = real->gid;
 	old = override_creds(real);
 	f = file_open_root_mnt(pfm_proc_mnt, path, O_RDONLY, 0);
 	revert_creds(old);
 	put_cred(real);
-	if (IS_ERR(f))
-		return false;
-	filp_close(f, NULL);
-	return true;
+	if (!IS_ERR(f)) {
+		filp_close(f, NULL);
+		return 0;
+	}
+	err = PTR_ERR(f);
+	if (err == -ENOENT || err == -ESRCH || !pid_alive(task) || (task->flags & PF_EXITING))
+		return -ESRCH;
+	if (err == -ENOMEM)
+		return -ENOMEM;
+	return -EACCES;
 }
 
 int pfm_access_init(void)
@@ -193,5 +205,5 @@ int pfm_access_task(struct task_struct *task)
 		return -EPERM;
 	if (task == current)
 		return 0;
-	return pfm_may_read_task(task) ? 0 : -EACCES;
+	return pfm_may_read_task(task);
 }

@@ -9,7 +9,10 @@
  * is.  The test process (the controller) makes no call that the kid counts.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -115,6 +118,43 @@ START_TEST(test_load_kernel_thread)
 	ck_assert_errno(pfm_load_context(fd, 0, 2), EPERM);
 	ck_assert_errno(pfm_start(fd, 0), EINVAL);
 	close(fd);
+}
+END_TEST
+
+/*
+ * A load racing its target's exit: the child is reaped as it exits (SIGCHLD
+ * ignored), so its proc entry can go between the load's lookup and its access
+ * check.  Attached or ESRCH, never a refusal (EACCES) or any other errno.
+ */
+#define RACE_TRIES	300
+
+START_TEST(test_load_racing_exit)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	int i, ok = 0, gone = 0, other = 0, other_err = 0;
+
+	ck_assert_ok(sigaction(SIGCHLD, &ign, &old));
+	for (i = 0; i < RACE_TRIES; i++) {
+		int fd = syscall_ctx();
+		pid_t pid = fork();
+
+		if (!pid)
+			_exit(0);
+		ck_assert_int_gt(pid, 0);
+		if (!pfm_load_context(fd, 0, pid)) {
+			ok++;
+		} else if (errno == ESRCH) {
+			gone++;
+		} else {
+			other++;
+			other_err = errno;
+		}
+		close(fd);
+	}
+	sigaction(SIGCHLD, &old, NULL);
+	printf("load racing exit: %d attached, %d ESRCH, %d other\n", ok, gone, other);
+	ck_assert_msg(!other, "%d of %d loads racing the target's exit failed otherwise, "
+		      "last with %s", other, RACE_TRIES, strerror(other_err));
 }
 END_TEST
 
@@ -293,6 +333,7 @@ Suite *pfm_attach_suite(void)
 	tcase_add_test(tc, test_remote_spinning);
 	tcase_add_test(tc, test_load_kernel_thread);
 	tcase_add_test(tc, test_load_no_such_tid);
+	tcase_add_test(tc, test_load_racing_exit);
 	tcase_add_test(tc, test_root_loads_other_user);
 	tcase_add_test(tc, test_eexist_remote);
 	tcase_add_test(tc, test_eexist_self);
