@@ -116,6 +116,7 @@ GUEST_TOOLS := $(B)/guest/bin/pfmon:/bin/pfmon $(B)/guest/bin/workload:/bin/work
 	       $(TOP)/tests/guest/pfmon/pfmon-check.sh:/bin/pfmon-check \
 	       $(TOP)/tests/guest/pfmon/pfmon-perf-check.sh:/bin/pfmon-perf-check \
 	       $(TOP)/tests/guest/run/exec-images.sh:/bin/pfm-exec-images \
+	       $(TOP)/tests/guest/run/watchdog.sh:/bin/pfm-watchdog \
 	       $(B)/guest/bin/jsoncheck:/bin/jsoncheck $(B)/guest/bin/runas:/bin/runas
 
 # The stock kernel has AppArmor: security.c checks that it refuses an attach.

@@ -21,7 +21,10 @@ if grep -qs '^perfmon ' /proc/modules; then
 	exit 1
 fi
 /bin/pfm-exec-images || { echo "run-suite-intree: pfm-exec-images failed"; exit 1; }
-CK_DEFAULT_TIMEOUT=120 /bin/pfm_tests || rc=$?
-[ -z "$CK_RUN_SUITE" ] && { /bin/pfmon-check || rc=1; }
-[ -z "$CK_RUN_SUITE" ] && { /bin/pfmon-perf-check || rc=1; }
+# A stage that stops making progress is a failure with evidence (pfm-watchdog:
+# backtraces of every CPU and blocked task), before the host's 900 s end the boot.
+CK_DEFAULT_TIMEOUT=120 /bin/pfm-watchdog 600 run-suite-intree /bin/pfm_tests || rc=$?
+[ $rc -eq 124 ] && exit 1
+[ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 200 pfmon-check /bin/pfmon-check || rc=1; }
+[ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 120 pfmon-perf-check /bin/pfmon-perf-check || rc=1; }
 exit $rc

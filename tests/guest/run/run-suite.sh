@@ -9,26 +9,13 @@ mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
 apparmor_parser -r -K /etc/apparmor.d/pfm_confined ||
 	{ echo "run-suite: loading the AppArmor profile failed"; exit 1; }
 
-# A suite that stops making progress is a failure with evidence: the backtraces of
-# every CPU and of the blocked tasks go to the kernel log, which init prints.
-CK_DEFAULT_TIMEOUT=120 /bin/pfm_tests &
-pid=$!
-waited=0
-while kill -0 $pid 2>/dev/null; do
-	sleep 2
-	waited=$((waited + 2))
-	if [ $waited -ge 900 ]; then
-		echo "run-suite: the suite is stuck after ${waited}s; backtraces follow"
-		echo 1 > /proc/sys/kernel/sysrq
-		echo l > /proc/sysrq-trigger
-		echo w > /proc/sysrq-trigger
-		exit 1
-	fi
-done
-wait $pid
+# A stage that stops making progress is a failure with evidence (pfm-watchdog:
+# backtraces of every CPU and blocked task), before the host's 900 s end the boot.
+CK_DEFAULT_TIMEOUT=120 /bin/pfm-watchdog 600 run-suite /bin/pfm_tests
 rc=$?
-[ -z "$CK_RUN_SUITE" ] && { /bin/pfmon-check || rc=1; }
-[ -z "$CK_RUN_SUITE" ] && { /bin/pfmon-perf-check || rc=1; }
+[ $rc -eq 124 ] && exit 1
+[ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 200 pfmon-check /bin/pfmon-check || rc=1; }
+[ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 120 pfmon-perf-check /bin/pfmon-perf-check || rc=1; }
 
 # Attaches to a process that never runs leave nothing behind once closed: the
 # module unloads while that process still sleeps.
