@@ -5,11 +5,17 @@
  * One context per monitored thread (a command, -p, -t) or CPU (-a, -C), all
  * programmed alike; the counts are their sums.
  *
- * The kernel does not carry an attachment over fork() or clone(), so pfmon does
- * it: the command runs under ptrace with PTRACE_O_TRACEFORK, VFORK and CLONE,
- * and each new thread or process gets its own context before its first
- * instruction (it starts stopped; the attach takes effect when it returns to
- * user mode).  With --no-inherit only the command's first thread is counted.
+ * A command's new threads and processes are counted by the kernel: its context
+ * is created with PFM_FL_INHERIT, which gives each of them a context of its own
+ * before its first instruction and adds its counts into the command's at its
+ * exit (perfmon.h, INHERITANCE).  The command runs under ptrace only for its stop
+ * before exec and its exec event.  What the kernel's inheritance cannot give is
+ * still done with ptrace, PTRACE_O_TRACEFORK, VFORK and CLONE, each new thread
+ * or process getting its own context from pfmon before its first instruction:
+ * --per-thread (a line per thread), sampling and several sets (a sampling
+ * format, which an inherit context cannot have), and -I (the kernel adds a
+ * child's counts at its exit, so intervals would miss the live children's).
+ * With --no-inherit only the command's first thread is counted.
  * The command itself stops at a SIGSTOP it sends itself before exec, so that its
  * context is attached and started before the exec: the counts cover the command
  * from its first instruction.
@@ -152,13 +158,39 @@ static void groups_free(void)
 	ngroups = 0;
 }
 
+/* The command's new threads and processes are the kernel's to follow (see above). */
+static int kernel_inherit(void)
+{
+	return opts.argv && opts.inherit && !opts.ncpus && !opts.npids &&
+	       opts.aggr != AGGR_THREAD && !opts.smpl_period && opts.nsets <= 1 &&
+	       !opts.interval_ms;
+}
+
+#define INHERIT_LOST	"/sys/kernel/perfmon/inherit_lost_count"
+
+/* New threads the kernel could not give a context so far (all users'), or -1. */
+static long inherit_lost(void)
+{
+	long n = -1;
+	FILE *f;
+
+	f = fopen(INHERIT_LOST, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
 /*
  * A started context on the thread or CPU; fatal: a failure ends pfmon, else
  * the target is left uncounted with a warning (a thread pfmon follows).
  */
 static int ctx_open(long target, int fatal)
 {
-	int flags = PFM_FL_CLOEXEC | (opts.ncpus ? PFM_FL_SYSTEM_WIDE : 0);
+	int flags = PFM_FL_CLOEXEC | (opts.ncpus ? PFM_FL_SYSTEM_WIDE : 0) |
+		    (kernel_inherit() ? PFM_FL_INHERIT : 0);
 	const char *what = "pfm_create_context";
 	struct smpl_buf *smpl = NULL;
 	const void *log = NULL;
@@ -439,7 +471,7 @@ static long trace_options(void)
 	long options = PTRACE_O_TRACEEXEC;
 
 	/* a CPU session counts every thread there already */
-	if (opts.inherit && !opts.ncpus)
+	if (opts.inherit && !opts.ncpus && !kernel_inherit())
 		options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 	if (opts.smpl_period)
 		options |= PTRACE_O_TRACEEXIT;
@@ -568,6 +600,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 {
 	struct pollfd pfd[1 + 1024];
 	int errpipe[2] = { -1, -1 }, i, n, done = 0, timeout, err;
+	long lost = kernel_inherit() ? inherit_lost() : -1;
 	uint64_t start, next_tick = 0, next_adapt = 0, t, last_tick;
 	const struct pfmon_group *v;
 	char c;
@@ -647,6 +680,11 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		ctx_retire(nctx - 1);
 	totals(res->count, 1);
 	res->groups = view(&res->ngroups);
+	/* the kernel's count is every user's: a loss of another run shows here too */
+	if (lost >= 0 && inherit_lost() > lost)
+		fprintf(stderr, "pfmon: not counted: %ld new threads or processes, and what they "
+			"started: the kernel could not give them a context (ctx_per_user_max, "
+			"memory: %s)\n", inherit_lost() - lost, INHERIT_LOST);
 	if (seizing)
 		release_seized();
 	ntracees = 0;
