@@ -16,6 +16,7 @@
 #define PFM_FLAG_OPS_MAX	4
 
 static const struct pfm_flag_ops *pfm_flag_ops[PFM_FLAG_OPS_MAX];
+u32 pfm_flags_read;
 
 #define pfm_for_each_flag_ops(i, ops, ctx_flags)				\
 	for (i = 0; i < PFM_FLAG_OPS_MAX; i++)					\
@@ -40,6 +41,8 @@ int pfm_flag_ops_register(const struct pfm_flag_ops *ops)
 	if (free < 0)
 		return -EBUSY;
 	pfm_flag_ops[free] = ops;
+	if (ops->read)
+		WRITE_ONCE(pfm_flags_read, pfm_flags_read | ops->flag);
 	return 0;
 }
 
@@ -47,9 +50,12 @@ void pfm_flag_ops_unregister(const struct pfm_flag_ops *ops)
 {
 	int i;
 
-	for (i = 0; i < PFM_FLAG_OPS_MAX; i++)
-		if (pfm_flag_ops[i] == ops)
-			pfm_flag_ops[i] = NULL;
+	for (i = 0; i < PFM_FLAG_OPS_MAX; i++) {
+		if (pfm_flag_ops[i] != ops)
+			continue;
+		pfm_flag_ops[i] = NULL;
+		WRITE_ONCE(pfm_flags_read, pfm_flags_read & ~ops->flag);
+	}
 }
 
 u32 pfm_flags_served(void)
@@ -128,4 +134,14 @@ void pfm_flag_ops_close(struct pfm_context *ctx)
 	pfm_for_each_flag_ops(i, ops, ctx->flags)
 		if (ops->close)
 			ops->close(ctx);
+}
+
+void pfm_flag_ops_read(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n)
+{
+	const struct pfm_flag_ops *ops;
+	int i;
+
+	pfm_for_each_flag_ops(i, ops, ctx->flags)
+		if (ops->read)
+			ops->read(ctx, rd, n);
 }

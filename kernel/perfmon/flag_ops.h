@@ -16,5 +16,14 @@ void pfm_flag_ops_unload(struct pfm_context *ctx);
 void pfm_flag_ops_start(struct pfm_context *ctx, u32 flags, u64 arg);
 void pfm_flag_ops_stop(struct pfm_context *ctx);
 void pfm_flag_ops_close(struct pfm_context *ctx);
+void pfm_flag_ops_read(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n);
+
+/* The flags whose layer adds to a user's reads: such a context is read the long way. */
+extern u32 pfm_flags_read;
+
+static inline bool pfm_flag_ops_reads(const struct pfm_context *ctx)
+{
+	return ctx->flags & READ_ONCE(pfm_flags_read);
+}
 
 #endif /* _PERFMON_FLAG_OPS_H */

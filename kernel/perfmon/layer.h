@@ -207,7 +207,11 @@ void pfm_thread_ops_clear(const struct pfm_task_ops *ops);
  *   start   after a start (not a restart) succeeded, with its flags and set;
  *   stop    after a stop succeeded;
  *   close   at the fd's last close, after its unload, loaded or not (the
- *           monitored thread's exit detaches without an unload).
+ *           monitored thread's exit detaches without an unload);
+ *   read    after a user's pfm_read_pmds() read the context's n values into rd,
+ *           before they go back, with no lock held (process context): it may
+ *           add to the values.  A context whose flag has a read op is always
+ *           read the long way (rw_user.c).
  * Each op may be NULL.  A second layer for the same flag is -EBUSY.
  */
 struct pfm_flag_ops {
@@ -218,6 +222,7 @@ struct pfm_flag_ops {
 	void (*start)(struct pfm_context *ctx, u32 flags, u64 arg);
 	void (*stop)(struct pfm_context *ctx);
 	void (*close)(struct pfm_context *ctx);
+	void (*read)(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n);
 };
 int pfm_flag_ops_register(const struct pfm_flag_ops *ops);
 void pfm_flag_ops_unregister(const struct pfm_flag_ops *ops);

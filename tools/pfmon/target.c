@@ -12,9 +12,9 @@
  * before exec and its exec event.  What the kernel's inheritance cannot give is
  * still done with ptrace, PTRACE_O_TRACEFORK, VFORK and CLONE, each new thread
  * or process getting its own context from pfmon before its first instruction:
- * --per-thread (a line per thread), sampling and several sets (a sampling
- * format, which an inherit context cannot have), and -I (the kernel adds a
- * child's counts at its exit, so intervals would miss the live children's).
+ * --per-thread (a line per thread), and sampling and several sets (a sampling
+ * format, which an inherit context cannot have).  A read of the command's
+ * context has its live children's counts in it, so -I's intervals are whole.
  * With --no-inherit only the command's first thread is counted.
  * The command itself stops at a SIGSTOP it sends itself before exec, so that its
  * context is attached and started before the exec: the counts cover the command
@@ -162,8 +162,7 @@ static void groups_free(void)
 static int kernel_inherit(void)
 {
 	return opts.argv && opts.inherit && !opts.ncpus && !opts.npids &&
-	       opts.aggr != AGGR_THREAD && !opts.smpl_period && opts.nsets <= 1 &&
-	       !opts.interval_ms;
+	       opts.aggr != AGGR_THREAD && !opts.smpl_period && opts.nsets <= 1;
 }
 
 #define INHERIT_LOST	"/sys/kernel/perfmon/inherit_lost_count"

@@ -99,9 +99,10 @@
  *   process is folded before its parent can wait for it; a thread after the clear
  *   of its tid (CLONE_CHILD_CLEARTID, pthread_join()) but before its process is
  *   reaped.
- * - pfm_read_pmds() of the opened context gives its own counts and the folded
- *   ones: live inheritors' current counts are not included until they exit (or
- *   the family ends).
+ * - pfm_read_pmds() of the opened context gives its own counts, the folded ones
+ *   and the live inheritors' current ones (each counted once: a fold that comes
+ *   during a read is in that read or the next).  The counts page (COUNTS PAGE)
+ *   shows the opened context's own and folded counts only.
  * - pfm_start() (not a restart) and pfm_stop() of the opened context reach every
  *   inheritor; an inheritor made while it is stopped starts stopped.
  * - pfm_unload_context() or the last close() of the opened context ends the family:

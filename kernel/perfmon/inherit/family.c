@@ -60,7 +60,7 @@ void pfm_inh_family_put(struct pfm_inh_family *fam)
 }
 
 /* ctx's live family, or NULL, taken out of the list if take; ctx->mutex held. */
-static struct pfm_inh_family *pfm_inh_family_find(struct pfm_context *ctx, bool take)
+struct pfm_inh_family *pfm_inh_family_find(struct pfm_context *ctx, bool take)
 {
 	struct pfm_inh_family *fam, *found = NULL;
 	unsigned long flags;
@@ -211,6 +211,7 @@ static const struct pfm_flag_ops pfm_inh_flag_ops = {
 	.start = pfm_inh_start,
 	.stop = pfm_inh_stop,
 	.close = pfm_inh_family_end,
+	.read = pfm_inh_read,
 };
 
 int pfm_inh_family_init(void)

@@ -8,6 +8,12 @@
  * exit once the core has detached its context and before its parent can reap it:
  * a parent that has waited for its child reads the child's counts in the sum.
  * The family's end folds the inheritors that are left in the same way.
+ *
+ * A user's read of the opened context adds the live inheritors' current values
+ * to its own and the folded ones (the flag's read op).  The read and a fold are
+ * serialised by the opened context's mutex only after the core has read the
+ * opened context: a fold in between is missed by that read and seen by the next,
+ * so an inheritor is never counted twice and a sum never goes down.
  */
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -40,7 +46,7 @@ static void pfm_inh_add(struct pfm_context *ctx, void *arg)
 }
 
 /* The inheritor's used PMDs, read; its mutex held. */
-static int pfm_inh_read(struct pfm_context *ctx, struct pfm_inh_sum *sum)
+static int pfm_inh_sum_read(struct pfm_context *ctx, struct pfm_inh_sum *sum)
 {
 	struct pfm_event_set *set;
 	unsigned int n = 0, i;
@@ -79,7 +85,7 @@ void pfm_inh_fold(struct pfm_inh_family *fam, struct pfm_inh_thread *th)
 	/* stopped first: what the sum holds is all it will count */
 	if (pfm_ctx_is_loaded(ctx))
 		pfm_unload(ctx, 0);
-	ret = pfm_inh_read(ctx, &sum);
+	ret = pfm_inh_sum_read(ctx, &sum);
 	mutex_unlock(pfm_ctx_mutex(ctx));
 	if (ret)
 		pfm_inh_lost();
@@ -90,6 +96,55 @@ void pfm_inh_fold(struct pfm_inh_family *fam, struct pfm_inh_thread *th)
 	atomic_dec(&pfm_inh_nr_inheritors);
 	put_task_struct(th->task);
 	kfree(th);
+}
+
+/*
+ * One inheritor's values of the requests in rd, added to them; its mutex held.
+ * tmp has room for n, or is NULL (no memory): the requests one by one then.
+ */
+static void pfm_inh_read_live(struct pfm_context *ctx, struct pfm_pmd_read *rd,
+			      struct pfm_pmd_read *tmp, unsigned int n)
+{
+	struct pfm_pmd_read one;
+	unsigned int k;
+
+	if (tmp) {
+		for (k = 0; k < n; k++)
+			tmp[k].h = rd[k].h;
+		if (!pfm_read_pmd_vec(ctx, tmp, n)) {
+			for (k = 0; k < n; k++)
+				rd[k].value += tmp[k].value;
+			return;
+		}
+	}
+	/* a set or PMD made after its fork fails the vector: the others one by one */
+	for (k = 0; k < n; k++) {
+		one.h = rd[k].h;
+		if (!pfm_read_pmd_vec(ctx, &one, 1))
+			rd[k].value += one.value;
+	}
+}
+
+/* The flag's read op (layer.h): the live inheritors' counts into rd. */
+void pfm_inh_read(struct pfm_context *opened, struct pfm_pmd_read *rd, unsigned int n)
+{
+	struct pfm_inh_family *fam;
+	struct pfm_inh_thread *th;
+	struct pfm_pmd_read *tmp;
+
+	tmp = kmalloc_array(n, sizeof(*tmp), GFP_KERNEL);
+	mutex_lock(pfm_ctx_mutex(opened));
+	fam = pfm_inh_family_find(opened, false);
+	if (!fam)
+		goto out;
+	list_for_each_entry(th, &fam->members, entry) {
+		mutex_lock_nested(pfm_ctx_mutex(th->ctx), SINGLE_DEPTH_NESTING);
+		pfm_inh_read_live(th->ctx, rd, tmp, n);
+		mutex_unlock(pfm_ctx_mutex(th->ctx));
+	}
+out:
+	mutex_unlock(pfm_ctx_mutex(opened));
+	kfree(tmp);
 }
 
 struct pfm_inh_exit {

@@ -51,6 +51,7 @@ struct pfm_inh_thread *pfm_inh_lookup_locked(struct task_struct *task);
 void pfm_inh_map(struct pfm_inh_thread *th);
 void pfm_inh_unmap(struct pfm_inh_thread *th);
 void pfm_inh_family_put(struct pfm_inh_family *fam);
+struct pfm_inh_family *pfm_inh_family_find(struct pfm_context *ctx, bool take);
 void pfm_inh_opened_exit_locked(struct pfm_inh_thread *th);
 void pfm_inh_lost(void);
 extern atomic_t pfm_inh_nr_threads;
@@ -65,5 +66,6 @@ void pfm_inh_fork_exit(void);
 /* fold.c: opened ctx->mutex held */
 void pfm_inh_fold(struct pfm_inh_family *fam, struct pfm_inh_thread *th);
 void pfm_inh_exit(struct task_struct *task);
+void pfm_inh_read(struct pfm_context *opened, struct pfm_pmd_read *rd, unsigned int n);
 
 #endif /* _PERFMON_INHERIT_H */

@@ -363,6 +363,51 @@ START_TEST(test_unload_reload)
 }
 END_TEST
 
+/*
+ * A read of the opened context adds the live children's counts: a child that
+ * made k getppid() and waits in read() is in the sum before it exits, and
+ * counted once after.
+ */
+START_TEST(test_read_live_child)
+{
+	const long k = 1000;
+	int fd = inherit_ctx(), go[2], ready[2], rs, rr, rt;
+	struct pfarg_pmd pd;
+	pid_t pid;
+	char c;
+
+	ck_assert_ok(pipe(go));
+	ck_assert_ok(pipe(ready));
+	pmd_init(&pd, SW_PMD(0), 0);
+	rs = pfm_start(fd, 0);
+	pid = raw_fork();
+	if (!pid) {
+		do_getppid(k);
+		if (syscall(SYS_write, ready[1], "r", 1) != 1 ||
+		    syscall(SYS_read, go[0], &c, 1) != 1)
+			raw_exit();
+		raw_exit();
+	}
+	syscall(SYS_read, ready[0], &c, 1);
+	rr = pfm_read_pmds(fd, &pd, sizeof(pd));
+	syscall(SYS_write, go[1], "g", 1);
+	raw_wait(pid);
+	rt = pfm_stop(fd, 0);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(rr, 0);
+	ck_assert_int_eq(rt, 0);
+	/*
+	 * parent: fork, read, the read of the counts; child: k, write, and its
+	 * read() if it has entered it yet
+	 */
+	ck_assert_msg(pd.reg_value == 3 + k + 1 || pd.reg_value == 3 + k + 2,
+		      "live read %llu", (unsigned long long)pd.reg_value);
+	/* and write, wait4, stop; the child's read and exit_group */
+	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(0)), 3 + 3 + k + 3);
+	close(fd);
+}
+END_TEST
+
 Suite *pfm_inherit_suite(void)
 {
 	Suite *s = suite_create("inherit");
@@ -378,6 +423,7 @@ Suite *pfm_inherit_suite(void)
 	tcase_add_test(tc, test_bad_flags);
 	tcase_add_test(tc, test_notify_not_inherited);
 	tcase_add_test(tc, test_unload_reload);
+	tcase_add_test(tc, test_read_live_child);
 	suite_add_tcase(s, tc);
 	return s;
 }
