@@ -45,48 +45,55 @@ static long pfm_inh_copy_sets(struct pfm_context *from, struct pfm_context *to)
 	return 0;
 }
 
-/* Each set's PMCs as written, and its used PMDs at 0; both mutexes held. */
-static long pfm_inh_copy_regs(struct pfm_context *from, struct pfm_context *to)
+/* A set's PMCs as written, then its used PMDs at 0; both mutexes held. */
+static long pfm_inh_copy_set(struct pfm_event_set *set, struct pfm_context *to)
 {
-	struct pfm_event_set *set;
+	unsigned int npmc = bitmap_weight(set->used_pmcs, PFM_MAX_PMCS);
+	unsigned int npmd = bitmap_weight(set->used_pmds, PFM_MAX_PMDS);
 	struct pfarg_pmc *pmc;
 	struct pfarg_pmd *pmd;
-	unsigned int n, i;
-	long ret = 0;
+	unsigned int n = 0, i;
+	long ret;
 
-	pmc = kcalloc(PFM_MAX_PMCS, sizeof(*pmc), GFP_KERNEL);
-	pmd = kcalloc(PFM_MAX_PMDS, sizeof(*pmd), GFP_KERNEL);
-	if (!pmc || !pmd) {
-		ret = -ENOMEM;
+	/* a fork's cost: room for the registers in use, not for the whole PMU */
+	pmc = kcalloc(npmc, sizeof(*pmc), GFP_KERNEL);
+	pmd = kcalloc(npmd, sizeof(*pmd), GFP_KERNEL);
+	ret = -ENOMEM;
+	if ((npmc && !pmc) || (npmd && !pmd))
 		goto out;
+	for_each_set_bit(i, set->used_pmcs, PFM_MAX_PMCS) {
+		pmc[n].reg_num = i;
+		pmc[n].reg_set = set->id;
+		pmc[n].reg_value = set->pmcs[i];
+		n++;
 	}
-	pfm_for_each_set(from, set) {
-		n = 0;
-		for_each_set_bit(i, set->used_pmcs, PFM_MAX_PMCS) {
-			memset(&pmc[n], 0, sizeof(*pmc));
-			pmc[n].reg_num = i;
-			pmc[n].reg_set = set->id;
-			pmc[n].reg_value = set->pmcs[i];
-			n++;
-		}
-		ret = n ? pfm_write_pmcs(to, pmc, n) : 0;
-		if (ret)
-			break;
-		n = 0;
-		for_each_set_bit(i, set->used_pmds, PFM_MAX_PMDS) {
-			memset(&pmd[n], 0, sizeof(*pmd));
-			pmd[n].reg_num = i;
-			pmd[n].reg_set = set->id;
-			n++;
-		}
-		ret = n ? pfm_write_pmds(to, pmd, n) : 0;
-		if (ret)
-			break;
+	ret = npmc ? pfm_write_pmcs(to, pmc, npmc) : 0;
+	if (ret)
+		goto out;
+	n = 0;
+	for_each_set_bit(i, set->used_pmds, PFM_MAX_PMDS) {
+		pmd[n].reg_num = i;
+		pmd[n].reg_set = set->id;
+		n++;
 	}
+	ret = npmd ? pfm_write_pmds(to, pmd, npmd) : 0;
 out:
 	kfree(pmc);
 	kfree(pmd);
 	return ret;
+}
+
+static long pfm_inh_copy_regs(struct pfm_context *from, struct pfm_context *to)
+{
+	struct pfm_event_set *set;
+	long ret;
+
+	pfm_for_each_set(from, set) {
+		ret = pfm_inh_copy_set(set, to);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* The current thread's inheritor, configured, attached and started as the family. */
