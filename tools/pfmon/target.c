@@ -8,21 +8,23 @@
  * A command's new threads and processes are counted by the kernel: its context
  * is created with PFM_FL_INHERIT, which gives each of them a context of its own
  * before its first instruction and adds its counts into the command's at its
- * exit (perfmon.h, INHERITANCE).  The command runs under ptrace only for its stop
- * before exec and its exec event.  What the kernel's inheritance cannot give is
- * still done with ptrace, PTRACE_O_TRACEFORK, VFORK and CLONE, each new thread
- * or process getting its own context from pfmon before its first instruction:
- * --per-thread (a line per thread), and sampling and several sets (a sampling
- * format, which an inherit context cannot have).  A read of the command's
- * context has its live children's counts in it, so -I's intervals are whole.
- * With --no-inherit only the command's first thread is counted.
- * The command itself stops at a SIGSTOP it sends itself before exec, so that its
- * context is attached and started before the exec: the counts cover the command
- * from its first instruction.
+ * exit (perfmon.h, INHERITANCE).  The command then runs without ptrace: it waits
+ * on a pipe until its context is attached and started, then execs, so the counts
+ * cover it from its first instruction.  A read of its context has its live
+ * children's counts in it, so -I's intervals are whole.
  *
- * -p follows a running process the same way: perfmon has no inheritance for
- * its own contexts (the kernel's is the perf shim's, for perf_event_open()
- * events), so after attaching a context to each thread in /proc/PID/task pfmon
+ * What the kernel's inheritance cannot give is still done with ptrace,
+ * PTRACE_O_TRACEFORK, VFORK and CLONE, each new thread or process getting its
+ * own context from pfmon before its first instruction: --per-thread (a line per
+ * thread), and sampling and several sets (a sampling format, which an inherit
+ * context cannot have).  The command then stops at a SIGSTOP it sends itself
+ * before exec, so that its context is attached and started before the exec.
+ * With --no-inherit only the command's first thread is counted.
+ *
+ * -p follows a running process with ptrace too: its threads exist before pfmon
+ * and each gets a context of pfmon's, and a thread made while pfmon reads the
+ * task list would be found twice, by the list and by the kernel's inheritance;
+ * so after attaching a context to each thread in /proc/PID/task pfmon
  * takes every thread with PTRACE_SEIZE, which neither stops nor signals it, with
  * the same options, and reads the task list again until no thread is new.  A
  * thread created from then on gets its context before its first instruction,
@@ -465,6 +467,38 @@ static void spawn(int errfd_pair[2])
 }
 
 
+/*
+ * The command for the kernel's inheritance: no ptrace at all.  The child waits
+ * in read() on go until its context is attached and started (the attach takes
+ * effect as it returns to user mode), then execs; pfmon's exit before that ends
+ * the wait with nothing read, and the child with it.  Returns go's write end.
+ */
+static int spawn_untraced(int errfd_pair[2])
+{
+	int go[2], err;
+	char c;
+
+	if (pipe2(go, O_CLOEXEC))
+		pfmon_fail("pipe2", errno, -1);
+	child = fork();
+	if (child < 0)
+		pfmon_fail("fork", errno, -1);
+	if (!child) {
+		close(errfd_pair[0]);
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(opts.argv[0], opts.argv);
+		err = errno;
+		if (write(errfd_pair[1], &err, sizeof(err)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(errfd_pair[1]);
+	close(go[0]);
+	return go[1];
+}
+
 static long trace_options(void)
 {
 	long options = PTRACE_O_TRACEEXEC;
@@ -600,6 +634,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 	struct pollfd pfd[1 + 1024];
 	int errpipe[2] = { -1, -1 }, i, n, done = 0, timeout, err;
 	long lost = kernel_inherit() ? inherit_lost() : -1;
+	int go = -1;
 	uint64_t start, next_tick = 0, next_adapt = 0, t, last_tick;
 	const struct pfmon_group *v;
 	char c;
@@ -616,12 +651,15 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 	if (opts.argv) {
 		if (pipe2(errpipe, O_CLOEXEC))
 			pfmon_fail("pipe2", errno, -1);
-		spawn(errpipe);
+		if (kernel_inherit())
+			go = spawn_untraced(errpipe);
+		else
+			spawn(errpipe);
 	}
 	for (i = 0; i < opts.ncpus; i++)
 		ctx_open(opts.cpus[i], 1);
 	attach_pids();
-	if (opts.argv && !opts.ncpus && child > 0 && ntracees)
+	if (opts.argv && !opts.ncpus && child > 0 && (ntracees || go >= 0))
 		ctx_open(child, 1);
 	start = now_ns();
 	last_tick = start;
@@ -629,8 +667,14 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		next_tick = start + opts.interval_ms * 1000000ULL;
 	if (opts.smpl_freq)
 		next_adapt = start + freq_adapt_ms() * 1000000ULL;
-	if (opts.argv && ntracees)
+	if (go >= 0) {
+		/* counted from here: the exec */
+		if (write(go, "g", 1) != 1)
+			pfmon_fail("write", errno, -1);
+		close(go);
+	} else if (opts.argv && ntracees) {
 		run_command();
+	}
 	else if (opts.argv)
 		done = 1;	/* it could not even stop itself: errpipe says why */
 
