@@ -438,22 +438,35 @@ static int reap(struct pfmon_result *res)
  * exec comes back through errfd, so that no counts are printed for a command
  * that never ran.
  */
-static void spawn(int errfd_pair[2])
+/* In the command's child, ready: the exec, or why it failed on errfd. */
+static void __attribute__((noreturn)) command_exec(int errfd, int ready)
 {
-	int st, err;
+	int err;
 
+	if (ready)
+		execvp(opts.argv[0], opts.argv);
+	err = errno;
+	/* if the parent cannot hear it, it sees no report and an exit 127 */
+	if (write(errfd, &err, sizeof(err)) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+static void command_fork(void)
+{
 	child = fork();
 	if (child < 0)
 		pfmon_fail("fork", errno, -1);
+}
+
+static void spawn(int errfd_pair[2])
+{
+	int st;
+
+	command_fork();
 	if (!child) {
 		close(errfd_pair[0]);
-		if (!ptrace(PTRACE_TRACEME, 0, 0, 0) && !raise(SIGSTOP))
-			execvp(opts.argv[0], opts.argv);
-		err = errno;
-		/* if the parent cannot hear it, it sees no report and an exit 127 */
-		if (write(errfd_pair[1], &err, sizeof(err)) < 0)
-			_exit(126);
-		_exit(127);
+		command_exec(errfd_pair[1], !ptrace(PTRACE_TRACEME, 0, 0, 0) && !raise(SIGSTOP));
 	}
 	close(errfd_pair[1]);
 	while (waitpid(child, &st, __WALL) < 0)
@@ -475,24 +488,18 @@ static void spawn(int errfd_pair[2])
  */
 static int spawn_untraced(int errfd_pair[2])
 {
-	int go[2], err;
+	int go[2];
 	char c;
 
 	if (pipe2(go, O_CLOEXEC))
 		pfmon_fail("pipe2", errno, -1);
-	child = fork();
-	if (child < 0)
-		pfmon_fail("fork", errno, -1);
+	command_fork();
 	if (!child) {
 		close(errfd_pair[0]);
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(opts.argv[0], opts.argv);
-		err = errno;
-		if (write(errfd_pair[1], &err, sizeof(err)) < 0)
-			_exit(126);
-		_exit(127);
+			_exit(127);	/* pfmon is gone */
+		command_exec(errfd_pair[1], 1);
 	}
 	close(errfd_pair[1]);
 	close(go[0]);
