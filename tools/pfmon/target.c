@@ -10,14 +10,16 @@
  * before its first instruction and adds its counts into the command's at its
  * exit (perfmon.h, INHERITANCE).  The command then runs without ptrace: it waits
  * on a pipe until its context is attached and started, then execs, so the counts
- * cover it from its first instruction.  A read of its context has its live
- * children's counts in it, so -I's intervals are whole.
+ * cover it from its first instruction.
  *
  * What the kernel's inheritance cannot give is still done with ptrace,
  * PTRACE_O_TRACEFORK, VFORK and CLONE, each new thread or process getting its
  * own context from pfmon before its first instruction: --per-thread (a line per
- * thread), and sampling and several sets (a sampling format, which an inherit
- * context cannot have).  The command then stops at a SIGSTOP it sends itself
+ * thread), sampling and several sets (a sampling format, which an inherit
+ * context cannot have), and -I: a read of an inherit context has its live
+ * children's counts, but its sets' durations (pfm_getinfo_evtsets()) are the
+ * command's thread's own, so an interval in which only children ran would show
+ * as "<not counted>".  The command then stops at a SIGSTOP it sends itself
  * before exec, so that its context is attached and started before the exec.
  * With --no-inherit only the command's first thread is counted.
  *
@@ -50,6 +52,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -164,7 +167,8 @@ static void groups_free(void)
 static int kernel_inherit(void)
 {
 	return opts.argv && opts.inherit && !opts.ncpus && !opts.npids &&
-	       opts.aggr != AGGR_THREAD && !opts.smpl_period && opts.nsets <= 1;
+	       opts.aggr != AGGR_THREAD && !opts.smpl_period && opts.nsets <= 1 &&
+	       !opts.interval_ms;
 }
 
 #define INHERIT_LOST	"/sys/kernel/perfmon/inherit_lost_count"
@@ -481,6 +485,34 @@ static void spawn(int errfd_pair[2])
 
 
 /*
+ * Waits until the child is asleep in read() of fd, for up to 10 s: the system
+ * calls it makes before it are not the command's, and a context started while
+ * it still makes them would count some of them, as the race goes.
+ */
+static void wait_child_read(int fd)
+{
+	struct timespec ts = { 0, 100000 };
+	char path[64], buf[64];
+	long nr, arg;
+	int i, f, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", child);
+	for (i = 0; i < 100000; i++) {
+		f = open(path, O_RDONLY | O_CLOEXEC);
+		if (f < 0)
+			return;
+		n = read(f, buf, sizeof(buf) - 1);
+		close(f);
+		if (n <= 0)
+			return;
+		buf[n] = '\0';
+		if (sscanf(buf, "%ld %lx", &nr, &arg) == 2 && nr == SYS_read && arg == fd)
+			return;
+		nanosleep(&ts, NULL);
+	}
+}
+
+/*
  * The command for the kernel's inheritance: no ptrace at all.  The child waits
  * in read() on go until its context is attached and started (the attach takes
  * effect as it returns to user mode), then execs; pfmon's exit before that ends
@@ -502,6 +534,7 @@ static int spawn_untraced(int errfd_pair[2])
 		command_exec(errfd_pair[1], 1);
 	}
 	close(errfd_pair[1]);
+	wait_child_read(go[0]);
 	close(go[0]);
 	return go[1];
 }

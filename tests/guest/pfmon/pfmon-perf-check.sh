@@ -33,9 +33,10 @@ n=$(echo "$out" | grep -c ';syscalls;')
 [ "$n" -ge 2 ] && [ "$(sum syscalls 2 4)" -eq "$all" ] ||
 	fail "-I 300: $n intervals, $(sum syscalls 2 4) system calls of $all"
 # the same with 2 child processes, each sleeping 1 s after its calls: an
-# interval's read has the live child's counts (PFM_FL_INHERIT), so the first
-# child's 3000 calls show in the intervals before it exits (at about 2 s, the
-# parent's own sleep first), and the intervals still add up to the whole run
+# interval's read has the live child's counts (-I follows them with ptrace, a
+# context each), so the first child's 3000 calls show in the intervals before
+# it exits (at about 2 s, the parent's own sleep first), and the intervals still
+# add up to the whole run (which the kernel's inheritance counts)
 out=$($P -x ';' -e syscalls -- $W -s 3000 -l 1000 -f 2) || fail "pfmon -f 2: $?"
 kids=$(csv syscalls 1)
 out=$($P -I 300 -x ';' -e syscalls -- $W -s 3000 -l 1000 -f 2) || fail "pfmon -I -f 2: $?"
