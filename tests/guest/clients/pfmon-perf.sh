@@ -46,8 +46,9 @@ pfmon_compare() {
 # children or threads each make 5000 getppid(): pfmon's kernel inheritance
 # (PFM_FL_INHERIT) counts the system calls perf counts, but for the command's
 # exec, which pfmon counts from before it, and a futex wait or two of a thread's
-# join; and about as few context switches (a few apart from run to run): neither
-# the command nor its children are stopped by ptrace any more
+# join; and about as few context switches (within 4: they vary by a few from run
+# to run, a thread's join most): neither the command nor its children are
+# stopped by ptrace any more
 pfmon_inherit() {
 	name=$1; shift
 	perf stat -x';' -o $OUT/$name.perf -e raw_syscalls:sys_enter,context-switches -- \
@@ -65,7 +66,7 @@ pfmon_inherit() {
 	p=
 	[ -n "$ps" ] && [ -n "$ms" ] && [ "$ms" -ge "$ps" ] && [ "$ms" -le $((ps + 8)) ] ||
 		p="system calls: perf $ps, pfmon $ms"
-	[ -n "$pc" ] && [ -n "$mc" ] && [ "$mc" -le $((pc + 3)) ] ||
+	[ -n "$pc" ] && [ -n "$mc" ] && [ "$mc" -le $((pc + 4)) ] ||
 		p="$p context switches: perf $pc, pfmon $mc"
 	verdict pfmon "$name" "$p"
 }
