@@ -69,6 +69,7 @@ check-install:
 DKMS_SRC := $(DESTDIR)/usr/src/perfmon-$(PERFMON_VERSION)
 install-dkms:
 	install -d $(DKMS_SRC)/kernel/perfmon/perf $(DKMS_SRC)/kernel/perfmon/trace \
+		$(DKMS_SRC)/kernel/perfmon/inherit \
 		$(DKMS_SRC)/arch/x86/perfmon \
 		$(DKMS_SRC)/include/uapi/perfmon
 	install -m 644 $(TOP)/dkms.conf $(DKMS_SRC)/
@@ -76,6 +77,8 @@ install-dkms:
 		$(TOP)/kernel/perfmon/Kconfig $(DKMS_SRC)/kernel/perfmon/
 	install -m 644 $(wildcard $(TOP)/kernel/perfmon/perf/*.[ch]) $(TOP)/kernel/perfmon/perf/Kbuild \
 		$(DKMS_SRC)/kernel/perfmon/perf/
+	install -m 644 $(wildcard $(TOP)/kernel/perfmon/inherit/*.[ch]) $(TOP)/kernel/perfmon/inherit/Kbuild \
+		$(DKMS_SRC)/kernel/perfmon/inherit/
 	install -m 644 $(wildcard $(TOP)/kernel/perfmon/trace/*.[ch]) $(TOP)/kernel/perfmon/trace/Kbuild \
 		$(DKMS_SRC)/kernel/perfmon/trace/
 	install -m 644 $(wildcard $(TOP)/arch/x86/perfmon/*.[ch]) $(TOP)/arch/x86/perfmon/Kbuild \

@@ -5,6 +5,7 @@
 #include "internal.h"
 #include "ctx.h"
 #include "env.h"
+#include "flag_ops.h"
 #include "sets.h"
 #include "switch.h"
 
@@ -13,12 +14,13 @@
 
 int pfm_check_create_flags(u32 flags)
 {
-	if (flags & ~PFM_FL_ALL)
+	/* a layer's flag only while the layer serves it (flag_ops.c) */
+	if (flags & ~(PFM_FL_ALL | pfm_flags_served()))
 		return -EINVAL;
 	/* A CPU has no single thread to block. */
 	if ((flags & PFM_FL_SYSTEM_WIDE) && (flags & PFM_FL_NOTIFY_BLOCK))
 		return -EINVAL;
-	return 0;
+	return pfm_flag_ops_check(flags);
 }
 
 /* A new context, charged to the calling user, or an ERR_PTR. */

@@ -107,6 +107,12 @@ static inline wait_queue_head_t *pfm_ctx_msg_wait(struct pfm_context *ctx)
 	return &ctx->msgq_wait;
 }
 
+/* the thread it is attached to, or NULL (ctx->mutex held) */
+static inline struct task_struct *pfm_ctx_task(struct pfm_context *ctx)
+{
+	return ctx->task;
+}
+
 static inline u64 pfm_ctx_live_ns(const struct pfm_context *ctx)
 {
 	return ctx->live_ns;

@@ -13,6 +13,7 @@
 #include "ctx.h"
 #include "entry.h"
 #include "file.h"
+#include "flag_ops.h"
 #include "msg.h"
 #include "rw_user.h"
 #include "smpl.h"
@@ -73,6 +74,7 @@ static int pfm_release(struct inode *inode, struct file *file)
 	mutex_lock(&ctx->mutex);
 	if (ctx->state == PFM_CTX_LOADED)
 		pfm_unload(ctx, 0);
+	pfm_flag_ops_close(ctx);
 	/* No mapping is left (each holds the file) and, detached, no overflow writes. */
 	pfm_smpl_release(&ctx->smpl);
 	mutex_unlock(&ctx->mutex);

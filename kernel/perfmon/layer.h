@@ -8,6 +8,7 @@
  *   - a row of the entry table (entry.h: pfm_entry_register());
  *   - a sampling format, and how its buffers are charged (smpl.h);
  *   - a thread's exit and exec (struct pfm_task_ops below);
+ *   - a context flag it serves (struct pfm_flag_ops below);
  *   - knobs and counts in /sys/kernel/perfmon/, as an attribute group of its own
  *     (sysfs.h).
  * The build lists the layers it links (Kbuild: PFM_LAYERS), and main.c runs their
@@ -186,7 +187,9 @@ struct task_struct *pfm_find_task(pid_t tid);
  * exec probes, in that thread and in atomic context: exit before the core ends the
  * thread's attachments (their counts are still there to fold), exec after it has
  * applied the attach rule again (an attachment that stands is the new image's).
- * One layer at a time: a second set is -EBUSY.
+ * Several layers may follow threads, each with its ops (either may be NULL), run in
+ * the order they were set; the same ops twice, or more layers than the core has
+ * room for (four), is -EBUSY.
  */
 struct pfm_task_ops {
 	void (*exit)(struct task_struct *task);
@@ -194,5 +197,39 @@ struct pfm_task_ops {
 };
 int pfm_thread_ops_set(const struct pfm_task_ops *ops);
 void pfm_thread_ops_clear(const struct pfm_task_ops *ops);
+
+/*
+ * flag_ops.c: a pfm_create_context() flag a layer serves (one bit that is none of
+ * the core's): the core accepts it while the layer is registered and runs its ops
+ * on each context created with it, with ctx->mutex held:
+ *   check   a create's flags that include it: 0 or the errno the create returns,
+ *           before anything is made;
+ *   loaded  after a load succeeded: an error undoes the load and is the load's;
+ *   unload  before an unload (a close's too) detaches;
+ *   start   after a start (not a restart) succeeded, with its flags and set;
+ *   stop    after a stop succeeded;
+ *   close   at the fd's last close, after its unload, loaded or not (the
+ *           monitored thread's exit detaches without an unload);
+ *   read    after a user's pfm_read_pmds() read the context's n values into rd,
+ *           before they go back, with no lock held (process context): it may
+ *           add to the values.  A context whose flag has a read op is always
+ *           read the long way (rw_user.c).
+ * Each op may be NULL.  A second layer for the same flag is -EBUSY.
+ */
+struct pfm_flag_ops {
+	u32 flag;
+	int (*check)(u32 flags);
+	int (*loaded)(struct pfm_context *ctx);
+	void (*unload)(struct pfm_context *ctx);
+	void (*start)(struct pfm_context *ctx, u32 flags, u64 arg);
+	void (*stop)(struct pfm_context *ctx);
+	void (*close)(struct pfm_context *ctx);
+	void (*read)(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n);
+};
+int pfm_flag_ops_register(const struct pfm_flag_ops *ops);
+void pfm_flag_ops_unregister(const struct pfm_flag_ops *ops);
+
+/* state.c: stop monitoring (ctx->mutex held) */
+long pfm_stop(struct pfm_context *ctx, u32 flags);
 
 #endif /* _PERFMON_LAYER_H */

@@ -29,6 +29,7 @@
 #include "rw.h"
 #include "rw_user.h"
 #include "env.h"
+#include "flag_ops.h"
 
 /* The head of a read (rw.h) is the request's first word. */
 static_assert(offsetof(struct pfarg_pmd, reg_num) == offsetof(union pfm_pmd_head, num) &&
@@ -228,6 +229,8 @@ static noinline long pfm_read_long_way(struct pfm_context *ctx, struct pfarg_pmd
 	if (ret)
 		goto out;
 	ret = pfm_read_pmd_vec(ctx, rd, n);
+	if (!ret && pfm_flag_ops_reads(ctx))
+		pfm_flag_ops_read(ctx, rd, n);	/* a layer's counts (flag_ops.c) */
 	if (!ret)
 		ret = pfm_read_give(u, rd, n);
 out:
@@ -247,7 +250,8 @@ long pfm_read_pmds_user(struct pfm_context *ctx, void __user *uptr, u64 size)
 		return ret;
 	/* the same division as the check's remainder: one multiply for both */
 	n = size / sizeof(struct pfarg_pmd);
-	if (n <= PFM_READ_AT_ONCE && likely(pfm_read_at_once(ctx, uptr, n)))
+	if (n <= PFM_READ_AT_ONCE && likely(!pfm_flag_ops_reads(ctx)) &&
+	    likely(pfm_read_at_once(ctx, uptr, n)))
 		return 0;
 	return pfm_read_long_way(ctx, uptr, n);
 }

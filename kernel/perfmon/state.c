@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "ctx.h"
 #include "env.h"
+#include "flag_ops.h"
 #include "ovfl.h"
 #include "sets.h"
 #include "state.h"
@@ -273,13 +274,22 @@ err:
 
 long pfm_load(struct pfm_context *ctx, u32 flags, u64 target)
 {
+	long ret;
+
 	if (flags)
 		return -EINVAL;
 	if (ctx->state != PFM_CTX_UNLOADED)
 		return -EBUSY;
 	if (ctx->flags & PFM_FL_SYSTEM_WIDE)
 		return pfm_load_cpu(ctx, target);
-	return pfm_load_task(ctx, target);
+	ret = pfm_load_task(ctx, target);
+	if (ret)
+		return ret;
+	/* a layer's flag (flag_ops.c) follows the attachment; its failure undoes it */
+	ret = pfm_flag_ops_loaded(ctx);
+	if (ret)
+		pfm_unload(ctx, 0);
+	return ret;
 }
 
 /*
@@ -336,6 +346,7 @@ long pfm_unload(struct pfm_context *ctx, u32 flags)
 		return -EINVAL;
 	if (ctx->state != PFM_CTX_LOADED)
 		return -EINVAL;
+	pfm_flag_ops_unload(ctx);
 	if (ctx->flags & PFM_FL_SYSTEM_WIDE) {
 		pfm_detach_cpu(ctx);
 		return 0;
@@ -403,6 +414,7 @@ long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg)
 	}
 	pfm_run_on_state(ctx, pfm_do_start, set);
 	pfm_env_unblock(ctx);
+	pfm_flag_ops_start(ctx, flags, arg);
 	return 0;
 }
 
@@ -419,5 +431,6 @@ long pfm_stop(struct pfm_context *ctx, u32 flags)
 		return -EINVAL;
 	pfm_run_on_state(ctx, pfm_do_stop, NULL);
 	pfm_env_unblock(ctx);
+	pfm_flag_ops_stop(ctx);
 	return 0;
 }

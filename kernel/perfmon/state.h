@@ -8,7 +8,6 @@
 #include "layer.h"
 
 
-long pfm_stop(struct pfm_context *ctx, u32 flags);
 void pfm_unload_locked(struct pfm_context *ctx);
 void pfm_detach_release(struct pfm_context *ctx);
 void pfm_detach_cpu(struct pfm_context *ctx);

@@ -636,35 +636,63 @@ static void pfm_hooks_end(struct task_struct *task, bool (*keep)(struct pfm_hook
 }
 
 /*
- * A layer's ops (layer.h), set and cleared by its init and exit, which the module's
- * load and unload serialise; the probes read them under RCU (preemption is off).
+ * The layers' ops (layer.h), added and removed by their init and exit, which the
+ * module's load and unload serialise; the probes read them under RCU (preemption
+ * is off).  A few slots: one per layer that follows threads.
  */
-static const struct pfm_task_ops __rcu *pfm_task_ops;
+#define PFM_TASK_OPS_MAX	4
+static const struct pfm_task_ops __rcu *pfm_task_ops[PFM_TASK_OPS_MAX];
 
 int pfm_thread_ops_set(const struct pfm_task_ops *ops)
 {
-	if (rcu_access_pointer(pfm_task_ops))
+	int i, free = -1;
+
+	for (i = 0; i < PFM_TASK_OPS_MAX; i++) {
+		if (rcu_access_pointer(pfm_task_ops[i]) == ops)
+			return -EBUSY;
+		if (free < 0 && !rcu_access_pointer(pfm_task_ops[i]))
+			free = i;
+	}
+	if (free < 0)
 		return -EBUSY;
-	rcu_assign_pointer(pfm_task_ops, ops);
+	rcu_assign_pointer(pfm_task_ops[free], ops);
 	return 0;
 }
 
 /* After it, no probe is still in ops. */
 void pfm_thread_ops_clear(const struct pfm_task_ops *ops)
 {
-	if (rcu_access_pointer(pfm_task_ops) != ops)
-		return;
-	RCU_INIT_POINTER(pfm_task_ops, NULL);
-	tracepoint_synchronize_unregister();
+	int i;
+
+	for (i = 0; i < PFM_TASK_OPS_MAX; i++) {
+		if (rcu_access_pointer(pfm_task_ops[i]) != ops)
+			continue;
+		RCU_INIT_POINTER(pfm_task_ops[i], NULL);
+		tracepoint_synchronize_unregister();
+	}
+}
+
+/* Each layer's exit (exec: false) or exec (true) op, in the order they were added. */
+static void pfm_task_ops_run(struct task_struct *task, bool exec)
+{
+	const struct pfm_task_ops *ops;
+	int i;
+
+	for (i = 0; i < PFM_TASK_OPS_MAX; i++) {
+		ops = rcu_dereference_sched(pfm_task_ops[i]);
+		if (!ops)
+			continue;
+		if (exec && ops->exec)
+			ops->exec(task);
+		else if (!exec && ops->exit)
+			ops->exit(task);
+	}
 }
 
 /* The monitored thread exits: detach, queue the end message, unhook. */
 static void pfm_probe_exit(void *data, struct task_struct *task)
 {
-	const struct pfm_task_ops *ops = rcu_dereference_sched(pfm_task_ops);
-
-	if (ops)
-		ops->exit(task);
+	pfm_task_ops_run(task, false);
 	pfm_hooks_end(task, NULL, PFM_END_EXIT);
 }
 
@@ -684,12 +712,8 @@ static bool pfm_hook_still_readable(struct pfm_hook *hook)
 static void pfm_probe_exec(void *data, struct task_struct *task, pid_t old_pid,
 			   struct linux_binprm *bprm)
 {
-	const struct pfm_task_ops *ops;
-
 	pfm_hooks_end(task, pfm_hook_still_readable, PFM_END_EXEC);
-	ops = rcu_dereference_sched(pfm_task_ops);
-	if (ops)
-		ops->exec(task);
+	pfm_task_ops_run(task, true);
 }
 
 static struct tracepoint *pfm_exit_tp, *pfm_exec_tp;

@@ -64,7 +64,7 @@ LSRC_TAR=${LSRC_TAR:-/usr/src/$LSRC_PKG.tar.xz}
 JOBS=${JOBS:-$(nproc)}
 
 # Project directories linked into the tree, at the same place.
-LINKED_DIRS="kernel/perfmon kernel/perfmon/perf kernel/perfmon/trace arch/x86/perfmon include/uapi/perfmon"
+LINKED_DIRS="kernel/perfmon kernel/perfmon/perf kernel/perfmon/inherit kernel/perfmon/trace arch/x86/perfmon include/uapi/perfmon"
 
 say() { echo "intree: $*"; }
 die() { echo "intree: ERROR: $*" >&2; exit 1; }

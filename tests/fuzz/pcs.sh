@@ -27,7 +27,7 @@ nm -S --defined-only "$vmlinux" | awk 'NF == 4 && ($3 == "t" || $3 == "T") { pri
 awk '{ n[$3]++ } END { for (s in n) if (n[s] == 1) print s }' "$tmp/syms" | sort > "$tmp/unique"
 
 idx=0
-for o in $(cd "$obj" && ls kernel/perfmon/*.o kernel/perfmon/perf/*.o kernel/perfmon/trace/*.o arch/x86/perfmon/*.o 2>/dev/null); do
+for o in $(cd "$obj" && ls kernel/perfmon/*.o kernel/perfmon/perf/*.o kernel/perfmon/inherit/*.o kernel/perfmon/trace/*.o arch/x86/perfmon/*.o 2>/dev/null); do
 	case $o in */built-in.o|*.mod.o) continue ;; esac
 	# the object's own .text functions that vmlinux names once
 	objdump -t "$obj/$o" | awk '/ F \.text\t/ { print $NF }' | sort -u |

@@ -33,6 +33,37 @@ START_TEST(test_create_flags)
 }
 END_TEST
 
+static int layer_flag_check(u32 flags)
+{
+	return flags & PFM_FL_SYSTEM_WIDE ? -EINVAL : 0;
+}
+
+/* A layer's flag is accepted only while it serves it, with its own rules. */
+START_TEST(test_layer_flag)
+{
+	static const struct pfm_flag_ops ops = {
+		.flag = PFM_FL_INHERIT,
+		.check = layer_flag_check,
+	};
+	static const struct pfm_flag_ops core_flag = { .flag = PFM_FL_CLOEXEC };
+	static const struct pfm_flag_ops two_bits = { .flag = 0x60 };
+
+	ck_assert_int_eq(pfm_check_create_flags(PFM_FL_INHERIT), -EINVAL);
+	ck_assert_int_eq(pfm_flag_ops_register(&core_flag), -EINVAL);
+	ck_assert_int_eq(pfm_flag_ops_register(&two_bits), -EINVAL);
+	ck_assert_int_eq(pfm_flag_ops_register(&ops), 0);
+	ck_assert_int_eq(pfm_flag_ops_register(&ops), -EBUSY);
+	ck_assert_int_eq(pfm_check_create_flags(PFM_FL_INHERIT | PFM_FL_CLOEXEC), 0);
+	ck_assert_int_eq(pfm_check_create_flags(PFM_FL_INHERIT | PFM_FL_SYSTEM_WIDE),
+			 -EINVAL);
+	/* the layer's rules apply to its flag's contexts only */
+	ck_assert_int_eq(pfm_check_create_flags(PFM_FL_SYSTEM_WIDE), 0);
+	ck_assert_int_eq(pfm_check_create_flags(0x40), -EINVAL);
+	pfm_flag_ops_unregister(&ops);
+	ck_assert_int_eq(pfm_check_create_flags(PFM_FL_INHERIT), -EINVAL);
+}
+END_TEST
+
 START_TEST(test_alloc_set0_only)
 {
 	struct pfm_context *ctx = ck_ctx_new(PFM_FL_CLOEXEC | PFM_FL_OVFL_NO_MSG);
@@ -177,6 +208,7 @@ Suite *pfm_ctx_suite(void)
 	TCase *tc = pfm_host_tcase("ctx", pfm_host_setup);
 
 	tcase_add_test(tc, test_create_flags);
+	tcase_add_test(tc, test_layer_flag);
 	tcase_add_test(tc, test_alloc_set0_only);
 	tcase_add_test(tc, test_refcount_frees);
 	tcase_add_test(tc, test_alloc_failure_each_point);

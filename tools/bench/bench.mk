@@ -7,7 +7,9 @@
 # interleaved round by round (medians and quartiles of the ratios), the cost per
 # sample (a page fault sampled into a ring, the unmonitored fault's cost taken away),
 # and the cost of reading 1..8 counts (build/bench/read.png); bench-mem: the kernel memory of each
-# monitoring object against perf_events' (build/bench/mem.json).
+# monitoring object against perf_events' (build/bench/mem.json); bench-fork: a program
+# forking 1000 children under pfmon (PFM_FL_INHERIT), perf stat and pfmon's ptrace
+# way, as ratios to perf stat (build/bench/fork.json; FORK_BENCH_N, FORK_BENCH_ROUNDS).
 #
 # The guests run under QEMU's instruction counting (BENCH_ICOUNT): with a fixed
 # shift the guest's clock advances 2^shift ns per instruction (shift=0: 1 ns), and
@@ -25,8 +27,8 @@
 # guest has one CPU; under shift=auto it takes some 13 s of guest time.  Nor can
 # the kernel calibrate its delay loop (calibrate_delay_direct() fails after some
 # 35 s of guest time): lpj= on the command line skips the calibration.
-.PHONY: bench bench-mux bench-ops bench-mem prof-read
-bench: bench-mux bench-ops bench-mem
+.PHONY: bench bench-mux bench-ops bench-mem bench-fork prof-read
+bench: bench-mux bench-ops bench-mem bench-fork
 
 BENCH_ICOUNT ?= -icount shift=0,sleep=off -smp 1
 BENCH_QEMU_OPTS := $(if $(findstring icount,$(PFM_QEMU_OPTS)),$(strip $(PFM_QEMU_OPTS) \
@@ -113,6 +115,19 @@ bench-mem: module $(B)/guest/bin/mem_bench
 		$(if $(BENCH_APPEND),--append "$(BENCH_APPEND)") --timeout 600 --log $(B)/bench/mem.log
 	@sed -n 's/^BENCH-MEM-JSON: //p' $(B)/bench/mem.log | tr -d '\r' > $(B)/bench/mem.json
 	@echo "bench: $(B)/bench/mem.json"
+
+FORK_BENCH_ENV := $(if $(FORK_BENCH_N),FORK_BENCH_N=$(FORK_BENCH_N)) \
+		  $(if $(FORK_BENCH_ROUNDS),FORK_BENCH_ROUNDS=$(FORK_BENCH_ROUNDS))
+bench-fork: module $(B)/guest/bin/fork_bench $(B)/guest/bin/pfmon
+	@mkdir -p $(B)/bench
+	$(MKINITRAMFS) $(B)/bench/fork.cpio.gz $(TOP)/tools/bench/run-fork.sh \
+		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/fork_bench:/bin/fork_bench \
+		$(B)/guest/bin/pfmon:/bin/pfmon +/usr/bin/perf:/usr/bin/perf
+	$(BENCH_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/bench/fork.cpio.gz \
+		$(if $(strip $(BENCH_APPEND) $(FORK_BENCH_ENV)),--append "$(strip $(BENCH_APPEND) $(FORK_BENCH_ENV))") \
+		--timeout 1200 --log $(B)/bench/fork.log
+	@sed -n 's/^BENCH-FORK-JSON: //p' $(B)/bench/fork.log | tr -d '\r' > $(B)/bench/fork.json
+	@echo "bench: $(B)/bench/fork.json"
 
 # prof-read: instructions per function of one read of PROF_N counts (4), perfmon's
 # pfm_read_pmds() or perf's group read() (PROF_MODE=pfm or perf), single-stepped

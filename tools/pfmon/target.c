@@ -5,18 +5,28 @@
  * One context per monitored thread (a command, -p, -t) or CPU (-a, -C), all
  * programmed alike; the counts are their sums.
  *
- * The kernel does not carry an attachment over fork() or clone(), so pfmon does
- * it: the command runs under ptrace with PTRACE_O_TRACEFORK, VFORK and CLONE,
- * and each new thread or process gets its own context before its first
- * instruction (it starts stopped; the attach takes effect when it returns to
- * user mode).  With --no-inherit only the command's first thread is counted.
- * The command itself stops at a SIGSTOP it sends itself before exec, so that its
- * context is attached and started before the exec: the counts cover the command
- * from its first instruction.
+ * A command's new threads and processes are counted by the kernel: its context
+ * is created with PFM_FL_INHERIT, which gives each of them a context of its own
+ * before its first instruction and adds its counts into the command's at its
+ * exit (perfmon.h, INHERITANCE).  The command then runs without ptrace: it waits
+ * on a pipe until its context is attached and started, then execs, so the counts
+ * cover it from its first instruction.
  *
- * -p follows a running process the same way: perfmon has no inheritance for
- * its own contexts (the kernel's is the perf shim's, for perf_event_open()
- * events), so after attaching a context to each thread in /proc/PID/task pfmon
+ * What the kernel's inheritance cannot give is still done with ptrace,
+ * PTRACE_O_TRACEFORK, VFORK and CLONE, each new thread or process getting its
+ * own context from pfmon before its first instruction: --per-thread (a line per
+ * thread), sampling and several sets (a sampling format, which an inherit
+ * context cannot have), and -I: a read of an inherit context has its live
+ * children's counts, but its sets' durations (pfm_getinfo_evtsets()) are the
+ * command's thread's own, so an interval in which only children ran would show
+ * as "<not counted>".  The command then stops at a SIGSTOP it sends itself
+ * before exec, so that its context is attached and started before the exec.
+ * With --no-inherit only the command's first thread is counted.
+ *
+ * -p follows a running process with ptrace too: its threads exist before pfmon
+ * and each gets a context of pfmon's, and a thread made while pfmon reads the
+ * task list would be found twice, by the list and by the kernel's inheritance;
+ * so after attaching a context to each thread in /proc/PID/task pfmon
  * takes every thread with PTRACE_SEIZE, which neither stops nor signals it, with
  * the same options, and reads the task list again until no thread is new.  A
  * thread created from then on gets its context before its first instruction,
@@ -42,6 +52,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -152,13 +163,39 @@ static void groups_free(void)
 	ngroups = 0;
 }
 
+/* The command's new threads and processes are the kernel's to follow (see above). */
+static int kernel_inherit(void)
+{
+	return opts.argv && opts.inherit && !opts.ncpus && !opts.npids &&
+	       opts.aggr != AGGR_THREAD && !opts.smpl_period && opts.nsets <= 1 &&
+	       !opts.interval_ms;
+}
+
+#define INHERIT_LOST	"/sys/kernel/perfmon/inherit_lost_count"
+
+/* New threads the kernel could not give a context so far (all users'), or -1. */
+static long inherit_lost(void)
+{
+	long n = -1;
+	FILE *f;
+
+	f = fopen(INHERIT_LOST, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
 /*
  * A started context on the thread or CPU; fatal: a failure ends pfmon, else
  * the target is left uncounted with a warning (a thread pfmon follows).
  */
 static int ctx_open(long target, int fatal)
 {
-	int flags = PFM_FL_CLOEXEC | (opts.ncpus ? PFM_FL_SYSTEM_WIDE : 0);
+	int flags = PFM_FL_CLOEXEC | (opts.ncpus ? PFM_FL_SYSTEM_WIDE : 0) |
+		    (kernel_inherit() ? PFM_FL_INHERIT : 0);
 	const char *what = "pfm_create_context";
 	struct smpl_buf *smpl = NULL;
 	const void *log = NULL;
@@ -405,22 +442,35 @@ static int reap(struct pfmon_result *res)
  * exec comes back through errfd, so that no counts are printed for a command
  * that never ran.
  */
-static void spawn(int errfd_pair[2])
+/* In the command's child, ready: the exec, or why it failed on errfd. */
+static void __attribute__((noreturn)) command_exec(int errfd, int ready)
 {
-	int st, err;
+	int err;
 
+	if (ready)
+		execvp(opts.argv[0], opts.argv);
+	err = errno;
+	/* if the parent cannot hear it, it sees no report and an exit 127 */
+	if (write(errfd, &err, sizeof(err)) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+static void command_fork(void)
+{
 	child = fork();
 	if (child < 0)
 		pfmon_fail("fork", errno, -1);
+}
+
+static void spawn(int errfd_pair[2])
+{
+	int st;
+
+	command_fork();
 	if (!child) {
 		close(errfd_pair[0]);
-		if (!ptrace(PTRACE_TRACEME, 0, 0, 0) && !raise(SIGSTOP))
-			execvp(opts.argv[0], opts.argv);
-		err = errno;
-		/* if the parent cannot hear it, it sees no report and an exit 127 */
-		if (write(errfd_pair[1], &err, sizeof(err)) < 0)
-			_exit(126);
-		_exit(127);
+		command_exec(errfd_pair[1], !ptrace(PTRACE_TRACEME, 0, 0, 0) && !raise(SIGSTOP));
 	}
 	close(errfd_pair[1]);
 	while (waitpid(child, &st, __WALL) < 0)
@@ -434,12 +484,67 @@ static void spawn(int errfd_pair[2])
 }
 
 
+/*
+ * Waits until the child is asleep in read() of fd, for up to 10 s: the system
+ * calls it makes before it are not the command's, and a context started while
+ * it still makes them would count some of them, as the race goes.
+ */
+static void wait_child_read(int fd)
+{
+	struct timespec ts = { 0, 100000 };
+	char path[64], buf[64];
+	long nr, arg;
+	int i, f, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", child);
+	for (i = 0; i < 100000; i++) {
+		f = open(path, O_RDONLY | O_CLOEXEC);
+		if (f < 0)
+			return;
+		n = read(f, buf, sizeof(buf) - 1);
+		close(f);
+		if (n <= 0)
+			return;
+		buf[n] = '\0';
+		if (sscanf(buf, "%ld %lx", &nr, &arg) == 2 && nr == SYS_read && arg == fd)
+			return;
+		nanosleep(&ts, NULL);
+	}
+}
+
+/*
+ * The command for the kernel's inheritance: no ptrace at all.  The child waits
+ * in read() on go until its context is attached and started (the attach takes
+ * effect as it returns to user mode), then execs; pfmon's exit before that ends
+ * the wait with nothing read, and the child with it.  Returns go's write end.
+ */
+static int spawn_untraced(int errfd_pair[2])
+{
+	int go[2];
+	char c;
+
+	if (pipe2(go, O_CLOEXEC))
+		pfmon_fail("pipe2", errno, -1);
+	command_fork();
+	if (!child) {
+		close(errfd_pair[0]);
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);	/* pfmon is gone */
+		command_exec(errfd_pair[1], 1);
+	}
+	close(errfd_pair[1]);
+	wait_child_read(go[0]);
+	close(go[0]);
+	return go[1];
+}
+
 static long trace_options(void)
 {
 	long options = PTRACE_O_TRACEEXEC;
 
 	/* a CPU session counts every thread there already */
-	if (opts.inherit && !opts.ncpus)
+	if (opts.inherit && !opts.ncpus && !kernel_inherit())
 		options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 	if (opts.smpl_period)
 		options |= PTRACE_O_TRACEEXIT;
@@ -568,6 +673,8 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 {
 	struct pollfd pfd[1 + 1024];
 	int errpipe[2] = { -1, -1 }, i, n, done = 0, timeout, err;
+	long lost = kernel_inherit() ? inherit_lost() : -1;
+	int go = -1;
 	uint64_t start, next_tick = 0, next_adapt = 0, t, last_tick;
 	const struct pfmon_group *v;
 	char c;
@@ -584,12 +691,15 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 	if (opts.argv) {
 		if (pipe2(errpipe, O_CLOEXEC))
 			pfmon_fail("pipe2", errno, -1);
-		spawn(errpipe);
+		if (kernel_inherit())
+			go = spawn_untraced(errpipe);
+		else
+			spawn(errpipe);
 	}
 	for (i = 0; i < opts.ncpus; i++)
 		ctx_open(opts.cpus[i], 1);
 	attach_pids();
-	if (opts.argv && !opts.ncpus && child > 0 && ntracees)
+	if (opts.argv && !opts.ncpus && child > 0 && (ntracees || go >= 0))
 		ctx_open(child, 1);
 	start = now_ns();
 	last_tick = start;
@@ -597,8 +707,14 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		next_tick = start + opts.interval_ms * 1000000ULL;
 	if (opts.smpl_freq)
 		next_adapt = start + freq_adapt_ms() * 1000000ULL;
-	if (opts.argv && ntracees)
+	if (go >= 0) {
+		/* counted from here: the exec */
+		if (write(go, "g", 1) != 1)
+			pfmon_fail("write", errno, -1);
+		close(go);
+	} else if (opts.argv && ntracees) {
 		run_command();
+	}
 	else if (opts.argv)
 		done = 1;	/* it could not even stop itself: errpipe says why */
 
@@ -647,6 +763,11 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		ctx_retire(nctx - 1);
 	totals(res->count, 1);
 	res->groups = view(&res->ngroups);
+	/* the kernel's count is every user's: a loss of another run shows here too */
+	if (lost >= 0 && inherit_lost() > lost)
+		fprintf(stderr, "pfmon: not counted: %ld new threads or processes, and what they "
+			"started: the kernel could not give them a context (ctx_per_user_max, "
+			"memory: %s)\n", inherit_lost() - lost, INHERIT_LOST);
 	if (seizing)
 		release_seized();
 	ntracees = 0;

@@ -64,7 +64,8 @@
  *   and a PFM_MSG_END message is queued.
  * - close() of the last fd while attached: the context is detached and freed; the
  *   monitored thread is left with nothing.
- * - fork(): attachments are never inherited (the fd is, as any fd).
+ * - fork(): attachments are not inherited (the fd is, as any fd), but with
+ *   PFM_FL_INHERIT (INHERITANCE).
  * - exec(): the attachment stays if the attach rule (ATTACHING) still allows it with
  *   the credentials the controller had when it attached, applied to the new image;
  *   the fd follows PFM_FL_CLOEXEC.  Where the kernel withdraws ptrace-read access at
@@ -82,6 +83,43 @@
  *   hook of the kernel's until it next runs, and the context with it (counted in
  *   contexts_count and against ctx_per_user_max): one per thread at most.
  * - A CPU going offline detaches its per-CPU session.
+ *
+ * INHERITANCE (PFM_FL_INHERIT)
+ *
+ * A per-thread context created with PFM_FL_INHERIT counts its thread's new threads
+ * and child processes too.  Once it is loaded on a thread, every thread and child
+ * that thread creates (clone, fork, vfork, pthread_create), and recursively what
+ * they create, gets before its first user instruction a context of its own in the
+ * kernel, an inheritor: the opened context's event sets and PMCs as they are at
+ * the fork, its used PMDs at 0 without flags or reset values, started if the
+ * opened context is.  An inheritor has no fd and is never visible to user space.
+ * - When an inheritor's thread exits, its PMDs are added into the opened context's
+ *   PMDs of the same set and number (64-bit arithmetic, no overflow taken for the
+ *   sum; a set or PMD the opened context no longer has is not counted).  A child
+ *   process is folded before its parent can wait for it; a thread after the clear
+ *   of its tid (CLONE_CHILD_CLEARTID, pthread_join()) but before its process is
+ *   reaped.
+ * - pfm_read_pmds() of the opened context gives its own counts, the folded ones
+ *   and the live inheritors' current ones (each counted once: a fold that comes
+ *   during a read is in that read or the next).  The counts page (COUNTS PAGE)
+ *   shows the opened context's own and folded counts only.
+ * - pfm_start() (not a restart) and pfm_stop() of the opened context reach every
+ *   inheritor; an inheritor made while it is stopped starts stopped.
+ * - pfm_unload_context() or the last close() of the opened context ends the family:
+ *   every inheritor is folded in, detached and freed at once, its thread running or
+ *   asleep (a sleeping thread keeps the small hook LIFECYCLE describes until it next
+ *   runs).  The opened thread's exit detaches it as any context; its inheritors
+ *   keep counting into it until the close.  A new load starts a new family.
+ * - Overflow notification, sampling and blocking are the opened thread's own:
+ *   inheritors' PMDs carry no PFM_PMDFL_* flag, so their counts never notify.
+ *   PFM_FL_INHERIT with PFM_FL_SYSTEM_WIDE, PFM_FL_NOTIFY_BLOCK or PFM_FL_SMPL_FMT
+ *   is EINVAL, and so is the flag on a kernel built without the layer that serves
+ *   it.
+ * - Inheritors count against their user's ctx_per_user_max as any context, and
+ *   show in contexts_count and inherit_contexts_count.  A new thread that cannot
+ *   have one (the limit, no memory, a context of its own already) is created all
+ *   the same, but neither it nor its descendants are counted: each such thread
+ *   adds one to /sys/kernel/perfmon/inherit_lost_count.
  *
  * ACCESS (/sys/kernel/perfmon/)
  *
@@ -301,6 +339,7 @@
 #define PFM_FL_SMPL_FMT		0x04	/* a sampling format follows in the arguments */
 #define PFM_FL_OVFL_NO_MSG	0x08	/* no message queued on overflow */
 #define PFM_FL_CLOEXEC		0x10	/* the new fd is close-on-exec */
+#define PFM_FL_INHERIT		0x20	/* new threads and children count too (INHERIT) */
 
 /* Sampling format names (PFM_FL_SMPL_FMT) are shorter than this, with their NUL. */
 #define PFM_SMPL_NAME_MAX	64

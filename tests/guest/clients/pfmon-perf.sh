@@ -42,7 +42,39 @@ pfmon_compare() {
 	verdict pfmon "$name" "$p"
 }
 
+# pfmon_inherit NAME COMMAND...: pfmon and perf stat -x, on a command whose
+# children or threads each make 5000 getppid(): pfmon's kernel inheritance
+# (PFM_FL_INHERIT) counts the system calls perf counts, but for the command's
+# exec, which pfmon counts from before it, and a futex wait or two of a thread's
+# join; and about as few context switches (within 4: they vary by a few from run
+# to run, a thread's join most): neither the command nor its children are
+# stopped by ptrace any more
+pfmon_inherit() {
+	name=$1; shift
+	perf stat -x';' -o $OUT/$name.perf -e raw_syscalls:sys_enter,context-switches -- \
+		"$@" >/dev/null 2>&1
+	/bin/pfmon -x';' -o $OUT/$name.pfmon -e syscalls,context-switches -- "$@" >/dev/null
+	ps=$(awk -F';' '$3 == "raw_syscalls:sys_enter" { print $1 }' $OUT/$name.perf)
+	pc=$(awk -F';' '$3 == "context-switches" { print $1 }' $OUT/$name.perf)
+	ms=$(awk -F';' '$3 == "syscalls" { print $1 }' $OUT/$name.pfmon)
+	mc=$(awk -F';' '$3 == "context-switches" { print $1 }' $OUT/$name.pfmon)
+	echo "pfmon-perf: $name: system calls perf $ps, pfmon $ms; context switches perf $pc, pfmon $mc"
+	# for the record: pfmon's ptrace way, which stops each new thread (--per-thread)
+	/bin/pfmon --per-thread -x';' -o $OUT/$name.pfmon-pt -e context-switches -- "$@" >/dev/null
+	echo "pfmon-perf: $name: context switches with ptrace (--per-thread):" \
+		"$(awk -F';' '{ s += $2 } END { print s }' $OUT/$name.pfmon-pt)"
+	p=
+	[ -n "$ps" ] && [ -n "$ms" ] && [ "$ms" -ge "$ps" ] && [ "$ms" -le $((ps + 8)) ] ||
+		p="system calls: perf $ps, pfmon $ms"
+	[ -n "$pc" ] && [ -n "$mc" ] && [ "$mc" -le $((pc + 4)) ] ||
+		p="$p context switches: perf $pc, pfmon $mc"
+	verdict pfmon "$name" "$p"
+}
+
 client_pfmon_perf() {
+	pfmon_inherit pfmon-inherit-fork /bin/workload -s 5000 -f 2
+	pfmon_inherit pfmon-inherit-threads /bin/workload -s 5000 -T 2
+	pfmon_inherit pfmon-inherit-script /bin/sh -c '/bin/workload -s 5000; /bin/workload -s 5000'
 	pfmon_compare pfmon-csv 0 -x,
 	pfmon_compare pfmon-csv-semicolon 0 -x ';'
 	pfmon_compare pfmon-json 0 -j

@@ -69,6 +69,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pfm_door_suite());
 	srunner_add_suite(sr, pfm_attach_suite());
 	srunner_add_suite(sr, pfm_lifecycle_suite());
+	srunner_add_suite(sr, pfm_inherit_suite());
 	srunner_add_suite(sr, pfm_access_suite());
 	srunner_add_suite(sr, pfm_cpu_suite());
 	srunner_add_suite(sr, pfm_sets_suite());

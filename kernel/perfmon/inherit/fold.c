@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmon: PFM_FL_INHERIT's folds.  When an inheritor's thread exits, its counts
+ * are added into the opened context: each used PMD of each of its sets into the
+ * opened context's PMD of the same set and number, 64-bit arithmetic, as a value
+ * set in place (no overflow is taken for the sum).  The exit probe queues that on
+ * the exiting thread itself as a task_work item, which the thread runs in its
+ * exit once the core has detached its context and before its parent can reap it:
+ * a parent that has waited for its child reads the child's counts in the sum.
+ * The family's end folds the inheritors that are left in the same way.
+ *
+ * A user's read of the opened context adds the live inheritors' current values
+ * to its own and the folded ones (the flag's read op).  The read and a fold are
+ * serialised by the opened context's mutex only after the core has read the
+ * opened context: a fold in between is missed by that read and seen by the next,
+ * so an inheritor is never counted twice and a sum never goes down.
+ */
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "layer.h"
+#include "inherit.h"
+
+struct pfm_inh_sum {
+	struct pfarg_pmd *pmds;
+	unsigned int n;
+};
+
+/* Into the opened context where its state is: ctx->lock held. */
+static void pfm_inh_add(struct pfm_context *ctx, void *arg)
+{
+	struct pfm_inh_sum *sum = arg;
+	struct pfm_event_set *set;
+	struct pfarg_pmd *p;
+	unsigned int k;
+
+	for (k = 0; k < sum->n; k++) {
+		p = &sum->pmds[k];
+		set = pfm_find_set(ctx, p->reg_set);
+		/* a set or PMD the opened context no longer has is not counted */
+		if (!set || !test_bit(p->reg_num, set->used_pmds))
+			continue;
+		pfm_pmd_set_value(ctx, set, p->reg_num,
+				  pfm_pmd_value(ctx, set, p->reg_num) + p->reg_value);
+	}
+}
+
+/* The inheritor's used PMDs, read; its mutex held. */
+static int pfm_inh_sum_read(struct pfm_context *ctx, struct pfm_inh_sum *sum)
+{
+	struct pfm_event_set *set;
+	unsigned int n = 0, i;
+
+	pfm_for_each_set(ctx, set)
+		n += bitmap_weight(set->used_pmds, PFM_MAX_PMDS);
+	if (!n)
+		return 0;
+	sum->pmds = kcalloc(n, sizeof(*sum->pmds), GFP_KERNEL);
+	if (!sum->pmds)
+		return -ENOMEM;
+	pfm_for_each_set(ctx, set) {
+		for_each_set_bit(i, set->used_pmds, PFM_MAX_PMDS) {
+			sum->pmds[sum->n].reg_num = i;
+			sum->pmds[sum->n].reg_set = set->id;
+			sum->n++;
+		}
+	}
+	return pfm_read_pmds(ctx, sum->pmds, sum->n);
+}
+
+/*
+ * th's counts into the opened context, and th out of the family, detached and
+ * freed; opened ctx->mutex held.  A read that fails (no memory) loses th's counts
+ * and is counted as a lost inheritor.
+ */
+void pfm_inh_fold(struct pfm_inh_family *fam, struct pfm_inh_thread *th)
+{
+	struct pfm_context *ctx = th->ctx;
+	struct pfm_inh_sum sum = {};
+	int ret;
+
+	list_del(&th->entry);
+	pfm_inh_unmap(th);
+	mutex_lock_nested(pfm_ctx_mutex(ctx), SINGLE_DEPTH_NESTING);
+	/* stopped first: what the sum holds is all it will count */
+	if (pfm_ctx_is_loaded(ctx))
+		pfm_unload(ctx, 0);
+	ret = pfm_inh_sum_read(ctx, &sum);
+	mutex_unlock(pfm_ctx_mutex(ctx));
+	if (ret)
+		pfm_inh_lost();
+	else if (sum.n)
+		pfm_run_on_state(fam->ctx, pfm_inh_add, &sum);
+	kfree(sum.pmds);
+	pfm_context_put(ctx);
+	atomic_dec(&pfm_inh_nr_inheritors);
+	put_task_struct(th->task);
+	kfree(th);
+}
+
+/*
+ * One inheritor's values of the requests in rd, added to them; its mutex held.
+ * tmp has room for n, or is NULL (no memory): the requests one by one then.
+ */
+static void pfm_inh_read_live(struct pfm_context *ctx, struct pfm_pmd_read *rd,
+			      struct pfm_pmd_read *tmp, unsigned int n)
+{
+	struct pfm_pmd_read one;
+	unsigned int k;
+
+	if (tmp) {
+		for (k = 0; k < n; k++)
+			tmp[k].h = rd[k].h;
+		if (!pfm_read_pmd_vec(ctx, tmp, n)) {
+			for (k = 0; k < n; k++)
+				rd[k].value += tmp[k].value;
+			return;
+		}
+	}
+	/* a set or PMD made after its fork fails the vector: the others one by one */
+	for (k = 0; k < n; k++) {
+		one.h = rd[k].h;
+		if (!pfm_read_pmd_vec(ctx, &one, 1))
+			rd[k].value += one.value;
+	}
+}
+
+/* The flag's read op (layer.h): the live inheritors' counts into rd. */
+void pfm_inh_read(struct pfm_context *opened, struct pfm_pmd_read *rd, unsigned int n)
+{
+	struct pfm_inh_family *fam;
+	struct pfm_inh_thread *th;
+	struct pfm_pmd_read *tmp;
+
+	tmp = kmalloc_array(n, sizeof(*tmp), GFP_KERNEL);
+	mutex_lock(pfm_ctx_mutex(opened));
+	fam = pfm_inh_family_find(opened, false);
+	if (!fam)
+		goto out;
+	list_for_each_entry(th, &fam->members, entry) {
+		mutex_lock_nested(pfm_ctx_mutex(th->ctx), SINGLE_DEPTH_NESTING);
+		pfm_inh_read_live(th->ctx, rd, tmp, n);
+		mutex_unlock(pfm_ctx_mutex(th->ctx));
+	}
+out:
+	mutex_unlock(pfm_ctx_mutex(opened));
+	kfree(tmp);
+}
+
+struct pfm_inh_exit {
+	struct callback_head work;
+	struct pfm_inh_family *fam;
+};
+
+/* In the exiting inheritor, after the core's exit probe detached its context. */
+static void pfm_inh_exit_work(struct callback_head *head)
+{
+	struct pfm_inh_exit *e = container_of(head, struct pfm_inh_exit, work);
+	struct pfm_inh_family *fam = e->fam;
+	struct pfm_inh_thread *th, *found = NULL;
+
+	kfree(e);
+	mutex_lock(pfm_ctx_mutex(fam->ctx));
+	/* the family's end may have folded it already */
+	list_for_each_entry(th, &fam->members, entry) {
+		if (th->task == current) {
+			found = th;
+			break;
+		}
+	}
+	if (found)
+		pfm_inh_fold(fam, found);
+	mutex_unlock(pfm_ctx_mutex(fam->ctx));
+	pfm_inh_family_put(fam);
+}
+
+/* task exits (the core's exit probe, layer.h): atomic context. */
+void pfm_inh_exit(struct task_struct *task)
+{
+	struct pfm_inh_thread *th;
+	struct pfm_inh_exit *e;
+	unsigned long flags;
+
+	if (!atomic_read(&pfm_inh_nr_threads))
+		return;
+	e = kmalloc(sizeof(*e), GFP_ATOMIC);
+	raw_spin_lock_irqsave(&pfm_inh_lock, flags);
+	th = pfm_inh_lookup_locked(task);
+	if (th && !th->ctx) {
+		/* the opened thread: its inheritors live on until the family ends */
+		pfm_inh_opened_exit_locked(th);
+		raw_spin_unlock_irqrestore(&pfm_inh_lock, flags);
+		put_task_struct(th->task);
+		kfree(th);
+		kfree(e);
+		return;
+	}
+	if (th && e && refcount_inc_not_zero(&th->fam->ref)) {
+		e->fam = th->fam;
+		init_task_work(&e->work, pfm_inh_exit_work);
+		/* the exit runs its task_work items after this probe */
+		if (task_work_add(task, &e->work, TWA_NONE))
+			refcount_dec(&th->fam->ref);	/* the opened one holds its own */
+		else
+			e = NULL;
+	}
+	raw_spin_unlock_irqrestore(&pfm_inh_lock, flags);
+	/* not queued: the family's end folds it */
+	kfree(e);
+}
