@@ -59,11 +59,11 @@ static bool pfm_dfl_smpl_handler(struct pfm_smpl_buf *b, struct pfm_context *ctx
 				 struct pfm_event_set *set, unsigned int pmd)
 {
 	struct pfm_dfl_smpl_hdr *hdr = b->addr;
-	struct pfm_pmd *p = &set->pmds[pmd];
+	struct pfm_pmd *p = pfm_set_pmd(set, pmd);
 	struct pfm_dfl_smpl_entry *e;
 	static const u64 none[PFM_PMD_BV];
-	const unsigned long *smpl = (const unsigned long *)(set->opts ?
-							     set->opts[pmd].smpl_pmds : none);
+	const u64 *smpl_bv = set->opts ? pfm_set_opts(set, pmd)->smpl_pmds : none;
+	const unsigned long *smpl = (const unsigned long *)smpl_bv;
 	u64 cur = hdr->hdr_cur_offs, *val;
 	size_t need;
 	unsigned int j;

@@ -52,8 +52,8 @@ static u64 *pfm_mux_put_values(u64 *val, const struct pfm_event_set *set)
 {
 	unsigned int i;
 
-	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots)
-		*val++ = set->pmds[i].value;
+	for_each_set_bit(i, set->used_pmds, pfm_pmu.pmd_end)
+		*val++ = pfm_set_pmd(set, i)->value;
 	return val;
 }
 
@@ -67,8 +67,8 @@ static void pfm_mux_smpl_switch(struct pfm_smpl_buf *b, struct pfm_context *ctx,
 	size_t need;
 
 	if (prev)
-		nr_prev = bitmap_weight(prev->used_pmds, pfm_pmu.num_pmd_slots);
-	nr_next = bitmap_weight(next->used_pmds, pfm_pmu.num_pmd_slots);
+		nr_prev = bitmap_weight(prev->used_pmds, pfm_pmu.pmd_end);
+	nr_next = bitmap_weight(next->used_pmds, pfm_pmu.pmd_end);
 	need = sizeof(*e) + (nr_prev + nr_next) * sizeof(u64);
 	if (cur > b->size || need > b->size - cur) {
 		hdr->hdr_lost++;

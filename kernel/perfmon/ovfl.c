@@ -21,11 +21,11 @@
 /* PMD i's reset value, less a random part within its random mask with PFM_PMDFL_RANDOM. */
 static u64 pfm_reset_value(const struct pfm_event_set *set, unsigned int i, bool long_reset)
 {
-	const struct pfm_pmd *p = &set->pmds[i];
+	const struct pfm_pmd *p = pfm_set_pmd(set, i);
 	u64 r = long_reset ? p->long_reset : p->short_reset;
 
 	if ((p->flags & PFM_PMDFL_RANDOM) && set->opts)
-		r -= get_random_u64() & set->opts[i].random_mask;
+		r -= get_random_u64() & pfm_set_opts(set, i)->random_mask;
 	return r;
 }
 
@@ -36,7 +36,7 @@ static u64 pfm_reset_value(const struct pfm_event_set *set, unsigned int i, bool
 static void pfm_pmd_reset(struct pfm_event_set *set, unsigned int i, bool long_reset,
 			  bool live)
 {
-	struct pfm_pmd *p = &set->pmds[i];
+	struct pfm_pmd *p = pfm_set_pmd(set, i);
 	unsigned int j;
 
 	p->last_reset_val = pfm_reset_value(set, i, long_reset);
@@ -45,8 +45,8 @@ static void pfm_pmd_reset(struct pfm_event_set *set, unsigned int i, bool long_r
 		pfm_pmd_reload(set, i);
 	if (!set->opts)
 		return;
-	for_each_set_bit(j, (unsigned long *)set->opts[i].reset_pmds, pfm_pmu.num_pmd_slots) {
-		struct pfm_pmd *q = &set->pmds[j];
+	for_each_set_bit(j, (unsigned long *)pfm_set_opts(set, i)->reset_pmds, pfm_pmu.pmd_end) {
+		struct pfm_pmd *q = pfm_set_pmd(set, j);
 
 		if (j == i || !test_bit(j, set->used_pmds))
 			continue;
@@ -89,8 +89,8 @@ noinline void pfm_overflow_act_locked(struct pfm_context *ctx)
 	bitmap_zero(set->ovfl_pending, PFM_MAX_PMDS);
 	bitmap_zero(notify, PFM_MAX_PMDS);
 	/* a sample per overflow: the bits are looked for inline, and counted here */
-	pfm_for_each_reg(i, ovfl, pfm_pmu.num_pmd_slots) {
-		struct pfm_pmd *p = &set->pmds[i];
+	pfm_for_each_reg(i, ovfl, pfm_pmu.pmd_end) {
+		struct pfm_pmd *p = pfm_set_pmd(set, i);
 		bool full = false;
 
 		n++;
@@ -128,7 +128,7 @@ struct pfm_event_set *pfm_overflow_restart_locked(struct pfm_context *ctx)
 	struct pfm_event_set *set = ctx->active;
 	unsigned int i;
 
-	for_each_set_bit(i, set->restart_pmds, pfm_pmu.num_pmd_slots)
+	for_each_set_bit(i, set->restart_pmds, pfm_pmu.pmd_end)
 		pfm_pmd_reset(set, i, true, false);
 	bitmap_zero(set->restart_pmds, PFM_MAX_PMDS);
 	pfm_upage_refresh(ctx);

@@ -24,7 +24,7 @@ static inline void pfm_overflow_pending_locked(struct pfm_context *ctx)
 	const unsigned long *pending = ctx->active->ovfl_pending;
 	unsigned int w;
 
-	for (w = 0; w < BITS_TO_LONGS(pfm_pmu.num_pmd_slots); w++) {
+	for (w = 0; w < BITS_TO_LONGS(pfm_pmu.pmd_end); w++) {
 		if (pending[w]) {
 			pfm_overflow_act_locked(ctx);
 			return;

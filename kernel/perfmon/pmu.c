@@ -43,6 +43,29 @@ static void pfm_pmu_sync_each_bound(bool system_wide)
 }
 
 /*
+ * The slots of a set's arrays (pmu.h), made again whenever a unit comes: each
+ * implemented register's, in logical order, and a fresh set's PMC values.
+ */
+static void pfm_pmu_index(void)
+{
+	unsigned int i, n = 0;
+
+	BUILD_BUG_ON(PFM_MAX_PMDS * sizeof(struct pfm_pmd) > U16_MAX);
+	for_each_set_bit(i, pfm_pmu.impl_pmcs, PFM_MAX_PMCS) {
+		pfm_pmu.pmc_slot[i] = n;
+		pfm_pmu.dfl_pmcs[n++] = pfm_pmu.pmc[i].desc->dfl_val;
+	}
+	pfm_pmu.num_pmc_slots = n;
+	n = 0;
+	for_each_set_bit(i, pfm_pmu.impl_pmds, PFM_MAX_PMDS) {
+		pfm_pmu.pmd_slot[i] = n;
+		pfm_pmu.pmd_off[i] = n * sizeof(struct pfm_pmd);
+		pfm_pmu.slot_pmd[n++] = i;
+	}
+	pfm_pmu.num_pmd_slots = n;
+}
+
+/*
  * Registers of a unit may not overlap those of another: the logical numbers are the
  * ABI, so a unit says where its registers go rather than being placed by the core.
  */
@@ -68,27 +91,36 @@ int pfm_pmu_add_unit(const struct pfm_pmu_unit *u)
 
 		if (!(u->pmcs[i].type & PFM_REG_I))
 			continue;
-		pfm_pmu.pmc[n] = (struct pfm_reg){ .desc = &u->pmcs[i], .unit = u, .idx = i };
+		pfm_pmu.pmc[n] = (struct pfm_reg){ .desc = &u->pmcs[i], .unit = u, .idx = i,
+						   .dep_pmd = PFM_NO_REG };
 		__set_bit(n, pfm_pmu.impl_pmcs);
 		if (!u->bind) {
 			__set_bit(n, pfm_pmu.moved_pmcs);
 			pfm_pmu.any_moved = true;
 		}
-		pfm_pmu.num_pmc_slots = max(pfm_pmu.num_pmc_slots, n + 1);
+		pfm_pmu.pmc_end = max(pfm_pmu.pmc_end, n + 1);
 	}
-	for (i = 0; i < u->num_pmds; i++) {
-		unsigned int n = u->first_pmd + i;
+	/* backwards, so that each PMC's chain of PMDs goes up */
+	for (i = u->num_pmds; i-- > 0;) {
+		unsigned int n = u->first_pmd + i, dep = u->pmds[i].dep_pmc;
 
 		if (!(u->pmds[i].type & PFM_REG_I))
 			continue;
-		pfm_pmu.pmd[n] = (struct pfm_reg){ .desc = &u->pmds[i], .unit = u, .idx = i };
+		pfm_pmu.pmd[n] = (struct pfm_reg){ .desc = &u->pmds[i], .unit = u, .idx = i,
+						   .dep_pmd = PFM_NO_REG };
+		/* a PMD whose PMC is not implemented is never brought in by a write */
+		if (u->pmcs[dep].type & PFM_REG_I) {
+			pfm_pmu.pmd[n].dep_pmd = pfm_pmu.pmc[u->first_pmc + dep].dep_pmd;
+			pfm_pmu.pmc[u->first_pmc + dep].dep_pmd = n;
+		}
 		__set_bit(n, pfm_pmu.impl_pmds);
 		if (!u->bind) {
 			__set_bit(n, pfm_pmu.moved_pmds);
 			pfm_pmu.any_moved = true;
 		}
-		pfm_pmu.num_pmd_slots = max(pfm_pmu.num_pmd_slots, n + 1);
+		pfm_pmu.pmd_end = max(pfm_pmu.pmd_end, n + 1);
 	}
+	pfm_pmu_index();
 	pfm_pmu.units[pfm_pmu.num_units++] = u;
 	if (u->bind) {
 		pfm_pmu.bound[pfm_pmu.num_bound++] = u;

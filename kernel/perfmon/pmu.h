@@ -152,19 +152,46 @@ struct pfm_pmu_unit {
 	int (*encode_attr)(const struct perf_event_attr *attr, struct pfm_attr_enc *enc);
 };
 
+/* pfm_reg.dep_pmd: no register */
+#define PFM_NO_REG	0xffff
+
 /* One logical register: where it lives. */
 struct pfm_reg {
 	const struct pfm_regdesc *desc;
 	const struct pfm_pmu_unit *unit;
 	u16 idx;			/* index inside the unit */
+	/*
+	 * A PMC's first PMD, a PMD's next one controlled by the same PMC, or
+	 * PFM_NO_REG: a write of a PMC finds the PMDs it controls at once rather
+	 * than by looking at every PMD of its unit.
+	 */
+	u16 dep_pmd;
 };
 
 struct pfm_pmu {
 	const char *model;
 	const struct pfm_pmu_unit *units[PFM_MAX_UNITS];
 	unsigned int num_units;
-	unsigned int num_pmc_slots;	/* highest implemented PMC + 1 */
+	unsigned int pmc_end;		/* highest implemented PMC + 1 */
+	unsigned int pmd_end;
+	/*
+	 * A set keeps the implemented registers alone, in logical order: its
+	 * pmcs[] and pmds[] have num_pmc_slots and num_pmd_slots entries, and
+	 * register i is entry pmc_slot[i] or pmd_slot[i] (sets.h: pfm_set_pmc(),
+	 * pfm_set_pmd()); slot_pmd[] is the way back.  The registers of a unit
+	 * that implements all of its own are contiguous in a set as they are in
+	 * logical numbers (the software unit's bank points at its first PMD and
+	 * strides over the others).
+	 * pmd_off[i] is PMD i's entry as a byte offset in pmds[], so that the hot
+	 * paths reach it in one load, as they reached it by its number.
+	 */
+	unsigned int num_pmc_slots;
 	unsigned int num_pmd_slots;
+	u16 pmc_slot[PFM_MAX_PMCS];
+	u16 pmd_slot[PFM_MAX_PMDS];
+	u16 pmd_off[PFM_MAX_PMDS];
+	u16 slot_pmd[PFM_MAX_PMDS];
+	u64 dfl_pmcs[PFM_MAX_PMCS];	/* a fresh set's pmcs[]: the quiescent values */
 	struct pfm_reg pmc[PFM_MAX_PMCS];
 	struct pfm_reg pmd[PFM_MAX_PMDS];
 	DECLARE_BITMAP(impl_pmcs, PFM_MAX_PMCS);

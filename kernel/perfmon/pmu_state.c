@@ -34,7 +34,7 @@ bool pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
 void pfm_pmd_load(struct pfm_event_set *set, unsigned int i)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmd[i];
-	struct pfm_pmd *p = &set->pmds[i];
+	struct pfm_pmd *p = pfm_set_pmd(set, i);
 	u64 hw = p->value & pfm_pmd_ovfl_mask(r->desc);
 
 	r->unit->write_pmd(set->system_wide, r->idx, hw);
@@ -44,7 +44,7 @@ void pfm_pmd_load(struct pfm_event_set *set, unsigned int i)
 void pfm_pmd_reload(struct pfm_event_set *set, unsigned int i)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmd[i];
-	u64 hw = set->pmds[i].value & pfm_pmd_ovfl_mask(r->desc);
+	u64 hw = pfm_set_pmd(set, i)->value & pfm_pmd_ovfl_mask(r->desc);
 
 	if (r->unit->reload_pmd)
 		r->unit->reload_pmd(set->system_wide, r->idx, hw);
@@ -56,15 +56,15 @@ static void pfm_pmc_load(struct pfm_event_set *set, unsigned int i)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmc[i];
 
-	r->unit->write_pmc(set->system_wide, r->idx, set->pmcs[i]);
+	r->unit->write_pmc(set->system_wide, r->idx, *pfm_set_pmc(set, i));
 }
 
 /* The registers of the set that move at a switch: used, of a unit with registers. */
 static void pfm_set_moved(const struct pfm_event_set *set, unsigned long *pmcs,
 			  unsigned long *pmds)
 {
-	bitmap_and(pmcs, set->used_pmcs, pfm_pmu.moved_pmcs, pfm_pmu.num_pmc_slots);
-	bitmap_and(pmds, set->used_pmds, pfm_pmu.moved_pmds, pfm_pmu.num_pmd_slots);
+	bitmap_and(pmcs, set->used_pmcs, pfm_pmu.moved_pmcs, pfm_pmu.pmc_end);
+	bitmap_and(pmds, set->used_pmds, pfm_pmu.moved_pmds, pfm_pmu.pmd_end);
 }
 
 /* Only the registers the set uses are written: the others are quiescent already. */
@@ -75,9 +75,9 @@ void pfm_set_restore(struct pfm_event_set *set)
 	unsigned int i;
 
 	pfm_set_moved(set, pmcs, pmds);
-	pfm_for_each_reg(i, pmcs, pfm_pmu.num_pmc_slots)
+	pfm_for_each_reg(i, pmcs, pfm_pmu.pmc_end)
 		pfm_pmc_load(set, i);
-	pfm_for_each_reg(i, pmds, pfm_pmu.num_pmd_slots)
+	pfm_for_each_reg(i, pmds, pfm_pmu.pmd_end)
 		pfm_pmd_load(set, i);
 }
 
@@ -89,9 +89,9 @@ void pfm_set_save(struct pfm_event_set *set)
 	unsigned int i;
 
 	pfm_set_moved(set, pmcs, pmds);
-	pfm_for_each_reg(i, pmds, pfm_pmu.num_pmd_slots)
+	pfm_for_each_reg(i, pmds, pfm_pmu.pmd_end)
 		pfm_pmd_sync(set, i);
-	pfm_for_each_reg(i, pmcs, pfm_pmu.num_pmc_slots) {
+	pfm_for_each_reg(i, pmcs, pfm_pmu.pmc_end) {
 		const struct pfm_reg *r = &pfm_pmu.pmc[i];
 
 		r->unit->write_pmc(set->system_wide, r->idx, r->desc->dfl_val);
@@ -110,11 +110,11 @@ void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to)
 	unsigned int i, pmc_writes = 0;
 
 	pfm_set_moved(from, pmcs, pmds);
-	for_each_set_bit(i, pmds, pfm_pmu.num_pmd_slots)
+	for_each_set_bit(i, pmds, pfm_pmu.pmd_end)
 		pfm_pmd_sync(from, i);
 	pfm_set_moved(to, to_pmcs, pmds);
-	bitmap_or(pmcs, pmcs, to_pmcs, pfm_pmu.num_pmc_slots);
-	for_each_set_bit(i, pmcs, pfm_pmu.num_pmc_slots) {
+	bitmap_or(pmcs, pmcs, to_pmcs, pfm_pmu.pmc_end);
+	for_each_set_bit(i, pmcs, pfm_pmu.pmc_end) {
 		const struct pfm_reg *r = &pfm_pmu.pmc[i];
 		u64 cur = test_bit(i, from->used_pmcs) ? from->pmcs[i] : r->desc->dfl_val;
 		u64 want = test_bit(i, to->used_pmcs) ? to->pmcs[i] : r->desc->dfl_val;
@@ -124,10 +124,10 @@ void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to)
 			pmc_writes++;
 		}
 	}
-	for_each_set_bit(i, pmds, pfm_pmu.num_pmd_slots)
+	for_each_set_bit(i, pmds, pfm_pmu.pmd_end)
 		pfm_pmd_load(to, i);
 	pfm_stat_add(set_switch_pmc_writes, pmc_writes);
-	pfm_stat_add(set_switch_pmd_writes, bitmap_weight(pmds, pfm_pmu.num_pmd_slots));
+	pfm_stat_add(set_switch_pmd_writes, bitmap_weight(pmds, pfm_pmu.pmd_end));
 }
 
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i)
@@ -138,7 +138,7 @@ u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned i
 void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value)
 {
-	set->pmds[i].value = value;
+	pfm_set_pmd(set, i)->value = value;
 	if (pfm_live(ctx, set) && pfm_pmd_counting(ctx, i))
 		pfm_pmd_load(set, i);
 }
@@ -151,7 +151,7 @@ void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 void pfm_pmc_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value)
 {
-	set->pmcs[i] = value;
+	*pfm_set_pmc(set, i) = value;
 	pfm_pmc_update(ctx, set, i);
 }
 

@@ -53,8 +53,8 @@ static inline bool pfm_set_moves(const struct pfm_event_set *set)
 {
 	if (!pfm_pmu.any_moved)
 		return false;
-	return bitmap_intersects(set->used_pmcs, pfm_pmu.moved_pmcs, pfm_pmu.num_pmc_slots) ||
-	       bitmap_intersects(set->used_pmds, pfm_pmu.moved_pmds, pfm_pmu.num_pmd_slots);
+	return bitmap_intersects(set->used_pmcs, pfm_pmu.moved_pmcs, pfm_pmu.pmc_end) ||
+	       bitmap_intersects(set->used_pmds, pfm_pmu.moved_pmds, pfm_pmu.pmd_end);
 }
 
 void pfm_set_restore(struct pfm_event_set *set);
@@ -71,7 +71,7 @@ void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to);
 static __always_inline bool __pfm_pmd_sync(struct pfm_event_set *set, unsigned int i)
 {
 	const struct pfm_reg *r = &pfm_pmu.pmd[i];
-	struct pfm_pmd *p = &set->pmds[i];
+	struct pfm_pmd *p = pfm_set_pmd(set, i);
 	u64 mask, hw, old;
 
 	if (r->unit->bind) {
@@ -121,7 +121,7 @@ static inline u64 pfm_pmd_value_live(const struct pfm_context *ctx, struct pfm_e
 {
 	if (live && test_bit(i, set->used_pmds) && pfm_pmd_counting(ctx, i))
 		__pfm_pmd_sync(set, i);
-	return set->pmds[i].value;
+	return pfm_set_pmd(set, i)->value;
 }
 
 /*

@@ -79,29 +79,24 @@ static void pfm_apply_pmcs(struct pfm_context *ctx, void *arg)
 {
 	struct pfm_rw_args *a = arg;
 	struct pfarg_pmc *req = a->req;
-	unsigned int k, i;
+	unsigned int k, pmd;
 
 	for (k = 0; k < a->n; k++) {
 		struct pfm_event_set *set = pfm_find_set(ctx, req[k].reg_set);
-		const struct pfm_reg *r = &pfm_pmu.pmc[req[k].reg_num];
-		const struct pfm_pmu_unit *u = r->unit;
 
-		set->pmcs[req[k].reg_num] = req[k].reg_value;
+		*pfm_set_pmc(set, req[k].reg_num) = req[k].reg_value;
 		__set_bit(req[k].reg_num, set->used_pmcs);
 		pfm_pmc_update(ctx, set, req[k].reg_num);
 
 		/* The PMDs this PMC controls come into use with it. */
-		for (i = 0; i < u->num_pmds; i++) {
-			unsigned int pmd = u->first_pmd + i;
-
-			if (!(u->pmds[i].type & PFM_REG_I) || u->pmds[i].dep_pmc != r->idx)
-				continue;
+		for (pmd = pfm_pmu.pmc[req[k].reg_num].dep_pmd; pmd != PFM_NO_REG;
+		     pmd = pfm_pmu.pmd[pmd].dep_pmd) {
 			if (req[k].reg_flags & PFM_PMCFL_NO_EMUL64)
 				__set_bit(pmd, set->no_emul64);
 			else
 				__clear_bit(pmd, set->no_emul64);
 			if (!__test_and_set_bit(pmd, set->used_pmds))
-				pfm_pmd_set_value(ctx, set, pmd, set->pmds[pmd].value);
+				pfm_pmd_set_value(ctx, set, pmd, pfm_set_pmd(set, pmd)->value);
 		}
 	}
 	pfm_pmu_hw_join_locked(ctx);
@@ -311,7 +306,7 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 	for (k = 0; k < a->n; k++) {
 		struct pfm_event_set *set = pfm_find_set(ctx, req[k].reg_set);
 		unsigned int i = req[k].reg_num;
-		struct pfm_pmd *p = &set->pmds[i];
+		struct pfm_pmd *p = pfm_set_pmd(set, i);
 
 		p->flags = req[k].reg_flags;
 		p->long_reset = req[k].reg_long_reset;
@@ -319,7 +314,7 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 		p->ovfl_switch_cnt = req[k].reg_ovfl_switch_cnt;
 		/* no array: the request gives none of it (pfm_pmd_opts_get()) */
 		if (set->opts) {
-			struct pfm_pmd_opts *o = &set->opts[i];
+			struct pfm_pmd_opts *o = pfm_set_opts(set, i);
 
 			memcpy(o->reset_pmds, req[k].reg_reset_pmds, sizeof(o->reset_pmds));
 			memcpy(o->smpl_pmds, req[k].reg_smpl_pmds, sizeof(o->smpl_pmds));
@@ -433,7 +428,7 @@ static noinline void pfm_read_registers(struct pfm_context *ctx, struct pfm_pmd_
 			live = pfm_live(ctx, set);
 		if (live && pfm_pmd_in_register(set, i)) {
 			pfm_pmd_sync(set, i);
-			pfm_pmd_give(rd, &set->pmds[i]);
+			pfm_pmd_give(rd, pfm_set_pmd(set, i));
 		}
 	}
 }
@@ -468,7 +463,7 @@ static __always_inline long __pfm_read_locked(struct pfm_context *ctx, struct pf
 			regs = true;
 			continue;
 		}
-		pfm_pmd_give(r, &set->pmds[i]);
+		pfm_pmd_give(r, pfm_set_pmd(set, i));
 	}
 	if (unlikely(regs))
 		pfm_read_registers(ctx, rd, n);

@@ -118,17 +118,20 @@ efault:
  * A visit that named the live set, where some units count in registers, brings
  * the PMDs it asked of them up to date after every check, as the long way does: a
  * failed read reads no register.  src[] points at what the answer reads; those in
- * the live set's own array are its PMDs.
+ * the live set's own array are its PMDs, each in its slot (pmu.h).
  */
 static noinline void pfm_read_sync_registers(struct pfm_event_set *live,
 					     const unsigned long *src, unsigned int n)
 {
 	unsigned long first = (unsigned long)live->pmds;
-	unsigned int k, i;
+	unsigned int k, s, i;
 
 	for (k = 0; k < n; k++) {
-		i = (src[k] - first) / sizeof(struct pfm_pmd);
-		if (src[k] >= first && i < pfm_pmu.num_pmd_slots && pfm_pmd_in_register(live, i))
+		s = (src[k] - first) / sizeof(struct pfm_pmd);
+		if (src[k] < first || s >= pfm_pmu.num_pmd_slots)
+			continue;
+		i = pfm_pmu.slot_pmd[s];
+		if (pfm_pmd_in_register(live, i))
 			pfm_pmd_sync(live, i);
 	}
 }
@@ -183,7 +186,7 @@ static __always_inline bool pfm_read_at_once(struct pfm_context *ctx,
 			if (!user_access_begin(q, (end - q) * sizeof(*q)))
 				goto enable;
 		}
-		*s = (unsigned long)&base[h.num];
+		*s = (unsigned long)pfm_pmd_at(base, h.num);
 	}
 	if (unlikely(rsvd))
 		goto fault;

@@ -18,7 +18,6 @@
 struct pfm_event_set *pfm_set_alloc(u16 id, bool system_wide)
 {
 	struct pfm_event_set *set;
-	unsigned int i;
 
 	set = kzalloc(sizeof(*set), GFP_KERNEL);
 	if (!set)
@@ -26,14 +25,15 @@ struct pfm_event_set *pfm_set_alloc(u16 id, bool system_wide)
 	set->id = id;
 	set->system_wide = system_wide;
 	INIT_LIST_HEAD(&set->list);
-	set->pmcs = kcalloc(max(pfm_pmu.num_pmc_slots, 1U), sizeof(*set->pmcs), GFP_KERNEL);
+	/* the PMCs copied whole, not zeroed first: they are not zero but quiescent */
+	set->pmcs = kmalloc_array(max(pfm_pmu.num_pmc_slots, 1U), sizeof(*set->pmcs),
+				  GFP_KERNEL);
 	set->pmds = kcalloc(max(pfm_pmu.num_pmd_slots, 1U), sizeof(*set->pmds), GFP_KERNEL);
 	if (!set->pmcs || !set->pmds) {
 		pfm_set_free(set);
 		return NULL;
 	}
-	for_each_set_bit(i, pfm_pmu.impl_pmcs, pfm_pmu.num_pmc_slots)
-		set->pmcs[i] = pfm_pmu.pmc[i].desc->dfl_val;
+	memcpy(set->pmcs, pfm_pmu.dfl_pmcs, pfm_pmu.num_pmc_slots * sizeof(*set->pmcs));
 	pfm_set_pmcs_changed(set);
 	return set;
 }

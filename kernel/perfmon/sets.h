@@ -53,11 +53,38 @@ struct pfm_event_set {
 	DECLARE_BITMAP(used_pmcs, PFM_MAX_PMCS);	/* written by the user */
 	DECLARE_BITMAP(used_pmds, PFM_MAX_PMDS);
 	DECLARE_BITMAP(no_emul64, PFM_MAX_PMDS);	/* PMDs exported raw */
+	/* by slot (pmu.h): reached through pfm_set_pmc(), pfm_set_pmd(), pfm_set_opts() */
 	u64 *pmcs;			/* [pfm_pmu.num_pmc_slots] */
 	u64 pmcs_gen;			/* names these PMC values (pfm_set_pmcs_changed()) */
 	struct pfm_pmd *pmds;		/* [pfm_pmu.num_pmd_slots] */
 	struct pfm_pmd_opts *opts;	/* [pfm_pmu.num_pmd_slots], or NULL: none */
 };
+
+/* The value of implemented PMC i in set. */
+static inline u64 *pfm_set_pmc(const struct pfm_event_set *set, unsigned int i)
+{
+	return &set->pmcs[pfm_pmu.pmc_slot[i]];
+}
+
+/* Implemented PMD i's entry in pmds, the array of a set. */
+static __always_inline struct pfm_pmd *pfm_pmd_at(struct pfm_pmd *pmds, unsigned int i)
+{
+	return (void *)pmds + pfm_pmu.pmd_off[i];
+}
+
+/* What set keeps for implemented PMD i. */
+static __always_inline struct pfm_pmd *pfm_set_pmd(const struct pfm_event_set *set,
+						   unsigned int i)
+{
+	return pfm_pmd_at(set->pmds, i);
+}
+
+/* The options of implemented PMD i in set, which has them (set->opts). */
+static inline struct pfm_pmd_opts *pfm_set_opts(const struct pfm_event_set *set,
+						unsigned int i)
+{
+	return &set->opts[pfm_pmu.pmd_slot[i]];
+}
 
 /* The context's sets, in id order (ctx->mutex or ctx->lock held). */
 #define pfm_for_each_set(ctx, set)	list_for_each_entry(set, &(ctx)->sets, list)

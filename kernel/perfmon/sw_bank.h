@@ -39,6 +39,7 @@ struct pfm_sw_bank {
 	u64 pmc[PFM_SW_NUM_COUNTERS];
 	u64 pmcs_gen;			/* the set values pmc[] holds, 0 if unknown */
 	struct pfm_event_set *set;	/* bound: the live set, whose PMDs count */
+	u64 *set_vals;			/* bound: its first PMD's value (pfm_sw_bind_to()) */
 	u64 own[PFM_SW_NUM_COUNTERS];	/* the PMDs when unbound */
 	u64 stamp[PFM_SW_NUM_COUNTERS];	/* task-clock counters: when they last folded */
 	struct hrtimer timer;		/* the next carry of a task-clock counter */
@@ -60,7 +61,17 @@ static inline struct pfm_sw_bank *pfm_sw_bank(bool system_wide)
 static inline u64 *pfm_sw_vals(struct pfm_sw_bank *c, unsigned int *stride)
 {
 	*stride = c->set ? PFM_SW_SET_STRIDE : 1;
-	return c->set ? &c->set->pmds[PFM_SW_FIRST_PMD].value : c->own;
+	return c->set ? c->set_vals : c->own;
+}
+
+/*
+ * The bank counts into set's PMDs from here: their slots are contiguous (pmu.h),
+ * the first one's found once rather than at every count.
+ */
+static inline void pfm_sw_bind_to(struct pfm_sw_bank *c, struct pfm_event_set *set)
+{
+	c->set = set;
+	c->set_vals = &pfm_set_pmd(set, PFM_SW_FIRST_PMD)->value;
 }
 
 static inline u64 *pfm_sw_pmd(struct pfm_sw_bank *c, unsigned int i)

@@ -163,7 +163,8 @@ void pfm_sw_keyed_write_replace(struct pfm_context *ctx, const struct pfarg_pmc 
 		if (j == k) {
 			set = pfm_find_set(ctx, req[k].reg_set);
 			if (set)
-				pfm_sw_keyed_release(req[k].reg_num, set->pmcs[req[k].reg_num]);
+				pfm_sw_keyed_release(req[k].reg_num,
+						     *pfm_set_pmc(set, req[k].reg_num));
 		}
 		for (j = k + 1; j < n && !pfm_sw_same_reg(&req[j], &req[k]); j++)
 			;
@@ -172,17 +173,20 @@ void pfm_sw_keyed_write_replace(struct pfm_context *ctx, const struct pfarg_pmc 
 	}
 }
 
-/* A set going away lets go of the keys its values hold. */
+/*
+ * A set going away lets go of the keys its values hold: only a written PMC
+ * holds one (a quiescent value has no event).
+ */
 void pfm_sw_keyed_set_free(const struct pfm_event_set *set)
 {
-	unsigned int i;
+	unsigned int i = PFM_SW_FIRST_PMC;
 
 	if (!set->pmcs)
 		return;
 	/* a PMU without the software unit (the host tests' bare ones) has no slot for it */
-	for (i = PFM_SW_FIRST_PMC; i < PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS; i++)
-		if (i < pfm_pmu.num_pmc_slots && test_bit(i, pfm_pmu.impl_pmcs))
-			pfm_sw_keyed_release(i, set->pmcs[i]);
+	for_each_set_bit_from(i, set->used_pmcs, PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS)
+		if (test_bit(i, pfm_pmu.impl_pmcs))
+			pfm_sw_keyed_release(i, *pfm_set_pmc(set, i));
 }
 
 /* The payload of the hit being counted on this CPU (layer.h). */

@@ -355,7 +355,7 @@ static void pfm_sw_enable(bool system_wide)
 static noinline void pfm_sw_bind_pmcs(struct pfm_sw_bank *c, struct pfm_event_set *set,
 				      bool system_wide, u64 now)
 {
-	const u64 *pmcs = set->pmcs + PFM_SW_FIRST_PMC;
+	const u64 *pmcs = pfm_set_pmc(set, PFM_SW_FIRST_PMC);
 	u64 look;
 	unsigned int i;
 
@@ -370,7 +370,7 @@ static noinline void pfm_sw_bind_pmcs(struct pfm_sw_bank *c, struct pfm_event_se
 	c->pmcs_gen = set->pmcs_gen;
 	if (c->stale)
 		pfm_sw_recount(c);
-	c->set = set;
+	pfm_sw_bind_to(c, set);
 	pfm_sw_start(c, system_wide, now);
 }
 
@@ -383,7 +383,7 @@ static void pfm_sw_bind(struct pfm_event_set *set, bool system_wide, u64 now)
 		pfm_sw_bind_pmcs(c, set, system_wide, now);
 		return;
 	}
-	c->set = set;
+	pfm_sw_bind_to(c, set);
 	pfm_sw_start(c, system_wide, now);
 }
 

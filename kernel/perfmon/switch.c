@@ -66,8 +66,11 @@ void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set)
 	ctx->active = set;
 	set->runs++;
 	set->timeout_left_ns = pfm_run_timeout(set);
-	pfm_for_each_reg(i, set->used_pmds, pfm_pmu.num_pmd_slots)
-		set->pmds[i].switch_left = set->pmds[i].ovfl_switch_cnt;
+	pfm_for_each_reg(i, set->used_pmds, pfm_pmu.pmd_end) {
+		struct pfm_pmd *p = pfm_set_pmd(set, i);
+
+		p->switch_left = p->ovfl_switch_cnt;
+	}
 	pfm_upage_refresh(ctx);
 }
 

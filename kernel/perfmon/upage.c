@@ -54,7 +54,7 @@ static bool pfm_upage_holds(const struct pfm_event_set *set, unsigned int i)
 	if (u->user_read)
 		return i < PFM_RDPMC_PMDS && !test_bit(i, set->no_emul64);
 	return u->pmd_in_page &&
-	       u->pmd_in_page(r->idx, set->pmcs[u->first_pmc + r->desc->dep_pmc]);
+	       u->pmd_in_page(r->idx, *pfm_set_pmc(set, u->first_pmc + r->desc->dep_pmc));
 }
 
 /*
@@ -119,7 +119,7 @@ void pfm_upage_show(struct pfm_context *ctx, bool live)
 	if (!pg)
 		return;
 	pfm_upage_begin(pg);
-	for_each_set_bit(i, set->used_pmds, pfm_pmu.num_pmd_slots) {
+	for_each_set_bit(i, set->used_pmds, pfm_pmu.pmd_end) {
 		if (!pfm_upage_holds(set, i))
 			continue;
 		if (pfm_pmu.pmd[i].unit->user_read) {
@@ -129,7 +129,7 @@ void pfm_upage_show(struct pfm_context *ctx, bool live)
 				if (!entry[i])
 					continue;
 			} else {
-				val = set->pmds[i].value;
+				val = pfm_set_pmd(set, i)->value;
 			}
 		} else {
 			val = pfm_pmd_value(ctx, set, i);

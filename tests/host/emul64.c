@@ -128,7 +128,7 @@ START_TEST(test_stop_saves_start_restores)
 	ck_stop(ctx);
 	ck_assert(!fake_pmu.enabled);
 	ck_assert_u64_eq(fake_pmu.pmc[0], fake_pmcs[0].dfl_val);	/* quiescent */
-	ck_assert_u64_eq(ctx_set0(ctx)->pmds[0].value, P48 + 15);
+	ck_assert_u64_eq(pfm_set_pmd(ctx_set0(ctx), 0)->value, P48 + 15);
 	/* Stopped: nothing counts, and reading touches no register. */
 	fake_pmu.pmd[0] = 0x1234;		/* someone else uses the PMU meanwhile */
 	acc = fake_pmu_accesses();

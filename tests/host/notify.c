@@ -55,7 +55,7 @@ START_TEST(test_notify_masks)
 	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
 	ck_assert(!ctx->masked);
 	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -5ULL);
-	ck_assert_u64_eq(ctx_set0(ctx)->pmds[PMD].last_reset_val, -5ULL);
+	ck_assert_u64_eq(pfm_set_pmd(ctx_set0(ctx), PMD)->last_reset_val, -5ULL);
 	syscalls(4);
 	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 1);
 	syscalls(1);
@@ -182,12 +182,12 @@ START_TEST(test_switch_deferred)
 	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
 	ck_assert_uint_eq(ctx->active->id, 1);
 	/* set 0's PMD got its long reset all the same */
-	ck_assert_u64_eq(pfm_find_set(ctx, 0)->pmds[PMD].value, -2ULL);
+	ck_assert_u64_eq(pfm_set_pmd(pfm_find_set(ctx, 0), PMD)->value, -2ULL);
 	syscalls(3);
 	/* software counts are the live set's own values in memory, live or not */
-	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmds[PMD].value, 3);
+	ck_assert_u64_eq(pfm_set_pmd(pfm_find_set(ctx, 1), PMD)->value, 3);
 	ck_stop(ctx);
-	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmds[PMD].value, 3);
+	ck_assert_u64_eq(pfm_set_pmd(pfm_find_set(ctx, 1), PMD)->value, 3);
 	ck_done(ctx);
 }
 END_TEST
@@ -289,7 +289,7 @@ START_TEST(test_random_reset)
 	shim_random = 0x1234567;			/* masked: 7 */
 	syscalls(1);
 	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -17ULL);
-	ck_assert_u64_eq(ctx_set0(ctx)->pmds[PMD].last_reset_val, -17ULL);
+	ck_assert_u64_eq(pfm_set_pmd(ctx_set0(ctx), PMD)->last_reset_val, -17ULL);
 	shim_random = 0;
 	syscalls(17);
 	ck_assert_u64_eq(ck_read_pmd(ctx, PMD), -10ULL);

@@ -51,8 +51,8 @@ START_TEST(test_both_units)
 	ck_assert_int_eq(pfm_pmu_add_unit(&pfm_sw_unit), 0);
 	ck_assert_uint_eq(pfm_pmu.num_units, 2);
 	ck_assert_str_eq(pfm_pmu.model, "fake48");
-	ck_assert_uint_eq(pfm_pmu.num_pmc_slots, PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS);
-	ck_assert_uint_eq(pfm_pmu.num_pmd_slots, PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS);
+	ck_assert_uint_eq(pfm_pmu.pmc_end, PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS);
+	ck_assert_uint_eq(pfm_pmu.pmd_end, PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS);
 	for (i = 0; i < PFM_MAX_PMCS; i++) {
 		bool impl = i < FAKE_NUM ||
 			    (i >= PFM_SW_FIRST_PMC && i < PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS);
@@ -75,7 +75,9 @@ START_TEST(test_sw_only)
 {
 	ck_assert_int_eq(pfm_pmu_add_unit(&pfm_sw_unit), 0);
 	ck_assert_str_eq(pfm_pmu.model, "software");
-	ck_assert_uint_eq(pfm_pmu.num_pmc_slots, PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS);
+	ck_assert_uint_eq(pfm_pmu.pmc_end, PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS);
+	ck_assert_uint_eq(pfm_pmu.num_pmc_slots, PFM_SW_NUM_COUNTERS);
+	ck_assert_uint_eq(pfm_pmu.num_pmd_slots, PFM_SW_NUM_COUNTERS);
 	ck_assert(!test_bit(0, pfm_pmu.impl_pmcs));
 	ck_assert(test_bit(PFM_SW_FIRST_PMC, pfm_pmu.impl_pmcs));
 }
@@ -93,8 +95,8 @@ START_TEST(test_overlap)
 	/* Right beside them is fine. */
 	ck_assert_int_eq(pfm_pmu_add_unit(fake_copy(FAKE_NUM,
 						    PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS)), 0);
-	ck_assert_uint_eq(pfm_pmu.num_pmd_slots,
-			  PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS + FAKE_NUM);
+	ck_assert_uint_eq(pfm_pmu.pmd_end, PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS + FAKE_NUM);
+	ck_assert_uint_eq(pfm_pmu.num_pmd_slots, PFM_SW_NUM_COUNTERS + 2 * FAKE_NUM);
 }
 END_TEST
 
@@ -110,6 +112,8 @@ START_TEST(test_unimplemented_hole)
 	ck_assert(!test_bit(1, pfm_pmu.impl_pmcs));
 	ck_assert(!test_bit(1, pfm_pmu.impl_pmds));
 	ck_assert(test_bit(2, pfm_pmu.impl_pmcs));
+	ck_assert_uint_eq(pfm_pmu.num_pmc_slots, FAKE_NUM - 1);
+	ck_assert_uint_eq(pfm_pmu.pmc_slot[2], 1);
 	/* so another unit may take it */
 	static struct pfm_pmu_unit one;
 
@@ -119,7 +123,11 @@ START_TEST(test_unimplemented_hole)
 	ck_assert_int_eq(pfm_pmu_add_unit(&one), 0);
 	ck_assert(test_bit(1, pfm_pmu.impl_pmcs));
 	ck_assert_ptr_eq(pfm_pmu.pmd[1].unit, &one);
+	ck_assert_uint_eq(pfm_pmu.pmc_end, FAKE_NUM);
 	ck_assert_uint_eq(pfm_pmu.num_pmc_slots, FAKE_NUM);
+	ck_assert_uint_eq(pfm_pmu.pmc_slot[1], 1);
+	ck_assert_uint_eq(pfm_pmu.pmc_slot[2], 2);
+	ck_assert_uint_eq(pfm_pmu.pmc[1].dep_pmd, 1);
 }
 END_TEST
 
@@ -174,8 +182,112 @@ START_TEST(test_bad_range_and_ops)
 	/* the top of the numbering space is usable */
 	ck_assert_int_eq(pfm_pmu_add_unit(fake_copy(PFM_MAX_PMCS - FAKE_NUM,
 						    PFM_MAX_PMDS - FAKE_NUM)), 0);
-	ck_assert_uint_eq(pfm_pmu.num_pmc_slots, PFM_MAX_PMCS);
-	ck_assert_uint_eq(pfm_pmu.num_pmd_slots, PFM_MAX_PMDS);
+	ck_assert_uint_eq(pfm_pmu.pmc_end, PFM_MAX_PMCS);
+	ck_assert_uint_eq(pfm_pmu.pmd_end, PFM_MAX_PMDS);
+	ck_assert_uint_eq(pfm_pmu.pmc_slot[PFM_MAX_PMCS - 1], FAKE_NUM - 1);
+	ck_assert_uint_eq(pfm_pmu.pmd_slot[PFM_MAX_PMDS - 1], FAKE_NUM - 1);
+}
+END_TEST
+
+/*
+ * The slots of a set's arrays: one for each implemented register, none for the
+ * others, in logical order whatever order the units came in; the software PMDs
+ * contiguous (its bank strides over them from the first); a fresh set's PMCs
+ * quiescent; each PMC's chain names exactly the PMDs it controls.
+ */
+static void ck_slots(const unsigned long *impl, unsigned int end, unsigned int num,
+		     const u16 *slot, const char *what)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < end; i++) {
+		if (!test_bit(i, impl))
+			continue;
+		ck_assert_msg(slot[i] == n, "%s%u: slot %u, not %u", what, i, slot[i], n);
+		n++;
+	}
+	ck_assert_uint_eq(n, num);
+	ck_assert_uint_eq(bitmap_weight(impl, end), num);
+}
+
+static void ck_slot_index(void)
+{
+	unsigned int i, n;
+
+	ck_slots(pfm_pmu.impl_pmcs, pfm_pmu.pmc_end, pfm_pmu.num_pmc_slots,
+		 pfm_pmu.pmc_slot, "PMC");
+	ck_slots(pfm_pmu.impl_pmds, pfm_pmu.pmd_end, pfm_pmu.num_pmd_slots,
+		 pfm_pmu.pmd_slot, "PMD");
+	for (n = 0; n < pfm_pmu.num_pmd_slots; n++) {
+		ck_assert_uint_eq(pfm_pmu.pmd_slot[pfm_pmu.slot_pmd[n]], n);
+		ck_assert_uint_eq(pfm_pmu.pmd_off[pfm_pmu.slot_pmd[n]], n * sizeof(struct pfm_pmd));
+	}
+	for (i = 0; i < PFM_SW_NUM_COUNTERS && test_bit(PFM_SW_FIRST_PMD, pfm_pmu.impl_pmds); i++)
+		ck_assert_uint_eq(pfm_pmu.pmd_slot[PFM_SW_FIRST_PMD + i],
+				  pfm_pmu.pmd_slot[PFM_SW_FIRST_PMD] + i);
+	for_each_set_bit(i, pfm_pmu.impl_pmcs, pfm_pmu.pmc_end)
+		ck_assert_u64_eq(pfm_pmu.dfl_pmcs[pfm_pmu.pmc_slot[i]],
+				 pfm_pmu.pmc[i].desc->dfl_val);
+	for_each_set_bit(i, pfm_pmu.impl_pmcs, pfm_pmu.pmc_end) {
+		const struct pfm_reg *r = &pfm_pmu.pmc[i];
+		unsigned int pmd, k, chained = 0, last = 0;
+
+		for (pmd = r->dep_pmd; pmd != PFM_NO_REG; pmd = pfm_pmu.pmd[pmd].dep_pmd) {
+			ck_assert(test_bit(pmd, pfm_pmu.impl_pmds));
+			ck_assert_ptr_eq(pfm_pmu.pmd[pmd].unit, r->unit);
+			ck_assert_uint_eq(pfm_pmu.pmd[pmd].desc->dep_pmc, r->idx);
+			ck_assert(!chained || pmd > last);		/* going up */
+			last = pmd;
+			chained++;
+		}
+		for (k = n = 0; k < r->unit->num_pmds; k++) {
+			const struct pfm_regdesc *d = &r->unit->pmds[k];
+
+			n += (d->type & PFM_REG_I) && d->dep_pmc == r->idx;
+		}
+		ck_assert_uint_eq(chained, n);
+	}
+}
+
+START_TEST(test_slot_index)
+{
+	struct pfm_event_set *set;
+	unsigned int i;
+
+	/* the software unit first: the fake one's registers go below its slots */
+	ck_assert_int_eq(pfm_pmu_add_unit(&pfm_sw_unit), 0);
+	ck_slot_index();
+	ck_assert_uint_eq(pfm_pmu.pmd_slot[PFM_SW_FIRST_PMD], 0);
+	ck_assert_int_eq(pfm_pmu_add_unit(&fake_unit), 0);
+	ck_slot_index();
+	ck_assert_uint_eq(pfm_pmu.num_pmc_slots, FAKE_NUM + PFM_SW_NUM_COUNTERS);
+	ck_assert_uint_eq(pfm_pmu.num_pmd_slots, FAKE_NUM + PFM_SW_NUM_COUNTERS);
+	ck_assert_uint_eq(pfm_pmu.pmd_slot[PFM_SW_FIRST_PMD], FAKE_NUM);
+	for (i = 0; i < FAKE_NUM; i++)
+		ck_assert_uint_eq(pfm_pmu.pmc[i].dep_pmd, i);
+	/* a set's arrays: entries of its registers alone, PMCs quiescent */
+	set = pfm_set_alloc(0, false);
+	ck_assert_ptr_nonnull(set);
+	for_each_set_bit(i, pfm_pmu.impl_pmcs, pfm_pmu.pmc_end)
+		ck_assert_u64_eq(*pfm_set_pmc(set, i), pfm_pmu.pmc[i].desc->dfl_val);
+	ck_assert_ptr_eq(pfm_set_pmd(set, PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS - 1),
+			 &set->pmds[pfm_pmu.num_pmd_slots - 1]);
+	pfm_set_free(set);
+}
+END_TEST
+
+/* A unit with a PMD controlled by an unimplemented PMC: the PMD is in no chain. */
+START_TEST(test_slot_chain_hole)
+{
+	struct pfm_pmu_unit *u = fake_copy(0, 0);
+
+	pmcs[2].type = 0;
+	ck_assert_int_eq(pfm_pmu_add_unit(u), 0);
+	ck_slot_index();
+	ck_assert_uint_eq(pfm_pmu.pmc[1].dep_pmd, 1);
+	ck_assert_uint_eq(pfm_pmu.pmd[1].dep_pmd, PFM_NO_REG);
+	ck_assert_uint_eq(pfm_pmu.pmd_slot[3], 3);
+	ck_assert_uint_eq(pfm_pmu.pmc_slot[3], 2);
 }
 END_TEST
 
@@ -193,6 +305,7 @@ START_TEST(test_too_many_units)
 	ck_add_fails(&units[PFM_MAX_UNITS], -ENOSPC);
 	pfm_pmu_reset();
 	ck_assert_uint_eq(pfm_pmu.num_units, 0);
+	ck_assert_uint_eq(pfm_pmu.pmc_end, 0);
 	ck_assert_uint_eq(pfm_pmu.num_pmc_slots, 0);
 	ck_assert(!test_bit(0, pfm_pmu.impl_pmcs));
 }
@@ -210,6 +323,8 @@ Suite *pfm_pmu_suite(void)
 	tcase_add_test(tc, test_bad_pmd);
 	tcase_add_test(tc, test_bad_pmc_dfl);
 	tcase_add_test(tc, test_bad_range_and_ops);
+	tcase_add_test(tc, test_slot_index);
+	tcase_add_test(tc, test_slot_chain_hole);
 	tcase_add_test(tc, test_too_many_units);
 	suite_add_tcase(s, tc);
 	return s;

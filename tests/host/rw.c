@@ -261,13 +261,13 @@ START_TEST(test_good_vector_live_applies)
 	ck_assert_int_eq(pfm_write_pmcs(ctx, vc, GOOD_PMCS), 0);
 	ck_assert_uint_gt(fake_pmu_accesses(), acc);
 	ck_assert_u64_eq(fake_pmu.pmc[1], FAKE_PMC_EN | FAKE_EV);
-	ck_assert_u64_eq(set->pmcs[2], FAKE_PMC_EN);
+	ck_assert_u64_eq(*pfm_set_pmc(set, 2), FAKE_PMC_EN);
 	acc = fake_pmu_accesses();
 	good_pmds(vd);
 	ck_assert_int_eq(pfm_write_pmds(ctx, vd, GOOD_PMDS), 0);
 	ck_assert_uint_gt(fake_pmu_accesses(), acc);
 	ck_assert_u64_eq(fake_pmu.pmd[1], FAKE_MASK - 3);
-	ck_assert_u64_eq(set->opts[SW_PMD(1)].reset_pmds[0], 1);
+	ck_assert_u64_eq(pfm_set_opts(set, SW_PMD(1))->reset_pmds[0], 1);
 	release_ctx(ctx);
 }
 END_TEST
@@ -280,9 +280,9 @@ START_TEST(test_write_pmcs_applies)
 	ck_write_pmc(ctx, 0, FAKE_PMC_EN | FAKE_EV, 0);
 	ck_write_pmc(ctx, 1, FAKE_EV, PFM_PMCFL_NO_EMUL64);
 	ck_write_pmc(ctx, SW_PMC(4), PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS), 0);
-	ck_assert_u64_eq(set->pmcs[0], FAKE_PMC_EN | FAKE_EV);
-	ck_assert_u64_eq(set->pmcs[1], FAKE_EV);
-	ck_assert_u64_eq(set->pmcs[SW_PMC(4)], PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS));
+	ck_assert_u64_eq(*pfm_set_pmc(set, 0), FAKE_PMC_EN | FAKE_EV);
+	ck_assert_u64_eq(*pfm_set_pmc(set, 1), FAKE_EV);
+	ck_assert_u64_eq(*pfm_set_pmc(set, SW_PMC(4)), PFM_SW_PMC(PFM_SW_EV_PAGE_FAULTS));
 	ck_assert(test_bit(0, set->used_pmcs) && test_bit(1, set->used_pmcs));
 	ck_assert(!test_bit(2, set->used_pmcs));
 	/* The PMDs they control come into use with them. */
@@ -401,7 +401,7 @@ START_TEST(test_pmd_flags)
 		d.reg_flags = flags[i];
 		ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), 0);
 		ck_assert_int_eq(pfm_read_pmds(ctx, &d, 1), 0);
-		ck_assert_uint_eq(ctx_set0(ctx)->pmds[0].flags, flags[i]);
+		ck_assert_uint_eq(pfm_set_pmd(ctx_set0(ctx), 0)->flags, flags[i]);
 	}
 	/* An unknown flag with a known one is EINVAL; so is sampling without a format. */
 	d.reg_flags = PFM_PMDFL_RANDOM | 0x40;
@@ -438,19 +438,19 @@ START_TEST(test_read_fills)
 	ck_assert_u64_eq(r[2].reg_value, 1ULL << 60);
 	ck_assert_u64_eq(r[3].reg_value, 0);		/* never written */
 	/* What the overflow machinery will use is kept. */
-	ck_assert_u64_eq(ctx_set0(ctx)->pmds[0].long_reset, 100);
-	ck_assert_u64_eq(ctx_set0(ctx)->pmds[0].short_reset, 50);
-	ck_assert_u64_eq(ctx_set0(ctx)->opts[0].reset_pmds[0], 0x6);
-	ck_assert_u64_eq(ctx_set0(ctx)->opts[0].smpl_pmds[1], 4);
-	ck_assert_u64_eq(ctx_set0(ctx)->opts[0].smpl_eventid, 0x77);
-	ck_assert_u64_eq(ctx_set0(ctx)->opts[0].random_mask, 0xff);
+	ck_assert_u64_eq(pfm_set_pmd(ctx_set0(ctx), 0)->long_reset, 100);
+	ck_assert_u64_eq(pfm_set_pmd(ctx_set0(ctx), 0)->short_reset, 50);
+	ck_assert_u64_eq(pfm_set_opts(ctx_set0(ctx), 0)->reset_pmds[0], 0x6);
+	ck_assert_u64_eq(pfm_set_opts(ctx_set0(ctx), 0)->smpl_pmds[1], 4);
+	ck_assert_u64_eq(pfm_set_opts(ctx_set0(ctx), 0)->smpl_eventid, 0x77);
+	ck_assert_u64_eq(pfm_set_opts(ctx_set0(ctx), 0)->random_mask, 0xff);
 	ck_assert_uint_eq(fake_pmu_accesses(), 0);
 	/* masks written empty are emptied */
 	w[0].reg_reset_pmds[0] = 0;
 	w[0].reg_smpl_pmds[1] = 0;
 	ck_assert_int_eq(pfm_write_pmds(ctx, w, 1), 0);
-	ck_assert_u64_eq(ctx_set0(ctx)->opts[0].reset_pmds[0], 0);
-	ck_assert_u64_eq(ctx_set0(ctx)->opts[0].smpl_pmds[1], 0);
+	ck_assert_u64_eq(pfm_set_opts(ctx_set0(ctx), 0)->reset_pmds[0], 0);
+	ck_assert_u64_eq(pfm_set_opts(ctx_set0(ctx), 0)->smpl_pmds[1], 0);
 	pfm_context_put(ctx);
 }
 END_TEST

@@ -83,8 +83,8 @@ START_TEST(test_modify_keeps_registers)
 	ck_write_set_pmc(ctx, 1, 0, FAKE_PMC_EN | 0x11);
 	ck_write_pmd_full(ctx, 1, 0, 1234, 0, 0, 0, 0);
 	ck_create_set(ctx, 1, PFM_SETFL_TIME_SWITCH, 50000);
-	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmcs[0], FAKE_PMC_EN | 0x11);
-	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmds[0].value, 1234);
+	ck_assert_u64_eq(*pfm_set_pmc(pfm_find_set(ctx, 1), 0), FAKE_PMC_EN | 0x11);
+	ck_assert_u64_eq(pfm_set_pmd(pfm_find_set(ctx, 1), 0)->value, 1234);
 	ck_assert_uint_eq(ck_info(ctx, 1).set_flags, PFM_SETFL_TIME_SWITCH);
 	ck_done(ctx);
 }
@@ -182,7 +182,7 @@ START_TEST(test_timeout_switch)
 	ck_assert(!ctx->timer.armed);
 
 	ck_assert_u64_eq(ck_read_pmd(ctx, 0), 15);		/* set 0's PMD0 */
-	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmds[0].value, 20);
+	ck_assert_u64_eq(pfm_set_pmd(pfm_find_set(ctx, 1), 0)->value, 20);
 	i0 = ck_info(ctx, 0);
 	i1 = ck_info(ctx, 1);
 	ck_assert_u64_eq(i0.set_runs, 2);
@@ -310,7 +310,7 @@ START_TEST(test_overflow_switch)
 
 	ck_assert_u64_eq(ck_read_pmd(ctx, pmd), -3ULL);		/* reset after the 2nd */
 	ck_assert_u64_eq(ck_read_pmd(ctx, pmd + 1), 6);
-	ck_assert_u64_eq(pfm_find_set(ctx, 1)->pmds[pmd].value, 1);
+	ck_assert_u64_eq(pfm_set_pmd(pfm_find_set(ctx, 1), pmd)->value, 1);
 	i = ck_info(ctx, 0);
 	ck_assert_u64_eq(i.set_ovfl_pmds[1], 1);		/* PMD64 overflowed last */
 	ck_assert_u64_eq(i.set_ovfl_pmds[0], 0);

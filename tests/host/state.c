@@ -391,7 +391,7 @@ START_TEST(test_switch_sets)
 	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_SET, 1), 0);
 	ck_assert_ptr_eq(ctx->active, s1);
 	ck_assert(ctx->started);
-	ck_assert_u64_eq(s0->pmds[0].value, 15);		/* saved */
+	ck_assert_u64_eq(pfm_set_pmd(s0, 0)->value, 15);		/* saved */
 	ck_assert_uint_eq(s0->duration_ns, 200);
 	ck_assert_u64_eq(fake_pmu.pmc[0], FAKE_PMC_EN | 2);	/* set 1 on the PMU */
 	ck_assert_u64_eq(fake_pmu.pmd[0], 1000);

@@ -339,7 +339,8 @@ START_TEST(test_syscall_hook_held)
 	pfm_host_env.sw_needs_get_ret = -ENOMEM;
 	c.reg_value = PFM_SW_PMC(PFM_SW_EV_SYSCALLS);
 	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), -ENOMEM);
-	ck_assert_u64_eq(ctx_set0(ctx)->pmcs[PFM_SW_FIRST_PMC + 1], 0);	/* unchanged */
+	/* unchanged */
+	ck_assert_u64_eq(*pfm_set_pmc(ctx_set0(ctx), PFM_SW_FIRST_PMC + 1), 0);
 	pfm_host_env.sw_needs_get_ret = 0;
 	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), 0);
 	ck_assert_int_eq(*users, 1);
@@ -590,12 +591,12 @@ START_TEST(test_bind_sets_in_turn)
 		count(PFM_SW_EV_SYSCALLS, 4);
 		u->unbind(false, 0);
 	}
-	ck_assert_u64_eq(sa->pmds[PFM_SW_FIRST_PMD].value, 6);
-	ck_assert_u64_eq(sa->pmds[PFM_SW_FIRST_PMD + N_SW - 1].value, 6);
-	ck_assert_u64_eq(sa->pmds[PFM_SW_FIRST_PMD + 5].value, 0);
-	ck_assert_u64_eq(sb->pmds[PFM_SW_FIRST_PMD + 5].value, 8);
-	ck_assert_u64_eq(sb->pmds[PFM_SW_FIRST_PMD].value, 0);
-	ck_assert_u64_eq(sb->pmds[PFM_SW_FIRST_PMD + N_SW - 1].value, 0);
+	ck_assert_u64_eq(pfm_set_pmd(sa, PFM_SW_FIRST_PMD)->value, 6);
+	ck_assert_u64_eq(pfm_set_pmd(sa, PFM_SW_FIRST_PMD + N_SW - 1)->value, 6);
+	ck_assert_u64_eq(pfm_set_pmd(sa, PFM_SW_FIRST_PMD + 5)->value, 0);
+	ck_assert_u64_eq(pfm_set_pmd(sb, PFM_SW_FIRST_PMD + 5)->value, 8);
+	ck_assert_u64_eq(pfm_set_pmd(sb, PFM_SW_FIRST_PMD)->value, 0);
+	ck_assert_u64_eq(pfm_set_pmd(sb, PFM_SW_FIRST_PMD + N_SW - 1)->value, 0);
 	pfm_context_put(a);
 	pfm_context_put(b);
 }

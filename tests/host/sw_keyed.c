@@ -161,7 +161,7 @@ START_TEST(test_holds)
 	ck_assert_int_eq(total_holds(), 2);
 
 	/* refusals: the source's errno, nothing held or changed */
-	before = ctx_set0(ctx)->pmcs[SW_PMC(0)];
+	before = *pfm_set_pmc(ctx_set0(ctx), SW_PMC(0));
 	v[0].reg_value = keyed(TP, 9, PFM_SW_PMC_USR);
 	v[1].reg_value = keyed(TP, BAD_KEY, PFM_SW_PMC_USR);
 	ck_assert_int_eq(pfm_write_pmcs(ctx, v, 2), -ENOENT);
@@ -169,7 +169,7 @@ START_TEST(test_holds)
 	ck_assert_int_eq(pfm_write_pmcs(ctx, v, 2), -EBUSY);
 	ck_assert_int_eq(holds[0][9], 0);
 	ck_assert_int_eq(total_holds(), 2);
-	ck_assert_u64_eq(ctx_set0(ctx)->pmcs[SW_PMC(0)], before);
+	ck_assert_u64_eq(*pfm_set_pmc(ctx_set0(ctx), SW_PMC(0)), before);
 	/* a key on an event that has none */
 	v[0].reg_value = PFM_SW_PMC(PFM_SW_EV_SYSCALLS) | (5ULL << PFM_SW_PMC_KEY_SHIFT);
 	ck_assert_int_eq(pfm_write_pmcs(ctx, v, 1), -EINVAL);

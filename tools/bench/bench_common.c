@@ -23,6 +23,29 @@ const int bench_perf_ev[BENCH_NEV] = {
 	PERF_COUNT_SW_CPU_MIGRATIONS,
 };
 
+int bench_pfm_four(void)
+{
+	struct pfarg_pmc pc[BENCH_NEV];
+	struct pfarg_pmd pd[BENCH_NEV];
+	int i, fd;
+
+	fd = pfm_create_context(0);
+	if (fd < 0)
+		return -1;
+	memset(pc, 0, sizeof(pc));
+	memset(pd, 0, sizeof(pd));
+	for (i = 0; i < BENCH_NEV; i++) {
+		pc[i].reg_num = PFM_SW_FIRST_PMC + i;
+		pc[i].reg_value = PFM_SW_PMC(bench_pfm_ev[i]) | PFM_SW_PMC_OS;
+		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
+	}
+	if (pfm_write_pmcs(fd, pc, sizeof(pc)) || pfm_write_pmds(fd, pd, sizeof(pd))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

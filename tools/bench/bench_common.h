@@ -11,6 +11,12 @@
 extern const int bench_pfm_ev[BENCH_NEV];
 extern const int bench_perf_ev[BENCH_NEV];
 
+/*
+ * A perfmon context of the four events, PMC i and PMD i of the software PMU
+ * counting event i at both levels, written from 0 and not attached: its fd, or -1.
+ */
+int bench_pfm_four(void);
+
 struct stat3 {
 	double p25, med, p75;
 };

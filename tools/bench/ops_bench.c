@@ -146,8 +146,6 @@ static void session_open_syscalls(struct session *s)
 
 static void session_open(struct session *s, enum tool tool, enum counts counts)
 {
-	struct pfarg_pmc pc[NEV];
-	struct pfarg_pmd pd[NEV];
 	int i;
 
 	memset(s, 0, sizeof(*s));
@@ -157,19 +155,8 @@ static void session_open(struct session *s, enum tool tool, enum counts counts)
 		return;
 	}
 	if (tool == PERFMON) {
-		s->fd[0] = pfm_create_context(0);
-		if (s->fd[0] < 0)
-			die("pfm_create_context");
-		memset(pc, 0, sizeof(pc));
-		memset(pd, 0, sizeof(pd));
-		for (i = 0; i < NEV; i++) {
-			pc[i].reg_num = PFM_SW_FIRST_PMC + i;
-			pc[i].reg_value = PFM_SW_PMC(bench_pfm_ev[i]) | PFM_SW_PMC_OS;
-			pd[i].reg_num = PFM_SW_FIRST_PMD + i;
-		}
-		if (pfm_write_pmcs(s->fd[0], pc, sizeof(pc)) ||
-		    pfm_write_pmds(s->fd[0], pd, sizeof(pd)) ||
-		    pfm_load_context(s->fd[0], 0, gettid()))
+		s->fd[0] = bench_pfm_four();
+		if (s->fd[0] < 0 || pfm_load_context(s->fd[0], 0, gettid()))
 			die("perfmon setup");
 		for (i = 0; i < NEV; i++)
 			s->pd[i].reg_num = PFM_SW_FIRST_PMD + i;

@@ -9,6 +9,7 @@
 #   tools/bench/prof-read.sh OUTDIR pfm|perf N
 #   tools/bench/prof-read.sh OUTDIR pfm-four|perf-four
 #   tools/bench/prof-read.sh OUTDIR csw-none|csw-pfm|csw-perf
+#   tools/bench/prof-read.sh OUTDIR ses-pfm
 #
 # The csw modes follow one round trip of bench-ops' ctxsw instead of a read, both
 # processes and the switches between them (prof_read.c).
@@ -22,7 +23,7 @@ kernel=${GUEST_KERNEL:?} ko=${PFM_KO:?}
 bin=$top/build/guest/bin/prof_read
 mkdir -p "$out"
 case $mode in
-csw-*|smp-*|*-four)	args=$mode tag=$out/prof-$mode ;;
+csw-*|smp-*|ses-*|*-four)	args=$mode tag=$out/prof-$mode ;;
 *)	args="$mode $n" tag=$out/prof-$mode-$n ;;
 esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/perfmon-prof.XXXXXX")

@@ -20,6 +20,8 @@
  * sampling or every fault sampled into a perf ring, through perfmon's
  * perf_event_open or the kernel's; the ring is emptied between calls, so that
  * every call writes a sample.
+ * ses-pfm: one session of bench-ops' session row: a context created, its four
+ * events programmed, attached to this thread, and closed.
  * The debugger stops at prof_call() (its address from the symbol table), steps to
  * its return and attributes each instruction to the function it is in.
  */
@@ -53,7 +55,7 @@ static const int perf_ev[3] = {
 };
 
 static int fd0, nr;
-static int use_perf, use_csw, use_smp;
+static int use_perf, use_csw, use_smp, use_ses;
 static struct sample_session smp;
 /* the pages the fault mode touches, one a call, given back when all were */
 #define SMP_PAGES	256
@@ -64,9 +66,23 @@ static pid_t ponger;
 static struct pfarg_pmd pd[MAXN];
 static uint64_t buf[1 + MAXN];
 
+/* bench-ops' session of the four events, opened and closed */
+static int session_call(void)
+{
+	int fd = bench_pfm_four(), ret;
+
+	if (fd < 0)
+		return 1;
+	ret = pfm_load_context(fd, 0, gettid());
+	close(fd);
+	return ret != 0;
+}
+
 /* the call the debugger follows, from its first instruction to its return */
 __attribute__((noinline)) int prof_call(void)
 {
+	if (use_ses)
+		return session_call();
 	if (use_smp) {
 		((volatile char *)smp_pages)[smp_next * smp_psz] = 1;
 		return 0;
@@ -115,23 +131,15 @@ static void setup_perf(void)
 /* bench-ops' session: its four events on this thread, started */
 static void setup_four(const char *tool)
 {
-	struct pfarg_pmc pc[BENCH_NEV];
 	int i, fd;
 
 	nr = BENCH_NEV;
 
 	if (!strcmp(tool, "pfm")) {
-		fd0 = pfm_create_context(0);
-		if (fd0 < 0)
-			die("pfm_create_context");
-		memset(pc, 0, sizeof(pc));
-		for (i = 0; i < BENCH_NEV; i++) {
-			pc[i].reg_num = PFM_SW_FIRST_PMC + i;
-			pc[i].reg_value = PFM_SW_PMC(bench_pfm_ev[i]) | PFM_SW_PMC_OS;
+		fd0 = bench_pfm_four();
+		for (i = 0; i < BENCH_NEV; i++)
 			pd[i].reg_num = PFM_SW_FIRST_PMD + i;
-		}
-		if (pfm_write_pmcs(fd0, pc, sizeof(pc)) || pfm_write_pmds(fd0, pd, nr * sizeof(pd[0])) ||
-		    pfm_load_context(fd0, 0, gettid()) || pfm_start(fd0, 0))
+		if (fd0 < 0 || pfm_load_context(fd0, 0, gettid()) || pfm_start(fd0, 0))
 			die("perfmon setup");
 	} else if (!strcmp(tool, "perf")) {
 		fd0 = bench_perf_open(0, bench_perf_ev[0], -1, 0);
@@ -187,6 +195,8 @@ int main(int argc, char **argv)
 	} else if (argc == 2 && (!strcmp(argv[1], "smp-none") || !strcmp(argv[1], "smp-shim") ||
 				 !strcmp(argv[1], "smp-perf"))) {
 		setup_smp(argv[1] + 4);
+	} else if (argc == 2 && !strcmp(argv[1], "ses-pfm")) {
+		use_ses = 1;
 	} else if (argc == 2 && (!strcmp(argv[1], "pfm-four") || !strcmp(argv[1], "perf-four"))) {
 		use_perf = !strcmp(argv[1], "perf-four");
 		setup_four(use_perf ? "perf" : "pfm");
@@ -203,7 +213,8 @@ int main(int argc, char **argv)
 			setup_pfm();
 	} else {
 		fprintf(stderr, "usage: prof_read pfm|perf N, prof_read pfm-four|perf-four, "
-			"prof_read csw-none|csw-pfm|csw-perf, or prof_read smp-none|smp-shim|smp-perf\n");
+			"prof_read csw-none|csw-pfm|csw-perf, prof_read smp-none|smp-shim|smp-perf, "
+			"or prof_read ses-pfm\n");
 		return 2;
 	}
 	/* the caches and the lazy parts of the path warmed up first */

@@ -346,7 +346,7 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	struct pfm_perf_counter *c = &ev->target->sets[set->id].counters[ev->counter];
 	u64 *w = this_cpu_ptr(pfm_perf_sample_bufs), st = ev->attr.sample_type;
 	struct perf_event_header *h = (struct perf_event_header *)w;
-	struct pfm_pmd *p = &set->pmds[pmd];
+	struct pfm_pmd *p = pfm_set_pmd(set, pmd);
 	u64 ip, time = local_clock();
 	unsigned int n = 1;
 	u16 misc;
@@ -426,7 +426,7 @@ static void pfm_perf_restart_period(struct pfm_context *ctx, void *arg)
 		if (set->id >= PFM_PERF_MAX_SETS || !pfm_perf_in_set(ev, set->id))
 			continue;
 		c = &ev->target->sets[set->id].counters[ev->counter];
-		p = &set->pmds[pmd];
+		p = pfm_set_pmd(set, pmd);
 		c->wrapped += pfm_pmd_value(ctx, set, pmd) + np->period;
 		p->short_reset = -np->period;
 		p->long_reset = -np->period;

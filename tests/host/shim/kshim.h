@@ -61,6 +61,7 @@ typedef struct { uid_t val; } kuid_t;
 #define static_assert(expr, ...)	__static_assert(expr, ##__VA_ARGS__, #expr)
 #define __static_assert(expr, msg, ...)	_Static_assert(expr, msg)
 #define __uninitialized
+#define U16_MAX		((u16)~0U)
 #define U32_MAX		((u32)~0U)
 /* Like the kernel's: both sides must have the same type (a warning, -Werror). */
 #define __shim_minmax(a, b, op) ({				\
@@ -168,6 +169,10 @@ static inline unsigned long find_next_bit(const unsigned long *addr, unsigned lo
 
 #define for_each_set_bit(bit, addr, size)				\
 	for ((bit) = find_next_bit((addr), (size), 0); (bit) < (size);	\
+	     (bit) = find_next_bit((addr), (size), (bit) + 1))
+
+#define for_each_set_bit_from(bit, addr, size)				\
+	for ((bit) = find_next_bit((addr), (size), (bit)); (bit) < (size);	\
 	     (bit) = find_next_bit((addr), (size), (bit) + 1))
 
 static inline void bitmap_zero(unsigned long *dst, unsigned int nbits)

@@ -56,13 +56,14 @@ static void on_sample(struct pfm_context *ctx, struct pfm_event_set *set, unsign
 	if (s->max) {
 		u32 rec;
 		bool skip = pfm_perf_throttle_at(&s->thr, tick, s->max, &s->per,
-						 &set->pmds[pmd], &rec);
+						 pfm_set_pmd(set, pmd), &rec);
 
 		s->throttles += rec == PERF_RECORD_THROTTLE;
 		s->unthrottles += rec == PERF_RECORD_UNTHROTTLE;
 		if (skip) {
 			pfm_perf_period_backoff(&s->thr, &s->per, s->max,
-						&cnt[set->id][s->ev.counter], &set->pmds[pmd]);
+						&cnt[set->id][s->ev.counter],
+						pfm_set_pmd(set, pmd));
 			return;
 		}
 	}
@@ -73,7 +74,7 @@ static void on_sample(struct pfm_context *ctx, struct pfm_event_set *set, unsign
 	if (s->member >= 0)
 		s->member_count[i] = pfm_pmd_value(ctx, set, pfm_perf_counter_pmd(s->member));
 	pfm_perf_period_done_at(&s->per, s->freq, now_ns, &cnt[set->id][s->ev.counter],
-				&set->pmds[pmd]);
+				pfm_set_pmd(set, pmd));
 }
 
 static struct pfm_context *smpl_ctx(void)

@@ -67,6 +67,21 @@ START_TEST(test_probe_model)
 	/* the software PMU is still there, at its fixed numbers */
 	ck_assert(test_bit(SW_PMC(0), pfm_pmu.impl_pmcs));
 	ck_assert(test_bit(SW_PMD(7), pfm_pmu.impl_pmds));
+	/* a set's slots: the x86 registers', then the software PMU's, contiguous */
+	n = bitmap_weight(pfm_pmu.impl_pmds, PFM_SW_FIRST_PMD);
+	ck_assert_uint_eq(pfm_pmu.num_pmd_slots, n + PFM_SW_NUM_COUNTERS);
+	for (j = 0; j < PFM_SW_NUM_COUNTERS; j++)
+		ck_assert_uint_eq(pfm_pmu.pmd_slot[SW_PMD(j)], n + j);
+	ck_assert_uint_eq(pfm_pmu.num_pmc_slots,
+			  bitmap_weight(pfm_pmu.impl_pmcs, PFM_SW_FIRST_PMC) + PFM_SW_NUM_COUNTERS);
+	/* the fixed counters' PMC controls them all, in order */
+	if (sim_has_fixed()) {
+		unsigned int pmd = pfm_pmu.pmc[FX_PMC].dep_pmd;
+
+		for (j = 0; j < sim_num_fixed(); j++, pmd = pfm_pmu.pmd[pmd].dep_pmd)
+			ck_assert_uint_eq(pmd, FX_PMD(j));
+		ck_assert_uint_eq(pmd, PFM_NO_REG);
+	}
 
 	/*
 	 * The probe wrote one counter and read it back, and put it back; it reserved
