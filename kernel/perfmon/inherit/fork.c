@@ -64,7 +64,7 @@ static long pfm_inh_copy_set(struct pfm_event_set *set, struct pfm_context *to)
 	for_each_set_bit(i, set->used_pmcs, PFM_MAX_PMCS) {
 		pmc[n].reg_num = i;
 		pmc[n].reg_set = set->id;
-		pmc[n].reg_value = set->pmcs[i];
+		pmc[n].reg_value = *pfm_set_pmc(set, i);
 		n++;
 	}
 	ret = npmc ? pfm_write_pmcs(to, pmc, npmc) : 0;
