@@ -116,8 +116,8 @@ void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to)
 	bitmap_or(pmcs, pmcs, to_pmcs, pfm_pmu.pmc_end);
 	for_each_set_bit(i, pmcs, pfm_pmu.pmc_end) {
 		const struct pfm_reg *r = &pfm_pmu.pmc[i];
-		u64 cur = test_bit(i, from->used_pmcs) ? from->pmcs[i] : r->desc->dfl_val;
-		u64 want = test_bit(i, to->used_pmcs) ? to->pmcs[i] : r->desc->dfl_val;
+		u64 cur = test_bit(i, from->used_pmcs) ? *pfm_set_pmc(from, i) : r->desc->dfl_val;
+		u64 want = test_bit(i, to->used_pmcs) ? *pfm_set_pmc(to, i) : r->desc->dfl_val;
 
 		if (cur != want) {
 			r->unit->write_pmc(to->system_wide, r->idx, want);
