@@ -11,11 +11,14 @@
  * as the timeouts make them, it lies within linear scaling's bound of linear
  * scaling's estimate and its bound is the narrower; linear scaling otherwise.
  *
- * A context gives no bound when its log lost records (the buffer holds about
- * MUXLOG_SIZE / (32 + 16 x counters per set) switches: some 6 s at 1 ms with 8
- * counters, 1 s with 64) or when the event's set never ran there (a thread that
- * lived less than a switch interval); its count is then the linearly scaled one,
- * or 0.
+ * A context gives no bound when its log lost records or when the event's set
+ * never ran there (a thread that lived less than a switch interval); its count
+ * is then the linearly scaled one, or 0.  A switch's record takes 32 + 16 bytes
+ * a counter of the set, so the log is sized for MUXLOG_SWITCHES of the largest
+ * set, between 1 and 8 MiB: 6 s at 1 ms whatever the sets' size (below 8
+ * counters a set, longer).  Where the locked-memory limit refuses that, the
+ * first context halves it down to 1 MiB, and every context takes the size the
+ * first got.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,18 +30,42 @@
 #include "mux.h"
 #include "pfmon.h"
 
-#define MUXLOG_SIZE	(1 << 20)
+#define MUXLOG_MIN	(1UL << 20)
+#define MUXLOG_MAX	(8UL << 20)
+#define MUXLOG_SWITCHES	6000
+
+static size_t muxlog_size;	/* every context's, set by the first */
+
+/* The log for MUXLOG_SWITCHES switches of the largest set, a power of 2. */
+static size_t muxlog_want(void)
+{
+	size_t per_set = (opts.nev + opts.nsets - 1) / opts.nsets;
+	size_t want = MUXLOG_SWITCHES * (32 + 16 * per_set), size = MUXLOG_MIN;
+
+	while (size < want && size < MUXLOG_MAX)
+		size <<= 1;
+	return size;
+}
 
 int muxlog_open(int flags, const void **log)
 {
-	struct pfm_mux_smpl_arg arg = { .buf_size = MUXLOG_SIZE };
+	struct pfm_mux_smpl_arg arg;
+	size_t size = muxlog_size ? muxlog_size : muxlog_want();
 	void *p;
 	int fd, err;
 
-	fd = pfm_create_context(flags | PFM_FL_SMPL_FMT, PFM_MUX_SMPL_NAME, &arg, sizeof(arg));
+	for (;;) {
+		arg = (struct pfm_mux_smpl_arg){ .buf_size = size };
+		fd = pfm_create_context(flags | PFM_FL_SMPL_FMT, PFM_MUX_SMPL_NAME, &arg,
+					sizeof(arg));
+		if (fd >= 0 || errno != ENOMEM || muxlog_size || size <= MUXLOG_MIN)
+			break;
+		size >>= 1;
+	}
 	if (fd < 0)
 		return -1;
-	p = mmap(NULL, MUXLOG_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+	muxlog_size = size;
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED) {
 		err = errno;
 		close(fd);
@@ -51,7 +78,7 @@ int muxlog_open(int flags, const void **log)
 
 void muxlog_close(const void *log)
 {
-	munmap((void *)log, MUXLOG_SIZE);
+	munmap((void *)log, muxlog_size);
 }
 
 /* The position of the event's PMD among those of its set, in register order. */

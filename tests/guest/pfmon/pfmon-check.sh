@@ -202,10 +202,10 @@ echo "$out" | grep -Eq "syscalls:u .*\([0-9.]+%\)$" || fail "2 sets: no percenta
 
 # multiplexed estimates and their bounds, on phases of 5000 system calls then 256
 # page faults, 24 times (phases as the multiplexing benchmark's, mux_work.c), with the
-# exact counts of an unmultiplexed run.  In 2 sets of 64 counters switched every 4 ms
-# (alike: counting a system call in 32 counters slows it, under TCG, more than in 1;
-# pfmon's log of the switches holds about 1000 of 64 counters, 4 s, which the debug
-# kernel's run needs: at 1 ms the log lost records there and gave no bound), each
+# exact counts of an unmultiplexed run.  In 2 sets of 64 counters switched every
+# millisecond (alike: counting a system call in 32 counters slows it, under TCG, more
+# than in 1; pfmon's log holds 8 s of such switches, which the debug kernel's run
+# needs), each
 # estimate must lie within 35% of the exact count (an unscaled count is 50% off; a
 # busy host moves an estimate a good way towards that) and print a bound; whether
 # the bound holds the exact count is printed, not asserted: under plain TCG the host
@@ -219,7 +219,7 @@ xs=$(csv syscalls 1)
 xf=$(csv page-faults 1)
 in_range "$xs" 120060 120080 && in_range "$xf" 6144 6400 || fail "phases: $xs, $xf"
 evs2=$evs,$(rep 32 syscalls:u,page-faults:u)
-out=$(/bin/pfmon -x ';' --bounds --switch-timeout 4 -e $evs2 -- $ph) ||
+out=$(/bin/pfmon -x ';' --bounds --switch-timeout 1 -e $evs2 -- $ph) ||
 	fail "pfmon with 2 sets exited with $?"
 echo "$out" | awk -F';' 'NF != 10 { exit 1 }' || fail "CSV lines of other than 10 fields"
 for ev in syscalls page-faults syscalls:u page-faults:u; do
@@ -235,11 +235,11 @@ for ev in syscalls page-faults syscalls:u page-faults:u; do
 		exit !(b != "" && b > 0 && d <= 0.35 * x && p > 0 && p < 100) }' ||
 		fail "2 sets: $ev: $v +- $b ($p%), exact $x"
 done
-out=$(/bin/pfmon --switch-timeout 4 -e $evs2 -- $ph) ||
+out=$(/bin/pfmon --switch-timeout 1 -e $evs2 -- $ph) ||
 	fail "pfmon with 2 sets exited with $?"
 echo "$out" | grep -Eq "^ +[0-9,]+ +syscalls:u +\[\+- [0-9,]+\]  \([0-9.]+%\)$" ||
 	fail "2 sets: the text's bound and percentage"
-out=$(/bin/pfmon -j --bounds --switch-timeout 4 -e $evs2 -- $ph) ||
+out=$(/bin/pfmon -j --bounds --switch-timeout 1 -e $evs2 -- $ph) ||
 	fail "pfmon -j with 2 sets exited with $?"
 echo "$out" | /bin/jsoncheck >/dev/null &&
 	echo "$out" | grep -Eq '"event" : "syscalls:u", .*"pcnt-running" : [0-9.]+, .*"bound" : [1-9][0-9]*}$' ||
