@@ -28,7 +28,7 @@
 #define KCOV_ENABLE		_IO('c', 100)
 #define KCOV_TRACE_PC		0
 #define KCOV_WORDS		(1UL << 18)
-#define FZ_FILES_MAX		64
+#define FZ_FILES_MAX		256
 
 struct fz_pc {
 	uint64_t pc;
@@ -72,7 +72,8 @@ int fz_kcov_load(const char *table)
 			}
 			continue;
 		}
-		if (sscanf(line, "%llx %u %255s", &pc, &f, name) != 3)
+		/* a PC of a file past the table would index past files[] in the report */
+		if (sscanf(line, "%llx %u %255s", &pc, &f, name) != 3 || f >= FZ_FILES_MAX)
 			continue;
 		if (npcs == cap) {
 			cap = cap ? 2 * cap : 4096;
