@@ -145,11 +145,6 @@ static __always_inline bool pfm_read_at_once(struct pfm_context *ctx,
 					     struct pfarg_pmd __user *u, unsigned int n)
 {
 	unsigned long src[PFM_READ_AT_ONCE] __uninitialized, *s;
-	/*
-	 * pfm_pmd_at()'s offsets, through a pointer: in the user access window no
-	 * bounds check may call out (the number is checked against the PMU first)
-	 */
-	const u16 *pmd_off = pfm_pmu.pmd_off;
 	struct pfarg_pmd __user *end = u + n, *q;
 	struct pfm_pmd *base = NULL;
 	bool regs = false;	/* the live set is named, and its PMDs may be in registers */
@@ -191,7 +186,7 @@ static __always_inline bool pfm_read_at_once(struct pfm_context *ctx,
 			if (!user_access_begin(q, (end - q) * sizeof(*q)))
 				goto enable;
 		}
-		*s = (unsigned long)base + pmd_off[h.num];
+		*s = (unsigned long)pfm_pmd_at(base, h.num);
 	}
 	if (unlikely(rsvd))
 		goto fault;

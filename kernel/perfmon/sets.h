@@ -66,10 +66,16 @@ static inline u64 *pfm_set_pmc(const struct pfm_event_set *set, unsigned int i)
 	return &set->pmcs[pfm_pmu.pmc_slot[i]];
 }
 
-/* Implemented PMD i's entry in pmds, the array of a set. */
+/*
+ * Implemented PMD i's entry in pmds, the array of a set.  The offsets are read
+ * through a pointer: the read takes them inside a user access window, where a
+ * bounds check may not call out (i is checked against the PMU first).
+ */
 static __always_inline struct pfm_pmd *pfm_pmd_at(struct pfm_pmd *pmds, unsigned int i)
 {
-	return (void *)pmds + pfm_pmu.pmd_off[i];
+	const u16 *off = pfm_pmu.pmd_off;
+
+	return (void *)pmds + off[i];
 }
 
 /* What set keeps for implemented PMD i. */
