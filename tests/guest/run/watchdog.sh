@@ -5,21 +5,25 @@
 # backtraces of every CPU and of every blocked task go to the kernel log (sysrq l
 # and w), which the guest's init prints, and the watchdog exits 124 without
 # waiting for CMD.  The host's own timeout only says that the guest stopped.
+# One sleep times it, not a polling loop: a process started every few seconds
+# would fault and run on the CPUs that CPU-wide tests count exactly.
 limit=$1
 name=$2
 shift 2
+stuck=0
+trap 'stuck=1' USR1
 "$@" &
 pid=$!
-waited=0
-while kill -0 $pid 2>/dev/null; do
-	sleep 2
-	waited=$((waited + 2))
-	if [ $waited -ge "$limit" ]; then
-		echo "$name: stuck after ${waited}s; backtraces follow"
-		echo 1 > /proc/sys/kernel/sysrq
-		echo l > /proc/sysrq-trigger
-		echo w > /proc/sysrq-trigger
-		exit 124
-	fi
-done
+(sleep "$limit"; kill -USR1 $$ 2>/dev/null) &
+timer=$!
 wait $pid
+rc=$?
+if [ $stuck -eq 1 ]; then
+	echo "$name: stuck after ${limit}s; backtraces follow"
+	echo 1 > /proc/sys/kernel/sysrq
+	echo l > /proc/sysrq-trigger
+	echo w > /proc/sysrq-trigger
+	exit 124
+fi
+kill $timer 2>/dev/null
+exit $rc
