@@ -13,7 +13,8 @@
 #                 multiplexing accuracy goals (check-mux), the perf clients
 #                 (check-perf-clients); the same suite and clients on the in-tree
 #                 debug kernel (check-guest-debug, check-perf-clients-debug); then
-#                 the fuzzer for 2 minutes on each kernel (check-fuzz)
+#                 the fuzzer for 2 minutes on each kernel (check-fuzz).  The guest
+#                 stages run in two lanes at once, each stage's log in build/check/
 #   make check-noperf   the core alone, without the perf_event_open layer: perfmon.ko
 #                 (module-noperf), the host and simulator suites (check-host-noperf),
 #                 the in-tree kernel build/intree/bzImage-noperf (kernel-noperf), and
@@ -63,6 +64,16 @@ all: module lib
 deps:
 	$(TOP)/scripts/deps.sh
 
+# Within make check's lanes the kernels are built: a lane must not start a
+# kernel build (the two images share one object tree) while the other boots them.
+ifeq ($(PFM_KERNELS_BUILT),1)
+KERNEL_DEP :=
+KERNEL_NOPERF_DEP :=
+else
+KERNEL_DEP := kernel
+KERNEL_NOPERF_DEP := kernel-noperf
+endif
+
 include libpfm-glue/lib.mk
 include tools/tools.mk
 include tests/host/host.mk
@@ -102,9 +113,18 @@ kernel-noperf:
 	$(TOP)/scripts/intree/build.sh --noperf $(B)/intree
 
 # deps first, in its own step: the guest kernel version is known only after it.
+# Then the host's checks and every build, one at a time (a build takes both CPUs);
+# then the guest stages in two lanes at once (scripts/check-lanes.sh: a guest
+# keeps one CPU busy), which take the kernels as built.
+CHECK_BUILD := check-host check-packages module module-noperf kernel-noperf guest-bins \
+	       perf-guest-bins perf-selftests $(FUZZ_BIN) $(FUZZ_PCS) $(COV_PLUGIN) $(COV_RANGES)
+CHECK_LANE_A := check-noperf check-guest check-mux check-perf-clients check-fuzz-module \
+		check-fuzz-debug
+CHECK_LANE_B := check-guest-debug check-perf-clients-debug
 check: deps
-	$(MAKE) check-host check-noperf check-packages check-guest check-mux check-perf-clients \
-		check-guest-debug check-perf-clients-debug check-fuzz
+	$(MAKE) $(CHECK_BUILD)
+	MAKE="$(MAKE) PFM_KERNELS_BUILT=1" $(TOP)/scripts/check-lanes.sh $(B)/check \
+		"$(CHECK_LANE_A)" "$(CHECK_LANE_B)"
 
 # DKMS builds the module against the installed headers; the packages install
 # into a throwaway root and work there (dist/).
@@ -140,7 +160,7 @@ check-guest: module guest-bins
 # suite (tests/guest/run/run-suite-noperf.sh; NOPERF_SUITES: comma separated).
 NOPERF_SUITES ?= ctx,rw,state,sysfs
 .PHONY: check-noperf check-guest-noperf
-check-noperf: module-noperf check-host-noperf kernel-noperf check-guest-noperf
+check-noperf: module-noperf check-host-noperf $(KERNEL_NOPERF_DEP) check-guest-noperf
 
 check-guest-noperf: module-noperf guest-bins
 	$(MKINITRAMFS) $(B)/guest/check-noperf.cpio.gz $(TOP)/tests/guest/run/run-suite-noperf.sh \
@@ -168,7 +188,7 @@ check-mux: module guest-bins
 		--log $(B)/guest/check-mux.log
 
 # The same suite on the debug kernel, through the system calls.
-check-guest-debug: kernel guest-bins
+check-guest-debug: $(KERNEL_DEP) guest-bins
 	$(MKINITRAMFS) $(B)/guest/check-debug.cpio.gz $(TOP)/tests/guest/run/run-suite-intree.sh \
 		$(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS)
 	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/guest/check-debug.cpio.gz \

@@ -36,7 +36,7 @@ $(FUZZ_PCS): $(DEBUG_KERNEL) $(TOP)/tests/fuzz/pcs.sh
 
 # The log leaves the guest on a third serial port (ttyS2), written before each
 # program runs: a crash cannot take it along.
-fuzz: kernel $(FUZZ_BIN) $(COV_PLUGIN)
+fuzz: $(KERNEL_DEP) $(FUZZ_BIN) $(COV_PLUGIN)
 	$(MAKE) $(FUZZ_PCS) $(COV_RANGES)
 	$(MKINITRAMFS) $(B)/fuzz/fuzz-debug.cpio.gz $(FUZZ_RUN) \
 		$(FUZZ_BIN):/bin/pfm_fuzz $(FUZZ_PCS):/fuzz/pcs.txt
@@ -67,8 +67,11 @@ fuzz-module: module $(FUZZ_BIN)
 		       "make fuzz-repro LOG=$(B)/fuzz/fuzz-module.log"; exit 1; }
 
 # Both kernels, 2 minutes each: what make check runs.
-check-fuzz:
+.PHONY: check-fuzz-module check-fuzz-debug
+check-fuzz: check-fuzz-module check-fuzz-debug
+check-fuzz-module:
 	$(MAKE) fuzz-module FUZZ_SECONDS=120
+check-fuzz-debug:
 	$(MAKE) fuzz FUZZ_SECONDS=120
 
 # Which kernel the log came from is in its first line (door=syscall: the debug

@@ -108,7 +108,7 @@ check-perf-clients: module guest-bins perf-guest-bins perf-selftests
 
 # The same on the debug kernel: its perf_events answers the native half, the
 # shim answers through the system call, and any kernel report fails the run.
-check-perf-clients-debug: kernel guest-bins perf-guest-bins perf-selftests
+check-perf-clients-debug: $(KERNEL_DEP) guest-bins perf-guest-bins perf-selftests
 	$(MKINITRAMFS) $(B)/guest/perf-clients-debug.cpio.gz $(PERF_CLIENTS_FILES)
 	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/guest/perf-clients-debug.cpio.gz \
 		--append "$(DEBUG_APPEND) $(PERF_CLIENTS_APPEND)" --timeout 1500 \

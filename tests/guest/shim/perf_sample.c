@@ -304,10 +304,17 @@ static void clock_samples(unsigned long long config)
 	 * A vCPU the host deschedules while the thread runs stretches its time
 	 * (by up to seconds on a loaded host): the late timer takes one sample
 	 * and skips the periods missed, so a run that long is held to a sample,
-	 * not ten.
+	 * not five.  QEMU's single-threaded TCG runs both vCPUs on one host
+	 * thread: while the other vCPU runs, this one's timer waits its turn and
+	 * the thread's clock runs on, so a period in two may pass unsampled even
+	 * in a run of normal length (8 of 20 seen on the debug kernel).  The
+	 * samples must still come through the run: the last in its second half.
 	 */
-	ck_assert_int_ge(i, used < run + 2 * period ? 10 : 1);
+	ck_assert_int_ge(i, used < run + 2 * period ? 5 : 1);
 	ck_assert_int_le(i, 20);
+	if (used < run + 2 * period)
+		ck_assert_msg(prev / period >= 10, "last sample in period %llu of 20",
+			      (unsigned long long)(prev / period));
 	/*
 	 * the thread's time, the carries' handling included (the reload keeps
 	 * the time owed since the carry; re-stamping would lose the handling's

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check's stages in two lanes at once.  A test guest is QEMU's TCG on one
+# host thread, so one guest at a time leaves a two-CPU host half idle: two lanes
+# take the time of the longer.  The stages must not build what the other lane
+# reads (make check builds everything first and passes PFM_KERNELS_BUILT=1).
+#
+# Each stage's output goes to LOGDIR/STAGE.log.  A line says when a stage ends;
+# a lane goes on after a failed stage, and at the end the tail of every failed
+# stage's log is printed last, where a log's tail (CI's) shows it.
+#
+# usage: check-lanes.sh LOGDIR 'STAGE ...' 'STAGE ...'   (MAKE: the make to run)
+# Exit status: 0 if every stage passed, 1 otherwise, 2 on usage errors.
+set -u
+
+if [ $# -ne 3 ] || [ -z "$1" ]; then
+	echo "usage: $0 LOGDIR 'STAGE ...' 'STAGE ...'" >&2
+	exit 2
+fi
+logdir=$1
+make=${MAKE:-make}
+mkdir -p "$logdir" || exit 2
+rm -f "$logdir"/lane-*.status
+
+# One lane: its stages in order; "STAGE RC SECONDS" per stage in its status file.
+run_lane() {
+	local lane=$1 stages=$2 t start rc secs
+
+	for t in $stages; do
+		start=$(date +%s)
+		echo "check: lane $lane: $t started (log $logdir/$t.log)"
+		$make --no-print-directory "$t" > "$logdir/$t.log" 2>&1 </dev/null
+		rc=$?
+		secs=$(( $(date +%s) - start ))
+		echo "$t $rc $secs" >> "$logdir/lane-$lane.status"
+		if [ $rc -eq 0 ]; then
+			echo "check: lane $lane: $t passed in ${secs}s"
+		else
+			echo "check: lane $lane: $t FAILED (exit $rc) in ${secs}s"
+		fi
+	done
+}
+
+start=$(date +%s)
+# each lane in a process group of its own, for the trap below
+set -m
+run_lane A "$2" &
+pa=$!
+run_lane B "$3" &
+pb=$!
+# ^C or a CI timeout ends both lanes, and the guests they started.
+trap 'kill -- -$pa -$pb 2>/dev/null; kill $pa $pb 2>/dev/null; exit 130' INT TERM
+wait $pa
+wait $pb
+trap - INT TERM
+
+failed=
+echo "check: stages (seconds):"
+for lane in A B; do
+	while read -r t rc secs; do
+		if [ "$rc" -eq 0 ]; then
+			printf '  %-28s %5s  passed\n' "$t" "$secs"
+		else
+			printf '  %-28s %5s  FAILED (exit %s)\n' "$t" "$secs" "$rc"
+			failed="$failed $t"
+		fi
+	done < "$logdir/lane-$lane.status"
+done
+echo "check: both lanes in $(( $(date +%s) - start ))s"
+if [ -z "$failed" ]; then
+	echo "check: PASS"
+	exit 0
+fi
+for t in $failed; do
+	echo "==== check: $t failed: the end of $logdir/$t.log"
+	tail -n 40 "$logdir/$t.log"
+done
+echo "check: FAILED:$failed"
+exit 1
