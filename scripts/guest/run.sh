@@ -110,8 +110,8 @@ fi
 if [ "$verdict" != "PFM-VERDICT: PASS" ]; then
 	# The kernel log the guest prints last would push these out of a log's tail
 	# (CI shows only the tail): the failed checks are repeated after it.
-	failed=$(tr -d '\r' < "$tmp/console" | grep -E ':[FE]:|FAIL|[Ff]ailed|not ok' |
-		 grep -v '^=== guest: verdict' | head -40 || true)
+	failed=$(tr -d '\r' < "$tmp/console" | grep -E '^FAIL |:[FE]:|: FAIL|FAILED|timed out' |
+		 grep -v '^#' | head -40 || true)
 	[ -n "$failed" ] && printf 'run.sh: what failed in the guest:\n%s\n' "$failed" >&2
 	[ -n "$problems" ] && printf 'run.sh: kernel problem reports on the console:\n%s\n' "$problems" >&2
 	fail "guest verdict: ${verdict#PFM-VERDICT: } (${elapsed}s)"
