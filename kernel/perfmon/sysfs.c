@@ -12,9 +12,9 @@
  *   task_sessions_count, sys_sessions_count   attached sessions of each kind
  *   contexts_count     contexts that exist, of every user (each counts against
  *                      its user's ctx_per_user_max until it is freed)
- *   task_hooks_count   hooks on threads: attached, waiting for the thread to run
- *                      after an attach, or detached and waiting for the thread to
- *                      take them off (thread.c)
+ *   task_hooks_count   hooks on threads: attached, or waiting for the thread to run
+ *                      after an attach (thread.c); a detach takes its hook off at
+ *                      once
  *   perf_*             the perf_event_open layer's own, where it is built
  *                      (perf/perf.c lists them)
  *   smpl_buffer_mem_max  bytes all sampling buffers together may take (rw, default

@@ -5,26 +5,31 @@
  * An attachment puts a hook on the thread: a preempt notifier, which moves the
  * context's state on and off the PMU as the thread is switched in and out, and an
  * entry in the thread-to-hook map, which the exit hook looks up.  The scheduler walks
- * a thread's notifier list without a lock, so only the thread itself registers and
- * unregisters its notifier: a thread attached from elsewhere hooks itself in a
- * task_work item before it next runs user code, and a detach asked for by another
- * thread takes effect at once (monitoring stops, the context is free to attach
- * elsewhere) while the dead hook stays on the thread, doing nothing, until the thread
- * runs the unhooking task_work item or exits.
+ * a thread's notifier list without a lock, so only the thread itself registers its
+ * notifier: a thread attached from elsewhere hooks itself in a task_work item before
+ * it next runs user code.
  *
- * A hook lives while it is in the map or has a task_work item pending; it holds a
- * reference on its context and on its thread.  Hook fields other than refs, live,
- * pending and queued are touched only by the hooked thread.
+ * A detach gives everything back before it returns, whatever the thread does: the
+ * context, its charge, the module.  Monitoring stops at once and the hook is dead
+ * (ctx->hook no longer names it); the detacher then takes the notifier off the
+ * thread (notifier_off.c): at once under the thread's pi_lock if it is blocked
+ * (asleep, stopped), by a cross-CPU call if it runs, or the thread's next switch
+ * in or out, where a dead hook does nothing but unlink itself.  So no dead hook
+ * stays on a thread and nothing of the module is left for a sleeping thread to
+ * call.
  *
- * Attaching to a thread that is not running must not leave anything waiting for it:
- * a thread asleep for days would pin the context, its memory and the module for as
- * long, and a close() could not give them back (a module cannot cancel a task_work
- * item).  So no task_work item is queued on a sleeping thread.  The hook is left
- * pending in the map, and the item is queued only when the thread runs: by a probe
- * on the scheduler's switch, at the thread's next switch-in, or at once by a
- * cross-CPU call if the thread is on a CPU now.  A detach that finds the hook still
- * pending takes it out of the map and frees it at once.  The probe is attached only
- * while some attach is pending.
+ * A hook lives while it is in the map, a detacher holds it or it has a task_work
+ * item pending; it holds a reference on its context and on its thread.  Hook fields
+ * other than refs, live, mapped, pending, queued and n.on are touched only by the
+ * hooked thread.
+ *
+ * Attaching to a thread that is not running must not leave anything waiting for it
+ * either (a module cannot cancel a task_work item), so no task_work item is queued
+ * on a sleeping thread.  The hook is left pending in the map, and the item is queued
+ * only when the thread runs: by a probe on the scheduler's switch, at the thread's
+ * next switch-in, or at once by a cross-CPU call if the thread is on a CPU now.  A
+ * detach that finds the hook still pending takes it out of the map and frees it at
+ * once.  The probe is attached only while some attach is pending.
  *
  * PFM_FL_NOTIFY_BLOCK: a notifying overflow in the thread queues a task_work item
  * that holds it, on its way back to user mode, until the controller restarts, stops
@@ -46,6 +51,7 @@
 #include "ctx.h"
 #include "env.h"
 #include "msg.h"
+#include "notifier_off.h"
 #include "state.h"
 #include "sw_pmu.h"
 #include "sw_hooks.h"
@@ -53,21 +59,19 @@
 #include "thread.h"
 
 struct pfm_hook {
-	struct preempt_notifier pn;
+	struct pfm_notifier n;		/* the notifier, its thread, on its list */
 	struct pfm_context *ctx;
-	struct task_struct *task;
 	struct hlist_node node;		/* in pfm_hooks while mapped */
-	refcount_t refs;		/* the map entry + pending task_work items */
+	refcount_t refs;		/* the map entry, a detacher, pending task_work items */
 	bool live;			/* ctx is attached through this hook (map lock) */
-	bool mapped;
-	bool on;			/* pn registered */
+	bool mapped;			/* (map lock) */
 	bool pending;			/* hook_work not queued yet (map lock) */
 	bool queued;			/* hook_work queued (map lock) */
 	bool block_pending;		/* block_work queued */
 	const struct cred *cred;	/* the controller's, at attach (exec.c) */
 	struct callback_head hook_work;
-	struct callback_head unhook_work;
 	struct callback_head block_work;
+	struct rcu_head rcu;		/* a switch's walk may still step past it */
 };
 
 static DEFINE_HASHTABLE(pfm_hooks, 8);
@@ -87,9 +91,9 @@ static void pfm_hook_put(struct pfm_hook *hook)
 		return;
 	if (hook->cred)
 		put_cred(hook->cred);
-	put_task_struct(hook->task);
+	put_task_struct(hook->n.task);
 	pfm_context_put(hook->ctx);
-	kfree(hook);
+	kfree_rcu(hook, rcu);
 }
 
 /* A thread has at most one context attached. */
@@ -104,17 +108,17 @@ static int pfm_hook_map(struct pfm_hook *hook)
 	 * Past PF_EXITING the exit hook may have looked for hooks already: under the
 	 * lock, either it sees this one or we see the flag.
 	 */
-	if (hook->task->flags & PF_EXITING) {
+	if (hook->n.task->flags & PF_EXITING) {
 		ret = -ESRCH;
 		goto out;
 	}
-	hash_for_each_possible(pfm_hooks, h, node, (unsigned long)hook->task) {
-		if (h->task == hook->task && h->live) {
+	hash_for_each_possible(pfm_hooks, h, node, (unsigned long)hook->n.task) {
+		if (h->n.task == hook->n.task && h->live) {
 			ret = -EEXIST;
 			goto out;
 		}
 	}
-	hash_add(pfm_hooks, &hook->node, (unsigned long)hook->task);
+	hash_add(pfm_hooks, &hook->node, (unsigned long)hook->n.task);
 	hook->live = true;
 	hook->mapped = true;
 	atomic_inc(&pfm_nr_hooks);
@@ -160,15 +164,19 @@ static void pfm_hook_unmapped(struct pfm_hook *hook, bool was_pending)
 	pfm_hook_put(hook);	/* the map's reference */
 }
 
+/* Out of the map if still in it: the thread and a detacher may both try. */
 static void pfm_hook_unmap(struct pfm_hook *hook)
 {
+	bool mapped, was_pending = false;
 	unsigned long flags;
-	bool was_pending;
 
 	raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
-	was_pending = pfm_hook_unmap_locked(hook);
+	mapped = hook->mapped;
+	if (mapped)
+		was_pending = pfm_hook_unmap_locked(hook);
 	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
-	pfm_hook_unmapped(hook, was_pending);
+	if (mapped)
+		pfm_hook_unmapped(hook, was_pending);
 }
 
 /*
@@ -220,7 +228,7 @@ static __always_inline u64 pfm_switch_in_ns(void)
 
 static void pfm_sched_in(struct preempt_notifier *pn, int cpu)
 {
-	struct pfm_hook *hook = container_of(pn, struct pfm_hook, pn);
+	struct pfm_hook *hook = container_of(pn, struct pfm_hook, n.pn);
 	struct pfm_context *ctx = hook->ctx;
 	bool migrated = false;
 
@@ -229,6 +237,10 @@ static void pfm_sched_in(struct preempt_notifier *pn, int cpu)
 	 * with interrupts on: they need no saving.
 	 */
 	lockdep_assert_irqs_enabled();
+	if (READ_ONCE(ctx->hook) != hook) {
+		pfm_notifier_unlink_self(&hook->n);
+		return;
+	}
 	raw_spin_lock_irq(&ctx->lock);
 	if (ctx->hook == hook)
 		migrated = pfm_sched_in_locked(ctx, cpu, pfm_switch_in_ns());
@@ -241,16 +253,19 @@ static void pfm_sched_in(struct preempt_notifier *pn, int cpu)
 /* Runs with the runqueue lock held and interrupts off. */
 static void pfm_sched_out(struct preempt_notifier *pn, struct task_struct *next)
 {
-	struct pfm_hook *hook = container_of(pn, struct pfm_hook, pn);
+	struct pfm_hook *hook = container_of(pn, struct pfm_hook, n.pn);
 	struct pfm_context *ctx = hook->ctx;
 
 	/*
-	 * Counted while still live, outside the lock (see pfm_sw_count()); only by
-	 * the live hook: a dead one may sit beside it.  ctx->hook cannot change
-	 * under us: interrupts are off and this thread is the one that would.
+	 * Detached (a context once gone from a hook never comes back to it): the
+	 * hook leaves the thread's list now, which its detacher waits for.
 	 */
-	if (READ_ONCE(ctx->hook) == hook)
-		pfm_sw_count_switch_out();
+	if (READ_ONCE(ctx->hook) != hook) {
+		pfm_notifier_unlink_self(&hook->n);
+		return;
+	}
+	/* Counted while still live, outside the lock (see pfm_sw_count()). */
+	pfm_sw_count_switch_out();
 	raw_spin_lock(&ctx->lock);
 	if (ctx->hook == hook)
 		pfm_sched_out_locked(ctx, pfm_switch_out_ns());
@@ -267,9 +282,9 @@ static void pfm_hook_on_locked(struct pfm_hook *hook)
 {
 	struct pfm_context *ctx = hook->ctx;
 
-	preempt_notifier_init(&hook->pn, &pfm_preempt_ops);
-	preempt_notifier_register(&hook->pn);
-	hook->on = true;
+	preempt_notifier_init(&hook->n.pn, &pfm_preempt_ops);
+	preempt_notifier_register(&hook->n.pn);
+	WRITE_ONCE(hook->n.on, true);
 	if (ctx->hook != hook)
 		return;
 	ctx->on_cpu = smp_processor_id();
@@ -286,7 +301,7 @@ static void pfm_hook_work(struct callback_head *head)
 	bool was_pending;
 
 	raw_spin_lock_irqsave(&ctx->lock, flags);
-	if (ctx->hook == hook && !hook->on && hook->mapped && !(current->flags & PF_EXITING))
+	if (ctx->hook == hook && !hook->n.on && hook->mapped && !(current->flags & PF_EXITING))
 		pfm_hook_on_locked(hook);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 
@@ -311,7 +326,7 @@ static void pfm_hook_queue_locked(struct pfm_hook *hook)
 		return;
 	refcount_inc(&hook->refs);
 	init_task_work(&hook->hook_work, pfm_hook_work);
-	if (task_work_add(hook->task, &hook->hook_work, TWA_RESUME)) {
+	if (task_work_add(hook->n.task, &hook->hook_work, TWA_RESUME)) {
 		/* Exiting: the exit hook detaches it. */
 		refcount_dec(&hook->refs);	/* the map's reference remains */
 		return;
@@ -328,7 +343,7 @@ void pfm_attach_switch(struct task_struct *next)
 		return;
 	raw_spin_lock(&pfm_hooks_lock);
 	hash_for_each_possible(pfm_hooks, hook, node, (unsigned long)next)
-		if (hook->task == next)
+		if (hook->n.task == next)
 			pfm_hook_queue_locked(hook);
 	raw_spin_unlock(&pfm_hooks_lock);
 }
@@ -337,7 +352,7 @@ static void pfm_attach_nudge(void *info)
 {
 	struct pfm_hook *hook = info;
 
-	if (current != hook->task)
+	if (current != hook->n.task)
 		return;
 	raw_spin_lock(&pfm_hooks_lock);
 	pfm_hook_queue_locked(hook);
@@ -359,7 +374,7 @@ static void pfm_hook_pend(struct pfm_hook *hook)
 	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
 	/* Pending before we look where the thread is (pairs with the switch's barrier). */
 	smp_mb();
-	smp_call_function_single(task_cpu(hook->task), pfm_attach_nudge, hook, 1);
+	smp_call_function_single(task_cpu(hook->n.task), pfm_attach_nudge, hook, 1);
 }
 
 /*
@@ -410,26 +425,18 @@ static bool pfm_hook_off(struct pfm_hook *hook)
 
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	was_live = pfm_hook_detach_locked(hook);
-	if (hook->on)
-		preempt_notifier_unregister(&hook->pn);
-	hook->on = false;
+	if (hook->n.on) {
+		preempt_notifier_unregister(&hook->n.pn);
+		WRITE_ONCE(hook->n.on, false);
+	}
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 
 	if (was_live) {
 		pfm_hook_set_dead(hook);
 		pfm_detach_release(ctx);
 	}
-	if (hook->mapped)
-		pfm_hook_unmap(hook);
+	pfm_hook_unmap(hook);
 	return was_live;
-}
-
-static void pfm_unhook_work(struct callback_head *head)
-{
-	struct pfm_hook *hook = container_of(head, struct pfm_hook, unhook_work);
-
-	pfm_hook_off(hook);
-	pfm_hook_put(hook);
 }
 
 struct task_struct *pfm_find_task(pid_t tid)
@@ -452,7 +459,7 @@ struct task_struct *pfm_find_task(pid_t tid)
 /* Maps hook unless an exec made its thread unreadable since the caller's check. */
 static int pfm_hook_map_checked(struct pfm_hook *hook)
 {
-	struct task_struct *task = hook->task;
+	struct task_struct *task = hook->n.task;
 	int ret;
 
 	/*
@@ -481,7 +488,7 @@ int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task)
 	hook = kzalloc(sizeof(*hook), GFP_KERNEL);
 	if (!hook)
 		return -ENOMEM;
-	hook->task = task;
+	hook->n.task = task;
 	hook->ctx = ctx;
 	hook->cred = get_current_cred();
 	refcount_set(&hook->refs, 1);
@@ -550,7 +557,7 @@ void pfm_env_block(struct pfm_context *ctx)
 	struct pfm_hook *hook = ctx->hook;
 
 	lockdep_assert_held(&ctx->lock);
-	if (!hook || hook->task != current || hook->block_pending)
+	if (!hook || hook->n.task != current || hook->block_pending)
 		return;
 	refcount_inc(&hook->refs);
 	hook->block_pending = true;
@@ -584,14 +591,12 @@ long pfm_env_detach(struct pfm_context *ctx)
 		return 0;
 	pfm_hook_set_dead(d.hook);
 	pfm_detach_release(ctx);
-	if (pfm_hook_drop_pending(d.hook)) {
-		pfm_hook_put(d.hook);
-		return 0;
+	if (!pfm_hook_drop_pending(d.hook)) {
+		/* Off the thread before we return, whatever the thread does. */
+		pfm_notifier_take_off(&d.hook->n);
+		pfm_hook_unmap(d.hook);
 	}
-	init_task_work(&d.hook->unhook_work, pfm_unhook_work);
-	/* Fails only once the thread is past its exit hook, which unhooked it. */
-	if (task_work_add(d.hook->task, &d.hook->unhook_work, TWA_RESUME))
-		pfm_hook_put(d.hook);
+	pfm_hook_put(d.hook);
 	return 0;
 }
 
@@ -613,7 +618,7 @@ static void pfm_hooks_end(struct task_struct *task, bool (*keep)(struct pfm_hook
 		ended = 0;
 		raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
 		hash_for_each_possible(pfm_hooks, hook, node, (unsigned long)task) {
-			if (hook->task != task || n == ARRAY_SIZE(found))
+			if (hook->n.task != task || n == ARRAY_SIZE(found))
 				continue;
 			refcount_inc(&hook->refs);
 			found[n++] = hook;
@@ -698,7 +703,7 @@ static void pfm_probe_exit(void *data, struct task_struct *task)
 
 static bool pfm_hook_still_readable(struct pfm_hook *hook)
 {
-	return pfm_access_cred_may_read(hook->cred, hook->task);
+	return pfm_access_cred_may_read(hook->cred, hook->n.task);
 }
 
 /*

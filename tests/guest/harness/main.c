@@ -14,6 +14,10 @@
  * to it and closes N times, prints its pid and exits: run-suite.sh then checks
  * that the module unloads while that process still sleeps.
  *
+ * "pfm_tests --ran-sleepers" leaves threads that ran after an attach asleep in
+ * pause(), read() and stopped, their controllers gone, and prints the pid of the
+ * process that wakes them at SIGUSR1 (sleepers.c).
+ *
  * "pfm_tests --first-read FD V" reads a PMD of FD as its first call of
  * libperfmon (door.c).
  */
@@ -41,6 +45,9 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--attach-sleeper"))
 		return attach_sleeper(atol(argv[2]));
+
+	if (argc == 2 && !strcmp(argv[1], "--ran-sleepers"))
+		return ran_sleepers();
 
 	if (argc == 4 && !strcmp(argv[1], "--first-read"))
 		return first_read(atoi(argv[2]), argv[3]);
@@ -88,6 +95,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pfm_perf_async_suite());
 	srunner_add_suite(sr, pfm_perf_callchain_suite());
 	srunner_add_suite(sr, pfm_security_suite());
+	srunner_add_suite(sr, pfm_sleepers_suite());
 	srunner_add_suite(sr, pfm_compat_pmc_suite());
 	srunner_add_suite(sr, pfm_compat_perf_counter_suite());
 	srunner_add_suite(sr, pfm_compat_perf_counter_shim_suite());

@@ -37,6 +37,7 @@ Suite *pfm_perf_output_suite(void);	/* perf_output.c: SET_OUTPUT, ring lifetimes
 Suite *pfm_perf_async_suite(void);	/* perf_async.c: overflow signals, REFRESH */
 Suite *pfm_perf_callchain_suite(void);	/* perf_callchain.c: user call chains */
 Suite *pfm_security_suite(void);	/* security.c: exec ends access, sleepers leak nothing */
+Suite *pfm_sleepers_suite(void);	/* sleepers.c: a detach gives all back, the thread asleep */
 Suite *pfm_compat_pmc_suite(void);	/* compat_pmc.c: NetBSD's pmc_control(2) */
 Suite *pfm_compat_perf_counter_suite(void); /* compat_perf_counter.c: 2008 perf_counter_open */
 Suite *pfm_compat_perf_counter_shim_suite(void); /* compat_perf_counter_shim.c: its perf_event path: sampling, ring, inherit */
@@ -45,6 +46,8 @@ Suite *pfm_counts_reader_suite(void);	/* counts_reader.c: the prepared reader */
 
 /* security.c: "pfm_tests --attach-sleeper N" (run-suite.sh's rmmod check) */
 int attach_sleeper(long cycles);
+/* sleepers.c: "pfm_tests --ran-sleepers" (run-suite.sh's rmmod check) */
+int ran_sleepers(void);
 /* door.c: "pfm_tests --first-read FD V" */
 int first_read(int fd, const char *want);
 

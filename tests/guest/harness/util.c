@@ -291,11 +291,12 @@ int possible_cpus(void)
 	return atoi(p) + 1;
 }
 
-int in_read(pid_t tid, int fd)
+/* 1 if thread tid is blocked in system call nr (with first argument a0 if >= 0). */
+static int in_syscall(pid_t tid, long nr, long a0)
 {
 	char path[64], buf[256];
-	unsigned long a0;
-	long nr;
+	unsigned long arg;
+	long n;
 
 	/*
 	 * /proc/<tid>/syscall names the system call a blocked thread is in
@@ -304,18 +305,52 @@ int in_read(pid_t tid, int fd)
 	snprintf(path, sizeof(path), "/proc/%d/syscall", tid);
 	if (sysfs_read(path, buf, sizeof(buf)))
 		return -1;
-	return sscanf(buf, "%ld 0x%lx", &nr, &a0) == 2 && nr == SYS_read &&
-	       a0 == (unsigned long)fd;
+	return sscanf(buf, "%ld 0x%lx", &n, &arg) == 2 && n == nr &&
+	       (a0 < 0 || arg == (unsigned long)a0);
 }
 
-int wait_blocked_read(pid_t tid, int fd)
+int in_read(pid_t tid, int fd)
+{
+	return in_syscall(tid, SYS_read, fd);
+}
+
+static int wait_in_syscall(pid_t tid, long nr, long a0)
 {
 	int i, r;
 
 	for (i = 0; i < 20000; i++) {
-		r = in_read(tid, fd);
+		r = in_syscall(tid, nr, a0);
 		if (r)
 			return r > 0 ? 0 : -1;
+		usleep(1000);
+	}
+	errno = ETIMEDOUT;
+	return -1;
+}
+
+int wait_blocked_read(pid_t tid, int fd)
+{
+	return wait_in_syscall(tid, SYS_read, fd);
+}
+
+int wait_paused(pid_t tid)
+{
+	return wait_in_syscall(tid, SYS_pause, -1);
+}
+
+int wait_stopped(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (i = 0; i < 20000; i++) {
+		/* "pid (comm) S ...": the state follows the last ')' */
+		if (sysfs_read(path, buf, sizeof(buf)))
+			return -1;
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'T')
+			return 0;
 		usleep(1000);
 	}
 	errno = ETIMEDOUT;
@@ -353,9 +388,16 @@ static void kid_close(struct kid *k)
 	k->pid = -1;
 }
 
+/* KID_PAUSE's wake-up call: it only ends the pause(). */
+static void kid_on_usr1(int sig)
+{
+	(void)sig;
+}
+
 static void __attribute__((noreturn)) kid_main(struct kid *k)
 {
 	unsigned int lo, hi;
+	sigset_t usr1;
 	long n;
 
 	/*
@@ -385,6 +427,11 @@ static void __attribute__((noreturn)) kid_main(struct kid *k)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (k->cpu >= 0 && pin_to(k->cpu))
 		_exit(122);
+	/* caught, and let through whatever mask the kid was forked with */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	if (signal(SIGUSR1, kid_on_usr1) == SIG_ERR || sigprocmask(SIG_UNBLOCK, &usr1, NULL))
+		_exit(124);
 	for (;;) {
 		if (read(k->cmd[k->turn][0], &n, sizeof(n)) != sizeof(n))
 			_exit(123);
@@ -392,6 +439,10 @@ static void __attribute__((noreturn)) kid_main(struct kid *k)
 		if (n == KID_SPIN) {
 			for (;;)
 				__asm__ volatile("" ::: "memory");
+		}
+		if (n == KID_PAUSE) {
+			pause();
+			continue;
 		}
 		if (n < 0) {
 			do_getppid(-n - 1);

@@ -108,7 +108,8 @@ void arg_mem_max_restore(void);
  * Another process to monitor: a forked child that blocks reading one of two
  * pipes in turn and runs the orders written to it.  Order n >= 0: n getppid,
  * then block reading the other pipe; order n < 0: -n - 1 getppid, then
- * _exit(0); KID_SPIN: loop in user mode, no system call, until killed.
+ * _exit(0); KID_SPIN: loop in user mode, no system call, until killed;
+ * KID_PAUSE: pause() until a SIGUSR1 (caught), then read the next order.
  * The read that fetched an order was entered before the order was written,
  * so a started context on the kid counts an order n as n + 1 (the getppid
  * and the read of the next order, or the exit_group).
@@ -129,6 +130,7 @@ struct kid {
 #define KID_INIT		{ .pid = -1, .cpu = -1 }
 #define KID_FOREVER		0x7fffffffffffffffL	/* getppid until killed */
 #define KID_SPIN		(-KID_FOREVER - 1)	/* user-mode loop until killed */
+#define KID_PAUSE		(KID_SPIN + 1)		/* pause() until SIGUSR1 */
 
 /* Non-asserting forms (usable in any child): 0 or -1 with errno. */
 int kid_start(struct kid *k);
@@ -154,6 +156,10 @@ void ck_kid_run_exit(struct kid *k, long n);
 int in_read(pid_t tid, int fd);
 /* Waits until thread tid blocks in read(fd): 0, or -1 after 20 s. */
 int wait_blocked_read(pid_t tid, int fd);
+/* The same for pause(). */
+int wait_paused(pid_t tid);
+/* Waits until process pid is stopped (state T): 0, or -1 after 20 s. */
+int wait_stopped(pid_t pid);
 /* Waits for pid: its wait status, or -1 after timeout_ms. */
 int wait_pid_timeout(pid_t pid, int timeout_ms);
 

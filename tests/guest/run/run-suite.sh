@@ -20,6 +20,13 @@ rc=$?
 # Attaches to a process that never runs leave nothing behind once closed: the
 # module unloads while that process still sleeps.
 sleeper=$(/bin/pfm_tests --attach-sleeper 1000) || { echo "run-suite: attach-sleeper failed"; rc=1; }
+# Threads that ran after an attach and sleep (pause, read, stopped), their contexts
+# closed: the module unloads while they sleep too, and they wake and exit after.
+/bin/pfm_tests --ran-sleepers > /tmp/ran-sleepers &
+waker=$!
+until grep -q ready /tmp/ran-sleepers 2>/dev/null || ! kill -0 $waker 2>/dev/null; do
+	sleep 0.1
+done
 
 # The module is pinned while a context exists: this is the leak check for contexts.
 # A perf target's exit work (a workqueue item holding the context) may pin it a
@@ -45,6 +52,8 @@ if [ -n "$sleeper" ]; then
 		rc=1
 	fi
 fi
+kill -USR1 $waker
+wait $waker || { echo "run-suite: ran-sleepers failed (see above)"; rc=1; }
 if [ -e /sys/kernel/perfmon ] || [ -e /dev/perfmon ]; then
 	echo "run-suite: perfmon left files behind after rmmod"
 	rc=1
