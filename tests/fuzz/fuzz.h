@@ -145,9 +145,17 @@ extern struct fz_state fz;
 
 /*
  * Results by operation, in memory the manager shares with every program:
- * [code][0] successes, [code][1] errors.  NULL in a reproducer.
+ * [code][0] successes, [code][1] errors, [code][2] microseconds spent in it.
+ * NULL in a reproducer.
  */
-extern unsigned long (*fz_results)[2];
+extern unsigned long (*fz_results)[3];
+/*
+ * Set (fz_mark_global()) by an operation about to change the machine: a knob,
+ * a CPU offline.  The manager puts them back after the program.  NULL in a
+ * reproducer.
+ */
+extern int *fz_global_dirty;
+void fz_mark_global(void);
 
 /* Coverage hooks (kcov.c in the fuzzer; none in a reproducer). */
 extern void (*fz_cov_task_start)(void);
@@ -155,6 +163,8 @@ extern void (*fz_cov_collect)(void);
 
 /* exec.c */
 void fz_state_init(const char *self_exe, pid_t manager);
+/* empty slots and zeroed scratch, for the next program of the same process */
+void fz_state_reset(void);
 void fz_prog_run(const struct fz_prog *p, int from, int to);
 long fz_op_run(const struct fz_prog *p, int idx);
 void fz_op_format(const struct fz_op *op, char *buf, size_t len);
@@ -168,12 +178,25 @@ int fz_fd(uint64_t slot);
 pid_t fz_tid(uint64_t kind, uint64_t slot);
 void fz_set_fd(uint64_t slot, int fd);
 void fz_workload(int kind, long n);
+/* a target's loop step: fz_workload(), then a millisecond asleep */
+void fz_target_step(int kind, long n);
 /* arm (1) or disarm (0) the 50 ms SIGALRM that cuts a blocking call */
 void fz_alarm(int on);
 /* fork(): the child dies with its parent, traces its coverage, maybe as nobody */
 pid_t fz_fork_task(int nobody);
 int fz_wait_or_kill(pid_t pid, int ticks);
+/* ops_proc.c: the threads of async operations still running */
+extern int fz_async_live;
+/* ops_proc.c: every thread and process of the slots ended (stopped, killed, reaped) */
+void fz_targets_end(void);
 long fz_ret(long r);
+/* two pipes (O_CLOEXEC): 0, or -1 with neither open */
+int fz_pipe_pair(int a[2], int b[2]);
+/*
+ * after fork() (pid), in the parent: the child's ends (a[0], b[1]) closed;
+ * -1 with all closed if the fork failed
+ */
+int fz_pipe_parent(pid_t pid, int a[2], int b[2]);
 /* the first perfmon system call number (0: none), an fd of /dev/perfmon (-1: none) */
 long fz_sysbase(void);
 int fz_devfd(void);
