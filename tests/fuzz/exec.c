@@ -438,5 +438,10 @@ const struct fz_opdef fz_ops[] = {
 	    .slots = FZ_S_NEW_FD0 | FZ_S_NEW_TGT2),
 	ROW("counts",		counts,		counts,		3,
 	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_MAP1),
+	ROW("perf_attr",	perf_attr,	perf_attr,	5,
+	    .slots = FZ_S_NEW_FD0),
+	ROW("perf_prctl",	perf_prctl,	perf_prctl,	1),
+	ROW("pmc",		lib_seq,	pmc,		1),
+	ROW("perf_counter",	lib_seq,	perf_counter,	1),
 };
 const int fz_nops = sizeof(fz_ops) / sizeof(fz_ops[0]);

@@ -201,7 +201,10 @@ int fz_pipe_parent(pid_t pid, int a[2], int b[2]);
 long fz_sysbase(void);
 int fz_devfd(void);
 
-/* ops_pfm.c, ops_fd.c, ops_proc.c, ops_scen.c, ops_perf.c: the generators and runners of the table */
+/*
+ * ops_pfm.c, ops_fd.c, ops_proc.c, ops_scen.c, ops_perf.c, ops_attr.c: the
+ * generators and runners of the table
+ */
 #define FZ_DECL_OP(x)							\
 	void fz_gen_##x(uint64_t *rng, struct fz_op *op);		\
 	long fz_run_##x(const struct fz_op *op, const struct fz_prog *p, int idx)
@@ -232,6 +235,11 @@ FZ_DECL_OP(work);
 FZ_DECL_OP(scenario);
 FZ_DECL_OP(perf_smpl);
 FZ_DECL_OP(counts);
+FZ_DECL_OP(perf_attr);
+FZ_DECL_OP(perf_prctl);
+void fz_gen_lib_seq(uint64_t *rng, struct fz_op *op);
+long fz_run_pmc(const struct fz_op *op, const struct fz_prog *p, int idx);
+long fz_run_perf_counter(const struct fz_op *op, const struct fz_prog *p, int idx);
 
 /*
  * ops_scen.c: a thread or process of the program to monitor, in slot 'slot'

@@ -49,7 +49,7 @@ static struct {
 	const char *repro;
 	long only;
 	int verbose;
-} opt = { .seconds = 60, .prog_timeout = 10, .only = -1 };
+} opt = { .seconds = 60, .prog_timeout = 20, .only = -1 };
 
 /* Where the manager's time goes, by phase of a program (printed at the end). */
 enum { PH_GEN, PH_LOG, PH_RUN, PH_REAP, PH_RESTORE, PH_LEFT, PH_KMSG, PH_COV, PH_NR };
