@@ -251,6 +251,12 @@ typedef void (*fz_scen_body)(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot,
 			     uint64_t which);
 void fz_scen_gen(uint64_t *rng, struct fz_op *op, int kinds);
 long fz_scen_run(const struct fz_op *op, fz_scen_body body);
+/*
+ * ops_fd.c: the software events perfmon counts (perf/event.c), the first
+ * FZ_PERF_SW_COUNTED of the table, then two it does not
+ */
+extern const uint64_t fz_perf_sw[];
+#define FZ_PERF_SW_COUNTED	6
 /* ops_fd.c: the mapping a..a+len into slot m, unmapping the one there before */
 void fz_map_set(struct fz_map *m, void *a, size_t len);
 

@@ -96,7 +96,8 @@ static void gen_config(uint64_t *rng, struct perf_event_attr *a, uint64_t tp)
 	switch (fz_below(rng, 20)) {
 	case 0 ... 7:
 		a->type = PERF_TYPE_SOFTWARE;
-		a->config = fz_below(rng, 8) ? fz_below(rng, PERF_COUNT_SW_MAX + 1) : fz_rand(rng);
+		a->config = fz_below(rng, 2) ? fz_perf_sw[fz_below(rng, FZ_PERF_SW_COUNTED)] :
+			fz_below(rng, 8) ? fz_below(rng, PERF_COUNT_SW_MAX + 1) : fz_rand(rng);
 		break;
 	case 8 ... 11:
 		a->type = PERF_TYPE_TRACEPOINT;
@@ -258,7 +259,8 @@ static void gen_attr_full(uint64_t seed, struct perf_event_attr *a, uint64_t tp)
 	a->exclude_kernel = fz_below(rng, 2);
 	a->exclude_hv = 1;
 	a->enable_on_exec = a->disabled && fz_one_in(rng, 4);
-	for (n = (int)fz_below(rng, 4); n > 0; n--)
+	/* half of them as made: what the shim takes goes on to read, sample, map */
+	for (n = fz_below(rng, 2) ? 0 : 1 + (int)fz_below(rng, 3); n > 0; n--)
 		mutate_field(rng, a);
 }
 

@@ -71,7 +71,7 @@ void fz_gen_perf_open(uint64_t *rng, struct fz_op *op)
 }
 
 /* The software events perfmon counts (perf/event.c), then two it does not. */
-static const uint64_t fz_perf_sw[] = {
+const uint64_t fz_perf_sw[] = {
 	PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
 	PERF_COUNT_SW_PAGE_FAULTS_MIN, PERF_COUNT_SW_CONTEXT_SWITCHES,
 	PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS_MAJ, PERF_COUNT_SW_DUMMY,
