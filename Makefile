@@ -24,7 +24,7 @@
 #   make deb      Debian packages in build/deb/: perfmon-dkms, libperfmon1,
 #                 libperfmon-dev, pfmon
 #   make fuzz     the fuzzer on the debug kernel (tests/fuzz/README.md; also
-#                 fuzz-module, fuzz-repro)
+#                 fuzz-module, fuzz-long, fuzz-repro)
 #   make coverage line coverage of kernel/perfmon and arch/x86/perfmon by the guest
 #                 suite on the debug kernel, the last fuzzer run and the host tests
 #                 (tests/coverage/README.md)

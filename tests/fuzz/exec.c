@@ -19,7 +19,8 @@
 #include "fuzz.h"
 
 struct fz_state fz;
-unsigned long (*fz_results)[2];
+unsigned long (*fz_results)[3];
+int *fz_global_dirty;
 void (*fz_cov_task_start)(void);
 void (*fz_cov_collect)(void);
 
@@ -35,15 +36,30 @@ static void fz_nop_handler(int sig)
 	(void)sig;
 }
 
+/*
+ * The state a program starts from: empty slots, a scratch buffer of zeroes
+ * (raw arguments may point past what an operation placed there).
+ */
+void fz_state_reset(void)
+{
+	int i;
+
+	memset(fz.tgt, 0, sizeof(fz.tgt));
+	memset(fz.map, 0, sizeof(fz.map));
+	for (i = 0; i < FZ_FDS; i++)
+		fz.fd[i] = -1;
+	mprotect(fz.scratch, FZ_SCRATCH, PROT_READ | PROT_WRITE);
+	memset(fz.scratch, 0, FZ_SCRATCH);
+	mprotect(fz.scratch + FZ_SCRATCH, FZ_PAGE, PROT_NONE);
+	mprotect(fz.rdonly, FZ_PAGE, PROT_READ);
+}
+
 void fz_state_init(const char *self_exe, pid_t manager)
 {
 	struct sigaction sa;
 	char *p;
-	int i;
 
 	memset(&fz, 0, sizeof(fz));
-	for (i = 0; i < FZ_FDS; i++)
-		fz.fd[i] = -1;
 	fz.self_exe = self_exe;
 	fz.manager = manager;
 	fz.door = pfm_door();
@@ -55,10 +71,9 @@ void fz_state_init(const char *self_exe, pid_t manager)
 		perror("fuzz: scratch mmap");
 		exit(2);
 	}
-	mprotect(p + FZ_SCRATCH, FZ_PAGE, PROT_NONE);
 	fz.scratch = p;
 	fz.rdonly = p + FZ_SCRATCH + FZ_PAGE;
-	mprotect(fz.rdonly, FZ_PAGE, PROT_READ);
+	fz_state_reset();
 
 	/*
 	 * SIGIO and SIGUSR1 are what O_ASYNC contexts send; SIGALRM interrupts a
@@ -191,6 +206,35 @@ int fz_devfd(void)
 	return fd;
 }
 
+void fz_mark_global(void)
+{
+	if (fz_global_dirty)
+		__atomic_store_n(fz_global_dirty, 1, __ATOMIC_RELAXED);
+}
+
+int fz_pipe_pair(int a[2], int b[2])
+{
+	if (pipe2(a, O_CLOEXEC))
+		return -1;
+	if (pipe2(b, O_CLOEXEC)) {
+		close(a[0]);
+		close(a[1]);
+		return -1;
+	}
+	return 0;
+}
+
+int fz_pipe_parent(pid_t pid, int a[2], int b[2])
+{
+	close(a[0]);
+	close(b[1]);
+	if (pid >= 0)
+		return 0;
+	close(a[1]);
+	close(b[0]);
+	return -1;
+}
+
 long fz_ret(long r)
 {
 	return r < 0 ? -errno : r;
@@ -234,17 +278,34 @@ void fz_workload(int kind, long n)
 	}
 }
 
+/*
+ * A monitored target's loop: some work, then a millisecond asleep, so that the
+ * program's own tasks get the CPU (a guest's vCPUs share one host thread).
+ */
+void fz_target_step(int kind, long n)
+{
+	fz_workload(kind, n);
+	fz_workload(4, 1000);
+}
+
 long fz_op_run(const struct fz_prog *p, int idx)
 {
 	const struct fz_op *op = &p->op[idx];
+	struct timespec t0, t1;
 	long r;
 
 	if (op->code >= fz_nops)
 		return -ENOSYS;
 	errno = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = fz_ops[op->code].run(op, p, idx);
-	if (fz_results)
+	if (fz_results) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
 		__atomic_fetch_add(&fz_results[op->code][r < 0], 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&fz_results[op->code][2],
+				   (t1.tv_sec - t0.tv_sec) * 1000000 +
+				   (t1.tv_nsec - t0.tv_nsec) / 1000, __ATOMIC_RELAXED);
+	}
 	if (fz_cov_collect)
 		fz_cov_collect();
 	return r;
@@ -307,7 +368,7 @@ int fz_target_main(int argc, char **argv)
 	signal(SIGIO, SIG_IGN);
 	signal(SIGUSR1, SIG_IGN);
 	for (;;)
-		fz_workload(kind, 100);
+		fz_target_step(kind, 100);
 }
 
 #define ROW(n, g, r, w, ...) { .name = n, .gen = fz_gen_##g, .run = fz_run_##r, \
@@ -377,5 +438,10 @@ const struct fz_opdef fz_ops[] = {
 	    .slots = FZ_S_NEW_FD0 | FZ_S_NEW_TGT2),
 	ROW("counts",		counts,		counts,		3,
 	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_MAP1),
+	ROW("perf_attr",	perf_attr,	perf_attr,	5,
+	    .slots = FZ_S_NEW_FD0),
+	ROW("perf_prctl",	perf_prctl,	perf_prctl,	1),
+	ROW("pmc",		lib_seq,	pmc,		1),
+	ROW("perf_counter",	lib_seq,	perf_counter,	1),
 };
 const int fz_nops = sizeof(fz_ops) / sizeof(fz_ops[0]);

@@ -145,9 +145,17 @@ extern struct fz_state fz;
 
 /*
  * Results by operation, in memory the manager shares with every program:
- * [code][0] successes, [code][1] errors.  NULL in a reproducer.
+ * [code][0] successes, [code][1] errors, [code][2] microseconds spent in it.
+ * NULL in a reproducer.
  */
-extern unsigned long (*fz_results)[2];
+extern unsigned long (*fz_results)[3];
+/*
+ * Set (fz_mark_global()) by an operation about to change the machine: a knob,
+ * a CPU offline.  The manager puts them back after the program.  NULL in a
+ * reproducer.
+ */
+extern int *fz_global_dirty;
+void fz_mark_global(void);
 
 /* Coverage hooks (kcov.c in the fuzzer; none in a reproducer). */
 extern void (*fz_cov_task_start)(void);
@@ -155,6 +163,8 @@ extern void (*fz_cov_collect)(void);
 
 /* exec.c */
 void fz_state_init(const char *self_exe, pid_t manager);
+/* empty slots and zeroed scratch, for the next program of the same process */
+void fz_state_reset(void);
 void fz_prog_run(const struct fz_prog *p, int from, int to);
 long fz_op_run(const struct fz_prog *p, int idx);
 void fz_op_format(const struct fz_op *op, char *buf, size_t len);
@@ -168,17 +178,33 @@ int fz_fd(uint64_t slot);
 pid_t fz_tid(uint64_t kind, uint64_t slot);
 void fz_set_fd(uint64_t slot, int fd);
 void fz_workload(int kind, long n);
+/* a target's loop step: fz_workload(), then a millisecond asleep */
+void fz_target_step(int kind, long n);
 /* arm (1) or disarm (0) the 50 ms SIGALRM that cuts a blocking call */
 void fz_alarm(int on);
 /* fork(): the child dies with its parent, traces its coverage, maybe as nobody */
 pid_t fz_fork_task(int nobody);
 int fz_wait_or_kill(pid_t pid, int ticks);
+/* ops_proc.c: the threads of async operations still running */
+extern int fz_async_live;
+/* ops_proc.c: every thread and process of the slots ended (stopped, killed, reaped) */
+void fz_targets_end(void);
 long fz_ret(long r);
+/* two pipes (O_CLOEXEC): 0, or -1 with neither open */
+int fz_pipe_pair(int a[2], int b[2]);
+/*
+ * after fork() (pid), in the parent: the child's ends (a[0], b[1]) closed;
+ * -1 with all closed if the fork failed
+ */
+int fz_pipe_parent(pid_t pid, int a[2], int b[2]);
 /* the first perfmon system call number (0: none), an fd of /dev/perfmon (-1: none) */
 long fz_sysbase(void);
 int fz_devfd(void);
 
-/* ops_pfm.c, ops_fd.c, ops_proc.c, ops_scen.c, ops_perf.c: the generators and runners of the table */
+/*
+ * ops_pfm.c, ops_fd.c, ops_proc.c, ops_scen.c, ops_perf.c, ops_attr.c: the
+ * generators and runners of the table
+ */
 #define FZ_DECL_OP(x)							\
 	void fz_gen_##x(uint64_t *rng, struct fz_op *op);		\
 	long fz_run_##x(const struct fz_op *op, const struct fz_prog *p, int idx)
@@ -209,6 +235,11 @@ FZ_DECL_OP(work);
 FZ_DECL_OP(scenario);
 FZ_DECL_OP(perf_smpl);
 FZ_DECL_OP(counts);
+FZ_DECL_OP(perf_attr);
+FZ_DECL_OP(perf_prctl);
+void fz_gen_lib_seq(uint64_t *rng, struct fz_op *op);
+long fz_run_pmc(const struct fz_op *op, const struct fz_prog *p, int idx);
+long fz_run_perf_counter(const struct fz_op *op, const struct fz_prog *p, int idx);
 
 /*
  * ops_scen.c: a thread or process of the program to monitor, in slot 'slot'
@@ -220,6 +251,12 @@ typedef void (*fz_scen_body)(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot,
 			     uint64_t which);
 void fz_scen_gen(uint64_t *rng, struct fz_op *op, int kinds);
 long fz_scen_run(const struct fz_op *op, fz_scen_body body);
+/*
+ * ops_fd.c: the software events perfmon counts (perf/event.c), the first
+ * FZ_PERF_SW_COUNTED of the table, then two it does not
+ */
+extern const uint64_t fz_perf_sw[];
+#define FZ_PERF_SW_COUNTED	6
 /* ops_fd.c: the mapping a..a+len into slot m, unmapping the one there before */
 void fz_map_set(struct fz_map *m, void *a, size_t len);
 

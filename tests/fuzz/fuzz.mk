@@ -7,9 +7,14 @@
 #                      shrinks the failing program in the guest and writes
 #                      build/fuzz/repro.c (and its binary build/fuzz/repro)
 #   make check-fuzz    the 2-minute runs of make check (both kernels)
-# FUZZ_SEED=N picks the seed (default: a new one each run, printed and logged).
+#   make fuzz-long     FUZZ_LONG_SECONDS (1800) on the debug kernel, then as long on
+#                      the module kernel (rmmod at its end; the debug guest's init
+#                      ends with a kmemleak scan)
+# FUZZ_SEED=N picks the seed (default: a new one each run, printed and logged);
+# FUZZ_FRESH=1 forks a process per program instead of keeping the executor.
 
 FUZZ_SECONDS ?= 600
+FUZZ_LONG_SECONDS ?= 1800
 FUZZ_SEED ?=
 FUZZ_SRCS := $(wildcard $(TOP)/tests/fuzz/*.c)
 FUZZ_HDRS := $(wildcard $(TOP)/tests/fuzz/*.h)
@@ -17,11 +22,22 @@ FUZZ_BIN  := $(B)/guest/bin/pfm_fuzz
 FUZZ_PCS  := $(B)/fuzz/pcs.txt
 FUZZ_RUN  := $(TOP)/tests/fuzz/run-fuzz.sh
 # the kernel command line hands these to the guest's init, and so to run-fuzz.sh
-FUZZ_ENV   = FUZZ_SECONDS=$(FUZZ_SECONDS) $(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED))
+FUZZ_ENV   = FUZZ_SECONDS=$(FUZZ_SECONDS) $(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) \
+	     $(if $(FUZZ_FRESH),FUZZ_FRESH=1)
 # boot, the last program's checks, kmemleak's scan: on top of FUZZ_SECONDS
 FUZZ_SLACK := 400
+# The log goes into memory the guest shares with a file here (ivshmem-plain;
+# logring.c), written before each program without waiting for a serial port;
+# once the region is full, on through the third serial port (ttyS2).
+# $(call fuzz_log_opts,STEM): the QEMU options, a fresh region of zeroes first;
+# $(call fuzz_log_text,STEM): STEM.log, the region's text then the port's.
+FUZZ_RING_SIZE := 128M
+fuzz_log_opts = -object memory-backend-file,id=fzlog,size=$(FUZZ_RING_SIZE),mem-path=$(1).ring,share=on \
+	-device ivshmem-plain,memdev=fzlog -serial file:$(1).serial
+fuzz_log_prep = rm -f $(1).ring $(1).serial && truncate -s $(FUZZ_RING_SIZE) $(1).ring
+fuzz_log_text = { tr -d '\000' < $(1).ring; cat $(1).serial; } > $(1).log; rm -f $(1).ring
 
-.PHONY: fuzz fuzz-module fuzz-repro check-fuzz fuzz-bin
+.PHONY: fuzz fuzz-module fuzz-long fuzz-repro check-fuzz fuzz-bin
 fuzz-bin: $(FUZZ_BIN)
 
 $(FUZZ_BIN): $(FUZZ_SRCS) $(FUZZ_HDRS) $(LIBPFM_A) $(LIBPFM_HDRS)
@@ -40,12 +56,14 @@ fuzz: $(KERNEL_DEP) $(FUZZ_BIN) $(COV_PLUGIN)
 	$(MAKE) $(FUZZ_PCS) $(COV_RANGES)
 	$(MKINITRAMFS) $(B)/fuzz/fuzz-debug.cpio.gz $(FUZZ_RUN) \
 		$(FUZZ_BIN):/bin/pfm_fuzz $(FUZZ_PCS):/fuzz/pcs.txt
-	PFM_QEMU_OPTS="-serial file:$(B)/fuzz/fuzz-debug.log \
+	$(call fuzz_log_prep,$(B)/fuzz/fuzz-debug)
+	PFM_QEMU_OPTS="$(call fuzz_log_opts,$(B)/fuzz/fuzz-debug) \
 		$(call cov_qemu_opts,$(B)/fuzz/fuzz-debug.hits)" \
 	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/fuzz/fuzz-debug.cpio.gz \
 		--append "$(DEBUG_APPEND) $(FUZZ_ENV)" \
 		--timeout $$(($(FUZZ_SECONDS) + $(FUZZ_SLACK))) \
 		--log $(B)/fuzz/fuzz-debug.console; rc=$$?; \
+	$(call fuzz_log_text,$(B)/fuzz/fuzz-debug); \
 	$(COV_PY) guest $(DEBUG_VMLINUX) $(B)/fuzz/fuzz-debug.hits $(B)/fuzz/lines.tsv \
 		$(B)/fuzz/uncovered.txt && \
 	$(COV_PY) table "lines reached by the fuzzer=$(B)/fuzz/lines.tsv" | tail -n 3; \
@@ -58,10 +76,13 @@ fuzz-module: module $(FUZZ_BIN)
 	@mkdir -p $(B)/fuzz
 	$(MKINITRAMFS) $(B)/fuzz/fuzz-module.cpio.gz $(FUZZ_RUN) \
 		$(FUZZ_BIN):/bin/pfm_fuzz $(PFM_KO):/lib/perfmon.ko
-	PFM_QEMU_OPTS="-serial file:$(B)/fuzz/fuzz-module.log" \
+	$(call fuzz_log_prep,$(B)/fuzz/fuzz-module)
+	PFM_QEMU_OPTS="$(call fuzz_log_opts,$(B)/fuzz/fuzz-module)" \
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/fuzz/fuzz-module.cpio.gz \
 		--append "$(FUZZ_ENV)" --timeout $$(($(FUZZ_SECONDS) + $(FUZZ_SLACK))) \
-		--log $(B)/fuzz/fuzz-module.console || \
+		--log $(B)/fuzz/fuzz-module.console; rc=$$?; \
+	$(call fuzz_log_text,$(B)/fuzz/fuzz-module); \
+	[ $$rc -eq 0 ] || \
 		{ echo "fuzz-module: FAILED; log $(B)/fuzz/fuzz-module.log, console" \
 		       "$(B)/fuzz/fuzz-module.console; reproduce with" \
 		       "make fuzz-repro LOG=$(B)/fuzz/fuzz-module.log"; exit 1; }
@@ -73,6 +94,11 @@ check-fuzz-module:
 	$(MAKE) fuzz-module FUZZ_SECONDS=120
 check-fuzz-debug:
 	$(MAKE) fuzz FUZZ_SECONDS=120
+
+# Long runs: both kernels one after the other, each failing on its own.
+fuzz-long:
+	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_LONG_SECONDS)
+	$(MAKE) fuzz-module FUZZ_SECONDS=$(FUZZ_LONG_SECONDS)
 
 # Which kernel the log came from is in its first line (door=syscall: the debug
 # kernel); repro.sh boots that one for each shrinking step.

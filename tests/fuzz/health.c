@@ -135,17 +135,31 @@ static void dump_group(pid_t pgid, FILE *log, long id)
 	file_write("/proc/sysrq-trigger", "w");
 }
 
+void fz_check_reap(void)
+{
+	int status;
+
+	while (waitpid(-1, &status, WNOHANG | __WALL) > 0)
+		;
+}
+
+/* Sleeps between polls: 1 ms at first (most waits are short), then 10 ms. */
+static void poll_sleep(int k)
+{
+	usleep(k < 20 ? 1000 : 10000);
+}
+
 int fz_check_group_dies(pid_t pgid, FILE *log, long id)
 {
-	int i, status;
+	int i;
 
-	for (i = 0; i < 3000; i++) {
+	/* 30 s */
+	for (i = 0; i < 3000 + 20; i++) {
 		kill(-pgid, SIGKILL);
-		while (waitpid(-1, &status, WNOHANG | __WALL) > 0)
-			;
+		fz_check_reap();
 		if (kill(-pgid, 0) < 0 && errno == ESRCH)
 			return 0;
-		usleep(10000);
+		poll_sleep(i);
 	}
 	fprintf(log, "F %ld unkillable: processes of the program live 30 s after SIGKILL\n", id);
 	dump_group(pgid, log, id);
@@ -155,23 +169,28 @@ int fz_check_group_dies(pid_t pgid, FILE *log, long id)
 
 void fz_check_restore(void)
 {
-	char path[128], buf[16];
+	char path[128], buf[64];
 	int i;
 
+	/* a knob written may take time (limits recomputed): only those that changed */
 	for (i = 0; i < KNOBS_MAX && fz_knob_file(i); i++) {
 		if (!saved[i][0])
 			continue;
 		snprintf(path, sizeof(path), PFM_SYSFS "%s", fz_knob_file(i));
-		file_write(path, saved[i]);
+		if (file_read(path, buf, sizeof(buf)) || strcmp(buf, saved[i]))
+			file_write(path, saved[i]);
 	}
+	/* CPUs are numbered from 0 without holes: the first missing one ends them */
 	for (i = 1; i < 64; i++) {
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", i);
-		if (!file_read(path, buf, sizeof(buf)) && buf[0] == '0')
+		if (file_read(path, buf, sizeof(buf)))
+			break;
+		if (buf[0] == '0')
 			file_write(path, "1");
 	}
 }
 
-int fz_check_nothing_left(FILE *log, long id)
+int fz_check_nothing_left(FILE *log, long id, int wait_ms)
 {
 	static const char *const counts[] = {
 		"contexts_count", "task_sessions_count", "sys_sessions_count",
@@ -180,8 +199,8 @@ int fz_check_nothing_left(FILE *log, long id)
 	char path[128], buf[32], what[256];
 	int i, k, left;
 
-	/* contexts go at the last close, hooks when their thread runs: allow 10 s */
-	for (k = 0; k < 1000; k++) {
+	/* contexts go at the last close, hooks when their thread runs: allow wait_ms */
+	for (k = 0; k <= (wait_ms + 180) / 10; k++) {
 		left = 0;
 		what[0] = '\0';
 		for (i = 0; i < 5; i++) {
@@ -195,8 +214,10 @@ int fz_check_nothing_left(FILE *log, long id)
 		}
 		if (!left)
 			return 0;
-		usleep(10000);
+		poll_sleep(k);
 	}
+	if (!log)
+		return -1;
 	fprintf(log, "F %ld leak: after every process of the program is gone:%s\n", id, what);
 	fflush(log);
 	return -1;

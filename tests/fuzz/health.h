@@ -11,6 +11,8 @@
 
 /* saves the sysfs knobs, starts reading the kernel log from its end */
 void fz_check_init(void);
+/* reaps the zombies the manager has (a child subreaper: orphans come to it) */
+void fz_check_reap(void);
 /* SIGKILL to the program's process group: every process must be gone in 30 s */
 int fz_check_group_dies(pid_t pgid, FILE *log, long id);
 /*
@@ -20,8 +22,11 @@ int fz_check_group_dies(pid_t pgid, FILE *log, long id);
 void fz_dump_timeout(pid_t pgid, FILE *log, long id);
 /* the knobs as they were, every CPU online */
 void fz_check_restore(void);
-/* no context, session, hook or sampling buffer memory left */
-int fz_check_nothing_left(FILE *log, long id);
+/*
+ * no context, session, hook or sampling buffer memory left after at most
+ * wait_ms; log NULL: no F line
+ */
+int fz_check_nothing_left(FILE *log, long id, int wait_ms);
 /* no kernel report since the last call */
 int fz_check_kmsg(FILE *log, long id);
 

@@ -27,7 +27,7 @@
 #define KCOV_INIT_TRACE		_IOR('c', 1, unsigned long)
 #define KCOV_ENABLE		_IO('c', 100)
 #define KCOV_TRACE_PC		0
-#define KCOV_WORDS		(1UL << 18)
+#define KCOV_WORDS		(1UL << 16)
 #define FZ_FILES_MAX		256
 
 struct fz_pc {
@@ -43,6 +43,11 @@ static int nfiles;
 
 /* one byte per PC: shared by the manager and every task of the program */
 uint8_t *fz_cov_prog;
+/* the manager's: the run's PCs, and the second of the run each was first reached */
+static uint8_t *total;
+static unsigned int *first;
+static size_t reached;
+static unsigned int last_new;
 
 static __thread int kcov_fd = -1;
 static __thread uint64_t *kcov_area;
@@ -88,6 +93,10 @@ int fz_kcov_load(const char *table)
 	}
 	fclose(in);
 	if (!npcs)
+		return -1;
+	total = calloc(npcs, 1);
+	first = calloc(npcs, sizeof(*first));
+	if (!total || !first)
 		return -1;
 	fz_cov_prog = mmap(NULL, npcs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	return fz_cov_prog == MAP_FAILED ? -1 : 0;
@@ -170,45 +179,70 @@ int fz_kcov_enable(void)
 	return 0;
 }
 
-/* Adds the program's PCs to 'total' (one byte per PC); returns how many are new. */
-size_t fz_kcov_merge(uint8_t *total)
+/*
+ * Adds the program's PCs to the run's, noting when each was first reached
+ * (now: seconds into the run); returns how many are new.
+ */
+size_t fz_kcov_merge(unsigned int now)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < npcs; i++) {
 		if (fz_cov_prog[i] && !total[i]) {
 			total[i] = 1;
+			first[i] = now;
 			n++;
 		}
 		fz_cov_prog[i] = 0;
 	}
+	reached += n;
+	if (n)
+		last_new = now;
 	return n;
 }
 
-/* Per file, then in all: PCs reached of those instrumented; the functions never entered. */
-void fz_kcov_report(const uint8_t *total, FILE *out)
+size_t fz_kcov_reached(void)
+{
+	return reached;
+}
+
+/*
+ * Per file, then in all: PCs reached of those instrumented, and when the last
+ * new one was (its plateau); the functions never entered.
+ */
+void fz_kcov_report(FILE *out, unsigned int now)
 {
 	size_t i, j, all = 0, hit = 0;
 	int f;
 
 	for (f = 0; f < nfiles; f++) {
 		size_t fa = 0, fh = 0;
+		unsigned int last = 0;
 
 		for (i = 0; i < npcs; i++) {
 			if (pcs[i].file != f)
 				continue;
 			fa++;
 			fh += total[i];
+			if (total[i] && first[i] > last)
+				last = first[i];
 		}
 		if (!fa)
 			continue;
-		fprintf(out, "fuzz: coverage %-32s %5zu / %5zu PCs  %5.1f%%\n",
-			files[f] ? files[f] : "?", fh, fa, 100.0 * fh / fa);
+		fprintf(out, "fuzz: coverage %-36s %5zu / %5zu PCs  %5.1f%%", files[f] ? files[f] : "?",
+			fh, fa, 100.0 * fh / fa);
+		if (fh)
+			fprintf(out, "  last new at %5u s\n", last);
+		else
+			fprintf(out, "\n");
 		all += fa;
 		hit += fh;
 	}
-	fprintf(out, "fuzz: coverage %-32s %5zu / %5zu PCs  %5.1f%%\n", "kernel/perfmon + arch/x86/perfmon",
-		hit, all, all ? 100.0 * hit / all : 0.0);
+	fprintf(out, "fuzz: coverage %-36s %5zu / %5zu PCs  %5.1f%%  last new at %5u s\n",
+		"kernel/perfmon + arch/x86/perfmon", hit, all, all ? 100.0 * hit / all : 0.0,
+		last_new);
+	fprintf(out, "fuzz: coverage plateau: no new PC for the last %u s of %u\n",
+		now - last_new, now);
 	/* functions with no PC reached, one line each */
 	for (i = 0; i < npcs; i = j) {
 		int any = 0;

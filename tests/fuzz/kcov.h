@@ -13,7 +13,11 @@ int fz_kcov_load(const char *table);
 size_t fz_kcov_npcs(void);
 /* 0 if the kernel has KCOV: the coverage hooks are set */
 int fz_kcov_enable(void);
-size_t fz_kcov_merge(uint8_t *total);
-void fz_kcov_report(const uint8_t *total, FILE *out);
+/* the program's PCs into the run's; now: seconds into the run; how many are new */
+size_t fz_kcov_merge(unsigned int now);
+/* the run's PCs so far */
+size_t fz_kcov_reached(void);
+/* per file and in all, with the time of the last new PC; now: the run's length */
+void fz_kcov_report(FILE *out, unsigned int now);
 
 #endif /* PFM_FUZZ_KCOV_H */

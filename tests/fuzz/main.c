@@ -6,7 +6,9 @@
  * every process of the program dies when killed, nothing perfmon counts is left
  * behind, the kernel log has no report.  README.md says how to use it.
  *
- *   pfm_fuzz [--seed N] [--seconds N] [--log FILE] [--pcs FILE] [--verbose]
+ *   pfm_fuzz [--seed N] [--seconds N] [--log FILE] [--log-ring] [--pcs FILE] [--verbose]
+ *            (--log-ring: the log in memory shared with the host, logring.c;
+ *            FILE once that is full or missing; --fresh: a process per program)
  *   pfm_fuzz --replay LOG [--only N] [--verbose]   run a log's programs again
  *   pfm_fuzz --repro LOG [--only N]                 C main() of a program (stdout)
  *
@@ -30,6 +32,8 @@
 #include "kcov.h"
 #include "prog.h"
 #include "health.h"
+#include "executor.h"
+#include "logring.h"
 
 #define CORPUS_MAX	1024
 
@@ -38,6 +42,8 @@ static struct {
 	long seconds;
 	int prog_timeout;
 	const char *log_path;
+	int log_ring;
+	int fresh;
 	const char *pcs_path;
 	const char *replay;
 	const char *repro;
@@ -45,11 +51,45 @@ static struct {
 	int verbose;
 } opt = { .seconds = 60, .prog_timeout = 20, .only = -1 };
 
+/* Where the manager's time goes, by phase of a program (printed at the end). */
+enum { PH_GEN, PH_LOG, PH_RUN, PH_REAP, PH_RESTORE, PH_LEFT, PH_KMSG, PH_COV, PH_NR };
+static const char *const ph_names[PH_NR] = {
+	"generate", "log", "run", "reap", "restore", "leftovers", "kmsg", "coverage",
+};
+static unsigned long ph_us[PH_NR];
+static unsigned long ph_t;
+
+static unsigned long now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000UL + t.tv_nsec / 1000;
+}
+
+/* The time since the last call goes to phase ph. */
+static void phase(int ph)
+{
+	unsigned long t = now_us();
+
+	if (ph_t)
+		ph_us[ph] += t - ph_t;
+	ph_t = t;
+}
+
+static unsigned long run_start;
+
+static unsigned int run_seconds(void)
+{
+	return (unsigned int)((now_us() - run_start) / 1000000);
+}
+
 static FILE *logf;
 static struct fz_prog *corpus;
 static int ncorpus;
-static uint8_t *cov_total;
 static long nprogs, nops, ntimeouts;
+/* executors retired, by their answer (FZ_DONE_*) */
+static long nretired[256];
 
 static void log_flush(void)
 {
@@ -61,8 +101,8 @@ static void log_flush(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: pfm_fuzz [--seed N] [--seconds N] [--log FILE] [--pcs FILE]\n"
-			"                [--prog-timeout S] [--verbose]\n"
+	fprintf(stderr, "usage: pfm_fuzz [--seed N] [--seconds N] [--log FILE] [--log-ring]\n"
+			"                [--pcs FILE] [--prog-timeout S] [--fresh] [--verbose]\n"
 			"       pfm_fuzz --replay LOG [--only N] [--verbose]\n"
 			"       pfm_fuzz --repro LOG [--only N]\n");
 	exit(2);
@@ -77,6 +117,14 @@ static void parse_args(int argc, char **argv)
 
 		if (!strcmp(a, "--verbose")) {
 			opt.verbose = 1;
+			continue;
+		}
+		if (!strcmp(a, "--log-ring")) {
+			opt.log_ring = 1;
+			continue;
+		}
+		if (!strcmp(a, "--fresh")) {
+			opt.fresh = 1;
 			continue;
 		}
 		if (!v)
@@ -103,73 +151,80 @@ static void parse_args(int argc, char **argv)
 	}
 }
 
-/* The program runs in a process group of its own; the manager reaps it all. */
-static pid_t run_executor(const struct fz_prog *p)
+/* An executor that did not come back clean: its group must die (health.c). */
+static int retire_executor(long id)
 {
-	pid_t pid = fork();
+	pid_t pgid = fz_exec_pid();
 
-	if (pid)
-		return pid;
-	setpgid(0, 0);
-	fz_state_init("/proc/self/exe", getppid());
-	fz.verbose = opt.verbose;
-	if (fz_cov_task_start)
-		fz_cov_task_start();
-	fz_prog_run(p, 0, p->n);
-	_exit(0);
+	if (!pgid)
+		return 0;
+	if (fz_check_group_dies(pgid, logf, id))
+		return -1;
+	fz_exec_forget();
+	return 0;
 }
 
 /* Runs one program and checks what it left: 0, or -1 after logging a failure. */
 static int run_one(const struct fz_prog *p, long id)
 {
-	struct timespec t0, now;
-	int status, timed_out = 0;
-	pid_t pid, w;
+	int r, started;
+	char why;
 
+	phase(PH_GEN);
+	if (!fz_exec_pid())
+		fprintf(logf, "# a new executor\n");
 	fprintf(logf, "P %ld\n", id);
 	fz_prog_write(logf, p);
 	log_flush();
+	phase(PH_LOG);
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pid = run_executor(p);
-	if (pid < 0) {
+	r = fz_exec_run(p, opt.prog_timeout, opt.verbose, opt.fresh || opt.replay, &started, &why);
+	if (r == FZ_EXEC_FAILED) {
 		fprintf(logf, "F %ld fork: %s\n", id, strerror(errno));
 		return -1;
 	}
-	setpgid(pid, pid);
-	for (;;) {
-		w = waitpid(pid, &status, WNOHANG);
-		if (w == pid)
-			break;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - t0.tv_sec >= opt.prog_timeout) {
-			timed_out = 1;
-			ntimeouts++;
-			break;
-		}
-		usleep(5000);
-	}
 	nprogs++;
 	nops += p->n;
-	fprintf(logf, "R %ld%s\n", id, timed_out ? " timeout" : "");
-	if (timed_out)
-		fz_dump_timeout(pid, logf, id);
-	if (fz_check_group_dies(pid, logf, id))
+	phase(PH_RUN);
+	fprintf(logf, "R %ld%s\n", id, r == FZ_EXEC_TIMEOUT ? " timeout" : "");
+	if (r == FZ_EXEC_TIMEOUT) {
+		ntimeouts++;
+		fz_dump_timeout(fz_exec_pid(), logf, id);
+	}
+	if (r != FZ_EXEC_KEPT) {
+		fprintf(logf, "# executor retired: %c\n", why);
+		nretired[(unsigned char)why]++;
+		if (retire_executor(id))
+			return -1;
+	}
+	fz_check_reap();
+	phase(PH_REAP);
+	if (__atomic_exchange_n(fz_global_dirty, 0, __ATOMIC_RELAXED))
+		fz_check_restore();
+	phase(PH_RESTORE);
+	/*
+	 * A kept executor closed what the program made; should something stay
+	 * counted, the executor goes too before the count is a leak.
+	 */
+	if (r == FZ_EXEC_KEPT && fz_check_nothing_left(NULL, id, 200) && retire_executor(id))
 		return -1;
-	fz_check_restore();
-	if (fz_check_nothing_left(logf, id) || fz_check_kmsg(logf, id))
+	if (fz_check_nothing_left(logf, id, 10000))
 		return -1;
-	if (cov_total) {
-		size_t fresh = fz_kcov_merge(cov_total), i, all = 0;
+	phase(PH_LEFT);
+	if (fz_check_kmsg(logf, id))
+		return -1;
+	phase(PH_KMSG);
+	if (corpus) {
+		size_t fresh = fz_kcov_merge(run_seconds());
 
-		for (i = 0; i < fz_kcov_npcs(); i++)
-			all += cov_total[i];
 		if (fresh && ncorpus < CORPUS_MAX)
 			corpus[ncorpus++] = *p;
-		fprintf(logf, "E %ld new=%zu cov=%zu corpus=%d\n", id, fresh, all, ncorpus);
+		fprintf(logf, "E %ld new=%zu cov=%zu corpus=%d\n", id, fresh, fz_kcov_reached(),
+			ncorpus);
 	} else {
 		fprintf(logf, "E %ld\n", id);
 	}
+	phase(PH_COV);
 	return 0;
 }
 
@@ -282,6 +337,14 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (opt.log_ring) {
+		FILE *ring = fz_logring_open(logf);
+
+		printf("fuzz: log %s\n", ring ? "in the memory shared with the host" :
+		       "on the fallback (no ivshmem device)");
+		if (ring)
+			logf = ring;
+	}
 	/* programs' orphans come to the manager, which reaps and counts them */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	signal(SIGIO, SIG_IGN);
@@ -292,12 +355,15 @@ int main(int argc, char **argv)
 			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (fz_results == MAP_FAILED)
 		return 2;
+	fz_global_dirty = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fz_global_dirty == MAP_FAILED)
+		return 2;
 
 	kcov = opt.pcs_path && !fz_kcov_load(opt.pcs_path) && !fz_kcov_enable();
 	if (kcov) {
-		cov_total = calloc(fz_kcov_npcs(), 1);
 		corpus = calloc(CORPUS_MAX, sizeof(*corpus));
-		if (!cov_total || !corpus)
+		if (!corpus)
 			return 2;
 	}
 	fprintf(logf, "# pfm_fuzz %d seed=%#llx door=%s kcov=%d pcs=%zu seconds=%ld %s\n",
@@ -311,17 +377,25 @@ int main(int argc, char **argv)
 	       kcov ? "on" : "off (no KCOV or no PC table)");
 	fflush(stdout);
 
+	run_start = now_us();
 	ret = opt.replay ? replay() : fuzz_loop();
+	if (!ret && (retire_executor(nprogs) || fz_check_nothing_left(logf, nprogs, 10000)))
+		ret = 1;
 	fprintf(logf, "# done: %ld programs, %ld operations, %ld timed out, %s\n",
 		nprogs, nops, ntimeouts, ret ? "FAILED" : "ok");
 	log_flush();
 	printf("fuzz: %ld programs, %ld operations, %ld timed out (killed): %s\n",
 	       nprogs, nops, ntimeouts, ret ? "FAILED" : "no failure");
 	for (i = 0; i < fz_nops; i++)
-		printf("fuzz: %-16s %8lu ok %8lu failed\n", fz_ops[i].name,
-		       fz_results[i][0], fz_results[i][1]);
-	if (cov_total) {
-		fz_kcov_report(cov_total, stdout);
+		printf("fuzz: %-16s %8lu ok %8lu failed %8lu ms\n", fz_ops[i].name,
+		       fz_results[i][0], fz_results[i][1], fz_results[i][2] / 1000);
+	for (i = 0; i < PH_NR; i++)
+		printf("fuzz: time %-10s %8lu ms\n", ph_names[i], ph_us[i] / 1000);
+	for (i = 0; i < 256; i++)
+		if (nretired[i])
+			printf("fuzz: executors retired (%c) %ld\n", i, nretired[i]);
+	if (corpus) {
+		fz_kcov_report(stdout, run_seconds());
 		printf("fuzz: corpus %d programs\n", ncorpus);
 	}
 	return ret;

@@ -27,14 +27,14 @@ static uint64_t gen_slot(uint64_t *rng)
 	return fz_one_in(rng, 4) ? fz_below(rng, FZ_FDS) : fz_below(rng, 4);
 }
 
-/* A blocking call gets 50 ms, then SIGALRM interrupts it. */
+/* A blocking call gets 10 ms, then SIGALRM interrupts it. */
 void fz_alarm(int on)
 {
 	struct itimerval it;
 
 	memset(&it, 0, sizeof(it));
 	if (on)
-		it.it_value.tv_usec = 50000;
+		it.it_value.tv_usec = 10000;
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
@@ -71,7 +71,7 @@ void fz_gen_perf_open(uint64_t *rng, struct fz_op *op)
 }
 
 /* The software events perfmon counts (perf/event.c), then two it does not. */
-static const uint64_t fz_perf_sw[] = {
+const uint64_t fz_perf_sw[] = {
 	PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
 	PERF_COUNT_SW_PAGE_FAULTS_MIN, PERF_COUNT_SW_CONTEXT_SWITCHES,
 	PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS_MAJ, PERF_COUNT_SW_DUMMY,
@@ -139,7 +139,13 @@ long fz_run_perf_open(const struct fz_op *op, const struct fz_prog *p, int idx)
  * The perf_event fd's own operations.  Argument kinds: none, an int, a pointer
  * to a u64 in the scratch buffer, an fd slot.
  */
-enum { PA_NONE, PA_INT, PA_PTR, PA_FD };
+enum { PA_NONE, PA_INT, PA_PTR, PA_FD, PA_STR };
+
+/* tracepoint filters: right for sched_switch or the syscalls, wrong, empty */
+static const char *const fz_filters[] = {
+	"common_pid != 0", "prev_pid == 1 && next_pid > 0", "common_pid == 1 || id == 110",
+	"", "nosuchfield == 1", "common_pid ==", "(((((", "next_comm ~ \"pfm*\"",
+};
 
 static const struct fz_perf_op {
 	const char *name;
@@ -157,6 +163,9 @@ static const struct fz_perf_op {
 	{ "pause_output",	PERF_EVENT_IOC_PAUSE_OUTPUT,	PA_INT },
 	{ "modify_attributes",	PERF_EVENT_IOC_MODIFY_ATTRIBUTES, PA_PTR },
 	{ "read",		0,				PA_NONE },
+	{ "set_bpf",		PERF_EVENT_IOC_SET_BPF,		PA_FD },
+	{ "query_bpf",		PERF_EVENT_IOC_QUERY_BPF,	PA_PTR },
+	{ "filter_string",	PERF_EVENT_IOC_SET_FILTER,	PA_STR },
 };
 #define FZ_PERF_OPS	(sizeof(fz_perf_ops) / sizeof(fz_perf_ops[0]))
 
@@ -190,6 +199,10 @@ long fz_run_perf_op(const struct fz_op *op, const struct fz_prog *p, int idx)
 	case PA_PTR:
 		*(uint64_t *)fz.scratch = op->a[2];
 		arg = (unsigned long)fz_ptr(op->a[3], 8);
+		break;
+	case PA_STR:
+		arg = (unsigned long)fz_place(op->a[3], fz_filters[op->a[2] % 8],
+					      strlen(fz_filters[op->a[2] % 8]) + 1);
 		break;
 	default:
 		arg = (unsigned long)fz_fd(op->a[4]);
@@ -233,7 +246,7 @@ void fz_gen_poll(uint64_t *rng, struct fz_op *op)
 {
 	op->a[0] = gen_slot(rng);
 	op->a[1] = fz_one_in(rng, 4) ? fz_rand(rng) & 0xffff : POLLIN;
-	op->a[2] = fz_below(rng, 20);
+	op->a[2] = fz_below(rng, 4) ? fz_below(rng, 2) : fz_below(rng, 20);
 }
 
 long fz_run_poll(const struct fz_op *op, const struct fz_prog *p, int idx)

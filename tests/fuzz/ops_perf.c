@@ -105,8 +105,10 @@ static void ps_rate(uint64_t *rng)
 {
 	static const char *const rates[] = { "250", "1000", "4000", "1", "0", "-1", "x" };
 	const char *v = rates[fz_below(rng, fz_one_in(rng, 4) ? 7 : 4)];
-	int fd = open("/sys/kernel/perfmon/perf_max_sample_rate", O_WRONLY | O_CLOEXEC);
+	int fd;
 
+	fz_mark_global();
+	fd = open("/sys/kernel/perfmon/perf_max_sample_rate", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	if (write(fd, v, strlen(v)) < 0)
@@ -205,7 +207,7 @@ static void ps_work(uint64_t *rng, uint64_t config)
 		sched_setaffinity(0, sizeof(set), &set);
 		return;
 	default:
-		fz_workload(2, 1 + fz_below(rng, 3000));
+		fz_workload(2, 1 + fz_below(rng, 300));
 		return;
 	}
 }
@@ -222,13 +224,8 @@ static pid_t ps_exec_child(uint64_t *rng, int *go, int *done)
 	pid_t pid;
 
 	*go = *done = -1;
-	if (pipe2(gp, O_CLOEXEC))
+	if (fz_pipe_pair(gp, dp))
 		return -1;
-	if (pipe2(dp, O_CLOEXEC)) {
-		close(gp[0]);
-		close(gp[1]);
-		return -1;
-	}
 	if (fz_one_in(rng, 4))
 		snprintf(kind, sizeof(kind), "exit");
 	else
@@ -242,13 +239,8 @@ static pid_t ps_exec_child(uint64_t *rng, int *go, int *done)
 		execl(fz.self_exe, fz.self_exe, "--fz-target", kind, (char *)NULL);
 		_exit(1);
 	}
-	close(gp[0]);
-	close(dp[1]);
-	if (pid < 0) {
-		close(gp[1]);
-		close(dp[0]);
+	if (fz_pipe_parent(pid, gp, dp))
 		return -1;
-	}
 	*go = gp[1];
 	*done = dp[0];
 	return pid;
@@ -343,7 +335,7 @@ static void ps_session(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot, int v
 		if (self)
 			ps_work(rng, a.config);
 		else
-			fz_workload(4, 2000 + fz_below(rng, 10000));
+			fz_workload(4, 500 + fz_below(rng, 3000));
 		if (fz_one_in(rng, 3))
 			ps_ioctl(rng, fz_below(rng, 4) || fd2 < 0 ? fd : fd2, fz_below(rng, 2) ? fd : fd2);
 		poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, (int)fz_below(rng, 20));

@@ -33,7 +33,12 @@ static uint64_t gen_fd_slot(uint64_t *rng)
 
 /* ---- create -------------------------------------------------------------- */
 
-/* a0 slot, a1 flags, a2 format kind, a3 buf_size, a4 arg pointer kind, a5 mangling */
+/*
+ * a0 slot, a1 flags, a2 format kind, a3 buf_size, a4 arg pointer kind, a5
+ * mangling.  Odd buffer sizes stay under 1 MiB but once in 64 times: root's
+ * buffers are not charged, and one as large as the memory takes seconds to
+ * allocate and free.
+ */
 void fz_gen_create(uint64_t *rng, struct fz_op *op)
 {
 	static const uint32_t flags[] = {
@@ -50,7 +55,8 @@ void fz_gen_create(uint64_t *rng, struct fz_op *op)
 		op->a[1] = fz_rand(rng) & 0xffffffff;
 	/* the format: "default", else "mux" (4), now and then a bad name */
 	op->a[2] = fz_one_in(rng, 8) ? fz_below(rng, 4) : fz_one_in(rng, 3) ? 4 : 0;
-	op->a[3] = fz_one_in(rng, 8) ? fz_rand(rng) >> fz_below(rng, 64) :
+	op->a[3] = fz_one_in(rng, 64) ? fz_rand(rng) >> fz_below(rng, 64) :
+		   fz_one_in(rng, 8) ? fz_rand(rng) >> (44 + fz_below(rng, 20)) :
 		   4096 * (1 + fz_below(rng, 4)) - fz_below(rng, 2) * 128;
 	op->a[4] = fz_gen_ptr(rng);
 	op->a[5] = fz_one_in(rng, 8) ? fz_below(rng, 8) : 0;

@@ -24,6 +24,13 @@
 
 #define FZ_NOBODY	65534
 
+/*
+ * Ending and filling a target slot, made one step: an async thread may work on
+ * the same slot at once, and two joins of one thread, or a stop flag cleared
+ * after it was set, leave a thread that never ends.
+ */
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int become_nobody(void)
 {
 	if (setgroups(0, NULL) || setresgid(FZ_NOBODY, FZ_NOBODY, FZ_NOBODY) ||
@@ -42,6 +49,8 @@ pid_t fz_fork_task(int nobody)
 
 	if (pid)
 		return pid;
+	/* another thread of the parent may have held it */
+	pthread_mutex_init(&slots_lock, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (fz_cov_task_start)
 		fz_cov_task_start();
@@ -119,6 +128,8 @@ long fz_run_sysfs(const struct fz_op *op, const struct fz_prog *p, int idx)
 
 	(void)p, (void)idx;
 	snprintf(path, sizeof(path), "/sys/kernel/perfmon/%s", k->file);
+	if (op->a[2] && v)
+		fz_mark_global();
 	fd = open(path, (op->a[2] ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -143,7 +154,7 @@ static void *target_thread(void *arg)
 	if (fz_cov_task_start)
 		fz_cov_task_start();
 	while (!t->stop) {
-		fz_workload(kind, 20);
+		fz_target_step(kind, 20);
 		if (fz_cov_collect && !(++i % 16))
 			fz_cov_collect();
 	}
@@ -182,23 +193,29 @@ long fz_run_thread(const struct fz_op *op, const struct fz_prog *p, int idx)
 {
 	struct fz_target *t = &fz.tgt[op->a[0] % FZ_TGTS];
 	pthread_t th;
+	long r = 0;
 	int i;
 
 	(void)p, (void)idx;
+	pthread_mutex_lock(&slots_lock);
 	target_end(t);
 	if (!op->a[1])
-		return 0;
+		goto out;
 	t->tid = (pid_t)(op->a[2] % 5);
 	t->is_thread = 1;
 	if (pthread_create(&th, NULL, target_thread, t)) {
 		memset(t, 0, sizeof(*t));
-		return -EAGAIN;
+		r = -EAGAIN;
+		goto out;
 	}
 	t->thread = (unsigned long)th;
 	/* the slot names the thread once it runs */
 	for (i = 0; i < 1000 && t->tid < 5; i++)
 		sched_yield();
-	return t->tid;
+	r = t->tid;
+out:
+	pthread_mutex_unlock(&slots_lock);
+	return r;
 }
 
 /* a0 slot, a1 workload kind, a2 mode: 1 nobody, 2 exec after a3 us */
@@ -217,10 +234,14 @@ long fz_run_fork_target(const struct fz_op *op, const struct fz_prog *p, int idx
 	pid_t pid;
 
 	(void)p, (void)idx;
+	pthread_mutex_lock(&slots_lock);
 	target_end(t);
 	pid = fz_fork_task(op->a[2] & 1);
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		pid = -errno;
+		pthread_mutex_unlock(&slots_lock);
+		return pid;
+	}
 	if (!pid) {
 		if (op->a[2] & 2) {
 			fz_workload(4, op->a[3]);
@@ -229,13 +250,14 @@ long fz_run_fork_target(const struct fz_op *op, const struct fz_prog *p, int idx
 			_exit(1);
 		}
 		for (;;) {
-			fz_workload((int)op->a[1], 20);
+			fz_target_step((int)op->a[1], 20);
 			if (fz_cov_collect)
 				fz_cov_collect();
 		}
 	}
 	t->tid = pid;
 	t->is_thread = 0;
+	pthread_mutex_unlock(&slots_lock);
 	return pid;
 }
 
@@ -296,15 +318,18 @@ long fz_run_child(const struct fz_op *op, const struct fz_prog *p, int idx)
 		_exit(0);
 	}
 	if (!(op->a[1] & 2)) {
+		pthread_mutex_lock(&slots_lock);
 		target_end(t);
 		t->tid = pid;
 		t->is_thread = 0;
+		pthread_mutex_unlock(&slots_lock);
 		return pid;
 	}
-	return fz_wait_or_kill(pid, 200);
+	/* a child that execs a target never ends: a moment to get there */
+	return fz_wait_or_kill(pid, op->a[1] & 4 ? 30 : 200);
 }
 
-/* ticks of 10 ms for the child to finish, then SIGKILL wherever it is: it must die */
+/* ticks of 1 ms for the child to finish, then SIGKILL wherever it is: it must die */
 int fz_wait_or_kill(pid_t pid, int ticks)
 {
 	int status, i;
@@ -312,11 +337,23 @@ int fz_wait_or_kill(pid_t pid, int ticks)
 	for (i = 0; i < ticks; i++) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			return status;
-		fz_workload(4, 10000);
+		fz_workload(4, 1000);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
 	return status;
+}
+
+int fz_async_live;
+
+void fz_targets_end(void)
+{
+	int i;
+
+	pthread_mutex_lock(&slots_lock);
+	for (i = 0; i < FZ_TGTS; i++)
+		target_end(&fz.tgt[i]);
+	pthread_mutex_unlock(&slots_lock);
 }
 
 struct async_arg {
@@ -332,6 +369,7 @@ static void *async_thread(void *arg)
 	if (fz_cov_task_start)
 		fz_cov_task_start();
 	fz_prog_run(a.p, a.from, a.to);
+	__atomic_fetch_sub(&fz_async_live, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -351,7 +389,9 @@ long fz_run_async(const struct fz_op *op, const struct fz_prog *p, int idx)
 	a->p = p;
 	a->from = idx + 1;
 	a->to = idx + 1 + (int)(op->a[0] % FZ_PROG_MAX);
+	__atomic_fetch_add(&fz_async_live, 1, __ATOMIC_RELAXED);
 	if (pthread_create(&th, NULL, async_thread, a)) {
+		__atomic_fetch_sub(&fz_async_live, 1, __ATOMIC_RELAXED);
 		free(a);
 		return -EAGAIN;
 	}
@@ -387,6 +427,7 @@ long fz_run_cpu(const struct fz_op *op, const struct fz_prog *p, int idx)
 		return fz_ret(sched_setaffinity(0, sizeof(set), &set));
 	}
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fz_mark_global();
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

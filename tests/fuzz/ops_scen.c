@@ -167,7 +167,7 @@ static void sc_ovfl(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 		if (self)
 			fz_workload(0, 1 + fz_below(rng, 100));
 		else
-			fz_workload(4, 1000 + fz_below(rng, 5000));
+			fz_workload(4, 500 + fz_below(rng, 2000));
 		if (fz_one_in(rng, 6) && !self)
 			fz_run_signal(&(struct fz_op){ .a = { tgt_slot % FZ_TGTS,
 					fz_below(rng, 2), FZ_TGT_SLOT } }, NULL, 0);
@@ -221,7 +221,7 @@ static void sc_sets(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 	else
 		pfm_start(fd, 0);
 	for (i = 0; i < 1 + (int)fz_below(rng, 4); i++) {
-		fz_workload(self ? 0 : 4, self ? 50 + fz_below(rng, 300) : 3000);
+		fz_workload(self ? 0 : 4, self ? 50 + fz_below(rng, 300) : 1500);
 		sc_drain(fd, 0);
 		if (fz_one_in(rng, 2))
 			pfm_start(fd, PFM_STARTFL_RESTART);
@@ -248,6 +248,7 @@ static int sc_cpu_online(int cpu, int on)
 	int fd, r;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fz_mark_global();
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -102,7 +102,7 @@ void fz_prog_gen(uint64_t *rng, struct fz_prog *p)
 	static const char *const skeleton[] = {
 		"create", "write_pmcs", "write_pmds", "load", "start", "work", "read_pmds",
 	};
-	int n = 4 + (int)fz_below(rng, 28), i = 0, s;
+	int n = 8 + (int)fz_below(rng, 48), i = 0, s;
 	struct live l = { 0, 0, 0, 0 };
 
 	p->n = 0;

@@ -103,7 +103,7 @@ prog "$out/shrink/ops" "$out/repro.log"
 	echo " */"
 	echo "#define _GNU_SOURCE"
 	sed '/^\/\/ SPDX/d' "$TOP/tests/fuzz/fuzz.h"
-	for f in exec.c ops_pfm.c ops_fd.c ops_proc.c ops_scen.c ops_perf.c; do
+	for f in exec.c ops_pfm.c ops_fd.c ops_proc.c ops_scen.c ops_perf.c ops_attr.c; do
 		echo "/* ---- tests/fuzz/$f ---- */"
 		sed '/^#include "fuzz.h"/d; /^#define _GNU_SOURCE/d; /^\/\/ SPDX/d' "$TOP/tests/fuzz/$f"
 	done

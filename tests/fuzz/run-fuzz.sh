@@ -7,8 +7,10 @@
 #   - with /fuzz/pcs.txt (the debug kernel): coverage-guided through KCOV;
 #   - with /fuzz/replay.log: the log's programs again instead of new ones
 #     (make fuzz-repro), FUZZ_ONLY=N for one of them.
-# FUZZ_SECONDS and FUZZ_SEED come from the kernel command line.  The log goes to
-# the third serial port, which the host keeps in a file.
+# FUZZ_SECONDS, FUZZ_SEED and FUZZ_FRESH (a process per program) come from the
+# kernel command line.  The log goes to
+# memory shared with the host (an ivshmem device) or to the third serial port,
+# both of which the host keeps in files.
 rc=0
 mod=0
 if [ -e /lib/perfmon.ko ]; then
@@ -22,12 +24,14 @@ else
 	echo "run-fuzz: no third serial port: the log stays in the guest"
 	log=/tmp/fuzz.log
 fi
-set -- --log $log
+# the log in memory shared with the host when QEMU gives it (logring.c), else $log
+set -- --log $log --log-ring
 [ -r /fuzz/pcs.txt ] && set -- "$@" --pcs /fuzz/pcs.txt
 if [ -r /fuzz/replay.log ]; then
 	set -- "$@" --replay /fuzz/replay.log --verbose ${FUZZ_ONLY:+--only $FUZZ_ONLY}
 else
-	set -- "$@" --seconds "${FUZZ_SECONDS:-600}" ${FUZZ_SEED:+--seed $FUZZ_SEED}
+	set -- "$@" --seconds "${FUZZ_SECONDS:-600}" ${FUZZ_SEED:+--seed $FUZZ_SEED} \
+		${FUZZ_FRESH:+--fresh}
 fi
 echo "run-fuzz: pfm_fuzz $*"
 /bin/pfm_fuzz "$@" || rc=$?

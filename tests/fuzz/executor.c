@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfm_fuzz: the executor, one process that runs program after program.
+ *
+ * Forking a process per program costs more than most programs: the executor
+ * stays, and after each program puts itself back as it was (fz_exec_clean()):
+ * the async threads done, the threads and processes of the slots ended, every
+ * fd and file mapping the program made closed, the CPU mask whole.  What it
+ * cannot put back retires it: a thread or child left, an fd it started with
+ * gone.  (Operations that would leave state in the process, the library's
+ * pmc and perf_counter calls, run in a child of their own.)  The manager then kills its process group, checks that every
+ * process of it dies, and forks the next executor.
+ *
+ * The manager writes the program into shared memory and a byte into the "go"
+ * pipe; the executor answers on the "done" pipe, FZ_DONE_KEPT or
+ * FZ_DONE_RETIRED.  Its death (a fault, a signal) shows on a pidfd.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "executor.h"
+
+#define FD_KEEP_MAX	32
+#define MAP_KEEP_MAX	128
+/* the async threads of a program get this long to end after it */
+#define ASYNC_WAIT_MS	2000
+
+struct fz_shm {
+	struct fz_prog prog;
+};
+
+static struct fz_shm *shm;
+static pid_t exec_pid;
+static int exec_pidfd = -1, go_w = -1, done_r = -1;
+
+/* in the executor: what it started with */
+static struct {
+	int fd;
+	dev_t dev;
+	ino_t ino;
+} keep_fd[FD_KEEP_MAX];
+static int nkeep_fd;
+static unsigned long keep_map[MAP_KEEP_MAX];
+static int nkeep_map;
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static void keep_fds(void)
+{
+	struct dirent *d;
+	struct stat st;
+	DIR *dir = opendir("/proc/self/fd");
+	int fd;
+
+	nkeep_fd = 0;
+	while (dir && (d = readdir(dir))) {
+		fd = atoi(d->d_name);
+		if (d->d_name[0] < '0' || d->d_name[0] > '9' || fd == dirfd(dir) ||
+		    nkeep_fd == FD_KEEP_MAX || fstat(fd, &st))
+			continue;
+		keep_fd[nkeep_fd].fd = fd;
+		keep_fd[nkeep_fd].dev = st.st_dev;
+		keep_fd[nkeep_fd].ino = st.st_ino;
+		nkeep_fd++;
+	}
+	if (dir)
+		closedir(dir);
+}
+
+static int fd_kept(int fd)
+{
+	int i;
+
+	for (i = 0; i < nkeep_fd; i++)
+		if (keep_fd[i].fd == fd)
+			return 1;
+	return 0;
+}
+
+/* Closes every fd the executor did not start with; -1 if one of those changed. */
+static int clean_fds(void)
+{
+	struct dirent *d;
+	struct stat st;
+	DIR *dir = opendir("/proc/self/fd");
+	int fd, i, bad = 0;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		fd = atoi(d->d_name);
+		if (d->d_name[0] >= '0' && d->d_name[0] <= '9' && fd != dirfd(dir) &&
+		    !fd_kept(fd))
+			close(fd);
+	}
+	closedir(dir);
+	for (i = 0; i < nkeep_fd; i++)
+		if (fstat(keep_fd[i].fd, &st) || st.st_dev != keep_fd[i].dev ||
+		    st.st_ino != keep_fd[i].ino)
+			bad = -1;
+	return bad;
+}
+
+/*
+ * The file mappings of the process, by start address; with keep != 0 they are
+ * recorded, else the ones not recorded are unmapped (rings, sampling buffers,
+ * counts pages a program left mapped; their files would outlive the program).
+ */
+static void file_maps(int keep)
+{
+	char line[512], path[256];
+	unsigned long a, b;
+	FILE *f = fopen("/proc/self/maps", "re");
+	int i, known;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		path[0] = '\0';
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %255s", &a, &b, path) < 2 ||
+		    !path[0] || path[0] == '[')
+			continue;
+		if (keep) {
+			if (nkeep_map < MAP_KEEP_MAX)
+				keep_map[nkeep_map++] = a;
+			continue;
+		}
+		for (known = 0, i = 0; i < nkeep_map && !known; i++)
+			known = keep_map[i] == a;
+		if (!known)
+			munmap((void *)a, b - a);
+	}
+	fclose(f);
+}
+
+/* 1 while a child of the executor lives (the zombies are reaped) */
+static int children_left(void)
+{
+	int status;
+	pid_t w;
+
+	while ((w = waitpid(-1, &status, WNOHANG | __WALL)) > 0)
+		;
+	return w == 0;
+}
+
+static int threads_counted(void)
+{
+	char buf[4096], *t;
+	ssize_t n;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	t = strstr(buf, "\nThreads:");
+	return !t || atoi(t + 9) != 1;
+}
+
+/*
+ * 1 while a thread other than this one is counted: a joined thread is still
+ * counted until it has done exiting, a little after join returns.
+ */
+static int threads_left(void)
+{
+	int k;
+
+	for (k = 0; k < 100; k++) {
+		if (!threads_counted())
+			return 0;
+		usleep(1000);
+	}
+	return 1;
+}
+
+/*
+ * After a program: the executor as it started (FZ_DONE_KEPT), or why it cannot
+ * be (FZ_DONE_*).
+ */
+static char fz_exec_clean(void)
+{
+	struct timespec t0;
+	cpu_set_t all;
+	int i;
+	char why = FZ_DONE_KEPT;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (__atomic_load_n(&fz_async_live, __ATOMIC_ACQUIRE) > 0) {
+		if (ms_since(&t0) > ASYNC_WAIT_MS)
+			return FZ_DONE_ASYNC;
+		usleep(1000);
+	}
+	fz_alarm(0);
+	fz_targets_end();
+	/* a thread or child nobody waits for may still use what is closed next */
+	if (children_left())
+		return FZ_DONE_CHILD;
+	if (threads_left())
+		return FZ_DONE_THREAD;
+	for (i = 0; i < FZ_MAPS; i++)
+		fz_map_set(&fz.map[i], NULL, 0);
+	if (clean_fds())
+		why = FZ_DONE_FDS;
+	file_maps(0);
+	CPU_ZERO(&all);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		CPU_SET(i, &all);
+	sched_setaffinity(0, sizeof(all), &all);
+	return why;
+}
+
+static void __attribute__((noreturn)) exec_loop(int go, int done, int verbose, int fresh)
+{
+	struct fz_prog p;
+	long runs = 0;
+	char c;
+
+	setpgid(0, 0);
+	fz_state_init("/proc/self/exe", getppid());
+	fz.verbose = verbose;
+	if (fz_cov_task_start)
+		fz_cov_task_start();
+	/* the fds opened once per process, before the ones a program opens */
+	fz_devfd();
+	fz_sysbase();
+	keep_fds();
+	file_maps(1);
+	while (read(go, &c, 1) == 1) {
+		p = shm->prog;
+		fz_state_reset();
+		fz_prog_run(&p, 0, p.n);
+		c = fresh ? FZ_DONE_FRESH : fz_exec_clean();
+		if (c == FZ_DONE_KEPT && ++runs >= FZ_EXEC_RUNS_MAX)
+			c = FZ_DONE_RUNS;
+		if (write(done, &c, 1) != 1 || c != FZ_DONE_KEPT)
+			break;
+	}
+	_exit(0);
+}
+
+static int exec_start(int verbose, int fresh)
+{
+	int gp[2], dp[2];
+	pid_t pid;
+
+	if (!shm) {
+		shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			   -1, 0);
+		if (shm == MAP_FAILED) {
+			shm = NULL;
+			return -1;
+		}
+	}
+	if (fz_pipe_pair(gp, dp))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		close(gp[1]);
+		close(dp[0]);
+		exec_loop(gp[0], dp[1], verbose, fresh);
+	}
+	if (fz_pipe_parent(pid, gp, dp))
+		return -1;
+	setpgid(pid, pid);
+	exec_pid = pid;
+	exec_pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	go_w = gp[1];
+	done_r = dp[0];
+	return 0;
+}
+
+void fz_exec_forget(void)
+{
+	if (go_w >= 0)
+		close(go_w);
+	if (done_r >= 0)
+		close(done_r);
+	if (exec_pidfd >= 0)
+		close(exec_pidfd);
+	go_w = done_r = exec_pidfd = -1;
+	exec_pid = 0;
+}
+
+pid_t fz_exec_pid(void)
+{
+	return exec_pid;
+}
+
+int fz_exec_run(const struct fz_prog *p, int timeout_s, int verbose, int fresh, int *started,
+		char *why)
+{
+	struct pollfd pfd[2];
+	struct timespec t0;
+	long left;
+	char c;
+
+	*started = 0;
+	*why = FZ_DONE_DIED;
+	if (!exec_pid) {
+		if (exec_start(verbose, fresh))
+			return FZ_EXEC_FAILED;
+		*started = 1;
+	}
+	shm->prog = *p;
+	c = 'g';
+	if (write(go_w, &c, 1) != 1)
+		return FZ_EXEC_RETIRED;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		left = timeout_s * 1000L - ms_since(&t0);
+		if (left <= 0)
+			return FZ_EXEC_TIMEOUT;
+		pfd[0] = (struct pollfd){ .fd = done_r, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = exec_pidfd, .events = POLLIN };
+		if (poll(pfd, exec_pidfd >= 0 ? 2 : 1, (int)left) < 0 && errno != EINTR)
+			return FZ_EXEC_RETIRED;
+		if (pfd[0].revents) {
+			if (read(done_r, &c, 1) != 1)
+				return FZ_EXEC_RETIRED;
+			*why = c;
+			return c == FZ_DONE_KEPT ? FZ_EXEC_KEPT : FZ_EXEC_RETIRED;
+		}
+		if (exec_pidfd >= 0 && pfd[1].revents)
+			return FZ_EXEC_RETIRED;
+	}
+}
