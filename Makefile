@@ -85,6 +85,7 @@ include tests/guest/clients/clients.mk
 include tests/guest/clients/selftests.mk
 include tests/coverage/coverage.mk
 include tests/fuzz/fuzz.mk
+include tests/guest/load/load.mk
 
 PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko
 MKINITRAMFS := $(TOP)/scripts/guest/mkinitramfs.sh
