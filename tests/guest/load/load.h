@@ -35,6 +35,11 @@ struct load {
 	unsigned int scale;		/* rounds this many times smaller (PFM_LOAD_SCALE) */
 };
 
+/* attributes of a worker or poller thread: SCHED_OTHER, not the main thread's policy */
+void load_thread_attr(pthread_attr_t *attr);
+/* the main thread first in line: it keeps the slots full however busy the CPUs */
+void load_main_first(void);
+
 /* a round's size: lo..hi scaled down, at least min */
 unsigned int load_size(unsigned int *seed, unsigned int lo, unsigned int hi, unsigned int min);
 

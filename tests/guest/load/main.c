@@ -84,7 +84,7 @@ static void slot_start(int i)
 	s->done = 0;
 	s->seed = rand_r(&seed);
 	s->stack = NULL;
-	pthread_attr_init(&attr);
+	load_thread_attr(&attr);
 	pthread_attr_setstacksize(&attr, STACK_SIZE);
 	if (slot_fn(i) == smpl_worker && own_stack(s, &attr)) {
 		pthread_attr_destroy(&attr);
@@ -143,6 +143,7 @@ static void phase(const char *name, int secs)
 		slot_init(&slots[i], i);
 		slot_start(i);
 	}
+	load_note("%s: %d threads started in %.1f s", name, LOAD_SLOTS, load_now() - t0);
 	while ((now = load_now()) < t0 + secs) {
 		for (i = 0; i < LOAD_SLOTS; i++)
 			if (slots[i].running && slots[i].done) {
@@ -213,6 +214,7 @@ int main(int argc, char **argv)
 	load_note("%d monitored threads, %d CPUs, warm-up %d s, load %d s, seed %u, rounds 1/%u",
 		  LOAD_SLOTS, load.ncpus, warm, secs, seed, load.scale);
 
+	load_main_first();
 	base = leak_snapshot();
 	phase("warm-up", warm);
 	leak_quiesce(base);
