@@ -25,6 +25,10 @@
 #                 libperfmon-dev, pfmon
 #   make fuzz     the fuzzer on the debug kernel (tests/fuzz/README.md; also
 #                 fuzz-module, fuzz-repro)
+#   make check-load   64 monitored threads for LOAD_SECONDS (600) on each kernel, with
+#                 threads and processes coming and going: exact counts, no sample
+#                 lost unaccounted, nothing left behind (tests/guest/load/README.md;
+#                 check-load-short-module and check-load-short-debug: the short form)
 #   make coverage line coverage of kernel/perfmon and arch/x86/perfmon by the guest
 #                 suite on the debug kernel, the last fuzzer run and the host tests
 #                 (tests/coverage/README.md)

@@ -70,7 +70,7 @@ pid_t load_tid(void);
 void load_getppid(long n);
 long load_page_size(void);
 char *load_fresh_pages(long n);
-void load_touch(char *p, long n);
+void load_touch(char *p, long n, long psz);
 void load_pin(int cpu);
 unsigned int load_rand(unsigned int *seed, unsigned int lo, unsigned int hi);
 long load_read_long(const char *path);

@@ -80,6 +80,10 @@ static void consume(struct sring *r)
 			r->samples++;
 		} else if (rec.h.type == PERF_RECORD_LOST && rec.h.size == LOST_SIZE) {
 			r->lost += rec.w[1];
+		} else if (rec.h.type == PERF_RECORD_THROTTLE ||
+			   rec.h.type == PERF_RECORD_UNTHROTTLE) {
+			load_fail("ring %d: throttled (record %u): overflows neither sampled nor lost",
+				  r->slot, rec.h.type);
 		} else {
 			load_fail("ring %d: record type %u of %u bytes", r->slot, rec.h.type,
 				  rec.h.size);
@@ -125,6 +129,7 @@ static int drained(struct sring *r)
 static int window(int fd, long n)
 {
 	char *p = load_fresh_pages(n);
+	long psz = load_page_size();
 	int e, d;
 
 	if (!p) {
@@ -132,9 +137,9 @@ static int window(int fd, long n)
 		return -1;
 	}
 	e = ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	load_touch(p, n);
+	load_touch(p, n, psz);
 	d = ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	munmap(p, n * load_page_size());
+	munmap(p, n * psz);
 	if (e || d) {
 		load_fail("sampler: enable %d, disable %d: %s", e, d, strerror(errno));
 		return -1;

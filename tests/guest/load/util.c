@@ -60,14 +60,19 @@ char *load_fresh_pages(long n)
 	return p;
 }
 
-/* a write to each page: one fault each */
-void load_touch(char *p, long n)
+/*
+ * A write to each page: one fault each.  The page size comes in a register, not
+ * from load_page_size()'s static: that page is the process's, shared with the
+ * locks other threads write, and a fork's copy-on-write of it (its entry cleared
+ * and set again while another thread writes it) can fault a read of it too.
+ */
+void load_touch(char *p, long n, long psz)
 {
 	volatile char *v = p;
 	long i;
 
 	for (i = 0; i < n; i++)
-		v[i * load_page_size()] = 1;
+		v[i * psz] = 1;
 }
 
 void load_pin(int cpu)
