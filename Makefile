@@ -25,6 +25,10 @@
 #                 libperfmon-dev, pfmon
 #   make fuzz     the fuzzer on the debug kernel (tests/fuzz/README.md; also
 #                 fuzz-module, fuzz-long, fuzz-repro)
+#   make check-load   64 monitored threads for LOAD_SECONDS (600) on each kernel, with
+#                 threads and processes coming and going: exact counts, no sample
+#                 lost unaccounted, nothing left behind (tests/guest/load/README.md;
+#                 check-load-short-module and check-load-short-debug: the short form)
 #   make coverage line coverage of kernel/perfmon and arch/x86/perfmon by the guest
 #                 suite on the debug kernel, the last fuzzer run and the host tests
 #                 (tests/coverage/README.md)
@@ -85,6 +89,7 @@ include tests/guest/clients/clients.mk
 include tests/guest/clients/selftests.mk
 include tests/coverage/coverage.mk
 include tests/fuzz/fuzz.mk
+include tests/guest/load/load.mk
 
 PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko
 MKINITRAMFS := $(TOP)/scripts/guest/mkinitramfs.sh
