@@ -122,10 +122,11 @@ kernel-noperf:
 # then the guest stages in two lanes at once (scripts/check-lanes.sh: a guest
 # keeps one CPU busy), which take the kernels as built.
 CHECK_BUILD := check-host check-packages module module-noperf kernel-noperf guest-bins \
-	       perf-guest-bins perf-selftests $(FUZZ_BIN) $(FUZZ_PCS) $(COV_PLUGIN) $(COV_RANGES)
-CHECK_LANE_A := check-noperf check-guest check-mux check-perf-clients check-fuzz-module \
-		check-fuzz-debug
-CHECK_LANE_B := check-guest-debug check-perf-clients-debug
+	       perf-guest-bins perf-selftests $(FUZZ_BIN) $(FUZZ_PCS) $(COV_PLUGIN) $(COV_RANGES) \
+	       $(LOAD_BIN)
+CHECK_LANE_A := check-noperf check-guest check-mux check-perf-clients check-load-short-module \
+		check-fuzz-module check-fuzz-debug
+CHECK_LANE_B := check-guest-debug check-load-short-debug check-perf-clients-debug
 check: deps
 	$(MAKE) $(CHECK_BUILD)
 	MAKE="$(MAKE) PFM_KERNELS_BUILT=1" $(TOP)/scripts/check-lanes.sh $(B)/check \
