@@ -18,8 +18,8 @@
 LOAD_SECONDS ?= 600
 LOAD_WARMUP ?=
 LOAD_SEED ?=
-LOAD_SHORT_SECONDS ?= 15
-LOAD_SHORT_WARMUP ?= 4
+LOAD_SHORT_SECONDS ?= 12
+LOAD_SHORT_WARMUP ?= 3
 # The debug kernel boots in 20 to 55 s under TCG and its first round starts its
 # threads slowly (tens of seconds): its short form is shorter still.
 LOAD_SHORT_DEBUG_SECONDS ?= 6
