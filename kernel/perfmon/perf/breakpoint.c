@@ -185,7 +185,7 @@ static int pfm_perf_bp_modify_one(struct pfm_perf_event *ev, const struct perf_e
 	int ret;
 
 	mutex_lock(pfm_ctx_mutex(ctx));
-	ev->attr.sig_data = attr->sig_data;
+	WRITE_ONCE(ev->attr.sig_data, attr->sig_data);
 	pfm_perf_event_mark(ev, false);
 	old = ev->attr;
 	old.bp_addr = attr->bp_addr;

@@ -61,7 +61,7 @@ struct pfm_perf_target {
 	struct task_struct *task;	/* held; NULL for a CPU target */
 	int cpu;			/* a CPU target's CPU, else -1 */
 	struct pfm_context *ctx;	/* attached to task and started while it lives */
-	struct list_head events;	/* ctx->mutex */
+	struct list_head events;	/* changed under ctx->mutex and ctx->lock */
 	struct pfm_perf_set sets[PFM_PERF_MAX_SETS];	/* ctx->mutex */
 	/*
 	 * Rows of what each counter is wanted for and reads (event.c), ctx->mutex:

@@ -31,33 +31,48 @@
 #include "overflow.h"
 #include "sample.h"
 
-static void pfm_perf_sigtrap_send(struct pfm_perf_event *ev)
+static void pfm_perf_sigtrap_info(const struct pfm_perf_event *ev, struct kernel_siginfo *info)
 {
-	struct kernel_siginfo info;
-
-	clear_siginfo(&info);
-	info.si_signo = SIGTRAP;
-	info.si_errno = 0;
-	info.si_code = TRAP_PERF;
-	info.si_addr = (void __user *)(unsigned long)READ_ONCE(ev->sigtrap_addr);
-	info.si_perf_data = ev->attr.sig_data;
-	info.si_perf_type = ev->attr.type;
-	info.si_perf_flags = sigismember(&current->blocked, SIGTRAP) ? TRAP_PERF_FLAG_ASYNC : 0;
-	send_sig_info(SIGTRAP, &info, current);
+	clear_siginfo(info);
+	info->si_signo = SIGTRAP;
+	info->si_errno = 0;
+	info->si_code = TRAP_PERF;
+	info->si_addr = (void __user *)(unsigned long)READ_ONCE(ev->sigtrap_addr);
+	info->si_perf_data = READ_ONCE(ev->attr.sig_data);
+	info->si_perf_type = ev->attr.type;
+	info->si_perf_flags = sigismember(&current->blocked, SIGTRAP) ? TRAP_PERF_FLAG_ASYNC : 0;
 }
 
-/* In the thread, on its way to user mode: the signals its overflows marked. */
+/* Signals built per visit to the events, on the stack. */
+#define PFM_PERF_SIGTRAP_BATCH	4
+
+/*
+ * In the thread, on its way to user mode: the signals its overflows marked.  The
+ * events are walked under ctx->lock, the signals sent after it.
+ */
 static void pfm_perf_sigtrap_work(struct callback_head *head)
 {
 	struct pfm_perf_target *t = container_of(head, struct pfm_perf_target, sigtrap_work);
+	struct kernel_siginfo info[PFM_PERF_SIGTRAP_BATCH];
+	struct pfm_context *ctx = t->ctx;
 	struct pfm_perf_event *ev;
+	unsigned long flags;
+	unsigned int i, n;
 
 	clear_bit(0, &t->sigtrap_queued);
-	mutex_lock(pfm_ctx_mutex(t->ctx));
-	list_for_each_entry(ev, &t->events, entry)
-		if (test_and_clear_bit(0, &ev->sigtrap_pending) && !(current->flags & PF_EXITING))
-			pfm_perf_sigtrap_send(ev);
-	mutex_unlock(pfm_ctx_mutex(t->ctx));
+	do {
+		n = 0;
+		raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
+		list_for_each_entry(ev, &t->events, entry) {
+			if (n == PFM_PERF_SIGTRAP_BATCH)
+				break;
+			if (test_and_clear_bit(0, &ev->sigtrap_pending))
+				pfm_perf_sigtrap_info(ev, &info[n++]);
+		}
+		raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
+		for (i = 0; i < n && !(current->flags & PF_EXITING); i++)
+			send_sig_info(SIGTRAP, &info[i], current);
+	} while (n == PFM_PERF_SIGTRAP_BATCH);
 	pfm_perf_target_put(t);
 }
 

@@ -51,10 +51,20 @@ unsigned int pfm_perf_events_count(void)
 	return atomic_read(&pfm_perf_nr_events);
 }
 
-/* ev joins (or leaves) its target's events; ctx->mutex held. */
+/*
+ * ev joins (or leaves) its target's events; ctx->mutex held.  The list changes
+ * under ctx->lock too, so that the thread's own signal path (sigtrap.c) walks it
+ * under that lock alone, without waiting for a mutex that a thread enabling or
+ * disabling the events holds across its cross-CPU calls.
+ */
 void pfm_perf_target_add(struct pfm_perf_event *ev)
 {
+	struct pfm_context *ctx = ev->target->ctx;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
 	list_add_tail(&ev->entry, &ev->target->events);
+	raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
 	atomic_inc(&pfm_perf_nr_events);
 	pfm_perf_sb_add(ev);
 	if (!ev->attr.inherit)
@@ -65,9 +75,14 @@ void pfm_perf_target_add(struct pfm_perf_event *ev)
 
 void pfm_perf_target_del(struct pfm_perf_event *ev)
 {
+	struct pfm_context *ctx = ev->target->ctx;
+	unsigned long flags;
+
 	if (list_empty(&ev->entry))
 		return;
+	raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
 	list_del_init(&ev->entry);
+	raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
 	atomic_dec(&pfm_perf_nr_events);
 	pfm_perf_sb_del(ev);
 	if (!ev->attr.inherit)
