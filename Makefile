@@ -85,6 +85,7 @@ include tests/guest/clients/clients.mk
 include tests/guest/clients/selftests.mk
 include tests/coverage/coverage.mk
 include tests/fuzz/fuzz.mk
+include tests/guest/faults/faults.mk
 
 PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko
 MKINITRAMFS := $(TOP)/scripts/guest/mkinitramfs.sh
@@ -190,7 +191,8 @@ check-mux: module guest-bins
 # The same suite on the debug kernel, through the system calls.
 check-guest-debug: $(KERNEL_DEP) guest-bins
 	$(MKINITRAMFS) $(B)/guest/check-debug.cpio.gz $(TOP)/tests/guest/run/run-suite-intree.sh \
-		$(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS)
+		$(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS) \
+		$(B)/guest/bin/pfm_faults:/bin/pfm_faults
 	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/guest/check-debug.cpio.gz \
 		--append "$(DEBUG_APPEND) $(GUEST_SUITE)" --timeout 900 \
 		--log $(B)/guest/check-debug.log
