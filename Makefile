@@ -25,6 +25,9 @@
 #                 libperfmon-dev, pfmon
 #   make fuzz     the fuzzer on the debug kernel (tests/fuzz/README.md; also
 #                 fuzz-module, fuzz-repro)
+#   make check-faults   fail-nth fault injection on every allocation and user copy
+#                 of perfmon's entry points, in a debug guest (tests/guest/faults/README;
+#                 check-faults-short: the short list check-guest-debug also runs)
 #   make coverage line coverage of kernel/perfmon and arch/x86/perfmon by the guest
 #                 suite on the debug kernel, the last fuzzer run and the host tests
 #                 (tests/coverage/README.md)
