@@ -12,6 +12,30 @@
 #include "perf_counter.h"
 
 static struct pmc_counter_cfg cfg = { .event_id = PMC_EV_SW_SYSCALLS };
+static int ncounters;
+
+/*
+ * The library's first call opens the process's context, attached and started:
+ * a failure there leaves none open.
+ */
+static long op_pmc_first(struct fenv *e)
+{
+	(void)e;
+	return pmc_get_info(0, PMC_INFO_NCOUNTERS, &ncounters);
+}
+
+static const char *check_ncounters(struct fenv *e, long r)
+{
+	(void)e;
+	(void)r;
+	return ncounters > 0 ? NULL : "no counters";
+}
+
+/* Once open, the process's context stays, whatever a later call does. */
+static int setup_pmc_ready(struct fenv *e)
+{
+	return op_pmc_first(e);
+}
 
 static long op_pmc_configure(struct fenv *e)
 {
@@ -55,7 +79,8 @@ static const char *check_fd(struct fenv *e, long r)
 }
 
 const struct fcase fcases_compat[] = {
-	FCASE("pmc_configure", 0, NULL, op_pmc_configure, NULL, NULL),
+	FCASE("pmc_first_call", 0, NULL, op_pmc_first, NULL, check_ncounters),
+	FCASE("pmc_configure", 0, setup_pmc_ready, op_pmc_configure, NULL, NULL),
 	FCASE("pmc_start", 0, setup_pmc, op_pmc_start, NULL, NULL),
 	FCASE("perf_counter_open", 0, setup_perf_counter, op_perf_counter_open, NULL,
 	      check_fd),

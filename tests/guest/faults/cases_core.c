@@ -168,9 +168,12 @@ static int setup_sets(struct fenv *e)
 	return setup_ctx(e) ?: pfm_create_evtsets(e->fd[0], sets, sizeof(sets));
 }
 
+/* A deletion names the sets only: every other field must be zero. */
+static struct pfarg_setdesc gone[3] = { { .set_id = 1 }, { .set_id = 2 }, { .set_id = 3 } };
+
 static long op_delete_sets(struct fenv *e)
 {
-	return pfm_delete_evtsets(e->fd[0], sets, sizeof(sets));
+	return pfm_delete_evtsets(e->fd[0], gone, sizeof(gone));
 }
 
 static struct pfarg_setinfo setinfo[4] = {

@@ -197,15 +197,12 @@ static long op_set_filter(struct fenv *e)
 
 static struct perf_event_attr modify;
 
+/* The opened attributes with another address: all the rest must match. */
 static long op_modify(struct fenv *e)
 {
-	memset(&modify, 0, sizeof(modify));
-	modify.size = sizeof(modify);
-	modify.type = PERF_TYPE_BREAKPOINT;
-	modify.bp_type = HW_BREAKPOINT_W;
+	(void)e;
+	modify = attr;
 	modify.bp_addr = (unsigned long)&bp_target;
-	modify.bp_len = HW_BREAKPOINT_LEN_4;
-	modify.exclude_kernel = 1;
 	return ioctl(e->fd[0], PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &modify);
 }
 

@@ -161,10 +161,10 @@ static long op_enable(struct fenv *e)
 }
 
 const struct fcase fcases_sched[] = {
-	FCASE("sched_new_set_pinned", FC_SHORT, setup_full, op_grow, state_pinned,
+	FCASE("sched_new_set_pinned", 0, setup_full, op_grow, state_pinned,
 	      check_pinned_count),
 	FCASE("sched_disable_pinned", FC_SHORT, setup_counted, op_disable, state_pinned,
 	      check_disabled),
-	FCASE("sched_enable_pinned", 0, setup_disabled, op_enable, NULL, check_pinned_count),
+	FCASE("sched_enable_pinned", FC_SHORT, setup_disabled, op_enable, NULL, check_pinned_count),
 	{ .name = NULL }
 };
