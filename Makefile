@@ -29,6 +29,9 @@
 #                 threads and processes coming and going: exact counts, no sample
 #                 lost unaccounted, nothing left behind (tests/guest/load/README.md;
 #                 check-load-short-module and check-load-short-debug: the short form)
+#   make check-faults   fail-nth fault injection on every allocation and user copy
+#                 of perfmon's entry points, in a debug guest (tests/guest/faults/README;
+#                 check-faults-short: the short list check-guest-debug also runs)
 #   make coverage line coverage of kernel/perfmon and arch/x86/perfmon by the guest
 #                 suite on the debug kernel, the last fuzzer run and the host tests
 #                 (tests/coverage/README.md)
@@ -90,6 +93,7 @@ include tests/guest/clients/selftests.mk
 include tests/coverage/coverage.mk
 include tests/fuzz/fuzz.mk
 include tests/guest/load/load.mk
+include tests/guest/faults/faults.mk
 
 PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko
 MKINITRAMFS := $(TOP)/scripts/guest/mkinitramfs.sh
@@ -196,7 +200,8 @@ check-mux: module guest-bins
 # The same suite on the debug kernel, through the system calls.
 check-guest-debug: $(KERNEL_DEP) guest-bins
 	$(MKINITRAMFS) $(B)/guest/check-debug.cpio.gz $(TOP)/tests/guest/run/run-suite-intree.sh \
-		$(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS)
+		$(B)/guest/bin/pfm_tests:/bin/pfm_tests $(GUEST_TOOLS) \
+		$(B)/guest/bin/pfm_faults:/bin/pfm_faults
 	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/guest/check-debug.cpio.gz \
 		--append "$(DEBUG_APPEND) $(GUEST_SUITE)" --timeout 900 \
 		--log $(B)/guest/check-debug.log

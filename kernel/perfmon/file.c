@@ -20,7 +20,10 @@
 #include "state.h"
 #include "upage_map.h"
 
-/* Whole messages only: as many as fit in the buffer, at least one (or EAGAIN). */
+/*
+ * Whole messages only: as many as fit in the buffer, at least one (or EAGAIN).  One
+ * that cannot be copied out stays queued.
+ */
 static ssize_t pfm_read(struct file *file, char __user *buf, size_t size, loff_t *pos)
 {
 	struct pfm_context *ctx = file->private_data;
@@ -41,8 +44,10 @@ static ssize_t pfm_read(struct file *file, char __user *buf, size_t size, loff_t
 				return ret;
 			continue;
 		}
-		if (copy_to_user(buf + done, &msg, sizeof(msg)))
+		if (copy_to_user(buf + done, &msg, sizeof(msg))) {
+			pfm_msg_unpop(ctx, &msg);
 			return done ? done : -EFAULT;
+		}
 		done += sizeof(msg);
 	}
 	return done;

@@ -120,3 +120,26 @@ bool pfm_msg_pop(struct pfm_context *ctx, union pfarg_msg *msg)
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return got;
 }
+
+/*
+ * A message pop() took that read() could not copy out goes back at the head, so
+ * that the failed read loses nothing.  A queue that filled up meanwhile drops it,
+ * as it drops any message that comes when it is full.
+ */
+void pfm_msg_unpop(struct pfm_context *ctx, const union pfarg_msg *msg)
+{
+	unsigned long flags;
+	bool back = false;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (ctx->msgq_count < PFM_MSGS_COUNT) {
+		ctx->msgq_head = (ctx->msgq_head + PFM_MSGS_COUNT - 1) % PFM_MSGS_COUNT;
+		ctx->msgq[ctx->msgq_head] = *msg;
+		ctx->msgq_count++;
+		back = true;
+	}
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	/* a reader that found the queue empty meanwhile waits for it */
+	if (back)
+		pfm_wake_readers(ctx);
+}

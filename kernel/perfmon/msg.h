@@ -13,5 +13,6 @@ union pfarg_msg;
 void pfm_msg_end(struct pfm_context *ctx, struct task_struct *task, u32 reason);
 bool pfm_msg_pending(struct pfm_context *ctx);
 bool pfm_msg_pop(struct pfm_context *ctx, union pfarg_msg *msg);
+void pfm_msg_unpop(struct pfm_context *ctx, const union pfarg_msg *msg);
 
 #endif /* _PERFMON_MSG_H */

@@ -3,6 +3,7 @@
  * perfmon: event sets, the software image of the whole PMU.
  */
 #include "internal.h"
+#include "args.h"
 #include "ctx.h"
 #include "env.h"
 #include "switch.h"
@@ -151,11 +152,23 @@ static int pfm_check_setdesc(const struct pfarg_setdesc *d)
 	return pfm_check_random_timeout(d);
 }
 
-long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
+static void pfm_create_evtsets_abort(struct pfm_event_set **fresh, unsigned int n)
 {
-	struct pfarg_setdesc *req = vec;
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		pfm_set_free(fresh[k]);
+	kfree(fresh);
+}
+
+/*
+ * The sets req[0..n) names that do not exist yet, allocated into fresh[k], and each
+ * request's answer (its effective timeout) filled in: nothing of ctx changes yet.
+ */
+static long pfm_create_evtsets_prepare(struct pfm_context *ctx, struct pfarg_setdesc *req,
+				       unsigned int n, struct pfm_event_set ***freshp)
+{
 	struct pfm_event_set **fresh;
-	unsigned long flags;
 	unsigned int k, j;
 	int ret;
 
@@ -170,6 +183,7 @@ long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 	if (!fresh)
 		return -ENOMEM;
 	for (k = 0; k < n; k++) {
+		req[k].set_timeout = pfm_effective_timeout(req[k].set_timeout);
 		if (pfm_find_set(ctx, req[k].set_id))
 			continue;
 		for (j = 0; j < k; j++)
@@ -179,10 +193,21 @@ long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 			continue;
 		fresh[k] = pfm_set_alloc(req[k].set_id, pfm_ctx_system_wide(ctx));
 		if (!fresh[k]) {
-			ret = -ENOMEM;
-			goto err;
+			pfm_create_evtsets_abort(fresh, n);
+			return -ENOMEM;
 		}
 	}
+	*freshp = fresh;
+	return 0;
+}
+
+/* What pfm_create_evtsets_prepare() made ready goes in: this cannot fail. */
+static void pfm_create_evtsets_commit(struct pfm_context *ctx, const struct pfarg_setdesc *req,
+				      unsigned int n, struct pfm_event_set **fresh)
+{
+	unsigned long flags;
+	unsigned int k;
+
 	/* the list changes under ctx->lock too: a read walks it under that alone (rw.c) */
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	for (k = 0; k < n; k++)
@@ -193,17 +218,51 @@ long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 		struct pfm_event_set *set = pfm_find_set(ctx, req[k].set_id);
 
 		set->flags = req[k].set_flags;
-		set->timeout_ns = pfm_effective_timeout(req[k].set_timeout);
+		set->timeout_ns = req[k].set_timeout;
 		set->timeout_mask = req[k].set_timeout_mask;
 		set->timeout_left_ns = set->timeout_ns;
-		req[k].set_timeout = set->timeout_ns;
 	}
 	kfree(fresh);
-	return 0;
-err:
-	for (k = 0; k < n; k++)
-		pfm_set_free(fresh[k]);
-	kfree(fresh);
+}
+
+/* For the layers, ctx->mutex held: req's answers are filled in. */
+long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
+{
+	struct pfm_event_set **fresh;
+	long ret;
+
+	ret = pfm_create_evtsets_prepare(ctx, vec, n, &fresh);
+	if (!ret)
+		pfm_create_evtsets_commit(ctx, vec, n, fresh);
+	return ret;
+}
+
+/*
+ * The system call: the answers are copied out before the sets change, so that a
+ * vector the caller cannot be answered in (EFAULT) changes nothing.
+ */
+long pfm_create_evtsets_user(struct pfm_context *ctx, void __user *uptr, u64 size)
+{
+	struct pfm_event_set **fresh;
+	struct pfarg_setdesc *req;
+	unsigned int n;
+	long ret;
+
+	req = pfm_vec_copy_in(uptr, size, sizeof(*req));
+	if (IS_ERR(req))
+		return PTR_ERR(req);
+	n = size / sizeof(*req);
+	mutex_lock(&ctx->mutex);
+	ret = pfm_create_evtsets_prepare(ctx, req, n, &fresh);
+	if (!ret) {
+		ret = pfm_vec_copy_out(uptr, req, size);
+		if (ret)
+			pfm_create_evtsets_abort(fresh, n);
+		else
+			pfm_create_evtsets_commit(ctx, req, n, fresh);
+	}
+	mutex_unlock(&ctx->mutex);
+	kfree(req);
 	return ret;
 }
 

@@ -106,6 +106,7 @@ u64 pfm_timer_resolution_ns(void);
 
 /* vectors of n struct pfarg_setdesc (create, delete) / pfarg_setinfo (getinfo) */
 long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
+long pfm_create_evtsets_user(struct pfm_context *ctx, void __user *uptr, u64 size);
 long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
 long pfm_getinfo_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
 /*

@@ -16,6 +16,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/user.h>
 #include <linux/vmalloc.h>
+#include <asm/shmparam.h>
 
 #include "access.h"
 #include "compat.h"
@@ -89,6 +90,22 @@ static void pfm_smpl_uncharge(struct pfm_smpl_buf *b)
 }
 
 /*
+ * Zeroed memory for a buffer user space maps.  Its size is the user's: failing
+ * is that user's ENOMEM, not a kernel problem to report with a stack (as
+ * vmalloc_user() does).  A module has only vmalloc_user().
+ */
+static void *pfm_smpl_vmalloc(unsigned long size)
+{
+#ifndef MODULE
+	return __vmalloc_node_range(size, SHMLBA, VMALLOC_START, VMALLOC_END,
+				    GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, PAGE_KERNEL,
+				    VM_USERMAP, NUMA_NO_NODE, __builtin_return_address(0));
+#else
+	return vmalloc_user(size);
+#endif
+}
+
+/*
  * A zeroed buffer of at least size bytes, charged by charge's rule, or not at all
  * (NULL: a kernel-only format's state, which no user maps); 0, -ENOMEM, or the
  * charge's errno.
@@ -119,7 +136,7 @@ int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, const struct pfm_smpl_c
 			goto err_mem;
 		b->charge = charge;
 	}
-	b->addr = vmalloc_user(b->size);
+	b->addr = pfm_smpl_vmalloc(b->size);
 	if (!b->addr) {
 		ret = -ENOMEM;
 		goto err_charge;

@@ -91,7 +91,7 @@ struct pfarg_ioc_perf_open {
 	  (INT, int, fd), (U32, int, flags), (ULONG, int, set_id))				\
 	X(6,  STOP,		stop,		 CTL_FLAGS, pfarg_ioc_ctl, void,		\
 	  (INT, int, fd), (U32, int, flags))							\
-	X(7,  CREATE_EVTSETS,	create_evtsets,	 VEC_OUT,  pfarg_ioc_vec, struct pfarg_setdesc,	\
+	X(7,  CREATE_EVTSETS,	create_evtsets,	 VEC_USER, pfarg_ioc_vec, struct pfarg_setdesc,	\
 	  (INT, int, fd), (PTR, void, req), (ULONG, size_t, size))				\
 	X(8,  GETINFO_EVTSETS,	getinfo_evtsets, VEC_OUT,  pfarg_ioc_vec, struct pfarg_setinfo,	\
 	  (INT, int, fd), (PTR, void, req), (ULONG, size_t, size))				\

@@ -154,6 +154,12 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u64 mask, 
 	return 0;
 }
 
+/* Whether ev's count interval in set s is to open or close. */
+static bool pfm_perf_moves_in(const struct pfm_perf_event *ev, unsigned int s)
+{
+	return pfm_perf_wants(ev) != pfm_perf_open_in(ev, s);
+}
+
 /* What t's events in set want of each counter: how many count on it. */
 static void pfm_perf_wanted(struct pfm_perf_target *t, u16 set, unsigned int *counting,
 			    u64 *moved)
@@ -166,7 +172,7 @@ static void pfm_perf_wanted(struct pfm_perf_target *t, u16 set, unsigned int *co
 			continue;
 		if (pfm_perf_wants(ev))
 			counting[ev->counter]++;
-		if (pfm_perf_wants(ev) != ev->counting)
+		if (pfm_perf_moves_in(ev, set))
 			*moved |= PFM_PERF_COUNTER(ev->counter);
 	}
 }
@@ -176,10 +182,11 @@ static void pfm_perf_toggle_count(struct pfm_perf_event *ev, unsigned int s, con
 {
 	if (ev->counter < 0)
 		return;
-	if (!ev->counting)
+	if (!pfm_perf_open_in(ev, s))
 		ev->base[s] = pmd[ev->counter];
 	else
 		ev->acc += pmd[ev->counter] - ev->base[s];
+	ev->open_sets ^= BIT(s);
 }
 
 /*
@@ -241,7 +248,7 @@ static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set, struct pfm_op_c
 	if (ret)
 		return ret;
 	list_for_each_entry(ev, &t->events, entry)
-		if (pfm_perf_in_set(ev, set) && pfm_perf_wants(ev) != ev->counting)
+		if (pfm_perf_in_set(ev, set) && pfm_perf_moves_in(ev, set))
 			pfm_perf_toggle_count(ev, set, pmd);
 	return 0;
 }
@@ -263,7 +270,10 @@ static bool pfm_perf_only_starts(struct pfm_perf_target *t)
  * starts and stops as a unit, and events enabled together (enable_on_exec) count
  * the same time.  The counters are read first, so that an event's interval opens
  * and closes where the counter stood.  Set by set: each has its own counters (a
- * pinned event one in each).
+ * pinned event one in each), and each event's interval in each set is opened or
+ * closed with that set's write (ev->open_sets); an error in one set leaves the
+ * sets before it done and the event's state (ev->counting, its times) as it
+ * was, so that the next sync does only what is left.
  *
  * The time stamp is taken in a visit to the context's state that also reads or
  * writes the counters, so that a clock's count and its time_enabled agree (a
@@ -339,8 +349,10 @@ void pfm_perf_event_teardown(struct pfm_perf_event *ev)
 			continue;
 		if (t->sets[s].counters[ev->counter].smpl)
 			pfm_perf_sample_teardown(ev, s);
-		pfm_perf_counter_put(t->ctx, s, t->sets[s].counters, ev->counter, ev->counting);
+		pfm_perf_counter_put(t->ctx, s, t->sets[s].counters, ev->counter,
+				     pfm_perf_open_in(ev, s));
 	}
+	ev->open_sets = 0;
 	ev->counting = false;
 	ev->counter = -1;
 	ev->all_sets = false;
@@ -398,10 +410,10 @@ int pfm_perf_event_reset(struct pfm_perf_event *ev)
 	int ret;
 
 	ev->acc = 0;
-	if (ev->counter < 0 || !ev->counting)
+	if (ev->counter < 0)
 		return 0;
 	for (s = 0; s < t->nr_sets; s++) {
-		if (!pfm_perf_in_set(ev, s))
+		if (!pfm_perf_open_in(ev, s))
 			continue;
 		ret = pfm_perf_read_counters(t, s, PFM_PERF_COUNTER(ev->counter), pmd, NULL);
 		if (ret)
@@ -424,12 +436,12 @@ int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 	v->count = ev->acc;
 	v->ena_ns = ev->ena_ns;
 	v->run_ns = ev->run_ns;
-	if (!ev->counting)
+	if (!ev->counting && !ev->open_sets)
 		return 0;
 	/* the times are those of the first read */
 	pfm_perf_clock_op(t, &clock, &op);
 	for (s = 0; ev->counter >= 0 && s < t->nr_sets; s++) {
-		if (!pfm_perf_in_set(ev, s))
+		if (!pfm_perf_open_in(ev, s))
 			continue;
 		ret = pfm_perf_read_counters(t, s, PFM_PERF_COUNTER(ev->counter), pmd, &op);
 		if (ret)
@@ -437,6 +449,8 @@ int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 		v->count += pmd[ev->counter] - ev->base[s];
 	}
 	pfm_perf_clock_done(t, &clock, &op);
+	if (!ev->counting)
+		return 0;
 	v->ena_ns += pfm_perf_ena_clock(ev, &clock) - ev->since_ns;
 	v->run_ns += pfm_perf_run_clock(ev, &clock) - ev->run_since_ns;
 	return 0;

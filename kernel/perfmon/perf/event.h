@@ -119,6 +119,7 @@ struct pfm_perf_event {
 	struct list_head sb_entry;	/* in target->sb_events, if it wants records */
 	u64 acc;			/* count of the closed intervals */
 	u64 base[PFM_PERF_MAX_SETS];	/* counter value in each set when counting began */
+	u8 open_sets;			/* sets whose count interval is open (base[] holds) */
 	u64 ena_ns;			/* time enabled, closed intervals */
 	u64 run_ns;			/* time its set ran, closed intervals */
 	u64 since_ns;			/* all sets' duration when counting began */
@@ -182,6 +183,15 @@ static inline bool pfm_perf_gated(const struct pfm_perf_event *ev)
 static inline bool pfm_perf_in_set(const struct pfm_perf_event *ev, unsigned int s)
 {
 	return ev->all_sets ? s < ev->target->nr_sets : ev->set == s;
+}
+
+/*
+ * Whether ev's count interval in set s is open: a sync that stops in a later set
+ * leaves the earlier ones done, and the next one must not do them again.
+ */
+static inline bool pfm_perf_open_in(const struct pfm_perf_event *ev, unsigned int s)
+{
+	return ev->open_sets & BIT(s);
 }
 
 /* What reading an event gives: its count and time, its copies' included. */

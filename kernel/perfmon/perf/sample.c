@@ -186,7 +186,7 @@ static u64 pfm_perf_sample_count(struct pfm_perf_event *ev, struct pfm_context *
 	u64 count = ev->acc;
 
 	pfm_for_each_set(ctx, s) {
-		if (s->id >= t->nr_sets || !pfm_perf_in_set(ev, s->id))
+		if (s->id >= t->nr_sets || !pfm_perf_open_in(ev, s->id))
 			continue;
 		count += pfm_pmd_value(ctx, s, pmd) +
 			 t->sets[s->id].counters[ev->counter].wrapped - ev->base[s->id];
@@ -197,7 +197,7 @@ static u64 pfm_perf_sample_count(struct pfm_perf_event *ev, struct pfm_context *
 /* A group member's count now, the closed intervals' too. */
 static u64 pfm_perf_member_count(struct pfm_perf_event *ev, struct pfm_context *ctx)
 {
-	if (!ev->counting || ev->counter < 0)
+	if (!ev->open_sets || ev->counter < 0)
 		return ev->acc;
 	return pfm_perf_sample_count(ev, ctx, pfm_perf_counter_pmd(ev->counter));
 }

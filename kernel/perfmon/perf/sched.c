@@ -118,15 +118,24 @@ static int pfm_perf_sched_pinned_in(struct pfm_perf_target *t, struct pfm_perf_e
 	return 0;
 }
 
+/* ev leaves set s, where pfm_perf_sched_pinned_in() put it (its interval there closed). */
+static void pfm_perf_sched_pinned_out(struct pfm_perf_target *t, struct pfm_perf_event *ev,
+				      unsigned int s)
+{
+	if (ev->enc.own)
+		pfm_perf_sample_teardown(ev, s);
+	pfm_perf_counter_put(t->ctx, s, t->sets[s].counters, ev->counter, false);
+}
+
 /*
  * Set s was just made: the pinned events go on it, at their indexes (they fit
- * there together as in every other set).  A counting one's interval in s opens
- * at its counter's value now.
+ * there together as in every other set), all of them or, on failure, none.  A
+ * counting one's interval in s opens with the sync that starts its counter
+ * there (event.c).
  */
 static int pfm_perf_sched_pinned(struct pfm_perf_target *t, unsigned int s)
 {
-	struct pfm_perf_event *ev;
-	struct pfarg_pmd req;
+	struct pfm_perf_event *ev, *undo;
 	int ret;
 
 	list_for_each_entry(ev, &t->events, entry) {
@@ -134,30 +143,72 @@ static int pfm_perf_sched_pinned(struct pfm_perf_target *t, unsigned int s)
 			continue;
 		ret = pfm_perf_sched_pinned_in(t, ev, s);
 		if (ret)
-			return ret;
-		if (!ev->counting)
-			continue;
-		memset(&req, 0, sizeof(req));
-		req.reg_set = s;
-		req.reg_num = pfm_perf_counter_pmd(ev->counter);
-		ret = pfm_read_pmds(t->ctx, &req, 1);
-		if (ret)
-			return ret;
-		ev->base[s] = req.reg_value + t->sets[s].counters[ev->counter].wrapped;
+			goto undo;
 	}
 	return 0;
+undo:
+	list_for_each_entry(undo, &t->events, entry) {
+		if (undo == ev)
+			break;
+		if (undo->all_sets && undo->counter >= 0)
+			pfm_perf_sched_pinned_out(t, undo, s);
+	}
+	return ret;
 }
 
 /*
- * One more set: detached, the sets (re)described with the switch timeout, then
- * attached and started again, from the set that was active.  The pinned groups
- * go on it first, and its counters are brought in line (pfm_perf_target_sync()).
+ * t's context detached, its sets described by d[0..n) (made or changed) or, with
+ * del, set n deleted (*done: 0 once that is done, else the errno); then attached
+ * and started again, from the set that was active, whatever happened: the
+ * thread keeps being counted (ESRCH where it cannot be).
+ */
+static long pfm_perf_sched_resets(struct pfm_perf_target *t, struct pfarg_setdesc *d,
+				  unsigned int n, bool del, long *done)
+{
+	struct pfarg_setdesc gone = { .set_id = n };
+
+	*done = pfm_unload(t->ctx, 0);
+	if (*done)
+		return *done;
+	*done = del ? pfm_delete_evtsets(t->ctx, &gone, 1) : pfm_create_evtsets(t->ctx, d, n);
+	if (!pfm_reload_task(t->ctx, t->task))
+		pfm_start(t->ctx, 0, 0);
+	else if (!*done)
+		return -ESRCH;
+	return *done;
+}
+
+/*
+ * The set just made goes again, its pinned events not all on it: what the
+ * layer knows of its sets, pinned events in every one, stays true.  A set left
+ * alone is described again without the switch timeout, as it was; if that
+ * fails (no memory), it only switches to itself on each timeout.
+ */
+static void pfm_perf_sched_shrink(struct pfm_perf_target *t, struct pfarg_setdesc *d)
+{
+	unsigned int n = t->nr_sets - 1;
+	long done;
+
+	pfm_perf_sched_resets(t, NULL, n, true, &done);
+	if (done)
+		return;
+	t->nr_sets = n;
+	if (n > 1)
+		return;
+	memset(d, 0, sizeof(*d));
+	pfm_perf_sched_resets(t, d, 1, false, &done);
+}
+
+/*
+ * One more set: the sets (re)described with the switch timeout.  The pinned
+ * groups go on it first, and its counters are brought in line
+ * (pfm_perf_target_sync()).
  */
 static int pfm_perf_sched_grow(struct pfm_perf_target *t)
 {
 	struct pfarg_setdesc *d;
 	unsigned int i, n = t->nr_sets + 1;
-	long ret;
+	long ret, made, err;
 
 	/* a CPU session is not detached for a new set: a CPU's groups fit in one */
 	if (n > PFM_PERF_MAX_SETS || !t->task)
@@ -170,20 +221,16 @@ static int pfm_perf_sched_grow(struct pfm_perf_target *t)
 		d[i].set_flags = PFM_SETFL_TIME_SWITCH;
 		d[i].set_timeout = READ_ONCE(pfm_perf_mux_interval_ms) * NSEC_PER_MSEC;
 	}
-	ret = pfm_unload(t->ctx, 0);
-	if (!ret) {
-		ret = pfm_create_evtsets(t->ctx, d, n);
-		if (!ret)
-			t->nr_sets = n;
-		/* reattach whatever happened: the thread keeps being counted */
-		if (!pfm_reload_task(t->ctx, t->task))
-			pfm_start(t->ctx, 0, 0);
-		else if (!ret)
-			ret = -ESRCH;
+	ret = pfm_perf_sched_resets(t, d, n, false, &made);
+	if (!made) {
+		t->nr_sets = n;
+		err = pfm_perf_sched_pinned(t, n - 1);
+		if (err) {
+			pfm_perf_sched_shrink(t, d);
+			ret = ret ?: err;
+		}
 	}
 	kfree(d);
-	if (!ret && t->nr_sets == n)
-		ret = pfm_perf_sched_pinned(t, n - 1);
 	return ret ?: pfm_perf_target_sync(t);
 }
 
@@ -326,11 +373,8 @@ static int pfm_perf_sched_every(struct pfm_perf_target *t, struct pfm_perf_event
 	for (s = 0; s < t->nr_sets; s++) {
 		ret = pfm_perf_sched_pinned_in(t, ev, s);
 		if (ret < 0) {
-			while (s--) {
-				if (ev->enc.own)
-					pfm_perf_sample_teardown(ev, s);
-				pfm_perf_counter_put(t->ctx, s, t->sets[s].counters, i, false);
-			}
+			while (s--)
+				pfm_perf_sched_pinned_out(t, ev, s);
 			ev->counter = -1;
 			i = ret;
 			goto fail;

@@ -20,15 +20,10 @@
 /* The tracefs id of syscalls:<ev>; the test fails without one. */
 static uint32_t tp_id(const char *ev)
 {
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	char path[256], buf[32];
-	unsigned int i;
+	long id = tracefs_syscall_id(ev);
 
-	for (i = 0; i < ARRAY_SIZE(roots); i++) {
-		snprintf(path, sizeof(path), "%s/events/syscalls/%s/id", roots[i], ev);
-		if (!sysfs_read(path, buf, sizeof(buf)))
-			return atoi(buf);
-	}
+	if (id >= 0)
+		return id;
 	ck_abort_msg("no tracefs id for syscalls:%s", ev);
 	return 0;
 }

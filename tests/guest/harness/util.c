@@ -619,3 +619,17 @@ uint64_t count(int fd)
 {
 	return ck_read_pmd(fd, SW_PMD(0));
 }
+
+long tracefs_syscall_id(const char *ev)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[256], buf[32];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
+		snprintf(path, sizeof(path), "%s/events/syscalls/%s/id", roots[i], ev);
+		if (!sysfs_read(path, buf, sizeof(buf)))
+			return atol(buf);
+	}
+	return -1;
+}

@@ -91,6 +91,9 @@ int sysfs_read(const char *path, char *buf, size_t len);
 int sysfs_write(const char *path, const char *s);
 long ck_sysfs_read_long(const char *path);
 
+/* The tracefs id of the tracepoint syscalls:ev, or -1. */
+long tracefs_syscall_id(const char *ev);
+
 /* A sysfs knob's value, kept to be put back after a test changed it. */
 struct knob {
 	const char *path;

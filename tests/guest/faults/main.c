@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfm_faults [--short] [-v] [CASE ...]: every scenario (or those named), or the
+ * short list make check's debug guest runs; one line per scenario with the fault
+ * points swept.  Exit status 0 when every scenario passed.
+ *
+ * The fault attributes are set as syzkaller's executor sets them: failslab and
+ * fail_page_alloc fail sleeping allocations too (ignore-gfp-wait N), pages of
+ * any order and zone; probability stays 0, so that only fail-nth injects.  Their
+ * reports are off (verbose 0): each would print a stack, which the guest's scan
+ * of the kernel log would take for a kernel problem.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "faults.h"
+
+#define DEBUGFS "/sys/kernel/debug"
+
+static const struct {
+	const char *path;
+	const char *value;
+} fault_knobs[] = {
+	{ DEBUGFS "/failslab/ignore-gfp-wait", "N" },
+	{ DEBUGFS "/failslab/verbose", "0" },
+	{ DEBUGFS "/failslab/probability", "0" },
+	{ DEBUGFS "/fail_page_alloc/ignore-gfp-wait", "N" },
+	{ DEBUGFS "/fail_page_alloc/ignore-gfp-highmem", "N" },
+	{ DEBUGFS "/fail_page_alloc/min-order", "0" },
+	{ DEBUGFS "/fail_page_alloc/verbose", "0" },
+	{ DEBUGFS "/fail_page_alloc/probability", "0" },
+	{ DEBUGFS "/fail_usercopy/verbose", "0" },
+	{ DEBUGFS "/fail_usercopy/probability", "0" },
+};
+
+static int setup_faults(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fault_knobs); i++)
+		if (sysfs_write(fault_knobs[i].path, fault_knobs[i].value)) {
+			printf("pfm_faults: %s: %s\n", fault_knobs[i].path, strerror(errno));
+			return -1;
+		}
+	if (fault_open()) {
+		printf("pfm_faults: /proc/thread-self/fail-nth: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static const struct fcase *const tables[] = {
+	fcases_core, fcases_perf, fcases_sched, fcases_compat,
+};
+
+static bool wanted(const struct fcase *c, bool short_only, int argc, char **argv)
+{
+	int i;
+
+	if (!argc)
+		return !short_only || (c->flags & FC_SHORT);
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], c->name))
+			return true;
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	bool short_only = false;
+	int verbose = 0, failed = 0, run = 0;
+	long points = 0, n;
+	unsigned int t;
+	const struct fcase *c;
+	struct timespec t0, t1;
+
+	for (argc--, argv++; argc && argv[0][0] == '-'; argc--, argv++) {
+		if (!strcmp(argv[0], "--short"))
+			short_only = true;
+		else if (!strcmp(argv[0], "-v"))
+			verbose = 1;
+		else {
+			fprintf(stderr, "usage: pfm_faults [--short] [-v] [CASE ...]\n");
+			return 2;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* libperfmon finds its door once, with allocations of its own: not under a fault */
+	if (pfm_door() < 0) {
+		printf("pfm_faults: no perfmon door: %s\n", strerror(errno));
+		return 1;
+	}
+	if (setup_faults())
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (t = 0; t < ARRAY_SIZE(tables); t++)
+		for (c = tables[t]; c->name; c++) {
+			if (!wanted(c, short_only, argc, argv))
+				continue;
+			run++;
+			n = sweep(c, verbose);
+			if (n < 0)
+				failed++;
+			else
+				points += n;
+		}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* the guest's time: the short list must stay well within make check's budget */
+	printf("pfm_faults: %d scenarios, %d failed, %ld fault points, %ld s\n", run, failed,
+	       points, (long)(t1.tv_sec - t0.tv_sec));
+	return failed || !run;
+}
