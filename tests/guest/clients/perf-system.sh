@@ -229,9 +229,18 @@ client_perf_dlopen() {
 	dl_top $RECD/dl.native.data > $OUT/dl.native
 	verdict native perf-dlopen "$(dl_check "$(cat $OUT/dl.native)")"
 	echo "  top: $(cat $OUT/dl.native)"
-	$SHIM perf record -q -e cpu-clock -o $RECD/dl.shim.data -- /bin/dlopen_main \
-		/lib/libpfm_dl.so 300 > $OUT/dl.shim.log 2>&1
-	dl_top $RECD/dl.shim.data > $OUT/dl.shim
+	# One empty report through the shim was seen in make check's two lanes (stock
+	# kernel), not understood yet: its samples line is printed, and the record made
+	# once more; two empty ones fail.
+	for try in 1 2; do
+		$SHIM perf record -q -e cpu-clock -o $RECD/dl.shim.data -- /bin/dlopen_main \
+			/lib/libpfm_dl.so 300 > $OUT/dl.shim.log 2>&1
+		dl_top $RECD/dl.shim.data > $OUT/dl.shim
+		[ -s $OUT/dl.shim ] && break
+		echo "NOTE perf-dlopen: no user-level entry through the shim (try $try):" \
+			"$(perf report -i $RECD/dl.shim.data --stdio 2>&1 | grep -m1 -a 'Samples')" \
+			"$(head -c 300 $OUT/dl.shim.log)"
+	done
 	verdict shim perf-dlopen "$(dl_check "$(cat $OUT/dl.shim)" "$(cat $OUT/dl.native)")"
 	echo "  top: $(cat $OUT/dl.shim)"
 	cd /
