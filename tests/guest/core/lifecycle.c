@@ -300,18 +300,9 @@ struct middle {
 static void middle_run(void *arg)
 {
 	struct middle *m = arg;
-	struct pfarg_pmc pc;
-	struct pfarg_pmd pd;
-	int fd;
 
 	child_expect(kid_spawn(m->gk), 0);
-	child_expect(fd = pfm_create_context(0), 0);
-	pmc_init(&pc, SW_PMC(0), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
-	pmd_init(&pd, SW_PMD(0), 0);
-	child_expect(pfm_write_pmcs(fd, &pc, sizeof(pc)), 0);
-	child_expect(pfm_write_pmds(fd, &pd, sizeof(pd)), 0);
-	child_expect(pfm_load_context(fd, 0, m->gk->pid), 0);
-	child_expect(pfm_start(fd, 0), 0);
+	child_syscall_ctx_on(m->gk->pid);
 	child_expect(write(m->report, &m->gk->pid, sizeof(pid_t)), 0);
 	/* the grandchild is busy while its controller goes away */
 	child_expect(kid_order(m->gk, 200000), 0);

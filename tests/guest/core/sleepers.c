@@ -152,17 +152,8 @@ struct controller {
 static void controller_run(void *arg)
 {
 	struct controller *c = arg;
-	struct pfarg_pmc pc;
-	struct pfarg_pmd pd;
-	int fd;
 
-	child_expect(fd = pfm_create_context(0), 0);
-	pmc_init(&pc, SW_PMC(0), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
-	pmd_init(&pd, SW_PMD(0), 0);
-	child_expect(pfm_write_pmcs(fd, &pc, sizeof(pc)), 0);
-	child_expect(pfm_write_pmds(fd, &pd, sizeof(pd)), 0);
-	child_expect(pfm_load_context(fd, 0, c->k->pid), 0);
-	child_expect(pfm_start(fd, 0), 0);
+	child_syscall_ctx_on(c->k->pid);
 	child_expect(kid_run(c->k, 100), 0);
 	child_expect(kid_sleep(c->k, c->how), 0);
 	/* exit closes fd */

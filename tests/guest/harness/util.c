@@ -633,3 +633,19 @@ long tracefs_syscall_id(const char *ev)
 	}
 	return -1;
 }
+
+int child_syscall_ctx_on(pid_t pid)
+{
+	struct pfarg_pmc pc;
+	struct pfarg_pmd pd;
+	int fd;
+
+	child_expect(fd = pfm_create_context(0), 0);
+	pmc_init(&pc, SW_PMC(0), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	pmd_init(&pd, SW_PMD(0), 0);
+	child_expect(pfm_write_pmcs(fd, &pc, sizeof(pc)), 0);
+	child_expect(pfm_write_pmds(fd, &pd, sizeof(pd)), 0);
+	child_expect(pfm_load_context(fd, 0, pid), 0);
+	child_expect(pfm_start(fd, 0), 0);
+	return fd;
+}

@@ -194,6 +194,12 @@ void child_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noret
 			   (err) ? #err : "success");			\
 } while (0)
 
+/*
+ * In a child: a context counting pid's system calls on software counter 0,
+ * loaded and started (child_expect() on each step); its fd.
+ */
+int child_syscall_ctx_on(pid_t pid);
+
 /* The wait status of a child that used child_expect() must say "exit 0". */
 void ck_child_status(int status, const char *who);
 /* Forks; the child runs fn(arg) then _exit(0); waits and checks the status. */
