@@ -99,8 +99,11 @@ PFM_KO	:= $(TOP)/kernel/perfmon/perfmon.ko
 MKINITRAMFS := $(TOP)/scripts/guest/mkinitramfs.sh
 RUN_GUEST := $(TOP)/scripts/guest/run.sh
 
+# kbuild's jobs: make check runs its builds one after another, each on every CPU
+JOBS ?= $(shell nproc)
+
 module:
-	$(MAKE) -C $(KDIR) M=$(TOP)/kernel/perfmon PFM_TOP=$(TOP) modules
+	$(MAKE) -j$(JOBS) -C $(KDIR) M=$(TOP)/kernel/perfmon PFM_TOP=$(TOP) modules
 	$(TOP)/scripts/check-percpu-relocs.sh $(PFM_KO)
 
 # The core alone, without the perf_event_open layer (PFM_PERF=n), in a tree of its
@@ -110,7 +113,7 @@ NOPERF_KO := $(NOPERF_TOP)/kernel/perfmon/perfmon.ko
 .PHONY: module-noperf
 module-noperf:
 	$(TOP)/scripts/link-tree.sh $(TOP) $(NOPERF_TOP) kernel/perfmon arch/x86/perfmon include/uapi/perfmon
-	$(MAKE) -C $(KDIR) M=$(NOPERF_TOP)/kernel/perfmon PFM_TOP=$(NOPERF_TOP) PFM_PERF=n modules
+	$(MAKE) -j$(JOBS) -C $(KDIR) M=$(NOPERF_TOP)/kernel/perfmon PFM_TOP=$(NOPERF_TOP) PFM_PERF=n modules
 
 kernel:
 	$(TOP)/scripts/intree/build.sh $(B)/intree
@@ -132,7 +135,8 @@ CHECK_LANE_A := check-noperf check-guest check-mux check-perf-clients check-load
 		check-fuzz-module check-fuzz-debug
 CHECK_LANE_B := check-guest-debug check-load-short-debug check-perf-clients-debug
 check: deps
-	$(MAKE) $(CHECK_BUILD)
+	@mkdir -p $(B)/check && rm -f $(B)/check/build.secs
+	@s=$$(date +%s) && $(MAKE) $(CHECK_BUILD) && echo $$(( $$(date +%s) - s )) > $(B)/check/build.secs
 	MAKE="$(MAKE) PFM_KERNELS_BUILT=1" $(TOP)/scripts/check-lanes.sh $(B)/check \
 		"$(CHECK_LANE_A)" "$(CHECK_LANE_B)"
 

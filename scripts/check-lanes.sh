@@ -7,8 +7,9 @@
 # reads (make check builds everything first and passes PFM_KERNELS_BUILT=1).
 #
 # Each stage's output goes to LOGDIR/STAGE.log.  A line says when a stage ends;
-# a lane goes on after a failed stage, and at the end the tail of every failed
-# stage's log is printed last, where a log's tail (CI's) shows it.
+# a lane goes on after a failed stage.  At the end come the tail of every failed
+# stage's log, then the table of stages and times (with LOGDIR/build.secs, the
+# builds' time, if make check wrote it), where a log's tail (CI's) shows them.
 #
 # usage: check-lanes.sh LOGDIR 'STAGE ...' 'STAGE ...'   (MAKE: the make to run)
 # Exit status: 0 if every stage passed, 1 otherwise, 2 on usage errors.
@@ -55,15 +56,26 @@ wait $pa
 wait $pb
 trap - INT TERM
 
+# The tails of failed logs first, the table last: CI shows a log's end only.
 failed=
+for lane in A B; do
+	while read -r t rc secs; do
+		[ "$rc" -eq 0 ] || failed="$failed $t"
+	done < "$logdir/lane-$lane.status"
+done
+for t in $failed; do
+	echo "==== check: $t failed: the end of $logdir/$t.log"
+	tail -n 40 "$logdir/$t.log"
+done
 echo "check: stages (seconds):"
+[ -r "$logdir/build.secs" ] &&
+	printf '  %-28s %5s  passed\n' "(the builds, before the lanes)" "$(cat "$logdir/build.secs")"
 for lane in A B; do
 	while read -r t rc secs; do
 		if [ "$rc" -eq 0 ]; then
-			printf '  %-28s %5s  passed\n' "$t" "$secs"
+			printf '  %-28s %5s  passed (lane %s)\n' "$t" "$secs" "$lane"
 		else
-			printf '  %-28s %5s  FAILED (exit %s)\n' "$t" "$secs" "$rc"
-			failed="$failed $t"
+			printf '  %-28s %5s  FAILED (exit %s, lane %s)\n' "$t" "$secs" "$rc" "$lane"
 		fi
 	done < "$logdir/lane-$lane.status"
 done
@@ -72,9 +84,5 @@ if [ -z "$failed" ]; then
 	echo "check: PASS"
 	exit 0
 fi
-for t in $failed; do
-	echo "==== check: $t failed: the end of $logdir/$t.log"
-	tail -n 40 "$logdir/$t.log"
-done
 echo "check: FAILED:$failed"
 exit 1
