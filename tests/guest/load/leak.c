@@ -16,6 +16,14 @@
  * between the shrink and the read, by this process's own reads); the other
  * caches, which only the kernel's own work uses (tasks, files, mappings, the
  * kernel log, RCU's late frees), may together end SLACK_OTHER bytes above.
+ *
+ * vmap_area is not one of them: vmalloc() keeps freed areas on a lazy list
+ * until enough have gathered, and describes the free holes between areas with
+ * objects of that cache, so a load that vmallocs (sampling buffers, rings)
+ * leaves it a few hundred kB higher or lower by how the space fragmented.
+ * What perfmon holds there is read instead: /proc/vmallocinfo's areas whose
+ * caller is perfmon's (a "[perfmon]" module symbol, or a pfm_ function of the
+ * in-tree kernel) must be as many, and as large, as before.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -45,6 +53,7 @@ struct cache {
 struct leak_snap {
 	long counts[NCOUNTS];
 	long slab_kb, sunreclaim_kb;
+	long vm_areas, vm_bytes;	/* perfmon's in /proc/vmallocinfo, -1: unread */
 	int ncaches;
 	struct cache caches[MAX_CACHES];
 };
@@ -116,6 +125,29 @@ static void read_slabinfo(struct leak_snap *s)
 	fclose(f);
 }
 
+static void read_vmallocinfo(struct leak_snap *s)
+{
+	char line[512];
+	long bytes;
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+
+	s->vm_areas = s->vm_bytes = -1;
+	if (!f) {
+		load_note("no /proc/vmallocinfo: perfmon's vmalloc areas are not compared");
+		return;
+	}
+	s->vm_areas = s->vm_bytes = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "[perfmon]") && !strstr(line, " pfm_"))
+			continue;
+		if (sscanf(line, "%*s %ld", &bytes) != 1)
+			continue;
+		s->vm_areas++;
+		s->vm_bytes += bytes;
+	}
+	fclose(f);
+}
+
 struct leak_snap *leak_snapshot(void)
 {
 	struct leak_snap *s = calloc(1, sizeof(*s));
@@ -129,6 +161,7 @@ struct leak_snap *leak_snapshot(void)
 	load_msleep(1000);
 	shrink_all();
 	read_slabinfo(s);
+	read_vmallocinfo(s);
 	s->slab_kb = meminfo_kb("Slab");
 	s->sunreclaim_kb = meminfo_kb("SUnreclaim");
 	return s;
@@ -181,13 +214,23 @@ void leak_compare(const struct leak_snap *before, const struct leak_snap *after)
 			continue;
 		grew = objs * a->objsize;
 		load_note("slab %s: +%ld objects (%ld bytes)", a->name, objs, grew);
-		if (!strncmp(a->name, "kmalloc-", 8)) {
+		if (!strcmp(a->name, "vmap_area")) {
+			continue;
+		} else if (!strncmp(a->name, "kmalloc-", 8)) {
 			if (objs > a->perslab)
 				load_fail("slab %s: %ld objects more than before, above one slab (%ld)",
 					  a->name, objs, a->perslab);
 		} else {
 			other += grew;
 		}
+	}
+	if (before->vm_areas >= 0 && after->vm_areas >= 0) {
+		load_note("vmalloc: perfmon's areas %ld (%ld bytes) -> %ld (%ld bytes)",
+			  before->vm_areas, before->vm_bytes, after->vm_areas, after->vm_bytes);
+		if (after->vm_areas != before->vm_areas || after->vm_bytes != before->vm_bytes)
+			load_fail("vmalloc: perfmon holds %ld areas (%ld bytes), %ld (%ld bytes) before",
+				  after->vm_areas, after->vm_bytes, before->vm_areas,
+				  before->vm_bytes);
 	}
 	load_note("slab: the other caches %+ld bytes together (slack %ld)", other, SLACK_OTHER);
 	if (other > SLACK_OTHER)

@@ -342,8 +342,14 @@ START_TEST(test_dummy_mmap_records)
 		}
 	}
 	ck_assert_int_eq(n, 3);
+	/*
+	 * In the order they came, not always apart: in a guest whose TSC the
+	 * kernel found unstable, local_clock() stops at the next tick's time when
+	 * the TSC runs ahead of the ticks, so records a few microseconds apart may
+	 * carry one time (natively too: perf's clock is the same).
+	 */
 	ck_assert_uint_le(t[0], t[1]);
-	ck_assert_uint_lt(t[1], t[2]);
+	ck_assert_uint_le(t[1], t[2]);
 	munmap(x, 2 * psz);
 	munmap(d, 3 * psz);
 	close(efd);
