@@ -132,8 +132,8 @@ CHECK_BUILD := check-host check-packages module module-noperf kernel-noperf gues
 	       perf-guest-bins perf-selftests $(FUZZ_BIN) $(FUZZ_PCS) $(COV_PLUGIN) $(COV_RANGES) \
 	       $(LOAD_BIN)
 CHECK_LANE_A := check-noperf check-guest check-mux check-perf-clients check-load-short-module \
-		check-fuzz-module check-fuzz-debug
-CHECK_LANE_B := check-guest-debug check-load-short-debug check-perf-clients-debug
+		check-fuzz-module check-fuzz-debug check-load-short-debug
+CHECK_LANE_B := check-guest-debug check-perf-clients-debug
 check: deps
 	@mkdir -p $(B)/check && rm -f $(B)/check/build.secs
 	@s=$$(date +%s) && $(MAKE) $(CHECK_BUILD) && echo $$(( $$(date +%s) - s )) > $(B)/check/build.secs

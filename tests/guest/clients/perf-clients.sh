@@ -428,12 +428,17 @@ for knob in compaction_proactiveness compact_unevictable_allowed; do
 done
 
 CLIENTS=manpage:execenv:perf_stat:papi:perf_test:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf:perf_stat_tp:perf_record_tp:perf_trace:perf_sched:perf_top:fallback:selftests
-# On the in-tree debug kernel perf top only on demand: its kernel side is perf
-# record -a's (CPU-wide sampling events and their rings), which perf_record_a
-# checks there; what it adds is its own reading of /proc/kallsyms, which KASAN
-# makes so slow under TCG that in 60 s some runs show no sample at all, natively
-# as through the shim.
-[ -r /sys/kernel/perfmon/syscall ] && CLIENTS=$(echo $CLIENTS | sed 's/:perf_top:/:/')
+# On the in-tree debug kernel, where the clients run the shim's kernel paths
+# under KASAN, lockdep and UBSAN, two only on demand (make check's time):
+#   perf_top: its kernel side is perf record -a's (CPU-wide sampling events and
+#     their rings), which perf_record_a checks there; what it adds is its own
+#     reading of /proc/kallsyms, which KASAN makes so slow under TCG that in 60 s
+#     some runs show no sample at all, natively as through the shim;
+#   pfmon_perf: pfmon's formats against perf stat's are user space; its kernel
+#     side (perfmon's contexts, inherited) is the debug guest suite's (inherit,
+#     pfmon-check).
+[ -r /sys/kernel/perfmon/syscall ] &&
+	CLIENTS=$(echo $CLIENTS | sed 's/:perf_top:/:/; s/:pfmon_perf:/:/')
 # PERF_CLIENTS_ONLY=a:b (kernel command line, make PERF_CLIENTS_ONLY=a:b): those only
 for client in $(echo "${PERF_CLIENTS_ONLY:-$CLIENTS}" | tr : " "); do
 	t0=$(date +%s)
