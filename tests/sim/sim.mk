@@ -6,8 +6,9 @@
 # tests/host/host.mk, whose objects (the core, the shim, tests/host's fixtures and
 # environment stubs) it reuses, with the same ASan/UBSan flags.
 #
-#   tests/sim/           the simulator: the register model (sim.h, sim.c), the
-#                        CPUs it can be (sim_cpus.c), hw.h on it (sim_hw.c);
+#   tests/sim/           the simulator: the register model (sim.h, sim.c), its
+#                        CPUID (sim_cpuid.c), the CPUs it can be (sim_cpus.c),
+#                        hw.h on it (sim_hw.c);
 #                        the MSR benchmark (bench.c)
 #   tests/sim/suites/    the test suites, their fixtures (sim_test.h,
 #                        sim_harness.c, which the benchmark uses too) and main
@@ -27,7 +28,7 @@ PFM_BENCH_B	:= $(B)/bench
 
 # The driver files that run on the host: all but the kernel glue (hw_linux.c).
 PFM_X86_SIM_SRCS := regs.c intel.c amd.c probe.c unit.c perf_x86.c perf_tables.c
-PFM_SIM_MODEL_SRCS := sim.c sim_cpus.c sim_hw.c
+PFM_SIM_MODEL_SRCS := sim.c sim_cpuid.c sim_cpus.c sim_hw.c
 PFM_SIM_HARNESS_SRCS := sim_harness.c
 PFM_SIM_SUITE_SRCS := $(filter-out $(PFM_SIM_HARNESS_SRCS),\
 			$(notdir $(wildcard $(PFM_SIM_SUITES_DIR)/*.c)))
