@@ -93,6 +93,8 @@ enum sim_model_id {
 };
 
 extern const struct sim_model sim_models[SIM_NR_MODELS];	/* sim_cpus.c */
+/* sim_cpus.c: the model of a real processor with these CPUID leaves (kept, not copied) */
+void sim_model_from_cpuid(struct sim_model *m, const struct sim_leaf *leaves, unsigned int n);
 
 /* MSR classes, for the access counts */
 enum sim_class {
