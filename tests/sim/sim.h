@@ -25,6 +25,8 @@
  *   - the kernel's counter reservation (reserve_perfctr_nmi/reserve_evntsel_nmi
  *     address-to-bit mapping), and "someone else" holding counters;
  *   - hypervisors that fault PMU MSRs, or ignore writes (as QEMU TCG does).
+ *   - real processors: a model made from a processor's CPUID leaves
+ *     (tests/sim/cpuid/, sim_dump.h), which CPUID then answers with;
  *   - RDPMC from user mode (sim_rdpmc()): Intel's ECX bit 30 for the fixed
  *     counters, AMD's counter numbers 0..3 (legacy) or 0..5; a #GP with CR4.PCE
  *     clear (sim.cr4_pce, the running thread's) or a counter that does not exist;

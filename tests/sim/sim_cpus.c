@@ -102,7 +102,7 @@ void sim_model_from_cpuid(struct sim_model *m, const struct sim_leaf *leaves, un
 	m->model = (sig >> 4) & 0xf;
 	if (m->family == 0xf)
 		m->family += (sig >> 20) & 0xff;
-	if (m->family == 6 || m->family >= 0xf)
+	if (m->family >= 6)		/* as Linux reads it (x86_model()) */
 		m->model |= ((sig >> 16) & 0xf) << 4;
 	m->pdcm = leaf_reg(m, 1, 2) & (1U << 15);
 	m->hypervisor = leaf_reg(m, 1, 2) & (1U << 31);
