@@ -119,34 +119,33 @@ static void ck_fixed_global(const struct sim_dump *d)
 		      e->gctrl, e->gstatus, e->gack);
 }
 
-/* Every counter found counts: GP i a private event, fixed j its own. */
-static void ck_counts(const struct sim_dump *d)
+/* gp counters and the fixed ones count: GP i a private event, fixed j its own. */
+static void ck_counts(const struct sim_dump *d, unsigned int gp, uint32_t fixed)
 {
 	static const u64 fixed_ev[] = { SIM_EV_INST, SIM_EV_CYCLES, SIM_EV_REF, 0x01a4 };
-	const struct sim_expect *e = &d->expect;
 	struct pfm_context *ctx = ck_ctx_new(0);
 	unsigned int i, j;
 	u64 fx = 0;
 
-	for (i = 0; i < e->gp; i++)
+	for (i = 0; i < gp; i++)
 		ck_write_pmc(ctx, GP_PMC(i), SEL_U(0x10ULL + i), 0);
 	for (j = 0; j < ARRAY_SIZE(fixed_ev); j++)
-		if (e->fixed & (1U << j))
+		if (fixed & (1U << j))
 			fx |= PFM_X86_FIXED_USR(j);
 	if (fx)
 		ck_write_pmc(ctx, FX_PMC, fx, 0);
 	ck_load_self(ctx);
 	ck_start(ctx);
-	for (i = 0; i < e->gp; i++)
+	for (i = 0; i < gp; i++)
 		sim_count(0x10ULL + i, 1000 + i, SIM_USER);
 	for (j = 0; j < ARRAY_SIZE(fixed_ev); j++)
 		sim_count(fixed_ev[j], 100 + j, SIM_USER);
 	ck_stop(ctx);
-	for (i = 0; i < e->gp; i++)
+	for (i = 0; i < gp; i++)
 		ck_assert_msg(ck_read_pmd(ctx, GP_PMD(i)) == 1000 + i, "%s: GP counter %u",
 			      d->name, i);
 	for (j = 0; j < ARRAY_SIZE(fixed_ev); j++)
-		if (e->fixed & (1U << j))
+		if (fixed & (1U << j))
 			ck_assert_msg(ck_read_pmd(ctx, FX_PMD(j)) == 100 + j,
 				      "%s: fixed counter %u", d->name, j);
 	ck_unload(ctx);
@@ -166,7 +165,7 @@ static void ck_found(const struct sim_dump *d, const char *model)
 		      "%s: the log says '%s', expected '%s'", d->name, shim_printk_last, line);
 	ck_gp(d);
 	ck_fixed_global(d);
-	ck_counts(d);
+	ck_counts(d, e->gp, e->fixed);
 }
 
 START_TEST(test_real_probe)
@@ -184,6 +183,35 @@ START_TEST(test_real_probe)
 		ck_refused(d);
 	else
 		ck_found(d, model);
+}
+END_TEST
+
+/*
+ * A vendor without a driver of its own that implements architectural perfmon
+ * (Zhaoxin): pmu_model=intel_arch serves it with the version its leaf 0xA says.
+ */
+START_TEST(test_real_forced_intel_arch)
+{
+	const struct sim_dump *d;
+	unsigned int n, found = 0;
+	struct sim_model m;
+	char model[32];
+
+	for (n = 0; (d = sim_dump_nr(n)); n++) {
+		if (strcmp(d->expect.refused, "no driver for this CPU"))
+			continue;
+		sim_dump_model(d, 0, &m);
+		if (!m.version)
+			continue;
+		pfm_pmu_reset();
+		sim_reset_custom(&m);
+		sim.model_param = "intel_arch";
+		snprintf(model, sizeof(model), "intel_arch_v%u", m.version);
+		ck_assert_msg(!strcmp(sim_probe(), model), "%s: %s", d->name, pfm_pmu.model);
+		ck_counts(d, m.num_gp, (1U << m.num_fixed) - 1);
+		found++;
+	}
+	ck_assert_uint_gt(found, 0);
 }
 END_TEST
 
@@ -216,6 +244,7 @@ Suite *sim_real_suite(void)
 
 	tcase_add_test(tc, test_real_dumps);
 	tcase_add_loop_test(tc, test_real_probe, 0, nr_entries());
+	tcase_add_test(tc, test_real_forced_intel_arch);
 	suite_add_tcase(s, tc);
 	return s;
 }
