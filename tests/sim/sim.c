@@ -350,7 +350,7 @@ bool sim_rdmsr(uint32_t msr, uint64_t *val)
 		*val = sim.gctrl;
 		break;
 	case K_CAPS:
-		*val = sim.m->fw_write ? 1ULL << 13 : 0;
+		*val = sim.m->perf_caps | (sim.m->fw_write ? 1ULL << 13 : 0);
 		break;
 	default:
 		break;		/* the status reset and set registers read as 0 */
@@ -499,79 +499,6 @@ uint64_t sim_peek(uint32_t msr)
 		return sim.gctrl;
 	default:
 		return 0;
-	}
-}
-
-/* --- CPUID ---------------------------------------------------------------- */
-
-static void vendor_string(uint32_t r[4])
-{
-	static const char *const v[] = {
-		[SIM_INTEL] = "GenuineIntel", [SIM_AMD] = "AuthenticAMD",
-		[SIM_VIA] = "CentaurHauls",
-	};
-	const char *s = v[sim.m->vendor];
-
-	memcpy(&r[1], s, 4);
-	memcpy(&r[3], s + 4, 4);
-	memcpy(&r[2], s + 8, 4);
-}
-
-static uint32_t signature(void)
-{
-	const struct sim_model *m = sim.m;
-	unsigned int fam = m->family, ext = 0;
-
-	if (fam > 0xf) {
-		ext = fam - 0xf;
-		fam = 0xf;
-	}
-	return (m->model & 0xf) << 4 | fam << 8 | ((m->model >> 4) & 0xf) << 16 | ext << 20;
-}
-
-/* No modelled leaf has subleaves: sub is taken for the hardware's signature. */
-void sim_cpuid(uint32_t leaf, uint32_t sub __attribute__((unused)), uint32_t r[4])
-{
-	const struct sim_model *m = sim.m;
-
-	sim.n.cpuid++;
-	memset(r, 0, 4 * sizeof(*r));
-	switch (leaf) {
-	case 0:
-		r[0] = m->vendor == SIM_INTEL ? 0x1f : 0x10;
-		vendor_string(r);
-		break;
-	case 1:
-		r[0] = signature();
-		r[2] = (m->pdcm ? 1U << 15 : 0) | (m->hypervisor ? 1U << 31 : 0);
-		break;
-	case 7:
-		if (m->hybrid)
-			r[3] = 1U << 15;
-		break;
-	case 0xa:
-		if (m->vendor == SIM_AMD)
-			break;
-		r[0] = m->version | m->num_gp << 8 | m->width << 16 | m->events_len << 24;
-		r[1] = m->events_unavail;
-		r[2] = m->version >= 5 ? m->fixed_bitmap : 0;
-		if (m->version >= 2)
-			r[3] = m->num_fixed | m->fixed_width << 5 |
-			       (m->anythread_deprecated ? 1U << 15 : 0);
-		break;
-	case 0x80000000:
-		r[0] = m->vendor == SIM_AMD && m->version >= 2 ? 0x80000022 : 0x80000008;
-		break;
-	case 0x80000001:
-		if (m->vendor == SIM_AMD && m->version >= 1)
-			r[2] = 1U << 23;
-		break;
-	case 0x80000022:
-		if (m->vendor == SIM_AMD && m->version >= 2) {
-			r[0] = 1;
-			r[1] = m->num_gp;
-		}
-		break;
 	}
 }
 

@@ -25,6 +25,8 @@
  *   - the kernel's counter reservation (reserve_perfctr_nmi/reserve_evntsel_nmi
  *     address-to-bit mapping), and "someone else" holding counters;
  *   - hypervisors that fault PMU MSRs, or ignore writes (as QEMU TCG does).
+ *   - real processors: a model made from a processor's CPUID leaves
+ *     (tests/sim/cpuid/, sim_dump.h), which CPUID then answers with;
  *   - RDPMC from user mode (sim_rdpmc()): Intel's ECX bit 30 for the fixed
  *     counters, AMD's counter numbers 0..3 (legacy) or 0..5; a #GP with CR4.PCE
  *     clear (sim.cr4_pce, the running thread's) or a counter that does not exist;
@@ -48,6 +50,12 @@
 enum sim_vendor { SIM_INTEL, SIM_AMD, SIM_VIA };
 enum sim_ring { SIM_USER, SIM_KERNEL };
 
+/* One CPUID leaf of a real processor: EAX, EBX, ECX, EDX for leaf and subleaf. */
+struct sim_leaf {
+	uint32_t leaf, sub;
+	uint32_t r[4];
+};
+
 struct sim_model {
 	const char *name;		/* the simulator's name for it */
 	const char *driver_model;	/* the model the driver should report */
@@ -64,6 +72,15 @@ struct sim_model {
 	uint32_t events_unavail;	/* CPUID.0AH:EBX */
 	bool hypervisor;
 	bool hybrid;			/* CPUID.07H:EDX[15] */
+	/* IA32_PERF_CAPABILITIES but FW_WRITE (bit 13), which fw_write gives */
+	uint64_t perf_caps;
+	/*
+	 * A real processor's CPUID (sim_cpuid.c), answered in place of the leaves
+	 * the fields above describe; the fields still say which registers exist
+	 * (sim_model_from_cpuid(), and what a dump says CPUID does not).
+	 */
+	const struct sim_leaf *leaves;
+	unsigned int nleaves;
 };
 
 enum sim_model_id {
@@ -78,6 +95,8 @@ enum sim_model_id {
 };
 
 extern const struct sim_model sim_models[SIM_NR_MODELS];	/* sim_cpus.c */
+/* sim_cpus.c: the model of a real processor with these CPUID leaves (kept, not copied) */
+void sim_model_from_cpuid(struct sim_model *m, const struct sim_leaf *leaves, unsigned int n);
 
 /* MSR classes, for the access counts */
 enum sim_class {
@@ -204,6 +223,8 @@ void sim_other_program(unsigned int i, uint64_t event, uint64_t value);
 bool sim_rdmsr(uint32_t msr, uint64_t *val);
 bool sim_wrmsr(uint32_t msr, uint64_t val);
 void sim_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]);
+/* m's leaf as sim_cpuid() answers it on a real processor's model; NULL: none */
+const struct sim_leaf *sim_leaf_find(const struct sim_model *m, uint32_t leaf, uint32_t sub);
 /* RDPMC in user mode; false: #GP. */
 bool sim_rdpmc(uint32_t ecx, uint64_t *val);
 enum sim_class sim_msr_class(uint32_t msr);

@@ -6,11 +6,15 @@
 # tests/host/host.mk, whose objects (the core, the shim, tests/host's fixtures and
 # environment stubs) it reuses, with the same ASan/UBSan flags.
 #
-#   tests/sim/           the simulator: the register model (sim.h, sim.c), the
-#                        CPUs it can be (sim_cpus.c), hw.h on it (sim_hw.c);
-#                        the MSR benchmark (bench.c)
+#   tests/sim/           the simulator: the register model (sim.h, sim.c), its
+#                        CPUID (sim_cpuid.c), the CPUs it can be (sim_cpus.c),
+#                        real processors' files read (sim_dump.c), hw.h on it
+#                        (sim_hw.c); the MSR benchmark (bench.c)
+#   tests/sim/cpuid/     real processors' CPUID and what the probe must find on
+#                        each (README), read at run time
 #   tests/sim/suites/    the test suites, their fixtures (sim_test.h,
-#                        sim_harness.c, which the benchmark uses too) and main
+#                        sim_harness.c, sim_dumps.c, which the benchmark uses too)
+#                        and main
 #
 #   make check-host      also builds $(B)/host/sim/pfm_sim_tests and runs it
 #   make check-sim       the simulator suite only
@@ -27,8 +31,8 @@ PFM_BENCH_B	:= $(B)/bench
 
 # The driver files that run on the host: all but the kernel glue (hw_linux.c).
 PFM_X86_SIM_SRCS := regs.c intel.c amd.c probe.c unit.c perf_x86.c perf_tables.c
-PFM_SIM_MODEL_SRCS := sim.c sim_cpus.c sim_hw.c
-PFM_SIM_HARNESS_SRCS := sim_harness.c
+PFM_SIM_MODEL_SRCS := sim.c sim_cpuid.c sim_cpus.c sim_dump.c sim_hw.c
+PFM_SIM_HARNESS_SRCS := sim_harness.c sim_dumps.c
 PFM_SIM_SUITE_SRCS := $(filter-out $(PFM_SIM_HARNESS_SRCS),\
 			$(notdir $(wildcard $(PFM_SIM_SUITES_DIR)/*.c)))
 # The perf_event_open layer's suites, left out with it (PFM_HOST_PERF=n, host.mk).
@@ -48,7 +52,8 @@ PFM_SIM_HDRS	:= $(wildcard $(PFM_SIM_DIR)/*.h $(PFM_SIM_SUITES_DIR)/*.h $(PFM_X8
 
 # include/uapi: the library's view of the ABI, for its counts_rdpmc.h (sim_rdpmc.c)
 PFM_SIM_CFLAGS	= $(PFM_HOST_CFLAGS) -DPFM_X86_SIM -I$(PFM_X86_DIR) \
-		  -I$(PFM_SIM_DIR) -I$(PFM_SIM_SUITES_DIR) -I$(TOP)/include/uapi
+		  -I$(PFM_SIM_DIR) -I$(PFM_SIM_SUITES_DIR) -I$(TOP)/include/uapi \
+		  -DPFM_SIM_CPUID_DIR='"$(PFM_SIM_DIR)/cpuid"'
 
 .PHONY: check-sim sim-tests bench bench-msr
 check-host: check-sim

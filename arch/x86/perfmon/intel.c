@@ -9,6 +9,8 @@
  *   ECX  fixed counters present (v5: a bitmap)
  *   EDX  number and width of the fixed counters (v2+), AnyThread deprecated (bit 15)
  * and IA32_PERF_CAPABILITIES (when CPUID.1:ECX.PDCM) for full-width counter writes.
+ * Versions 2 to 4 have three fixed counters that not every processor enumerates
+ * (pfm_intel_fixed_quirk()).
  *
  *   v1   IA32_PERFEVTSELx / IA32_PMCx; EN in each event select starts a counter
  *   v2   fixed counters and IA32_FIXED_CTR_CTRL; IA32_PERF_GLOBAL_CTRL, _STATUS,
@@ -23,6 +25,7 @@
 #define CPUID_MAX_LEAF			0x0
 #define CPUID_FEATURES			0x1
 #define CPUID1_ECX_PDCM			(1U << 15)	/* IA32_PERF_CAPABILITIES */
+#define CPUID1_ECX_HYPERVISOR		(1U << 31)
 #define CPUID_STRUCT_FEATURES		0x7
 #define CPUID7_EDX_HYBRID		(1U << 15)	/* core types differ */
 #define CPUID_ARCH_PERFMON		0xa
@@ -60,6 +63,27 @@ static int pfm_intel_pmc_check(unsigned int idx, u64 value)
 		if (pfm_intel_arch_events[k] == code && (pfm_intel_events_missing & (1U << k)))
 			return -EINVAL;
 	return 0;
+}
+
+/*
+ * Architectural perfmon versions 2 to 4 come with (at least) three fixed
+ * counters, which some processors do not enumerate: CPUID.0AH:EDX reads 0 on
+ * Core 2 model 0x0f (Conroe, Merom) and says one fixed counter on Atom
+ * (Bonnell), where IA32_FIXED_CTR0-2 all exist, 40 bits wide like the GP
+ * counters (tests/sim/cpuid/: the dumps, and the MSRs VirtualBox's CPU
+ * database read on an X6800 and an Atom 330).  Linux assumes three likewise.
+ * A hypervisor's count is taken as it is: a virtual PMU may have fewer.
+ * Returns the count, and the width in *fwidth when the one reported is unusable.
+ */
+static unsigned int pfm_intel_fixed_quirk(unsigned int version, unsigned int nfixed,
+					  unsigned int *fwidth, unsigned int width,
+					  bool hypervisor)
+{
+	if (version >= 5 || nfixed >= 3 || hypervisor)
+		return nfixed;
+	if (*fwidth < 32 || *fwidth > 64)
+		*fwidth = width;
+	return 3;
 }
 
 static const char *const pfm_intel_names[] = {
@@ -126,6 +150,8 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 	if (version >= 2) {
 		nfixed = CPUIDA_EDX_NUM_FIXED(edx);
 		fwidth = CPUIDA_EDX_FIXED_WIDTH(edx);
+		nfixed = pfm_intel_fixed_quirk(version, nfixed, &fwidth, width,
+					       r[2] & CPUID1_ECX_HYPERVISOR);
 		if (nfixed > PFM_X86_MAX_FIXED)
 			nfixed = PFM_X86_MAX_FIXED;
 		fixed = (1UL << nfixed) - 1;

@@ -24,14 +24,17 @@ void shim_warn(const char *cond, const char *file, int line)
 }
 
 unsigned int shim_printk_count;
+static char shim_printk_buf[256];
+const char *shim_printk_last = shim_printk_buf;
 
 void shim_printk(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(shim_printk_buf, sizeof(shim_printk_buf), fmt, ap);
 	va_end(ap);
+	fputs(shim_printk_buf, stderr);
 	shim_printk_count++;
 }
 

@@ -17,6 +17,7 @@ extern unsigned long shim_uaccess_calls;	/* copy_{from,to}_user() calls */
 bool shim_uptr_faults(const void *uptr);
 
 extern unsigned int shim_printk_count;
+extern const char *shim_printk_last;	/* the last message, cut at 255 characters */
 
 extern struct task_struct shim_task_self;	/* `current` unless a test says */
 extern struct task_struct shim_task_other;

@@ -217,14 +217,14 @@ Suite *sim_count_suite(void)
 	Suite *s = suite_create("sim_count");
 	TCase *tc = sim_tcase("count");
 
-	tcase_add_loop_test(tc, test_user_kernel_filter, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_every_counter, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_fixed_filter, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_start_stop, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_live_pmc_write, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_software_beside, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_software_only_no_access, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_system_wide, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_user_kernel_filter, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_every_counter, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_fixed_filter, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_start_stop, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_live_pmc_write, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_software_beside, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_software_only_no_access, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_system_wide, 0, sim_nr_core_models());
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -341,22 +341,22 @@ Suite *sim_emul_suite(void)
 	Suite *s = suite_create("sim_emul64");
 	TCase *tc = sim_tcase("emul64");
 
-	tcase_add_loop_test(tc, test_many_wraps, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_wraps_step_by_step, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_overflow_mask, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_overflow_after_wraps, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_fixed_overflow, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_no_emul64, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_wrap_across_stop, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_read_before_rearm, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_switch_before_rearm, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_notify_masks_hardware, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_sampling_periods, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_many_wraps, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_wraps_step_by_step, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_overflow_mask, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_overflow_after_wraps, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_fixed_overflow, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_no_emul64, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_wrap_across_stop, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_read_before_rearm, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_switch_before_rearm, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_notify_masks_hardware, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_sampling_periods, 0, sim_nr_core_models());
 	suite_add_tcase(s, tc);
 
 	/* A carry seen first by a read stays pending for the overflow path. */
 	tc = sim_tcase("emul64_core");
-	tcase_add_loop_test(tc, test_overflow_seen_by_read_first, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_overflow_seen_by_read_first, 0, sim_nr_core_models());
 	suite_add_tcase(s, tc);
 	return s;
 }

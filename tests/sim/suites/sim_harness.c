@@ -43,18 +43,18 @@ const char *sim_probe(void)
 	return pfm_pmu.model;
 }
 
-const char *sim_start_param(enum sim_model_id id, const char *param)
+const char *sim_start_param(unsigned int id, const char *param)
 {
-	sim_reset(id);
+	sim_reset_custom(sim_model_of(id));
 	sim.model_param = param;
 	return sim_probe();
 }
 
-void sim_start(enum sim_model_id id)
+void sim_start(unsigned int id)
 {
 	const char *model = sim_start_param(id, "auto");
 
-	ck_assert_str_eq(model, sim_models[id].driver_model);
+	ck_assert_str_eq(model, sim_model_of(id)->driver_model);
 	ck_assert_ptr_eq(pfm_x86_active_unit, pfm_pmu.units[0]);
 	sim_mark();
 }

@@ -11,6 +11,7 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
+	sim_dumps_init();	/* before the suites: their loops count the processors */
 	sr = srunner_create(sim_model_suite());
 	srunner_add_suite(sr, sim_probe_suite());
 	srunner_add_suite(sr, sim_regs_suite());
@@ -20,6 +21,7 @@ int main(void)
 	srunner_add_suite(sr, sim_ctxsw_suite());
 	srunner_add_suite(sr, sim_coexist_suite());
 	srunner_add_suite(sr, sim_rdpmc_suite());
+	srunner_add_suite(sr, sim_real_suite());
 #ifndef PFM_HOST_NOPERF
 	/* the perf_event_open layer's, built without it by PFM_HOST_PERF=n (host.mk) */
 	srunner_add_suite(sr, sim_perf_suite());

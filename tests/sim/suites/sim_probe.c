@@ -172,6 +172,76 @@ START_TEST(test_probe_bad_leaf_a)
 }
 END_TEST
 
+/*
+ * Fixed counters CPUID does not enumerate: a Core 2 X6800 (family 6 model 0x0f)
+ * reads CPUID.0AH:EDX 0 and has IA32_FIXED_CTR0-2 of 40 bits; an Atom 330
+ * (Bonnell) reports one of its three.  The leaves are theirs (tests/sim/cpuid/).
+ */
+static const struct sim_leaf core2_x6800[] = {
+	{ 0x0, 0, { 0x0000000a, 0x756e6547, 0x6c65746e, 0x49656e69 } },
+	{ 0x1, 0, { 0x000006f6, 0x00020800, 0x0000e3bd, 0xbfebfbff } },
+	{ 0xa, 0, { 0x07280202, 0x00000000, 0x00000000, 0x00000000 } },
+};
+
+static const struct sim_leaf atom_330[] = {
+	{ 0x0, 0, { 0x0000000a, 0x756e6547, 0x6c65746e, 0x49656e69 } },
+	{ 0x1, 0, { 0x000106c2, 0x00020800, 0x0040e31d, 0xbfe9fbff } },
+	{ 0xa, 0, { 0x07280203, 0x00000000, 0x00000000, 0x00002501 } },
+};
+
+/* The processor of these leaves, with its three fixed counters: all found, all count. */
+static void ck_unenumerated_fixed(const struct sim_leaf *l, unsigned int n, const char *model)
+{
+	struct pfm_context *ctx;
+	struct sim_model m;
+	unsigned int j;
+
+	sim_model_from_cpuid(&m, l, n);
+	m.num_fixed = 3;
+	m.fixed_width = 40;
+	sim_reset_custom(&m);
+	ck_assert_str_eq(sim_probe(), model);
+	ck_assert_uint_eq(pfm_x86_pmu.fixed, 0x7);
+	ck_assert_uint_eq(pfm_x86_pmu.fixed_mask, (1ULL << 40) - 1);
+	ctx = ck_ctx_new(0);
+	ck_write_pmc(ctx, FX_PMC, PFM_X86_FIXED_USR(0) | PFM_X86_FIXED_USR(1) |
+		     PFM_X86_FIXED_USR(2), 0);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	sim_count(SIM_EV_INST, 11, SIM_USER);
+	sim_count(SIM_EV_CYCLES, 22, SIM_USER);
+	sim_count(SIM_EV_REF, 33, SIM_USER);
+	for (j = 0; j < 3; j++)
+		ck_assert_u64_eq(ck_read_pmd(ctx, FX_PMD(j)), 11 * (j + 1));
+	ck_unload(ctx);
+	pfm_context_put(ctx);
+}
+
+START_TEST(test_probe_unenumerated_fixed)
+{
+	ck_unenumerated_fixed(core2_x6800, ARRAY_SIZE(core2_x6800), "intel_arch_v2");
+	pfm_pmu_reset();
+	ck_unenumerated_fixed(atom_330, ARRAY_SIZE(atom_330), "intel_arch_v3");
+}
+END_TEST
+
+/* Under a hypervisor the count is the virtual PMU's: none here, and none assumed. */
+START_TEST(test_probe_fixed_count_in_vm)
+{
+	struct sim_leaf l[ARRAY_SIZE(core2_x6800)];
+	struct sim_model m;
+
+	memcpy(l, core2_x6800, sizeof(l));
+	l[1].r[2] |= 1U << 31;
+	sim_model_from_cpuid(&m, l, ARRAY_SIZE(l));
+	ck_assert(m.hypervisor);
+	sim_reset_custom(&m);
+	ck_assert_str_eq(sim_probe(), "intel_arch_v2");
+	ck_assert_uint_eq(pfm_x86_pmu.fixed, 0);
+	ck_assert(!test_bit(FX_PMC, pfm_pmu.impl_pmcs));
+}
+END_TEST
+
 /* Under a hypervisor with a working virtual PMU the driver is used. */
 START_TEST(test_probe_hypervisor_vpmu)
 {
@@ -302,6 +372,8 @@ Suite *sim_probe_suite(void)
 	tcase_add_test(tc, test_probe_no_arch_perfmon);
 	tcase_add_test(tc, test_probe_bad_leaf_a);
 	tcase_add_test(tc, test_probe_hybrid);
+	tcase_add_test(tc, test_probe_unenumerated_fixed);
+	tcase_add_test(tc, test_probe_fixed_count_in_vm);
 	tcase_add_loop_test(tc, test_probe_hypervisor_vpmu, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_probe_counters_all_taken, 0, SIM_NR_MODELS);
 	tcase_add_loop_test(tc, test_remove, 0, SIM_NR_MODELS);

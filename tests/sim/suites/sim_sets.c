@@ -212,11 +212,11 @@ Suite *sim_sets_suite(void)
 	Suite *s = suite_create("sim_sets");
 	TCase *tc = sim_tcase("sets");
 
-	tcase_add_loop_test(tc, test_timeout_switch, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_overflow_switch, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_single_set_timeout, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_single_set_overflow, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_switch_only_difference, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_timeout_switch, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_overflow_switch, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_single_set_timeout, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_single_set_overflow, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_switch_only_difference, 0, sim_nr_core_models());
 	suite_add_tcase(s, tc);
 	return s;
 }

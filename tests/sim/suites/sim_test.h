@@ -32,16 +32,37 @@ Suite *sim_rdpmc_suite(void);
 Suite *sim_perf_suite(void);
 Suite *sim_perf_sets_suite(void);
 Suite *sim_perf_sample_suite(void);
+Suite *sim_real_suite(void);
+
+/*
+ * Real processors (tests/sim/cpuid/, sim_dumps.c): read by sim_dumps_init() before
+ * the suites are made; sim_dumps_error() says why not (NULL: read).
+ */
+struct sim_dump;
+void sim_dumps_init(void);
+const char *sim_dumps_error(void);
+unsigned int sim_ndumps(void);
+const struct sim_dump *sim_dump_nr(unsigned int i);
+/*
+ * The models the core suites (count, sets, emul) loop over: ids below
+ * SIM_NR_MODELS are sim_models[], the next ones the real processors marked
+ * "suites yes" that have a PMU, up to sim_nr_core_models().
+ */
+unsigned int sim_nr_core_models(void);
+const struct sim_model *sim_model_of(unsigned int id);
 
 /* A test case whose tests start their own machine; 20 s timeout. */
 TCase *sim_tcase(const char *name);
 void sim_setup(void);
 void sim_teardown(void);
 
-/* The machine of model id, the module's probe run on it, then the software unit. */
-void sim_start(enum sim_model_id id);
+/*
+ * The machine of model id (sim_model_of()), the module's probe run on it, then the
+ * software unit.
+ */
+void sim_start(unsigned int id);
 /* The same with a pmu_model parameter; returns the model registered or "software". */
-const char *sim_start_param(enum sim_model_id id, const char *param);
+const char *sim_start_param(unsigned int id, const char *param);
 /* The probe on a machine set up by the caller (sim_reset*() and knobs). */
 const char *sim_probe(void);
 
