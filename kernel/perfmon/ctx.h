@@ -50,6 +50,8 @@ struct pfm_context {
 	bool hw_wanted;			/* a register of a hardware unit was written */
 	bool hw_held;			/* the hardware, taken while attached (res.c;
 					 * ctx->lock) */
+	bool keep_claims;		/* the next detach keeps what the attachment
+					 * holds: a reattach (state.c; ctx->lock) */
 
 	bool masked;			/* stopped by a notifying overflow until restart */
 	bool restart_switch;		/* that overflow also completed a set switch */

@@ -21,6 +21,10 @@
 /* thread.c: attaching to a thread, and a thread held at a notification */
 int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task);
 long pfm_env_detach(struct pfm_context *ctx);
+/* a reattach (state.c): the hook made before the detach, then attached or given up */
+struct pfm_hook *pfm_env_reattach_prepare(struct pfm_context *ctx, struct task_struct *task);
+int pfm_env_reattach(struct pfm_context *ctx, struct task_struct *task, struct pfm_hook *hook);
+void pfm_env_reattach_abort(struct pfm_hook *hook);
 void pfm_env_block(struct pfm_context *ctx);
 void pfm_env_unblock(struct pfm_context *ctx);
 

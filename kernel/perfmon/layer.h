@@ -39,7 +39,8 @@ struct pfm_layer {
 
 /* state.c: attaching and starting (ctx->mutex held) */
 long pfm_load(struct pfm_context *ctx, u32 flags, u64 target);
-long pfm_reload_task(struct pfm_context *ctx, struct task_struct *task);
+long pfm_reattach_task(struct pfm_context *ctx, struct task_struct *task,
+		       void (*fn)(struct pfm_context *ctx, void *arg), void *arg);
 long pfm_unload(struct pfm_context *ctx, u32 flags);
 long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg);
 

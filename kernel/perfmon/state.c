@@ -213,16 +213,45 @@ static long pfm_load_task(struct pfm_context *ctx, u64 target)
 }
 
 /*
- * A per-thread context the kernel itself detached, attached again to the same
- * thread (the perf shim adding an event set).  The thread's access was checked
- * at the first attach: the caller may be any process closing an fd, in another
- * pid namespace or with other credentials, which pfm_load() would refuse.
+ * For a layer that changes what only a detached context may change (its sets)
+ * while the thread goes on being counted: ctx, attached to task, detached, fn
+ * run, and ctx attached again, monitoring stopped; ctx->mutex held.  The new
+ * hook is made before the detach, and what the attachment holds (the session,
+ * the hardware, the units and their needs) stays held across, so the attach
+ * again cannot fail for want of memory, nor because a CPU session took the
+ * hardware meanwhile: only the thread's exit (ESRCH) or an exec that withdrew
+ * the controller's access (EACCES) end the attachment then, after fn.  An error
+ * before the detach changes nothing, and fn is not run.  The layers' flag ops
+ * see no detach: the attachment goes on.
  */
-long pfm_reload_task(struct pfm_context *ctx, struct task_struct *task)
+long pfm_reattach_task(struct pfm_context *ctx, struct task_struct *task,
+		       void (*fn)(struct pfm_context *ctx, void *arg), void *arg)
 {
-	if (ctx->state != PFM_CTX_UNLOADED || (ctx->flags & PFM_FL_SYSTEM_WIDE))
+	struct pfm_hook *hook;
+	unsigned long flags;
+	bool live;
+	int ret;
+
+	if (ctx->state != PFM_CTX_LOADED || pfm_ctx_system_wide(ctx))
 		return -EBUSY;
-	return pfm_attach_task(ctx, task);
+	hook = pfm_env_reattach_prepare(ctx, task);
+	if (IS_ERR(hook))
+		return PTR_ERR(hook);
+	/* whichever detach comes next, ours or the thread's exit, keeps the claims */
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	live = ctx->state == PFM_CTX_LOADED;
+	ctx->keep_claims = live;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	if (!live) {
+		pfm_env_reattach_abort(hook);
+		return -ESRCH;
+	}
+	pfm_env_detach(ctx);
+	fn(ctx, arg);
+	ret = pfm_env_reattach(ctx, task, hook);
+	if (ret)
+		pfm_detach_release(ctx);
+	return ret;
 }
 
 static void pfm_do_attach_cpu(struct pfm_context *ctx, void *arg)
@@ -294,12 +323,18 @@ long pfm_load(struct pfm_context *ctx, u32 flags, u64 target)
 
 /*
  * The atomic part of a detach, shared by unload, close, the thread's exit and the
- * CPU going offline: with ctx->lock held, where the state lives.
+ * CPU going offline: with ctx->lock held, where the state lives.  True if the
+ * detacher gives back what the attachment held (pfm_detach_release()); false in
+ * a reattach, which keeps it for the attachment that follows.
  */
-void pfm_unload_locked(struct pfm_context *ctx)
+bool pfm_unload_locked(struct pfm_context *ctx)
 {
+	bool keep = ctx->keep_claims;
+
 	pfm_stop_locked(ctx);
 	ctx->state = PFM_CTX_UNLOADED;
+	ctx->keep_claims = false;
+	return !keep;
 }
 
 /* Drops what a per-thread attachment held; atomic context allowed. */

@@ -8,7 +8,7 @@
 #include "layer.h"
 
 
-void pfm_unload_locked(struct pfm_context *ctx);
+bool pfm_unload_locked(struct pfm_context *ctx);
 void pfm_detach_release(struct pfm_context *ctx);
 void pfm_detach_cpu(struct pfm_context *ctx);
 int pfm_hw_claim(struct pfm_context *ctx);

@@ -56,6 +56,7 @@
 #include "sw_pmu.h"
 #include "sw_hooks.h"
 #include "switch.h"
+#include "task_ops.h"
 #include "thread.h"
 
 struct pfm_hook {
@@ -68,7 +69,10 @@ struct pfm_hook {
 	bool pending;			/* hook_work not queued yet (map lock) */
 	bool queued;			/* hook_work queued (map lock) */
 	bool block_pending;		/* block_work queued */
-	const struct cred *cred;	/* the controller's, at attach (exec.c) */
+	bool probe;			/* holds the attach probe (an attach from elsewhere) */
+	bool release;			/* its detach gives back what the attachment
+					 * held (pfm_unload_locked(); ctx->lock) */
+	const struct cred *cred;	/* the controller's, at the first attach */
 	struct callback_head hook_work;
 	struct callback_head block_work;
 	struct rcu_head rcu;		/* a switch's walk may still step past it */
@@ -406,7 +410,7 @@ static bool pfm_hook_detach_locked(struct pfm_hook *hook)
 
 	if (ctx->hook != hook)
 		return false;
-	pfm_unload_locked(ctx);
+	hook->release = pfm_unload_locked(ctx);
 	ctx->hook = NULL;
 	ctx->task = NULL;
 	ctx->on_cpu = -1;
@@ -433,7 +437,8 @@ static bool pfm_hook_off(struct pfm_hook *hook)
 
 	if (was_live) {
 		pfm_hook_set_dead(hook);
-		pfm_detach_release(ctx);
+		if (hook->release)
+			pfm_detach_release(ctx);
 	}
 	pfm_hook_unmap(hook);
 	return was_live;
@@ -456,21 +461,30 @@ struct task_struct *pfm_find_task(pid_t tid)
 	return task ?: ERR_PTR(-ESRCH);
 }
 
-/* Maps hook unless an exec made its thread unreadable since the caller's check. */
-static int pfm_hook_map_checked(struct pfm_hook *hook)
+/*
+ * Maps hook unless an exec made its thread unreadable since the caller's check.
+ * Again (a reattach, whoever the caller): the controller's credentials of the
+ * first attach are checked, as the exec probe checks them, since an exec may
+ * have come while the context was off the thread; and the lock is waited for
+ * whatever signal the caller has, which must not end the attachment.
+ */
+static int pfm_hook_map_checked(struct pfm_hook *hook, bool again)
 {
 	struct task_struct *task = hook->n.task;
-	int ret;
+	int ret = 0;
 
 	/*
 	 * exec() changes credentials under exec_update_lock and runs the exec hook
 	 * after: with it held, an exec either comes first and is checked here, or
 	 * comes after and finds the hook.
 	 */
-	ret = down_read_killable(&task->signal->exec_update_lock);
+	if (again)
+		down_read(&task->signal->exec_update_lock);
+	else
+		ret = down_read_killable(&task->signal->exec_update_lock);
 	if (ret)
 		return ret;
-	if (task != current && !pfm_access_cred_may_read(hook->cred, task))
+	if ((again || task != current) && !pfm_access_cred_may_read(hook->cred, task))
 		ret = -EACCES;
 	else
 		ret = pfm_hook_map(hook);
@@ -478,28 +492,50 @@ static int pfm_hook_map_checked(struct pfm_hook *hook)
 	return ret;
 }
 
-/* Attaches ctx to task, monitoring stopped; ctx->mutex held. */
-int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task)
+/* A hook of ctx for task, not mapped yet; it takes over the reference on cred. */
+static struct pfm_hook *pfm_hook_alloc(struct pfm_context *ctx, struct task_struct *task,
+				       const struct cred *cred)
 {
 	struct pfm_hook *hook;
-	unsigned long flags;
 	int ret;
 
 	hook = kzalloc(sizeof(*hook), GFP_KERNEL);
-	if (!hook)
-		return -ENOMEM;
+	if (!hook) {
+		put_cred(cred);
+		return ERR_PTR(-ENOMEM);
+	}
 	hook->n.task = task;
 	hook->ctx = ctx;
-	hook->cred = get_current_cred();
+	hook->cred = cred;
 	refcount_set(&hook->refs, 1);
 	if (task != current) {
 		ret = pfm_attach_probe_get();
-		if (ret)
-			goto err_free;
+		if (ret) {
+			put_cred(cred);
+			kfree(hook);
+			return ERR_PTR(ret);
+		}
+		hook->probe = true;
 	}
-	ret = pfm_hook_map_checked(hook);
-	if (ret)
-		goto err_probe;
+	return hook;
+}
+
+/* A hook that was never mapped, given up. */
+static void pfm_hook_free_unmapped(struct pfm_hook *hook)
+{
+	if (hook->probe)
+		pfm_attach_probe_put();
+	put_cred(hook->cred);
+	kfree(hook);
+}
+
+/* ctx attached through hook, just mapped: this cannot fail. */
+static void pfm_hook_install(struct pfm_hook *hook)
+{
+	struct pfm_context *ctx = hook->ctx;
+	struct task_struct *task = hook->n.task;
+	unsigned long flags;
+
 	get_task_struct(task);
 	pfm_context_get(ctx);
 
@@ -513,15 +549,65 @@ int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task)
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	if (task != current)
 		pfm_hook_pend(hook);
-	return 0;
+}
 
-err_probe:
-	if (task != current)
-		pfm_attach_probe_put();
-err_free:
-	put_cred(hook->cred);
-	kfree(hook);
-	return ret;
+/* Attaches ctx to task, monitoring stopped; ctx->mutex held. */
+int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task)
+{
+	struct pfm_hook *hook;
+	int ret;
+
+	hook = pfm_hook_alloc(ctx, task, get_current_cred());
+	if (IS_ERR(hook))
+		return PTR_ERR(hook);
+	ret = pfm_hook_map_checked(hook, false);
+	if (ret) {
+		pfm_hook_free_unmapped(hook);
+		return ret;
+	}
+	pfm_hook_install(hook);
+	return 0;
+}
+
+/*
+ * The hook of a reattach (state.c), made while ctx is still attached to task,
+ * with the credentials of the attach it continues.
+ */
+struct pfm_hook *pfm_env_reattach_prepare(struct pfm_context *ctx, struct task_struct *task)
+{
+	const struct cred *cred = NULL;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (ctx->hook && ctx->task == task)
+		cred = get_cred(ctx->hook->cred);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	if (!cred)
+		return ERR_PTR(-ESRCH);
+	return pfm_hook_alloc(ctx, task, cred);
+}
+
+/*
+ * ctx attached to task again through hook, which this consumes: only the
+ * thread's exit (ESRCH) or an exec that withdrew the controller's access
+ * (EACCES) fail it.
+ */
+int pfm_env_reattach(struct pfm_context *ctx, struct task_struct *task, struct pfm_hook *hook)
+{
+	int ret;
+
+	ret = pfm_hook_map_checked(hook, true);
+	if (ret) {
+		pfm_hook_free_unmapped(hook);
+		return ret;
+	}
+	pfm_hook_install(hook);
+	return 0;
+}
+
+void pfm_env_reattach_abort(struct pfm_hook *hook)
+{
+	pfm_hook_free_unmapped(hook);
 }
 
 struct pfm_detach {
@@ -590,7 +676,8 @@ long pfm_env_detach(struct pfm_context *ctx)
 	if (!d.hook)
 		return 0;
 	pfm_hook_set_dead(d.hook);
-	pfm_detach_release(ctx);
+	if (d.hook->release)
+		pfm_detach_release(ctx);
 	if (!pfm_hook_drop_pending(d.hook)) {
 		/* Off the thread before we return, whatever the thread does. */
 		pfm_notifier_take_off(&d.hook->n);
@@ -638,60 +725,6 @@ static void pfm_hooks_end(struct task_struct *task, bool (*keep)(struct pfm_hook
 			pfm_hook_put(found[i]);
 		}
 	} while (n == ARRAY_SIZE(found) && ended);
-}
-
-/*
- * The layers' ops (layer.h), added and removed by their init and exit, which the
- * module's load and unload serialise; the probes read them under RCU (preemption
- * is off).  A few slots: one per layer that follows threads.
- */
-#define PFM_TASK_OPS_MAX	4
-static const struct pfm_task_ops __rcu *pfm_task_ops[PFM_TASK_OPS_MAX];
-
-int pfm_thread_ops_set(const struct pfm_task_ops *ops)
-{
-	int i, free = -1;
-
-	for (i = 0; i < PFM_TASK_OPS_MAX; i++) {
-		if (rcu_access_pointer(pfm_task_ops[i]) == ops)
-			return -EBUSY;
-		if (free < 0 && !rcu_access_pointer(pfm_task_ops[i]))
-			free = i;
-	}
-	if (free < 0)
-		return -EBUSY;
-	rcu_assign_pointer(pfm_task_ops[free], ops);
-	return 0;
-}
-
-/* After it, no probe is still in ops. */
-void pfm_thread_ops_clear(const struct pfm_task_ops *ops)
-{
-	int i;
-
-	for (i = 0; i < PFM_TASK_OPS_MAX; i++) {
-		if (rcu_access_pointer(pfm_task_ops[i]) != ops)
-			continue;
-		RCU_INIT_POINTER(pfm_task_ops[i], NULL);
-		tracepoint_synchronize_unregister();
-	}
-}
-
-/* Each layer's exit (exec: false) or exec (true) op, in the order they were added. */
-static void pfm_task_ops_run(struct task_struct *task, bool exec)
-{
-	const struct pfm_task_ops *ops;
-	int i;
-
-	for (i = 0; i < PFM_TASK_OPS_MAX; i++) {
-		ops = rcu_dereference_sched(pfm_task_ops[i]);
-		if (!ops)
-			continue;
-		if (exec && ops->exec)
-			ops->exec(task);
-		else if (!exec && ops->exit)
-			ops->exit(task);
-	}
 }
 
 /* The monitored thread exits: detach, queue the end message, unhook. */

@@ -124,20 +124,51 @@ long pfm_env_detach(struct pfm_context *ctx)
 {
 	struct task_struct *task = ctx->task;
 	unsigned long flags;
+	bool release = true;
 
 	pfm_host_env.detach_calls++;
 	ck_assert_ptr_nonnull(task);
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	if (ctx->state == PFM_CTX_LOADED)
-		pfm_unload_locked(ctx);
+		release = pfm_unload_locked(ctx);
 	ctx->hook->on = false;
 	ctx->on_cpu = -1;
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	env_map_del(ctx);
-	pfm_detach_release(ctx);
+	if (release)
+		pfm_detach_release(ctx);
 	put_task_struct(task);
 	pfm_context_put(ctx);
 	return 0;
+}
+
+/*
+ * A reattach's hook: a token only, the map slot is taken at pfm_env_reattach();
+ * attach_ret fails the preparation, reattach_ret the attach after the detach.
+ */
+static struct pfm_hook env_reattach_token;
+
+struct pfm_hook *pfm_env_reattach_prepare(struct pfm_context *ctx, struct task_struct *task)
+{
+	pfm_host_env.reattach_calls++;
+	if (ctx->task != task)
+		return ERR_PTR(-ESRCH);
+	if (pfm_host_env.attach_ret)
+		return ERR_PTR(pfm_host_env.attach_ret);
+	return &env_reattach_token;
+}
+
+int pfm_env_reattach(struct pfm_context *ctx, struct task_struct *task, struct pfm_hook *hook)
+{
+	ck_assert_ptr_eq(hook, &env_reattach_token);
+	if (pfm_host_env.reattach_ret)
+		return pfm_host_env.reattach_ret;
+	return pfm_env_attach(ctx, task);
+}
+
+void pfm_env_reattach_abort(struct pfm_hook *hook)
+{
+	ck_assert_ptr_eq(hook, &env_reattach_token);
 }
 
 /* One CPU: the state is here (on_cpu 0) or saved (on_cpu -1). */

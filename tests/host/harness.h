@@ -100,6 +100,8 @@ struct pfm_host_env {
 	unsigned int detach_calls;
 	unsigned int run_on_state_calls;
 	int attach_ret;			/* injected pfm_env_attach() error */
+	unsigned int reattach_calls;
+	int reattach_ret;		/* injected pfm_env_reattach() error */
 	int sw_hooks_users;
 	int sw_hooks_get_ret;		/* injected pfm_sw_hooks_get() error */
 	int sw_syscall_users;		/* holders of the system call hook */

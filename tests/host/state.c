@@ -150,6 +150,63 @@ START_TEST(test_load_unwinds)
 }
 END_TEST
 
+/* What a reattach's fn sees. */
+static void reattach_fn(struct pfm_context *ctx, void *arg)
+{
+	ctx_snap(ctx, arg);
+}
+
+/*
+ * A reattach (a layer changing its sets): detached while fn runs, with the
+ * session, the units and the PMU held across, then attached again, stopped.  No
+ * memory for the new hook changes nothing; an attach again that fails (the
+ * thread exited) gives everything back.
+ */
+START_TEST(test_reattach)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct ctx_state b, seen, a;
+
+	ck_fails_unchanged(ctx, pfm_reattach_task(ctx, &shim_task_self, reattach_fn, &seen),
+			   -EBUSY);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	pfm_host_env.attach_ret = -ENOMEM;
+	seen.state = PFM_CTX_LOADED;
+	ck_fails_unchanged(ctx, pfm_reattach_task(ctx, &shim_task_self, reattach_fn, &seen),
+			   -ENOMEM);
+	pfm_host_env.attach_ret = 0;
+	ck_assert_int_eq(seen.state, PFM_CTX_LOADED);		/* fn did not run */
+
+	ctx_snap(ctx, &b);
+	ck_assert_int_eq(pfm_reattach_task(ctx, &shim_task_self, reattach_fn, &seen), 0);
+	ck_assert_int_eq(seen.state, PFM_CTX_UNLOADED);
+	ck_assert_int_eq(seen.sw_users, b.sw_users);
+	ck_assert_int_eq(seen.fake_users, b.fake_users);
+	ck_assert_int_eq(seen.sessions, b.sessions);
+	ctx_snap(ctx, &a);
+	ck_assert_int_eq(a.state, PFM_CTX_LOADED);
+	ck_assert(!a.started);
+	ck_assert_ptr_eq(a.task, &shim_task_self);
+	ck_assert_uint_eq(a.ref, b.ref);
+	ck_assert_int_eq(a.task_usage, b.task_usage);
+	ck_assert_int_eq(a.sw_users, b.sw_users);
+	ck_assert_int_eq(a.fake_users, b.fake_users);
+	ck_assert_int_eq(a.sessions, b.sessions);
+
+	pfm_host_env.reattach_ret = -ESRCH;
+	ck_assert_int_eq(pfm_reattach_task(ctx, &shim_task_self, reattach_fn, &seen), -ESRCH);
+	pfm_host_env.reattach_ret = 0;
+	ck_assert_int_eq(seen.state, PFM_CTX_UNLOADED);
+	ck_assert_int_eq(ctx->state, PFM_CTX_UNLOADED);
+	ck_assert_int_eq(pfm_host_env.sw_hooks_users, 0);
+	ck_assert_int_eq(fake_pmu.users, 0);
+	ck_assert_int_eq(pfm_host_env.task_sessions, 0);
+	ck_assert_int_eq(shim_task_self.usage, 0);
+	pfm_context_put(ctx);
+}
+END_TEST
+
 /* Another thread: attached stopped, its state saved until it hooks itself. */
 START_TEST(test_load_other_thread)
 {
@@ -429,6 +486,7 @@ Suite *pfm_state_suite(void)
 	tcase_add_test(tc, test_start_twice_stop_twice);
 	tcase_add_test(tc, test_runs_and_duration);
 	tcase_add_test(tc, test_unload_stops);
+	tcase_add_test(tc, test_reattach);
 	tcase_add_test(tc, test_load_cpu);
 	tcase_add_test(tc, test_switch_sets);
 	tcase_add_test(tc, test_load_cpu_probes_outside_hotplug_lock);

@@ -156,26 +156,41 @@ undo:
 	return ret;
 }
 
+struct pfm_perf_resets {
+	struct pfarg_setdesc *d;
+	unsigned int n;
+	bool del;
+	bool ran;
+	long done;
+};
+
+static void pfm_perf_sched_resets_fn(struct pfm_context *ctx, void *arg)
+{
+	struct pfm_perf_resets *r = arg;
+	struct pfarg_setdesc gone = { .set_id = r->n };
+
+	r->ran = true;
+	r->done = r->del ? pfm_delete_evtsets(ctx, &gone, 1) : pfm_create_evtsets(ctx, r->d, r->n);
+}
+
 /*
- * t's context detached, its sets described by d[0..n) (made or changed) or, with
- * del, set n deleted (*done: 0 once that is done, else the errno); then attached
- * and started again, from the set that was active, whatever happened: the
- * thread keeps being counted (ESRCH where it cannot be).
+ * t's sets described by d[0..n) (made or changed) or, with del, set n deleted
+ * (*done: 0 once that is done, else the errno), while its context is off the
+ * thread (pfm_reattach_task()); then started again, from the set that was
+ * active: the thread keeps being counted unless it exits meanwhile (ESRCH).  An
+ * error before the detach (no memory for the new hook) changes nothing.
  */
 static long pfm_perf_sched_resets(struct pfm_perf_target *t, struct pfarg_setdesc *d,
 				  unsigned int n, bool del, long *done)
 {
-	struct pfarg_setdesc gone = { .set_id = n };
+	struct pfm_perf_resets r = { .d = d, .n = n, .del = del };
+	long ret;
 
-	*done = pfm_unload(t->ctx, 0);
-	if (*done)
-		return *done;
-	*done = del ? pfm_delete_evtsets(t->ctx, &gone, 1) : pfm_create_evtsets(t->ctx, d, n);
-	if (!pfm_reload_task(t->ctx, t->task))
+	ret = pfm_reattach_task(t->ctx, t->task, pfm_perf_sched_resets_fn, &r);
+	*done = r.ran ? r.done : ret;
+	if (!ret)
 		pfm_start(t->ctx, 0, 0);
-	else if (!*done)
-		return -ESRCH;
-	return *done;
+	return *done ?: ret;
 }
 
 /*
