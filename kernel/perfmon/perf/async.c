@@ -26,6 +26,7 @@
 #include <linux/task_work.h>
 
 #include "layer.h"
+#include "breakpoint.h"
 #include "event.h"
 #include "sample.h"
 
@@ -82,6 +83,7 @@ static void pfm_perf_async_work(struct callback_head *head)
 		WRITE_ONCE(ev->limit_hit, false);
 		changed |= ev->enabled;
 		ev->enabled = false;
+		pfm_perf_bp_arm(ev, false);
 	}
 	if (changed)
 		pfm_perf_target_sync(t);

@@ -19,9 +19,11 @@
  * carries that key (perfmon_sw.h), so counting, sampling, overflow signals and
  * the ring are the layer's, as for any software event.  A key is an id of
  * this file's, one per breakpoint, so that a thread's events never count each
- * other's hits.  The breakpoint stays armed for the event's life: enable and
- * disable switch the counter, as for software events; a hit while the counter
- * is off costs a debug exception and counts nothing.
+ * other's hits.  The breakpoint is on while the event is enabled, as perf_events
+ * has its own on only while its event is: a disabled watchpoint must cost its
+ * thread nothing, where an armed one takes a debug exception at every access.
+ * A hit while the event is enabled but its counter is not scheduled (another
+ * event set is on) counts nothing.
  */
 #include <linux/hardirq.h>
 #include <linux/hw_breakpoint.h>
@@ -134,6 +136,7 @@ int pfm_perf_bp_get(struct pfm_perf_event *ev)
 	if (ret)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	pfm_perf_bp_attr(&ev->attr, &ka);
+	ka.disabled = !ev->enabled;
 	bp = perf_event_create_kernel_counter(&ka, t->task ? ev->cpu : t->cpu, t->task,
 					      pfm_perf_bp_hit, (void *)(unsigned long)key);
 	if (IS_ERR(bp)) {
@@ -142,7 +145,24 @@ int pfm_perf_bp_get(struct pfm_perf_event *ev)
 	}
 	ev->bp = bp;
 	ev->bp_key = key;
+	ev->bp_armed = ev->enabled;
 	return 0;
+}
+
+/*
+ * The service's enable and disable reach the thread where it runs (a
+ * cross-CPU call when that is another CPU), as perf_events' own do for an
+ * ENABLE or DISABLE.
+ */
+void pfm_perf_bp_arm(struct pfm_perf_event *ev, bool on)
+{
+	if (!ev->bp || ev->bp_armed == on)
+		return;
+	if (on)
+		perf_event_enable(ev->bp);
+	else
+		perf_event_disable(ev->bp);
+	ev->bp_armed = on;
 }
 
 /*
@@ -194,8 +214,12 @@ static int pfm_perf_bp_modify_one(struct pfm_perf_event *ev, const struct perf_e
 	old.disabled = attr->disabled;
 	ret = -EINVAL;
 	if (!memcmp(&old, attr, sizeof(old)) && ev->bp) {
+		/* left off by the service: the enable below turns it on */
 		pfm_perf_bp_attr(attr, &ka);
+		ka.disabled = 1;
 		ret = modify_user_hw_breakpoint(ev->bp, &ka);
+		/* on again as it was made, if the service refused the change */
+		ev->bp_armed = !ev->bp->attr.disabled;
 	}
 	if (!ret)
 		ev->attr = old;
@@ -290,6 +314,10 @@ u64 pfm_perf_bp_pmc(const struct pfm_perf_event *ev)
 int pfm_perf_bp_modify(struct pfm_perf_event *ev, const struct perf_event_attr *attr)
 {
 	return -EOPNOTSUPP;
+}
+
+void pfm_perf_bp_arm(struct pfm_perf_event *ev, bool on)
+{
 }
 
 #endif

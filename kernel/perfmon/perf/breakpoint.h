@@ -35,5 +35,7 @@ void pfm_perf_bp_put(struct pfm_perf_event *ev);
 u64 pfm_perf_bp_pmc(const struct pfm_perf_event *ev);
 /* PERF_EVENT_IOC_MODIFY_ATTRIBUTES on ev and its copies; ctx->mutex not held */
 int pfm_perf_bp_modify(struct pfm_perf_event *ev, const struct perf_event_attr *attr);
+/* ev's breakpoint on or off with ev's enable; ctx->mutex held, process context */
+void pfm_perf_bp_arm(struct pfm_perf_event *ev, bool on);
 
 #endif /* _PERFMON_PERF_BREAKPOINT_H */

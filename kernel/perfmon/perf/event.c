@@ -375,6 +375,7 @@ void pfm_perf_event_mark(struct pfm_perf_event *ev, bool on)
 	if (on && !ev->enabled)
 		WRITE_ONCE(ev->on_since, local_clock());
 	WRITE_ONCE(ev->enabled, on);
+	pfm_perf_bp_arm(ev, on);
 	if (!on)
 		return;
 	ev->exec_armed = false;

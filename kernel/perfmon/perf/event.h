@@ -156,6 +156,7 @@ struct pfm_perf_event {
 	u64 sigtrap_addr;		/* its si_addr */
 	struct perf_event *bp;		/* a BREAKPOINT event's breakpoint (breakpoint.c) */
 	u32 bp_key;			/* the key its hits count under */
+	bool bp_armed;			/* the breakpoint is on (ctx->mutex) */
 	/*
 	 * its gate's time (cgroup.c), in the terms of the durations its times
 	 * come from, ctx->lock: open since gate_base, closed intervals gate_ns;

@@ -7,7 +7,8 @@
  * store, ADDR, si_addr) are the same in both traces.
  *
  *   bp-count     W, RW and X count each access; R and bad lengths, types,
- *                alignments and a kernel address are refused (EINVAL on x86)
+ *                alignments and a kernel address are refused (EINVAL on x86);
+ *                a disabled watchpoint does not slow its thread down
  *   bp-slots     four breakpoints on the thread fit, the fifth is ENOSPC; one
  *                closed, a fifth fits again
  *   bp-sample    period 1: one sample per write, IP the instruction after the
@@ -36,6 +37,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/hw_breakpoint.h>
 
@@ -155,6 +157,52 @@ static void refused(const struct backend *be, struct trace *t, unsigned int type
 	close_fd(do_open(be, t, &a, 0, -1, -1, 0, what));
 }
 
+/* Reads of w made in ms milliseconds. */
+static unsigned long reads_in(volatile unsigned long *w, long ms)
+{
+	struct timespec s, n;
+	unsigned long k = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &s);
+	do {
+		bp_read(w, 256);
+		k += 256;
+		clock_gettime(CLOCK_MONOTONIC, &n);
+	} while ((n.tv_sec - s.tv_sec) * 1000 + (n.tv_nsec - s.tv_nsec) / 1000000 < ms);
+	return k;
+}
+
+/*
+ * A disabled watchpoint costs its thread nothing: with the event disabled (as
+ * opened, then after an ENABLE and a DISABLE), reads of the watched word go at
+ * least a quarter as fast as reads of another.  An armed breakpoint takes a
+ * debug exception at every read, a thousand times slower and more under TCG.
+ */
+static void disabled_cost(const struct backend *be, struct trace *t)
+{
+	struct perf_event_attr a;
+	unsigned long free_reads, watched;
+	int fd, i;
+
+	attr_bp(&a, HW_BREAKPOINT_RW, &bp_var, HW_BREAKPOINT_LEN_8);
+	fd = do_open(be, t, &a, 0, -1, -1, 0, "RW, left disabled");
+	if (fd < 0)
+		return;
+	for (i = 0; i < 2; i++) {
+		if (i) {
+			do_ioctl(t, fd, PERF_EVENT_IOC_ENABLE, 0, "ENABLE");
+			work_rw();
+			do_ioctl(t, fd, PERF_EVENT_IOC_DISABLE, 0, "DISABLE");
+		}
+		free_reads = reads_in(&bp_var2, 100);
+		watched = reads_in(&bp_var, 100);
+		obs_call(t, watched * 4 >= free_reads, 1,
+			 "reads of the disabled watchpoint's word at least 1/4 as fast as of another");
+	}
+	record_count(t, fd, "RW, disabled but for one round");
+	close(fd);
+}
+
 void case_bp_count(const struct backend *be, struct trace *t)
 {
 	unsigned long var = (unsigned long)&bp_var;
@@ -177,6 +225,7 @@ void case_bp_count(const struct backend *be, struct trace *t)
 	refused(be, t, HW_BREAKPOINT_W, -8ULL, HW_BREAKPOINT_LEN_8, 1, "wraps");
 	refused(be, t, HW_BREAKPOINT_W, 0xffffffff81000000ULL, HW_BREAKPOINT_LEN_8, 1,
 		"kernel address, exclude_kernel");
+	disabled_cost(be, t);
 }
 
 /* ---- the debug registers run out --------------------------------------------- */
