@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "perfmon.h"
@@ -305,8 +306,6 @@ static int pmc_configure(struct pmc_counter *c, const struct pmc_counter_cfg *cf
 	uint64_t sel;
 	int err;
 
-	if (!cfg)
-		return EFAULT;
 	if (c->state == PMC_PROFILING)
 		return EBUSY;
 	err = pmc_encode(c, cfg->event_id, &sel);
@@ -346,8 +345,6 @@ static int pmc_profstart(struct pmc_counter *c, const struct pmc_counter_cfg *cf
 	uint64_t sel;
 	int err;
 
-	if (!cfg)
-		return EFAULT;
 	if (c->state != PMC_FREE)
 		return EBUSY;
 	err = pmc_encode(c, cfg->event_id, &sel);
@@ -378,8 +375,42 @@ static int pmc_profstop(struct pmc_counter *c)
 	return 0;
 }
 
+/*
+ * NetBSD's pmc_control() and pmc_get_info() are system calls: a bad argument
+ * pointer is EFAULT, not a crash of the caller.  The argument is copied through
+ * the kernel (process_vm_readv/writev on this process), which checks it as a
+ * system call would; where those calls are not allowed (a seccomp filter), it
+ * is copied directly.
+ */
+static int pmc_copy_in(void *dst, const void *argp, size_t n)
+{
+	struct iovec l = { dst, n }, r = { (void *)argp, n };
+
+	if (!argp)
+		return EFAULT;
+	if (process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)n)
+		return 0;
+	if (errno == EFAULT)
+		return EFAULT;
+	memcpy(dst, argp, n);
+	return 0;
+}
+
+static int pmc_copy_out(void *argp, const void *src, size_t n)
+{
+	struct iovec l = { (void *)src, n }, r = { argp, n };
+
+	if (process_vm_writev(getpid(), &l, 1, &r, 1, 0) == (ssize_t)n)
+		return 0;
+	if (errno == EFAULT)
+		return EFAULT;
+	memcpy(argp, src, n);
+	return 0;
+}
+
 static int pmc_control_locked(int ctr, int op, void *argp)
 {
+	struct pmc_counter_cfg cfg;
 	struct pmc_counter *c;
 	int err;
 
@@ -397,9 +428,11 @@ static int pmc_control_locked(int ctr, int op, void *argp)
 	case PMC_OP_STOP:
 		return pmc_startstop(c, 0);
 	case PMC_OP_CONFIGURE:
-		return pmc_configure(c, argp);
 	case PMC_OP_PROFSTART:
-		return pmc_profstart(c, argp);
+		err = pmc_copy_in(&cfg, argp, sizeof(cfg));
+		if (err)
+			return err;
+		return op == PMC_OP_CONFIGURE ? pmc_configure(c, &cfg) : pmc_profstart(c, &cfg);
 	default:
 		return pmc_profstop(c);
 	}
@@ -419,14 +452,13 @@ static int pmc_get_info_locked(int ctr, int op, void *argp)
 	if (op == PMC_INFO_NCOUNTERS) {
 		if (!argp)
 			return EFAULT;
-		*(int *)argp = pmc.nctr;
-		return 0;
+		return pmc_copy_out(argp, &pmc.nctr, sizeof(int));
 	}
 	if (op == PMC_INFO_CPUCTR_TYPE && ctr == -1) {
 		if (!argp)
 			return EFAULT;
-		*(int *)argp = pmc.has_x86 ? PMC_TYPE_PERFMON_X86 : PMC_TYPE_PERFMON_SW;
-		return 0;
+		return pmc_copy_out(argp, &(int){ pmc.has_x86 ? PMC_TYPE_PERFMON_X86 :
+								    PMC_TYPE_PERFMON_SW }, sizeof(int));
 	}
 	if (ctr < 0 || ctr >= pmc.nctr)
 		return EINVAL;
@@ -435,8 +467,7 @@ static int pmc_get_info_locked(int ctr, int op, void *argp)
 	case PMC_INFO_CPUCTR_TYPE:
 		if (!argp)
 			return EFAULT;
-		*(int *)argp = c->type;
-		return 0;
+		return pmc_copy_out(argp, &(int){ c->type }, sizeof(int));
 	case PMC_INFO_COUNTER_VALUE:
 		if (c->state == PMC_FREE)
 			return ENXIO;
@@ -446,14 +477,12 @@ static int pmc_get_info_locked(int ctr, int op, void *argp)
 			return EFAULT;
 		if (pmc_read(pmc.fd, c->reg, &v))
 			return errno;
-		*(uint64_t *)argp = v;
-		return 0;
+		return pmc_copy_out(argp, &v, sizeof(v));
 	default:
 		if (!argp)
 			return EFAULT;
 		pmc_harvest();
-		*(uint64_t *)argp = c->accumulated;
-		return 0;
+		return pmc_copy_out(argp, &c->accumulated, sizeof(c->accumulated));
 	}
 }
 

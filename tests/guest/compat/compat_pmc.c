@@ -7,6 +7,7 @@
  * the STOP is itself a system call that a running system call counter counts.
  */
 #define _GNU_SOURCE
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -73,8 +74,16 @@ END_TEST
 START_TEST(test_errors)
 {
 	struct pmc_counter_cfg cfg = { .event_id = PMC_EV_SW_SYSCALLS };
+	long psz = sysconf(_SC_PAGESIZE);
+	void *bad, *ro;
 	uint64_t v = 77;
 	int n, t;
+
+	/* a page no access reaches (kept mapped, so no later mapping takes its place), one read-only */
+	bad = mmap(NULL, psz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert(bad != MAP_FAILED);
+	ro = mmap(NULL, psz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert(ro != MAP_FAILED);
 
 	ck_assert_ok(pmc_get_info(0, PMC_INFO_NCOUNTERS, &n));
 	/* EINVAL: unknown op, counter out of range */
@@ -99,6 +108,12 @@ START_TEST(test_errors)
 	ck_assert_errno(pmc_get_info(0, PMC_INFO_ACCUMULATED_COUNTER_VALUE, NULL), EFAULT);
 	ck_assert_errno(pmc_control(0, PMC_OP_CONFIGURE, NULL), EFAULT);
 	ck_assert_errno(pmc_control(0, PMC_OP_PROFSTART, NULL), EFAULT);
+	/* as system calls: an inaccessible or read-only argument too, not a crash */
+	ck_assert_errno(pmc_get_info(0, PMC_INFO_NCOUNTERS, bad), EFAULT);
+	ck_assert_errno(pmc_get_info(0, PMC_INFO_CPUCTR_TYPE, bad), EFAULT);
+	ck_assert_errno(pmc_get_info(0, PMC_INFO_ACCUMULATED_COUNTER_VALUE, ro), EFAULT);
+	ck_assert_errno(pmc_control(0, PMC_OP_CONFIGURE, bad), EFAULT);
+	ck_assert_errno(pmc_control(0, PMC_OP_PROFSTART, bad), EFAULT);
 
 	/* ENXIO: not yet configured */
 	ck_assert_errno(pmc_control(0, PMC_OP_START, NULL), ENXIO);
@@ -138,6 +153,8 @@ START_TEST(test_errors)
 	ck_assert_ok(pmc_control(0, PMC_OP_START, NULL));
 	ck_assert_ok(pmc_control(0, PMC_OP_STOP, NULL));
 	ck_assert_uint_gt(ck_value(0), v);
+	munmap(ro, psz);
+	munmap(bad, psz);
 }
 END_TEST
 
