@@ -529,13 +529,22 @@ static void pfm_hook_free_unmapped(struct pfm_hook *hook)
 	kfree(hook);
 }
 
-/* ctx attached through hook, just mapped: this cannot fail. */
-static void pfm_hook_install(struct pfm_hook *hook)
+/*
+ * ctx attached through hook once it is mapped (again: a reattach,
+ * pfm_hook_map_checked()); a hook that cannot be mapped is given up.
+ */
+static int pfm_hook_attach(struct pfm_hook *hook, bool again)
 {
 	struct pfm_context *ctx = hook->ctx;
 	struct task_struct *task = hook->n.task;
 	unsigned long flags;
+	int ret;
 
+	ret = pfm_hook_map_checked(hook, again);
+	if (ret) {
+		pfm_hook_free_unmapped(hook);
+		return ret;
+	}
 	get_task_struct(task);
 	pfm_context_get(ctx);
 
@@ -549,24 +558,18 @@ static void pfm_hook_install(struct pfm_hook *hook)
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	if (task != current)
 		pfm_hook_pend(hook);
+	return 0;
 }
 
 /* Attaches ctx to task, monitoring stopped; ctx->mutex held. */
 int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task)
 {
 	struct pfm_hook *hook;
-	int ret;
 
 	hook = pfm_hook_alloc(ctx, task, get_current_cred());
 	if (IS_ERR(hook))
 		return PTR_ERR(hook);
-	ret = pfm_hook_map_checked(hook, false);
-	if (ret) {
-		pfm_hook_free_unmapped(hook);
-		return ret;
-	}
-	pfm_hook_install(hook);
-	return 0;
+	return pfm_hook_attach(hook, false);
 }
 
 /*
@@ -594,15 +597,7 @@ struct pfm_hook *pfm_env_reattach_prepare(struct pfm_context *ctx, struct task_s
  */
 int pfm_env_reattach(struct pfm_context *ctx, struct task_struct *task, struct pfm_hook *hook)
 {
-	int ret;
-
-	ret = pfm_hook_map_checked(hook, true);
-	if (ret) {
-		pfm_hook_free_unmapped(hook);
-		return ret;
-	}
-	pfm_hook_install(hook);
-	return 0;
+	return pfm_hook_attach(hook, true);
 }
 
 void pfm_env_reattach_abort(struct pfm_hook *hook)
