@@ -173,6 +173,22 @@ fail:
 }
 
 /*
+ * A first call that fails leaves no session behind: what pmc_setup() made for it
+ * is given back, as a system call that fails changes nothing.
+ */
+static void pmc_unsetup(int was_ready)
+{
+	if (was_ready || !pmc.ready)
+		return;
+	if (pmc.buf)
+		munmap((void *)pmc.buf, PMC_PROF_BUF_SIZE);
+	close(pmc.fd);
+	pmc.buf = NULL;
+	pmc.fd = -1;
+	pmc.ready = 0;
+}
+
+/*
  * Fork handlers.  Before the fork the parent builds the child's context, stopped
  * and not attached, with its counters' events and their EN; the child attaches it
  * to itself and starts it; the parent keeps its fd to read the child's counts
@@ -488,10 +504,13 @@ static int pmc_get_info_locked(int ctr, int op, void *argp)
 
 int pmc_control(int ctr, int op, void *argp)
 {
-	int err;
+	int err, ready;
 
 	pthread_mutex_lock(&pmc.lock);
+	ready = pmc.ready;
 	err = pmc_control_locked(ctr, op, argp);
+	if (err)
+		pmc_unsetup(ready);
 	pthread_mutex_unlock(&pmc.lock);
 	if (err) {
 		errno = err;
@@ -502,10 +521,13 @@ int pmc_control(int ctr, int op, void *argp)
 
 int pmc_get_info(int ctr, int op, void *argp)
 {
-	int err;
+	int err, ready;
 
 	pthread_mutex_lock(&pmc.lock);
+	ready = pmc.ready;
 	err = pmc_get_info_locked(ctr, op, argp);
+	if (err)
+		pmc_unsetup(ready);
 	pthread_mutex_unlock(&pmc.lock);
 	if (err) {
 		errno = err;
