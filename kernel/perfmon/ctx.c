@@ -73,8 +73,7 @@ void pfm_context_put(struct pfm_context *ctx)
 	if (!refcount_dec_and_test(&ctx->ref))
 		return;
 	WARN_ON_ONCE(ctx->state == PFM_CTX_LOADED);
-	/* Disarmed when the state left the CPU; the timer cannot be running. */
-	WARN_ON_ONCE(hrtimer_active(&ctx->timer));
+	pfm_timer_exit(ctx);
 	pfm_free_sets(ctx);
 	if (ctx->upage)
 		pfm_upage_free(ctx->upage);

@@ -39,6 +39,7 @@ struct pfm_context {
 	u64 live_ns;			/* live time of all sets together: the time
 					 * base of the set switch log (smpl.h) */
 	struct hrtimer timer;		/* the active set's switch timeout */
+	bool timer_stale;		/* left as it was while a hit held it (switch.c) */
 	u64 nr_switches;		/* set switches done by the kernel */
 
 	struct pfm_smpl_buf smpl;	/* set at creation, freed at the last close */

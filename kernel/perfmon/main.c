@@ -15,6 +15,7 @@
 #include "smpl.h"
 #include "stats.h"
 #include "sw_hooks.h"
+#include "switch.h"
 #include "sw_pmu.h"
 #include "sysfs.h"
 #include "thread.h"
@@ -48,12 +49,18 @@ static int pfm_stats_start(void)
 	return 0;
 }
 
+static int pfm_timers_start(void)
+{
+	return 0;
+}
+
 /* The core's steps, as init/exit pairs of the same shape as a layer's. */
 #define PFM_STEP(_name, _init, _exit)						\
 	static const struct pfm_layer pfm_step_##_name = {			\
 		.name = #_name, .init = (_init), .exit = (_exit),		\
 	}
 PFM_STEP(pmu, pfm_pmu_init, pfm_pmu_exit);
+PFM_STEP(timers, pfm_timers_start, pfm_timer_resync_exit);
 PFM_STEP(sw_hooks, pfm_sw_hooks_init, pfm_sw_hooks_exit);
 PFM_STEP(paranoid, pfm_paranoid_init, pfm_paranoid_exit);
 PFM_STEP(access, pfm_access_init, pfm_access_exit);
@@ -76,6 +83,7 @@ PFM_LAYERS(PFM_LAYER_DECLARE)
 
 static const struct pfm_layer *const pfm_steps[] = {
 	&pfm_step_pmu,
+	&pfm_step_timers,
 	&pfm_step_sw_hooks,
 	&pfm_step_paranoid,
 	&pfm_step_access,

@@ -189,13 +189,27 @@ const struct pfm_ovfl_where *pfm_overflow_where(void)
 	return this_cpu_read(pfm_ovfl_at);
 }
 
-static void pfm_overflow_to(struct pfm_context *ctx, const struct pfm_pmu_unit *unit,
-			    u64 bits, const struct pfm_ovfl_where *at)
+/*
+ * A keyed hit takes ctx->lock as a class of its own for lockdep: the hit may
+ * come with this CPU's hrtimer base locked, while the core starts its timers
+ * under ctx->lock.  The two cannot meet: the core's timers are started under
+ * the lock of a context whose state is live on that timer's CPU, and a hit takes
+ * the lock of the context live on its own CPU, with no timer call under it
+ * (hold.h); lockdep, which has one class for every CPU's base, would see a cycle.
+ */
+#define PFM_LOCK_HIT	SINGLE_DEPTH_NESTING
+
+static __always_inline void pfm_overflow_to(struct pfm_context *ctx,
+					    const struct pfm_pmu_unit *unit, u64 bits,
+					    const struct pfm_ovfl_where *at, bool hit)
 {
 	/* Live state cannot leave this CPU while its interrupts are off. */
 	if (!ctx)
 		return;
-	raw_spin_lock(&ctx->lock);
+	if (hit)
+		raw_spin_lock_nested(&ctx->lock, PFM_LOCK_HIT);
+	else
+		raw_spin_lock(&ctx->lock);
 	if (ctx->started && ctx->on_cpu == smp_processor_id()) {
 		this_cpu_write(pfm_ovfl_at, at);
 		pfm_overflow_locked(ctx, unit, bits);
@@ -208,14 +222,20 @@ static void pfm_overflow_to(struct pfm_context *ctx, const struct pfm_pmu_unit *
 void pfm_pmu_overflow_at(const struct pfm_pmu_unit *unit, u64 bits,
 			 const struct pfm_ovfl_where *at)
 {
-	pfm_overflow_to(this_cpu_read(pfm_pmu_hw_owner), unit, bits, at);
+	pfm_overflow_to(this_cpu_read(pfm_pmu_hw_owner), unit, bits, at, false);
 }
 
 /* A unit counting into memory: the owner of the bank that carried. */
 void pfm_pmu_bank_overflow_at(const struct pfm_pmu_unit *unit, bool system_wide, u64 bits,
 			      const struct pfm_ovfl_where *at)
 {
-	pfm_overflow_to(this_cpu_read(pfm_pmu_owner[system_wide]), unit, bits, at);
+	pfm_overflow_to(this_cpu_read(pfm_pmu_owner[system_wide]), unit, bits, at, false);
+}
+
+void pfm_pmu_bank_overflow_hit(const struct pfm_pmu_unit *unit, bool system_wide, u64 bits,
+			       const struct pfm_ovfl_where *at)
+{
+	pfm_overflow_to(this_cpu_read(pfm_pmu_owner[system_wide]), unit, bits, at, true);
 }
 
 void pfm_pmu_overflow(const struct pfm_pmu_unit *unit, u64 bits)

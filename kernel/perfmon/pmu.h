@@ -240,6 +240,9 @@ void pfm_pmu_overflow_at(const struct pfm_pmu_unit *unit, u64 bits,
 			 const struct pfm_ovfl_where *at);
 void pfm_pmu_bank_overflow_at(const struct pfm_pmu_unit *unit, bool system_wide, u64 bits,
 			      const struct pfm_ovfl_where *at);
+/* The same for a keyed hit's carries, under whatever locks the hit came with (hold.h). */
+void pfm_pmu_bank_overflow_hit(const struct pfm_pmu_unit *unit, bool system_wide, u64 bits,
+			       const struct pfm_ovfl_where *at);
 
 static inline u64 pfm_pmd_ovfl_mask(const struct pfm_regdesc *d)
 {

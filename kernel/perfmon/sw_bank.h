@@ -13,6 +13,7 @@
 #include "internal.h"
 #include "sets.h"
 #include "sw_pmu.h"
+#include "hold.h"
 
 /*
  * Walks the counters in bits (a copy, cleared as it goes): the switch walks one
@@ -43,8 +44,13 @@ struct pfm_sw_bank {
 	u64 own[PFM_SW_NUM_COUNTERS];	/* the PMDs when unbound */
 	u64 stamp[PFM_SW_NUM_COUNTERS];	/* task-clock counters: when they last folded */
 	struct hrtimer timer;		/* the next carry of a task-clock counter */
+	struct irq_work timer_work;	/* a held start or cancel, done after (sw_clock.c) */
 	bool timer_ready;
 	bool timer_armed;		/* started, not yet fired or cancelled */
+	bool timer_held;		/* a start or cancel waits for timer_work */
+	bool carry_held;		/* carries wait for timer_work (pfm_sw_carry_held()) */
+	bool carry_acting;		/* timer_work is acting on held carries */
+	bool carry_waiting;		/* carries wait for the next keyed hit */
 };
 
 /* [false]: the thread bank; [true]: the CPU bank (system_wide) */
@@ -122,6 +128,9 @@ static __always_inline u64 __pfm_sw_fold(struct pfm_sw_bank *c, u64 *v, unsigned
 u64 pfm_sw_fold(struct pfm_sw_bank *c, unsigned int i, u64 now);
 void pfm_sw_arm(struct pfm_sw_bank *c, u64 now);
 void __pfm_sw_disarm(struct pfm_sw_bank *c);
+
+/* A keyed hit inside one of the core's timer calls carried (hold.h). */
+void pfm_sw_carry_held(struct pfm_sw_bank *c, u64 ovfl);
 
 static __always_inline void pfm_sw_disarm(struct pfm_sw_bank *c)
 {

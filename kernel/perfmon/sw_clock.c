@@ -40,30 +40,50 @@ u64 pfm_sw_fold(struct pfm_sw_bank *c, unsigned int i, u64 now)
  * and the bank is touched there with interrupts off: timer_armed is exact, and a
  * context switch of a thread without a task-clock carry near pays no cancel.
  */
+static void pfm_sw_timer_workfn(struct irq_work *work);
+
+/* The bank's irq_work, set up at its first need (a held carry needs no timer). */
+static void pfm_sw_work_queue(struct pfm_sw_bank *c)
+{
+	if (unlikely(!c->timer_work.func))
+		c->timer_work = IRQ_WORK_INIT_HARD(pfm_sw_timer_workfn);
+	irq_work_queue(&c->timer_work);
+}
+
+/* Held: the timer is made to agree with the bank by its irq_work, after. */
+static __always_inline bool pfm_sw_timers_held(struct pfm_sw_bank *c)
+{
+	if (!pfm_timers_held())
+		return false;
+	c->timer_held = true;
+	pfm_sw_work_queue(c);
+	return true;
+}
+
+static void __pfm_sw_cancel(struct pfm_sw_bank *c)
+{
+	pfm_timer_call(hrtimer_try_to_cancel(&c->timer));
+	c->timer_armed = false;
+}
+
 noinline void __pfm_sw_disarm(struct pfm_sw_bank *c)
 {
-	hrtimer_try_to_cancel(&c->timer);
-	c->timer_armed = false;
+	if (!pfm_sw_timers_held(c))
+		__pfm_sw_cancel(c);
 }
 
 static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t);
 
 /*
  * At time now: a task clock's PMD holds its count up to its stamp, and the
- * time since is owed to it (a reload keeps it owing, pfm_sw_reload_pmd()).  The
- * timer is set up at the bank's first need of it.
+ * time since is owed to it (a reload keeps it owing, pfm_sw_reload_pmd()).
  */
-noinline void pfm_sw_arm(struct pfm_sw_bank *c, u64 now)
+static void __pfm_sw_arm(struct pfm_sw_bank *c, u64 now)
 {
 	unsigned long ticking = pfm_sw_ticking_mask(c);
 	u64 next = PFM_SW_TIMER_HORIZON;
 	unsigned int i;
 
-	if (!c->timer_ready) {
-		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		c->timer.function = pfm_sw_tick;
-		c->timer_ready = true;
-	}
 	for_each_set_bit(i, &ticking, N) {
 		u64 v = *pfm_sw_pmd(c, i), ahead = v + (now - c->stamp[i]);
 
@@ -73,12 +93,71 @@ noinline void pfm_sw_arm(struct pfm_sw_bank *c, u64 now)
 			next = -ahead;
 	}
 	if (next < PFM_SW_TIMER_HORIZON) {
-		hrtimer_start(&c->timer, ns_to_ktime(max_t(u64, next, 1)),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+		pfm_timer_call(hrtimer_start(&c->timer, ns_to_ktime(max_t(u64, next, 1)),
+						HRTIMER_MODE_REL_PINNED_HARD));
 		c->timer_armed = true;
-	} else {
-		pfm_sw_disarm(c);
+	} else if (c->timer_armed) {
+		__pfm_sw_cancel(c);
 	}
+}
+
+/* The timer is set up at the bank's first need of it. */
+noinline void pfm_sw_arm(struct pfm_sw_bank *c, u64 now)
+{
+	if (!c->timer_ready) {
+		pfm_timer_call(hrtimer_init(&c->timer, CLOCK_MONOTONIC,
+					       HRTIMER_MODE_REL_PINNED_HARD));
+		c->timer.function = pfm_sw_tick;
+		c->timer_ready = true;
+	}
+	if (!pfm_sw_timers_held(c))
+		__pfm_sw_arm(c, now);
+}
+
+/*
+ * A keyed hit inside one of the core's timer calls carried: the carries wait in
+ * the set, and the irq_work takes them to the overflow path once the call and
+ * its caller's lock are behind.  What that path's own timer calls carry in turn
+ * waits for the next hit, or the set's next overflow path or switch in: a counter
+ * of the timers' tracepoints whose carries switch sets or re-arm a timer would
+ * otherwise feed itself for good.
+ */
+void pfm_sw_carry_held(struct pfm_sw_bank *c, u64 ovfl)
+{
+	pfm_sw_carried(c, ovfl);
+	if (c->carry_acting) {
+		c->carry_waiting = true;
+		return;
+	}
+	c->carry_held = true;
+	pfm_sw_work_queue(c);
+}
+
+/*
+ * Hard interrupt on the bank's CPU, after a held start or cancel, or a held
+ * carry.  The timer is made to agree with the bank as it is now, whatever came
+ * in between.  Only a held call re-arms here: the carries' resets re-arm for
+ * themselves, and a counter that carries at each hit of the timer's own
+ * tracepoints would otherwise bring the irq_work back for good.
+ */
+static void pfm_sw_timer_workfn(struct irq_work *work)
+{
+	struct pfm_sw_bank *c = container_of(work, struct pfm_sw_bank, timer_work);
+
+	if (c->carry_held) {
+		c->carry_held = false;
+		c->carry_acting = true;
+		if (c->enabled)
+			pfm_pmu_bank_overflow_at(&pfm_sw_unit, c->system_wide, 0, NULL);
+		c->carry_acting = false;
+	}
+	if (!c->timer_held)
+		return;
+	c->timer_held = false;
+	if (c->enabled)
+		__pfm_sw_arm(c, pfm_clock_ns());
+	else if (c->timer_armed)
+		__pfm_sw_cancel(c);
 }
 
 /* Hard interrupt on the bank's CPU: the owner is the thread it interrupted. */
@@ -113,8 +192,11 @@ void pfm_sw_timers_exit(void)
 		struct pfm_sw_bank *c = per_cpu_ptr(pfm_sw_banks, cpu);
 		unsigned int b;
 
-		for (b = 0; b < 2; b++)
+		for (b = 0; b < 2; b++) {
+			if (c[b].timer_work.func)
+				irq_work_sync(&c[b].timer_work);
 			if (c[b].timer_ready)
 				hrtimer_cancel(&c[b].timer);
+		}
 	}
 }

@@ -237,14 +237,17 @@ static void pfm_sw_write_pmd(bool system_wide, unsigned int i, u64 value)
 	}
 }
 
-/* The stamp stays: the time since the carry's fold is counted from value on. */
+/*
+ * The stamp stays: the time since the carry's fold is counted from value on.  The
+ * timer waits for the task clocks alone: another counter's reset leaves it be.
+ */
 static void pfm_sw_reload_pmd(bool system_wide, unsigned int i, u64 value)
 {
 	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
 
 	*pfm_sw_pmd(c, i) = value;
-	if (c->enabled)
-		pfm_sw_arm(c, pfm_sw_ticking_mask(c) ? pfm_clock_ns() : 0);
+	if (pfm_sw_ticking_mask(c) & (1ULL << i))
+		pfm_sw_arm(c, pfm_clock_ns());
 }
 
 /* The time since their last fold to the task clocks in ticking (not 0): their carries. */
@@ -442,12 +445,36 @@ static void pfm_sw_unbind(bool system_wide, u64 now)
 /* The banks an event counts in (__pfm_sw_count()). */
 #define PFM_SW_TO_THREAD	0x1	/* the thread bank, if its owner caused it */
 #define PFM_SW_TO_CPU		0x2	/* the CPU bank, whoever caused it */
+#define PFM_SW_HOLD_TIMERS	0x4	/* a keyed hit: under any lock of the caller's (hold.h) */
 
 /* Whether a bank of to is enabled on this CPU (the test, inline). */
 static __always_inline bool pfm_sw_any_enabled(unsigned int to)
 {
 	return ((to & PFM_SW_TO_THREAD) && this_cpu_read(pfm_sw_banks[0].enabled)) ||
 	       ((to & PFM_SW_TO_CPU) && this_cpu_read(pfm_sw_banks[1].enabled));
+}
+
+/*
+ * Carries of an event counted in c: to the core's overflow path, or, for a keyed
+ * hit inside one of the core's own timer calls, held (hold.h).
+ */
+static __always_inline void pfm_sw_overflow(struct pfm_sw_bank *c, bool system_wide, u64 ovfl,
+					    const struct pfm_ovfl_where *at, unsigned int to)
+{
+	if (!(to & PFM_SW_HOLD_TIMERS)) {
+		pfm_pmu_bank_overflow_at(&pfm_sw_unit, system_wide, ovfl, at);
+	} else if (pfm_timers_busy()) {
+		pfm_sw_carry_held(c, ovfl);
+	} else {
+		c->carry_waiting = false;
+		pfm_pmu_bank_overflow_hit(&pfm_sw_unit, system_wide, ovfl, at);
+	}
+}
+
+/* A keyed hit takes the overflow path for carries left waiting (pfm_sw_carry_held()). */
+static __always_inline bool pfm_sw_carry_waits(const struct pfm_sw_bank *c, unsigned int to)
+{
+	return (to & PFM_SW_HOLD_TIMERS) && unlikely(c->carry_waiting);
 }
 
 /*
@@ -469,20 +496,24 @@ static void __pfm_sw_count(unsigned int event, u64 n, u64 level, unsigned int to
 	if (!pfm_sw_any_enabled(to))
 		return;
 	local_irq_save(flags);
+	if (to & PFM_SW_HOLD_TIMERS)
+		pfm_timers_hold();
 	c = pfm_sw_bank(false);
 	if ((to & PFM_SW_TO_THREAD) && c->enabled && c->owner == current) {
 		ovfl = pfm_sw_add(c, event, n, level, key);
-		if (ovfl)
-			pfm_pmu_bank_overflow_at(&pfm_sw_unit, false, ovfl, at);
+		if (ovfl || pfm_sw_carry_waits(c, to))
+			pfm_sw_overflow(c, false, ovfl, at, to);
 	}
 	c = pfm_sw_bank(true);
 	if ((to & PFM_SW_TO_CPU) && c->enabled) {
 		ovfl = pfm_sw_add(c, event, n, level, key);
 		if (!(to & PFM_SW_TO_THREAD))
 			ovfl |= pfm_sw_fold_migrations(c);
-		if (ovfl)
-			pfm_pmu_bank_overflow_at(&pfm_sw_unit, true, ovfl, at);
+		if (ovfl || pfm_sw_carry_waits(c, to))
+			pfm_sw_overflow(c, true, ovfl, at, to);
 	}
+	if (to & PFM_SW_HOLD_TIMERS)
+		pfm_timers_unhold();
 	local_irq_restore(flags);
 }
 
@@ -495,15 +526,17 @@ void pfm_sw_count(unsigned int event, u64 n)
 
 /*
  * A keyed event's hit (layer.h), in the thread that caused it, counted as any other
- * event of that thread: its carries take the same overflow path.
+ * event of that thread: its carries take the same overflow path.  The hit comes
+ * from wherever its tracepoint or breakpoint is, with whatever locks are held
+ * there: the carry timer waits until they are not.
  */
 void pfm_sw_count_keyed(unsigned int event, u32 key, u64 n, u64 level,
 			const struct pfm_ovfl_where *at)
 {
 	if (WARN_ON_ONCE(!pfm_sw_keyed(event)))
 		return;
-	__pfm_sw_count(event, n, level & PFM_SW_LEVELS, PFM_SW_TO_THREAD | PFM_SW_TO_CPU,
-		       at, key);
+	__pfm_sw_count(event, n, level & PFM_SW_LEVELS,
+		       PFM_SW_TO_THREAD | PFM_SW_TO_CPU | PFM_SW_HOLD_TIMERS, at, key);
 }
 
 /*

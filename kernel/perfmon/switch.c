@@ -20,6 +20,7 @@
 #include "internal.h"
 #include "ctx.h"
 #include "env.h"
+#include "hold.h"
 #include "ovfl.h"
 #include "pmu_state.h"
 #include "sets.h"
@@ -74,11 +75,37 @@ void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set)
 	pfm_upage_refresh(ctx);
 }
 
+/*
+ * While a keyed hit is counted (hold.h) the timer is left as it is and marked
+ * stale: the CPU's resync irq_work makes it agree with the live set afterwards,
+ * and a stale timer that fires first does nothing.  A stale timer's remaining
+ * time is no set's: the timeout left was taken when it went stale.
+ */
+static DEFINE_PER_CPU(struct irq_work, pfm_timer_resync_work);
+
+static void pfm_timer_resync_fn(struct irq_work *work);
+
+static void pfm_timer_stale(struct pfm_context *ctx)
+{
+	struct irq_work *w = this_cpu_ptr(&pfm_timer_resync_work);
+
+	ctx->timer_stale = true;
+	if (unlikely(!w->func))
+		*w = IRQ_WORK_INIT_HARD(pfm_timer_resync_fn);
+	irq_work_queue(w);
+}
+
 static void pfm_timer_arm(struct pfm_context *ctx)
 {
-	if (pfm_set_times(ctx->active))
-		hrtimer_start(&ctx->timer, ns_to_ktime(ctx->active->timeout_left_ns),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+	if (!pfm_set_times(ctx->active))
+		return;
+	if (pfm_timers_held()) {
+		pfm_timer_stale(ctx);
+		return;
+	}
+	ctx->timer_stale = false;
+	pfm_timer_call(hrtimer_start(&ctx->timer, ns_to_ktime(ctx->active->timeout_left_ns),
+				     HRTIMER_MODE_REL_PINNED_HARD));
 }
 
 /* The timer runs on this CPU, where the caller has interrupts off: it cannot be firing. */
@@ -87,11 +114,46 @@ static void pfm_timer_disarm(struct pfm_context *ctx)
 	struct pfm_event_set *set = ctx->active;
 	s64 left;
 
+	if (ctx->timer_stale) {
+		if (!pfm_timers_held()) {
+			pfm_timer_call(hrtimer_try_to_cancel(&ctx->timer));
+			ctx->timer_stale = false;
+		}
+		return;
+	}
 	if (!pfm_set_times(set))
 		return;
-	left = ktime_to_ns(hrtimer_get_remaining(&ctx->timer));
-	hrtimer_try_to_cancel(&ctx->timer);
+	if (pfm_timers_held()) {
+		/* the expiry is this CPU's to change: read without the base's lock */
+		left = ktime_to_ns(ktime_sub(hrtimer_get_expires(&ctx->timer), ktime_get()));
+		set->timeout_left_ns = left > 0 ? left : 0;
+		pfm_timer_stale(ctx);
+		return;
+	}
+	pfm_timer_call(left = ktime_to_ns(hrtimer_get_remaining(&ctx->timer)));
+	pfm_timer_call(hrtimer_try_to_cancel(&ctx->timer));
 	set->timeout_left_ns = left > 0 ? left : 0;
+}
+
+/* Hard interrupt, the hits behind: this CPU's contexts' stale timers follow their sets. */
+static void pfm_timer_resync_fn(struct irq_work *work)
+{
+	unsigned int b;
+
+	for (b = 0; b < 2; b++) {
+		struct pfm_context *ctx = this_cpu_read(pfm_pmu_owner[b]);
+
+		if (!ctx)
+			continue;
+		raw_spin_lock(&ctx->lock);
+		if (ctx->timer_stale) {
+			pfm_timer_call(hrtimer_try_to_cancel(&ctx->timer));
+			ctx->timer_stale = false;
+			if (ctx->started && ctx->on_cpu == smp_processor_id())
+				pfm_timer_arm(ctx);
+		}
+		raw_spin_unlock(&ctx->lock);
+	}
 }
 
 /*
@@ -205,7 +267,8 @@ static enum hrtimer_restart pfm_timer_fn(struct hrtimer *timer)
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
 
 	raw_spin_lock(&ctx->lock);
-	if (ctx->started && ctx->on_cpu == smp_processor_id() && pfm_set_times(ctx->active)) {
+	if (ctx->started && ctx->on_cpu == smp_processor_id() && pfm_set_times(ctx->active) &&
+	    !ctx->timer_stale) {
 		pfm_switch_sets(ctx, pfm_next_set(ctx, ctx->active));
 		if (pfm_set_times(ctx->active)) {
 			hrtimer_forward_now(timer,
@@ -221,4 +284,23 @@ void pfm_timer_init(struct pfm_context *ctx)
 {
 	hrtimer_init(&ctx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	ctx->timer.function = pfm_timer_fn;
+}
+
+/* A stale timer may outlive the set's leaving (pfm_timer_disarm()): gone at the end. */
+void pfm_timer_exit(struct pfm_context *ctx)
+{
+	hrtimer_cancel(&ctx->timer);
+}
+
+/* Module exit: no context is left to mark a timer stale. */
+void pfm_timer_resync_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct irq_work *w = per_cpu_ptr(&pfm_timer_resync_work, cpu);
+
+		if (w->func)
+			irq_work_sync(w);
+	}
 }

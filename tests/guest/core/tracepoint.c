@@ -11,7 +11,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -99,6 +101,117 @@ START_TEST(test_tp_bad_keys)
 }
 END_TEST
 
+/*
+ * A hit that comes with the hrtimer base's lock held: timer:hrtimer_start fires
+ * inside enqueue_hrtimer().  Each hit overflows counter 0 (at -1, reset to -1),
+ * and the reset re-arms the carry timer of counter 1, a sampling task clock: the
+ * timer must wait until the lock is let go, or the CPU spins on it for good.
+ * Every sleep starts a timer of the thread's own, in the kernel, so each counts
+ * on counter 2.
+ */
+START_TEST(test_tp_hrtimer_lock)
+{
+	const uint64_t clock_period = 2000000;
+	struct timespec ts = { .tv_nsec = 200000 };
+	long id = tracefs_event_id("timer", "hrtimer_start");
+	int fd = ck_ctx_create(), rs, rt, i;
+	struct pfarg_pmd pd[3];
+	uint64_t pmd0, pmd2;
+
+	ck_assert_msg(id >= 0, "no tracefs id for timer:hrtimer_start");
+	ck_write_pmc(fd, SW_PMC(0), PFM_SW_PMC_KEYED(PFM_SW_EV_TRACEPOINT, id) | PFM_SW_PMC_OS);
+	ck_write_pmc(fd, SW_PMC(1), PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
+	ck_write_pmc(fd, SW_PMC(2), PFM_SW_PMC_KEYED(PFM_SW_EV_TRACEPOINT, id) | PFM_SW_PMC_OS);
+	pmd_init(&pd[0], SW_PMD(0), -1ULL);
+	pd[0].reg_short_reset = -1ULL;
+	pd[0].reg_long_reset = -1ULL;
+	pmd_init(&pd[1], SW_PMD(1), -clock_period);
+	pd[1].reg_short_reset = -clock_period;
+	pd[1].reg_long_reset = -clock_period;
+	pmd_init(&pd[2], SW_PMD(2), 0);
+	ck_assert_ok(pfm_write_pmds(fd, pd, sizeof(pd)));
+	ck_load_self(fd);
+	rs = pfm_start(fd, 0);
+	for (i = 0; i < 200; i++)
+		nanosleep(&ts, NULL);
+	spin_until(thread_cpu_ns() + 3 * clock_period);
+	rt = pfm_stop(fd, 0);
+	ck_assert_msg(rs == 0 && rt == 0, "start %d, stop %d", rs, rt);
+	pmd0 = ck_read_pmd(fd, SW_PMD(0));
+	pmd2 = ck_read_pmd(fd, SW_PMD(2));
+	ck_assert_uint_ge(pmd2, 200);
+	/* reset at its carries; one of the clock's own re-arming waits for the next hit */
+	ck_assert_msg(pmd0 == -1ULL || pmd0 < pmd2, "pmd0 %#llx of %llu hits",
+		      (unsigned long long)pmd0, (unsigned long long)pmd2);
+	close(fd);
+}
+END_TEST
+
+/*
+ * The same hits switching sets: each set switches at each overflow of its
+ * counter 0 (at -1) and after 1 ms, so that the switch timer is cancelled and
+ * started where a hit holds the hrtimer base's lock, and hits of the timer's
+ * own calls switch sets again.  Counter 1 of each set counts the hits while its
+ * set is active: together, at least the sleeps.  How many switches there are
+ * is not fixed: a carry of the switch's own timer call waits for the next hit.
+ */
+START_TEST(test_tp_hrtimer_sets)
+{
+	long id = tracefs_event_id("timer", "hrtimer_start");
+	struct timespec ts = { .tv_nsec = 200000 };
+	int fd = ck_ctx_create(), rs, rt, i;
+	struct pfarg_setinfo si[2];
+	uint64_t hits = 0;
+	unsigned int set;
+
+	ck_assert_msg(id >= 0, "no tracefs id for timer:hrtimer_start");
+	for (set = 0; set < 2; set++) {
+		struct pfarg_setdesc d = {
+			.set_id = set,
+			.set_flags = PFM_SETFL_OVFL_SWITCH | PFM_SETFL_TIME_SWITCH,
+			.set_timeout = 1000000,
+		};
+		struct pfarg_pmc pc[2];
+		struct pfarg_pmd pd[2];
+
+		ck_assert_ok(pfm_create_evtsets(fd, &d, sizeof(d)));
+		for (i = 0; i < 2; i++) {
+			pmc_init(&pc[i], SW_PMC(i),
+				 PFM_SW_PMC_KEYED(PFM_SW_EV_TRACEPOINT, id) | PFM_SW_PMC_OS);
+			pc[i].reg_set = set;
+			pmd_init(&pd[i], SW_PMD(i), i ? 0 : -1ULL);
+			pd[i].reg_set = set;
+		}
+		pd[0].reg_short_reset = -1ULL;
+		pd[0].reg_flags = PFM_PMDFL_SWITCH;
+		pd[0].reg_ovfl_switch_cnt = 1;
+		ck_assert_ok(pfm_write_pmcs(fd, pc, sizeof(pc)));
+		ck_assert_ok(pfm_write_pmds(fd, pd, sizeof(pd)));
+	}
+	ck_load_self(fd);
+	rs = pfm_start(fd, 0);
+	for (i = 0; i < 200; i++)
+		nanosleep(&ts, NULL);
+	spin_until(thread_cpu_ns() + 3000000);
+	rt = pfm_stop(fd, 0);
+	ck_assert_msg(rs == 0 && rt == 0, "start %d, stop %d", rs, rt);
+	memset(si, 0, sizeof(si));
+	si[1].set_id = 1;
+	ck_assert_ok(pfm_getinfo_evtsets(fd, si, sizeof(si)));
+	for (set = 0; set < 2; set++) {
+		struct pfarg_pmd pd;
+
+		pmd_init(&pd, SW_PMD(1), 0);
+		pd.reg_set = set;
+		ck_assert_ok(pfm_read_pmds(fd, &pd, sizeof(pd)));
+		hits += pd.reg_value;
+	}
+	ck_assert_uint_ge(hits, 200);
+	ck_assert_uint_ge(si[0].set_runs + si[1].set_runs, 2);
+	close(fd);
+}
+END_TEST
+
 Suite *pfm_tracepoint_suite(void)
 {
 	Suite *s = suite_create("tracepoint");
@@ -107,6 +220,8 @@ Suite *pfm_tracepoint_suite(void)
 	tcase_add_loop_test(tc, test_tp_getppid_exact, 0, ARRAY_SIZE(calls_n));
 	tcase_add_test(tc, test_tp_two_keys);
 	tcase_add_test(tc, test_tp_bad_keys);
+	tcase_add_test(tc, test_tp_hrtimer_lock);
+	tcase_add_test(tc, test_tp_hrtimer_sets);
 	suite_add_tcase(s, tc);
 	return s;
 }

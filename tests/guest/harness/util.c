@@ -622,12 +622,17 @@ uint64_t count(int fd)
 
 long tracefs_syscall_id(const char *ev)
 {
+	return tracefs_event_id("syscalls", ev);
+}
+
+long tracefs_event_id(const char *system, const char *ev)
+{
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char path[256], buf[32];
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(roots); i++) {
-		snprintf(path, sizeof(path), "%s/events/syscalls/%s/id", roots[i], ev);
+		snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i], system, ev);
 		if (!sysfs_read(path, buf, sizeof(buf)))
 			return atol(buf);
 	}

@@ -93,6 +93,8 @@ long ck_sysfs_read_long(const char *path);
 
 /* The tracefs id of the tracepoint syscalls:ev, or -1. */
 long tracefs_syscall_id(const char *ev);
+/* The tracefs id of the tracepoint system:ev, or -1. */
+long tracefs_event_id(const char *system, const char *ev);
 
 /* A sysfs knob's value, kept to be put back after a test changed it. */
 struct knob {
