@@ -136,7 +136,7 @@ static void pfm_timer_disarm(struct pfm_context *ctx)
 }
 
 /* Hard interrupt, the hits behind: this CPU's contexts' stale timers follow their sets. */
-static void pfm_timer_resync_fn(struct irq_work *work)
+static void pfm_timer_resync_fn(struct irq_work *work __always_unused)
 {
 	unsigned int b;
 

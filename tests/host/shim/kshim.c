@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include <kshim.h>
+#include <linux/irq_work.h>
 #include "kshim_test.h"
 
 /* WARN */
@@ -225,4 +226,42 @@ u64 shim_random;
 u64 get_random_u64(void)
 {
 	return shim_random;
+}
+
+/* irq_work.h: the queue shim_irq_work_run() empties */
+static struct irq_work *shim_irq_works;
+
+bool irq_work_queue(struct irq_work *work)
+{
+	struct irq_work **p = &shim_irq_works;
+
+	if (work->pending)
+		return false;
+	work->pending = 1;
+	work->next = NULL;
+	while (*p)
+		p = &(*p)->next;
+	*p = work;
+	return true;
+}
+
+unsigned int shim_irq_work_run(void)
+{
+	unsigned int n = 0;
+
+	while (shim_irq_works) {
+		struct irq_work *work = shim_irq_works;
+
+		shim_irq_works = work->next;
+		work->pending = 0;
+		work->func(work);
+		n++;
+	}
+	return n;
+}
+
+void irq_work_sync(struct irq_work *work)
+{
+	if (work->pending)
+		shim_irq_work_run();
 }

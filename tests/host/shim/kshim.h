@@ -364,6 +364,8 @@ typedef struct {
 #define raw_spin_lock(l)	do { WARN_ON((l)->held); (l)->held = 1; } while (0)
 #define raw_spin_unlock(l)	do { WARN_ON(!(l)->held); (l)->held = 0; } while (0)
 #define raw_spin_lock_irqsave(l, f)	do { (f) = 0; raw_spin_lock(l); } while (0)
+#define SINGLE_DEPTH_NESTING		1
+#define raw_spin_lock_nested(l, sub)	do { (void)(sub); raw_spin_lock(l); } while (0)
 #define raw_spin_unlock_irqrestore(l, f) do { (void)(f); raw_spin_unlock(l); } while (0)
 #define lockdep_assert_held(l)	WARN_ON(!(l)->held)
 #define local_irq_save(f)	((f) = 0)
@@ -466,6 +468,10 @@ static inline u64 div64_u64_rem(u64 a, u64 b, u64 *rem)
 #define this_cpu_read(var)		(var)
 #define this_cpu_write(var, v)		((var) = (v))
 #define __this_cpu_add(var, n)		((var) += (n))
+#define __this_cpu_inc(var)		((var)++)
+#define __this_cpu_dec(var)		((var)--)
+#define __this_cpu_read(var)		(var)
+#define __this_cpu_write(var, v)	((var) = (v))
 #define DECLARE_PER_CPU(type, name)	extern type name
 #define for_each_possible_cpu(cpu)	for ((cpu) = 0; (cpu) < 1; (cpu)++)
 
@@ -505,6 +511,15 @@ static inline bool hrtimer_active(const struct hrtimer *timer)
 {
 	return timer->armed;
 }
+static inline ktime_t hrtimer_get_expires(const struct hrtimer *timer)
+{
+	return timer->expires;
+}
+static inline ktime_t ktime_get(void)
+{
+	return shim_now_ns();
+}
+#define ktime_sub(a, b)		((a) - (b))
 
 /* module.h */
 struct module {
