@@ -125,18 +125,32 @@ kernel-noperf:
 	$(TOP)/scripts/intree/build.sh --noperf $(B)/intree
 
 # deps first, in its own step: the guest kernel version is known only after it.
-# Then the host's checks and every build, one at a time (a build takes both CPUs);
-# then the guest stages in two lanes at once (scripts/check-lanes.sh: a guest
-# keeps one CPU busy), which take the kernels as built.
-CHECK_BUILD := check-host check-packages module module-noperf kernel-noperf guest-bins \
-	       perf-guest-bins perf-selftests $(FUZZ_BIN) $(FUZZ_PCS) $(COV_PLUGIN) $(COV_RANGES) \
-	       $(LOAD_BIN)
+# Then the builds: the in-tree kernels (kbuild on every CPU, log in
+# build/check/build-kernel.log) beside the host's checks and the other builds, one
+# at a time (most of them single-threaded: the CPU the kernel's kbuild leaves);
+# what reads the kernel after it.  Then the guest stages in two lanes at once
+# (scripts/check-lanes.sh: a guest keeps one CPU busy), which take the kernels as
+# built.
+CHECK_BUILD_KERNEL := kernel-noperf
+CHECK_BUILD := check-host check-packages module module-noperf guest-bins \
+	       perf-guest-bins perf-selftests $(FUZZ_BIN) $(COV_PLUGIN) $(LOAD_BIN)
+CHECK_BUILD_AFTER := $(FUZZ_PCS) $(COV_RANGES)
 CHECK_LANE_A := check-noperf check-guest check-mux check-perf-clients check-load-short-module \
 		check-fuzz-module check-fuzz-debug check-load-short-debug
 CHECK_LANE_B := check-guest-debug check-perf-clients-debug
 check: deps
 	@mkdir -p $(B)/check && rm -f $(B)/check/build.secs
-	@s=$$(date +%s) && $(MAKE) $(CHECK_BUILD) && echo $$(( $$(date +%s) - s )) > $(B)/check/build.secs
+	@s=$$(date +%s); \
+	{ $(MAKE) $(CHECK_BUILD_KERNEL) > $(B)/check/build-kernel.log 2>&1; \
+	  echo $$? > $(B)/check/build-kernel.rc; } & \
+	$(MAKE) $(CHECK_BUILD); rest=$$?; wait; \
+	grep '^intree:' $(B)/check/build-kernel.log || true; \
+	if [ "$$(cat $(B)/check/build-kernel.rc)" != 0 ]; then \
+		tail -n 40 $(B)/check/build-kernel.log; \
+		echo "check: the kernel build failed ($(B)/check/build-kernel.log)"; exit 1; \
+	fi; \
+	[ $$rest = 0 ] && $(MAKE) $(CHECK_BUILD_AFTER) && \
+		echo $$(( $$(date +%s) - s )) > $(B)/check/build.secs
 	MAKE="$(MAKE) PFM_KERNELS_BUILT=1" $(TOP)/scripts/check-lanes.sh $(B)/check \
 		"$(CHECK_LANE_A)" "$(CHECK_LANE_B)"
 
