@@ -8,6 +8,7 @@
  * and the event happens in the thread that enabled the bank.
  */
 #include "harness.h"
+#include "hold.h"
 
 #define N_SW	PFM_SW_NUM_COUNTERS
 
@@ -122,6 +123,38 @@ START_TEST(test_task_clock_timer_only_when_armed)
 	ck_assert_uint_eq(shim_hrtimer_cancels, cancels + 1);
 	u->disable(false);					/* nothing armed: no cancel */
 	ck_assert_uint_eq(shim_hrtimer_cancels, cancels + 1);
+}
+END_TEST
+
+/*
+ * Held (a keyed hit being counted, hold.h): the carry timer is neither started
+ * nor cancelled, the bank's irq_work does it after, as the bank is then.
+ */
+START_TEST(test_task_clock_timer_held)
+{
+	unsigned long starts = shim_hrtimer_starts, cancels = shim_hrtimer_cancels;
+
+	pfm_host_env.clock_ns = 1000;
+	u->write_pmc(false, 4, PFM_SW_PMC(PFM_SW_EV_TASK_CLOCK));
+	u->write_pmd(false, 4, 0);
+	u->enable(false);
+	pfm_timers_hold();
+	u->write_pmd(false, 4, -300ULL);
+	ck_assert_uint_eq(shim_hrtimer_starts, starts);
+	pfm_timers_unhold();
+	pfm_host_env.clock_ns = 1100;
+	ck_assert_uint_eq(shim_irq_work_run(), 1);
+	ck_assert_uint_eq(shim_hrtimer_starts, starts + 1);
+	ck_assert_int_eq(shim_hrtimer_last->expires, 1300);	/* from the write's stamp */
+	pfm_timers_hold();
+	u->disable(false);
+	ck_assert_uint_eq(shim_hrtimer_cancels, cancels);
+	ck_assert(shim_hrtimer_last->armed);
+	pfm_timers_unhold();
+	ck_assert_uint_eq(shim_irq_work_run(), 1);
+	ck_assert_uint_eq(shim_hrtimer_cancels, cancels + 1);
+	ck_assert(!shim_hrtimer_last->armed);
+	ck_assert_uint_eq(shim_irq_work_run(), 0);
 }
 END_TEST
 
@@ -670,6 +703,7 @@ Suite *pfm_sw_suite(void)
 	tcase_add_test(tc, test_task_clock);
 	tcase_add_test(tc, test_task_clock_timer_only_when_armed);
 	tcase_add_test(tc, test_task_clock_written_near_carry_while_on);
+	tcase_add_test(tc, test_task_clock_timer_held);
 	tcase_add_test(tc, test_two_counters_same_event);
 	tcase_add_test(tc, test_owner_only);
 	tcase_add_test(tc, test_system_wide_counts_all);

@@ -7,6 +7,7 @@
  * to its replacement or its set's end; a refused key changes nothing.
  */
 #include "harness.h"
+#include "hold.h"
 
 #define TP	PFM_SW_EV_TRACEPOINT
 #define BP	PFM_SW_EV_BREAKPOINT
@@ -134,6 +135,34 @@ START_TEST(test_overflow)
 }
 END_TEST
 
+/*
+ * A hit from inside one of the core's own timer calls (hold.h: busy, with the
+ * owner's ctx->lock held) leaves its carry to the bank's irq_work, which takes
+ * it to the overflow path: then it is reset, as any other.
+ */
+START_TEST(test_carry_held_while_busy)
+{
+	struct pfm_context *thr = ck_ctx_new(0);
+
+	ck_write_pmc(thr, SW_PMC(0), keyed(TP, 5, PFM_SW_PMC_USR), 0);
+	ck_write_pmd_full(thr, 0, SW_PMD(0), -2ULL, 0, -2ULL, -2ULL, 0);
+	ck_load_self(thr);
+	ck_start(thr);
+	__this_cpu_write(pfm_timer_busy, true);
+	hit(TP, 5, 3, PFM_SW_PMC_USR);
+	__this_cpu_write(pfm_timer_busy, false);
+	ck_assert_u64_eq(ck_read_pmd(thr, SW_PMD(0)), 1);	/* carried, not acted on */
+	ck_assert_uint_eq(shim_irq_work_run(), 1);
+	/* reset, the hit past the carry kept */
+	ck_assert_u64_eq(ck_read_pmd(thr, SW_PMD(0)), -1ULL);
+	ck_assert(test_bit(SW_PMD(0), ctx_set0(thr)->ovfl_pmds));
+	hit(TP, 5, 2, PFM_SW_PMC_USR);				/* the next carry, at once */
+	ck_assert_u64_eq(ck_read_pmd(thr, SW_PMD(0)), -1ULL);
+	ck_assert_uint_eq(shim_irq_work_run(), 0);
+	ck_done(thr);
+}
+END_TEST
+
 /* One hold per value in a set: writes, rewrites, vectors, refusals, the end. */
 START_TEST(test_holds)
 {
@@ -239,6 +268,7 @@ Suite *pfm_sw_keyed_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, test_counts_by_key);
 	tcase_add_test(tc, test_overflow);
+	tcase_add_test(tc, test_carry_held_while_busy);
 	tcase_add_test(tc, test_holds);
 	tcase_add_test(tc, test_no_source);
 	tcase_add_test(tc, test_payload);
