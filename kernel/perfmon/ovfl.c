@@ -38,9 +38,19 @@ static void pfm_pmd_reset(struct pfm_event_set *set, unsigned int i, bool long_r
 {
 	struct pfm_pmd *p = pfm_set_pmd(set, i);
 	unsigned int j;
+	u64 r = pfm_reset_value(set, i, long_reset), past;
 
-	p->last_reset_val = pfm_reset_value(set, i, long_reset);
-	p->value += p->last_reset_val;
+	p->last_reset_val = r;
+	p->value += r;
+	/*
+	 * What counted past the carry is kept, short of a whole period: a counter
+	 * already at its next carry (a hit counting more than the period, a carry
+	 * acted on late) would otherwise count on from 0 with no carry to come.
+	 */
+	if ((s64)r < 0 && (s64)p->value >= 0) {
+		div64_u64_rem(p->value - r, -r, &past);
+		p->value = r + past;
+	}
 	if (live)
 		pfm_pmd_reload(set, i);
 	if (!set->opts)

@@ -163,6 +163,73 @@ START_TEST(test_carry_held_while_busy)
 }
 END_TEST
 
+/* timer:hrtimer_start, as the kernel fires it inside the core's own timer starts */
+static void hrtimer_start_hit(struct hrtimer *timer __always_unused)
+{
+	hit(TP, 5, 1, PFM_SW_PMC_USR);
+}
+
+/*
+ * Each set switches at each carry of its counter 0 (at -1), which counts the
+ * hits of the tracepoint that the switch's own timer start fires (hold.h: busy):
+ * every carry is acted on, however it came, and none feeds another for good.
+ */
+START_TEST(test_carries_of_own_timer_calls)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfm_event_set *s0, *s1;
+	unsigned int set, k;
+
+	for (set = 0; set < 2; set++) {
+		ck_create_set(ctx, set, PFM_SETFL_OVFL_SWITCH | PFM_SETFL_TIME_SWITCH, 1000000000);
+		ck_write_set_pmc(ctx, set, SW_PMC(0), keyed(TP, 5, PFM_SW_PMC_USR));
+		ck_write_set_pmc(ctx, set, SW_PMC(1), keyed(TP, 5, PFM_SW_PMC_USR));
+		ck_write_pmd_full(ctx, set, SW_PMD(0), -1ULL, PFM_PMDFL_SWITCH, -1ULL, -1ULL, 1);
+	}
+	ck_load_self(ctx);
+	shim_hrtimer_start_hook = hrtimer_start_hit;
+	ck_start(ctx);
+	s0 = pfm_find_set(ctx, 0);
+	s1 = pfm_find_set(ctx, 1);
+	/*
+	 * k steady rounds: a hit acts on set 0's waiting carry and switches to set
+	 * 1, whose timer start's hit carries there: the irq_work switches back, and
+	 * the timer start's hit in set 0 waits for the next hit.
+	 */
+	for (k = 0; k < 10; k++) {
+		shim_irq_work_run();
+		ck_assert_uint_eq(ctx->active->id, 0);
+		ck_assert_u64_eq(s0->runs, k + 2);
+		ck_assert_u64_eq(s1->runs, k + 1);
+		ck_assert_u64_eq(ck_read_set_pmd(ctx, 0, SW_PMD(0)), 0);
+		ck_assert(test_bit(SW_PMD(0), s0->ovfl_pending));
+		ck_assert_u64_eq(ck_read_set_pmd(ctx, 1, SW_PMD(0)), -1ULL);
+		ck_assert_u64_eq(ck_read_set_pmd(ctx, 0, SW_PMD(1)), 2 * k + 2);
+		ck_assert_u64_eq(ck_read_set_pmd(ctx, 1, SW_PMD(1)), k + 1);
+		hit(TP, 5, 1, PFM_SW_PMC_USR);
+	}
+	shim_hrtimer_start_hook = NULL;
+	ck_done(ctx);
+}
+END_TEST
+
+/* A hit counting more than the period: reset within a period of its next carry. */
+START_TEST(test_hit_past_a_period)
+{
+	struct pfm_context *thr = ck_ctx_new(0);
+
+	ck_write_pmc(thr, SW_PMC(0), keyed(TP, 5, PFM_SW_PMC_USR), 0);
+	ck_write_pmd_full(thr, 0, SW_PMD(0), -2ULL, 0, -2ULL, -2ULL, 0);
+	ck_load_self(thr);
+	ck_start(thr);
+	hit(TP, 5, 5, PFM_SW_PMC_USR);		/* 3 past the carry: 1 past the next */
+	ck_assert_u64_eq(ck_read_pmd(thr, SW_PMD(0)), -1ULL);
+	hit(TP, 5, 1, PFM_SW_PMC_USR);
+	ck_assert_u64_eq(ck_read_pmd(thr, SW_PMD(0)), -2ULL);
+	ck_done(thr);
+}
+END_TEST
+
 /* One hold per value in a set: writes, rewrites, vectors, refusals, the end. */
 START_TEST(test_holds)
 {
@@ -269,6 +336,8 @@ Suite *pfm_sw_keyed_suite(void)
 	tcase_add_test(tc, test_counts_by_key);
 	tcase_add_test(tc, test_overflow);
 	tcase_add_test(tc, test_carry_held_while_busy);
+	tcase_add_test(tc, test_carries_of_own_timer_calls);
+	tcase_add_test(tc, test_hit_past_a_period);
 	tcase_add_test(tc, test_holds);
 	tcase_add_test(tc, test_no_source);
 	tcase_add_test(tc, test_payload);

@@ -176,6 +176,7 @@ void hrtimer_init(struct hrtimer *timer, int clock __always_unused,
 }
 
 struct hrtimer *shim_hrtimer_last;
+void (*shim_hrtimer_start_hook)(struct hrtimer *timer);
 
 void hrtimer_start(struct hrtimer *timer, ktime_t rel, enum hrtimer_mode mode __always_unused)
 {
@@ -183,6 +184,8 @@ void hrtimer_start(struct hrtimer *timer, ktime_t rel, enum hrtimer_mode mode __
 	timer->armed = true;
 	timer->expires = shim_now_ns() + rel;
 	shim_hrtimer_starts++;
+	if (shim_hrtimer_start_hook)
+		shim_hrtimer_start_hook(timer);
 }
 
 int hrtimer_try_to_cancel(struct hrtimer *timer)

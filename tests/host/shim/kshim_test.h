@@ -28,5 +28,7 @@ extern u64 shim_random;			/* what get_random_u64() returns */
 bool shim_hrtimer_fire(struct hrtimer *timer);
 /* the timer hrtimer_start() started last (a unit's own, which tests cannot name) */
 extern struct hrtimer *shim_hrtimer_last;
+/* Called at the end of each hrtimer_start(), where timer:hrtimer_start fires. */
+extern void (*shim_hrtimer_start_hook)(struct hrtimer *timer);
 
 #endif /* _PFM_KSHIM_TEST_H */
