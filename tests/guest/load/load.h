@@ -125,6 +125,8 @@ void cpu_wide_stop(void);		/* checks the lower bounds, closes */
 struct leak_snap;
 struct leak_snap *leak_snapshot(void);
 int leak_quiesce(const struct leak_snap *base);	/* perfmon's counts back */
+/* after, or a new snapshot once kfree_rcu()'s late batches are freed (leak.c) */
+struct leak_snap *leak_settle(const struct leak_snap *before, struct leak_snap *after);
 void leak_compare(const struct leak_snap *before, const struct leak_snap *after);
 
 #endif

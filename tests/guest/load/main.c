@@ -233,7 +233,7 @@ int main(int argc, char **argv)
 	before = leak_snapshot();
 	phase("load", secs);
 	leak_quiesce(base);
-	after = leak_snapshot();
+	after = leak_settle(before, leak_snapshot());
 	leak_compare(before, after);
 	snprintf(buf, sizeof(buf), "%ld", rate);
 	if (rate > 0)
