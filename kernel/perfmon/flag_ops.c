@@ -145,3 +145,13 @@ void pfm_flag_ops_read(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigne
 		if (ops->read)
 			ops->read(ctx, rd, n);
 }
+
+void pfm_flag_ops_setinfo(struct pfm_context *ctx, struct pfarg_setinfo *req, unsigned int n)
+{
+	const struct pfm_flag_ops *ops;
+	int i;
+
+	pfm_for_each_flag_ops(i, ops, ctx->flags)
+		if (ops->setinfo)
+			ops->setinfo(ctx, req, n);
+}

@@ -215,6 +215,8 @@ void pfm_thread_ops_clear(const struct pfm_task_ops *ops);
  *           before they go back, with no lock held (process context): it may
  *           add to the values.  A context whose flag has a read op is always
  *           read the long way (rw_user.c).
+ *   setinfo after pfm_getinfo_evtsets() filled its n entries: it may add to
+ *           their set_act_duration.
  * Each op may be NULL.  A second layer for the same flag is -EBUSY.
  */
 struct pfm_flag_ops {
@@ -226,6 +228,7 @@ struct pfm_flag_ops {
 	void (*stop)(struct pfm_context *ctx);
 	void (*close)(struct pfm_context *ctx);
 	void (*read)(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n);
+	void (*setinfo)(struct pfm_context *ctx, struct pfarg_setinfo *req, unsigned int n);
 };
 int pfm_flag_ops_register(const struct pfm_flag_ops *ops);
 void pfm_flag_ops_unregister(const struct pfm_flag_ops *ops);

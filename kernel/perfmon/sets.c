@@ -3,6 +3,7 @@
  * perfmon: event sets, the software image of the whole PMU.
  */
 #include "internal.h"
+#include "flag_ops.h"
 #include "args.h"
 #include "ctx.h"
 #include "env.h"
@@ -397,5 +398,12 @@ long pfm_getinfo_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 	}
 	pfm_pmu_avail(pmcs, pmds);
 	pfm_run_on_state(ctx, pfm_fill_setinfo, &a);
+	pfm_flag_ops_setinfo(ctx, req, n);
 	return 0;
+}
+
+/* A layer's time for set (layer.h), beside its own: ctx->lock held, where the state is. */
+void pfm_set_add_duration(struct pfm_event_set *set, u64 ns)
+{
+	set->duration_ns += ns;
 }

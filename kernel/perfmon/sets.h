@@ -109,6 +109,7 @@ long pfm_create_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
 long pfm_create_evtsets_user(struct pfm_context *ctx, void __user *uptr, u64 size);
 long pfm_delete_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
 long pfm_getinfo_evtsets(struct pfm_context *ctx, void *vec, unsigned int n);
+void pfm_set_add_duration(struct pfm_event_set *set, u64 ns);
 /*
  * The durations of sets 0..n-1, as pfm_getinfo_evtsets() reports them (0 for an
  * id without a set), into set_ns, taken in one visit to the state: with a write

@@ -12,14 +12,14 @@
  * on a pipe until its context is attached and started, then execs, so the counts
  * cover it from its first instruction.
  *
+ * A read of an inherit context has its live children's counts, and its sets'
+ * durations (pfm_getinfo_evtsets()) are its family's: -I reads it as any other.
+ *
  * What the kernel's inheritance cannot give is still done with ptrace,
  * PTRACE_O_TRACEFORK, VFORK and CLONE, each new thread or process getting its
  * own context from pfmon before its first instruction: --per-thread (a line per
  * thread), sampling and several sets (a sampling format, which an inherit
- * context cannot have), and -I: a read of an inherit context has its live
- * children's counts, but its sets' durations (pfm_getinfo_evtsets()) are the
- * command's thread's own, so an interval in which only children ran would show
- * as "<not counted>".  The command then stops at a SIGSTOP it sends itself
+ * context cannot have).  The command then stops at a SIGSTOP it sends itself
  * before exec, so that its context is attached and started before the exec.
  * With --no-inherit only the command's first thread is counted.
  *
@@ -167,8 +167,7 @@ static void groups_free(void)
 static int kernel_inherit(void)
 {
 	return opts.argv && opts.inherit && !opts.ncpus && !opts.npids &&
-	       opts.aggr != AGGR_THREAD && !opts.smpl_period && opts.nsets <= 1 &&
-	       !opts.interval_ms;
+	       opts.aggr != AGGR_THREAD && !opts.smpl_period && opts.nsets <= 1;
 }
 
 #define INHERIT_LOST	"/sys/kernel/perfmon/inherit_lost_count"

@@ -103,6 +103,9 @@
  *   and the live inheritors' current ones (each counted once: a fold that comes
  *   during a read is in that read or the next).  The counts page (COUNTS PAGE)
  *   shows the opened context's own and folded counts only.
+ * - pfm_getinfo_evtsets() of the opened context gives as set_act_duration its
+ *   set's live time, the folded inheritors' and the live ones' (as perf_events
+ *   adds a child event's enabled and running times into its parent's).
  * - pfm_start() (not a restart) and pfm_stop() of the opened context reach every
  *   inheritor; an inheritor made while it is stopped starts stopped.
  * - pfm_unload_context() or the last close() of the opened context ends the family:

@@ -212,6 +212,7 @@ static const struct pfm_flag_ops pfm_inh_flag_ops = {
 	.stop = pfm_inh_stop,
 	.close = pfm_inh_family_end,
 	.read = pfm_inh_read,
+	.setinfo = pfm_inh_setinfo,
 };
 
 int pfm_inh_family_init(void)

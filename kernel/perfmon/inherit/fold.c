@@ -9,6 +9,10 @@
  * a parent that has waited for its child reads the child's counts in the sum.
  * The family's end folds the inheritors that are left in the same way.
  *
+ * The sets' live times are folded and read the same way (the setinfo op): an
+ * inherit context's durations are its family's, as perf_events adds a child
+ * event's enabled and running times into its parent's.
+ *
  * A user's read of the opened context adds the live inheritors' current values
  * to its own and the folded ones (the flag's read op).  The read and a fold are
  * serialised by the opened context's mutex only after the core has read the
@@ -21,9 +25,17 @@
 #include "layer.h"
 #include "inherit.h"
 
+/* A set's live time, added to the opened context's set of the same id. */
+struct pfm_inh_time {
+	u16 id;
+	u64 ns;
+};
+
 struct pfm_inh_sum {
 	struct pfarg_pmd *pmds;
 	unsigned int n;
+	struct pfm_inh_time *times;
+	unsigned int ntimes;
 };
 
 /* Into the opened context where its state is: ctx->lock held. */
@@ -43,6 +55,34 @@ static void pfm_inh_add(struct pfm_context *ctx, void *arg)
 		pfm_pmd_set_value(ctx, set, p->reg_num,
 				  pfm_pmd_value(ctx, set, p->reg_num) + p->reg_value);
 	}
+	for (k = 0; k < sum->ntimes; k++) {
+		set = pfm_find_set(ctx, sum->times[k].id);
+		if (set)
+			pfm_set_add_duration(set, sum->times[k].ns);
+	}
+}
+
+/*
+ * The stopped inheritor's sets' live time, as perf_events adds a child event's
+ * enabled and running times into its parent's: an inherit context's durations
+ * are its family's, as its counts are.  Its mutex held.
+ */
+static int pfm_inh_times_read(struct pfm_context *ctx, struct pfm_inh_sum *sum)
+{
+	struct pfm_event_set *set;
+	unsigned int n = 0;
+
+	pfm_for_each_set(ctx, set)
+		n++;
+	sum->times = kcalloc(n, sizeof(*sum->times), GFP_KERNEL);
+	if (!sum->times)
+		return -ENOMEM;
+	pfm_for_each_set(ctx, set) {
+		sum->times[sum->ntimes].id = set->id;
+		sum->times[sum->ntimes].ns = set->duration_ns;
+		sum->ntimes++;
+	}
+	return 0;
 }
 
 /* The inheritor's used PMDs, read; its mutex held. */
@@ -85,13 +125,14 @@ void pfm_inh_fold(struct pfm_inh_family *fam, struct pfm_inh_thread *th)
 	/* stopped first: what the sum holds is all it will count */
 	if (pfm_ctx_is_loaded(ctx))
 		pfm_unload(ctx, 0);
-	ret = pfm_inh_sum_read(ctx, &sum);
+	ret = pfm_inh_sum_read(ctx, &sum) ?: pfm_inh_times_read(ctx, &sum);
 	mutex_unlock(pfm_ctx_mutex(ctx));
 	if (ret)
 		pfm_inh_lost();
-	else if (sum.n)
+	else
 		pfm_run_on_state(fam->ctx, pfm_inh_add, &sum);
 	kfree(sum.pmds);
+	kfree(sum.times);
 	pfm_context_put(ctx);
 	atomic_dec(&pfm_inh_nr_inheritors);
 	put_task_struct(th->task);
@@ -145,6 +186,30 @@ void pfm_inh_read(struct pfm_context *opened, struct pfm_pmd_read *rd, unsigned 
 out:
 	mutex_unlock(pfm_ctx_mutex(opened));
 	kfree(tmp);
+}
+
+/* The flag's setinfo op (layer.h): the live inheritors' set durations into req. */
+void pfm_inh_setinfo(struct pfm_context *opened, struct pfarg_setinfo *req, unsigned int n)
+{
+	struct pfm_inh_family *fam;
+	struct pfm_inh_thread *th;
+	struct pfarg_setinfo one;
+	unsigned int k;
+
+	fam = pfm_inh_family_find(opened, false);
+	if (!fam)
+		return;
+	list_for_each_entry(th, &fam->members, entry) {
+		mutex_lock_nested(pfm_ctx_mutex(th->ctx), SINGLE_DEPTH_NESTING);
+		for (k = 0; k < n; k++) {
+			memset(&one, 0, sizeof(one));
+			one.set_id = req[k].set_id;
+			/* a set made after its fork is not the inheritor's */
+			if (!pfm_getinfo_evtsets(th->ctx, &one, 1))
+				req[k].set_act_duration += one.set_act_duration;
+		}
+		mutex_unlock(pfm_ctx_mutex(th->ctx));
+	}
 }
 
 struct pfm_inh_exit {

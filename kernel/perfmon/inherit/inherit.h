@@ -67,5 +67,6 @@ void pfm_inh_fork_exit(void);
 void pfm_inh_fold(struct pfm_inh_family *fam, struct pfm_inh_thread *th);
 void pfm_inh_exit(struct task_struct *task);
 void pfm_inh_read(struct pfm_context *opened, struct pfm_pmd_read *rd, unsigned int n);
+void pfm_inh_setinfo(struct pfm_context *opened, struct pfarg_setinfo *req, unsigned int n);
 
 #endif /* _PERFMON_INHERIT_H */

@@ -408,6 +408,49 @@ START_TEST(test_read_live_child)
 }
 END_TEST
 
+/*
+ * The opened context's set duration is its family's, as perf_events adds a child
+ * event's enabled time into its parent's: a child's 50 ms of spinning are in it
+ * while the child lives (the parent asleep all along) and after its exit.
+ */
+START_TEST(test_family_duration)
+{
+	const uint64_t spin = 50000000;
+	int fd = inherit_ctx(), go[2], ready[2], rs, rt;
+	struct pfarg_setinfo live, after;
+	pid_t pid;
+	char c;
+
+	ck_assert_ok(pipe(go));
+	ck_assert_ok(pipe(ready));
+	memset(&live, 0, sizeof(live));
+	memset(&after, 0, sizeof(after));
+	rs = pfm_start(fd, 0);
+	pid = raw_fork();
+	if (!pid) {
+		spin_until(thread_cpu_ns() + spin);
+		if (syscall(SYS_write, ready[1], "r", 1) != 1 ||
+		    syscall(SYS_read, go[0], &c, 1) != 1)
+			raw_exit();
+		raw_exit();
+	}
+	syscall(SYS_read, ready[0], &c, 1);
+	ck_assert_ok(pfm_getinfo_evtsets(fd, &live, sizeof(live)));
+	syscall(SYS_write, go[1], "g", 1);
+	raw_wait(pid);
+	rt = pfm_stop(fd, 0);
+	ck_assert_int_eq(rs, 0);
+	ck_assert_int_eq(rt, 0);
+	ck_assert_ok(pfm_getinfo_evtsets(fd, &after, sizeof(after)));
+	ck_assert_msg(live.set_act_duration >= spin, "live: %llu ns",
+		      (unsigned long long)live.set_act_duration);
+	ck_assert_msg(after.set_act_duration >= live.set_act_duration, "after: %llu ns, live %llu",
+		      (unsigned long long)after.set_act_duration,
+		      (unsigned long long)live.set_act_duration);
+	close(fd);
+}
+END_TEST
+
 Suite *pfm_inherit_suite(void)
 {
 	Suite *s = suite_create("inherit");
@@ -424,6 +467,7 @@ Suite *pfm_inherit_suite(void)
 	tcase_add_test(tc, test_notify_not_inherited);
 	tcase_add_test(tc, test_unload_reload);
 	tcase_add_test(tc, test_read_live_child);
+	tcase_add_test(tc, test_family_duration);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -155,6 +155,20 @@ out=$(/bin/pfmon -I 100 -x ';' -e syscalls -- $W -l 500 -s 100) || fail "pfmon -
 n=$(echo "$out" | awk -F';' '$4 == "syscalls"' | wc -l)
 [ "$n" -ge 3 ] && [ "$n" -le 9 ] || fail "pfmon -I 100: $n intervals"
 echo "$out" | awk -F';' 'NF != 8 { exit 1 }' || fail "-I CSV lines of other than 8 fields"
+# -I with the work in 2 child processes after the command's own, while it waits
+# for them (the kernel's inheritance: the family's counts and time): someone makes
+# system calls in every interval, so none is "<not counted>", and the intervals
+# add up to the whole run's count
+out=$(/bin/pfmon -I 20 -x ';' -e syscalls -- $W -s 50000 -f 2) || fail "pfmon -I -f 2: $?"
+echo "$out" | grep -q "not counted" && fail "pfmon -I -f 2: an interval not counted"
+n=$(echo "$out" | awk -F';' '$4 == "syscalls" { s += $2 } END { print s + 0 }')
+k=$(echo "$out" | awk -F';' '$4 == "syscalls"' | wc -l)
+echo "pfmon-check: -I with 2 child processes: $n system calls in $k intervals"
+in_range "$n" 150020 150040 || fail "pfmon -I -f 2: the intervals' syscalls add up to $n"
+# and through the kernel's inheritance, not ptrace: the command's children run untraced
+/bin/pfmon -I 100 -e syscalls -- /bin/sh -c 'grep TracerPid /proc/self/status > /tmp/tracer' \
+	>/dev/null 2>&1 || fail "pfmon -I sh: $?"
+grep -q "^TracerPid:[[:space:]]*0$" /tmp/tracer || fail "pfmon -I: traced ($(cat /tmp/tracer))"
 
 # $2 listed $1 times, comma-separated
 rep() {
