@@ -115,15 +115,23 @@ START_TEST(test_counts_by_key)
 }
 END_TEST
 
-/* A keyed counter's carry is an overflow like any other: notified, masked. */
-START_TEST(test_overflow)
+/* A started thread context whose counter 0 counts TP 5 at user level from -period. */
+static struct pfm_context *keyed_from(u64 period, u32 pmd_flags)
 {
 	struct pfm_context *thr = ck_ctx_new(0);
 
 	ck_write_pmc(thr, SW_PMC(0), keyed(TP, 5, PFM_SW_PMC_USR), 0);
-	ck_write_pmd_full(thr, 0, SW_PMD(0), -3ULL, PFM_PMDFL_OVFL_NOTIFY, -3ULL, -3ULL, 0);
+	ck_write_pmd_full(thr, 0, SW_PMD(0), -period, pmd_flags, -period, -period, 0);
 	ck_load_self(thr);
 	ck_start(thr);
+	return thr;
+}
+
+/* A keyed counter's carry is an overflow like any other: notified, masked. */
+START_TEST(test_overflow)
+{
+	struct pfm_context *thr = keyed_from(3, PFM_PMDFL_OVFL_NOTIFY);
+
 	hit(TP, 5, 2, PFM_SW_PMC_USR);
 	hit(TP, 6, 5, PFM_SW_PMC_USR);
 	ck_assert(!thr->masked);
@@ -142,12 +150,8 @@ END_TEST
  */
 START_TEST(test_carry_held_while_busy)
 {
-	struct pfm_context *thr = ck_ctx_new(0);
+	struct pfm_context *thr = keyed_from(2, 0);
 
-	ck_write_pmc(thr, SW_PMC(0), keyed(TP, 5, PFM_SW_PMC_USR), 0);
-	ck_write_pmd_full(thr, 0, SW_PMD(0), -2ULL, 0, -2ULL, -2ULL, 0);
-	ck_load_self(thr);
-	ck_start(thr);
 	__this_cpu_write(pfm_timer_busy, true);
 	hit(TP, 5, 3, PFM_SW_PMC_USR);
 	__this_cpu_write(pfm_timer_busy, false);
@@ -216,12 +220,8 @@ END_TEST
 /* A hit counting more than the period: reset within a period of its next carry. */
 START_TEST(test_hit_past_a_period)
 {
-	struct pfm_context *thr = ck_ctx_new(0);
+	struct pfm_context *thr = keyed_from(2, 0);
 
-	ck_write_pmc(thr, SW_PMC(0), keyed(TP, 5, PFM_SW_PMC_USR), 0);
-	ck_write_pmd_full(thr, 0, SW_PMD(0), -2ULL, 0, -2ULL, -2ULL, 0);
-	ck_load_self(thr);
-	ck_start(thr);
 	hit(TP, 5, 5, PFM_SW_PMC_USR);		/* 3 past the carry: 1 past the next */
 	ck_assert_u64_eq(ck_read_pmd(thr, SW_PMD(0)), -1ULL);
 	hit(TP, 5, 1, PFM_SW_PMC_USR);
