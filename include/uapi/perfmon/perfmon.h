@@ -100,8 +100,8 @@
  *   of its tid (CLONE_CHILD_CLEARTID, pthread_join()) but before its process is
  *   reaped.
  * - pfm_read_pmds() of the opened context gives its own counts, the folded ones
- *   and the live inheritors' current ones (each counted once: a fold that comes
- *   during a read is in that read or the next).  The counts page (COUNTS PAGE)
+ *   and the live inheritors' current ones (each counted once, folded or live: a
+ *   sum never goes down from one read to the next).  The counts page (COUNTS PAGE)
  *   shows the opened context's own and folded counts only.
  * - pfm_getinfo_evtsets() of the opened context gives as set_act_duration its
  *   set's live time, the folded inheritors' and the live ones' (as perf_events

@@ -14,10 +14,9 @@
  * event's enabled and running times into its parent's.
  *
  * A user's read of the opened context adds the live inheritors' current values
- * to its own and the folded ones (the flag's read op).  The read and a fold are
- * serialised by the opened context's mutex only after the core has read the
- * opened context: a fold in between is missed by that read and seen by the next,
- * so an inheritor is never counted twice and a sum never goes down.
+ * to its own and the folded ones (the flag's read op), which it reads again under
+ * the opened context's mutex, as a fold takes it: each inheritor is in a read
+ * once, folded or live, and a sum never goes down.
  */
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -166,6 +165,20 @@ static void pfm_inh_read_live(struct pfm_context *ctx, struct pfm_pmd_read *rd,
 	}
 }
 
+/* The opened context's values of the requests in rd, in their place; its mutex held. */
+static void pfm_inh_read_own(struct pfm_context *opened, struct pfm_pmd_read *rd,
+			     struct pfm_pmd_read *tmp, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		tmp[k].h = rd[k].h;
+	if (pfm_read_pmd_vec(opened, tmp, n))
+		return;
+	for (k = 0; k < n; k++)
+		rd[k].value = tmp[k].value;
+}
+
 /* The flag's read op (layer.h): the live inheritors' counts into rd. */
 void pfm_inh_read(struct pfm_context *opened, struct pfm_pmd_read *rd, unsigned int n)
 {
@@ -175,6 +188,13 @@ void pfm_inh_read(struct pfm_context *opened, struct pfm_pmd_read *rd, unsigned 
 
 	tmp = kmalloc_array(n, sizeof(*tmp), GFP_KERNEL);
 	mutex_lock(pfm_ctx_mutex(opened));
+	/*
+	 * The opened context's own and folded counts again, under the mutex folds
+	 * take: an inheritor folded after the core's read and before this one would
+	 * be in neither, and the sum would go down for a read.
+	 */
+	if (tmp)
+		pfm_inh_read_own(opened, rd, tmp, n);
 	fam = pfm_inh_family_find(opened, false);
 	if (!fam)
 		goto out;
