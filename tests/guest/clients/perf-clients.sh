@@ -283,7 +283,7 @@ sng_value() {	# FILE NAME
 
 # sng_check FILE MIN_FAULTS [NATIVE]: the stressor did its fixed work, and its task
 # clock and CPU clock (two events of one run) agree within 2 %; with NATIVE, task
-# clock within a factor 2 (another run: the host's load stretches it, and
+# clock within a factor 3 (another run: the host's load stretches it, and
 # stress-ng's own parent, which perf does not count, keeps cputime from taking
 # that out), minor faults within a factor FAULT_FACTOR (without inheritance,
 # --vm's fall twentyfold), context switches at most twice native's plus 10
@@ -306,12 +306,14 @@ sng_check() {
 		nv=$(sng_value "$3" "$e")
 		isnum "$nv" || continue
 		case $e in
-		# natively stress-ng also counts some thirty tracepoints (page and slab
-		# allocations, mmap_lock, ...), whose handlers run in the worker and
-		# under TCG cost it CPU time the shim's run (software events only) does
-		# not spend: the shim's Task Clock may be well under the native one
+		# both runs count some thirty tracepoints (page and slab allocations,
+		# mmap_lock, ...) whose handlers run in the worker and cost it CPU time:
+		# the shim's more on the debug kernel (1.37 times native on a quiet
+		# host).  And a TCG guest's clock is the host's: another guest beside
+		# it stretches one run's task clock and not the other's (2.31 times
+		# seen in CI).  Within a run, task clock and CPU clock must agree.
 		'Task Clock')
-			between "$v" $((nv / 3)) $((nv * 2)) || p="$p '$e'=$v native $nv"
+			between "$v" $((nv / 3)) $((nv * 3)) || p="$p '$e'=$v native $nv"
 			cc=$(sng_value "$1" 'CPU Clock')
 			isnum "$cc" && within "$cc" "$v" 2 ||
 				p="$p '$e'=$v 'CPU Clock'=$cc" ;;
@@ -335,6 +337,11 @@ stress_ng() {
 	verdict native "$name" "$(sng_check $OUT/$name.native "$min")"
 	$SHIM stress-ng "$@" --no-madvise --timeout 120 --perf > $OUT/$name.shim 2>&1
 	verdict shim "$name" "$(sng_check $OUT/$name.shim "$min" $OUT/$name.native)"
+	# the figures the bounds judge, for a log that has only this console
+	for e in 'Task Clock' 'Page Faults Minor' 'Context Switches'; do
+		echo "INFO $name '$e': native $(sng_value $OUT/$name.native "$e")" \
+		     "shim $(sng_value $OUT/$name.shim "$e")"
+	done
 }
 
 client_stress_ng() {
