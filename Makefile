@@ -6,15 +6,16 @@
 #   make lib      build libperfmon
 #   make kernel   build the in-tree debug kernel with the pfm_* system calls
 #   make check    host unit tests (with make install into a throwaway root and the
-#                 man pages' lint); the core without the perf_event_open layer
-#                 (check-noperf); the DKMS build and the Debian packages, lintian
-#                 clean (check-packages); the guest
-#                 suite in QEMU on the stock kernel with perfmon.ko (check-guest), the
-#                 multiplexing accuracy goals (check-mux), the perf clients
-#                 (check-perf-clients); the same suite and clients on the in-tree
-#                 debug kernel (check-guest-debug, check-perf-clients-debug); then
-#                 the fuzzer for 2 minutes on each kernel (check-fuzz).  The guest
-#                 stages run in two lanes at once, each stage's log in build/check/
+#                 man pages' lint); the core without the perf_event_open layer as a
+#                 module, in the guest (module-noperf, check-guest-noperf); the DKMS
+#                 build and the Debian packages, lintian clean (check-packages); the
+#                 guest suite in QEMU on the stock kernel with perfmon.ko
+#                 (check-guest), the multiplexing accuracy goals (check-mux), the
+#                 perf clients (check-perf-clients); the same suite and clients on
+#                 the in-tree debug kernel (check-guest-debug,
+#                 check-perf-clients-debug); the fuzzer for a minute and the short
+#                 load on each kernel.  The guest stages run in two lanes at once,
+#                 beside the debug kernel's build; each stage's log in build/check/
 #   make check-noperf   the core alone, without the perf_event_open layer: perfmon.ko
 #                 (module-noperf), the host and simulator suites (check-host-noperf),
 #                 the in-tree kernel build/intree/bzImage-noperf (kernel-noperf), and
@@ -125,34 +126,55 @@ kernel-noperf:
 	$(TOP)/scripts/intree/build.sh --noperf $(B)/intree
 
 # deps first, in its own step: the guest kernel version is known only after it.
-# Then the builds: the in-tree kernels (kbuild on every CPU, log in
-# build/check/build-kernel.log) beside the host's checks and the other builds, one
-# at a time (most of them single-threaded: the CPU the kernel's kbuild leaves);
-# what reads the kernel after it.  Then the guest stages in two lanes at once
-# (scripts/check-lanes.sh: a guest keeps one CPU busy), which take the kernels as
-# built.
-CHECK_BUILD_KERNEL := kernel-noperf
+# Then the in-tree debug kernel is built in the background (log
+# build/check/build-kernel.log, then build-kernel.rc), with what reads it after
+# it, at the lowest priority: it takes every CPU nothing else wants.  Beside it,
+# the host's checks and the other builds, then the guest stages in two lanes
+# (scripts/check-lanes.sh: a guest keeps one CPU busy), which take everything as
+# built.  A lane's stages on the stock kernel run while the kernel builds; at
+# check-kernel-ready a lane waits for it, and the debug kernel's stages follow.
+# A whole check is bound by its CPU time: the lanes are balanced so that both end
+# together after the kernel.
 CHECK_BUILD := check-host check-packages module module-noperf guest-bins \
 	       perf-guest-bins perf-selftests $(FUZZ_BIN) $(COV_PLUGIN) $(LOAD_BIN)
 CHECK_BUILD_AFTER := $(FUZZ_PCS) $(COV_RANGES)
-CHECK_LANE_A := check-noperf check-guest check-mux check-perf-clients check-load-short-module \
-		check-fuzz-module check-fuzz-debug check-load-short-debug
-CHECK_LANE_B := check-guest-debug check-perf-clients-debug
+CHECK_LANE_A := check-guest-noperf check-guest check-perf-clients check-load-short-module \
+		check-fuzz-module !check-kernel-ready check-perf-clients-debug
+CHECK_LANE_B := check-mux !check-kernel-ready check-guest-debug check-fuzz-debug \
+		check-load-short-debug
+CHECK_KERNEL_RC := $(B)/check/build-kernel.rc
 check: deps
-	@mkdir -p $(B)/check && rm -f $(B)/check/build.secs
+	@mkdir -p $(B)/check && rm -f $(B)/check/build.secs $(B)/check/build-kernel.*
 	@s=$$(date +%s); \
-	{ $(MAKE) $(CHECK_BUILD_KERNEL) > $(B)/check/build-kernel.log 2>&1; \
-	  echo $$? > $(B)/check/build-kernel.rc; } & \
-	$(MAKE) $(CHECK_BUILD); rest=$$?; wait; \
+	{ nice -n 19 sh -c '$(MAKE) kernel && $(MAKE) $(CHECK_BUILD_AFTER)' \
+		> $(B)/check/build-kernel.log 2>&1; \
+	  echo $$? > $(CHECK_KERNEL_RC).tmp; \
+	  echo $$(( $$(date +%s) - s )) > $(B)/check/build-kernel.secs; \
+	  mv $(CHECK_KERNEL_RC).tmp $(CHECK_KERNEL_RC); } & \
+	echo $$! > $(B)/check/build-kernel.pid; \
+	$(MAKE) $(CHECK_BUILD) || { wait; exit 1; }; \
+	echo $$(( $$(date +%s) - s )) > $(B)/check/build.secs; \
+	MAKE="$(MAKE) PFM_KERNELS_BUILT=1" $(TOP)/scripts/check-lanes.sh $(B)/check \
+		"$(CHECK_LANE_A)" "$(CHECK_LANE_B)"; rc=$$?; wait; exit $$rc
+
+# A lane's gate: the background kernel build of make check has ended well (its
+# rc file), or it fails with the log's tail.  A build that died without writing
+# the file fails it too.
+.PHONY: check-kernel-ready
+check-kernel-ready:
+	@pid=$$(cat $(B)/check/build-kernel.pid 2>/dev/null); \
+	while [ ! -e $(CHECK_KERNEL_RC) ]; do \
+		if [ -z "$$pid" ] || ! kill -0 "$$pid" 2>/dev/null; then \
+			sleep 1; [ -e $(CHECK_KERNEL_RC) ] && break; \
+			echo "check: no kernel build running, and none ended"; exit 1; \
+		fi; \
+		sleep 2; \
+	done; \
 	grep '^intree:' $(B)/check/build-kernel.log || true; \
-	if [ "$$(cat $(B)/check/build-kernel.rc)" != 0 ]; then \
+	if [ "$$(cat $(CHECK_KERNEL_RC))" != 0 ]; then \
 		tail -n 40 $(B)/check/build-kernel.log; \
 		echo "check: the kernel build failed ($(B)/check/build-kernel.log)"; exit 1; \
-	fi; \
-	[ $$rest = 0 ] && $(MAKE) $(CHECK_BUILD_AFTER) && \
-		echo $$(( $$(date +%s) - s )) > $(B)/check/build.secs
-	MAKE="$(MAKE) PFM_KERNELS_BUILT=1" $(TOP)/scripts/check-lanes.sh $(B)/check \
-		"$(CHECK_LANE_A)" "$(CHECK_LANE_B)"
+	fi
 
 # DKMS builds the module against the installed headers; the packages install
 # into a throwaway root and work there (dist/).
