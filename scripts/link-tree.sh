@@ -10,12 +10,21 @@
 set -eu
 top=$1 dest=$2
 shift 2
+# Kept from one run to the next, objects included, so that kbuild rebuilds only
+# what changed: the links of sources gone are removed, the missing ones made.
 for d in "$@"; do
-	rm -rf "${dest:?}/$d"
-	(cd "$top" && find "$d" -type f \( -name '*.c' -o -name '*.h' -o -name Kbuild \
-		-o -name Kconfig -o -name Makefile \) ! -name '*.mod.c') |
-	while read -r f; do
+	want=$(cd "$top" && find "$d" -type f \( -name '*.c' -o -name '*.h' -o -name Kbuild \
+		-o -name Kconfig -o -name Makefile \) ! -name '*.mod.c')
+	if [ -d "$dest/$d" ]; then
+		(cd "$dest" && find "$d" -type l) | while read -r f; do
+			[ -f "$top/$f" ] && [ "$(readlink "$dest/$f")" = "$top/$f" ] ||
+				rm -f "$dest/$f"
+		done
+	fi
+	echo "$want" | while read -r f; do
+		[ -n "$f" ] && [ ! -L "$dest/$f" ] || continue
 		mkdir -p "$dest/${f%/*}"
+		rm -f "$dest/$f"
 		ln -s "$top/$f" "$dest/$f"
 	done
 done

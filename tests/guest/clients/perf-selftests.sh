@@ -20,6 +20,11 @@ SELFTESTS_SLOW_DEBUG='
 sigtrap_threads.signal_stress	5 threads write a watched word 3000 times each, one SIGTRAP a write: 15000 signals took 6.4-9.2 s natively and 7.9-12.8 s through the shim on a quiet host (probes of the same loop), and one run of the program ran out of the 30 s per case through the shim (3 runs since passed); Ok through the shim on the stock kernel
 sigtrap_threads.signal_stress_with_disable	5 threads read a watched word until 15000 SIGTRAPs while the main thread disables and enables the event in a loop: each toggle waits for cross-CPU calls that single-threaded TCG serves a vCPU time slice late (30-150 ms a toggle, natively too); since a disabled breakpoint is off as natively (it used to trap every read), Ok through the shim in 2 of 3 debug runs, the third out of the 30 s per case with a second guest running; Ok through the shim on the stock kernel
 '
+# PROGRAM REASON: not run on the debug kernel within make check (its time), only
+# when the selftests are asked for by name (PERF_CLIENTS_ONLY=selftests)
+SELFTESTS_SKIP_DEBUG='
+sigtrap_threads	74 s of the debug stage, natively and through the shim, most of it in the two cases of SELFTESTS_SLOW_DEBUG, which are not compared there; of its other cases two fail natively on that kernel; all are compared on the stock kernel
+'
 # a program that runs past this is stopped (the harness stops each case after 30 s)
 SELFTESTS_LIMIT=${SELFTESTS_LIMIT:-300}
 
@@ -66,6 +71,12 @@ client_selftests() {
 	for prog in /selftests/*; do
 		[ -x "$prog" ] || continue
 		n=${prog##*/}
+		if [ -r /sys/kernel/perfmon/syscall ] &&
+		   ! echo ":$PERF_CLIENTS_ONLY:" | grep -q ':selftests:' &&
+		   echo "$SELFTESTS_SKIP_DEBUG" | awk -v c="$n" '$1 == c { f = 1 } END { exit !f }'; then
+			echo "NOTE selftests: $n not run on the debug kernel (SELFTESTS_SKIP_DEBUG)"
+			continue
+		fi
 		t0=$(date +%s)
 		timeout $SELFTESTS_LIMIT $prog > $OUT/st.$n.native.tap 2>&1
 		timeout $SELFTESTS_LIMIT $SHIM $prog > $OUT/st.$n.shim.tap 2>&1
