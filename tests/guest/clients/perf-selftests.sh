@@ -37,8 +37,12 @@ st_results() {
 	     /^not ok [0-9]+ / { print name, "fail" }' "$1"
 }
 
+st_listed() {	# LIST NAME: NAME is the first word of a line of LIST
+	echo "$1" | awk -v c="$2" '$1 == c { f = 1 } END { exit !f }'
+}
+
 st_known() {	# CASE: listed in SELFTESTS_KNOWN
-	echo "$SELFTESTS_KNOWN" | awk -v c="$1" '$1 == c { f = 1 } END { exit !f }'
+	st_listed "$SELFTESTS_KNOWN" "$1"
 }
 
 # st_count FILE: "ok/fail/skip" of a results file
@@ -51,7 +55,7 @@ st_compare() {
 	while read -r c r; do
 		s=$(awk -v c="$c" '$1 == c { print $2; exit }' "$2")
 		if [ -r /sys/kernel/perfmon/syscall ] &&
-		   echo "$SELFTESTS_SLOW_DEBUG" | awk -v c="$c" '$1 == c { f = 1 } END { exit !f }'; then
+		   st_listed "$SELFTESTS_SLOW_DEBUG" "$c"; then
 			[ "$s" = ok ] || echo "NOTE selftests: $c $s through the shim on the debug kernel (SELFTESTS_SLOW_DEBUG)" >&2
 			continue
 		fi
@@ -73,7 +77,7 @@ client_selftests() {
 		n=${prog##*/}
 		if [ -r /sys/kernel/perfmon/syscall ] &&
 		   ! echo ":$PERF_CLIENTS_ONLY:" | grep -q ':selftests:' &&
-		   echo "$SELFTESTS_SKIP_DEBUG" | awk -v c="$n" '$1 == c { f = 1 } END { exit !f }'; then
+		   st_listed "$SELFTESTS_SKIP_DEBUG" "$n"; then
 			echo "NOTE selftests: $n not run on the debug kernel (SELFTESTS_SKIP_DEBUG)"
 			continue
 		fi
