@@ -227,6 +227,7 @@ static long kmalloc_slack(const struct cache *c, long tasks)
 /* Whether a kmalloc cache of after is more than its slack above before. */
 static int kmalloc_above(const struct leak_snap *before, const struct leak_snap *after)
 {
+	long tasks = new_tasks(before, after);
 	const struct cache *b, *a;
 	int i;
 
@@ -234,7 +235,7 @@ static int kmalloc_above(const struct leak_snap *before, const struct leak_snap 
 		a = &after->caches[i];
 		b = find(before, a->name);
 		if (!strncmp(a->name, "kmalloc-", 8) &&
-		    a->active - (b ? b->active : 0) > kmalloc_slack(a, new_tasks(before, after)))
+		    a->active - (b ? b->active : 0) > kmalloc_slack(a, tasks))
 			return 1;
 	}
 	return 0;
