@@ -27,8 +27,19 @@
 # guest has one CPU; under shift=auto it takes some 13 s of guest time.  Nor can
 # the kernel calibrate its delay loop (calibrate_delay_direct() fails after some
 # 35 s of guest time): lpj= on the command line skips the calibration.
-.PHONY: bench bench-mux bench-ops bench-mem bench-fork prof-read
-bench: bench-mux bench-ops bench-mem bench-fork
+.PHONY: bench bench-mux bench-ops bench-mem bench-fork bench-goals prof-read
+# The cost curves, one fragment each (tools/bench/curve-*.mk), add their targets to
+# BENCH_CURVES; each writes build/bench/NAME.json with its "goals" and "ratios"
+# (tools/bench/goals.py says what those hold).  make bench ends with every goal
+# judged, and the ratios held against the previous run's.
+BENCH_CURVES :=
+include $(sort $(wildcard $(TOP)/tools/bench/curve-*.mk))
+bench: bench-mux bench-ops bench-mem bench-fork $(BENCH_CURVES)
+	python3 $(TOP)/tools/bench/goals.py $(B)/bench
+
+# the goals alone, on what the last runs wrote
+bench-goals:
+	python3 $(TOP)/tools/bench/goals.py $(B)/bench
 
 BENCH_ICOUNT ?= -icount shift=0,sleep=off -smp 1
 BENCH_QEMU_OPTS := $(if $(findstring icount,$(PFM_QEMU_OPTS)),$(strip $(PFM_QEMU_OPTS) \
