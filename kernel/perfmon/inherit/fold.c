@@ -73,7 +73,7 @@ static int pfm_inh_times_read(struct pfm_context *ctx, struct pfm_inh_sum *sum)
 
 	pfm_for_each_set(ctx, set)
 		n++;
-	sum->times = kcalloc(n, sizeof(*sum->times), GFP_KERNEL);
+	sum->times = kcalloc(n, sizeof(*sum->times), GFP_KERNEL | __GFP_NOWARN);
 	if (!sum->times)
 		return -ENOMEM;
 	pfm_for_each_set(ctx, set) {
@@ -94,7 +94,7 @@ static int pfm_inh_sum_read(struct pfm_context *ctx, struct pfm_inh_sum *sum)
 		n += bitmap_weight(set->used_pmds, PFM_MAX_PMDS);
 	if (!n)
 		return 0;
-	sum->pmds = kcalloc(n, sizeof(*sum->pmds), GFP_KERNEL);
+	sum->pmds = kcalloc(n, sizeof(*sum->pmds), GFP_KERNEL | __GFP_NOWARN);
 	if (!sum->pmds)
 		return -ENOMEM;
 	pfm_for_each_set(ctx, set) {
@@ -108,9 +108,46 @@ static int pfm_inh_sum_read(struct pfm_context *ctx, struct pfm_inh_sum *sum)
 }
 
 /*
+ * No memory for the sums: the stopped inheritor's PMDs and set times go into the
+ * opened context one at a time, from the stack.  A fold runs in the exit of the
+ * inheritor's thread, which has nobody to tell of a failure: what it cannot
+ * allocate it does without.  The inheritor's mutex held.
+ */
+static int pfm_inh_fold_each(struct pfm_context *opened, struct pfm_context *ctx)
+{
+	struct pfm_inh_time time;
+	struct pfarg_pmd one;
+	struct pfm_inh_sum sum = { .pmds = &one, .n = 1 };
+	struct pfm_event_set *set;
+	unsigned int i;
+	int ret;
+
+	pfm_for_each_set(ctx, set) {
+		for_each_set_bit(i, set->used_pmds, PFM_MAX_PMDS) {
+			memset(&one, 0, sizeof(one));
+			one.reg_num = i;
+			one.reg_set = set->id;
+			ret = pfm_read_pmds(ctx, &one, 1);
+			if (ret)
+				return ret;
+			pfm_run_on_state(opened, pfm_inh_add, &sum);
+		}
+	}
+	sum.n = 0;
+	sum.times = &time;
+	sum.ntimes = 1;
+	pfm_for_each_set(ctx, set) {
+		time.id = set->id;
+		time.ns = set->duration_ns;
+		pfm_run_on_state(opened, pfm_inh_add, &sum);
+	}
+	return 0;
+}
+
+/*
  * th's counts into the opened context, and th out of the family, detached and
- * freed; opened ctx->mutex held.  A read that fails (no memory) loses th's counts
- * and is counted as a lost inheritor.
+ * freed; opened ctx->mutex held.  Only a read that fails for another reason than
+ * memory loses th's counts; it is counted as a lost inheritor.
  */
 void pfm_inh_fold(struct pfm_inh_family *fam, struct pfm_inh_thread *th)
 {
@@ -125,10 +162,16 @@ void pfm_inh_fold(struct pfm_inh_family *fam, struct pfm_inh_thread *th)
 	if (pfm_ctx_is_loaded(ctx))
 		pfm_unload(ctx, 0);
 	ret = pfm_inh_sum_read(ctx, &sum) ?: pfm_inh_times_read(ctx, &sum);
+	if (ret == -ENOMEM) {
+		kfree(sum.pmds);
+		kfree(sum.times);
+		memset(&sum, 0, sizeof(sum));
+		ret = pfm_inh_fold_each(fam->ctx, ctx);
+	}
 	mutex_unlock(pfm_ctx_mutex(ctx));
 	if (ret)
 		pfm_inh_lost();
-	else
+	else if (sum.n || sum.ntimes)
 		pfm_run_on_state(fam->ctx, pfm_inh_add, &sum);
 	kfree(sum.pmds);
 	kfree(sum.times);
@@ -165,18 +208,30 @@ static void pfm_inh_read_live(struct pfm_context *ctx, struct pfm_pmd_read *rd,
 	}
 }
 
-/* The opened context's values of the requests in rd, in their place; its mutex held. */
+/*
+ * The opened context's values of the requests in rd, in their place; its mutex
+ * held.  tmp as pfm_inh_read_live()'s: without it, one by one.
+ */
 static void pfm_inh_read_own(struct pfm_context *opened, struct pfm_pmd_read *rd,
 			     struct pfm_pmd_read *tmp, unsigned int n)
 {
+	struct pfm_pmd_read one;
 	unsigned int k;
 
-	for (k = 0; k < n; k++)
-		tmp[k].h = rd[k].h;
-	if (pfm_read_pmd_vec(opened, tmp, n))
+	if (tmp) {
+		for (k = 0; k < n; k++)
+			tmp[k].h = rd[k].h;
+		if (pfm_read_pmd_vec(opened, tmp, n))
+			return;
+		for (k = 0; k < n; k++)
+			rd[k].value = tmp[k].value;
 		return;
-	for (k = 0; k < n; k++)
-		rd[k].value = tmp[k].value;
+	}
+	for (k = 0; k < n; k++) {
+		one.h = rd[k].h;
+		if (!pfm_read_pmd_vec(opened, &one, 1))
+			rd[k].value = one.value;
+	}
 }
 
 /* The flag's read op (layer.h): the live inheritors' counts into rd. */
@@ -186,15 +241,14 @@ void pfm_inh_read(struct pfm_context *opened, struct pfm_pmd_read *rd, unsigned 
 	struct pfm_inh_thread *th;
 	struct pfm_pmd_read *tmp;
 
-	tmp = kmalloc_array(n, sizeof(*tmp), GFP_KERNEL);
+	tmp = kmalloc_array(n, sizeof(*tmp), GFP_KERNEL | __GFP_NOWARN);
 	mutex_lock(pfm_ctx_mutex(opened));
 	/*
 	 * The opened context's own and folded counts again, under the mutex folds
 	 * take: an inheritor folded after the core's read and before this one would
 	 * be in neither, and the sum would go down for a read.
 	 */
-	if (tmp)
-		pfm_inh_read_own(opened, rd, tmp, n);
+	pfm_inh_read_own(opened, rd, tmp, n);
 	fam = pfm_inh_family_find(opened, false);
 	if (!fam)
 		goto out;
@@ -268,7 +322,7 @@ void pfm_inh_exit(struct task_struct *task)
 
 	if (!atomic_read(&pfm_inh_nr_threads))
 		return;
-	e = kmalloc(sizeof(*e), GFP_ATOMIC);
+	e = kmalloc(sizeof(*e), GFP_ATOMIC | __GFP_NOWARN);
 	raw_spin_lock_irqsave(&pfm_inh_lock, flags);
 	th = pfm_inh_lookup_locked(task);
 	if (th && !th->ctx) {
