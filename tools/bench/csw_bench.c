@@ -16,7 +16,7 @@
  *   events   1, 4, 8, 16 events per thread (task-clock, context switches, page
  *            faults, CPU migrations in turn), CSW_THREADS threads (2)
  *   sets     1, 2, 4, 8 event sets of the 4 events per thread, perfmon's sets
- *            switched every CSW_TIMEOUT_US (1000 us) of the thread's time (set 0
+ *            switched every CSW_TIMEOUT_US (100 us) of the thread's time (set 0
  *            too when alone: the timer is the same at every point); perf_events
  *            never multiplexes software events, so perf counts the same events
  *            all at once, in as many groups of 4 as perfmon has sets
@@ -30,6 +30,7 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,13 @@ struct sweep {
 static const struct sweep sweeps[NSWEEPS] = {
 	[VAR_THREADS] = { "threads", "monitored threads sharing the CPU", 3, { 2, 16, 128 },
 			  NULL, NULL },
-	[VAR_EVENTS] = { "events", "events per thread", 4, { 1, 4, 8, 16 }, NULL, NULL },
+	[VAR_EVENTS] = { "events", "events per thread", 4, { 1, 4, 8, 16 }, NULL,
+			 "every counter costs at every switch: its PMC compared at the bind, "
+			 "the bank having last held the other thread's set (some 10 "
+			 "instructions), a task clock stamped at switch-in and folded at "
+			 "switch-out (some 27 more), a context-switch counter incremented at "
+			 "switch-out (some 9 more); CSW_SWEEPS=events CSW_EVENT=i measures "
+			 "one kind" },
 	[VAR_SETS] = { "sets", "event sets switched by timeout (perf: groups)", 4,
 		       { 1, 2, 4, 8 }, NULL, NULL },
 };
@@ -70,8 +77,9 @@ struct point {
 };
 
 static struct {
-	int rounds, threads;
+	int rounds, threads, only;
 	long handoffs;
+	const char *sweeps;
 	unsigned long long timeout_ns;
 } opt;
 
@@ -87,7 +95,7 @@ static long env_long(const char *name, long def, long min, long max)
 
 static struct csw_conf point_conf(enum sweep_var v, int x)
 {
-	struct csw_conf c = { opt.threads, 4, 1, 0 };
+	struct csw_conf c = { opt.threads, 4, opt.only, 1, 0 };
 
 	if (v == VAR_THREADS)
 		c.threads = x;
@@ -98,6 +106,20 @@ static struct csw_conf point_conf(enum sweep_var v, int x)
 		c.timeout_ns = opt.timeout_ns;
 	}
 	return c;
+}
+
+/* Whether CSW_SWEEPS (a list of sweeps' names; all if unset) names sweep v. */
+static bool sweep_on(enum sweep_var v)
+{
+	const char *p = opt.sweeps;
+	size_t n = strlen(sweeps[v].name);
+
+	if (!p)
+		return true;
+	for (; (p = strstr(p, sweeps[v].name)); p += n)
+		if ((p == opt.sweeps || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
 }
 
 /* Round r runs the tools forwards when r is even, backwards when odd. */
@@ -204,6 +226,8 @@ static void print_goals(const struct point res[NSWEEPS][MAX_POINTS])
 		struct verdict j = judge(s, res[v]);
 		int ok = j.worst_ratio <= 1.0;
 
+		if (!sweep_on(v))
+			continue;
 		printf("%s: every point perfmon/perf <= 1.0: worst %.3f (x = %d), %s\n",
 		       s->name, j.worst_ratio, j.worst_x, met(ok));
 		if (!ok && s->note_ratio)
@@ -235,6 +259,7 @@ static void json_goal(const char *goal, double figure, double limit, const char 
 
 static void print_json(const struct point res[NSWEEPS][MAX_POINTS])
 {
+	const char *sep = "";
 	char goal[200];
 	int v, i, t;
 
@@ -244,7 +269,10 @@ static void print_json(const struct point res[NSWEEPS][MAX_POINTS])
 	       "of the same 4 events as perfmon has sets, all counting at once\", "
 	       "\"sweeps\": {", opt.rounds, opt.handoffs, opt.timeout_ns);
 	for (v = 0; v < NSWEEPS; v++) {
-		printf("%s\"%s\": [", v ? ", " : "", sweeps[v].name);
+		if (!sweep_on(v))
+			continue;
+		printf("%s\"%s\": [", sep, sweeps[v].name);
+		sep = ", ";
 		for (i = 0; i < sweeps[v].npoints; i++) {
 			const struct point *p = &res[v][i];
 
@@ -264,25 +292,33 @@ static void print_json(const struct point res[NSWEEPS][MAX_POINTS])
 		printf("]");
 	}
 	printf("}, \"goals\": [");
+	sep = "";
 	for (v = 0; v < NSWEEPS; v++) {
 		const struct sweep *s = &sweeps[v];
 		struct verdict j = judge(s, res[v]);
 
+		if (!sweep_on(v))
+			continue;
+		printf("%s", sep);
+		sep = ", ";
 		snprintf(goal, sizeof(goal), "csw %s: every point perfmon/perf cost per switch "
 			 "<= 1.0 (worst at %d)", s->name, j.worst_x);
 		json_goal(goal, j.worst_ratio, 1.0, s->note_ratio, j.worst_ratio <= 1.0, ", ");
 		snprintf(goal, sizeof(goal), "csw %s: perfmon's cost per switch flat within 10%% "
 			 "(largest/smallest; perf's %.3f)", s->name, j.flat[CSW_PERF]);
 		json_goal(goal, j.flat[CSW_PERFMON], FLAT_LIMIT, s->note_flat,
-			  j.flat[CSW_PERFMON] <= FLAT_LIMIT, v < NSWEEPS - 1 ? ", " : "");
+			  j.flat[CSW_PERFMON] <= FLAT_LIMIT, "");
 	}
 	printf("], \"ratios\": {");
-	for (v = 0; v < NSWEEPS; v++)
-		for (i = 0; i < sweeps[v].npoints; i++)
-			printf("%s\"csw.%s.%d\": %.4f, \"csw.%s.%d.handoff\": %.4f",
-			       v || i ? ", " : "", sweeps[v].name, sweeps[v].x[i],
-			       res[v][i].ratio.med, sweeps[v].name, sweeps[v].x[i],
-			       res[v][i].hratio.med);
+	sep = "";
+	for (v = 0; v < NSWEEPS; v++) {
+		for (i = 0; sweep_on(v) && i < sweeps[v].npoints; i++) {
+			printf("%s\"csw.%s.%d\": %.4f, \"csw.%s.%d.handoff\": %.4f", sep,
+			       sweeps[v].name, sweeps[v].x[i], res[v][i].ratio.med,
+			       sweeps[v].name, sweeps[v].x[i], res[v][i].hratio.med);
+			sep = ", ";
+		}
+	}
 	printf("}}\n");
 }
 
@@ -309,7 +345,9 @@ int main(void)
 	opt.rounds = env_long("CSW_ROUNDS", 5, 1, MAX_ROUNDS);
 	opt.handoffs = env_long("CSW_HANDOFFS", 4000, 100, 100000000);
 	opt.threads = env_long("CSW_THREADS", 2, 2, 1024);
-	opt.timeout_ns = env_long("CSW_TIMEOUT_US", 1000, 10, 10000000) * 1000ULL;
+	opt.timeout_ns = env_long("CSW_TIMEOUT_US", 100, 10, 10000000) * 1000ULL;
+	opt.only = env_long("CSW_EVENT", -1, -1, BENCH_NEV - 1);
+	opt.sweeps = getenv("CSW_SWEEPS");
 	fifo_on_cpu0();
 	printf("csw_bench: %d rounds of %ld hand-offs, tools interleaved; medians "
 	       "[25th-75th percentile]; ns per hand-off (under -icount shift=0 a ns is an "
@@ -324,6 +362,8 @@ int main(void)
 		csw_batch(&c, t, opt.handoffs, &warm);
 	}
 	for (v = 0; v < NSWEEPS; v++) {
+		if (!sweep_on(v))
+			continue;
 		print_header(&sweeps[v]);
 		for (i = 0; i < sweeps[v].npoints; i++) {
 			res[v][i].conf = point_conf(v, sweeps[v].x[i]);

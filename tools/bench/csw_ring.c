@@ -17,6 +17,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,18 @@ static void token_give(struct slot *s)
 	syscall(SYS_futex, &s->tok, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
+/* Counter i's event, of bench_common.h's four */
+static int ev_index(const struct csw_conf *c, int i)
+{
+	return c->only >= 0 ? c->only : i % BENCH_NEV;
+}
+
+/* Counter 1 counts context switches, for the check of one switch a hand-off. */
+static bool counts_switches(const struct csw_conf *c)
+{
+	return c->events > 1 && bench_perf_ev[ev_index(c, 1)] == PERF_COUNT_SW_CONTEXT_SWITCHES;
+}
+
 static void pfm_open_self(struct session *s, const struct csw_conf *c)
 {
 	struct pfarg_setdesc sd[MAX_SETS];
@@ -104,7 +117,7 @@ static void pfm_open_self(struct session *s, const struct csw_conf *c)
 		for (i = 0; i < c->events; i++) {
 			pc[i].reg_num = PFM_SW_FIRST_PMC + i;
 			pc[i].reg_set = set;
-			pc[i].reg_value = PFM_SW_PMC(bench_pfm_ev[i % BENCH_NEV]) | PFM_SW_PMC_OS;
+			pc[i].reg_value = PFM_SW_PMC(bench_pfm_ev[ev_index(c, i)]) | PFM_SW_PMC_OS;
 			pd[i].reg_num = PFM_SW_FIRST_PMD + i;
 			pd[i].reg_set = set;
 		}
@@ -122,9 +135,10 @@ static void perf_open_self(struct session *s, const struct csw_conf *c)
 
 	for (g = 0; g < c->sets; g++) {
 		fd = s->perf_fd[g];
-		fd[0] = bench_perf_open(0, bench_perf_ev[0], -1, 0);
+		fd[0] = bench_perf_open(0, bench_perf_ev[ev_index(c, 0)], -1, 0);
 		for (i = 1; i < c->events; i++)
-			fd[i] = bench_perf_open(0, bench_perf_ev[i % BENCH_NEV], fd[0], 0);
+			fd[i] = bench_perf_open(0, bench_perf_ev[ev_index(c, i)], fd[0],
+						0);
 		if (ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
 			die("PERF_EVENT_IOC_ENABLE");
 	}
@@ -144,7 +158,7 @@ static void pfm_close_self(struct session *s, struct ring *r)
 		memset(&pd, 0, sizeof(pd));
 		pd.reg_num = PFM_SW_FIRST_PMD + 1;
 		pd.reg_set = set;
-		if (c->events > 1 && !pfm_read_pmds(s->fd, &pd, sizeof(pd)))
+		if (counts_switches(c) && !pfm_read_pmds(s->fd, &pd, sizeof(pd)))
 			atomic_fetch_add(&r->switches, pd.reg_value);
 		memset(&si, 0, sizeof(si));
 		si.set_id = set;
@@ -164,7 +178,7 @@ static void perf_close_self(struct session *s, struct ring *r)
 
 	if (ioctl(s->perf_fd[0][0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP))
 		die("PERF_EVENT_IOC_DISABLE");
-	if (c->events > 1 && read(s->perf_fd[0][0], buf, len) == len)
+	if (counts_switches(c) && read(s->perf_fd[0][0], buf, len) == len)
 		atomic_fetch_add(&r->switches, buf[2]);
 	for (g = c->sets - 1; g >= 0; g--)
 		for (i = c->events - 1; i >= 0; i--)

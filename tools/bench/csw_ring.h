@@ -14,6 +14,7 @@ struct csw_conf {
 	int threads;
 	/* per set (perfmon), per group (perf): bench_common.h's four in turn */
 	int events;
+	int only;		/* >= 0: every counter counts bench event only */
 	/*
 	 * perfmon: event sets of the same events switched every timeout_ns of the
 	 * thread's time (none with timeout_ns 0: one set, no timer); perf: as many

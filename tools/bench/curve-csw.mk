@@ -7,15 +7,18 @@
 # per thread (1, 4, 8, 16) and perfmon's event sets switched by timeout (1, 2, 4,
 # 8; perf: as many groups).  build/bench/csw.json, build/bench/csw.png.
 # CSW_ROUNDS (5), CSW_HANDOFFS (4000 per batch), CSW_THREADS (2: the events and
-# sets sweeps), CSW_TIMEOUT_US (1000: the sets' switch timeout) scale it.
+# sets sweeps), CSW_TIMEOUT_US (100: the sets' switch timeout) scale it;
+# CSW_SWEEPS=events,sets: those sweeps alone; CSW_EVENT=i: every counter counts
+# event i of the four (0 task-clock, 1 context switches, 2 page faults, 3 CPU
+# migrations), to see what each kind costs.
 .PHONY: bench-csw
 BENCH_CURVES += bench-csw
 
 BENCH_SRCS_csw := $(TOP)/tools/bench/csw_ring.c
 $(B)/guest/bin/csw_bench: $(BENCH_SRCS_csw) $(TOP)/tools/bench/csw_ring.h
 
-CSW_BENCH_ENV := $(foreach v,CSW_ROUNDS CSW_HANDOFFS CSW_THREADS CSW_TIMEOUT_US,\
-		 $(if $($(v)),$(v)=$($(v))))
+CSW_VARS := CSW_ROUNDS CSW_HANDOFFS CSW_THREADS CSW_TIMEOUT_US CSW_SWEEPS CSW_EVENT
+CSW_BENCH_ENV := $(foreach v,$(CSW_VARS),$(if $($(v)),$(v)=$($(v))))
 
 bench-csw: module $(B)/guest/bin/csw_bench
 	@mkdir -p $(B)/bench

@@ -23,14 +23,14 @@ TOOLS = [("perfmon_per_switch", "perfmon"), ("perf_per_switch", "perf\\_events")
 TITLES = {
     "threads": ("monitored threads sharing the CPU (4 events each)", ""),
     "events": ("events per thread (2 threads)", ""),
-    "sets": ("event sets switched every %g ms (perf: as many groups at once)", "timeout"),
+    "sets": ("event sets switched every %g us of thread time (perf: as many groups at once)", "timeout"),
 }
 
 
 def panel(tmp, name, rows, timeout_ns):
     xlabel, fmt = TITLES.get(name, (name, ""))
     if fmt == "timeout":
-        xlabel = xlabel % (timeout_ns / 1e6)
+        xlabel = xlabel % (timeout_ns / 1e3)
     lines = [
         "set title 'cost per context switch against %s'" % name,
         "set xlabel '%s'" % xlabel,
