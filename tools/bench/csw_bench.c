@@ -173,11 +173,15 @@ static void print_point(int x, const struct point *p)
 	const struct stat3 *c = p->cost;
 
 	printf("%4d %8.0f %8.0f %8.0f  %6.0f [%6.0f-%6.0f] %6.0f [%6.0f-%6.0f] "
-	       "%5.3f [%5.3f-%5.3f] %5.3f %5.3f %8.1f\n", x, p->ns[CSW_NONE].med,
+	       "%5.3f [%5.3f-%5.3f] ", x, p->ns[CSW_NONE].med,
 	       p->ns[CSW_PERFMON].med, p->ns[CSW_PERF].med, c[CSW_PERFMON].med,
 	       c[CSW_PERFMON].p25, c[CSW_PERFMON].p75, c[CSW_PERF].med, c[CSW_PERF].p25,
-	       c[CSW_PERF].p75, p->ratio.med, p->ratio.p25, p->ratio.p75,
-	       p->switches[CSW_PERFMON].med, p->switches[CSW_PERF].med, p->set_runs.med);
+	       c[CSW_PERF].p75, p->ratio.med, p->ratio.p25, p->ratio.p75);
+	if (p->switches[CSW_PERF].med < 0)
+		printf("%5s %5s", "-", "-");
+	else
+		printf("%5.3f %5.3f", p->switches[CSW_PERFMON].med, p->switches[CSW_PERF].med);
+	printf(" %8.1f\n", p->set_runs.med);
 	fflush(stdout);
 }
 
@@ -283,8 +287,12 @@ static void print_json(const struct point res[NSWEEPS][MAX_POINTS])
 				json_stat(tool_name[t], p->ns[t], 0, ", ");
 			json_stat("perfmon_per_switch", p->cost[CSW_PERFMON], 0, ", ");
 			json_stat("perf_per_switch", p->cost[CSW_PERF], 0, ", ");
-			json_stat("perfmon_switches_per_handoff", p->switches[CSW_PERFMON], 3, ", ");
-			json_stat("perf_switches_per_handoff", p->switches[CSW_PERF], 3, ", ");
+			if (p->switches[CSW_PERF].med >= 0) {
+				json_stat("perfmon_switches_per_handoff",
+					  p->switches[CSW_PERFMON], 3, ", ");
+				json_stat("perf_switches_per_handoff", p->switches[CSW_PERF], 3,
+					  ", ");
+			}
 			json_stat("perfmon_set_runs_per_thread", p->set_runs, 1, ", ");
 			json_stat("handoff_perfmon_over_perf", p->hratio, 4, ", ");
 			json_stat("perfmon_over_perf", p->ratio, 4, "}");
@@ -352,7 +360,7 @@ int main(void)
 	printf("csw_bench: %d rounds of %ld hand-offs, tools interleaved; medians "
 	       "[25th-75th percentile]; ns per hand-off (under -icount shift=0 a ns is an "
 	       "instruction); sw/hand-off: context switches the threads counted (perfmon, "
-	       "perf; the setup's included); set runs: perfmon's set activations per "
+	       "perf; the setup's included; -: no counter of them); set runs: perfmon's set activations per "
 	       "thread\n", opt.rounds, opt.handoffs);
 	printf("sets: perfmon's sets switched every %llu us of thread time; perf counts "
 	       "the same events in as many groups, all at once\n", opt.timeout_ns / 1000);

@@ -257,7 +257,7 @@ void csw_batch(const struct csw_conf *c, enum csw_tool tool, long handoffs,
 		pthread_join(m[i].th, NULL);
 	pthread_attr_destroy(&attr);
 	out->ns = (double)t / handoffs;
-	out->switches = (double)atomic_load(&r.switches) / handoffs;
+	out->switches = counts_switches(c) ? (double)atomic_load(&r.switches) / handoffs : -1;
 	out->set_runs = (double)atomic_load(&r.set_runs) / n;
 	free(m);
 	free(r.slot);

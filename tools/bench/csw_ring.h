@@ -27,7 +27,8 @@ struct csw_conf {
 /* What one batch measured. */
 struct csw_run {
 	double ns;		/* per hand-off */
-	double switches;	/* context switches the threads counted, per hand-off */
+	/* context switches the threads counted, per hand-off; -1: none counts them */
+	double switches;
 	double set_runs;	/* perfmon: set activations, per thread */
 };
 

@@ -65,9 +65,8 @@ def main():
     n = len(sweeps)
     script = ["set terminal %s size 900,%d" % ("pngcairo" if has_cairo() else "png", 330 * n),
               "set output '%s'" % sys.argv[2],
-              "set multiplot layout %d,1 title 'Context switches while counting: perfmon and "
-              "perf\\_events, same boot (QEMU: 1 ns = 1 instruction; median, bar: 25th-75th "
-              "percentile)'" % n]
+              "set multiplot layout %d,1 title 'Context switches while counting, same boot "
+              "(1 ns = 1 instruction; median, bar: 25th-75th percentile)'" % n]
     for name, rows in sweeps.items():
         script += panel(tmp, name, rows, data.get("timeout_ns", 0))
     script.append("unset multiplot")
