@@ -68,6 +68,12 @@ bool fault_disarm(void);
 /* One scenario swept: the fault points it has, or -1 when one of them failed. */
 long sweep(const struct fcase *c, int verbose);
 
+/*
+ * An inheritor's exit under each fault of its own (inherit_exit.c): the fault
+ * points swept, or -1 when one of them failed.
+ */
+long sweep_inherit_exit(int verbose);
+
 /* helpers of the scenarios (cases_util.c) */
 int fe_ctx(int flags);
 int fe_write_pmc(int fd, unsigned int num, uint64_t value);

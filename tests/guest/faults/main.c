@@ -57,6 +57,9 @@ static const struct fcase *const tables[] = {
 	fcases_core, fcases_perf, fcases_sched, fcases_compat,
 };
 
+/* The sweeps of their own (not of the calling thread's faults), as scenarios. */
+static const struct fcase inherit_exit = { .name = "inherit_exit", .flags = FC_SHORT };
+
 static bool wanted(const struct fcase *c, bool short_only, int argc, char **argv)
 {
 	int i;
@@ -108,6 +111,14 @@ int main(int argc, char **argv)
 			else
 				points += n;
 		}
+	if (wanted(&inherit_exit, short_only, argc, argv)) {
+		run++;
+		n = sweep_inherit_exit(verbose);
+		if (n < 0)
+			failed++;
+		else
+			points += n;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* the guest's time: the short list must stay well within make check's budget */
 	printf("pfm_faults: %d scenarios, %d failed, %ld fault points, %ld s\n", run, failed,
