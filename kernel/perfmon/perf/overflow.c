@@ -45,17 +45,6 @@ int pfm_perf_sample_bits_check(const struct perf_event_attr *attr)
 }
 
 /*
- * Events 6.1 counts through perf_swevent_event(), one occurrence at a time:
- * software events, tracepoints' hits (perf_tp_event()) and breakpoints'
- * (perf_bp_event()).
- */
-bool pfm_perf_swevent(const struct perf_event_attr *attr)
-{
-	return attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT ||
-	       attr->type == PERF_TYPE_BREAKPOINT;
-}
-
-/*
  * The software clocks.  Only PERF_TYPE_SOFTWARE's: a hardware event's config 0
  * is cycles, which perf samples with an adaptive period under freq.
  */
@@ -223,20 +212,18 @@ void pfm_perf_period_backoff(struct pfm_perf_throttle *t, const struct pfm_perf_
  * timer interrupting the kernel) is not sampled when the event excludes the
  * kernel, as 6.1's perf_exclude_event() drops it; its period is still counted.
  * A hardware counter that excludes the kernel counts no kernel event: an IP in
- * the kernel is its interrupt's skid, and the sample stays.
+ * the kernel is its interrupt's skid, and the sample stays.  at: the overflow's
+ * pfm_overflow_where().
  */
-bool pfm_perf_sample_excluded(const struct perf_event_attr *attr)
+bool pfm_perf_sample_excluded(const struct perf_event_attr *attr,
+			      const struct pfm_ovfl_where *at)
 {
-	const struct pfm_ovfl_where *at = pfm_overflow_where();
-
 	return pfm_perf_swevent(attr) && attr->exclude_kernel && at && at->kernel;
 }
 
 /* The sample's IP, and its misc level (PERF_RECORD_MISC_USER or _KERNEL). */
-u64 pfm_perf_sample_ip(bool counts_kernel, u16 *misc)
+u64 pfm_perf_sample_ip(const struct pfm_ovfl_where *at, bool counts_kernel, u16 *misc)
 {
-	const struct pfm_ovfl_where *at = pfm_overflow_where();
-
 	if (at && at->kernel && counts_kernel) {
 		*misc = PERF_RECORD_MISC_KERNEL;
 		return at->ip;

@@ -10,10 +10,12 @@
 #ifndef _PERFMON_PERF_OVERFLOW_H
 #define _PERFMON_PERF_OVERFLOW_H
 
+#include <linux/perf_event.h>
+
 #include "counters.h"
 
+struct pfm_ovfl_where;
 struct pfm_pmd;
-struct perf_event_attr;
 
 /* A sampling event's period: the one counting now, and freq's last sample. */
 struct pfm_perf_period {
@@ -33,7 +35,6 @@ struct pfm_perf_throttle {
 };
 
 int pfm_perf_sample_bits_check(const struct perf_event_attr *attr);
-bool pfm_perf_swevent(const struct perf_event_attr *attr);
 bool pfm_perf_every_event(const struct perf_event_attr *attr);
 u64 pfm_perf_first_period(struct perf_event_attr *attr);
 void pfm_perf_period_done_at(struct pfm_perf_period *pp, u64 freq, u64 now,
@@ -42,7 +43,19 @@ bool pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick, unsig
 			  struct pfm_perf_period *pp, struct pfm_pmd *p, u32 *record);
 void pfm_perf_period_backoff(struct pfm_perf_throttle *t, const struct pfm_perf_period *pp,
 			     unsigned int max, struct pfm_perf_counter *c, struct pfm_pmd *p);
-bool pfm_perf_sample_excluded(const struct perf_event_attr *attr);
-u64 pfm_perf_sample_ip(bool counts_kernel, u16 *misc);
+bool pfm_perf_sample_excluded(const struct perf_event_attr *attr,
+			      const struct pfm_ovfl_where *at);
+u64 pfm_perf_sample_ip(const struct pfm_ovfl_where *at, bool counts_kernel, u16 *misc);
+
+/*
+ * Events 6.1 counts through perf_swevent_event(), one occurrence at a time:
+ * software events, tracepoints' hits (perf_tp_event()) and breakpoints'
+ * (perf_bp_event()).  Inline: every sample asks.
+ */
+static inline bool pfm_perf_swevent(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT ||
+	       attr->type == PERF_TYPE_BREAKPOINT;
+}
 
 #endif /* _PERFMON_PERF_OVERFLOW_H */
