@@ -511,16 +511,6 @@ static void measure_sweep(int n, struct sweep_result *res)
 	}
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity");
-}
-
 static const struct op_result *op_res(const struct op_result *res, const char *name)
 {
 	unsigned int o;
@@ -621,7 +611,7 @@ int main(void)
 	int n, d;
 	bool first;
 
-	pin(0);
+	bench_pin(0);
 	ponger = bench_start_ponger(ping, pong);
 	printf("ops_bench: %d rounds, tools interleaved; medians [25th-75th percentile] "
 	       "(under -icount shift=0 a ns is an instruction)\n\n", ROUNDS);
