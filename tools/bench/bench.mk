@@ -108,15 +108,17 @@ $(B)/guest/bin/%_bench: $(TOP)/tools/bench/%_bench.c $(BENCH_STAT) $(B)/lib/libp
 	$(CC) $(CFLAGS_USER) -static -o $@ $< $(TOP)/tools/bench/bench_common.c \
 		$(BENCH_SRCS_$*) $(B)/lib/libperfmon.a
 
+# OPS_ONLY=fault,sample,smpl-dfl: those operations alone (ops_bench.c), no read sweep
+OPS_BENCH_ENV := $(strip $(BENCH_APPEND) $(if $(OPS_ONLY),OPS_ONLY=$(OPS_ONLY)))
 bench-ops: module $(B)/guest/bin/ops_bench
 	@mkdir -p $(B)/bench
 	$(MKINITRAMFS) $(B)/bench/ops.cpio.gz $(TOP)/tools/bench/run-ops.sh \
 		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/ops_bench:/bin/ops_bench
 	$(BENCH_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/bench/ops.cpio.gz \
-		$(if $(BENCH_APPEND),--append "$(BENCH_APPEND)") --timeout 1200 --log $(B)/bench/ops.log
+		$(if $(OPS_BENCH_ENV),--append "$(OPS_BENCH_ENV)") --timeout 1200 --log $(B)/bench/ops.log
 	@sed -n 's/^BENCH-JSON: //p' $(B)/bench/ops.log | tr -d '\r' > $(B)/bench/ops.json
 	@echo "bench: $(B)/bench/ops.json"
-	python3 $(TOP)/tools/bench/plot-ops.py $(B)/bench/ops.json $(B)/bench/read.png
+	$(if $(OPS_ONLY),,python3 $(TOP)/tools/bench/plot-ops.py $(B)/bench/ops.json $(B)/bench/read.png)
 
 bench-mem: module $(B)/guest/bin/mem_bench
 	@mkdir -p $(B)/bench

@@ -2,7 +2,9 @@
 /*
  * What the guest's benchmarks against perf_events share (bench_common.h).
  */
+#define _GNU_SOURCE
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +65,16 @@ void die(const char *what)
 {
 	perror(what);
 	exit(1);
+}
+
+void bench_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
 }
 
 int bench_perf_open(int pid, int config, int group, unsigned long long period)

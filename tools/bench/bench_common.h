@@ -27,6 +27,9 @@ struct stat3 stat3(double *v, int n);
 /* perror(what), exit 1 */
 void die(const char *what);
 
+/* The calling thread on CPU cpu alone; dies on failure. */
+void bench_pin(int cpu);
+
 /*
  * The kernel's own perf_event_open of a software event of pid, in group (a
  * leader, -1, starts disabled), read as a group; sampling IP and TID every

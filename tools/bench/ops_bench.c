@@ -41,6 +41,10 @@
  * instructions and the rounds agree closely; the interleaving still serves
  * plain TCG runs.
  *
+ * OPS_ONLY (the environment, from the kernel's command line): a comma-separated
+ * list of operations to measure alone, without the read sweep and the goals
+ * (OPS_ONLY=fault,sample,smpl-dfl: the sampling rows in a few minutes).
+ *
  * Output: tables, then one line "BENCH-JSON: {...}" for the host to collect.
  */
 #define _GNU_SOURCE
@@ -507,16 +511,6 @@ static void measure_sweep(int n, struct sweep_result *res)
 	}
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity");
-}
-
 static const struct op_result *op_res(const struct op_result *res, const char *name)
 {
 	unsigned int o;
@@ -525,6 +519,20 @@ static const struct op_result *op_res(const struct op_result *res, const char *n
 		if (!strcmp(ops[o].name, name))
 			return &res[o];
 	abort();
+}
+
+/* Whether OPS_ONLY (a comma-separated list, or unset: all) names op. */
+static bool op_wanted(const char *only, const char *op)
+{
+	size_t len = strlen(op);
+	const char *p;
+
+	if (!only)
+		return true;
+	for (p = only; *p; p += strcspn(p, ","), p += *p == ',')
+		if (!strncmp(p, op, len) && (p[len] == ',' || !p[len]))
+			return true;
+	return false;
 }
 
 static const char *verdict(bool met)
@@ -567,6 +575,25 @@ static void print_goals(const struct op_result *res, const struct sweep_result *
 	       verdict(ss->ratio.med <= 1.0 / 3), sc->ratio.med, verdict(sc->ratio.med <= 1.0));
 }
 
+/* The read sweep, printed as it goes. */
+static void run_sweep(struct sweep_result *sw)
+{
+	int n;
+
+	printf("\nread sweep: ns per read of n counts, and its ratio to perf's group read(); "
+	       "mapped: the counts page by pfm_counts_read()\n");
+	printf("%2s %10s %10s %10s  %-22s %-22s\n", "n", "pfm_read", "mapped", "perf",
+	       "pfm_read/perf", "mapped/perf");
+	for (n = 1; n <= MAXN; n++) {
+		measure_sweep(n, &sw[n]);
+		printf("%2d %10.0f %10.0f %10.0f  %5.3f [%5.3f-%5.3f]  %6.4f [%6.4f-%6.4f]\n", n,
+		       sw[n].ns[RD_SYSCALL].med, sw[n].ns[RD_MAPPED].med, sw[n].ns[RD_PERF].med,
+		       sw[n].over_perf[RD_SYSCALL].med, sw[n].over_perf[RD_SYSCALL].p25,
+		       sw[n].over_perf[RD_SYSCALL].p75, sw[n].over_perf[RD_MAPPED].med,
+		       sw[n].over_perf[RD_MAPPED].p25, sw[n].over_perf[RD_MAPPED].p75);
+	}
+}
+
 static void json_stat(const char *name, struct stat3 s, int digits, const char *sep)
 {
 	printf("\"%s\": [%.*f, %.*f, %.*f]%s", name, digits, s.p25, digits, s.med, digits,
@@ -577,11 +604,14 @@ int main(void)
 {
 	static struct op_result res[NOPS];
 	static struct sweep_result sw[MAXN + 1];
+	static bool done[NOPS];
+	const char *only = getenv("OPS_ONLY");
 	unsigned int o;
 	pid_t ponger;
 	int n, d;
+	bool first;
 
-	pin(0);
+	bench_pin(0);
 	ponger = bench_start_ponger(ping, pong);
 	printf("ops_bench: %d rounds, tools interleaved; medians [25th-75th percentile] "
 	       "(under -icount shift=0 a ns is an instruction)\n\n", ROUNDS);
@@ -590,6 +620,9 @@ int main(void)
 	for (o = 0; o < NOPS; o++) {
 		struct op_result *x = &res[o];
 
+		if (!op_wanted(only, ops[o].name))
+			continue;
+		done[o] = true;
 		measure_op(&ops[o], x);
 		printf("%-10s %9.0f %9.0f %9.0f  %5.3f [%5.3f-%5.3f]     ", ops[o].name,
 		       x->ns[NONE].med, x->ns[PERFMON].med, x->ns[PERF].med, x->ratio.med,
@@ -605,7 +638,7 @@ int main(void)
 	for (o = 0; o < NOPS; o++) {
 		struct op_result *x = &res[o];
 
-		if (ops[o].pfm_sampler == SMP_NONE)
+		if (ops[o].pfm_sampler == SMP_NONE || !done[o])
 			continue;
 		printf("\n%s: ns per sample (the fault's cost less the unmonitored fault's): "
 		       "perfmon %.0f [%.0f-%.0f], perf %.0f [%.0f-%.0f], "
@@ -617,26 +650,19 @@ int main(void)
 	close(ping[1]);
 	waitpid(ponger, NULL, 0);
 
-	printf("\nread sweep: ns per read of n counts, and its ratio to perf's group read(); "
-	       "mapped: the counts page by pfm_counts_read()\n");
-	printf("%2s %10s %10s %10s  %-22s %-22s\n", "n", "pfm_read", "mapped", "perf",
-	       "pfm_read/perf", "mapped/perf");
-	for (n = 1; n <= MAXN; n++) {
-		measure_sweep(n, &sw[n]);
-		printf("%2d %10.0f %10.0f %10.0f  %5.3f [%5.3f-%5.3f]  %6.4f [%6.4f-%6.4f]\n", n,
-		       sw[n].ns[RD_SYSCALL].med, sw[n].ns[RD_MAPPED].med, sw[n].ns[RD_PERF].med,
-		       sw[n].over_perf[RD_SYSCALL].med, sw[n].over_perf[RD_SYSCALL].p25,
-		       sw[n].over_perf[RD_SYSCALL].p75, sw[n].over_perf[RD_MAPPED].med,
-		       sw[n].over_perf[RD_MAPPED].p25, sw[n].over_perf[RD_MAPPED].p75);
+	if (!only) {
+		run_sweep(sw);
+		print_goals(res, sw);
 	}
-
-	print_goals(res, sw);
 
 	/* each figure as [25th percentile, median, 75th percentile] */
 	printf("\nBENCH-JSON: {\"unit\": \"ns/op\", \"rounds\": %d, \"stat\": "
 	       "\"[p25, median, p75]\", \"ops\": {", ROUNDS);
-	for (o = 0; o < NOPS; o++) {
-		printf("%s\"%s\": {", o ? ", " : "", ops[o].name);
+	for (o = 0, first = true; o < NOPS; o++) {
+		if (!done[o])
+			continue;
+		printf("%s\"%s\": {", first ? "" : ", ", ops[o].name);
+		first = false;
 		json_stat("none", res[o].ns[NONE], 0, ", ");
 		json_stat("perfmon", res[o].ns[PERFMON], 0, ", ");
 		json_stat("perf", res[o].ns[PERF], 0, ", ");
@@ -650,7 +676,7 @@ int main(void)
 		json_stat("perfmon_over_perf", res[o].ratio, 4, "}");
 	}
 	printf("}, \"read_sweep\": [");
-	for (n = 1; n <= MAXN; n++) {
+	for (n = 1; n <= MAXN && !only; n++) {
 		printf("%s{\"n\": %d, ", n > 1 ? ", " : "", n);
 		for (d = 0; d < NREADERS; d++) {
 			char name[64];

@@ -45,17 +45,6 @@ int pfm_perf_sample_bits_check(const struct perf_event_attr *attr)
 }
 
 /*
- * Events 6.1 counts through perf_swevent_event(), one occurrence at a time:
- * software events, tracepoints' hits (perf_tp_event()) and breakpoints'
- * (perf_bp_event()).
- */
-bool pfm_perf_swevent(const struct perf_event_attr *attr)
-{
-	return attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT ||
-	       attr->type == PERF_TYPE_BREAKPOINT;
-}
-
-/*
  * The software clocks.  Only PERF_TYPE_SOFTWARE's: a hardware event's config 0
  * is cycles, which perf samples with an adaptive period under freq.
  */
@@ -104,13 +93,12 @@ u64 pfm_perf_first_period(struct perf_event_attr *attr)
  * clock events skip the timer's overruns: one sample, the next carry within a
  * period, and the count kept whole (the skipped periods join wrapped).  A
  * hardware counter's interrupt comes within its skid, never a period late.
+ * Called with p->value at a period or more (pfm_perf_period_done_at()).
  */
-static void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 period)
+void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 period)
 {
 	u64 rem, skip;
 
-	if (p->value < period)
-		return;
 	div64_u64_rem(p->value, period, &rem);
 	skip = p->value - rem;
 	p->value -= skip;
@@ -123,7 +111,7 @@ static void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 
  * difference at a time), as perf adapts it; gaps longer than two ticks (the
  * thread slept) teach nothing.  The core resets the PMD to the new period.
  */
-static void pfm_perf_adapt(struct pfm_perf_period *pp, u64 freq, u64 now, struct pfm_pmd *p)
+void pfm_perf_adapt(struct pfm_perf_period *pp, u64 freq, u64 now, struct pfm_pmd *p)
 {
 	u64 delta = now - pp->stamp, period;
 	s64 diff;
@@ -140,29 +128,16 @@ static void pfm_perf_adapt(struct pfm_perf_period *pp, u64 freq, u64 now, struct
 }
 
 /*
- * The period that ran out is done (freq: the event's sample_freq with attr.freq,
- * else 0): the next one is set for the core's reset, which takes it off the
- * PMD, and wrapped adds it back.
- */
-void pfm_perf_period_done_at(struct pfm_perf_period *pp, u64 freq, u64 now,
-			     struct pfm_perf_counter *c, struct pfm_pmd *p)
-{
-	pfm_perf_overrun(c, p, pp->period);
-	if (freq)
-		pfm_perf_adapt(pp, freq, now, p);
-	c->wrapped += pp->period;
-}
-
-/*
  * perf_event_max_sample_rate, as max samples a tick: past it the event is
  * throttled (PERF_RECORD_THROTTLE in *record) and takes no sample until the
  * first overflow of a later tick (PERF_RECORD_UNTHROTTLE).  True when this
  * overflow is not to be sampled.  A throttled hardware counter ran a longer
  * period (pfm_perf_period_backoff()): its own period is back for the next one,
- * and freq learns nothing from the throttled stretch.
+ * and freq learns nothing from the throttled stretch.  A sample within the
+ * tick's limit is pfm_perf_throttle_at()'s alone, inline (overflow.h).
  */
-bool pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick, unsigned int max,
-			  struct pfm_perf_period *pp, struct pfm_pmd *p, u32 *record)
+bool __pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick, unsigned int max,
+			    struct pfm_perf_period *pp, struct pfm_pmd *p, u32 *record)
 {
 	*record = 0;
 	if (tick != t->tick) {
@@ -216,32 +191,4 @@ void pfm_perf_period_backoff(struct pfm_perf_throttle *t, const struct pfm_perf_
 	p->short_reset = -b;
 	p->long_reset = -b;
 	c->wrapped += b;
-}
-
-/*
- * A software event whose overflow the kernel took in kernel mode (a clock's
- * timer interrupting the kernel) is not sampled when the event excludes the
- * kernel, as 6.1's perf_exclude_event() drops it; its period is still counted.
- * A hardware counter that excludes the kernel counts no kernel event: an IP in
- * the kernel is its interrupt's skid, and the sample stays.
- */
-bool pfm_perf_sample_excluded(const struct perf_event_attr *attr)
-{
-	const struct pfm_ovfl_where *at = pfm_overflow_where();
-
-	return pfm_perf_swevent(attr) && attr->exclude_kernel && at && at->kernel;
-}
-
-/* The sample's IP, and its misc level (PERF_RECORD_MISC_USER or _KERNEL). */
-u64 pfm_perf_sample_ip(bool counts_kernel, u16 *misc)
-{
-	const struct pfm_ovfl_where *at = pfm_overflow_where();
-
-	if (at && at->kernel && counts_kernel) {
-		*misc = PERF_RECORD_MISC_KERNEL;
-		return at->ip;
-	}
-	*misc = PERF_RECORD_MISC_USER;
-	/* in user mode, the interrupt's IP is where the thread is */
-	return at && !at->kernel ? at->ip : pfm_user_ip();
 }

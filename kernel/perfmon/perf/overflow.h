@@ -10,10 +10,10 @@
 #ifndef _PERFMON_PERF_OVERFLOW_H
 #define _PERFMON_PERF_OVERFLOW_H
 
-#include "counters.h"
+#include <linux/perf_event.h>
 
-struct pfm_pmd;
-struct perf_event_attr;
+#include "layer.h"
+#include "counters.h"
 
 /* A sampling event's period: the one counting now, and freq's last sample. */
 struct pfm_perf_period {
@@ -33,16 +33,86 @@ struct pfm_perf_throttle {
 };
 
 int pfm_perf_sample_bits_check(const struct perf_event_attr *attr);
-bool pfm_perf_swevent(const struct perf_event_attr *attr);
 bool pfm_perf_every_event(const struct perf_event_attr *attr);
 u64 pfm_perf_first_period(struct perf_event_attr *attr);
-void pfm_perf_period_done_at(struct pfm_perf_period *pp, u64 freq, u64 now,
-			     struct pfm_perf_counter *c, struct pfm_pmd *p);
-bool pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick, unsigned int max,
-			  struct pfm_perf_period *pp, struct pfm_pmd *p, u32 *record);
+void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 period);
+void pfm_perf_adapt(struct pfm_perf_period *pp, u64 freq, u64 now, struct pfm_pmd *p);
+bool __pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick, unsigned int max,
+			    struct pfm_perf_period *pp, struct pfm_pmd *p, u32 *record);
 void pfm_perf_period_backoff(struct pfm_perf_throttle *t, const struct pfm_perf_period *pp,
 			     unsigned int max, struct pfm_perf_counter *c, struct pfm_pmd *p);
-bool pfm_perf_sample_excluded(const struct perf_event_attr *attr);
-u64 pfm_perf_sample_ip(bool counts_kernel, u16 *misc);
+
+/*
+ * The helpers every sample runs are inline: each one's call, and the
+ * pfm_overflow_where() they read, cost more than their work.
+ *
+ * Events 6.1 counts through perf_swevent_event(), one occurrence at a time:
+ * software events, tracepoints' hits (perf_tp_event()) and breakpoints'
+ * (perf_bp_event()).
+ */
+static inline bool pfm_perf_swevent(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT ||
+	       attr->type == PERF_TYPE_BREAKPOINT;
+}
+
+/*
+ * The period that ran out is done (freq: the event's sample_freq with attr.freq,
+ * else 0): the next one is set for the core's reset, which takes it off the
+ * PMD, and wrapped adds it back.
+ */
+static inline void pfm_perf_period_done_at(struct pfm_perf_period *pp, u64 freq, u64 now,
+					   struct pfm_perf_counter *c, struct pfm_pmd *p)
+{
+	if (unlikely(p->value >= pp->period))
+		pfm_perf_overrun(c, p, pp->period);
+	if (freq)
+		pfm_perf_adapt(pp, freq, now, p);
+	c->wrapped += pp->period;
+}
+
+/*
+ * perf_event_max_sample_rate, as max samples a tick (__pfm_perf_throttle_at()):
+ * true when this overflow is not to be sampled, with the THROTTLE or UNTHROTTLE
+ * record to write in *record (else 0).
+ */
+static inline bool pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick,
+					unsigned int max, struct pfm_perf_period *pp,
+					struct pfm_pmd *p, u32 *record)
+{
+	if (likely(tick == t->tick && !t->on && t->count < max)) {
+		t->count++;
+		*record = 0;
+		return false;
+	}
+	return __pfm_perf_throttle_at(t, tick, max, pp, p, record);
+}
+
+/*
+ * A software event whose overflow the kernel took in kernel mode (a clock's
+ * timer interrupting the kernel) is not sampled when the event excludes the
+ * kernel, as 6.1's perf_exclude_event() drops it; its period is still counted.
+ * A hardware counter that excludes the kernel counts no kernel event: an IP in
+ * the kernel is its interrupt's skid, and the sample stays.  at: the overflow's
+ * pfm_overflow_where().
+ */
+static inline bool pfm_perf_sample_excluded(const struct perf_event_attr *attr,
+					    const struct pfm_ovfl_where *at)
+{
+	return pfm_perf_swevent(attr) && attr->exclude_kernel && at && at->kernel;
+}
+
+/* The sample's IP, and its misc level (PERF_RECORD_MISC_USER or _KERNEL). */
+static inline u64 pfm_perf_sample_ip(const struct pfm_ovfl_where *at, bool counts_kernel,
+				     u16 *misc)
+{
+	if (at && at->kernel && counts_kernel) {
+		*misc = PERF_RECORD_MISC_KERNEL;
+		return at->ip;
+	}
+	*misc = PERF_RECORD_MISC_USER;
+	/* in user mode, the interrupt's IP is where the thread is */
+	return at && !at->kernel ? at->ip : pfm_user_ip();
+}
 
 #endif /* _PERFMON_PERF_OVERFLOW_H */

@@ -273,15 +273,20 @@ int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg)
 	return ret;
 }
 
-/* Copies len bytes at the ring position pos, across the end if need be. */
-static void pfm_perf_ring_copy(struct pfm_perf_ring *r, u64 pos, const void *src,
+/*
+ * Copies len bytes at the ring position pos, across the end if need be.  Records
+ * are whole u64 words at word positions (their sizes are, and the head moves by
+ * them): copied a word at a time, a sample's few words cost less than memcpy()'s
+ * setup (and its byte-counting string move).
+ */
+static void pfm_perf_ring_copy(struct pfm_perf_ring *r, u64 pos, const u64 *src,
 			       size_t len)
 {
-	size_t off = pos & (r->data_size - 1);
-	size_t first = min_t(size_t, len, r->data_size - off);
+	u64 *data = r->data;
+	size_t mask = (r->data_size >> 3) - 1, i, at = pos >> 3;
 
-	memcpy(r->data + off, src, first);
-	memcpy(r->data, src + first, len - first);
+	for (i = 0; i < len >> 3; i++)
+		data[(at + i) & mask] = src[i];
 }
 
 /* The PERF_RECORD_LOST that precedes the next record, in w; its size in bytes. */
@@ -306,30 +311,18 @@ static void pfm_perf_ring_wakeup(struct pfm_perf_ring *r)
 }
 
 /*
- * Writes the record rec (its header first, sizes in u64 words) into the ring
- * ev's output goes to, whole or not at all; interrupts may be on or off.
+ * Writes the record rec (its header first, sizes in u64 words) into r, whole or
+ * not at all, after the LOST record lrec of lsize bytes if lsize; r->lock held.
  */
-void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample)
+static __always_inline void pfm_perf_ring_store(struct pfm_perf_event *ev,
+						struct pfm_perf_ring *r, const u64 *rec,
+						bool sample, const u64 *lrec, unsigned int lsize)
 {
 	const struct perf_event_header *h = (const void *)rec;
-	struct pfm_perf_ring *r;
-	u64 lrec[16], tail, space, pos, written;
-	unsigned int lsize = 0, size;
-	unsigned long flags;
+	unsigned int size = lsize + h->size;
+	u64 tail, space, pos, written;
 	bool wake = false;
 
-	rcu_read_lock();
-	r = pfm_perf_out_ring(ev);
-	if (!r || !r->data_size)
-		goto out_rcu;
-	raw_spin_lock_irqsave(&r->lock, flags);
-	if (r->paused) {
-		r->lost++;
-		goto out;
-	}
-	if (r->lost)
-		lsize = pfm_perf_lost_record(ev, r->lost, lrec);
-	size = lsize + h->size;
 	if (r->writable) {
 		tail = READ_ONCE(r->page->data_tail);
 		/* the reader's loads of the data before its store of the tail */
@@ -338,7 +331,7 @@ void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample)
 				      CIRC_SPACE(r->head, tail, r->data_size);
 		if (space < size) {
 			r->lost++;
-			goto out;
+			return;
 		}
 	}
 	/* backward: the block ends at the head, which goes down to its start */
@@ -363,8 +356,61 @@ void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample)
 	}
 	if (wake)
 		pfm_perf_ring_wakeup(r);
-out:
-	raw_spin_unlock_irqrestore(&r->lock, flags);
-out_rcu:
+}
+
+/* The same after records were lost: a LOST record first (out of line, seldom). */
+static noinline void pfm_perf_ring_put_lost(struct pfm_perf_event *ev, struct pfm_perf_ring *r,
+					    const u64 *rec, bool sample)
+{
+	u64 lrec[16];
+
+	pfm_perf_ring_store(ev, r, rec, sample, lrec, pfm_perf_lost_record(ev, r->lost, lrec));
+}
+
+/* A record into r, r->lock held: whole, or lost and counted. */
+static __always_inline void pfm_perf_ring_put_locked(struct pfm_perf_event *ev,
+						     struct pfm_perf_ring *r, const u64 *rec,
+						     bool sample)
+{
+	if (r->paused)
+		r->lost++;
+	else if (unlikely(r->lost))
+		pfm_perf_ring_put_lost(ev, r, rec, sample);
+	else
+		pfm_perf_ring_store(ev, r, rec, sample, NULL, 0);
+}
+
+/*
+ * Writes the record rec into the ring ev's output goes to (a record that is
+ * not a sample); interrupts may be on or off.
+ */
+void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec)
+{
+	struct pfm_perf_ring *r;
+	unsigned long flags;
+
+	rcu_read_lock();
+	r = pfm_perf_out_ring(ev);
+	if (r && r->data_size) {
+		raw_spin_lock_irqsave(&r->lock, flags);
+		pfm_perf_ring_put_locked(ev, r, rec, false);
+		raw_spin_unlock_irqrestore(&r->lock, flags);
+	}
 	rcu_read_unlock();
+}
+
+/*
+ * The same for a sample, on the overflow path: interrupts are off, which keeps
+ * the ring (an RCU reader, output.c) and leaves nothing to save around its lock.
+ */
+void pfm_perf_ring_write_irqs_off(struct pfm_perf_event *ev, const u64 *rec)
+{
+	struct pfm_perf_ring *r = pfm_perf_out_ring(ev);
+
+	lockdep_assert_irqs_disabled();
+	if (!r || !r->data_size)
+		return;
+	raw_spin_lock(&r->lock);
+	pfm_perf_ring_put_locked(ev, r, rec, true);
+	raw_spin_unlock(&r->lock);
 }

@@ -56,7 +56,8 @@ struct pfm_perf_ring {
 struct pfm_perf_ring *pfm_perf_ring_alloc(const struct pfm_perf_event *ev,
 					  unsigned long data_pages, bool writable);
 void pfm_perf_ring_destroy(struct pfm_perf_ring *r);
-void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec, bool sample);
+void pfm_perf_ring_write(struct pfm_perf_event *ev, const u64 *rec);
+void pfm_perf_ring_write_irqs_off(struct pfm_perf_event *ev, const u64 *rec);
 int pfm_perf_route(struct pfm_perf_event *ev, unsigned int s, bool on);
 struct pfm_perf_ring *pfm_perf_out_ring(const struct pfm_perf_event *ev);
 int pfm_perf_ring_pause(struct pfm_perf_event *ev, unsigned long arg);

@@ -95,9 +95,29 @@ static u64 pfm_perf_primary_id(const struct pfm_perf_event *ev)
 	return ev->parent ? ev->parent->id : ev->id;
 }
 
+/* pid's number in ns, as pid_nr_ns() gives it (0 where pid has none there) */
+static __always_inline u32 pfm_perf_nr_in(const struct pid *pid, const struct pid_namespace *ns)
+{
+	if (pid && ns->level <= pid->level && pid->numbers[ns->level].ns == ns)
+		return pid->numbers[ns->level].nr;
+	return 0;
+}
+
+/*
+ * The sampled thread's pid and tid in its own pid namespace, as task_tgid_vnr()
+ * and task_pid_vnr() give them, without their RCU section and namespace lookup
+ * twice over: interrupts are off (an RCU reader), and current's active namespace
+ * is its thread pid's last level, where the thread group's pid has a number too.
+ */
 static u64 pfm_perf_tid(void)
 {
-	return (u64)(u32)task_tgid_vnr(current) | (u64)(u32)task_pid_vnr(current) << 32;
+	const struct pid *tp = task_pid(current);
+	const struct pid_namespace *ns;
+
+	if (unlikely(!tp))
+		return 0;
+	ns = tp->numbers[tp->level].ns;
+	return (u64)pfm_perf_nr_in(task_tgid(current), ns) | (u64)tp->numbers[tp->level].nr << 32;
 }
 
 /* The sample_id_all trailer of a non-sample record of ev, in w; its words. */
@@ -165,7 +185,7 @@ void pfm_perf_throttle_record(struct pfm_perf_event *ev, u32 type)
 	h->type = type;
 	h->misc = 0;
 	h->size = n * sizeof(u64);
-	pfm_perf_ring_write(ev, w, false);
+	pfm_perf_ring_write(ev, w);
 }
 
 /* The live time of the context's sets together, and of set, now (in the live thread). */
@@ -337,6 +357,29 @@ void pfm_perf_sample_exit(void)
 }
 
 /*
+ * What an overflow does besides the record, each for an attribute few events
+ * have: tested here, so that a plain sample makes none of the calls.
+ */
+static __always_inline int pfm_perf_sample_async(struct pfm_perf_event *ev)
+{
+	if (unlikely(ev->attr.sigtrap))
+		pfm_perf_sigtrap(ev);
+	return atomic_read(&ev->event_limit) ? pfm_perf_async_overflow(ev) : POLL_IN;
+}
+
+static __always_inline void pfm_perf_sample_after(struct pfm_perf_event *ev, int kill,
+						  u16 misc, u64 ip, u64 time)
+{
+	const struct pfm_perf_event *o = ev->parent ? ev->parent : ev;
+
+	if (READ_ONCE(o->fasync))
+		pfm_perf_async_signal(ev, kill);
+	/* a kernel IP is in no mapping of the thread's to report */
+	if (ev->attr.mmap || ev->attr.mmap2)
+		pfm_perf_sb_sample(ev, misc == PERF_RECORD_MISC_USER ? ip : 0, time);
+}
+
+/*
  * PMD pmd of ev's counter overflowed (ctx->lock held, interrupts off, in the
  * sampled thread): one PERF_RECORD_SAMPLE, then the reset's period is counted.
  */
@@ -345,6 +388,7 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 {
 	struct pfm_perf_counter *c = &ev->target->sets[set->id].counters[ev->counter];
 	u64 *w = this_cpu_ptr(pfm_perf_sample_bufs), st = ev->attr.sample_type;
+	const struct pfm_ovfl_where *at = pfm_overflow_where();
 	struct perf_event_header *h = (struct perf_event_header *)w;
 	struct pfm_pmd *p = pfm_set_pmd(set, pmd);
 	u64 ip, time = local_clock();
@@ -357,15 +401,14 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	 * sampled.  Past REFRESH's limit, until the disable, nothing is sampled.
 	 */
 	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || READ_ONCE(ev->limit_hit) ||
-	    pfm_perf_sample_excluded(&ev->attr)) {
+	    pfm_perf_sample_excluded(&ev->attr, at)) {
 		pfm_perf_period_done(ev, c, p, time);
 		return;
 	}
 	if (pfm_perf_throttled(ev, c, p, time))
 		return;
-	pfm_perf_sigtrap(ev);
-	kill = pfm_perf_async_overflow(ev);
-	ip = pfm_perf_sample_ip(!ev->attr.exclude_kernel, &misc);
+	kill = pfm_perf_sample_async(ev);
+	ip = pfm_perf_sample_ip(at, !ev->attr.exclude_kernel, &misc);
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		w[n++] = pfm_perf_primary_id(ev);
 	if (st & PERF_SAMPLE_IP)
@@ -395,10 +438,8 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	h->size = n * sizeof(u64);
 	/* the sample's time: one reading of the clock per sample */
 	pfm_perf_period_done(ev, c, p, time);
-	pfm_perf_ring_write(ev, w, true);
-	pfm_perf_async_signal(ev, kill);
-	/* a kernel IP is in no mapping of the thread's to report */
-	pfm_perf_sb_sample(ev, misc == PERF_RECORD_MISC_USER ? ip : 0, time);
+	pfm_perf_ring_write_irqs_off(ev, w);
+	pfm_perf_sample_after(ev, kill, misc, ip, time);
 }
 
 struct pfm_perf_new_period {

@@ -158,7 +158,7 @@ void pfm_perf_sb_map_record(struct pfm_perf_event *ev, const struct pfm_perf_mma
 	h->type = ev->attr.mmap2 ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP;
 	h->misc = PERF_RECORD_MISC_USER | (vf & VM_EXEC ? 0 : PERF_RECORD_MISC_MMAP_DATA);
 	h->size = n * sizeof(u64);
-	pfm_perf_ring_write(ev, buf, false);
+	pfm_perf_ring_write(ev, buf);
 	/* its ring knows it now: no sample in it reports it again */
 	if (vf & VM_EXEC) {
 		struct pfm_perf_ring *r = pfm_perf_ring_get(ev);

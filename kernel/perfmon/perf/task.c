@@ -212,7 +212,7 @@ void pfm_perf_task_record(struct pfm_perf_event *ev, const struct pfm_perf_task_
 	/* as perf_events: attr.comm_exec only tells that the kernel knows the flag */
 	h->misc = tr->misc;
 	h->size = n * sizeof(u64);
-	pfm_perf_ring_write(ev, w, false);
+	pfm_perf_ring_write(ev, w);
 }
 
 static bool pfm_perf_task_wants(const struct pfm_perf_event *ev, u32 type)

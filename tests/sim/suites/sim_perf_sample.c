@@ -69,7 +69,8 @@ static void on_sample(struct pfm_context *ctx, struct pfm_event_set *set, unsign
 	}
 	ck_assert_uint_lt(s->n, MAX_SAMPLES);
 	i = s->n++;
-	s->ip[i] = pfm_perf_sample_ip(!(s->ev.excl & EX_U), &s->misc[i]);
+	s->ip[i] = pfm_perf_sample_ip(pfm_overflow_where(), !(s->ev.excl & EX_U),
+					&s->misc[i]);
 	s->period[i] = s->per.period;
 	if (s->member >= 0)
 		s->member_count[i] = pfm_pmd_value(ctx, set, pfm_perf_counter_pmd(s->member));
