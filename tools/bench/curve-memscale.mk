@@ -10,15 +10,16 @@
 #
 # MEMSCALE_ROUNDS=n (5), MEMSCALE_THREADS=1,100,1000, MEMSCALE_EVENTS=1,2,4,8,16,
 # MEMSCALE_SHIM=0 (no shim column), MEMSCALE_SITES=1 (objects by call site for
-# every measure's first round), handed to the guest on its command line.
+# every measure's first round), MEMSCALE_TIME=1 (each measure's guest time),
+# handed to the guest on its command line.
 .PHONY: bench-memscale
 BENCH_CURVES += bench-memscale
 
 MEMSCALE_ENV := $(foreach v,MEMSCALE_ROUNDS MEMSCALE_THREADS MEMSCALE_EVENTS MEMSCALE_SHIM \
-		  MEMSCALE_SITES,$(if $($(v)),$(v)=$($(v))))
-MEMSCALE_SRCS := $(addprefix $(TOP)/tools/bench/,memscale_bench.c memscale_out.c kmem_trace.c \
+		  MEMSCALE_SITES MEMSCALE_TIME,$(if $($(v)),$(v)=$($(v))))
+MEMSCALE_SRCS := $(addprefix $(TOP)/tools/bench/,memscale_bench.c memscale_out.c kmem_trace.c kmem_raw.c \
 		   mem_meas.c bench_common.c)
-MEMSCALE_HDRS := $(addprefix $(TOP)/tools/bench/,memscale.h kmem_trace.h mem_meas.h \
+MEMSCALE_HDRS := $(addprefix $(TOP)/tools/bench/,memscale.h kmem_trace.h kmem_raw.h mem_meas.h \
 		   bench_common.h)
 
 $(B)/guest/bin/memscale_bench: $(MEMSCALE_SRCS) $(MEMSCALE_HDRS) $(B)/lib/libperfmon.a \

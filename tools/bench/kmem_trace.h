@@ -16,9 +16,10 @@
  *            lies in (page tables, buffers, pages a driver takes itself)
  *   percpu   per-CPU allocations, all CPUs' copies
  *
- * Needs tracefs at /sys/kernel/tracing and one kernel virtual address for all
- * slab objects' pages, the direct map, covering physical memory within its
- * first GiB (the guest has 1 GiB): an object's page is found from its address.
+ * Needs tracefs at /sys/kernel/tracing (kmem_raw.h reads it) and one kernel
+ * virtual address for all slab objects' pages, the direct map, covering physical
+ * memory within its first GiB (the guest has 1 GiB): an object's page is found
+ * from its address.
  */
 #ifndef _PFM_BENCH_KMEM_TRACE_H
 #define _PFM_BENCH_KMEM_TRACE_H

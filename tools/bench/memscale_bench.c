@@ -22,7 +22,8 @@
  * the rise of VmallocUsed; the fall of free pages (whole slabs) is beside it.
  *
  * MEMSCALE_ROUNDS (5), MEMSCALE_SITES=1: the objects by call site in the first
- * round of every measure (by default for the largest thread count only).
+ * round of every measure (by default for the largest thread count only),
+ * MEMSCALE_TIME=1: the guest time of each measure, and of reading its trace.
  * Output: a table, the goals, and one line "BENCH-MEMSCALE-JSON: {...}".
  */
 #define _GNU_SOURCE
@@ -34,6 +35,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perfmon.h"
@@ -141,6 +143,9 @@ static void measure(struct ms_point *p, enum ms_tool tool, int round, int sites,
 	int t, i, nfd = 0;
 	double per = p->by_event ? p->events : p->threads;
 
+	struct timespec ts, t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	start_threads(p->threads);
 	mem_now(before);
 	kmem_trace_start();
@@ -148,7 +153,14 @@ static void measure(struct ms_point *p, enum ms_tool tool, int round, int sites,
 		nfd = open_thread(tool, t, p->events);
 	/* the deferred frees of what the opening took and gave back */
 	usleep(300 * 1000);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	kmem_trace_stop(k);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (getenv("MEMSCALE_TIME"))
+		fprintf(stderr, "memscale: %s %d x %d: trace read in %.3f s, since start %.3f s\n",
+			ms_tool_name[tool], p->threads, p->events,
+			t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+			t1.tv_sec - ts.tv_sec + (t1.tv_nsec - ts.tv_nsec) / 1e9);
 	if (!round)
 		kmem_trace_top(p->top[tool], sizeof(p->top[tool]), per, 3);
 	if (!round && sites) {
