@@ -151,7 +151,12 @@ static void measure(struct ms_point *p, enum ms_tool tool, int round, int sites,
 	kmem_trace_start();
 	for (t = 0; t < p->threads; t++)
 		nfd = open_thread(tool, t, p->events);
-	/* the deferred frees of what the opening took and gave back */
+	/*
+	 * The counters read while the trace records (reading the trace takes the
+	 * program's own memory), then the deferred frees of what the opening and
+	 * the reads took and gave back.
+	 */
+	mem_now(after);
 	usleep(300 * 1000);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	kmem_trace_stop(k);
@@ -169,7 +174,6 @@ static void measure(struct ms_point *p, enum ms_tool tool, int round, int sites,
 		       p->by_event ? "event" : "thread");
 		kmem_trace_print_sites(per);
 	}
-	mem_now(after);
 	for (t = 0; t < p->threads; t++)
 		for (i = nfd - 1; i >= 0; i--)
 			close(fds[t][i]);
