@@ -167,7 +167,7 @@ static void measure(struct ms_point *p, enum ms_tool tool, int round, int sites,
 			t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9,
 			t1.tv_sec - ts.tv_sec + (t1.tv_nsec - ts.tv_nsec) / 1e9);
 	if (!round)
-		kmem_trace_top(p->top[tool], sizeof(p->top[tool]), per, 3);
+		kmem_trace_top(p->top[tool], sizeof(p->top[tool]), per, 4);
 	if (!round && sites) {
 		printf("  %s, %d threads of %d events: objects by call site, pages by flags, "
 		       "bytes per %s\n", ms_tool_name[tool], p->threads, p->events,

@@ -18,13 +18,38 @@ const char *const ms_value_name[MS_NV] = {
 };
 
 struct goal {
-	char goal[200], note[600];
+	char goal[200], note[1024];
 	double figure, limit;
 	const char *cmp;
 };
 
 static struct goal goals[MAX_GOALS];
 static int ngoals;
+
+/* What the call sites that stand out in perfmon's figures allocate. */
+static const struct {
+	const char *site, *what;
+} whys[] = {
+	{ "pfm_set_alloc", "an event set's register arrays, a slot for every register the PMU "
+	  "implements (the software PMU: 64 PMDs, 64 PMCs) whatever the events programmed" },
+	{ "proc_alloc_inode", "two proc inodes and two dentries (__d_alloc) of /proc/PID/maps, "
+	  "which the attach's read-access check opens on perfmon's private proc mount "
+	  "(kernel/perfmon/access.c) and the dcache keeps until the thread exits" },
+	{ "pfm_perf_target_get", "the perf layer's target (struct pfm_perf_target: rows of "
+	  "counters for 8 sets and its scratch rows), zeroed whole for every thread" },
+	{ "pfm_perf_event_alloc", "the perf layer's struct pfm_perf_event of each event, "
+	  "beside its target's perfmon context and set" },
+};
+
+/* The explanations of the sites named in top, appended to note. */
+static void explain(char *note, size_t len, const char *top)
+{
+	size_t i, at = strlen(note);
+
+	for (i = 0; i < sizeof(whys) / sizeof(whys[0]) && at < len; i++)
+		if (strstr(top, whys[i].site))
+			at += snprintf(note + at, len - at, "; %s: %s", whys[i].site, whys[i].what);
+}
 
 static const char *unit(const struct ms_point *p)
 {
@@ -83,7 +108,7 @@ static void add_goal(double figure, double limit, const char *cmp, const char *g
 static void goal_points(const struct ms_curve_data *c, enum ms_tool tool, const char *what)
 {
 	const struct ms_point *w = &c->p[0];
-	char goal[200], note[600];
+	char goal[200], note[1024];
 	int i;
 
 	for (i = 1; i < c->n; i++)
@@ -95,6 +120,7 @@ static void goal_points(const struct ms_curve_data *c, enum ms_tool tool, const 
 		 "the largest by call site: %s; perf_events': %s", count(w), unit(w),
 		 ms_tool_name[tool], w->s[tool][V_KERNEL].med, unit(w),
 		 w->s[MS_PERF][V_KERNEL].med, w->top[tool], w->top[MS_PERF]);
+	explain(note, sizeof(note), w->top[tool]);
 	add_goal(w->ratio[tool].med, 1.0, "<=", goal, note);
 }
 
@@ -103,7 +129,7 @@ static void goal_flat(const struct ms_curve_data *c, enum ms_tool tool)
 {
 	const struct ms_point *lo = &c->p[0], *hi = &c->p[0];
 	const struct ms_point *plo = &c->p[0], *phi = &c->p[0];
-	char goal[200], note[600];
+	char goal[200], note[1024];
 	int i;
 
 	for (i = 1; i < c->n; i++) {
@@ -123,6 +149,7 @@ static void goal_flat(const struct ms_curve_data *c, enum ms_tool tool)
 	snprintf(note, sizeof(note), "%.0f bytes per thread at %d threads (%s), %.0f at %d (%s)",
 		 hi->s[tool][V_KERNEL].med, hi->threads, hi->top[tool], lo->s[tool][V_KERNEL].med,
 		 lo->threads, lo->top[tool]);
+	explain(note, sizeof(note), hi->top[tool]);
 	add_goal(hi->s[tool][V_KERNEL].med / lo->s[tool][V_KERNEL].med, FLAT_LIMIT, "<=", goal,
 		 note);
 }
