@@ -55,7 +55,8 @@ def main():
                          % (path, i + 1, title))
         lines += ["set xlabel '%s'" % xlabel, "set ylabel '%s'" % ylabel,
                   "set logscale x 10" if key == "threads" else "set logscale x 2",
-                  "set yrange [0:*]", "set grid", "set key top right",
+                  "set yrange [0:*]", "set grid",
+                  "set key %s right" % ("center" if key == "threads" else "top"),
                   "plot " + ", ".join(plots)]
     lines.append("unset multiplot")
     subprocess.run(["gnuplot"], input="\n".join(lines).encode(), check=True)
