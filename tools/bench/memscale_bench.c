@@ -147,6 +147,8 @@ static void measure(struct ms_point *p, enum ms_tool tool, int round, int sites,
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	start_threads(p->threads);
+	/* copied now, after the fork shared them: not while the fds are written in them */
+	memset(fds, 0, sizeof(fds));
 	mem_now(before);
 	kmem_trace_start();
 	for (t = 0; t < p->threads; t++)
@@ -238,7 +240,6 @@ int main(void)
 	if (setrlimit(RLIMIT_NOFILE, &rl) || dup2(0, rl.rlim_cur - 1) < 0)
 		die("the fd table");
 	close(rl.rlim_cur - 1);
-	memset(fds, 0, sizeof(fds));
 	memset(tid, 0, sizeof(tid));
 	if (pfm_door() < 0)
 		die("perfmon's door");
