@@ -17,10 +17,11 @@ BENCH_CURVES += bench-memscale
 
 MEMSCALE_ENV := $(foreach v,MEMSCALE_ROUNDS MEMSCALE_THREADS MEMSCALE_EVENTS MEMSCALE_SHIM \
 		  MEMSCALE_SITES MEMSCALE_TIME,$(if $($(v)),$(v)=$($(v))))
-MEMSCALE_SRCS := $(addprefix $(TOP)/tools/bench/,memscale_bench.c memscale_out.c kmem_trace.c kmem_raw.c \
-		   mem_meas.c bench_common.c)
-MEMSCALE_HDRS := $(addprefix $(TOP)/tools/bench/,memscale.h kmem_trace.h kmem_raw.h mem_meas.h \
-		   bench_common.h)
+MEMSCALE_APPEND = $(strip $(BENCH_APPEND) $(MEMSCALE_ENV))
+MEMSCALE_SRCS := $(addprefix $(TOP)/tools/bench/,memscale_bench.c memscale_out.c \
+		   kmem_trace.c kmem_raw.c mem_meas.c bench_common.c)
+MEMSCALE_HDRS := $(addprefix $(TOP)/tools/bench/,memscale.h kmem_trace.h kmem_raw.h \
+		   mem_meas.h bench_common.h)
 
 $(B)/guest/bin/memscale_bench: $(MEMSCALE_SRCS) $(MEMSCALE_HDRS) $(B)/lib/libperfmon.a \
 			       $(TOOLS_HDRS)
@@ -32,7 +33,7 @@ bench-memscale: module $(B)/guest/bin/memscale_bench
 	$(MKINITRAMFS) $(B)/bench/memscale.cpio.gz $(TOP)/tools/bench/run-memscale.sh \
 		$(PFM_KO):/lib/perfmon.ko $(B)/guest/bin/memscale_bench:/bin/memscale_bench
 	$(BENCH_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/bench/memscale.cpio.gz \
-		$(if $(strip $(BENCH_APPEND) $(MEMSCALE_ENV)),--append "$(strip $(BENCH_APPEND) $(MEMSCALE_ENV))") \
+		$(if $(MEMSCALE_APPEND),--append "$(MEMSCALE_APPEND)") \
 		--timeout 1800 --log $(B)/bench/memscale.log
 	@sed -n 's/^BENCH-MEMSCALE-JSON: //p' $(B)/bench/memscale.log | tr -d '\r' \
 		> $(B)/bench/memscale.json

@@ -22,7 +22,10 @@
 
 const char *const kmem_trace_name[KT_N] = { "objects", "pages", "percpu" };
 
-/* What a key of the table is (an object's address, a page's frame number ...): an entry is a key and its kind */
+/*
+ * An entry of the table is a key and what it is: an object's address, a page's
+ * frame number ...
+ */
 enum kind { K_FREE, K_GONE, K_OBJ, K_PERCPU, K_PAGE, K_OBJ_PAGE };
 
 struct entry {
