@@ -78,6 +78,18 @@ void die(const char *what)
 	exit(1);
 }
 
+int bench_perf_open(int pid, int config, int group, unsigned long long period)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	bench_perf_attr(&a, config, group, period);
+	fd = syscall(SYS_perf_event_open, &a, pid, -1, group, 0);
+	if (fd < 0)
+		die("perf_event_open");
+	return fd;
+}
+
 void bench_perf_attr(struct perf_event_attr *a, int config, int group,
 		     unsigned long long period)
 {
@@ -89,18 +101,6 @@ void bench_perf_attr(struct perf_event_attr *a, int config, int group,
 	a->read_format = PERF_FORMAT_GROUP;
 	a->sample_period = period;
 	a->sample_type = period ? PERF_SAMPLE_IP | PERF_SAMPLE_TID : 0;
-}
-
-int bench_perf_open(int pid, int config, int group, unsigned long long period)
-{
-	struct perf_event_attr a;
-	int fd;
-
-	bench_perf_attr(&a, config, group, period);
-	fd = syscall(SYS_perf_event_open, &a, pid, -1, group, 0);
-	if (fd < 0)
-		die("perf_event_open");
-	return fd;
 }
 
 pid_t bench_start_ponger(int ping[2], int pong[2])
