@@ -99,9 +99,13 @@ bench-mux: module $(B)/guest/bin/mux_bench
 BENCH_STAT := $(TOP)/tools/bench/bench_common.c $(TOP)/tools/bench/bench_common.h
 
 # the guest's benchmarks against perf_events: ops_bench (with its sampling
-# operation, ops_sample.c) and mem_bench
+# operation, ops_sample.c) and mem_bench (with mem_meas.c)
 BENCH_SRCS_ops := $(TOP)/tools/bench/ops_sample.c
 $(B)/guest/bin/ops_bench: $(BENCH_SRCS_ops) $(TOP)/tools/bench/ops_sample.h
+# the memory counters, mem_bench's and curve-memscale.mk's
+MEM_MEAS := $(TOP)/tools/bench/mem_meas.c $(TOP)/tools/bench/mem_meas.h
+BENCH_SRCS_mem := $(TOP)/tools/bench/mem_meas.c
+$(B)/guest/bin/mem_bench: $(MEM_MEAS)
 $(B)/guest/bin/%_bench: $(TOP)/tools/bench/%_bench.c $(BENCH_STAT) $(B)/lib/libperfmon.a \
 			$(TOOLS_HDRS)
 	@mkdir -p $(@D)

@@ -25,23 +25,36 @@ const int bench_perf_ev[BENCH_NEV] = {
 	PERF_COUNT_SW_CPU_MIGRATIONS,
 };
 
+int bench_pfm_program(int fd, unsigned int set, int n)
+{
+	struct pfarg_pmc pc[BENCH_PFM_MAX];
+	struct pfarg_pmd pd[BENCH_PFM_MAX];
+	int i;
+
+	if (n > BENCH_PFM_MAX)
+		return -1;
+	memset(pc, 0, n * sizeof(pc[0]));
+	memset(pd, 0, n * sizeof(pd[0]));
+	for (i = 0; i < n; i++) {
+		pc[i].reg_num = PFM_SW_FIRST_PMC + i;
+		pc[i].reg_set = set;
+		pc[i].reg_value = PFM_SW_PMC(bench_pfm_ev[i % BENCH_NEV]) | PFM_SW_PMC_OS;
+		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
+		pd[i].reg_set = set;
+	}
+	if (pfm_write_pmcs(fd, pc, n * sizeof(pc[0])) || pfm_write_pmds(fd, pd, n * sizeof(pd[0])))
+		return -1;
+	return 0;
+}
+
 int bench_pfm_four(void)
 {
-	struct pfarg_pmc pc[BENCH_NEV];
-	struct pfarg_pmd pd[BENCH_NEV];
-	int i, fd;
+	int fd;
 
 	fd = pfm_create_context(0);
 	if (fd < 0)
 		return -1;
-	memset(pc, 0, sizeof(pc));
-	memset(pd, 0, sizeof(pd));
-	for (i = 0; i < BENCH_NEV; i++) {
-		pc[i].reg_num = PFM_SW_FIRST_PMC + i;
-		pc[i].reg_value = PFM_SW_PMC(bench_pfm_ev[i]) | PFM_SW_PMC_OS;
-		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
-	}
-	if (pfm_write_pmcs(fd, pc, sizeof(pc)) || pfm_write_pmds(fd, pd, sizeof(pd))) {
+	if (bench_pfm_program(fd, 0, BENCH_NEV)) {
 		close(fd);
 		return -1;
 	}
@@ -82,18 +95,24 @@ int bench_perf_open(int pid, int config, int group, unsigned long long period)
 	struct perf_event_attr a;
 	int fd;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = config;
-	a.disabled = group < 0;
-	a.read_format = PERF_FORMAT_GROUP;
-	a.sample_period = period;
-	a.sample_type = period ? PERF_SAMPLE_IP | PERF_SAMPLE_TID : 0;
+	bench_perf_attr(&a, config, group, period);
 	fd = syscall(SYS_perf_event_open, &a, pid, -1, group, 0);
 	if (fd < 0)
 		die("perf_event_open");
 	return fd;
+}
+
+void bench_perf_attr(struct perf_event_attr *a, int config, int group,
+		     unsigned long long period)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = config;
+	a->disabled = group < 0;
+	a->read_format = PERF_FORMAT_GROUP;
+	a->sample_period = period;
+	a->sample_type = period ? PERF_SAMPLE_IP | PERF_SAMPLE_TID : 0;
 }
 
 pid_t bench_start_ponger(int ping[2], int pong[2])

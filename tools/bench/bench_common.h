@@ -17,6 +17,13 @@ extern const int bench_perf_ev[BENCH_NEV];
  */
 int bench_pfm_four(void);
 
+/*
+ * Programs n PMCs and PMDs of set in the context fd as bench_pfm_four() does, PMC i
+ * counting event i modulo 4: 0, or -1 (n above BENCH_PFM_MAX, a call failed).
+ */
+#define BENCH_PFM_MAX	16
+int bench_pfm_program(int fd, unsigned int set, int n);
+
 struct stat3 {
 	double p25, med, p75;
 };
@@ -36,6 +43,10 @@ void bench_pin(int cpu);
  * period if not 0.  Dies on failure.
  */
 int bench_perf_open(int pid, int config, int group, unsigned long long period);
+/* bench_perf_open()'s attributes, for another opener (the shim's) */
+struct perf_event_attr;
+void bench_perf_attr(struct perf_event_attr *a, int config, int group,
+		     unsigned long long period);
 
 #include <sys/types.h>
 

@@ -22,13 +22,9 @@
  * The case's objects (and their fds, files and mappings) are the measured cost; the
  * objects a case builds on (the contexts under "set" and "page", the events under
  * "page") are opened before its baseline.  Sets are created before attaching (after,
- * it is EBUSY), so those contexts stay detached.  Three measures of the rise:
- *
- *   slab     /proc/slabinfo: the sum of active objects times their size
- *   vmalloc  /proc/meminfo VmallocUsed
- *   total    the fall of free pages (/proc/zoneinfo, the per-CPU lists' included):
- *            pages, whatever took them (slab, vmalloc, page tables, the counts
- *            page, perf's ring)
+ * it is EBUSY), so those contexts stay detached.  Three measures of the rise
+ * (mem_meas.h): slab objects, vmalloc, and total (the fall of free pages:
+ * whatever took them, slab, vmalloc, page tables, the counts page, perf's ring).
  *
  * The tools alternate first place from round to round; each figure is the median
  * over ROUNDS rounds with the 25th and 75th percentiles.  The guest runs nothing
@@ -52,6 +48,7 @@
 
 #include "perfmon.h"
 #include "bench_common.h"
+#include "mem_meas.h"
 
 #define NT		128		/* targets: objects per case and tool */
 #define NEV		BENCH_NEV
@@ -60,10 +57,8 @@
 
 enum tool { PERFMON, PERF, NTOOLS };
 enum { CASE_CONTEXT, CASE_SET, CASE_SMPL, CASE_PAGE, NCASES };
-enum { M_SLAB, M_VMALLOC, M_TOTAL, NMEAS };
 
 static const char *const case_name[NCASES] = { "context", "set", "smpl", "page" };
-static const char *const meas_name[NMEAS] = { "slab", "vmalloc", "total" };
 static const char *const tool_name[NTOOLS] = { "perfmon", "perf" };
 
 static pid_t target[NT];
@@ -77,92 +72,10 @@ struct objs {
 	size_t map_len;
 };
 
-static long long meminfo_kb(const char *field)
-{
-	char line[256];
-	long long v = -1;
-	size_t n = strlen(field);
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		die("/proc/meminfo");
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, field, n) && line[n] == ':')
-			v = atoll(line + n + 1);
-	fclose(f);
-	return v;
-}
-
-/*
- * Free pages, with those the per-CPU lists hold: MemFree leaves these out, and a
- * page freed by one round and taken by the next goes through them unseen.
- */
-static long long free_pages(void)
-{
-	char line[256];
-	long long v, sum = 0;
-	FILE *f = fopen("/proc/zoneinfo", "r");
-
-	if (!f)
-		die("/proc/zoneinfo");
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, " pages free %lld", &v) == 1 || sscanf(line, " count: %lld", &v) == 1)
-			sum += v;
-	fclose(f);
-	return sum;
-}
-
-static long long slab_bytes(void)
-{
-	char line[512], name[128];
-	long long active, num, size, sum = 0;
-	FILE *f = fopen("/proc/slabinfo", "r");
-
-	if (!f)
-		die("/proc/slabinfo");
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%127s %lld %lld %lld", name, &active, &num, &size) == 4)
-			sum += active * size;
-	fclose(f);
-	return sum;
-}
-
-/* Folds the per-CPU deltas of the memory counters into /proc/meminfo's figures. */
-static void stat_refresh(void)
-{
-	FILE *f = fopen("/proc/sys/vm/stat_refresh", "w");
-
-	if (!f || fputs("1\n", f) < 0 || fclose(f))
-		die("/proc/sys/vm/stat_refresh");
-}
-
-static void mem_now(long long *m)
-{
-	/* let RCU and deferred frees of the last case settle first */
-	usleep(300 * 1000);
-	stat_refresh();
-	m[M_SLAB] = slab_bytes();
-	m[M_VMALLOC] = meminfo_kb("VmallocUsed") * 1024;
-	m[M_TOTAL] = -free_pages() * page_size;
-}
-
 /* The four events in set of fd. */
 static void pfm_program(int fd, unsigned int set)
 {
-	struct pfarg_pmc pc[NEV];
-	struct pfarg_pmd pd[NEV];
-	int i;
-
-	memset(pc, 0, sizeof(pc));
-	memset(pd, 0, sizeof(pd));
-	for (i = 0; i < NEV; i++) {
-		pc[i].reg_num = PFM_SW_FIRST_PMC + i;
-		pc[i].reg_set = set;
-		pc[i].reg_value = PFM_SW_PMC(bench_pfm_ev[i]) | PFM_SW_PMC_OS;
-		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
-		pd[i].reg_set = set;
-	}
-	if (pfm_write_pmcs(fd, pc, sizeof(pc)) || pfm_write_pmds(fd, pd, sizeof(pd)))
+	if (bench_pfm_program(fd, set, NEV))
 		die("perfmon programming");
 }
 
@@ -382,7 +295,7 @@ int main(void)
 		for (tool = 0; tool < NTOOLS; tool++) {
 			printf("\"%s\": {", tool_name[tool]);
 			for (m = 0; m < NMEAS; m++)
-				json_stat(meas_name[m], s[c][tool][m], 0, m < NMEAS - 1 ? ", " : "}, ");
+				json_stat(mem_meas_name[m], s[c][tool][m], 0, m < NMEAS - 1 ? ", " : "}, ");
 		}
 		json_stat("perfmon_over_perf", ratio[c], 4, "}");
 	}
