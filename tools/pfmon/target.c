@@ -436,106 +436,14 @@ static int reap(struct pfmon_result *res)
 	return 0;
 }
 
-/*
- * The command, stopped before its exec under ptrace.  The child's failure to
- * exec comes back through errfd, so that no counts are printed for a command
- * that never ran.
- */
-/* In the command's child, ready: the exec, or why it failed on errfd. */
-static void __attribute__((noreturn)) command_exec(int errfd, int ready)
-{
-	int err;
-
-	if (ready)
-		execvp(opts.argv[0], opts.argv);
-	err = errno;
-	/* if the parent cannot hear it, it sees no report and an exit 127 */
-	if (write(errfd, &err, sizeof(err)) < 0)
-		_exit(126);
-	_exit(127);
-}
-
-static void command_fork(void)
-{
-	child = fork();
-	if (child < 0)
-		pfmon_fail("fork", errno, -1);
-}
-
+/* The command, stopped before its exec under ptrace (spawn.c). */
 static void spawn(int errfd_pair[2])
 {
-	int st;
-
-	command_fork();
-	if (!child) {
-		close(errfd_pair[0]);
-		command_exec(errfd_pair[1], !ptrace(PTRACE_TRACEME, 0, 0, 0) && !raise(SIGSTOP));
-	}
-	close(errfd_pair[1]);
-	while (waitpid(child, &st, __WALL) < 0)
-		if (errno != EINTR)
-			pfmon_fail("waitpid", errno, -1);
-	if (!WIFSTOPPED(st))
+	if (!spawn_traced(errfd_pair, &child))
 		return;		/* it failed: the caller reads why */
 	tracee(child)->stopped_once = 1;
 	/* until it runs, pfmon's exit must not leave it stopped */
 	ptrace(PTRACE_SETOPTIONS, child, 0, PTRACE_O_EXITKILL);
-}
-
-
-/*
- * Waits until the child is asleep in read() of fd, for up to 10 s: the system
- * calls it makes before it are not the command's, and a context started while
- * it still makes them would count some of them, as the race goes.
- */
-static void wait_child_read(int fd)
-{
-	struct timespec ts = { 0, 100000 };
-	char path[64], buf[64];
-	long nr, arg;
-	int i, f, n;
-
-	snprintf(path, sizeof(path), "/proc/%d/syscall", child);
-	for (i = 0; i < 100000; i++) {
-		f = open(path, O_RDONLY | O_CLOEXEC);
-		if (f < 0)
-			return;
-		n = read(f, buf, sizeof(buf) - 1);
-		close(f);
-		if (n <= 0)
-			return;
-		buf[n] = '\0';
-		if (sscanf(buf, "%ld %lx", &nr, &arg) == 2 && nr == SYS_read && arg == fd)
-			return;
-		nanosleep(&ts, NULL);
-	}
-}
-
-/*
- * The command for the kernel's inheritance: no ptrace at all.  The child waits
- * in read() on go until its context is attached and started (the attach takes
- * effect as it returns to user mode), then execs; pfmon's exit before that ends
- * the wait with nothing read, and the child with it.  Returns go's write end.
- */
-static int spawn_untraced(int errfd_pair[2])
-{
-	int go[2];
-	char c;
-
-	if (pipe2(go, O_CLOEXEC))
-		pfmon_fail("pipe2", errno, -1);
-	command_fork();
-	if (!child) {
-		close(errfd_pair[0]);
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);	/* pfmon is gone */
-		command_exec(errfd_pair[1], 1);
-	}
-	close(errfd_pair[1]);
-	wait_child_read(go[0]);
-	close(go[0]);
-	return go[1];
 }
 
 static long trace_options(void)
@@ -691,7 +599,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		if (pipe2(errpipe, O_CLOEXEC))
 			pfmon_fail("pipe2", errno, -1);
 		if (kernel_inherit())
-			go = spawn_untraced(errpipe);
+			go = spawn_untraced(errpipe, &child);
 		else
 			spawn(errpipe);
 	}
