@@ -99,12 +99,9 @@ pid=$!
 out=$(/bin/pfmon --no-inherit -e syscalls -p $pid) || fail "pfmon -p exited with $?"
 sys2=$(count syscalls)
 [ -n "$sys2" ] && [ "$sys2" -le $((sys - 10000)) ] || fail "pfmon -p --no-inherit: $sys2"
-# -p without ptrace, through the kernel's inheritance as for a command: after the
-# attach, 2 child processes then 2 threads, each with 5000 getppid and a 300 ms
-# sleep, counted exactly as above; no thread of the process nor of its children is
-# traced while pfmon runs (each looked at every 50 ms)
-# the threads of process $2 and of its children while process $1 runs: "N C T",
-# the most threads of $2 seen at once, 1 if a child was seen, the tracers seen
+# the threads of process $2 and of its children, every 50 ms while process $1
+# runs: "N C T...", the most threads of $2 seen at once, 1 if a child was seen,
+# and each thread seen traced, as tid:tracer
 watch_tracers() {
 	most=0 kids=0 tracers=
 	while [ "$(awk '$1 == "State:" { print $2 }' /proc/$1/status 2>/dev/null)" != Z ] &&
@@ -124,6 +121,10 @@ watch_tracers() {
 	done
 	echo "$most $kids$tracers"
 }
+# -p without ptrace, through the kernel's inheritance as for a command: after the
+# attach, 2 child processes then 2 threads, each with 5000 getppid and a 300 ms
+# sleep, counted exactly as above; no thread of the process nor of its children is
+# traced while pfmon runs
 out=$(/bin/pfmon -e syscalls -- $W -w 1 -s 5000 -l 300 -f 2 -T 2) || fail "pfmon exited with $?"
 cmd=$(count syscalls)
 $W -w 1000 -s 5000 -l 300 -f 2 -T 2 &
@@ -141,7 +142,9 @@ set -- $seen
 [ "$1" -ge 2 ] && [ "$2" = 1 ] && [ $# -eq 2 ] ||
 	fail "pfmon -p: the threads seen, a child seen, the tracers: $seen"
 # -I reads the same contexts, their live inheritors included: the intervals add up
-# to the same count exactly
+# to the same count exactly.  (On 2 CPUs, -I has been seen to lose counts of a
+# child read while it ran on the other CPU, for a command and with --per-thread
+# too, and not on 1 CPU: a kernel matter, which this test finds too.)
 $W -w 1000 -s 5000 -l 300 -f 2 -T 2 &
 pid=$!
 out=$(/bin/pfmon -I 100 -x ';' -e syscalls -p $pid) || fail "pfmon -I -p exited with $?"
