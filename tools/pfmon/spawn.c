@@ -9,9 +9,9 @@
  * no counts are printed for a command that never ran.
  */
 #define _GNU_SOURCE
-#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
