@@ -6,9 +6,10 @@
  * the event names, evsel.c turns the event list into registers of one or more
  * event sets and reads the counts back;
  * target.c makes one context per monitored thread or CPU and follows the
- * command's new threads and processes; muxlog.c estimates multiplexed counts
- * with error bounds; print.c writes the counts as text, print_perf.c as perf
- * stat's CSV or JSON;
+ * command's new threads and processes, spawn.c starts the command, groups.c
+ * sums the counts of what is printed apart; muxlog.c estimates multiplexed
+ * counts with error bounds; print.c writes the counts as text, print_perf.c as
+ * perf stat's CSV or JSON;
  * explain.c turns a refusal into one sentence; smpl.c samples (freq.c adapts
  * its period for -F) and sym.c names the sampled code (smpl.h, sym.h).
  */
@@ -18,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include <sys/types.h>
 
 #include "events.h"
 #include "perfmon.h"
@@ -152,6 +154,21 @@ struct pfmon_result {
 };
 typedef void (*pfmon_tick_fn)(const struct pfmon_group *now, int n, uint64_t at_ns);
 void target_run(struct pfmon_result *res, pfmon_tick_fn tick);
+void *pfmon_grow(void *p, int n, size_t size);	/* room for n + 1, or exit */
+
+/* groups.c: target.c's groups (what is printed apart), by index */
+int group_of(long target);
+void group_comm(int g);
+void groups_free(void);
+struct pfmon_count *group_retired(int g);
+struct pfmon_count *group_counts(int g);
+void groups_from_retired(int final);
+void groups_sum(struct pfmon_count *c, int final);
+const struct pfmon_group *groups_view(int *n);
+
+/* spawn.c: the command's process, its pid in *child */
+int spawn_traced(int errfd_pair[2], pid_t *child);
+int spawn_untraced(int errfd_pair[2], pid_t *child);
 
 /* print.c */
 void print_interval(const struct pfmon_group *delta, int n, uint64_t at_ns);

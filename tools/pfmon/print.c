@@ -29,10 +29,14 @@
  * The count of an event: exact with one set; with several, the estimate muxlog.c
  * made at the end of the run, or, for an interval (-I), the count scaled by the
  * share of time its set was live, as perf stat scales.  -1 when not counted.
+ * An interval may have counts and no time: a live thread's set duration, read
+ * from another CPU, can run ahead of its counts at one read and stand still at
+ * the next (seen in a guest whose CPUs' clocks differ); with one set the count
+ * is exact all the same.
  */
 static double estimate(const struct pfmon_count *c)
 {
-	if (!c->running)
+	if (!c->running && (!c->raw || c->enabled))
 		return -1;
 	if (c->running == c->enabled)
 		return (double)c->raw;

@@ -12,6 +12,21 @@
  * on a pipe until its context is attached and started, then execs, so the counts
  * cover it from its first instruction.
  *
+ * -p counts a running process the same way, without ptrace: each thread in
+ * /proc/PID/task gets an inherit context of pfmon's, so that a thread or child
+ * one of them creates gets its inheritor from the kernel before it runs.  A
+ * thread created by a thread not attached yet has none: pfmon reads the task
+ * list again, until a pass finds no thread without a context.  A thread that
+ * has one already (pfm_load_context fails with EEXIST) is skipped: it is an
+ * inheritor of one of pfmon's contexts, counted into it, or it has another
+ * tool's context, and then pfmon counts neither it nor what it creates (a
+ * thread has one context at most).  A thread listed after its creation but
+ * before the kernel gave it its inheritor (as it first returns to user mode)
+ * takes pfmon's context instead: it is counted all the same, from its first
+ * instruction, but the kernel counts its inheritor as lost, and so does the
+ * warning at the end.  The run ends when every thread of the process has
+ * ended (its pidfd says so: /proc still lists a zombie leader), or at ^C.
+ *
  * A read of an inherit context has its live children's counts, and its sets'
  * durations (pfm_getinfo_evtsets()) are its family's: -I reads it as any other.
  *
@@ -21,23 +36,23 @@
  * thread), sampling and several sets (a sampling format, which an inherit
  * context cannot have).  The command then stops at a SIGSTOP it sends itself
  * before exec, so that its context is attached and started before the exec.
- * With --no-inherit only the command's first thread is counted.
- *
- * -p follows a running process with ptrace too: its threads exist before pfmon
- * and each gets a context of pfmon's, and a thread made while pfmon reads the
- * task list would be found twice, by the list and by the kernel's inheritance;
- * so after attaching a context to each thread in /proc/PID/task pfmon
- * takes every thread with PTRACE_SEIZE, which neither stops nor signals it, with
- * the same options, and reads the task list again until no thread is new.  A
- * thread created from then on gets its context before its first instruction,
- * so its counts are exact.  A process pfmon may count but not seize (one a
- * debugger traces already) is counted without its new threads, with a warning.
- * -t counts the threads named, and only them.
+ * -p then attaches a context to each thread in /proc/PID/task and takes it with
+ * PTRACE_SEIZE, which neither stops nor signals it, with the same options, and
+ * reads the task list again until no thread is new (a thread made by a seized
+ * one is known by its clone event, and not attached twice).  A process pfmon
+ * may count but not seize (one a debugger traces already) is then counted
+ * without its new threads, with a warning.
+ * With --no-inherit only the command's first thread, or the threads -p finds at
+ * the start, are counted.  -t counts the threads named, and only them.
  *
  * A context whose thread ends (the kernel queues PFM_MSG_END) is read and
  * closed then: its counts join the retired ones of its group, and its fd and
- * its place in ctx_per_user_max are given back.  A group is what is printed
- * apart: every context (by default), a thread (--per-thread) or a CPU (-A).
+ * its place in ctx_per_user_max are given back.  Not an inherit context: its
+ * thread's new threads and children count into it until it is closed, also
+ * after its own thread's end (a main thread's pthread_exit, the others going
+ * on); it is read at each -I tick and closed at the end of the run.  A group is
+ * what is printed apart: every context (by default), a thread (--per-thread)
+ * or a CPU (-A).
  *
  * -I: the counts are read every interval, and once more at the end, whatever
  * ended the run, so that the last interval, partial, is printed too.
@@ -67,6 +82,8 @@ struct tctx {
 	struct smpl_buf *smpl;
 	const void *log;	/* the set switch log, with several sets */
 	struct freq_state freq;	/* -F */
+	int inherit;		/* PFM_FL_INHERIT: kept open after its thread's end */
+	int ended;		/* its thread ended (PFM_MSG_END) */
 };
 
 struct tracee {
@@ -76,20 +93,17 @@ struct tracee {
 
 static struct tctx *ctxs;
 static int nctx;
-struct tgroup {
-	struct pfmon_group out;		/* the counts given to the caller */
-	struct pfmon_count *retired;	/* of its closed contexts */
-};
-static struct tgroup *groups;
-static struct pfmon_group *out_groups;
-static int ngroups;
 static struct tracee *tracees;
 static int ntracees;
 static int sigpipe[2] = { -1, -1 };
 static pid_t child;
 static int seizing;		/* -p: the threads are seized, not children */
+static pid_t *known;		/* -p without ptrace: the threads seen in the task lists */
+static int nknown;
+static int pidfds[64];		/* -p without ptrace: each process's, -1 once it ended */
+static int ninherit;		/* contexts opened with PFM_FL_INHERIT */
 
-static void *grow(void *p, int n, size_t size)
+void *pfmon_grow(void *p, int n, size_t size)
 {
 	p = realloc(p, (n + 1) * size);
 	if (!p) {
@@ -107,66 +121,10 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* The thread's name, kept when the thread is gone already. */
-static void group_comm(struct tgroup *g)
-{
-	char path[64], buf[16];
-	FILE *f;
-
-	if (opts.aggr != AGGR_THREAD)
-		return;
-	snprintf(path, sizeof(path), "/proc/%ld/comm", g->out.id);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, sizeof(buf), f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		snprintf(g->out.comm, sizeof(g->out.comm), "%s", buf);
-	}
-	fclose(f);
-}
-
-/* The group of a thread or CPU, made on first use. */
-static int group_of(long target)
-{
-	long id = opts.aggr == AGGR_ALL ? -1 : target;
-	struct tgroup *g;
-	int i;
-
-	for (i = 0; i < ngroups; i++)
-		if (groups[i].out.id == id)
-			return i;
-	groups = grow(groups, ngroups, sizeof(*groups));
-	g = &groups[ngroups];
-	memset(g, 0, sizeof(*g));
-	g->out.id = id;
-	g->retired = calloc(opts.nev, sizeof(*g->retired));
-	g->out.count = calloc(opts.nev, sizeof(*g->out.count));
-	if (!g->retired || !g->out.count)
-		pfmon_fail("calloc", ENOMEM, -1);
-	group_comm(g);
-	return ngroups++;
-}
-
-static void groups_free(void)
-{
-	int i;
-
-	for (i = 0; i < ngroups; i++) {
-		free(groups[i].retired);
-		free(groups[i].out.count);
-	}
-	free(groups);
-	free(out_groups);
-	groups = NULL;
-	out_groups = NULL;
-	ngroups = 0;
-}
-
-/* The command's new threads and processes are the kernel's to follow (see above). */
+/* New threads and processes of a command or -p are the kernel's to follow (see above). */
 static int kernel_inherit(void)
 {
-	return opts.argv && opts.inherit && !opts.ncpus && !opts.npids &&
+	return (opts.argv || opts.npids) && opts.inherit && !opts.ncpus &&
 	       opts.aggr != AGGR_THREAD && !opts.smpl_period && opts.nsets <= 1;
 }
 
@@ -188,18 +146,18 @@ static long inherit_lost(void)
 }
 
 /*
- * A started context on the thread or CPU; fatal: a failure ends pfmon, else
- * the target is left uncounted with a warning (a thread pfmon follows).
+ * A started context on the thread or CPU, inherit: with PFM_FL_INHERIT.  0, or
+ * -1 with errno and *what the call that failed.
  */
-static int ctx_open(long target, int fatal)
+static int ctx_try(long target, int inherit, const char **what)
 {
 	int flags = PFM_FL_CLOEXEC | (opts.ncpus ? PFM_FL_SYSTEM_WIDE : 0) |
-		    (kernel_inherit() ? PFM_FL_INHERIT : 0);
-	const char *what = "pfm_create_context";
+		    (inherit ? PFM_FL_INHERIT : 0);
 	struct smpl_buf *smpl = NULL;
 	const void *log = NULL;
 	int fd, err;
 
+	*what = "pfm_create_context";
 	if (opts.smpl_period)
 		fd = smpl_open(flags, &smpl);
 	else if (opts.nsets > 1)
@@ -207,21 +165,22 @@ static int ctx_open(long target, int fatal)
 	else
 		fd = pfm_create_context(flags);
 	if (fd < 0)
-		goto fail;
-	what = "pfm_write_pmcs";
+		return -1;
+	*what = "pfm_write_pmcs";
 	if (evsel_program(fd))
 		goto fail_close;
-	what = "pfm_load_context";
+	*what = "pfm_load_context";
 	if (pfm_load_context(fd, 0, target))
 		goto fail_close;
-	what = "pfm_start";
+	*what = "pfm_start";
 	if (pfm_start(fd, 0))
 		goto fail_close;
 	/* messages are read until the queue is empty */
 	fcntl(fd, F_SETFL, O_NONBLOCK);
-	ctxs = grow(ctxs, nctx, sizeof(*ctxs));
+	ctxs = pfmon_grow(ctxs, nctx, sizeof(*ctxs));
 	ctxs[nctx++] = (struct tctx){ fd, group_of(target), target, smpl, log,
-				      { 0, now_ns(), opts.smpl_period } };
+				      { 0, now_ns(), opts.smpl_period }, inherit, 0 };
+	ninherit += inherit;
 	return 0;
 fail_close:
 	err = errno;
@@ -231,7 +190,19 @@ fail_close:
 		muxlog_close(log);
 	close(fd);
 	errno = err;
-fail:
+	return -1;
+}
+
+/*
+ * ctx_try(), and on failure, fatal: pfmon ends; else the target is left
+ * uncounted with a warning (a thread pfmon follows).
+ */
+static int ctx_open(long target, int fatal, int inherit)
+{
+	const char *what;
+
+	if (!ctx_try(target, inherit, &what))
+		return 0;
 	if (fatal) {
 		if (child > 0)
 			kill(child, SIGKILL);
@@ -278,8 +249,8 @@ static void ctx_read(struct tctx *t, struct pfmon_count *c, int final)
 
 static void ctx_retire(int i)
 {
-	group_comm(&groups[ctxs[i].grp]);
-	ctx_read(&ctxs[i], groups[ctxs[i].grp].retired, 1);
+	group_comm(ctxs[i].grp);
+	ctx_read(&ctxs[i], group_retired(ctxs[i].grp), 1);
 	if (ctxs[i].smpl)
 		smpl_close(ctxs[i].smpl);
 	if (ctxs[i].log)
@@ -294,46 +265,15 @@ static void ctx_retire(int i)
  */
 static void totals(struct pfmon_count *c, int final)
 {
-	struct pfmon_count *gc;
-	int g, i;
+	int i;
 
-	for (g = 0; g < ngroups; g++) {
-		gc = groups[g].out.count;
-		memcpy(gc, groups[g].retired, opts.nev * sizeof(*gc));
-		for (i = 0; i < opts.nev; i++)
-			gc[i].final = final;
-	}
+	groups_from_retired(final);
 	for (i = 0; i < nctx; i++)
-		ctx_read(&ctxs[i], groups[ctxs[i].grp].out.count, final);
-	memset(c, 0, opts.nev * sizeof(*c));
-	for (i = 0; i < opts.nev; i++)
-		c[i].final = final;
-	for (g = 0; g < ngroups; g++) {
-		gc = groups[g].out.count;
-		for (i = 0; i < opts.nev; i++) {
-			c[i].raw += gc[i].raw;
-			c[i].running += gc[i].running;
-			c[i].enabled += gc[i].enabled;
-			c[i].est += gc[i].est;
-			c[i].bound2 += gc[i].bound2;
-			c[i].unbounded += gc[i].unbounded;
-		}
-	}
+		ctx_read(&ctxs[i], group_counts(ctxs[i].grp), final);
+	groups_sum(c, final);
 }
 
-/* The groups as the caller sees them (their counts as totals() left them). */
-static const struct pfmon_group *view(int *n)
-{
-	int g;
-
-	out_groups = grow(out_groups, ngroups, sizeof(*out_groups));
-	for (g = 0; g < ngroups; g++)
-		out_groups[g] = groups[g].out;
-	*n = ngroups;
-	return out_groups;
-}
-
-/* Messages of context i: drain and resume at a notification, retire at the end. */
+/* Messages of context i: drain and resume at a notification, retire at the end (see below). */
 static void ctx_messages(int i)
 {
 	union pfarg_msg msg;
@@ -341,7 +281,14 @@ static void ctx_messages(int i)
 	while (read(ctxs[i].fd, &msg, sizeof(msg)) == sizeof(msg)) {
 		if (msg.type == PFM_MSG_OVFL && ctxs[i].smpl)
 			smpl_restart(ctxs[i].fd, ctxs[i].smpl);
-		if (msg.type == PFM_MSG_END) {
+		/*
+		 * An inherit context counts its thread's new threads and children
+		 * until it is closed, whether its own thread lives or not: it is
+		 * read and closed at the end of the run, not at its thread's.
+		 */
+		if (msg.type == PFM_MSG_END && ctxs[i].inherit) {
+			ctxs[i].ended = 1;
+		} else if (msg.type == PFM_MSG_END) {
 			ctx_retire(i);
 			return;
 		}
@@ -355,12 +302,12 @@ static struct tracee *tracee(pid_t tid)
 	for (i = 0; i < ntracees; i++)
 		if (tracees[i].tid == tid)
 			return &tracees[i];
-	tracees = grow(tracees, ntracees, sizeof(*tracees));
+	tracees = pfmon_grow(tracees, ntracees, sizeof(*tracees));
 	/* a seized thread's first stop is no SIGSTOP: a SIGSTOP is a signal */
 	tracees[ntracees] = (struct tracee){ tid, seizing };
 	/* a new thread or process of the command: count it from its start */
 	if (ntracees && !opts.ncpus)
-		ctx_open(tid, 0);
+		ctx_open(tid, 0, 0);
 	return &tracees[ntracees++];
 }
 
@@ -404,7 +351,7 @@ static int reap(struct pfmon_result *res)
 			/* the thread's new name, for --per-thread */
 			for (i = 0; i < nctx; i++)
 				if (ctxs[i].target == tid)
-					group_comm(&groups[ctxs[i].grp]);
+					group_comm(ctxs[i].grp);
 			sig = 0;
 		} else if (ev == PTRACE_EVENT_EXIT) {
 			/* its mappings, for the sample report, before they go */
@@ -436,106 +383,14 @@ static int reap(struct pfmon_result *res)
 	return 0;
 }
 
-/*
- * The command, stopped before its exec under ptrace.  The child's failure to
- * exec comes back through errfd, so that no counts are printed for a command
- * that never ran.
- */
-/* In the command's child, ready: the exec, or why it failed on errfd. */
-static void __attribute__((noreturn)) command_exec(int errfd, int ready)
-{
-	int err;
-
-	if (ready)
-		execvp(opts.argv[0], opts.argv);
-	err = errno;
-	/* if the parent cannot hear it, it sees no report and an exit 127 */
-	if (write(errfd, &err, sizeof(err)) < 0)
-		_exit(126);
-	_exit(127);
-}
-
-static void command_fork(void)
-{
-	child = fork();
-	if (child < 0)
-		pfmon_fail("fork", errno, -1);
-}
-
+/* The command, stopped before its exec under ptrace (spawn.c). */
 static void spawn(int errfd_pair[2])
 {
-	int st;
-
-	command_fork();
-	if (!child) {
-		close(errfd_pair[0]);
-		command_exec(errfd_pair[1], !ptrace(PTRACE_TRACEME, 0, 0, 0) && !raise(SIGSTOP));
-	}
-	close(errfd_pair[1]);
-	while (waitpid(child, &st, __WALL) < 0)
-		if (errno != EINTR)
-			pfmon_fail("waitpid", errno, -1);
-	if (!WIFSTOPPED(st))
+	if (!spawn_traced(errfd_pair, &child))
 		return;		/* it failed: the caller reads why */
 	tracee(child)->stopped_once = 1;
 	/* until it runs, pfmon's exit must not leave it stopped */
 	ptrace(PTRACE_SETOPTIONS, child, 0, PTRACE_O_EXITKILL);
-}
-
-
-/*
- * Waits until the child is asleep in read() of fd, for up to 10 s: the system
- * calls it makes before it are not the command's, and a context started while
- * it still makes them would count some of them, as the race goes.
- */
-static void wait_child_read(int fd)
-{
-	struct timespec ts = { 0, 100000 };
-	char path[64], buf[64];
-	long nr, arg;
-	int i, f, n;
-
-	snprintf(path, sizeof(path), "/proc/%d/syscall", child);
-	for (i = 0; i < 100000; i++) {
-		f = open(path, O_RDONLY | O_CLOEXEC);
-		if (f < 0)
-			return;
-		n = read(f, buf, sizeof(buf) - 1);
-		close(f);
-		if (n <= 0)
-			return;
-		buf[n] = '\0';
-		if (sscanf(buf, "%ld %lx", &nr, &arg) == 2 && nr == SYS_read && arg == fd)
-			return;
-		nanosleep(&ts, NULL);
-	}
-}
-
-/*
- * The command for the kernel's inheritance: no ptrace at all.  The child waits
- * in read() on go until its context is attached and started (the attach takes
- * effect as it returns to user mode), then execs; pfmon's exit before that ends
- * the wait with nothing read, and the child with it.  Returns go's write end.
- */
-static int spawn_untraced(int errfd_pair[2])
-{
-	int go[2];
-	char c;
-
-	if (pipe2(go, O_CLOEXEC))
-		pfmon_fail("pipe2", errno, -1);
-	command_fork();
-	if (!child) {
-		close(errfd_pair[0]);
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);	/* pfmon is gone */
-		command_exec(errfd_pair[1], 1);
-	}
-	close(errfd_pair[1]);
-	wait_child_read(go[0]);
-	close(go[0]);
-	return go[1];
 }
 
 static long trace_options(void)
@@ -556,6 +411,32 @@ static void run_command(void)
 	ptrace(PTRACE_CONT, child, 0, 0);
 }
 
+/* The list of process pid's threads, or NULL; fatal: its absence ends pfmon. */
+static DIR *task_dir(int pid, int fatal)
+{
+	char path[64];
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (dir || !fatal)
+		return dir;
+	/* no /proc/PID: no such process, as kill(2) would say */
+	fprintf(stderr, "pfmon: process %d: %s\n", pid, strerror(errno == ENOENT ? ESRCH : errno));
+	exit(1);
+}
+
+/* The next thread of a task list, or 0 at its end. */
+static pid_t next_task(DIR *dir)
+{
+	struct dirent *d;
+
+	while ((d = readdir(dir)))
+		if (d->d_name[0] != '.')
+			return atol(d->d_name);
+	return 0;
+}
+
 /*
  * The threads of process pid without a context: a context each (fatal: the
  * first pass, whose failures end pfmon), and, with seize, the thread seized.
@@ -563,38 +444,25 @@ static void run_command(void)
  */
 static int attach_tasks(int pid, int fatal, int seize)
 {
-	char path[64];
-	struct dirent *d;
+	DIR *dir = task_dir(pid, fatal);
 	int i, n = 0, ret = 0;
-	DIR *dir;
 	pid_t tid;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (!dir) {
-		if (!fatal)
-			return 0;
-		/* no /proc/PID: no such process, as kill(2) would say */
-		fprintf(stderr, "pfmon: process %d: %s\n", pid,
-			strerror(errno == ENOENT ? ESRCH : errno));
-		exit(1);
-	}
-	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.')
-			continue;
-		tid = atol(d->d_name);
+	if (!dir)
+		return 0;
+	while ((tid = next_task(dir))) {
 		for (i = 0; i < ntracees && tracees[i].tid != tid; i++)
 			;
 		if (i < ntracees)
 			continue;
 		if (!seize) {
-			ctx_open(tid, fatal);
+			ctx_open(tid, fatal, 0);
 			continue;
 		}
 		/* registered first: tracee() opens contexts only for later threads */
-		tracees = grow(tracees, ntracees, sizeof(*tracees));
+		tracees = pfmon_grow(tracees, ntracees, sizeof(*tracees));
 		tracees[ntracees++] = (struct tracee){ tid, 1 };
-		if (ctx_open(tid, fatal) < 0)
+		if (ctx_open(tid, fatal, 0) < 0)
 			continue;
 		n++;
 		if (ptrace(PTRACE_SEIZE, tid, 0, trace_options()) && errno != ESRCH) {
@@ -606,6 +474,67 @@ static int attach_tasks(int pid, int fatal, int seize)
 	return ret < 0 ? ret : n;
 }
 
+/*
+ * -p with the kernel's inheritance, one pass over the threads of process pid:
+ * an inherit context on each thread not seen yet.  In the first pass a failure
+ * ends pfmon, but for a thread gone or with a context already once pfmon has
+ * one on an earlier thread.  Returns how many threads got a context.
+ */
+static int inherit_pass(int pid, int first)
+{
+	DIR *dir = task_dir(pid, first);
+	const char *what;
+	int i, n = 0;
+	pid_t tid;
+
+	if (!dir)
+		return 0;
+	while ((tid = next_task(dir))) {
+		for (i = 0; i < nknown && known[i] != tid; i++)
+			;
+		if (i < nknown)
+			continue;
+		known = pfmon_grow(known, nknown, sizeof(*known));
+		known[nknown++] = tid;
+		if (!ctx_try(tid, 1, &what)) {
+			n++;
+			continue;
+		}
+		/* a context already: its creator's inheritor, or another tool's (see above) */
+		if ((errno == EEXIST || errno == ESRCH) && (n || !first))
+			continue;
+		if (first)
+			pfmon_fail(what, errno, !strcmp(what, "pfm_load_context") ? tid : -1);
+		pfmon_warn(what, errno, tid);
+	}
+	closedir(dir);
+	return n;
+}
+
+/*
+ * A pidfd of process pid, readable once every thread of it has ended (its
+ * leader may be a zombie that /proc still lists), or -1.
+ */
+static int process_fd(int pid)
+{
+	int fd = syscall(SYS_pidfd_open, pid, 0);
+	char path[64], line[64];
+	long tgid = -1;
+	FILE *f;
+
+	if (fd >= 0 || errno != EINVAL)
+		return fd;
+	/* a thread's id: its process's */
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %ld", &tgid) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return tgid > 0 ? syscall(SYS_pidfd_open, tgid, 0) : -1;
+}
+
 /* -p: every thread of the process, and, but with --no-inherit, later ones; -t: the thread */
 static void attach_pids(void)
 {
@@ -614,11 +543,18 @@ static void attach_pids(void)
 	seizing = 0;
 	for (i = 0; i < opts.npids; i++) {
 		if (opts.pid_is_tid[i]) {
-			ctx_open(opts.pids[i], 1);
+			ctx_open(opts.pids[i], 1, 0);
 			continue;
 		}
 		if (!opts.inherit) {
 			attach_tasks(opts.pids[i], 1, 0);
+		} else if (kernel_inherit()) {
+			/* opened first: the process found in /proc is the one it ends with */
+			pidfds[i] = process_fd(opts.pids[i]);
+			inherit_pass(opts.pids[i], 1);
+			/* threads made by threads without a context yet, until none */
+			while (inherit_pass(opts.pids[i], 0) > 0)
+				;
 		} else {
 			seizing = 1;
 			n = attach_tasks(opts.pids[i], 1, 1);
@@ -653,6 +589,24 @@ static void release_seized(void)
 	seizing = 0;
 }
 
+/*
+ * Whether a thread of -p or -t still runs: one whose context has not ended, or
+ * one of a process whose pidfd has not told its end (with no pidfd, the end of
+ * pfmon's contexts is all pfmon knows of).
+ */
+static int running(void)
+{
+	int i;
+
+	for (i = 0; i < nctx; i++)
+		if (!ctxs[i].ended)
+			return 1;
+	for (i = 0; i < opts.npids; i++)
+		if (pidfds[i] >= 0)
+			return 1;
+	return 0;
+}
+
 static void setup_signals(void)
 {
 	struct sigaction sa;
@@ -670,7 +624,7 @@ static void setup_signals(void)
 
 void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 {
-	struct pollfd pfd[1 + 1024];
+	struct pollfd pfd[1 + 1024 + 64];
 	int errpipe[2] = { -1, -1 }, i, n, done = 0, timeout, err;
 	long lost = kernel_inherit() ? inherit_lost() : -1;
 	int go = -1;
@@ -682,6 +636,9 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 	if (!res->count)
 		pfmon_fail("calloc", ENOMEM, -1);
 	groups_free();
+	nknown = ninherit = 0;
+	for (i = 0; i < 64; i++)
+		pidfds[i] = -1;
 	/* the sum of every context is a group of its own from the start */
 	if (opts.aggr == AGGR_ALL)
 		group_of(-1);
@@ -691,15 +648,15 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		if (pipe2(errpipe, O_CLOEXEC))
 			pfmon_fail("pipe2", errno, -1);
 		if (kernel_inherit())
-			go = spawn_untraced(errpipe);
+			go = spawn_untraced(errpipe, &child);
 		else
 			spawn(errpipe);
 	}
 	for (i = 0; i < opts.ncpus; i++)
-		ctx_open(opts.cpus[i], 1);
+		ctx_open(opts.cpus[i], 1, 0);
 	attach_pids();
 	if (opts.argv && !opts.ncpus && child > 0 && (ntracees || go >= 0))
-		ctx_open(child, 1);
+		ctx_open(child, 1, go >= 0);
 	start = now_ns();
 	last_tick = start;
 	if (opts.interval_ms)
@@ -721,18 +678,21 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		pfd[0] = (struct pollfd){ sigpipe[0], POLLIN, 0 };
 		for (n = 0; n < nctx && n < 1024; n++)
 			pfd[1 + n] = (struct pollfd){ ctxs[n].fd, POLLIN, 0 };
+		/* -p without ptrace: the processes' ends (a negative fd is not polled) */
+		for (i = 0; i < opts.npids; i++)
+			pfd[1 + n + i] = (struct pollfd){ pidfds[i], POLLIN, 0 };
 		timeout = -1;
 		t = now_ns();
 		if (next_tick)
 			timeout = next_tick > t ? (next_tick - t + 999999) / 1000000 : 0;
 		if (next_adapt && (timeout < 0 || next_adapt < next_tick))
 			timeout = next_adapt > t ? (next_adapt - t + 999999) / 1000000 : 0;
-		if (poll(pfd, 1 + n, timeout) < 0 && errno != EINTR)
+		if (poll(pfd, 1 + n + opts.npids, timeout) < 0 && errno != EINTR)
 			pfmon_fail("poll", errno, -1);
 		t = now_ns();
 		if (next_tick && t >= next_tick) {
 			totals(res->count, 0);
-			v = view(&n);
+			v = groups_view(&n);
 			tick(v, n, t - start);
 			last_tick = t;
 			next_tick += opts.interval_ms * 1000000ULL;
@@ -741,6 +701,12 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 			for (i = 0; i < nctx; i++)
 				freq_adapt(ctxs[i].fd, &ctxs[i].freq, t);
 			next_adapt = t + freq_adapt_ms() * 1000000ULL;
+		}
+		for (i = 0; i < opts.npids; i++) {
+			if (pfd[1 + n + i].revents & POLLIN) {
+				close(pidfds[i]);
+				pidfds[i] = -1;
+			}
 		}
 		for (i = n; i > 0; i--)
 			if (pfd[i].revents & POLLIN)
@@ -751,7 +717,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		if ((opts.argv || seizing) && reap(res) && opts.argv)
 			done = 1;
 		/* -p, -t: until every thread has ended */
-		if (!opts.argv && !opts.ncpus && !nctx)
+		if (!opts.argv && !opts.ncpus && !running())
 			done = 1;
 	}
 	t = now_ns();
@@ -761,14 +727,17 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 	while (nctx)
 		ctx_retire(nctx - 1);
 	totals(res->count, 1);
-	res->groups = view(&res->ngroups);
+	res->groups = groups_view(&res->ngroups);
 	/* the kernel's count is every user's: a loss of another run shows here too */
-	if (lost >= 0 && inherit_lost() > lost)
+	if (lost >= 0 && ninherit && inherit_lost() > lost)
 		fprintf(stderr, "pfmon: not counted: %ld new threads or processes, and what they "
 			"started: the kernel could not give them a context (ctx_per_user_max, "
 			"memory: %s)\n", inherit_lost() - lost, INHERIT_LOST);
 	if (seizing)
 		release_seized();
+	for (i = 0; i < opts.npids; i++)
+		if (pidfds[i] >= 0)
+			close(pidfds[i]);
 	ntracees = 0;
 	if (errpipe[0] >= 0) {
 		if (read(errpipe[0], &err, sizeof(err)) == sizeof(err)) {

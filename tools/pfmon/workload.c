@@ -3,15 +3,17 @@
  * workload: make known amounts of software events, for pfmon demos.
  *
  *   workload [-w ms_wait] [-s N_syscalls] [-p N_pages] [-R N_rounds] [-t ms_spin]
- *            [-l ms_sleep] [-f N_processes | -T N_threads]
+ *            [-l ms_sleep] [-f N_processes] [-T N_threads [-e]]
  *
  * In that order: ms asleep before anything (time for pfmon -p to attach), N
  * getppid() system calls then N page faults on fresh anonymous pages (-R times
  * in turn: phases of calls and faults, as multiplexed counts find hardest), ms
- * of CPU time spent spinning, ms asleep.  With -f or -T, the same work (after the wait) is
- * done again by each of N child processes or threads, one after the other.  It
- * prints nothing, so that its own system calls stay few and the requested ones
- * stand out.
+ * of CPU time spent spinning, ms asleep.  With -f and -T, the same work (after
+ * the wait) is done again by each of N child processes, then by each of N
+ * threads, one after the other.  -e: the first thread ends (pthread_exit) once
+ * it has started the threads, which run together, the process ending with the
+ * last of them.  It prints nothing, so that its own system calls stay few and
+ * the requested ones stand out.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,7 +31,8 @@
 static void usage(void)
 {
 	fprintf(stderr, "usage: workload [-w ms_wait] [-s N_syscalls] [-p N_pages] "
-			"[-R N_rounds] [-t ms_spin] [-l ms_sleep] [-f N_processes | -T N_threads]\n");
+			"[-R N_rounds] [-t ms_spin] [-l ms_sleep] [-f N_processes] "
+			"[-T N_threads [-e]]\n");
 	exit(2);
 }
 
@@ -128,12 +131,12 @@ static void *work(void *arg)
 
 int main(int argc, char **argv)
 {
-	long wait_ms = 0, nproc = 0, nthr = 0, i;
+	long wait_ms = 0, nproc = 0, nthr = 0, early_exit = 0, i;
 	pthread_t t;
 	pid_t pid;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "w:s:p:R:t:l:f:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "w:s:p:R:t:l:f:T:e")) != -1) {
 		switch (opt) {
 		case 'w':
 			wait_ms = number(optarg);
@@ -159,11 +162,14 @@ int main(int argc, char **argv)
 		case 'T':
 			nthr = number(optarg);
 			break;
+		case 'e':
+			early_exit = 1;
+			break;
 		default:
 			usage();
 		}
 	}
-	if (optind != argc || (nproc && nthr))
+	if (optind != argc || (early_exit && !nthr))
 		usage();
 
 	if (wait_ms)
@@ -186,7 +192,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "workload: pthread_create failed\n");
 			return 1;
 		}
-		pthread_join(t, NULL);
+		if (!early_exit)
+			pthread_join(t, NULL);
 	}
+	if (early_exit)
+		pthread_exit(NULL);
 	return 0;
 }

@@ -99,6 +99,74 @@ pid=$!
 out=$(/bin/pfmon --no-inherit -e syscalls -p $pid) || fail "pfmon -p exited with $?"
 sys2=$(count syscalls)
 [ -n "$sys2" ] && [ "$sys2" -le $((sys - 10000)) ] || fail "pfmon -p --no-inherit: $sys2"
+# the threads of process $2 and of its children, every 50 ms while process $1
+# runs: "N C T...", the most threads of $2 seen at once, 1 if a child was seen,
+# and each thread seen traced, as tid:tracer
+watch_tracers() {
+	most=0 kids=0 tracers=
+	while [ "$(awk '$1 == "State:" { print $2 }' /proc/$1/status 2>/dev/null)" != Z ] &&
+		[ -e /proc/$1 ]; do
+		k=$(ls /proc/$2/task 2>/dev/null | wc -l)
+		[ "$k" -gt $most ] && most=$k
+		c=$(cat /proc/$2/task/*/children 2>/dev/null)
+		[ -n "$c" ] && kids=1
+		for t in /proc/$2/task/*; do
+			c="$c ${t##*/}"
+		done
+		for t in $c; do
+			tr=$(awk '$1 == "TracerPid:" { print $2 }' /proc/$t/status 2>/dev/null)
+			[ -n "$tr" ] && [ "$tr" != 0 ] && tracers="$tracers $t:$tr"
+		done
+		sleep 0.05
+	done
+	echo "$most $kids$tracers"
+}
+# -p without ptrace, through the kernel's inheritance as for a command: after the
+# attach, 2 child processes then 2 threads, each with 5000 getppid and a 300 ms
+# sleep, counted exactly as above; no thread of the process nor of its children is
+# traced while pfmon runs
+out=$(/bin/pfmon -e syscalls -- $W -w 1 -s 5000 -l 300 -f 2 -T 2) || fail "pfmon exited with $?"
+cmd=$(count syscalls)
+$W -w 1000 -s 5000 -l 300 -f 2 -T 2 &
+pid=$!
+/bin/pfmon -e syscalls -o /tmp/pfmon-p -p $pid &
+mon=$!
+seen=$(watch_tracers $mon $pid)
+wait $mon || fail "pfmon -p exited with $?"
+out=$(cat /tmp/pfmon-p)
+sys=$(count syscalls)
+echo "pfmon-check: -p with 2 children and 2 threads: $sys system calls, the command $cmd; seen: $seen"
+[ -n "$sys" ] && [ $((cmd - sys)) -eq 15 -o $((cmd - sys)) -eq 17 ] ||
+	fail "pfmon -p, 2 children and 2 threads: $sys, command $cmd"
+set -- $seen
+[ "$1" -ge 2 ] && [ "$2" = 1 ] && [ $# -eq 2 ] ||
+	fail "pfmon -p: the threads seen, a child seen, the tracers: $seen"
+# -I reads the same contexts, their live inheritors included: the intervals add up
+# to the same count exactly, also those with counts and no time (print.c)
+$W -w 1000 -s 5000 -l 300 -f 2 -T 2 &
+pid=$!
+out=$(/bin/pfmon -I 100 -x ';' -e syscalls -p $pid) || fail "pfmon -I -p exited with $?"
+n=$(echo "$out" | awk -F';' '$4 == "syscalls" { s += $2 } END { print s + 0 }')
+k=$(echo "$out" | awk -F';' '$4 == "syscalls"' | wc -l)
+echo "pfmon-check: -I -p: $n system calls in $k intervals"
+[ "$n" = "$sys" ] && [ "$k" -ge 10 ] || fail "pfmon -I -p: $n system calls in $k intervals, $sys without -I"
+# the process's first thread ends (pthread_exit) after starting 2 threads, which go
+# on with their 5000 getppid each: the context on it counts them to the end, for a
+# command (as --per-thread, which follows them with ptrace) and for -p (as the
+# command less its start-up and wait, within the 2 calls the order of the threads'
+# ends moves)
+out=$(/bin/pfmon -e syscalls -- $W -w 1 -s 5000 -T 2 -e) || fail "pfmon exited with $?"
+cmd=$(count syscalls)
+pt=$(per_thread_sum $W -w 1 -s 5000 -T 2 -e)
+$W -w 1000 -s 5000 -T 2 -e &
+pid=$!
+out=$(/bin/pfmon -e syscalls -p $pid) || fail "pfmon -p exited with $?"
+sys=$(count syscalls)
+echo "pfmon-check: the first thread ends before 2 threads: $cmd system calls, $pt by --per-thread, $sys by -p"
+in_range "$cmd" $((pt - 2)) $((pt + 2)) && in_range "$cmd" 15000 15100 ||
+	fail "first thread's early end: $cmd, --per-thread $pt"
+[ -n "$sys" ] && in_range $((cmd - sys)) 13 19 ||
+	fail "pfmon -p, the first thread's early end: $sys, command $cmd"
 # ^C ends pfmon -p and lets the process go on, no longer traced, to its own end
 $W -w 300 -l 1500 -T 1 &
 pid=$!
