@@ -87,13 +87,16 @@ static long samples(const char *data)
 	return atol(line);
 }
 
-/* "comm dso sym" of perf report's top entry, no call graph, no percentage */
+/*
+ * "comm dso sym" of perf report's top entry, without its percentages (two
+ * columns, Children and Self, when the data has call chains)
+ */
 static void top(const char *data, char *buf, size_t len)
 {
 	char cmd[512];
 
 	snprintf(cmd, sizeof(cmd), "perf report -i %s --stdio -g none --sort comm,dso,sym "
-		 "2>/dev/null | awk '/^ *[0-9.]+%%/ { $1 = \"\"; sub(/^ /, \"\"); "
+		 "2>/dev/null | awk '/^ *[0-9.]+%%/ { sub(/^( *[0-9.]+%%)+ +/, \"\"); "
 		 "print; exit }'", data);
 	e2e_sh_line(cmd, buf, len);
 }
