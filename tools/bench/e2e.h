@@ -18,6 +18,17 @@ enum e2e_how {
 #define E2E_PRELOAD	"/lib/perfmon/libperfmon-perf.so"
 
 /*
+ * The guest sleeps this long before each run: perf_events and perfmon both keep
+ * their hooks a second after their last event goes (perf_sched_events, the
+ * software events' tracepoints), and a run that follows another within that
+ * second pays less for its start than one that does not.  After the sleep every
+ * run starts as a command run alone does.  Under instruction counting
+ * (sleep=off) an idle guest's clock jumps to its next timer: the sleep takes no
+ * host time.
+ */
+extern unsigned int e2e_settle_ms;
+
+/*
  * Runs argv (stdout and stderr into log) set up as how says, waits for it and
  * returns the guest's time from before the fork to after the wait, in ns.  Dies
  * if it cannot be run or does not exit 0.

@@ -18,8 +18,9 @@
  * compared: perf stat's counts, the samples perf record took and perf report's
  * top entry.
  *
- *   E2E_ROUNDS (5), E2E_W (the demo workload's arguments), E2E_FORK_N (200),
- *   E2E_WORKLOADS (demo,fork)
+ *   E2E_ROUNDS (3), E2E_W (the demo workload's arguments), E2E_FORK_N (200),
+ *   E2E_WORKLOADS (demo,fork), E2E_SETTLE_MS (1500: the guest's sleep before each
+ *   run, e2e.h)
  *
  * Output: a table, the goal lines, then "BENCH-E2E-JSON: {...}" for the host.
  * e2e_bench --time CMD [ARGS]: the guest time of one run of CMD, printed.
@@ -199,6 +200,25 @@ static int mismatches(const struct workload *wl)
 	return n;
 }
 
+/* What differs, for the goal's note */
+static void diff_note(char *buf, size_t len, const struct workload *wl)
+{
+	size_t n = 0;
+	int p, i;
+
+	buf[0] = '\0';
+	for (p = 0; p < NPAIRS; p++)
+		for (i = 0; i < wl->nchk[p] && n < len; i++) {
+			const struct e2e_check *c = &wl->chk[p][i];
+
+			if (c->same)
+				continue;
+			n += snprintf(buf + n, len - n, "%s%s %s: %s %s, %s %s", n ? "; " : "",
+				      pairs[p].name, c->what, pairs[p].a_name, c->a,
+				      pairs[p].b_name, c->b);
+		}
+}
+
 static void print_table(const struct workload *wl)
 {
 	struct stat3 s, a, b, r;
@@ -264,7 +284,7 @@ static void goal_line(const char *goal, double fig, double limit, const char *no
 
 static void goals(int nwl)
 {
-	char g[256], note[256];
+	char g[256], note[1024];
 	int k, p;
 
 	printf("\n");
@@ -276,7 +296,8 @@ static void goals(int nwl)
 		}
 		snprintf(g, sizeof(g), "the same output through the shim and natively, "
 			 "pfmon and perf stat, %s (checks that differ)", wls[k].words);
-		goal_line(g, mismatches(&wls[k]), 0, "see the DIFF lines above");
+		diff_note(note, sizeof(note), &wls[k]);
+		goal_line(g, mismatches(&wls[k]), 0, note);
 	}
 }
 
@@ -312,7 +333,7 @@ static void json_goal(int first, const char *goal, double fig, double limit,
 
 static void json(int nwl)
 {
-	char g[256], note[256];
+	char g[256], note[1024];
 	int k, p;
 
 	printf("\nBENCH-E2E-JSON: {\"unit\": \"ms\", \"rounds\": %d, \"workloads\": {", rounds);
@@ -348,7 +369,8 @@ static void json(int nwl)
 		}
 		snprintf(g, sizeof(g), "e2e: the same output, %s (checks that differ)",
 			 wls[k].words);
-		json_goal(0, g, mismatches(&wls[k]), 0, "checks that differ: see e2e.json");
+		diff_note(note, sizeof(note), &wls[k]);
+		json_goal(0, g, mismatches(&wls[k]), 0, note);
 	}
 	printf("], \"ratios\": {");
 	for (k = 0; k < nwl; k++)
@@ -365,13 +387,14 @@ int main(int argc, char **argv)
 	const char *only = getenv("E2E_WORKLOADS") ?: "demo,fork";
 	int k, nwl = 0;
 
+	e2e_settle_ms = atoi(getenv("E2E_SETTLE_MS") ?: "1500");
 	/* one command timed, its output on /dev/null: for finding where time goes */
 	if (argc > 2 && !strcmp(argv[1], "--time")) {
 		printf("%.3f ms: %s\n", e2e_run(argv + 2, E2E_PLAIN, "/dev/null") / 1e6,
 		       argv[2]);
 		return 0;
 	}
-	rounds = atoi(getenv("E2E_ROUNDS") ?: "5");
+	rounds = atoi(getenv("E2E_ROUNDS") ?: "3");
 	if (rounds < 1)
 		rounds = 1;
 	mkdir(DIR, 0755);

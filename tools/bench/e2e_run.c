@@ -30,6 +30,8 @@
 #include "bench_common.h"
 #include "e2e.h"
 
+unsigned int e2e_settle_ms = 1500;
+
 /* afs_syscall: never implemented, nothing calls it */
 #define E2E_UNUSED_NR	183
 
@@ -85,6 +87,8 @@ double e2e_run(char *const argv[], enum e2e_how how, const char *log)
 	pid_t pid;
 	int st;
 
+	if (e2e_settle_ms)
+		usleep(e2e_settle_ms * 1000);
 	t0 = now_ns();
 	pid = fork();
 	if (pid < 0)
