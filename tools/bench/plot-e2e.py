@@ -6,7 +6,7 @@ usage: plot-e2e.py e2e.json out.png
 
 One group of bars per workload, one bar per comparison (perf stat, perf record
 -F 1000 -g, perf record -c 64 -e page-faults through the shim over native;
-pfmon over perf stat): the median ratio of the interleaved rounds, with an
+pfmon over perf stat): the median of the interleaved rounds' ratios, with an
 error bar from the 25th to the 75th percentile, and the goal's line at 1.0.
 Drawn by gnuplot (gnuplot-nox).
 """
@@ -46,20 +46,20 @@ def main():
                     f.write("%g %g %g %g\n" % (x - 0.4 + width * (i + 0.5), med, p25, p75))
         plots.append("'%s' using 1:2 with boxes fs solid 0.6 lc %d title '%s'"
                      % (data, i + 1, TITLES[p].replace("_", "\\_")))
-        plots.append("'%s' using 1:2:3:4 with yerrorbars lc rgb 'black' pt -1 notitle"
+        plots.append("'%s' using 1:2:3:4 with yerrorbars lc rgb 'black' lw 2 pt 7 ps 0.4 notitle"
                      % data)
     plots.append("1.0 with lines lc rgb 'red' dt 2 title 'goal: <= 1.0'")
     xtics = ", ".join("'%s' %d" % (w, x) for x, w in enumerate(names))
     gnuplot_png(sys.argv[2], [
         "set title 'The real tools end to end: whole guest time, ratio "
         "(QEMU, instruction counting, same boot)'",
-        "set ylabel 'ratio of medians over rounds; bar: 25th-75th percentile'",
+        "set ylabel \"median of the rounds' ratios; bar: 25th-75th percentile\"",
         "set boxwidth %g" % width,
         "set xrange [-0.6:%g]" % (len(names) - 0.4),
-        "set yrange [0:*]",
+        "set yrange [0:1.6]",
         "set xtics (%s)" % xtics,
         "set grid ytics",
-        "set key bottom right",
+        "set key top left font ',9'",
     ], plots)
 
 
