@@ -42,6 +42,7 @@ enum kind { STAT, RECORD };
 
 struct pair {
 	const char *name, *a_name, *b_name, *goal;
+	const char *why;		/* what is known to stand in the way, or NULL */
 	const char *a_pre, *b_pre;	/* the tool's argv before -- W; @ is its output file */
 	enum e2e_how a_how, b_how;
 	enum kind kind;
@@ -49,19 +50,27 @@ struct pair {
 };
 
 static const struct pair pairs[NPAIRS] = {
-	{ "stat", "shim", "native", "perf stat through the shim against native",
+	{ "stat", "shim", "native", "perf stat through the shim against native", NULL,
 	  "/usr/bin/perf stat -e task-clock,page-faults,context-switches -x, -o @",
 	  "/usr/bin/perf stat -e task-clock,page-faults,context-switches -x, -o @",
 	  E2E_SHIM, E2E_NATIVE, STAT, 0 },
 	{ "record-F", "shim", "native", "perf record -F 1000 -g through the shim against native",
+	  "the perf layer waits for RCU grace periods, the guest idle meanwhile: "
+	  "synchronize_rcu() at a ring's last put (perf/output.c, at perf record's "
+	  "munmap), tracepoint_synchronize_unregister() when the last CPU-gated "
+	  "event goes (perf/cgroup.c); perf_events frees its ring by call_rcu()",
 	  "/usr/bin/perf record -F 1000 -g -o @", "/usr/bin/perf record -F 1000 -g -o @",
 	  E2E_SHIM, E2E_NATIVE, RECORD, 10 },
 	{ "record-c", "shim", "native",
 	  "perf record -c 64 -e page-faults through the shim against native",
+	  "the perf layer waits for RCU grace periods, the guest idle meanwhile: "
+	  "synchronize_rcu() at a ring's last put (perf/output.c, at perf record's "
+	  "munmap), tracepoint_synchronize_unregister() when the last CPU-gated "
+	  "event goes (perf/cgroup.c); perf_events frees its ring by call_rcu()",
 	  "/usr/bin/perf record -c 64 -e page-faults -o @",
 	  "/usr/bin/perf record -c 64 -e page-faults -o @",
 	  E2E_SHIM, E2E_NATIVE, RECORD, 1 },
-	{ "pfmon", "pfmon", "perf stat", "pfmon against perf stat",
+	{ "pfmon", "pfmon", "perf stat", "pfmon against perf stat", NULL,
 	  "/bin/pfmon -x, -o @", "/usr/bin/perf stat -x, -o @",
 	  E2E_PLAIN, E2E_PLAIN, STAT, 0 },
 };
@@ -264,14 +273,18 @@ static void json_stat(const char *key, struct stat3 s, double scale)
 	       s.p75 / scale);
 }
 
-/* The goal's note when it is not met: how much longer a is, against W alone. */
+/*
+ * The goal's note when it is not met: how much longer a is, against W alone, and
+ * what is known to cost it
+ */
 static void gap_note(char *buf, size_t len, const struct workload *wl, int p)
 {
 	struct stat3 a = st(wl->a[p]), b = st(wl->b[p]), w = st(wl->bare);
 
 	snprintf(buf, len, "%s: %s %.2f ms against %s %.2f ms (%.2f ms more; W alone "
-		 "%.2f ms)", wl->name, pairs[p].a_name, a.med / 1e6, pairs[p].b_name,
-		 b.med / 1e6, (a.med - b.med) / 1e6, w.med / 1e6);
+		 "%.2f ms)%s%s", wl->name, pairs[p].a_name, a.med / 1e6, pairs[p].b_name,
+		 b.med / 1e6, (a.med - b.med) / 1e6, w.med / 1e6,
+		 pairs[p].why ? "; " : "", pairs[p].why ?: "");
 }
 
 static void goal_line(const char *goal, double fig, double limit, const char *note)
