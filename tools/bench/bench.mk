@@ -102,6 +102,9 @@ BENCH_STAT := $(TOP)/tools/bench/bench_common.c $(TOP)/tools/bench/bench_common.
 # operation, ops_sample.c) and mem_bench
 BENCH_SRCS_ops := $(TOP)/tools/bench/ops_sample.c
 $(B)/guest/bin/ops_bench: $(BENCH_SRCS_ops) $(TOP)/tools/bench/ops_sample.h
+# fork_bench's loop is inherit_bench's fork workload (curve-inherit.mk)
+BENCH_SRCS_fork := $(TOP)/tools/bench/inherit_work.c
+$(B)/guest/bin/fork_bench: $(BENCH_SRCS_fork) $(TOP)/tools/bench/inherit_work.h
 $(B)/guest/bin/%_bench: $(TOP)/tools/bench/%_bench.c $(BENCH_STAT) $(B)/lib/libperfmon.a \
 			$(TOOLS_HDRS)
 	@mkdir -p $(@D)
