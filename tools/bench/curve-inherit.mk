@@ -6,14 +6,18 @@
 # of a tiny static program + exit + wait for INHERIT_CHILDREN children
 # (1,10,100,1000), thread create + join for INHERIT_THREADS threads
 # (1,2,4,8,16,32,64); the shim's attr.inherit against perf_events' and pfmon
-# against perf stat, each less the unmonitored run.  INHERIT_ROUNDS rounds (5).
+# against perf stat, each less the unmonitored run.  INHERIT_ROUNDS rounds (5), at
+# points of 1000 tasks or more INHERIT_BIG_ROUNDS (3); each run sleeps
+# INHERIT_SETTLE_MS (20) before its timed part, for the deferred work of the last.
 # build/bench/inherit.json (its goals and ratios for goals.py) and inherit.png.
 BENCH_CURVES += bench-inherit
 .PHONY: bench-inherit
 
 INHERIT_ENV := $(if $(INHERIT_ROUNDS),INHERIT_ROUNDS=$(INHERIT_ROUNDS)) \
 	       $(if $(INHERIT_CHILDREN),INHERIT_CHILDREN=$(INHERIT_CHILDREN)) \
-	       $(if $(INHERIT_THREADS),INHERIT_THREADS=$(INHERIT_THREADS))
+	       $(if $(INHERIT_THREADS),INHERIT_THREADS=$(INHERIT_THREADS)) \
+	       $(if $(INHERIT_BIG_ROUNDS),INHERIT_BIG_ROUNDS=$(INHERIT_BIG_ROUNDS)) \
+	       $(if $(INHERIT_SETTLE_MS),INHERIT_SETTLE_MS=$(INHERIT_SETTLE_MS))
 INHERIT_SRCS := $(addprefix $(TOP)/tools/bench/,inherit_bench.c inherit_report.c \
 		inherit_work.c bench_common.c)
 INHERIT_HDRS := $(addprefix $(TOP)/tools/bench/,inherit_bench.h inherit_work.h \
@@ -26,7 +30,7 @@ $(B)/guest/bin/inherit_bench: $(INHERIT_SRCS) $(INHERIT_HDRS) $(B)/lib/libperfmo
 
 $(B)/guest/bin/inherit_exit: $(TOP)/tools/bench/inherit_exit.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_USER) -static -o $@ $<
+	$(CC) $(CFLAGS_USER) -static -nostdlib -o $@ $<
 
 bench-inherit: module $(B)/guest/bin/inherit_bench $(B)/guest/bin/inherit_exit \
 	       $(B)/guest/bin/pfmon $(LIBPFM_PERF_SO)

@@ -20,12 +20,15 @@ enum inh_kind { INH_FORK, INH_EXEC, INH_THREADS, INH_NKINDS };
 
 #define INH_MAXPTS	16
 #define INH_MAXROUNDS	64
+/* points of this many tasks or more take INHERIT_BIG_ROUNDS rounds */
+#define INH_BIG		1000
 
 extern const char *const inh_mode_name[INH_NMODES];
 extern const char *const inh_kind_name[INH_NKINDS];
 
 struct inh_point {
 	long n;
+	int rounds;
 	struct stat3 ns[INH_NMODES];	/* the workload's time */
 	struct stat3 cost[INH_NMODES];	/* per child or thread, monitored modes */
 	struct stat3 ratio[INH_NCMP];
@@ -38,6 +41,6 @@ struct inh_curve {
 };
 
 /* The tables, the goals and the JSON line of every curve, on stdout. */
-void inh_report(const struct inh_curve curve[INH_NKINDS], int rounds);
+void inh_report(const struct inh_curve curve[INH_NKINDS]);
 
 #endif /* _PFM_INHERIT_BENCH_H */

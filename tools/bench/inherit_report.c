@@ -29,19 +29,18 @@ static const char *unit(int kind)
 	return kind == INH_THREADS ? "thread" : "child";
 }
 
-static void print_table(const struct inh_curve *c, int kind, int rounds)
+static void print_table(const struct inh_curve *c, int kind)
 {
 	const struct inh_point *p;
 	int i, j;
 
-	printf("\ninherit_bench: %s, %d rounds; ns per %s monitored less unmonitored, "
-	       "median [25th 75th]; ratios within rounds\n", inh_kind_name[kind], rounds,
-	       unit(kind));
-	printf("%6s %9s %20s %20s %20s %20s %20s %20s\n", "n", "none/n", "shim",
+	printf("\ninherit_bench: %s; ns per %s monitored less unmonitored, "
+	       "median [25th 75th]; ratios within rounds\n", inh_kind_name[kind], unit(kind));
+	printf("%6s %2s %9s %20s %20s %20s %20s %20s %20s\n", "n", "r", "none/n", "shim",
 	       "perf", "shim/perf", "pfmon", "perf-stat", "pfmon/perf-stat");
 	for (i = 0; i < c->npts; i++) {
 		p = &c->pt[i];
-		printf("%6ld %9.0f", p->n, p->ns[INH_NONE].med / p->n);
+		printf("%6ld %2d %9.0f", p->n, p->rounds, p->ns[INH_NONE].med / p->n);
 		for (j = 0; j < INH_NCMP; j++)
 			printf(" %8.0f [%5.0f %5.0f] %8.0f [%5.0f %5.0f] %6.3f [%.3f %.3f]",
 			       p->cost[cmp_mode[j][0]].med, p->cost[cmp_mode[j][0]].p25,
@@ -110,20 +109,20 @@ static void print_stat(const char *name, struct stat3 s, double scale)
 	       s.p75 / scale);
 }
 
-static void print_json(const struct inh_curve curve[INH_NKINDS], int rounds,
-		       const struct goal *g, int ng)
+static void print_json(const struct inh_curve curve[INH_NKINDS], const struct goal *g,
+		       int ng)
 {
 	const struct inh_point *p;
 	int k, i, m, j;
 
 	printf("\nBENCH-INHERIT-JSON: {\"unit\": \"ns per child or thread (guest "
-	       "instructions)\", \"rounds\": %d, \"stat\": \"[25th, median, 75th]\", "
-	       "\"curves\": {", rounds);
+	       "instructions)\", \"stat\": \"[25th, median, 75th]\", \"curves\": {");
 	for (k = 0; k < INH_NKINDS; k++) {
 		printf("%s\"%s\": [", k ? ", " : "", inh_kind_name[k]);
 		for (i = 0; i < curve[k].npts; i++) {
 			p = &curve[k].pt[i];
-			printf("%s{\"n\": %ld, \"ns\": {", i ? ", " : "", p->n);
+			printf("%s{\"n\": %ld, \"rounds\": %d, \"ns\": {", i ? ", " : "",
+			       p->n, p->rounds);
 			for (m = 0; m < INH_NMODES; m++) {
 				printf(m ? ", " : "");
 				print_stat(inh_mode_name[m], p->ns[m], 1);
@@ -159,13 +158,13 @@ static void print_json(const struct inh_curve curve[INH_NKINDS], int rounds,
 	printf("}}\n");
 }
 
-void inh_report(const struct inh_curve curve[INH_NKINDS], int rounds)
+void inh_report(const struct inh_curve curve[INH_NKINDS])
 {
 	struct goal g[INH_NKINDS * INH_NCMP * 2];
 	int k, j, i, ng = 0;
 
 	for (k = 0; k < INH_NKINDS; k++)
-		print_table(&curve[k], k, rounds);
+		print_table(&curve[k], k);
 	for (k = 0; k < INH_NKINDS; k++)
 		for (j = 0; j < INH_NCMP; j++)
 			if (curve[k].npts)
@@ -177,5 +176,5 @@ void inh_report(const struct inh_curve curve[INH_NKINDS], int rounds)
 		if (g[i].figure > g[i].limit)
 			printf("           %s\n", g[i].note);
 	}
-	print_json(curve, rounds, g, ng);
+	print_json(curve, g, ng);
 }
