@@ -9,6 +9,7 @@
 # against perf stat, each less the unmonitored run.  INHERIT_ROUNDS rounds (5), at
 # points of 1000 tasks or more INHERIT_BIG_ROUNDS (3); each run sleeps
 # INHERIT_SETTLE_MS (20) before its timed part, for the deferred work of the last.
+# INHERIT_NEV=1..4: the shim and perf_events count the first n of the four events.
 # build/bench/inherit.json (its goals and ratios for goals.py) and inherit.png.
 BENCH_CURVES += bench-inherit
 .PHONY: bench-inherit
@@ -17,7 +18,8 @@ INHERIT_ENV := $(if $(INHERIT_ROUNDS),INHERIT_ROUNDS=$(INHERIT_ROUNDS)) \
 	       $(if $(INHERIT_CHILDREN),INHERIT_CHILDREN=$(INHERIT_CHILDREN)) \
 	       $(if $(INHERIT_THREADS),INHERIT_THREADS=$(INHERIT_THREADS)) \
 	       $(if $(INHERIT_BIG_ROUNDS),INHERIT_BIG_ROUNDS=$(INHERIT_BIG_ROUNDS)) \
-	       $(if $(INHERIT_SETTLE_MS),INHERIT_SETTLE_MS=$(INHERIT_SETTLE_MS))
+	       $(if $(INHERIT_SETTLE_MS),INHERIT_SETTLE_MS=$(INHERIT_SETTLE_MS)) \
+	       $(if $(INHERIT_NEV),INHERIT_NEV=$(INHERIT_NEV))
 INHERIT_SRCS := $(addprefix $(TOP)/tools/bench/,inherit_bench.c inherit_report.c \
 		inherit_work.c bench_common.c)
 INHERIT_HDRS := $(addprefix $(TOP)/tools/bench/,inherit_bench.h inherit_work.h \

@@ -14,8 +14,9 @@
  * Each point runs the workload in six modes:
  *   none       unmonitored
  *   preload    unmonitored, with the perf shim's library preloaded
- *   shim       the four software events of bench_common.h opened by the program
- *              itself with attr.inherit, through the shim (libperfmon-perf.so
+ *   shim       the four software events of bench_common.h (the first
+ *              INHERIT_NEV of them) opened by the program itself with
+ *              attr.inherit, through the shim (libperfmon-perf.so
  *              preloaded, PFM_PERF_FALLBACK=0: the kernel's perf_event_open is
  *              not used)
  *   perf       the same events opened by the kernel's perf_event_open
@@ -68,15 +69,15 @@ static int shim_mapped(void)
 }
 
 /*
- * The four events of the calling thread with attr.inherit, each on its own as
- * perf stat opens them; through the shim when it is preloaded.
+ * The first nev of the four events of the calling thread with attr.inherit, each
+ * on its own as perf stat opens them; through the shim when it is preloaded.
  */
-static void open_inherit(int fd[BENCH_NEV])
+static void open_inherit(int fd[BENCH_NEV], int nev)
 {
 	struct perf_event_attr a;
 	int i;
 
-	for (i = 0; i < BENCH_NEV; i++) {
+	for (i = 0; i < nev; i++) {
 		memset(&a, 0, sizeof(a));
 		a.size = sizeof(a);
 		a.type = PERF_TYPE_SOFTWARE;
@@ -91,6 +92,7 @@ static void open_inherit(int fd[BENCH_NEV])
 static int work(const char *kind, long n, int counted)
 {
 	unsigned long long v;
+	int nev = atoi(getenv("INHERIT_NEV") ?: "4");
 	int fd[BENCH_NEV], i;
 	double t0, t;
 
@@ -100,8 +102,10 @@ static int work(const char *kind, long n, int counted)
 			shim_mapped() ? "" : "not ");
 		return 1;
 	}
+	if (nev < 1 || nev > BENCH_NEV)
+		nev = BENCH_NEV;
 	if (counted)
-		open_inherit(fd);
+		open_inherit(fd, nev);
 	/*
 	 * What the runs before left to the kernel's deferred work (RCU callbacks
 	 * freeing tasks, work items) is done while this one sleeps, not in its
@@ -114,7 +118,7 @@ static int work(const char *kind, long n, int counted)
 	else
 		work_children(n, strcmp(kind, "exec") ? NULL : EXIT_PROG);
 	t = bench_now_ns() - t0;
-	for (i = 0; counted && i < BENCH_NEV; i++) {
+	for (i = 0; counted && i < nev; i++) {
 		if (read(fd[i], &v, sizeof(v)) != sizeof(v))
 			die("read");
 		close(fd[i]);
