@@ -67,28 +67,42 @@ static double spread(const struct inh_curve *c, int mode, int *lo, int *hi)
 }
 
 struct goal {
-	char goal[256], note[256];
+	char goal[256], note[512];
 	double figure, limit;
+};
+
+/* What stands in the way of the ratio goal, after the worst point's figures. */
+static const char *const cmp_cause[INH_NCMP] = {
+	[INH_CMP_SHIM] = "the perf layer gives each new task a target of its own "
+		"(perf/inherit.c: a context and a copy of every inherit event, made by a "
+		"task_work, folded by a work item): a fixed cost and one per event, both "
+		"above perf_events' copies (INHERIT_NEV=1 shows the fixed part)",
+	[INH_CMP_PFMON] = "PFM_FL_INHERIT gives each new task a whole context "
+		"(inherit/fork.c: created, sets and PMCs copied, attached, started by a "
+		"task_work, folded at exit): a fixed cost above perf_events', which "
+		"copies its two events alone",
 };
 
 /* Both goals of one comparison on one curve. */
 static int judge(const struct inh_curve *c, int kind, int cmp, struct goal *g)
 {
 	const int pm = cmp_mode[cmp][0], pe = cmp_mode[cmp][1];
+	const struct inh_point *w;
 	int i, worst = 0, lo, hi, plo, phi;
 	double pflat;
 
 	for (i = 1; i < c->npts; i++)
 		if (c->pt[i].ratio[cmp].med > c->pt[worst].ratio[cmp].med)
 			worst = i;
+	w = &c->pt[worst];
 	snprintf(g[0].goal, sizeof(g[0].goal), "inherit %s: %s per %s, the worst of n=%ld..%ld",
 		 inh_kind_name[kind], cmp_words[cmp], unit(kind), c->pt[0].n,
 		 c->pt[c->npts - 1].n);
-	g[0].figure = c->pt[worst].ratio[cmp].med;
+	g[0].figure = w->ratio[cmp].med;
 	g[0].limit = RATIO_LIMIT;
-	snprintf(g[0].note, sizeof(g[0].note), "at n=%ld %s costs %.0f ns per %s, %s %.0f",
-		 c->pt[worst].n, inh_mode_name[pm], c->pt[worst].cost[pm].med, unit(kind),
-		 inh_mode_name[pe], c->pt[worst].cost[pe].med);
+	snprintf(g[0].note, sizeof(g[0].note), "at n=%ld %s costs %.0f ns per %s, %s %.0f, "
+		 "pfmon %.0f: %s", w->n, inh_mode_name[pm], w->cost[pm].med, unit(kind),
+		 inh_mode_name[pe], w->cost[pe].med, w->cost[INH_PFMON].med, cmp_cause[cmp]);
 
 	g[1].figure = spread(c, pm, &lo, &hi);
 	pflat = spread(c, pe, &plo, &phi);
@@ -97,9 +111,11 @@ static int judge(const struct inh_curve *c, int kind, int cmp, struct goal *g)
 		 "(%s's: %.3f)", inh_kind_name[kind], inh_mode_name[pm], unit(kind),
 		 c->pt[0].n, c->pt[c->npts - 1].n, inh_mode_name[pe], pflat);
 	g[1].limit = FLAT_LIMIT;
-	snprintf(g[1].note, sizeof(g[1].note), "%.0f ns per %s at n=%ld, %.0f at n=%ld",
+	snprintf(g[1].note, sizeof(g[1].note), "%.0f ns per %s at n=%ld, %.0f at n=%ld: %s",
 		 c->pt[hi].cost[pm].med, unit(kind), c->pt[hi].n, c->pt[lo].cost[pm].med,
-		 c->pt[lo].n);
+		 c->pt[lo].n, hi < lo ? "the first tasks of a family cost more than the "
+		 "later ones (not profiled)" : "the cost grows with the tasks alive at once "
+		 "(not profiled)");
 	return 2;
 }
 
