@@ -10,6 +10,7 @@
 # points of 1000 tasks or more INHERIT_BIG_ROUNDS (3); each run sleeps
 # INHERIT_SETTLE_MS (20) before its timed part, for the deferred work of the last.
 # INHERIT_NEV=1..4: the shim and perf_events count the first n of the four events.
+# A threads run makes its n threads as many times as makes INHERIT_THREAD_TASKS (64).
 # build/bench/inherit.json (its goals and ratios for goals.py) and inherit.png.
 BENCH_CURVES += bench-inherit
 .PHONY: bench-inherit
@@ -19,7 +20,8 @@ INHERIT_ENV := $(if $(INHERIT_ROUNDS),INHERIT_ROUNDS=$(INHERIT_ROUNDS)) \
 	       $(if $(INHERIT_THREADS),INHERIT_THREADS=$(INHERIT_THREADS)) \
 	       $(if $(INHERIT_BIG_ROUNDS),INHERIT_BIG_ROUNDS=$(INHERIT_BIG_ROUNDS)) \
 	       $(if $(INHERIT_SETTLE_MS),INHERIT_SETTLE_MS=$(INHERIT_SETTLE_MS)) \
-	       $(if $(INHERIT_NEV),INHERIT_NEV=$(INHERIT_NEV))
+	       $(if $(INHERIT_NEV),INHERIT_NEV=$(INHERIT_NEV)) \
+	       $(if $(INHERIT_THREAD_TASKS),INHERIT_THREAD_TASKS=$(INHERIT_THREAD_TASKS))
 INHERIT_SRCS := $(addprefix $(TOP)/tools/bench/,inherit_bench.c inherit_report.c \
 		inherit_work.c bench_common.c)
 INHERIT_HDRS := $(addprefix $(TOP)/tools/bench/,inherit_bench.h inherit_work.h \

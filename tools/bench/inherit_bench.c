@@ -7,7 +7,9 @@
  * Three workloads (inherit_work.c), each at several sizes n:
  *   fork     n times fork(), _exit(0) in the child, waitpid() in the parent
  *   exec     the same, the child running a tiny static program (a shell's way)
- *   threads  n threads created, then joined
+ *   threads  n threads created, then joined; as many times as makes
+ *            INHERIT_THREAD_TASKS threads (64) or more, so that the small
+ *            points' cost is not lost in the runs' spread
  * This program runs them (--work KIND N [perf]), timing the workload alone and
  * writing the time to OUT, so that no tool's start or end is in it.
  *
@@ -89,6 +91,14 @@ static void open_inherit(int fd[BENCH_NEV], int nev)
 	}
 }
 
+/* How many times a run makes its n tasks. */
+static long batches(int kind, long n)
+{
+	long tasks = atol(getenv("INHERIT_THREAD_TASKS") ?: "64");
+
+	return kind == INH_THREADS && tasks > n ? (tasks + n - 1) / n : 1;
+}
+
 static int work(const char *kind, long n, int counted)
 {
 	unsigned long long v;
@@ -114,7 +124,8 @@ static int work(const char *kind, long n, int counted)
 	usleep(1000 * atoi(getenv("INHERIT_SETTLE_MS") ?: "20"));
 	t0 = bench_now_ns();
 	if (!strcmp(kind, "threads"))
-		work_threads(n);
+		for (i = batches(INH_THREADS, n); i > 0; i--)
+			work_threads(n);
 	else
 		work_children(n, strcmp(kind, "exec") ? NULL : EXIT_PROG);
 	t = bench_now_ns() - t0;
@@ -180,6 +191,7 @@ static void measure(struct inh_point *p, int kind, int rounds)
 	int i, m, j;
 
 	/* a short first run warms what the point's runs use */
+	p->tasks = p->n * batches(kind, p->n);
 	run(INH_NONE, kind, p->n < 10 ? p->n : 10);
 	for (i = 0; i < rounds; i++) {
 		for (j = 0; j < INH_NMODES; j++) {
@@ -187,7 +199,7 @@ static void measure(struct inh_point *p, int kind, int rounds)
 			ns[m][i] = run(m, kind, p->n);
 		}
 		for (m = INH_SHIM; m < INH_NMODES; m++)
-			cost[m][i] = (ns[m][i] - ns[base[m]][i]) / p->n;
+			cost[m][i] = (ns[m][i] - ns[base[m]][i]) / p->tasks;
 		ratio[INH_CMP_SHIM][i] = cost[INH_SHIM][i] / cost[INH_PERF][i];
 		ratio[INH_CMP_PFMON][i] = cost[INH_PFMON][i] / cost[INH_PERF_STAT][i];
 	}

@@ -28,6 +28,7 @@ extern const char *const inh_kind_name[INH_NKINDS];
 
 struct inh_point {
 	long n;
+	long tasks;			/* n, or n times the batches a run makes */
 	int rounds;
 	struct stat3 ns[INH_NMODES];	/* the workload's time */
 	struct stat3 cost[INH_NMODES];	/* per child or thread, monitored modes */

@@ -40,7 +40,7 @@ static void print_table(const struct inh_curve *c, int kind)
 	       "perf", "shim/perf", "pfmon", "perf-stat", "pfmon/perf-stat");
 	for (i = 0; i < c->npts; i++) {
 		p = &c->pt[i];
-		printf("%6ld %2d %9.0f", p->n, p->rounds, p->ns[INH_NONE].med / p->n);
+		printf("%6ld %2d %9.0f", p->n, p->rounds, p->ns[INH_NONE].med / p->tasks);
 		for (j = 0; j < INH_NCMP; j++)
 			printf(" %8.0f [%5.0f %5.0f] %8.0f [%5.0f %5.0f] %6.3f [%.3f %.3f]",
 			       p->cost[cmp_mode[j][0]].med, p->cost[cmp_mode[j][0]].p25,
@@ -137,8 +137,8 @@ static void print_json(const struct inh_curve curve[INH_NKINDS], const struct go
 		printf("%s\"%s\": [", k ? ", " : "", inh_kind_name[k]);
 		for (i = 0; i < curve[k].npts; i++) {
 			p = &curve[k].pt[i];
-			printf("%s{\"n\": %ld, \"rounds\": %d, \"ns\": {", i ? ", " : "",
-			       p->n, p->rounds);
+			printf("%s{\"n\": %ld, \"tasks\": %ld, \"rounds\": %d, \"ns\": {",
+			       i ? ", " : "", p->n, p->tasks, p->rounds);
 			for (m = 0; m < INH_NMODES; m++) {
 				printf(m ? ", " : "");
 				print_stat(inh_mode_name[m], p->ns[m], 1);
