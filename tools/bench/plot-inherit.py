@@ -51,7 +51,7 @@ def main():
     script = ["set terminal " + term, "set output '%s'" % sys.argv[2],
               "set multiplot layout 2,3 title 'Counting children and threads, "
               "perfmon against perf\\_events (QEMU guest, instruction counting, same boot)'",
-              "set logscale x 2", "set grid", "set key top right opaque box"]
+              "set logscale x 2", "set grid", "set key center right opaque box"]
     kinds = [k for k in KINDS if curves.get(k[0])]
     for kind, title, what, one in kinds:
         pts = sorted(curves[kind], key=lambda p: p["n"])
