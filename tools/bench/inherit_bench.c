@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench_common.h"
@@ -91,6 +92,21 @@ static void open_inherit(int fd[BENCH_NEV], int nev)
 	}
 }
 
+/*
+ * Returns just after a timer tick, so that the ticks fall at the same places in
+ * every run's time: a run of one child is shorter than a tick's period, and one
+ * tick more or less in it moved its cost by half.
+ */
+static void after_tick(void)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC_COARSE, &b);
+	while (b.tv_sec == a.tv_sec && b.tv_nsec == a.tv_nsec);
+}
+
 /* How many times a run makes its n tasks. */
 static long batches(int kind, long n)
 {
@@ -122,6 +138,7 @@ static int work(const char *kind, long n, int counted)
 	 * time; the guest's idle time costs the host nothing.
 	 */
 	usleep(1000 * atoi(getenv("INHERIT_SETTLE_MS") ?: "20"));
+	after_tick();
 	t0 = bench_now_ns();
 	if (!strcmp(kind, "threads"))
 		for (i = batches(INH_THREADS, n); i > 0; i--)
