@@ -8,7 +8,8 @@
 # (1,2,4,8,16,32,64); the shim's attr.inherit against perf_events' and pfmon
 # against perf stat, each less the unmonitored run.  INHERIT_ROUNDS rounds (5), at
 # points of 1000 tasks or more INHERIT_BIG_ROUNDS (3); each run sleeps
-# INHERIT_SETTLE_MS (20) before its timed part, for the deferred work of the last.
+# INHERIT_SETTLE_MS (20) before its timed part, for the deferred work of the last,
+# and starts it just after a timer tick.
 # INHERIT_NEV=1..4: the shim and perf_events count the first n of the four events.
 # A threads run makes its n threads as many times as makes INHERIT_THREAD_TASKS (64).
 # build/bench/inherit.json (its goals and ratios for goals.py) and inherit.png.
