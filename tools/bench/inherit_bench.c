@@ -24,8 +24,9 @@
  *   perf       the same events opened by the kernel's perf_event_open
  *   pfmon      pfmon -e task-clock,syscalls -- the program (PFM_FL_INHERIT)
  *   perf-stat  perf stat -e task-clock,raw_syscalls:sys_enter -- the program
- * The cost per child or thread is (monitored - unmonitored) / n, the shim's
- * taken against the preloaded run, the others' against the plain one; the
+ * The cost per child or thread is (monitored - unmonitored) over the tasks the
+ * run made, the shim's taken against the preloaded run, the others' against the
+ * plain one; each run's timed part starts settled, just after a tick.  The
  * ratios shim / perf and pfmon / perf-stat are taken within each round, and the
  * medians and quartiles over the rounds are given.
  *
