@@ -6,7 +6,7 @@
 # of a tiny static program + exit + wait for INHERIT_CHILDREN children
 # (1,10,100,1000), thread create + join for INHERIT_THREADS threads
 # (1,2,4,8,16,32,64); the shim's attr.inherit against perf_events' and pfmon
-# against perf stat, each less the unmonitored run.  INHERIT_ROUNDS rounds (5), at
+# against perf stat, each less the unmonitored run.  INHERIT_ROUNDS rounds (7), at
 # points of 1000 tasks or more INHERIT_BIG_ROUNDS (3); each run sleeps
 # INHERIT_SETTLE_MS (20) before its timed part, for the deferred work of the last,
 # and starts it just after a timer tick.

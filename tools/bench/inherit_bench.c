@@ -240,7 +240,7 @@ int main(int argc, char **argv)
 	static struct inh_curve curve[INH_NKINDS];
 	const char *children = getenv("INHERIT_CHILDREN") ?: "1,10,100,1000";
 	const char *threads = getenv("INHERIT_THREADS") ?: "1,2,4,8,16,32,64";
-	int rounds = atoi(getenv("INHERIT_ROUNDS") ?: "5");
+	int rounds = atoi(getenv("INHERIT_ROUNDS") ?: "7");
 	int big_rounds = atoi(getenv("INHERIT_BIG_ROUNDS") ?: "3");
 	double t0;
 	int k, i;
