@@ -106,6 +106,9 @@ $(B)/guest/bin/ops_bench: $(BENCH_SRCS_ops) $(TOP)/tools/bench/ops_sample.h
 MEM_MEAS := $(TOP)/tools/bench/mem_meas.c $(TOP)/tools/bench/mem_meas.h
 BENCH_SRCS_mem := $(TOP)/tools/bench/mem_meas.c
 $(B)/guest/bin/mem_bench: $(MEM_MEAS)
+# fork_bench's loop is inherit_bench's fork workload (curve-inherit.mk)
+BENCH_SRCS_fork := $(TOP)/tools/bench/inherit_work.c
+$(B)/guest/bin/fork_bench: $(BENCH_SRCS_fork) $(TOP)/tools/bench/inherit_work.h
 $(B)/guest/bin/%_bench: $(TOP)/tools/bench/%_bench.c $(BENCH_STAT) $(B)/lib/libperfmon.a \
 			$(TOOLS_HDRS)
 	@mkdir -p $(@D)

@@ -3,6 +3,7 @@
  * What the guest's benchmarks against perf_events share (bench_common.h).
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perfmon.h"
@@ -144,4 +147,54 @@ int bench_round_trip(const int ping[2], const int pong[2])
 	char c = 0;
 
 	return write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1 ? -1 : 0;
+}
+
+double bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+void bench_put_ns(const char *path, double ns)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		die(path);
+	fprintf(f, "%.0f\n", ns);
+	if (fclose(f))
+		die(path);
+}
+
+double bench_run_timed(char *const argv[], char *const env[], const char *path)
+{
+	double ns = 0;
+	int st, fd;
+	FILE *f;
+	pid_t pid;
+
+	unlink(path);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		while (env && *env)
+			putenv(*env++);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "bench: %s failed (status %#x)\n", argv[0], st);
+		exit(1);
+	}
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%lf", &ns) != 1)
+		die(path);
+	fclose(f);
+	return ns;
 }

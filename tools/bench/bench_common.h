@@ -58,4 +58,15 @@ void bench_perf_attr(struct perf_event_attr *a, int config, int group,
 pid_t bench_start_ponger(int ping[2], int pong[2]);
 int bench_round_trip(const int ping[2], const int pong[2]);
 
+/*
+ * Programs that time their own work, so that a tool's start and end are not in
+ * the figure: bench_now_ns() is CLOCK_MONOTONIC in ns; bench_put_ns() writes a
+ * time to path; bench_run_timed() runs argv (output to /dev/null, with the
+ * NAME=VALUE strings of env added to its environment, env may be NULL), dies
+ * unless it exits 0, and returns the time it wrote to path.
+ */
+double bench_now_ns(void);
+void bench_put_ns(const char *path, double ns);
+double bench_run_timed(char *const argv[], char *const env[], const char *path);
+
 #endif /* _PFM_BENCH_COMMON_H */

@@ -17,53 +17,25 @@
  * Output: a table, then one line "BENCH-FORK-JSON: {...}" for the host.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <sys/wait.h>
-
 #include "bench_common.h"
+#include "inherit_work.h"
 
 #define OUT	"/tmp/fork_bench.ns"
 #define NMODES	4
 
 static const char *const mode_name[NMODES] = { "none", "pfmon", "perf", "pfmon-ptrace" };
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static int loop(long n)
 {
-	double t0, t1;
-	FILE *f;
-	long i;
-	pid_t pid;
+	double t0 = bench_now_ns();
 
-	t0 = now_ns();
-	for (i = 0; i < n; i++) {
-		pid = fork();
-		if (pid < 0)
-			die("fork");
-		if (!pid)
-			_exit(0);
-		if (waitpid(pid, NULL, 0) != pid)
-			die("waitpid");
-	}
-	t1 = now_ns();
-	f = fopen(OUT, "w");
-	if (!f)
-		die(OUT);
-	fprintf(f, "%.0f\n", t1 - t0);
-	fclose(f);
+	work_children(n, NULL);
+	bench_put_ns(OUT, bench_now_ns() - t0);
 	return 0;
 }
 
@@ -79,31 +51,8 @@ static double run(int mode, const char *n)
 		{ "/bin/pfmon", "--per-thread", "-e", "task-clock,syscalls", "--",
 		  "/bin/fork_bench", "--loop", (char *)n, NULL },
 	};
-	double ns = 0;
-	int st, fd;
-	FILE *f;
-	pid_t pid;
 
-	unlink(OUT);
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (!pid) {
-		fd = open("/dev/null", O_WRONLY);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execv(argv[mode][0], argv[mode]);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		fprintf(stderr, "fork_bench: %s failed (status %#x)\n", mode_name[mode], st);
-		exit(1);
-	}
-	f = fopen(OUT, "r");
-	if (!f || fscanf(f, "%lf", &ns) != 1)
-		die(OUT);
-	fclose(f);
-	return ns;
+	return bench_run_timed(argv[mode], NULL, OUT);
 }
 
 int main(int argc, char **argv)
