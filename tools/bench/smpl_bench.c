@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smpl_bench: sampling cost against the rate, perfmon against perf_events in the
+ * same guest boot.
+ *
+ * Two workloads, each sampled by three samplers: perf_events natively, the perf
+ * shim (pfm_perf_event_open: perfmon's perf layer and its ring) and perfmon's own
+ * default sampling format:
+ *
+ *   clock   a CPU-bound loop of SMPL_CPU_MS ms (50), sampled by the task clock at
+ *           1, 10 and 50 kHz (sample_freq; the default format: the period
+ *           1e9 / rate ns, which is what both perfs make of a software clock's
+ *           frequency)
+ *   faults  a first touch of each of SMPL_FAULTS fresh pages (4000), sampled
+ *           every 1, 4, 16 and 64 page faults
+ *
+ * each per thread (pid 0) and CPU-wide (pid -1 on CPU 0; perfmon's own: a CPU
+ * session, PFM_FL_SYSTEM_WIDE).  A sample is IP, TID and TIME into a ring sized
+ * for the batch, or a default-format entry; no reader runs.  Per point and
+ * sampler: the total overhead over the unmonitored batch, the samples taken,
+ * the cost per sample (the overhead over the samples), and for faults the cost
+ * net of counting (the batch under the same event counting alone taken away
+ * instead), each with its ratio to perf_events' within the round.
+ *
+ * Every batch of a workload runs in each round, in an order that alternates
+ * from round to round, SMPL_ROUNDS rounds (5): medians and quartiles (stat3).
+ * The whole sweep runs twice (SMPL_PHASES, "default,raised"): under the sample
+ * rate limits the guest boots with (perf_event_max_sample_rate, and perfmon's
+ * perf_max_sample_rate), where each side throttles as it would for a user
+ * (THROTTLE and LOST records are counted), then with both raised as run-ops.sh
+ * raises them, so that every overflow is a sample and the costs per sample
+ * compare.  The goals are judged on the last phase.
+ *
+ * Output: the tables, the goals, and one line "BENCH-SMPL-JSON: {...}".
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "smpl_bench.h"
+
+#define MAXROUNDS	31
+#define MAXJOBS		(1 + NSCOPES * (NSAMPLERS - 1) * (1 + MAXPTS))
+
+const unsigned long clock_hz[NCLOCK_RATES] = { 1000, 10000, 50000 };
+const unsigned long fault_every[NFAULT_EVERY] = { 1, 4, 16, 64 };
+const char *const wl_name[NWL] = { "clock", "faults" };
+const char *const scope_name[NSCOPES] = { "thread", "cpu" };
+const char *const smp_name[NSAMPLERS] = { "none", "shim", "perf", "dfl" };
+
+static const enum sampler samplers[] = { SMP_PERF, SMP_SHIM, SMP_DFL };
+
+/* One batch: a workload, unmonitored (how SMP_NONE), counted (pt -1) or sampled. */
+struct job {
+	enum wl wl;
+	enum scope scope;
+	enum sampler how;
+	int pt;
+};
+
+static struct smpl_cfg cfg = { .rounds = 5, .cpu_ms = 50, .faults = 4000 };
+static volatile uint64_t sink;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void cpu_work(long iters)
+{
+	uint64_t x = sink;
+
+	while (iters--) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		__asm__ volatile("" : "+r"(x));
+	}
+	sink = x;
+}
+
+/* The loop's iterations in cfg.cpu_ms, on the guest's clock. */
+static void cpu_calibrate(void)
+{
+	const long n = 1000000;
+	uint64_t t = 0;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		t = now_ns();
+		cpu_work(n);
+		t = now_ns() - t;
+	}
+	cfg.cpu_iters = (long)(cfg.cpu_ms * 1e6 / ((double)t / n));
+}
+
+static unsigned int pow2_pages(double bytes)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	unsigned int p = 1;
+
+	while ((double)p * psz < bytes)
+		p <<= 1;
+	return p;
+}
+
+static void job_cfg(const struct job *j, struct sample_cfg *c)
+{
+	double samples;
+
+	memset(c, 0, sizeof(*c));
+	c->cpu = j->scope == SC_CPU ? 0 : -1;
+	if (j->wl == WL_CLOCK) {
+		c->event = SMP_EV_CLOCK;
+		c->freq = clock_hz[j->pt];
+		/* the overhead lengthens the batch: room for twice its samples */
+		samples = 2 * cfg.cpu_ms * 1e-3 * c->freq;
+	} else {
+		c->event = SMP_EV_FAULTS;
+		c->period = j->pt < 0 ? 0 : fault_every[j->pt];
+		samples = c->period ? (double)cfg.faults / c->period : 0;
+	}
+	/* the default format's entries, and its room for the largest one */
+	c->data_pages = pow2_pages(64 * samples + 4 * 4096);
+}
+
+/* One batch: ns of the workload, and what the buffer held. */
+static double run_job(const struct job *j, struct sample_counts *n)
+{
+	long psz = sysconf(_SC_PAGESIZE), i;
+	struct sample_session s;
+	struct sample_cfg c;
+	char *p = NULL;
+	uint64_t t;
+
+	memset(n, 0, sizeof(*n));
+	if (j->wl == WL_FAULTS) {
+		p = mmap(NULL, cfg.faults * psz, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			die("mmap");
+		madvise(p, cfg.faults * psz, MADV_NOHUGEPAGE);
+	}
+	if (j->how != SMP_NONE) {
+		job_cfg(j, &c);
+		sample_open_cfg(&s, j->how, &c);
+	}
+	t = now_ns();
+	if (p)
+		for (i = 0; i < cfg.faults; i++)
+			((volatile char *)p)[i * psz] = 1;
+	else
+		cpu_work(cfg.cpu_iters);
+	t = now_ns() - t;
+	if (j->how != SMP_NONE)
+		sample_finish(&s, n);
+	if (p)
+		munmap(p, cfg.faults * psz);
+	return (double)t;
+}
+
+static int npts(enum wl wl)
+{
+	return wl == WL_CLOCK ? NCLOCK_RATES : NFAULT_EVERY;
+}
+
+/* A workload's batches: none first, then (faults) counting alone, then the points. */
+static int make_jobs(enum wl wl, struct job *jobs)
+{
+	int n = 0, sc, pt, k;
+
+	jobs[n++] = (struct job){ wl, SC_THREAD, SMP_NONE, -1 };
+	for (sc = 0; sc < NSCOPES; sc++)
+		for (pt = wl == WL_FAULTS ? -1 : 0; pt < npts(wl); pt++)
+			for (k = 0; k < 3; k++)
+				jobs[n++] = (struct job){ wl, sc, samplers[k], pt };
+	return n;
+}
+
+static int find_job(const struct job *jobs, int n, enum scope sc, enum sampler how, int pt)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (jobs[i].scope == sc && jobs[i].how == how && jobs[i].pt == pt)
+			return i;
+	abort();
+}
+
+static double med_of(const double *v, int n)
+{
+	double t[MAXROUNDS];
+
+	memcpy(t, v, n * sizeof(*v));
+	return stat3(t, n).med;
+}
+
+/* The results of one curve from the rounds' batches. */
+static void reduce(struct curve *cv, const struct job *jobs, int nj,
+		   double ns[][MAXROUNDS], struct sample_counts cnt[][MAXROUNDS])
+{
+	double v[8][MAXROUNDS];
+	int R = cfg.rounds, pt, k, r, j, jn = find_job(jobs, nj, SC_THREAD, SMP_NONE, -1);
+
+	cv->npts = npts(cv->wl);
+	for (pt = 0; pt < cv->npts; pt++)
+		cv->x[pt] = cv->wl == WL_CLOCK ? clock_hz[pt] : fault_every[pt];
+	for (k = 0; k < 3 && cv->wl == WL_FAULTS; k++) {
+		j = find_job(jobs, nj, cv->scope, samplers[k], -1);
+		memcpy(v[0], ns[j], R * sizeof(double));
+		cv->count_ns[samplers[k]] = stat3(v[0], R);
+	}
+	for (pt = 0; pt < cv->npts; pt++) {
+		int jp = find_job(jobs, nj, cv->scope, SMP_PERF, pt);
+		int jcp = cv->wl == WL_FAULTS ? find_job(jobs, nj, cv->scope, SMP_PERF, -1) : jn;
+
+		for (k = 0; k < 3; k++) {
+			enum sampler how = samplers[k];
+			struct smp_res *x = &cv->r[pt][how];
+			int jc = cv->wl == WL_FAULTS ? find_job(jobs, nj, cv->scope, how, -1) : jn;
+
+			j = find_job(jobs, nj, cv->scope, how, pt);
+			x->dropped = false;
+			for (r = 0; r < R; r++) {
+				double s = cnt[j][r].samples, sp = cnt[jp][r].samples;
+				double per = s ? (ns[j][r] - ns[jn][r]) / s : 0;
+				double perp = sp ? (ns[jp][r] - ns[jn][r]) / sp : 0;
+				double net = s ? (ns[j][r] - ns[jc][r]) / s : 0;
+				double netp = sp ? (ns[jp][r] - ns[jcp][r]) / sp : 0;
+
+				v[0][r] = ns[j][r];
+				v[1][r] = ns[j][r] / ns[jn][r] - 1;
+				v[2][r] = per;
+				v[3][r] = net;
+				v[4][r] = perp ? per / perp : 0;
+				v[5][r] = netp ? net / netp : 0;
+				v[6][r] = s;
+				v[7][r] = cnt[j][r].throttle;
+				x->dropped |= cnt[j][r].overflowed;
+			}
+			x->ns = stat3(v[0], R);
+			x->over = stat3(v[1], R);
+			x->per_sample = stat3(v[2], R);
+			x->net = stat3(v[3], R);
+			x->ratio = stat3(v[4], R);
+			x->net_ratio = stat3(v[5], R);
+			x->samples = med_of(v[6], R);
+			x->throttle = med_of(v[7], R);
+			for (r = 0; r < R; r++)
+				v[0][r] = cnt[j][r].lost;
+			x->lost = med_of(v[0], R);
+		}
+	}
+}
+
+static double ns_[MAXJOBS][MAXROUNDS];
+static struct sample_counts cnt_[MAXJOBS][MAXROUNDS];
+
+/* Every batch of wl, round by round, each round in the other order. */
+static void measure_wl(struct phase *ph, enum wl wl)
+{
+	struct job jobs[MAXJOBS];
+	double none[MAXROUNDS];
+	int nj = make_jobs(wl, jobs), r, k, j, sc;
+	uint64_t t0;
+
+	for (r = 0; r < cfg.rounds; r++) {
+		t0 = now_ns();
+		for (k = 0; k < nj; k++) {
+			j = (r & 1) ? nj - 1 - k : k;
+			ns_[j][r] = run_job(&jobs[j], &cnt_[j][r]);
+		}
+		printf("smpl_bench: %s %s round %d/%d: %.2f s of guest time\n", ph->name,
+		       wl_name[wl], r + 1, cfg.rounds, (now_ns() - t0) * 1e-9);
+		fflush(stdout);
+	}
+	memcpy(none, ns_[0], cfg.rounds * sizeof(double));
+	ph->none_ns[wl] = stat3(none, cfg.rounds);
+	for (sc = 0; sc < NSCOPES; sc++) {
+		struct curve *cv = &ph->c[wl * NSCOPES + sc];
+
+		cv->wl = wl;
+		cv->scope = sc;
+		reduce(cv, jobs, nj, ns_, cnt_);
+	}
+}
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f && fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static void write_long(const char *path, long v)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fprintf(f, "%ld\n", v) < 0 || fclose(f))
+		die(path);
+}
+
+#define PERF_MAX_RATE	"/proc/sys/kernel/perf_event_max_sample_rate"
+#define PERF_CPU_PCT	"/proc/sys/kernel/perf_cpu_time_max_percent"
+#define PFM_MAX_RATE	"/sys/kernel/perfmon/perf_max_sample_rate"
+
+static void run_phase(struct phase *ph, const char *name)
+{
+	memset(ph, 0, sizeof(*ph));
+	ph->name = name;
+	if (!strcmp(name, "raised")) {
+		write_long(PERF_MAX_RATE, 100000000);
+		write_long(PERF_CPU_PCT, 0);
+		write_long(PFM_MAX_RATE, 100000000);
+	}
+	ph->perf_max_rate = read_long(PERF_MAX_RATE);
+	ph->perf_cpu_pct = read_long(PERF_CPU_PCT);
+	ph->pfm_max_rate = read_long(PFM_MAX_RATE);
+	measure_wl(ph, WL_CLOCK);
+	measure_wl(ph, WL_FAULTS);
+	smpl_print_phase(ph);
+}
+
+static long env_long(const char *name, long def, long lo, long hi)
+{
+	const char *s = getenv(name);
+	long v = s ? atol(s) : def;
+
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+int main(void)
+{
+	static struct goal goals[MAXGOALS];
+	static struct phase ph[2];
+	const char *phases = getenv("SMPL_PHASES");
+	int nph = 0, ng;
+	cpu_set_t set;
+
+	if (!phases || !*phases)
+		phases = "default,raised";
+	cfg.rounds = env_long("SMPL_ROUNDS", 5, 1, MAXROUNDS);
+	cfg.cpu_ms = env_long("SMPL_CPU_MS", 50, 1, 10000);
+	cfg.faults = env_long("SMPL_FAULTS", 4000, 64, 1000000);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+	cpu_calibrate();
+	printf("smpl_bench: %d rounds; clock: %.0f ms CPU-bound (%ld iterations); faults: %ld "
+	       "pages first touched; phases %s (under -icount shift=0 a ns is an "
+	       "instruction)\n", cfg.rounds, cfg.cpu_ms, cfg.cpu_iters, cfg.faults, phases);
+	if (strstr(phases, "default"))
+		run_phase(&ph[nph++], "default");
+	if (strstr(phases, "raised"))
+		run_phase(&ph[nph++], "raised");
+	if (!nph)
+		die("SMPL_PHASES names neither default nor raised");
+	ng = smpl_make_goals(&ph[nph - 1], goals);
+	smpl_print_goals(&ph[nph - 1], goals, ng);
+	smpl_json(&cfg, ph, nph, goals, ng);
+	return 0;
+}

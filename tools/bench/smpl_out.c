@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smpl_bench's output (smpl_bench.h): a table per phase, the goals judged on the
+ * last phase, and the JSON line the host collects.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "smpl_bench.h"
+
+static const enum sampler pfm_samplers[] = { SMP_SHIM, SMP_DFL };
+static const enum sampler all_samplers[] = { SMP_PERF, SMP_SHIM, SMP_DFL };
+
+static void point_name(const struct curve *cv, int pt, char *buf, size_t n)
+{
+	if (cv->wl == WL_CLOCK)
+		snprintf(buf, n, "%lu kHz", cv->x[pt] / 1000);
+	else
+		snprintf(buf, n, "every %lu", cv->x[pt]);
+}
+
+void smpl_print_phase(const struct phase *ph)
+{
+	const struct curve *cv;
+	const struct smp_res *x;
+	char pn[32];
+	int c, pt, k;
+
+	printf("\nphase %s: perf_event_max_sample_rate %ld, perf_cpu_time_max_percent %ld, "
+	       "perfmon's perf_max_sample_rate %ld\n", ph->name, ph->perf_max_rate,
+	       ph->perf_cpu_pct, ph->pfm_max_rate);
+	printf("unmonitored: clock %.0f ns [%.0f-%.0f], faults %.0f ns [%.0f-%.0f]; "
+	       "medians [25th-75th percentile]\n", ph->none_ns[WL_CLOCK].med,
+	       ph->none_ns[WL_CLOCK].p25, ph->none_ns[WL_CLOCK].p75, ph->none_ns[WL_FAULTS].med,
+	       ph->none_ns[WL_FAULTS].p25, ph->none_ns[WL_FAULTS].p75);
+	printf("%-13s %-9s %-5s %7s %5s %5s  %-22s %-18s %-18s %-20s %s\n", "curve", "point",
+	       "smplr", "samples", "thr", "lost", "overhead", "ns/sample", "net ns/sample",
+	       "/perf per sample", "/perf net");
+	for (c = 0; c < NWL * NSCOPES; c++) {
+		cv = &ph->c[c];
+		for (pt = 0; pt < cv->npts; pt++) {
+			point_name(cv, pt, pn, sizeof(pn));
+			for (k = 0; k < 3; k++) {
+				x = &cv->r[pt][all_samplers[k]];
+				printf("%-6s %-6s %-9s %-5s %7.0f %5.0f %5.0f  %+7.3f%% [%+.3f,%+.3f] "
+				       "%6.0f [%.0f-%.0f] ", wl_name[cv->wl],
+				       scope_name[cv->scope], pn, smp_name[all_samplers[k]],
+				       x->samples, x->throttle, x->lost, 100 * x->over.med,
+				       100 * x->over.p25, 100 * x->over.p75, x->per_sample.med,
+				       x->per_sample.p25, x->per_sample.p75);
+				if (cv->wl == WL_FAULTS)
+					printf("%6.0f [%.0f-%.0f] ", x->net.med, x->net.p25,
+					       x->net.p75);
+				else
+					printf("%18s ", "");
+				if (all_samplers[k] != SMP_PERF)
+					printf("%5.3f [%5.3f-%5.3f]  ", x->ratio.med, x->ratio.p25,
+					       x->ratio.p75);
+				if (all_samplers[k] != SMP_PERF && cv->wl == WL_FAULTS)
+					printf("%5.3f [%5.3f-%5.3f]", x->net_ratio.med,
+					       x->net_ratio.p25, x->net_ratio.p75);
+				printf("%s\n", x->dropped ? "  (buffer full: samples dropped)" : "");
+			}
+		}
+	}
+	fflush(stdout);
+}
+
+/* What flatness is judged on: per sample for the clock, net of counting for faults. */
+static double flat_cost(const struct curve *cv, int pt, enum sampler how)
+{
+	const struct smp_res *x = &cv->r[pt][how];
+
+	return cv->wl == WL_CLOCK ? x->per_sample.med : x->net.med;
+}
+
+/* max / min - 1 of a sampler's cost over the curve's points */
+static double growth(const struct curve *cv, enum sampler how)
+{
+	double lo = flat_cost(cv, 0, how), hi = lo, v;
+	int pt;
+
+	for (pt = 1; pt < cv->npts; pt++) {
+		v = flat_cost(cv, pt, how);
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	return lo > 0 ? hi / lo - 1 : 99;
+}
+
+static const char *where(enum sampler how, enum wl wl)
+{
+	if (how == SMP_SHIM)
+		return wl == WL_CLOCK ?
+		       "the shim's timer sample (perfmon's task-clock hrtimer, then the perf "
+		       "layer's overflow and ring record, kernel/perfmon/perf/sample.c, ring.c) "
+		       "costs more than perf_events' hrtimer sample" :
+		       "the shim's fault sample (the core's overflow, then the perf layer's "
+		       "record into the ring, kernel/perfmon/perf/sample.c, ring.c) costs more "
+		       "than perf_events' (make prof-read PROF_MODE=smp-shim against smp-perf)";
+	return "perfmon's overflow path and the default format's entry (kernel/perfmon/ovfl.c, "
+	       "dfl_smpl.c) cost more than perf_events' sample here";
+}
+
+static void curve_name(const struct curve *cv, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s %s", cv->wl == WL_CLOCK ? "task-clock" : "page-fault",
+		 cv->scope == SC_THREAD ? "per-thread" : "CPU-wide");
+}
+
+/* every point of the curve: the sampler's cost per sample against perf's */
+static void ratio_goal(const struct curve *cv, enum sampler how, struct goal *g)
+{
+	char cn[32], pn[32];
+	int pt, worst = 0;
+	const struct smp_res *x, *p;
+
+	for (pt = 1; pt < cv->npts; pt++)
+		if (cv->r[pt][how].ratio.med > cv->r[worst][how].ratio.med)
+			worst = pt;
+	curve_name(cv, cn, sizeof(cn));
+	point_name(cv, worst, pn, sizeof(pn));
+	x = &cv->r[worst][how];
+	p = &cv->r[worst][SMP_PERF];
+	snprintf(g->text, sizeof(g->text), "smpl %s, %s/perf cost per sample at every point "
+		 "(the worst: %s)", cn, smp_name[how], pn);
+	g->figure = x->ratio.med;
+	g->limit = 1.0;
+	g->note[0] = '\0';
+	if (g->figure > g->limit)
+		snprintf(g->note, sizeof(g->note), "%.0f ns a sample against perf's %.0f%s: %s",
+			 x->per_sample.med, p->per_sample.med,
+			 cv->wl == WL_FAULTS && cv->x[worst] > 1 ?
+			 " (the faults between samples counted only, included)" : "",
+			 where(how, cv->wl));
+}
+
+/* the sampler's cost per sample flat within 10% across the curve */
+static void flat_goal(const struct curve *cv, enum sampler how, struct goal *g)
+{
+	char cn[32], lo[32], hi[32], costs[96];
+	double perf = growth(cv, SMP_PERF);
+	int pt, n = 0;
+
+	curve_name(cv, cn, sizeof(cn));
+	point_name(cv, 0, lo, sizeof(lo));
+	point_name(cv, cv->npts - 1, hi, sizeof(hi));
+	snprintf(g->text, sizeof(g->text), "smpl %s, %s cost per sample%s flat within 10%% "
+		 "from %s to %s (perf's: %+.1f%%)", cn, smp_name[how],
+		 cv->wl == WL_FAULTS ? " net of counting" : "", lo, hi, 100 * perf);
+	g->figure = growth(cv, how);
+	g->limit = 0.10;
+	g->note[0] = '\0';
+	costs[0] = '\0';
+	for (pt = 0; pt < cv->npts; pt++)
+		n += snprintf(costs + n, sizeof(costs) - n, "%s%.0f", pt ? ", " : "",
+			      flat_cost(cv, pt, how));
+	if (g->figure > g->limit)
+		snprintf(g->note, sizeof(g->note), "ns per sample %s (perf's grows %+.1f%%%s)",
+			 costs, 100 * perf, perf > 0.10 ? "" : ": the goal holds only where "
+			 "perf's grows");
+}
+
+int smpl_make_goals(const struct phase *ph, struct goal *g)
+{
+	int n = 0, c, k;
+
+	for (c = 0; c < NWL * NSCOPES; c++)
+		for (k = 0; k < 2; k++)
+			ratio_goal(&ph->c[c], pfm_samplers[k], &g[n++]);
+	for (c = 0; c < NWL * NSCOPES; c++)
+		for (k = 0; k < 2; k++)
+			flat_goal(&ph->c[c], pfm_samplers[k], &g[n++]);
+	return n;
+}
+
+void smpl_print_goals(const struct phase *ph, const struct goal *g, int n)
+{
+	int i;
+
+	printf("\ngoals (phase %s, medians):\n", ph->name);
+	for (i = 0; i < n; i++) {
+		printf("%-7s %s: %.3f (goal <= %g)\n", g[i].figure <= g[i].limit ? "met" :
+		       "NOT MET", g[i].text, g[i].figure, g[i].limit);
+		if (g[i].figure > g[i].limit && g[i].note[0])
+			printf("        in the way: %s\n", g[i].note);
+	}
+	fflush(stdout);
+}
+
+static void js(const char *name, struct stat3 s, int digits, const char *sep)
+{
+	printf("\"%s\": [%.*f, %.*f, %.*f]%s", name, digits, s.p25, digits, s.med, digits,
+	       s.p75, sep);
+}
+
+static void json_smp(const struct curve *cv, const struct smp_res *x, enum sampler how)
+{
+	printf("\"%s\": {", smp_name[how]);
+	js("ns", x->ns, 0, ", ");
+	js("overhead", x->over, 6, ", ");
+	js("per_sample", x->per_sample, 1, ", ");
+	if (cv->wl == WL_FAULTS)
+		js("net_per_sample", x->net, 1, ", ");
+	if (how != SMP_PERF) {
+		js("per_sample_over_perf", x->ratio, 4, ", ");
+		if (cv->wl == WL_FAULTS)
+			js("net_over_perf", x->net_ratio, 4, ", ");
+	}
+	printf("\"samples\": %.0f, \"throttle\": %.0f, \"lost\": %.0f, \"dropped\": %s}",
+	       x->samples, x->throttle, x->lost, x->dropped ? "true" : "false");
+}
+
+static void json_phase(const struct phase *ph)
+{
+	const struct curve *cv;
+	int c, pt, k;
+
+	printf("{\"name\": \"%s\", \"limits\": {\"perf_event_max_sample_rate\": %ld, "
+	       "\"perf_cpu_time_max_percent\": %ld, \"perfmon_perf_max_sample_rate\": %ld}, "
+	       "\"none_ns\": {", ph->name, ph->perf_max_rate, ph->perf_cpu_pct,
+	       ph->pfm_max_rate);
+	js("clock", ph->none_ns[WL_CLOCK], 0, ", ");
+	js("faults", ph->none_ns[WL_FAULTS], 0, "}, \"curves\": [");
+	for (c = 0; c < NWL * NSCOPES; c++) {
+		cv = &ph->c[c];
+		printf("%s{\"workload\": \"%s\", \"scope\": \"%s\", \"x\": \"%s\", ", c ? ", " : "",
+		       wl_name[cv->wl], scope_name[cv->scope],
+		       cv->wl == WL_CLOCK ? "Hz" : "every x faults");
+		if (cv->wl == WL_FAULTS) {
+			printf("\"counting_ns\": {");
+			for (k = 0; k < 3; k++)
+				js(smp_name[all_samplers[k]], cv->count_ns[all_samplers[k]], 0,
+				   k < 2 ? ", " : "}, ");
+		}
+		printf("\"points\": [");
+		for (pt = 0; pt < cv->npts; pt++) {
+			printf("%s{\"x\": %lu, ", pt ? ", " : "", cv->x[pt]);
+			for (k = 0; k < 3; k++) {
+				json_smp(cv, &cv->r[pt][all_samplers[k]], all_samplers[k]);
+				printf(k < 2 ? ", " : "}");
+			}
+		}
+		printf("]}");
+	}
+	printf("]}");
+}
+
+/* "ratios": every perfmon / perf median ratio, by a name that stays */
+static void json_ratios(const struct phase *ph, int nph)
+{
+	const struct curve *cv;
+	const struct smp_res *x;
+	const char *sep = "";
+	int i, c, pt, k;
+
+	for (i = 0; i < nph; i++)
+		for (c = 0; c < NWL * NSCOPES; c++) {
+			cv = &ph[i].c[c];
+			for (pt = 0; pt < cv->npts; pt++)
+				for (k = 0; k < 2; k++) {
+					x = &cv->r[pt][pfm_samplers[k]];
+					printf("%s\"smpl.%s.%s.%s.%lu.%s.per_sample\": %.4f", sep,
+					       ph[i].name, wl_name[cv->wl], scope_name[cv->scope],
+					       cv->x[pt], smp_name[pfm_samplers[k]], x->ratio.med);
+					sep = ", ";
+					if (cv->wl == WL_FAULTS)
+						printf(", \"smpl.%s.%s.%s.%lu.%s.net\": %.4f",
+						       ph[i].name, wl_name[cv->wl],
+						       scope_name[cv->scope], cv->x[pt],
+						       smp_name[pfm_samplers[k]], x->net_ratio.med);
+				}
+		}
+}
+
+void smpl_json(const struct smpl_cfg *cfg, const struct phase *ph, int nph,
+	       const struct goal *g, int ng)
+{
+	int i;
+
+	printf("\nBENCH-SMPL-JSON: {\"unit\": \"ns\", \"rounds\": %d, \"stat\": "
+	       "\"[p25, median, p75]\", \"cpu_ms\": %.0f, \"cpu_iters\": %ld, \"faults\": %ld, "
+	       "\"goals_phase\": \"%s\", \"phases\": [", cfg->rounds, cfg->cpu_ms,
+	       cfg->cpu_iters, cfg->faults, ph[nph - 1].name);
+	for (i = 0; i < nph; i++) {
+		printf(i ? ", " : "");
+		json_phase(&ph[i]);
+	}
+	printf("], \"goals\": [");
+	for (i = 0; i < ng; i++)
+		printf("%s{\"goal\": \"%s\", \"figure\": %.4f, \"limit\": %g, \"cmp\": \"<=\", "
+		       "\"note\": \"%s\"}", i ? ", " : "", g[i].text, g[i].figure, g[i].limit,
+		       g[i].note);
+	printf("], \"ratios\": {");
+	json_ratios(ph, nph);
+	printf("}}\n");
+	fflush(stdout);
+}
