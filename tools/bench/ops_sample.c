@@ -68,8 +68,6 @@ static void dfl_open(struct sample_session *s, const struct sample_cfg *c, long 
 		if (s->ring == MAP_FAILED)
 			die("mmap of the sampling buffer");
 	}
-	if (pfm_start(s->fd, 0))
-		die("pfm_start");
 }
 
 static void dfl_finish(struct sample_session *s, struct sample_counts *n)
@@ -119,8 +117,12 @@ void sample_open_cfg(struct sample_session *s, enum sampler how, const struct sa
 		if (s->ring == MAP_FAILED)
 			die("mmap of the ring");
 	}
-	if (ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0))
-		die("PERF_EVENT_IOC_ENABLE");
+}
+
+void sample_start(struct sample_session *s)
+{
+	if (s->how == SMP_DFL ? pfm_start(s->fd, 0) : ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0))
+		die("starting the sampling event");
 }
 
 /* The ring's records, none read before: no reader ran, so none wrapped. */
@@ -174,6 +176,7 @@ void sample_open(struct sample_session *s, enum sampler how)
 	};
 
 	sample_open_cfg(s, how, &c);
+	sample_start(s);
 }
 
 void sample_close(struct sample_session *s, long min)

@@ -46,12 +46,13 @@ struct sample_counts {
 	int overflowed;		/* the ring was full: samples were dropped unseen */
 };
 
-/* Opens and maps the event, started. */
+/* Opens and maps the event, stopped; sample_start() starts it. */
 void sample_open_cfg(struct sample_session *s, enum sampler how, const struct sample_cfg *c);
+void sample_start(struct sample_session *s);
 /* Stops the event, counts what its buffer holds, unmaps and closes. */
 void sample_finish(struct sample_session *s, struct sample_counts *n);
 
-/* ops_bench's: every page fault of the calling thread, into 32 pages. */
+/* ops_bench's: every page fault of the calling thread, into 32 pages, started. */
 void sample_open(struct sample_session *s, enum sampler how);
 /* Checks that the buffer holds at least min samples and nothing else, and closes. */
 void sample_close(struct sample_session *s, long min);

@@ -7,11 +7,11 @@
  * shim (pfm_perf_event_open: perfmon's perf layer and its ring) and perfmon's own
  * default sampling format:
  *
- *   clock   a CPU-bound loop of SMPL_CPU_MS ms (50), sampled by the task clock at
+ *   clock   a CPU-bound loop of SMPL_CPU_MS ms (40), sampled by the task clock at
  *           1, 10 and 50 kHz (sample_freq; the default format: the period
  *           1e9 / rate ns, which is what both perfs make of a software clock's
  *           frequency)
- *   faults  a first touch of each of SMPL_FAULTS fresh pages (4000), sampled
+ *   faults  a first touch of each of SMPL_FAULTS fresh pages (3000), sampled
  *           every 1, 4, 16 and 64 page faults
  *
  * each per thread (pid 0) and CPU-wide (pid -1 on CPU 0; perfmon's own: a CPU
@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,7 +65,8 @@ struct job {
 	int pt;
 };
 
-static struct smpl_cfg cfg = { .rounds = 5, .cpu_ms = 50, .faults = 4000 };
+static struct smpl_cfg cfg = { .rounds = 5, .cpu_ms = 40, .faults = 3000 };
+static int dump;	/* SMPL_DUMP=1: every batch of every round printed */
 static volatile uint64_t sink;
 
 static uint64_t now_ns(void)
@@ -131,11 +133,56 @@ static void job_cfg(const struct job *j, struct sample_cfg *c)
 	c->data_pages = pow2_pages(64 * samples + 4 * 4096);
 }
 
+static void ts_add(struct timespec *t, long ns)
+{
+	t->tv_nsec += ns;
+	while (t->tv_nsec >= 1000000000) {
+		t->tv_nsec -= 1000000000;
+		t->tv_sec++;
+	}
+}
+
+/*
+ * Every batch starts just after a tick that the CPU was busy for: it idles
+ * first, so that the work the last batch left (RCU callbacks, freed pages,
+ * kworkers) runs then, wakes SMPL_WAKE_NS before a tick and spins through it
+ * (the timers that waited for the CPU to wake run in that tick), its sampler
+ * opened meanwhile.  So no batch, unmonitored or not, pays for the wakeup, and
+ * a batch of a given length always spans as many ticks.  Idle guest time costs
+ * no host time (sleep=off).  The tick is the coarse clock's step: it reads the
+ * time of the last tick while the CPU is busy.
+ */
+#define SMPL_WAKE_NS	500000
+
+static void tick_sleep(struct timespec *coarse)
+{
+	struct timespec res, t;
+
+	clock_getres(CLOCK_MONOTONIC_COARSE, &res);
+	clock_gettime(CLOCK_MONOTONIC_COARSE, coarse);
+	t = *coarse;
+	/* a whole tick idle at least */
+	ts_add(&t, 3 * res.tv_nsec - SMPL_WAKE_NS);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL))
+		;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, coarse);
+}
+
+static void tick_spin(const struct timespec *coarse)
+{
+	struct timespec c;
+
+	do
+		clock_gettime(CLOCK_MONOTONIC_COARSE, &c);
+	while (c.tv_sec == coarse->tv_sec && c.tv_nsec == coarse->tv_nsec);
+}
+
 /* One batch: ns of the workload, and what the buffer held. */
 static double run_job(const struct job *j, struct sample_counts *n)
 {
 	long psz = sysconf(_SC_PAGESIZE), i;
 	struct sample_session s;
+	struct timespec coarse;
 	struct sample_cfg c;
 	char *p = NULL;
 	uint64_t t;
@@ -148,10 +195,14 @@ static double run_job(const struct job *j, struct sample_counts *n)
 			die("mmap");
 		madvise(p, cfg.faults * psz, MADV_NOHUGEPAGE);
 	}
+	tick_sleep(&coarse);
 	if (j->how != SMP_NONE) {
 		job_cfg(j, &c);
 		sample_open_cfg(&s, j->how, &c);
 	}
+	tick_spin(&coarse);
+	if (j->how != SMP_NONE)
+		sample_start(&s);
 	t = now_ns();
 	if (p)
 		for (i = 0; i < cfg.faults; i++)
@@ -269,13 +320,21 @@ static void measure_wl(struct phase *ph, enum wl wl)
 	struct job jobs[MAXJOBS];
 	double none[MAXROUNDS];
 	int nj = make_jobs(wl, jobs), r, k, j, sc;
+	struct sample_counts warm;
 	uint64_t t0;
 
+	/* the workload's first batch ran longer (in a third of a run): not a round's */
+	run_job(&jobs[0], &warm);
 	for (r = 0; r < cfg.rounds; r++) {
 		t0 = now_ns();
 		for (k = 0; k < nj; k++) {
 			j = (r & 1) ? nj - 1 - k : k;
 			ns_[j][r] = run_job(&jobs[j], &cnt_[j][r]);
+			if (dump)
+				printf("smpl-dump: %s %s %s %s pt %d round %d: %.0f ns, %ld samples, "
+				       "%ld throttle\n", ph->name, wl_name[wl],
+				       scope_name[jobs[j].scope], smp_name[jobs[j].how], jobs[j].pt,
+				       r, ns_[j][r], cnt_[j][r].samples, cnt_[j][r].throttle);
 		}
 		printf("smpl_bench: %s %s round %d/%d: %.2f s of guest time\n", ph->name,
 		       wl_name[wl], r + 1, cfg.rounds, (now_ns() - t0) * 1e-9);
@@ -352,12 +411,15 @@ int main(void)
 	if (!phases || !*phases)
 		phases = "default,raised";
 	cfg.rounds = env_long("SMPL_ROUNDS", 5, 1, MAXROUNDS);
-	cfg.cpu_ms = env_long("SMPL_CPU_MS", 50, 1, 10000);
-	cfg.faults = env_long("SMPL_FAULTS", 4000, 64, 1000000);
+	cfg.cpu_ms = env_long("SMPL_CPU_MS", 40, 1, 10000);
+	cfg.faults = env_long("SMPL_FAULTS", 3000, 64, 1000000);
+	dump = env_long("SMPL_DUMP", 0, 0, 1);
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		die("sched_setaffinity");
+	/* the sleeps of tick_sleep() end when asked, not up to 50 us later */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	cpu_calibrate();
 	printf("smpl_bench: %d rounds; clock: %.0f ms CPU-bound (%ld iterations); faults: %ld "
 	       "pages first touched; phases %s (under -icount shift=0 a ns is an "

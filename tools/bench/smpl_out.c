@@ -19,47 +19,53 @@ static void point_name(const struct curve *cv, int pt, char *buf, size_t n)
 		snprintf(buf, n, "every %lu", cv->x[pt]);
 }
 
+/* "median [p25-p75]" in a field of its own */
+static const char *fmt3(char *buf, size_t n, struct stat3 v, double scale, const char *f)
+{
+	char a[24], b[24], c[24];
+
+	snprintf(a, sizeof(a), f, scale * v.med);
+	snprintf(b, sizeof(b), f, scale * v.p25);
+	snprintf(c, sizeof(c), f, scale * v.p75);
+	snprintf(buf, n, "%s [%s,%s]", a, b, c);
+	return buf;
+}
+
 void smpl_print_phase(const struct phase *ph)
 {
+	char pn[32], over[64], per[64], net[64], rat[64], nrat[64];
 	const struct curve *cv;
 	const struct smp_res *x;
-	char pn[32];
 	int c, pt, k;
 
 	printf("\nphase %s: perf_event_max_sample_rate %ld, perf_cpu_time_max_percent %ld, "
 	       "perfmon's perf_max_sample_rate %ld\n", ph->name, ph->perf_max_rate,
 	       ph->perf_cpu_pct, ph->pfm_max_rate);
-	printf("unmonitored: clock %.0f ns [%.0f-%.0f], faults %.0f ns [%.0f-%.0f]; "
-	       "medians [25th-75th percentile]\n", ph->none_ns[WL_CLOCK].med,
-	       ph->none_ns[WL_CLOCK].p25, ph->none_ns[WL_CLOCK].p75, ph->none_ns[WL_FAULTS].med,
-	       ph->none_ns[WL_FAULTS].p25, ph->none_ns[WL_FAULTS].p75);
-	printf("%-13s %-9s %-5s %7s %5s %5s  %-22s %-18s %-18s %-20s %s\n", "curve", "point",
-	       "smplr", "samples", "thr", "lost", "overhead", "ns/sample", "net ns/sample",
+	printf("unmonitored: clock %s ns, faults %s ns; medians [25th,75th percentile]; "
+	       "thr: THROTTLE records\n", fmt3(per, sizeof(per), ph->none_ns[WL_CLOCK], 1, "%.0f"),
+	       fmt3(net, sizeof(net), ph->none_ns[WL_FAULTS], 1, "%.0f"));
+	printf("%-13s %-9s %-5s %7s %4s %4s  %-26s %-19s %-19s %-20s %s\n", "curve", "point",
+	       "smplr", "samples", "thr", "lost", "overhead %", "ns/sample", "net ns/sample",
 	       "/perf per sample", "/perf net");
 	for (c = 0; c < NWL * NSCOPES; c++) {
 		cv = &ph->c[c];
 		for (pt = 0; pt < cv->npts; pt++) {
 			point_name(cv, pt, pn, sizeof(pn));
 			for (k = 0; k < 3; k++) {
-				x = &cv->r[pt][all_samplers[k]];
-				printf("%-6s %-6s %-9s %-5s %7.0f %5.0f %5.0f  %+7.3f%% [%+.3f,%+.3f] "
-				       "%6.0f [%.0f-%.0f] ", wl_name[cv->wl],
-				       scope_name[cv->scope], pn, smp_name[all_samplers[k]],
-				       x->samples, x->throttle, x->lost, 100 * x->over.med,
-				       100 * x->over.p25, 100 * x->over.p75, x->per_sample.med,
-				       x->per_sample.p25, x->per_sample.p75);
-				if (cv->wl == WL_FAULTS)
-					printf("%6.0f [%.0f-%.0f] ", x->net.med, x->net.p25,
-					       x->net.p75);
-				else
-					printf("%18s ", "");
-				if (all_samplers[k] != SMP_PERF)
-					printf("%5.3f [%5.3f-%5.3f]  ", x->ratio.med, x->ratio.p25,
-					       x->ratio.p75);
-				if (all_samplers[k] != SMP_PERF && cv->wl == WL_FAULTS)
-					printf("%5.3f [%5.3f-%5.3f]", x->net_ratio.med,
-					       x->net_ratio.p25, x->net_ratio.p75);
-				printf("%s\n", x->dropped ? "  (buffer full: samples dropped)" : "");
+				enum sampler how = all_samplers[k];
+
+				x = &cv->r[pt][how];
+				fmt3(over, sizeof(over), x->over, 100, "%+.3f");
+				fmt3(per, sizeof(per), x->per_sample, 1, "%.0f");
+				fmt3(net, sizeof(net), x->net, 1, "%.0f");
+				fmt3(rat, sizeof(rat), x->ratio, 1, "%.3f");
+				fmt3(nrat, sizeof(nrat), x->net_ratio, 1, "%.3f");
+				printf("%-6s %-6s %-9s %-5s %7.0f %4.0f %4.0f  %-26s %-19s %-19s "
+				       "%-20s %s%s\n", wl_name[cv->wl], scope_name[cv->scope], pn,
+				       smp_name[how], x->samples, x->throttle, x->lost, over, per,
+				       cv->wl == WL_FAULTS ? net : "", how != SMP_PERF ? rat : "",
+				       how != SMP_PERF && cv->wl == WL_FAULTS ? nrat : "",
+				       x->dropped ? "  (buffer full: samples dropped)" : "");
 			}
 		}
 	}
@@ -146,8 +152,8 @@ static void flat_goal(const struct curve *cv, enum sampler how, struct goal *g)
 	point_name(cv, 0, lo, sizeof(lo));
 	point_name(cv, cv->npts - 1, hi, sizeof(hi));
 	snprintf(g->text, sizeof(g->text), "smpl %s, %s cost per sample%s flat within 10%% "
-		 "from %s to %s (perf's: %+.1f%%)", cn, smp_name[how],
-		 cv->wl == WL_FAULTS ? " net of counting" : "", lo, hi, 100 * perf);
+		 "from %s to %s (max/min - 1; perf's %.3f)", cn, smp_name[how],
+		 cv->wl == WL_FAULTS ? " net of counting" : "", lo, hi, perf);
 	g->figure = growth(cv, how);
 	g->limit = 0.10;
 	g->note[0] = '\0';
@@ -156,9 +162,9 @@ static void flat_goal(const struct curve *cv, enum sampler how, struct goal *g)
 		n += snprintf(costs + n, sizeof(costs) - n, "%s%.0f", pt ? ", " : "",
 			      flat_cost(cv, pt, how));
 	if (g->figure > g->limit)
-		snprintf(g->note, sizeof(g->note), "ns per sample %s (perf's grows %+.1f%%%s)",
-			 costs, 100 * perf, perf > 0.10 ? "" : ": the goal holds only where "
-			 "perf's grows");
+		snprintf(g->note, sizeof(g->note), "ns per sample %s%s", costs,
+			 perf > 0.10 ? "" : " (perf's is flat too: the goal holds only where "
+			 "perf's grows)");
 }
 
 int smpl_make_goals(const struct phase *ph, struct goal *g)
