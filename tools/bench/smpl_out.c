@@ -22,7 +22,7 @@ static void point_name(const struct curve *cv, int pt, char *buf, size_t n)
 /* "median [p25-p75]" in a field of its own */
 static const char *fmt3(char *buf, size_t n, struct stat3 v, double scale, const char *f)
 {
-	char a[24], b[24], c[24];
+	char a[16], b[16], c[16];
 
 	snprintf(a, sizeof(a), f, scale * v.med);
 	snprintf(b, sizeof(b), f, scale * v.p25);
@@ -33,7 +33,7 @@ static const char *fmt3(char *buf, size_t n, struct stat3 v, double scale, const
 
 void smpl_print_phase(const struct phase *ph)
 {
-	char pn[32], over[64], per[64], net[64], rat[64], nrat[64];
+	char pn[32], over[80], per[80], net[80], rat[80], nrat[80];
 	const struct curve *cv;
 	const struct smp_res *x;
 	int c, pt, k;
