@@ -10,7 +10,9 @@ clock at 1, 10 and 50 kHz (ns per sample: the overhead over the samples), page
 faults every 1..64 (the same, the faults between samples counted only), and page
 faults net of counting (the batch counting the same event alone taken away).
 Medians of the goals' phase (limits raised when it ran), bars from the 25th to
-the 75th percentile.  Drawn by gnuplot (gnuplot-nox).
+the 75th percentile.  The counting-included panel is on a log scale: the
+counting of the faults between samples grows it with N.  Drawn by gnuplot
+(gnuplot-nox).
 """
 import json
 import os
@@ -22,12 +24,14 @@ from plotlib import has_cairo
 
 SAMPLERS = [("perf", "perf\\_events", 1), ("shim", "perf shim", 2),
             ("dfl", "perfmon default format", 3)]
+# workload, key, title, x label, x scale, y scale
 PANELS = [
-    ("clock", "per_sample", "task clock: ns per sample", "sampling rate (kHz)", 1e-3),
+    ("clock", "per_sample", "task clock: ns per sample", "sampling rate (kHz)", 1e-3,
+     "unset logscale y; set yrange [0:*]; set key bottom right"),
     ("faults", "per_sample", "page faults: ns per sample (counting included)",
-     "a sample every N page faults", 1),
+     "a sample every N page faults", 1, "set logscale y; set yrange [*:*]; set key top left"),
     ("faults", "net_per_sample", "page faults: ns per sample net of counting",
-     "a sample every N page faults", 1),
+     "a sample every N page faults", 1, "unset logscale y; set yrange [0:*]"),
 ]
 
 
@@ -45,8 +49,8 @@ def main():
              "set multiplot layout 1,3 title 'Sampling cost against the rate, perfmon "
              "and perf\\_events in the same guest boot (phase: %s limits; a ns is an "
              "instruction)'" % phase["name"],
-             "set logscale xy", "set grid", "set key top left font ',9'"]
-    for wl, key, title, xlabel, xscale in PANELS:
+             "set logscale x", "set grid", "set key font ',9'"]
+    for wl, key, title, xlabel, xscale, yscale in PANELS:
         plots = []
         for curve in phase["curves"]:
             if curve["workload"] != wl:
@@ -57,11 +61,10 @@ def main():
                 with open(path, "w") as f:
                     for pt in curve["points"]:
                         p25, med, p75 = pt[name][key]
-                        f.write("%g %g %g %g\n" % (pt["x"] * xscale, max(med, 1),
-                                                   max(p25, 1), max(p75, 1)))
+                        f.write("%g %g %g %g\n" % (pt["x"] * xscale, med, p25, p75))
                 plots.append("'%s' using 1:2:3:4 with yerrorlines lc %d dt %d lw 2 "
                              "title '%s, %s'" % (path, color, dash, label, curve["scope"]))
-        lines += ["set title '%s'" % title, "set xlabel '%s'" % xlabel,
+        lines += [yscale, "set title '%s'" % title, "set xlabel '%s'" % xlabel,
                   "set ylabel 'ns per sample, median; bar: 25th-75th percentile'",
                   "plot " + ", ".join(plots)]
     lines.append("unset multiplot")

@@ -31,6 +31,34 @@ static const char *fmt3(char *buf, size_t n, struct stat3 v, double scale, const
 	return buf;
 }
 
+/* Where each sampler throttled or lost samples in the phase (medians of the rounds). */
+static void smpl_print_throttled(const struct phase *ph)
+{
+	const struct curve *cv;
+	const struct smp_res *x;
+	char pn[32];
+	int c, pt, k, n;
+
+	for (k = 0; k < 3; k++) {
+		printf("%s throttled or lost samples:", smp_name[all_samplers[k]]);
+		n = 0;
+		for (c = 0; c < NWL * NSCOPES; c++) {
+			cv = &ph->c[c];
+			for (pt = 0; pt < cv->npts; pt++) {
+				x = &cv->r[pt][all_samplers[k]];
+				if (!x->throttle && !x->lost && !x->dropped)
+					continue;
+				point_name(cv, pt, pn, sizeof(pn));
+				printf("%s %s %s %s (%.0f THROTTLE, %.0f lost, %.0f samples%s)",
+				       n++ ? ";" : "", wl_name[cv->wl], scope_name[cv->scope], pn,
+				       x->throttle, x->lost, x->samples,
+				       x->dropped ? ", the buffer full" : "");
+			}
+		}
+		printf("%s\n", n ? "" : " nowhere");
+	}
+}
+
 void smpl_print_phase(const struct phase *ph)
 {
 	char pn[32], over[80], per[80], net[80], rat[80], nrat[80];
@@ -69,6 +97,7 @@ void smpl_print_phase(const struct phase *ph)
 			}
 		}
 	}
+	smpl_print_throttled(ph);
 	fflush(stdout);
 }
 
@@ -94,24 +123,43 @@ static double growth(const struct curve *cv, enum sampler how)
 	return lo > 0 ? hi / lo - 1 : 99;
 }
 
-static const char *where(enum sampler how, enum wl wl)
-{
-	if (how == SMP_SHIM)
-		return wl == WL_CLOCK ?
-		       "the shim's timer sample (perfmon's task-clock hrtimer, then the perf "
-		       "layer's overflow and ring record, kernel/perfmon/perf/sample.c, ring.c) "
-		       "costs more than perf_events' hrtimer sample" :
-		       "the shim's fault sample (the core's overflow, then the perf layer's "
-		       "record into the ring, kernel/perfmon/perf/sample.c, ring.c) costs more "
-		       "than perf_events' (make prof-read PROF_MODE=smp-shim against smp-perf)";
-	return "perfmon's overflow path and the default format's entry (kernel/perfmon/ovfl.c, "
-	       "dfl_smpl.c) cost more than perf_events' sample here";
-}
-
 static void curve_name(const struct curve *cv, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s %s", cv->wl == WL_CLOCK ? "task-clock" : "page-fault",
 		 cv->scope == SC_THREAD ? "per-thread" : "CPU-wide");
+}
+
+/*
+ * What stands in the way of a sampler at a point where it costs more than perf's
+ * sample.  The shim and the default format share the path from the event to
+ * the core's overflow (the task clock's timer, or the fault's probe): their
+ * difference is the perf layer's record against the default format's entry.
+ */
+static void ratio_note(const struct curve *cv, int pt, enum sampler how, char *buf, size_t n)
+{
+	const struct smp_res *x = &cv->r[pt][how], *p = &cv->r[pt][SMP_PERF];
+	const struct smp_res *d = &cv->r[pt][SMP_DFL];
+	const char *path = cv->wl == WL_CLOCK ?
+		"perfmon's task-clock timer (sw_clock.c: an hrtimer started again at each "
+		"reset, where perf's hrtimer returns HRTIMER_RESTART) and the core's overflow "
+		"path (ovfl.c)" :
+		"perfmon's fault probe (sw_hooks.c) and the core's overflow path (ovfl.c)";
+	int k;
+
+	k = snprintf(buf, n, "%.0f ns a sample against perf's %.0f", x->per_sample.med,
+		     p->per_sample.med);
+	if (cv->wl == WL_FAULTS && cv->x[pt] > 1)
+		k += snprintf(buf + k, n - k, " (with the %lu faults counted between samples)",
+			      cv->x[pt] - 1);
+	if (how == SMP_SHIM)
+		snprintf(buf + k, n - k, "; the default format's sample, by the same path from "
+			 "the event to the overflow, costs %.0f: the perf layer's sample record "
+			 "and ring (kernel/perfmon/perf/sample.c, ring.c) take %.0f ns more than "
+			 "the default format's entry", d->per_sample.med,
+			 x->per_sample.med - d->per_sample.med);
+	else
+		snprintf(buf + k, n - k, ": %s with the default format's entry (dfl_smpl.c) "
+			 "cost more than perf's whole sample", path);
 }
 
 /* every point of the curve: the sampler's cost per sample against perf's */
@@ -119,52 +167,70 @@ static void ratio_goal(const struct curve *cv, enum sampler how, struct goal *g)
 {
 	char cn[32], pn[32];
 	int pt, worst = 0;
-	const struct smp_res *x, *p;
 
 	for (pt = 1; pt < cv->npts; pt++)
 		if (cv->r[pt][how].ratio.med > cv->r[worst][how].ratio.med)
 			worst = pt;
 	curve_name(cv, cn, sizeof(cn));
 	point_name(cv, worst, pn, sizeof(pn));
-	x = &cv->r[worst][how];
-	p = &cv->r[worst][SMP_PERF];
 	snprintf(g->text, sizeof(g->text), "smpl %s, %s/perf cost per sample at every point "
 		 "(the worst: %s)", cn, smp_name[how], pn);
-	g->figure = x->ratio.med;
+	g->figure = cv->r[worst][how].ratio.med;
 	g->limit = 1.0;
 	g->note[0] = '\0';
 	if (g->figure > g->limit)
-		snprintf(g->note, sizeof(g->note), "%.0f ns a sample against perf's %.0f%s: %s",
-			 x->per_sample.med, p->per_sample.med,
-			 cv->wl == WL_FAULTS && cv->x[worst] > 1 ?
-			 " (the faults between samples counted only, included)" : "",
-			 where(how, cv->wl));
+		ratio_note(cv, worst, how, g->note, sizeof(g->note));
+}
+
+/*
+ * Why a sampler's cost per sample is not flat: on the clock, a cost per batch
+ * that the samples do not bring (the first and the last point tell it apart);
+ * on faults, the faults between samples, dearer in a sampling context than in
+ * a counting one.
+ */
+static void flat_note(const struct curve *cv, enum sampler how, char *buf, size_t n)
+{
+	int last = cv->npts - 1, k = 0, pt;
+	const struct smp_res *lo = &cv->r[0][how], *hi = &cv->r[last][how];
+	const struct smp_res *plo = &cv->r[0][SMP_PERF], *phi = &cv->r[last][SMP_PERF];
+
+	k += snprintf(buf + k, n - k, "ns per sample");
+	for (pt = 0; pt <= last; pt++)
+		k += snprintf(buf + k, n - k, "%s %.0f", pt ? "," : "", flat_cost(cv, pt, how));
+	if (cv->wl == WL_CLOCK)
+		k += snprintf(buf + k, n - k, ": about %.0f ns a batch that the samples do not "
+			      "bring (perf's %.0f), spread over the %.0f samples of the slowest "
+			      "rate", (lo->per_sample.med - hi->per_sample.med) * lo->samples,
+			      (plo->per_sample.med - phi->per_sample.med) * plo->samples,
+			      lo->samples);
+	else
+		k += snprintf(buf + k, n - k, ": each of the faults between samples costs "
+			      "%.1f ns more in a sampling context than counting alone (perf's "
+			      "%.1f), %lu of them a sample at every %lu",
+			      (hi->net.med - lo->net.med) / (cv->x[last] - cv->x[0]),
+			      (phi->net.med - plo->net.med) / (cv->x[last] - cv->x[0]),
+			      cv->x[last] - 1, cv->x[last]);
+	if (growth(cv, SMP_PERF) <= 0.10)
+		snprintf(buf + k, n - k, "; perf's is flat too (the goal holds where perf's "
+			 "grows)");
 }
 
 /* the sampler's cost per sample flat within 10% across the curve */
 static void flat_goal(const struct curve *cv, enum sampler how, struct goal *g)
 {
-	char cn[32], lo[32], hi[32], costs[96];
-	double perf = growth(cv, SMP_PERF);
-	int pt, n = 0;
+	char cn[32], lo[32], hi[32];
 
 	curve_name(cv, cn, sizeof(cn));
 	point_name(cv, 0, lo, sizeof(lo));
 	point_name(cv, cv->npts - 1, hi, sizeof(hi));
 	snprintf(g->text, sizeof(g->text), "smpl %s, %s cost per sample%s flat within 10%% "
 		 "from %s to %s (max/min - 1; perf's %.3f)", cn, smp_name[how],
-		 cv->wl == WL_FAULTS ? " net of counting" : "", lo, hi, perf);
+		 cv->wl == WL_FAULTS ? " net of counting" : "", lo, hi, growth(cv, SMP_PERF));
 	g->figure = growth(cv, how);
 	g->limit = 0.10;
 	g->note[0] = '\0';
-	costs[0] = '\0';
-	for (pt = 0; pt < cv->npts; pt++)
-		n += snprintf(costs + n, sizeof(costs) - n, "%s%.0f", pt ? ", " : "",
-			      flat_cost(cv, pt, how));
 	if (g->figure > g->limit)
-		snprintf(g->note, sizeof(g->note), "ns per sample %s%s", costs,
-			 perf > 0.10 ? "" : " (perf's is flat too: the goal holds only where "
-			 "perf's grows)");
+		flat_note(cv, how, g->note, sizeof(g->note));
 }
 
 int smpl_make_goals(const struct phase *ph, struct goal *g)
