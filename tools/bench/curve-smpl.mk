@@ -8,13 +8,15 @@
 # samples taken and the cost per sample, as ratios to perf_events', first under
 # the sample-rate limits the guest boots with, then with them raised.
 # build/bench/smpl.json, build/bench/smpl.png (cost per sample against the rate).
-# SMPL_ROUNDS=n (5), SMPL_CPU_MS=ms (40), SMPL_FAULTS=pages (3000),
+# SMPL_ROUNDS=n (5), SMPL_CPU_MS=ms (40), SMPL_CLOCK_SAMPLES=n (120: the clock's
+# batch is longer at a rate that would take fewer), SMPL_FAULTS=pages (3000),
 # SMPL_PHASES=default,raised (either alone), SMPL_DUMP=1 (every batch printed)
 # go to the guest's command line.
 BENCH_CURVES += bench-smpl
 .PHONY: bench-smpl
 
-SMPL_BENCH_ENV := $(foreach v,SMPL_ROUNDS SMPL_CPU_MS SMPL_FAULTS SMPL_PHASES SMPL_DUMP,\
+SMPL_BENCH_ENV := $(foreach v,SMPL_ROUNDS SMPL_CPU_MS SMPL_CLOCK_SAMPLES SMPL_FAULTS \
+		  SMPL_PHASES SMPL_DUMP,\
 		  $(if $($(v)),$(v)=$($(v))))
 BENCH_SRCS_smpl := $(TOP)/tools/bench/ops_sample.c $(TOP)/tools/bench/smpl_out.c
 $(B)/guest/bin/smpl_bench: $(BENCH_SRCS_smpl) $(TOP)/tools/bench/ops_sample.h \

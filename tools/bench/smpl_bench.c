@@ -7,10 +7,11 @@
  * shim (pfm_perf_event_open: perfmon's perf layer and its ring) and perfmon's own
  * default sampling format:
  *
- *   clock   a CPU-bound loop of SMPL_CPU_MS ms (40), sampled by the task clock at
- *           1, 10 and 50 kHz (sample_freq; the default format: the period
- *           1e9 / rate ns, which is what both perfs make of a software clock's
- *           frequency)
+ *   clock   a CPU-bound loop of SMPL_CPU_MS ms (40), or longer for the rate to
+ *           take SMPL_CLOCK_SAMPLES samples (120: 120 ms at 1 kHz), sampled by
+ *           the task clock at 1, 10 and 50 kHz (sample_freq; the default
+ *           format: the period 1e9 / rate ns, which is what both perfs make of
+ *           a software clock's frequency)
  *   faults  a first touch of each of SMPL_FAULTS fresh pages (3000), sampled
  *           every 1, 4, 16 and 64 page faults
  *
@@ -65,7 +66,7 @@ struct job {
 	int pt;
 };
 
-static struct smpl_cfg cfg = { .rounds = 5, .cpu_ms = 40, .faults = 3000 };
+static struct smpl_cfg cfg = { .rounds = 5, .cpu_ms = 40, .clock_samples = 120, .faults = 3000 };
 static int dump;	/* SMPL_DUMP=1: every batch of every round printed */
 static volatile uint64_t sink;
 
@@ -88,7 +89,7 @@ static void cpu_work(long iters)
 	sink = x;
 }
 
-/* The loop's iterations in cfg.cpu_ms, on the guest's clock. */
+/* The loop's speed, on the guest's clock. */
 static void cpu_calibrate(void)
 {
 	const long n = 1000000;
@@ -100,7 +101,18 @@ static void cpu_calibrate(void)
 		cpu_work(n);
 		t = now_ns() - t;
 	}
-	cfg.cpu_iters = (long)(cfg.cpu_ms * 1e6 / ((double)t / n));
+	cfg.iters_per_ms = 1e6 / ((double)t / n);
+}
+
+/*
+ * At least cfg.cpu_ms, and cfg.clock_samples samples at the rate: a cost that the
+ * samples do not bring (per batch, per tick) weighs as little at 1 kHz as at 10.
+ */
+double clock_ms(int pt)
+{
+	double ms = 1e3 * cfg.clock_samples / clock_hz[pt];
+
+	return ms > cfg.cpu_ms ? ms : cfg.cpu_ms;
 }
 
 static unsigned int pow2_pages(double bytes)
@@ -123,7 +135,7 @@ static void job_cfg(const struct job *j, struct sample_cfg *c)
 		c->event = SMP_EV_CLOCK;
 		c->freq = clock_hz[j->pt];
 		/* the overhead lengthens the batch: room for twice its samples */
-		samples = 2 * cfg.cpu_ms * 1e-3 * c->freq;
+		samples = 2 * clock_ms(j->pt) * 1e-3 * c->freq;
 	} else {
 		c->event = SMP_EV_FAULTS;
 		c->period = j->pt < 0 ? 0 : fault_every[j->pt];
@@ -224,7 +236,7 @@ static double run_job(const struct job *j, struct sample_counts *n)
 		for (i = 0; i < cfg.faults; i++)
 			((volatile char *)p)[i * psz] = 1;
 	else
-		cpu_work(cfg.cpu_iters);
+		cpu_work((long)(clock_ms(j->pt) * cfg.iters_per_ms));
 	t = now_ns() - t;
 	if (j->how != SMP_NONE)
 		sample_finish(&s, n);
@@ -238,12 +250,16 @@ static int npts(enum wl wl)
 	return wl == WL_CLOCK ? NCLOCK_RATES : NFAULT_EVERY;
 }
 
-/* A workload's batches: none first, then (faults) counting alone, then the points. */
+/*
+ * A workload's batches: unmonitored first (one per point of the clock, whose
+ * points differ in length), then (faults) counting alone, then the points.
+ */
 static int make_jobs(enum wl wl, struct job *jobs)
 {
 	int n = 0, sc, pt, k;
 
-	jobs[n++] = (struct job){ wl, SC_THREAD, SMP_NONE, -1 };
+	for (pt = 0; pt < (wl == WL_CLOCK ? npts(wl) : 1); pt++)
+		jobs[n++] = (struct job){ wl, SC_THREAD, SMP_NONE, wl == WL_CLOCK ? pt : -1 };
 	for (sc = 0; sc < NSCOPES; sc++)
 		for (pt = wl == WL_FAULTS ? -1 : 0; pt < npts(wl); pt++)
 			for (k = 0; k < 3; k++)
@@ -274,7 +290,7 @@ static void reduce(struct curve *cv, const struct job *jobs, int nj,
 		   double ns[][MAXROUNDS], struct sample_counts cnt[][MAXROUNDS])
 {
 	double v[8][MAXROUNDS];
-	int R = cfg.rounds, pt, k, r, j, jn = find_job(jobs, nj, SC_THREAD, SMP_NONE, -1);
+	int R = cfg.rounds, pt, k, r, j, jn;
 
 	cv->npts = npts(cv->wl);
 	for (pt = 0; pt < cv->npts; pt++)
@@ -285,8 +301,12 @@ static void reduce(struct curve *cv, const struct job *jobs, int nj,
 		cv->count_ns[samplers[k]] = stat3(v[0], R);
 	}
 	for (pt = 0; pt < cv->npts; pt++) {
-		int jp = find_job(jobs, nj, cv->scope, SMP_PERF, pt);
-		int jcp = cv->wl == WL_FAULTS ? find_job(jobs, nj, cv->scope, SMP_PERF, -1) : jn;
+		int jp = find_job(jobs, nj, cv->scope, SMP_PERF, pt), jcp;
+
+		jn = find_job(jobs, nj, SC_THREAD, SMP_NONE, cv->wl == WL_CLOCK ? pt : -1);
+		jcp = cv->wl == WL_FAULTS ? find_job(jobs, nj, cv->scope, SMP_PERF, -1) : jn;
+		memcpy(v[0], ns[jn], R * sizeof(double));
+		cv->none_ns[pt] = stat3(v[0], R);
 
 		for (k = 0; k < 3; k++) {
 			enum sampler how = samplers[k];
@@ -334,7 +354,6 @@ static struct sample_counts cnt_[MAXJOBS][MAXROUNDS];
 static void measure_wl(struct phase *ph, enum wl wl)
 {
 	struct job jobs[MAXJOBS];
-	double none[MAXROUNDS];
 	int nj = make_jobs(wl, jobs), r, k, j, sc;
 	struct sample_counts warm;
 	uint64_t t0;
@@ -356,8 +375,6 @@ static void measure_wl(struct phase *ph, enum wl wl)
 		       wl_name[wl], r + 1, cfg.rounds, (now_ns() - t0) * 1e-9);
 		fflush(stdout);
 	}
-	memcpy(none, ns_[0], cfg.rounds * sizeof(double));
-	ph->none_ns[wl] = stat3(none, cfg.rounds);
 	for (sc = 0; sc < NSCOPES; sc++) {
 		struct curve *cv = &ph->c[wl * NSCOPES + sc];
 
@@ -428,6 +445,7 @@ int main(void)
 		phases = "default,raised";
 	cfg.rounds = env_long("SMPL_ROUNDS", 5, 1, MAXROUNDS);
 	cfg.cpu_ms = env_long("SMPL_CPU_MS", 40, 1, 10000);
+	cfg.clock_samples = env_long("SMPL_CLOCK_SAMPLES", 120, 1, 100000);
 	cfg.faults = env_long("SMPL_FAULTS", 3000, 64, 1000000);
 	dump = env_long("SMPL_DUMP", 0, 0, 1);
 	CPU_ZERO(&set);
@@ -437,9 +455,10 @@ int main(void)
 	/* the sleeps of tick_sleep() end when asked, not up to 50 us later */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	cpu_calibrate();
-	printf("smpl_bench: %d rounds; clock: %.0f ms CPU-bound (%ld iterations); faults: %ld "
-	       "pages first touched; phases %s (under -icount shift=0 a ns is an "
-	       "instruction)\n", cfg.rounds, cfg.cpu_ms, cfg.cpu_iters, cfg.faults, phases);
+	printf("smpl_bench: %d rounds; clock: CPU-bound, %.0f ms at 1 kHz, %.0f ms at 10 and "
+	       "50 kHz (%.0f iterations a ms); faults: %ld pages first touched; phases %s "
+	       "(under -icount shift=0 a ns is an instruction)\n", cfg.rounds, clock_ms(0),
+	       clock_ms(1), cfg.iters_per_ms, cfg.faults, phases);
 	if (strstr(phases, "default"))
 		run_phase(&ph[nph++], "default");
 	if (strstr(phases, "raised"))
@@ -447,6 +466,9 @@ int main(void)
 	if (!nph)
 		die("SMPL_PHASES names neither default nor raised");
 	ng = smpl_make_goals(&ph[nph - 1], goals);
+	/* the default format has no limit to throttle by: the shim's alone */
+	if (!strcmp(ph[0].name, "default"))
+		smpl_throttle_goal(&ph[0], SMP_SHIM, &goals[ng++]);
 	smpl_print_goals(&ph[nph - 1], goals, ng);
 	smpl_json(&cfg, ph, nph, goals, ng);
 	return 0;

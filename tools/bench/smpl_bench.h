@@ -48,20 +48,21 @@ struct curve {
 	unsigned long x[MAXPTS];	/* Hz, or every x faults */
 	struct smp_res r[MAXPTS][NSAMPLERS];
 	struct stat3 count_ns[NSAMPLERS];	/* faults: counting alone */
+	struct stat3 none_ns[MAXPTS];		/* the unmonitored batch of each point */
 };
 
 /* A run of every curve under one setting of the sample-rate limits. */
 struct phase {
 	const char *name;		/* "default" or "raised" */
 	long perf_max_rate, perf_cpu_pct, pfm_max_rate;	/* the limits in force */
-	struct stat3 none_ns[NWL];
 	struct curve c[NWL * NSCOPES];
 };
 
 struct smpl_cfg {
 	int rounds;
-	long cpu_iters;		/* the CPU-bound loop's iterations */
-	double cpu_ms;		/* its unmonitored length */
+	double iters_per_ms;	/* the CPU-bound loop's */
+	double cpu_ms;		/* its shortest unmonitored length */
+	long clock_samples;	/* and longer if a rate takes fewer samples */
 	long faults;		/* pages the page-touching workload touches */
 };
 
@@ -71,11 +72,15 @@ struct goal {
 	double figure, limit;
 	char note[512];		/* what stands in the way, when not met */
 };
-#define MAXGOALS	(2 * 2 * NWL * NSCOPES)
+#define MAXGOALS	(2 * 2 * NWL * NSCOPES + 1)
+
+/* smpl_bench.c: the CPU-bound batch's length at a point of the clock curve */
+double clock_ms(int pt);
 
 /* smpl_out.c */
 void smpl_print_phase(const struct phase *ph);
 int smpl_make_goals(const struct phase *ph, struct goal *g);
+void smpl_throttle_goal(const struct phase *ph, enum sampler how, struct goal *g);
 void smpl_print_goals(const struct phase *ph, const struct goal *g, int n);
 void smpl_json(const struct smpl_cfg *cfg, const struct phase *ph, int nph,
 	       const struct goal *g, int ng);
