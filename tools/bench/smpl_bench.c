@@ -169,8 +169,11 @@ static void ts_add(struct timespec *t, long ns)
 /*
  * perfmon keeps its page-fault tracepoint probe a second after its last context
  * closes (kernel/perfmon/sw_hooks.c), and every fault meanwhile pays for the
- * probe: about 80 ns each here.  An unmonitored or perf_events batch after a
- * perfmon one idles that out first, so that it pays for nothing of perfmon's.
+ * probe (about 80 ns each here); the probe goes in a work item that runs a
+ * second after a close, a kworker's run and two switches in whatever batch it
+ * falls in.  A batch after a perfmon one idles that out first: an unmonitored
+ * or perf_events batch pays for nothing of perfmon's, and no perfmon batch for
+ * what the one before it left.
  */
 #define PFM_HOOKS_LINGER_NS	1200000000L
 static bool pfm_hooks_maybe_on;
@@ -183,12 +186,9 @@ static void tick_sleep(struct timespec *coarse, enum sampler how)
 	clock_getres(CLOCK_MONOTONIC_COARSE, &res);
 	clock_gettime(CLOCK_MONOTONIC_COARSE, coarse);
 	t = *coarse;
-	if (how == SMP_SHIM || how == SMP_DFL)
-		pfm_hooks_maybe_on = true;
-	else if (pfm_hooks_maybe_on) {
+	if (pfm_hooks_maybe_on)
 		ticks += PFM_HOOKS_LINGER_NS / res.tv_nsec;
-		pfm_hooks_maybe_on = false;
-	}
+	pfm_hooks_maybe_on = how == SMP_SHIM || how == SMP_DFL;
 	/* a whole tick idle at least */
 	ts_add(&t, ticks * res.tv_nsec - SMPL_WAKE_NS);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL))
