@@ -8,7 +8,7 @@
  * default sampling format:
  *
  *   clock   a CPU-bound loop of SMPL_CPU_MS ms (40), or longer for the rate to
- *           take SMPL_CLOCK_SAMPLES samples (120: 120 ms at 1 kHz), sampled by
+ *           take SMPL_CLOCK_SAMPLES samples (240: 240 ms at 1 kHz), sampled by
  *           the task clock at 1, 10 and 50 kHz (sample_freq; the default
  *           format: the period 1e9 / rate ns, which is what both perfs make of
  *           a software clock's frequency)
@@ -66,7 +66,7 @@ struct job {
 	int pt;
 };
 
-static struct smpl_cfg cfg = { .rounds = 5, .cpu_ms = 40, .clock_samples = 120, .faults = 3000 };
+static struct smpl_cfg cfg = { .rounds = 5, .cpu_ms = 40, .clock_samples = 240, .faults = 3000 };
 static int dump;	/* SMPL_DUMP=1: every batch of every round printed */
 static volatile uint64_t sink;
 
@@ -445,7 +445,7 @@ int main(void)
 		phases = "default,raised";
 	cfg.rounds = env_long("SMPL_ROUNDS", 5, 1, MAXROUNDS);
 	cfg.cpu_ms = env_long("SMPL_CPU_MS", 40, 1, 10000);
-	cfg.clock_samples = env_long("SMPL_CLOCK_SAMPLES", 120, 1, 100000);
+	cfg.clock_samples = env_long("SMPL_CLOCK_SAMPLES", 240, 1, 100000);
 	cfg.faults = env_long("SMPL_FAULTS", 3000, 64, 1000000);
 	dump = env_long("SMPL_DUMP", 0, 0, 1);
 	CPU_ZERO(&set);
