@@ -66,7 +66,9 @@ struct job {
 	int pt;
 };
 
-static struct smpl_cfg cfg = { .rounds = 5, .cpu_ms = 40, .clock_samples = 240, .faults = 3000 };
+static struct smpl_cfg cfg = {
+	.rounds = 5, .cpu_ms = 40, .clock_samples = 240, .faults = 3000,
+};
 static int dump;	/* SMPL_DUMP=1: every batch of every round printed */
 static volatile uint64_t sink;
 
