@@ -8,7 +8,7 @@
 # samples taken and the cost per sample, as ratios to perf_events', first under
 # the sample-rate limits the guest boots with, then with them raised.
 # build/bench/smpl.json, build/bench/smpl.png (cost per sample against the rate).
-# SMPL_ROUNDS=n (5), SMPL_CPU_MS=ms (40), SMPL_CLOCK_SAMPLES=n (240: the clock's
+# SMPL_ROUNDS=n (7), SMPL_CPU_MS=ms (40), SMPL_CLOCK_SAMPLES=n (240: the clock's
 # batch is longer at a rate that would take fewer), SMPL_FAULTS=pages (3000),
 # SMPL_PHASES=default,raised (either alone), SMPL_DUMP=1 (every batch printed)
 # go to the guest's command line.

@@ -24,7 +24,7 @@
  * instead), each with its ratio to perf_events' within the round.
  *
  * Every batch of a workload runs in each round, in an order that alternates
- * from round to round, SMPL_ROUNDS rounds (5): medians and quartiles (stat3).
+ * from round to round, SMPL_ROUNDS rounds (7): medians and quartiles (stat3).
  * The whole sweep runs twice (SMPL_PHASES, "default,raised"): under the sample
  * rate limits the guest boots with (perf_event_max_sample_rate, and perfmon's
  * perf_max_sample_rate), where each side throttles as it would for a user
@@ -67,7 +67,7 @@ struct job {
 };
 
 static struct smpl_cfg cfg = {
-	.rounds = 5, .cpu_ms = 40, .clock_samples = 240, .faults = 3000,
+	.rounds = 7, .cpu_ms = 40, .clock_samples = 240, .faults = 3000,
 };
 static int dump;	/* SMPL_DUMP=1: every batch of every round printed */
 static volatile uint64_t sink;
@@ -445,7 +445,7 @@ int main(void)
 
 	if (!phases || !*phases)
 		phases = "default,raised";
-	cfg.rounds = env_long("SMPL_ROUNDS", 5, 1, MAXROUNDS);
+	cfg.rounds = env_long("SMPL_ROUNDS", 7, 1, MAXROUNDS);
 	cfg.cpu_ms = env_long("SMPL_CPU_MS", 40, 1, 10000);
 	cfg.clock_samples = env_long("SMPL_CLOCK_SAMPLES", 240, 1, 100000);
 	cfg.faults = env_long("SMPL_FAULTS", 3000, 64, 1000000);
