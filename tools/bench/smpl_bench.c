@@ -180,6 +180,16 @@ static void ts_add(struct timespec *t, long ns)
 #define PFM_HOOKS_LINGER_NS	1200000000L
 static bool pfm_hooks_maybe_on;
 
+/*
+ * Under instruction counting every round runs to the same schedule, so a
+ * periodic kernel event (a 1 s timer) would fall in the same batch of every
+ * round and the median keep it.  Up to SMPL_SPREAD_TICKS more ticks of idle
+ * before each batch, in a fixed pseudo-random sequence, move the batches
+ * against such events from round to round.
+ */
+#define SMPL_SPREAD_TICKS	64
+static unsigned int spread_seed = 1;
+
 static void tick_sleep(struct timespec *coarse, enum sampler how)
 {
 	struct timespec res, t;
@@ -190,6 +200,7 @@ static void tick_sleep(struct timespec *coarse, enum sampler how)
 	t = *coarse;
 	if (pfm_hooks_maybe_on)
 		ticks += PFM_HOOKS_LINGER_NS / res.tv_nsec;
+	ticks += rand_r(&spread_seed) % SMPL_SPREAD_TICKS;
 	pfm_hooks_maybe_on = how == SMP_SHIM || how == SMP_DFL;
 	/* a whole tick idle at least */
 	ts_add(&t, ticks * res.tv_nsec - SMPL_WAKE_NS);
