@@ -21,7 +21,7 @@
  * sampler: the total overhead over the unmonitored batch, the samples taken,
  * the cost per sample (the overhead over the samples), and for faults the cost
  * net of counting (the batch under the same event counting alone taken away
- * instead), each with its ratio to perf_events' within the round.
+ * instead), each with its ratio to perf_events' (of the medians, ratio3()).
  *
  * Every batch of a workload runs in each round, in an order that alternates
  * from round to round, SMPL_ROUNDS rounds (7): medians and quartiles (stat3).
@@ -298,6 +298,20 @@ static double med_of(const double *v, int n)
 	return stat3(t, n).med;
 }
 
+/*
+ * A sampler's cost against perf's: the ratio of the medians, between the
+ * ratios of the quartiles the other way round (the widest).  Not the median of
+ * the rounds' ratios: a kernel event that falls in one batch moves that
+ * round's ratio whichever side it hit, where a median of each side leaves it
+ * out.
+ */
+static struct stat3 ratio3(struct stat3 a, struct stat3 b)
+{
+	if (!b.p25 || !b.med || !b.p75)
+		return (struct stat3){ 0, 0, 0 };
+	return (struct stat3){ a.p25 / b.p75, a.med / b.med, a.p75 / b.p25 };
+}
+
 /* The results of one curve from the rounds' batches. */
 static void reduce(struct curve *cv, const struct job *jobs, int nj,
 		   double ns[][MAXROUNDS], struct sample_counts cnt[][MAXROUNDS])
@@ -314,10 +328,7 @@ static void reduce(struct curve *cv, const struct job *jobs, int nj,
 		cv->count_ns[samplers[k]] = stat3(v[0], R);
 	}
 	for (pt = 0; pt < cv->npts; pt++) {
-		int jp = find_job(jobs, nj, cv->scope, SMP_PERF, pt), jcp;
-
 		jn = find_job(jobs, nj, SC_THREAD, SMP_NONE, cv->wl == WL_CLOCK ? pt : -1);
-		jcp = cv->wl == WL_FAULTS ? find_job(jobs, nj, cv->scope, SMP_PERF, -1) : jn;
 		memcpy(v[0], ns[jn], R * sizeof(double));
 		cv->none_ns[pt] = stat3(v[0], R);
 
@@ -329,18 +340,14 @@ static void reduce(struct curve *cv, const struct job *jobs, int nj,
 			j = find_job(jobs, nj, cv->scope, how, pt);
 			x->dropped = false;
 			for (r = 0; r < R; r++) {
-				double s = cnt[j][r].samples, sp = cnt[jp][r].samples;
+				double s = cnt[j][r].samples;
 				double per = s ? (ns[j][r] - ns[jn][r]) / s : 0;
-				double perp = sp ? (ns[jp][r] - ns[jn][r]) / sp : 0;
 				double net = s ? (ns[j][r] - ns[jc][r]) / s : 0;
-				double netp = sp ? (ns[jp][r] - ns[jcp][r]) / sp : 0;
 
 				v[0][r] = ns[j][r];
 				v[1][r] = ns[j][r] / ns[jn][r] - 1;
 				v[2][r] = per;
 				v[3][r] = net;
-				v[4][r] = perp ? per / perp : 0;
-				v[5][r] = netp ? net / netp : 0;
 				v[6][r] = s;
 				v[7][r] = cnt[j][r].throttle;
 				x->dropped |= cnt[j][r].overflowed;
@@ -349,8 +356,9 @@ static void reduce(struct curve *cv, const struct job *jobs, int nj,
 			x->over = stat3(v[1], R);
 			x->per_sample = stat3(v[2], R);
 			x->net = stat3(v[3], R);
-			x->ratio = stat3(v[4], R);
-			x->net_ratio = stat3(v[5], R);
+			/* perf's comes first (samplers[]) */
+			x->ratio = ratio3(x->per_sample, cv->r[pt][SMP_PERF].per_sample);
+			x->net_ratio = ratio3(x->net, cv->r[pt][SMP_PERF].net);
 			x->samples = med_of(v[6], R);
 			x->throttle = med_of(v[7], R);
 			for (r = 0; r < R; r++)
