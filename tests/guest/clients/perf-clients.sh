@@ -286,7 +286,7 @@ sng_value() {	# FILE NAME
 # clock within a factor 3 (another run: the host's load stretches it, and
 # stress-ng's own parent, which perf does not count, keeps cputime from taking
 # that out), minor faults within a factor FAULT_FACTOR (without inheritance,
-# --vm's fall twentyfold), context switches at most twice native's plus 10
+# --vm's fall twentyfold), context switches at most 3 times native's plus 20
 sng_check() {
 	p=
 	for e in 'Task Clock' 'Page Faults Minor' 'Context Switches'; do
@@ -320,8 +320,12 @@ sng_check() {
 		'Page Faults Minor')
 			between "$v" $((nv / FAULT_FACTOR)) $((nv * FAULT_FACTOR)) ||
 				p="$p '$e'=$v native $nv" ;;
+		# the worker's own switches: a few a run, more the longer it runs
+		# (the shim's tracepoint handlers make it run longer on the debug
+		# kernel: 9 against 2 alone, 21 against 4 with another guest
+		# beside it); counting other threads' switches would give thousands
 		'Context Switches')
-			[ "$v" -le $((nv * 2 + 10)) ] || p="$p '$e'=$v native $nv" ;;
+			[ "$v" -le $((nv * 3 + 20)) ] || p="$p '$e'=$v native $nv" ;;
 		esac
 	done
 	echo "$p"

@@ -108,7 +108,10 @@ watch_tracers() {
 		[ -e /proc/$1 ]; do
 		k=$(ls /proc/$2/task 2>/dev/null | wc -l)
 		[ "$k" -gt $most ] && most=$k
-		c=$(cat /proc/$2/task/*/children 2>/dev/null)
+		# by their parent's pid in /proc (the debug kernel has no
+		# /proc/PID/task/TID/children)
+		c=$(grep -ls "^PPid:[[:space:]]*$2\$" /proc/[0-9]*/status 2>/dev/null |
+			cut -d/ -f3)
 		[ -n "$c" ] && kids=1
 		for t in /proc/$2/task/*; do
 			c="$c ${t##*/}"
