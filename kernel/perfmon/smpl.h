@@ -93,6 +93,8 @@ extern const struct pfm_smpl_charge pfm_smpl_charge_locked;
 void pfm_smpl_uncharge_user(struct pfm_smpl_buf *b);
 int pfm_smpl_buf_alloc(struct pfm_smpl_buf *b, u64 size, const struct pfm_smpl_charge *charge);
 void pfm_smpl_buf_free(struct pfm_smpl_buf *b);
+/* what b is charged with given back now, its memory left to pfm_smpl_buf_free() */
+void pfm_smpl_buf_uncharge(struct pfm_smpl_buf *b);
 int pfm_smpl_buf_mmap(struct pfm_smpl_buf *b, struct vm_area_struct *vma);
 
 int pfm_smpl_init(void);

@@ -152,6 +152,20 @@ err_size:
 	return ret;
 }
 
+/*
+ * A buffer whose memory must wait (for writers that may still hold it) gives
+ * back what it is charged with at once, as munmap() gives back perf_events' ring
+ * charge: the user's limits and smpl_buffer_mem_cur see it gone.
+ */
+void pfm_smpl_buf_uncharge(struct pfm_smpl_buf *b)
+{
+	if (!b->size)
+		return;
+	pfm_smpl_uncharge(b);
+	pfm_smpl_mem_put(b->size);
+	b->size = 0;
+}
+
 /* Sleeps: called from the fd's release, when nothing can map the buffer any more. */
 void pfm_smpl_buf_free(struct pfm_smpl_buf *b)
 {
@@ -159,9 +173,7 @@ void pfm_smpl_buf_free(struct pfm_smpl_buf *b)
 		return;
 	vfree(b->addr);
 	b->addr = NULL;
-	pfm_smpl_uncharge(b);
-	pfm_smpl_mem_put(b->size);
-	b->size = 0;
+	pfm_smpl_buf_uncharge(b);
 }
 
 /*

@@ -55,18 +55,16 @@ static const struct pair pairs[NPAIRS] = {
 	  "/usr/bin/perf stat -e task-clock,page-faults,context-switches -x, -o @",
 	  E2E_SHIM, E2E_NATIVE, STAT, 0 },
 	{ "record-F", "shim", "native", "perf record -F 1000 -g through the shim against native",
-	  "the perf layer waits for RCU grace periods, the guest idle meanwhile: "
-	  "synchronize_rcu() at a ring's last put (perf/output.c, at perf record's "
-	  "munmap), tracepoint_synchronize_unregister() when the last CPU-gated "
-	  "event goes (perf/cgroup.c); perf_events frees its ring by call_rcu()",
+	  "some 23 ms more of guest time a run, not analysed; the ring's memory "
+	  "and the gate probe's unregistering no longer wait for grace periods "
+	  "in the closing thread (perf/output.c, perf/cgroup.c)",
 	  "/usr/bin/perf record -F 1000 -g -o @", "/usr/bin/perf record -F 1000 -g -o @",
 	  E2E_SHIM, E2E_NATIVE, RECORD, 10 },
 	{ "record-c", "shim", "native",
 	  "perf record -c 64 -e page-faults through the shim against native",
-	  "the perf layer waits for RCU grace periods, the guest idle meanwhile: "
-	  "synchronize_rcu() at a ring's last put (perf/output.c, at perf record's "
-	  "munmap), tracepoint_synchronize_unregister() when the last CPU-gated "
-	  "event goes (perf/cgroup.c); perf_events frees its ring by call_rcu()",
+	  "some 23 ms more of guest time a run, not analysed; the ring's memory "
+	  "and the gate probe's unregistering no longer wait for grace periods "
+	  "in the closing thread (perf/output.c, perf/cgroup.c)",
 	  "/usr/bin/perf record -c 64 -e page-faults -o @",
 	  "/usr/bin/perf record -c 64 -e page-faults -o @",
 	  E2E_SHIM, E2E_NATIVE, RECORD, 1 },

@@ -37,6 +37,7 @@
  */
 #include <linux/cgroup.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 
 #include "layer.h"
 #include "counters.h"
@@ -49,6 +50,7 @@
 static DEFINE_PER_CPU(struct pfm_perf_target __rcu *, pfm_perf_cgroup_target);
 static DEFINE_MUTEX(pfm_perf_cgroup_mutex);	/* the probe's registration */
 static unsigned int pfm_perf_cgroup_users;	/* gated events */
+static bool pfm_perf_cgroup_on;			/* the probe is registered */
 static struct tracepoint *pfm_perf_cgroup_tp;
 static atomic_t pfm_perf_cpu_gated = ATOMIC_INIT(0);	/* thread events on one CPU */
 
@@ -229,11 +231,12 @@ static int pfm_perf_cgroup_probe_get(void)
 	int ret = 0;
 
 	mutex_lock(&pfm_perf_cgroup_mutex);
-	if (!pfm_perf_cgroup_users) {
+	if (!pfm_perf_cgroup_on) {
 		ret = -EOPNOTSUPP;
 		if (pfm_perf_cgroup_tp)
 			ret = tracepoint_probe_register(pfm_perf_cgroup_tp,
 							pfm_perf_cgroup_switch, NULL);
+		pfm_perf_cgroup_on = !ret;
 	}
 	if (!ret)
 		pfm_perf_cgroup_users++;
@@ -241,13 +244,35 @@ static int pfm_perf_cgroup_probe_get(void)
 	return ret;
 }
 
+/* The probe off, if nothing took it again meanwhile; the grace periods waited after. */
+static void pfm_perf_cgroup_off_workfn(struct work_struct *work)
+{
+	bool off = false;
+
+	mutex_lock(&pfm_perf_cgroup_mutex);
+	if (!pfm_perf_cgroup_users && pfm_perf_cgroup_on) {
+		tracepoint_probe_unregister(pfm_perf_cgroup_tp, pfm_perf_cgroup_switch, NULL);
+		pfm_perf_cgroup_on = false;
+		off = true;
+	}
+	mutex_unlock(&pfm_perf_cgroup_mutex);
+	if (off)
+		tracepoint_synchronize_unregister();
+}
+
+static DECLARE_DELAYED_WORK(pfm_perf_cgroup_off, pfm_perf_cgroup_off_workfn);
+
+/*
+ * The last gated event's close leaves the probe on for a second, as the core
+ * leaves its own hooks (sw_hooks.c): perf record opens and closes gated events
+ * per CPU, run after run, and unregistering waits for two grace periods, which
+ * the closing thread would sit out.  With nothing gated the probe does nothing.
+ */
 static void pfm_perf_cgroup_probe_put(void)
 {
 	mutex_lock(&pfm_perf_cgroup_mutex);
-	if (!--pfm_perf_cgroup_users) {
-		tracepoint_probe_unregister(pfm_perf_cgroup_tp, pfm_perf_cgroup_switch, NULL);
-		tracepoint_synchronize_unregister();
-	}
+	if (!--pfm_perf_cgroup_users)
+		mod_delayed_work(system_wq, &pfm_perf_cgroup_off, HZ);
 	mutex_unlock(&pfm_perf_cgroup_mutex);
 }
 
@@ -304,4 +329,11 @@ void pfm_perf_cgroup_unlink(struct pfm_perf_event *ev)
 void pfm_perf_cgroup_init(void)
 {
 	pfm_perf_cgroup_tp = pfm_tracepoint("sched_switch");
+}
+
+/* No event is left: a probe still lingering goes now. */
+void pfm_perf_cgroup_exit(void)
+{
+	cancel_delayed_work_sync(&pfm_perf_cgroup_off);
+	pfm_perf_cgroup_off_workfn(NULL);
 }

@@ -18,7 +18,8 @@
  *     mapping (EINVAL), and a ring mapped now (EINVAL); SET_OUTPUT(-1) detaches.
  *     A redirected event mapped with its ring's size maps that ring.
  * Writers find a ring under RCU (the overflow path has interrupts off), so a
- * ring's memory goes only after a grace period.  Attaching and detaching take
+ * ring's memory goes only after a grace period, from a work item: its charge
+ * goes at its last put.  Attaching and detaching take
  * pfm_perf_output_mutex, after mmap_lock (mmap() and munmap() hold it), never
  * with a context's mutex.
  *
@@ -29,6 +30,7 @@
 #include <linux/mm.h>
 #include <linux/rculist.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include "compat.h"
 #include "layer.h"
@@ -56,13 +58,40 @@ struct pfm_perf_ring *pfm_perf_ring_get(const struct pfm_perf_event *ev)
 	return r;
 }
 
-/* The last reference waits for the writers that may still hold the ring. */
+/* Rings whose memory waits for a grace period; drained at the layer's exit. */
+static struct workqueue_struct *pfm_perf_free_wq;
+
+static void pfm_perf_ring_free_work(struct work_struct *work)
+{
+	pfm_perf_ring_destroy(container_of(to_rcu_work(work), struct pfm_perf_ring, free_work));
+}
+
+/*
+ * The last reference: the ring's charge is given back now, its memory once the
+ * writers that may still hold it are gone.  The caller does not wait for them: a
+ * grace period is a scheduler tick or more, and perf tools close and unmap many
+ * rings (perf_events frees its rings by RCU too).
+ */
 void pfm_perf_ring_put(struct pfm_perf_ring *r)
 {
 	if (!r || !refcount_dec_and_test(&r->ref))
 		return;
-	synchronize_rcu();
-	pfm_perf_ring_destroy(r);
+	pfm_smpl_buf_uncharge(&r->buf);
+	INIT_RCU_WORK(&r->free_work, pfm_perf_ring_free_work);
+	queue_rcu_work(pfm_perf_free_wq, &r->free_work);
+}
+
+int pfm_perf_output_layer_init(void)
+{
+	pfm_perf_free_wq = alloc_workqueue("pfm_perf_free", 0, 0);
+	return pfm_perf_free_wq ? 0 : -ENOMEM;
+}
+
+/* No event is left: the rings put last are freed before the module goes. */
+void pfm_perf_output_layer_exit(void)
+{
+	rcu_barrier();
+	destroy_workqueue(pfm_perf_free_wq);
 }
 
 /*

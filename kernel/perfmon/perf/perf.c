@@ -19,6 +19,7 @@
 #include "layer.h"
 #include "breakpoint.h"
 #include "perf.h"
+#include "ring.h"
 #include "sample.h"
 
 PFM_ULONG_KNOB(perf_max_sample_rate, pfm_perf_max_sample_rate, 1, INT_MAX);
@@ -49,9 +50,12 @@ static int pfm_perf_init(void)
 {
 	int ret;
 
-	ret = pfm_perf_sample_init();
+	ret = pfm_perf_output_layer_init();
 	if (ret)
 		return ret;
+	ret = pfm_perf_sample_init();
+	if (ret)
+		goto err_output;
 	ret = pfm_perf_inherit_init();
 	if (ret)
 		goto err_sample;
@@ -77,6 +81,7 @@ static int pfm_perf_init(void)
 err_bp:
 	pfm_perf_bp_exit();
 err_prctl:
+	pfm_perf_cgroup_exit();
 	pfm_perf_prctl_exit();
 	pfm_perf_smpl_exit();
 err_sysfs:
@@ -87,6 +92,8 @@ err_inherit:
 	pfm_perf_inherit_exit();
 err_sample:
 	pfm_perf_sample_exit();
+err_output:
+	pfm_perf_output_layer_exit();
 	return ret;
 }
 
@@ -94,12 +101,14 @@ static void pfm_perf_exit_layer(void)
 {
 	pfm_perf_open_exit();
 	pfm_perf_bp_exit();
+	pfm_perf_cgroup_exit();
 	pfm_perf_prctl_exit();
 	pfm_perf_smpl_exit();
 	sysfs_remove_group(pfm_sysfs_kobj(), &pfm_perf_group);
 	pfm_thread_ops_clear(&pfm_perf_task_ops);
 	pfm_perf_inherit_exit();
 	pfm_perf_sample_exit();
+	pfm_perf_output_layer_exit();
 }
 
 const struct pfm_layer pfm_layer_perf = {

@@ -65,6 +65,7 @@ void pfm_perf_open_exit(void);
 
 /* cgroup.c: finds its tracepoint (none: cgroup events EOPNOTSUPP) */
 void pfm_perf_cgroup_init(void);
+void pfm_perf_cgroup_exit(void);
 
 /* inherit.c: the thread ops perf.c registers */
 void pfm_perf_exec(struct task_struct *task);

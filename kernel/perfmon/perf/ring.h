@@ -43,6 +43,7 @@ struct pfm_perf_ring {
 	bool paused;			/* PAUSE_OUTPUT: records are lost */
 	atomic_t poll;			/* EPOLLIN once a wakeup came */
 	struct irq_work wake_work;	/* wakes the readers from any context */
+	struct rcu_work free_work;	/* its memory, after the writers' grace period */
 	/* its lifetime and readers (output.c) */
 	refcount_t ref;			/* the events attached */
 	atomic_t mmap_count;		/* mappings of it, through any event */
@@ -69,6 +70,8 @@ long pfm_perf_set_output(struct pfm_perf_event *ev, struct pfm_perf_event *out);
 void pfm_perf_output_release(struct pfm_perf_event *ev);
 struct pfm_perf_ring *pfm_perf_ring_get(const struct pfm_perf_event *ev);
 void pfm_perf_ring_put(struct pfm_perf_ring *r);
+int pfm_perf_output_layer_init(void);
+void pfm_perf_output_layer_exit(void);
 __poll_t pfm_perf_ring_poll(struct pfm_perf_event *ev, struct file *file, poll_table *wait);
 void pfm_perf_update_page(struct pfm_perf_event *ev, const struct pfm_perf_value *v);
 
