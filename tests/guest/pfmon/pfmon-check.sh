@@ -125,12 +125,13 @@ watch_tracers() {
 	echo "$most $kids$tracers"
 }
 # -p without ptrace, through the kernel's inheritance as for a command: after the
-# attach, 2 child processes then 2 threads, each with 5000 getppid and a 300 ms
-# sleep, counted exactly as above; no thread of the process nor of its children is
-# traced while pfmon runs
-out=$(/bin/pfmon -e syscalls -- $W -w 1 -s 5000 -l 300 -f 2 -T 2) || fail "pfmon exited with $?"
+# attach, 2 child processes then 2 threads, each with 5000 getppid and a 1 s
+# sleep (the watcher's polls take hundreds of ms on the debug kernel), counted
+# exactly as above; no thread of the process nor of its children is traced while
+# pfmon runs
+out=$(/bin/pfmon -e syscalls -- $W -w 1 -s 5000 -l 1000 -f 2 -T 2) || fail "pfmon exited with $?"
 cmd=$(count syscalls)
-$W -w 1000 -s 5000 -l 300 -f 2 -T 2 &
+$W -w 1000 -s 5000 -l 1000 -f 2 -T 2 &
 pid=$!
 /bin/pfmon -e syscalls -o /tmp/pfmon-p -p $pid &
 mon=$!
