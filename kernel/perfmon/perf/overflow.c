@@ -70,10 +70,14 @@ bool pfm_perf_every_event(const struct perf_event_attr *attr)
 /*
  * The first period: sample_period; with freq, for the clocks the fixed period
  * 1e9/freq ns (and attr.freq is cleared, as perf does: PERIOD says it), for other
- * events, hardware ones too, 1, adapted at each sample.
+ * events, hardware ones too, 1, adapted at each sample.  A counting event with a
+ * counter of its own (gated: cgroup.c) gets 0, a PMD that never carries, whatever
+ * freq and sample_type say: sample_freq 0 is no sampling, as in perf.
  */
 u64 pfm_perf_first_period(struct perf_event_attr *attr)
 {
+	if (!attr->sample_period)	/* sample_freq shares the field */
+		return 0;
 	if (pfm_perf_every_event(attr))
 		return 1;
 	if (!attr->freq)

@@ -7,6 +7,7 @@
  * PERF_EVENT_IOC_PERIOD.
  */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -282,6 +283,50 @@ START_TEST(test_ioc_period_errnos)
 }
 END_TEST
 
+/*
+ * A thread's event on one CPU takes a counter of its own (the gate switches it),
+ * made a sampling PMD only if the event samples: freq with sample_freq 0, or
+ * PERF_SAMPLE_PERIOD without a period, is a counting event, as in perf (the
+ * first of these divided by zero in the kernel).  Counted exactly, no record.
+ */
+START_TEST(test_gated_freq_zero)
+{
+	const long n = 64;
+	char *p = ck_fresh_pages(n);
+	struct perf_event_attr a;
+	struct ring r;
+	cpu_set_t set;
+	uint64_t t0;
+	int fd;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ck_assert_ok(sched_setaffinity(0, sizeof(set), &set));
+	attr_sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.freq = 1;
+	a.sample_freq = 0;
+	fd = pfm_perf_event_open(&a, 0, 0, -1, 0);
+	ck_assert_msg(fd >= 0, "task-clock, freq 0, on CPU 0: %s", strerror(errno));
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	t0 = thread_cpu_ns();
+	spin_until(t0 + 20000000);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ck_assert_uint_ge(ck_read1(fd), 20000000 - 20000);
+	close(fd);
+	attr_sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.sample_type = PERF_SAMPLE_PERIOD | PERF_SAMPLE_ADDR;
+	fd = pfm_perf_event_open(&a, 0, 0, -1, 0);
+	ck_assert_msg(fd >= 0, "page faults, PERIOD without a period, on CPU 0: %s",
+		      strerror(errno));
+	ck_map(&r, fd, 4, PROT_READ | PROT_WRITE);
+	fault_on(fd, p, n);
+	ck_assert_uint_eq(ck_read1(fd), n);
+	ck_assert_uint_eq(head(&r), 0);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
 Suite *pfm_perf_freq_suite(void)
 {
 	Suite *s = suite_create("perf_freq");
@@ -296,6 +341,7 @@ Suite *pfm_perf_freq_suite(void)
 	tcase_add_test(tc, test_throttle);
 	tcase_add_test(tc, test_ioc_period);
 	tcase_add_test(tc, test_ioc_period_errnos);
+	tcase_add_test(tc, test_gated_freq_zero);
 	suite_add_tcase(s, tc);
 	return s;
 }
