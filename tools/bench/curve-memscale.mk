@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-memscale: curve 4 of issue 34, memory at scale.  The kernel memory per
+# bench-memscale: memory at scale.  The kernel memory per
 # monitored thread with 1, 100 and 1000 threads (a perfmon context of four events
 # per thread against a perf_events group of four), and per event with 1..16 events
 # on one thread, perfmon, the perf_event_open shim and perf_events in the same

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-smpl: sampling cost against the rate (issue 34, curve 3), in one guest
+# bench-smpl: sampling cost against the rate, in one guest
 # boot: a CPU-bound loop sampled by the task clock at 1, 10 and 50 kHz and a
 # page-touching loop sampled every 1, 4, 16 and 64 page faults, per thread and
 # CPU-wide, by perf_events, the perf shim and perfmon's default format

@@ -32,7 +32,7 @@ REPEAT_LIMIT = 0.01
 
 
 def ops_derived(data):
-    """bench-ops' goal for issue 34 and its ratios, from its own layout."""
+    """bench-ops' sample goal and its ratios, from its own layout."""
     ops = data.get("ops", {})
     goals, ratios = [], {}
     for name, op in ops.items():

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memscale_bench's output (memscale.h): the table, the goals of issue 34 that
+ * memscale_bench's output (memscale.h): the table, the cost goals that
  * the curves measure, judged, and the JSON line for the host
  * (build/bench/memscale.json: the curves, "goals" and "ratios" as
  * tools/bench/goals.py reads them).

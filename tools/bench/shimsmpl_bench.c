@@ -33,7 +33,7 @@
 
 #define MAX_ROUNDS	31
 #define MAX_EVENTS	16	/* the shim gives a thread's events 32 counters */
-#define SHIM_GOAL	0.9	/* issue 34, point 6 */
+#define SHIM_GOAL	0.9	/* a sample through the shim against perf_events' */
 #define FLAT_LIMIT	1.10	/* the largest point's cost within 10% of the smallest's */
 
 enum tool { NONE, SHIM, PERF, NTOOLS };

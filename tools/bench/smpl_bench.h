@@ -66,7 +66,7 @@ struct smpl_cfg {
 	long faults;		/* pages the page-touching workload touches */
 };
 
-/* A goal of issue 34 judged on a phase: met when figure <= limit. */
+/* A cost goal judged on a phase: met when figure <= limit. */
 struct goal {
 	char text[192];
 	double figure, limit;
