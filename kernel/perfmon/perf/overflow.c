@@ -68,6 +68,17 @@ bool pfm_perf_every_event(const struct perf_event_attr *attr)
 }
 
 /*
+ * Whether perf_event_max_sample_rate throttles ev's samples: 6.1 throttles the
+ * hardware events and the clocks (their hrtimer), never a software, tracepoint or
+ * breakpoint event's overflow at an occurrence (perf_swevent_overflow() passes no
+ * throttle for it).
+ */
+bool pfm_perf_throttles(const struct perf_event_attr *attr)
+{
+	return !pfm_perf_swevent(attr) || pfm_perf_is_clock(attr);
+}
+
+/*
  * The first period: sample_period; with freq, for the clocks the fixed period
  * 1e9/freq ns (and attr.freq is cleared, as perf does: PERIOD says it), for other
  * events, hardware ones too, 1, adapted at each sample.  A counting event with a

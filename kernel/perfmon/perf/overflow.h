@@ -35,6 +35,7 @@ struct pfm_perf_throttle {
 int pfm_perf_sample_bits_check(const struct perf_event_attr *attr);
 bool pfm_perf_every_event(const struct perf_event_attr *attr);
 u64 pfm_perf_first_period(struct perf_event_attr *attr);
+bool pfm_perf_throttles(const struct perf_event_attr *attr);
 void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 period);
 void pfm_perf_adapt(struct pfm_perf_period *pp, u64 freq, u64 now, struct pfm_pmd *p);
 bool __pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick, unsigned int max,

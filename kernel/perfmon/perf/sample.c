@@ -288,6 +288,8 @@ static bool pfm_perf_throttled(struct pfm_perf_event *ev, struct pfm_perf_counte
 	bool skip;
 	u32 record;
 
+	if (!pfm_perf_throttles(&ev->attr))
+		return false;
 	skip = pfm_perf_throttle_at(&ev->thr, jiffies, max, &ev->per, p, &record);
 	if (record)
 		pfm_perf_throttle_record(ev, record);
