@@ -503,7 +503,9 @@
  *     so a rate that falls is followed only by the next samples).
  *     /sys/kernel/perfmon/perf_max_sample_rate (default 100000, perf's
  *     perf_event_max_sample_rate) refuses a larger sample_freq (EINVAL) and
- *     throttles an event that takes more than rate/HZ samples in a tick:
+ *     throttles a hardware event or a clock (cpu-clock, task-clock) that takes
+ *     more than rate/HZ samples in a tick (a software, tracepoint or breakpoint
+ *     event's sample at an occurrence is never throttled, as in 6.1):
  *     PERF_RECORD_THROTTLE, no samples until the next tick, whose first
  *     overflow writes PERF_RECORD_UNTHROTTLE.  Throttled periods are counted.
  *     A throttled hardware event's interrupts stop too: 6.1 stops the event
