@@ -45,17 +45,6 @@ int pfm_perf_sample_bits_check(const struct perf_event_attr *attr)
 }
 
 /*
- * The software clocks.  Only PERF_TYPE_SOFTWARE's: a hardware event's config 0
- * is cycles, which perf samples with an adaptive period under freq.
- */
-static bool pfm_perf_is_clock(const struct perf_event_attr *attr)
-{
-	return attr->type == PERF_TYPE_SOFTWARE &&
-	       (attr->config == PERF_COUNT_SW_CPU_CLOCK ||
-		attr->config == PERF_COUNT_SW_TASK_CLOCK);
-}
-
-/*
  * A software event other than the clocks, a tracepoint or a breakpoint, with a fixed period
  * and PERIOD in its samples: 6.1's perf_swevent_event() samples every
  * occurrence, each with PERIOD 1, whatever sample_period says (the count is
@@ -65,17 +54,6 @@ bool pfm_perf_every_event(const struct perf_event_attr *attr)
 {
 	return pfm_perf_swevent(attr) && !attr->freq &&
 	       (attr->sample_type & PERF_SAMPLE_PERIOD) && !pfm_perf_is_clock(attr);
-}
-
-/*
- * Whether perf_event_max_sample_rate throttles ev's samples: 6.1 throttles the
- * hardware events and the clocks (their hrtimer), never a software, tracepoint or
- * breakpoint event's overflow at an occurrence (perf_swevent_overflow() passes no
- * throttle for it).
- */
-bool pfm_perf_throttles(const struct perf_event_attr *attr)
-{
-	return !pfm_perf_swevent(attr) || pfm_perf_is_clock(attr);
 }
 
 /*

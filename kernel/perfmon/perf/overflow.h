@@ -35,7 +35,6 @@ struct pfm_perf_throttle {
 int pfm_perf_sample_bits_check(const struct perf_event_attr *attr);
 bool pfm_perf_every_event(const struct perf_event_attr *attr);
 u64 pfm_perf_first_period(struct perf_event_attr *attr);
-bool pfm_perf_throttles(const struct perf_event_attr *attr);
 void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 period);
 void pfm_perf_adapt(struct pfm_perf_period *pp, u64 freq, u64 now, struct pfm_pmd *p);
 bool __pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick, unsigned int max,
@@ -55,6 +54,28 @@ static inline bool pfm_perf_swevent(const struct perf_event_attr *attr)
 {
 	return attr->type == PERF_TYPE_SOFTWARE || attr->type == PERF_TYPE_TRACEPOINT ||
 	       attr->type == PERF_TYPE_BREAKPOINT;
+}
+
+/*
+ * The software clocks.  Only PERF_TYPE_SOFTWARE's: a hardware event's config 0
+ * is cycles, which perf samples with an adaptive period under freq.
+ */
+static inline bool pfm_perf_is_clock(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE &&
+	       (attr->config == PERF_COUNT_SW_CPU_CLOCK ||
+		attr->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/*
+ * Whether perf_event_max_sample_rate throttles the event's samples: 6.1 throttles
+ * the hardware events and the clocks (their hrtimer), never a software, tracepoint
+ * or breakpoint event's overflow at an occurrence (perf_swevent_overflow() passes
+ * no throttle for it).  Inline: every sample asks.
+ */
+static inline bool pfm_perf_throttles(const struct perf_event_attr *attr)
+{
+	return !pfm_perf_swevent(attr) || pfm_perf_is_clock(attr);
 }
 
 /*
