@@ -14,19 +14,10 @@
 # CASE REASON, one a line: cases that need events perfmon does not serve
 SELFTESTS_KNOWN='
 '
-# CASE REASON: cases not compared on the in-tree debug kernel, where the shim's
-# cost per event (KASAN, lockdep on its path) is its own, not a missing feature
-SELFTESTS_SLOW_DEBUG='
-sigtrap_threads.signal_stress	5 threads write a watched word 3000 times each, one SIGTRAP a write: 15000 signals took 6.4-9.2 s natively and 7.9-12.8 s through the shim on a quiet host (probes of the same loop), and one run of the program ran out of the 30 s per case through the shim (3 runs since passed); Ok through the shim on the stock kernel
-sigtrap_threads.signal_stress_with_disable	5 threads read a watched word until 15000 SIGTRAPs while the main thread disables and enables the event in a loop: each toggle waits for cross-CPU calls that single-threaded TCG serves a vCPU time slice late (30-150 ms a toggle, natively too); since a disabled breakpoint is off as natively (it used to trap every read), Ok through the shim in 2 of 3 debug runs, the third out of the 30 s per case with a second guest running; Ok through the shim on the stock kernel
-'
-# PROGRAM REASON: not run on the debug kernel within make check (its time), only
-# when the selftests are asked for by name (PERF_CLIENTS_ONLY=selftests)
-SELFTESTS_SKIP_DEBUG='
-sigtrap_threads	74 s of the debug stage, natively and through the shim, most of it in the two cases of SELFTESTS_SLOW_DEBUG, which are not compared there; of its other cases two fail natively on that kernel; all are compared on the stock kernel
-'
-# a program that runs past this is stopped (the harness stops each case after 30 s)
+# a program that runs past this is stopped (the harness stops each case after 30 s,
+# or after 150 s in the builds for the debug kernel at /selftests/debug, selftests.mk)
 SELFTESTS_LIMIT=${SELFTESTS_LIMIT:-300}
+SELFTESTS_LIMIT_DEBUG=${SELFTESTS_LIMIT_DEBUG:-900}
 
 # st_results FILE: "CASE ok|fail|skip" per case of a kselftest_harness TAP output
 # (a SKIP line does not name its case: the RUN line before it does)
@@ -54,11 +45,6 @@ st_count() {
 st_compare() {
 	while read -r c r; do
 		s=$(awk -v c="$c" '$1 == c { print $2; exit }' "$2")
-		if [ -r /sys/kernel/perfmon/syscall ] &&
-		   st_listed "$SELFTESTS_SLOW_DEBUG" "$c"; then
-			[ "$s" = ok ] || echo "NOTE selftests: $c $s through the shim on the debug kernel (SELFTESTS_SLOW_DEBUG)" >&2
-			continue
-		fi
 		if st_known "$c"; then
 			[ "$s" = ok ] && echo " $c Ok through the shim: take it off SELFTESTS_KNOWN"
 			continue
@@ -73,17 +59,17 @@ client_selftests() {
 	: > $OUT/st.shim
 	p=
 	for prog in /selftests/*; do
-		[ -x "$prog" ] || continue
+		[ -f "$prog" ] && [ -x "$prog" ] || continue
 		n=${prog##*/}
-		if [ -r /sys/kernel/perfmon/syscall ] &&
-		   ! echo ":$PERF_CLIENTS_ONLY:" | grep -q ':selftests:' &&
-		   st_listed "$SELFTESTS_SKIP_DEBUG" "$n"; then
-			echo "NOTE selftests: $n not run on the debug kernel (SELFTESTS_SKIP_DEBUG)"
-			continue
+		lim=$SELFTESTS_LIMIT
+		# the debug kernel's build of a program, with longer cases, if there is one
+		if [ -r /sys/kernel/perfmon/syscall ] && [ -x /selftests/debug/$n ]; then
+			prog=/selftests/debug/$n
+			lim=$SELFTESTS_LIMIT_DEBUG
 		fi
 		t0=$(date +%s)
-		timeout $SELFTESTS_LIMIT $prog > $OUT/st.$n.native.tap 2>&1
-		timeout $SELFTESTS_LIMIT $SHIM $prog > $OUT/st.$n.shim.tap 2>&1
+		timeout $lim $prog > $OUT/st.$n.native.tap 2>&1
+		timeout $lim $SHIM $prog > $OUT/st.$n.shim.tap 2>&1
 		st_results $OUT/st.$n.native.tap > $OUT/st.$n.native
 		st_results $OUT/st.$n.shim.tap > $OUT/st.$n.shim
 		# every case the program plans, reported
