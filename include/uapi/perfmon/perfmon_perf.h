@@ -218,9 +218,17 @@
  *     enable_on_exec (the events start before the new image's first
  *     instruction), inherit (children and threads created later are counted in
  *     copies whose counts and times a read adds; enable, disable and reset reach
- *     the copies; with inherit_thread only threads of the same process),
- *     remove_on_exec and sigtrap (Signals, below), pinned and exclusive
- *     (leaders only, else EINVAL).
+ *     the copies; with inherit_thread only threads of the same process).
+ *     Differences in the kernel-level counts of both: an enable_on_exec event
+ *     starts once the new image is loaded, where 6.1 starts it as the old image
+ *     is dropped (begin_new_exec()), so the kernel's work of loading the image
+ *     (its page faults on the new stack and bss: 1 to 3) is not counted; an
+ *     inherited copy counts from the child's first return to user mode, where
+ *     6.1's counts from its first switch in, so the child's kernel work before
+ *     (such as the write of its tid for CLONE_CHILD_SETTID, a fault on a page
+ *     shared with the parent until then) is not counted.  Then remove_on_exec
+ *     and sigtrap (Signals, below), pinned and exclusive (leaders only, else
+ *     EINVAL).
  *     sample_period and sample_freq sample (below; sample_type is ignored
  *     while counting); branch stacks and aux_output EOPNOTSUPP; precise_ip
  *     on a hardware event EOPNOTSUPP, as 6.1's x86 PMU without PEBS says
