@@ -23,6 +23,7 @@
 
 struct pfm_event_set;
 struct perf_event_attr;
+struct pt_regs;
 
 struct pfm_regdesc {
 	const char *name;
@@ -230,10 +231,14 @@ void pfm_pmu_overflow(const struct pfm_pmu_unit *unit, u64 bits);
  * was in kernel mode.  A unit whose overflows come from an interrupt hands it to
  * the core with them, as perfmon2 handed the interrupt's regs to its formats; the
  * software unit hands the instruction of a fault, or what its timer interrupted.
+ * regs, where the source has them, are the interrupted or faulting context's
+ * registers, valid only for the length of the overflow's handling (a format
+ * that records registers reads them then); NULL where they are not known.
  */
 struct pfm_ovfl_where {
 	u64 ip;
 	bool kernel;
+	struct pt_regs *regs;
 };
 
 void pfm_pmu_overflow_at(const struct pfm_pmu_unit *unit, u64 bits,

@@ -73,6 +73,7 @@ bool pfm_irq_where(struct pfm_ovfl_where *at)
 		return false;
 	at->ip = instruction_pointer(regs);
 	at->kernel = !user_mode(regs);
+	at->regs = regs;
 	return true;
 }
 

@@ -33,7 +33,9 @@ static void pfm_probe_syscall(void *data, struct pt_regs *regs, long id)
 static void pfm_probe_fault_user(void *data, unsigned long address, struct pt_regs *regs,
 				 unsigned long error_code)
 {
-	struct pfm_ovfl_where at = { .ip = instruction_pointer(regs), .kernel = false };
+	struct pfm_ovfl_where at = {
+		.ip = instruction_pointer(regs), .kernel = false, .regs = regs,
+	};
 
 	pfm_sw_count_fault(address, &at);
 }
@@ -51,7 +53,9 @@ static void pfm_probe_fault_user(void *data, unsigned long address, struct pt_re
 static void pfm_probe_fault_kernel(void *data, unsigned long address, struct pt_regs *regs,
 				   unsigned long error_code)
 {
-	struct pfm_ovfl_where at = { .ip = instruction_pointer(regs), .kernel = true };
+	struct pfm_ovfl_where at = {
+		.ip = instruction_pointer(regs), .kernel = true, .regs = regs,
+	};
 
 	if (address < TASK_SIZE_MAX && !pagefault_disabled() && current->mm)
 		pfm_sw_count_fault(address, &at);

@@ -578,6 +578,7 @@ static bool pfm_x86_nmi(u64 ip, bool kernel)
 	if (!READ_ONCE(c->pending)) {
 		c->at.ip = ip;
 		c->at.kernel = kernel;
+		c->at.regs = NULL;	/* the irq_work runs after the PMI's frame is gone */
 	}
 	c->pending |= pmds;
 	pfm_hw_pmi_raise();

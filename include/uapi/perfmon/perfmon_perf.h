@@ -407,7 +407,23 @@
  *     samples read it, where perf's limit is a 16 KiB record), CALLCHAIN
  *     (below), RAW (a tracepoint's record as its tracefs format file lays it
  *     out, common fields first, in perf's u32 size and zero padding; 4 zero
- *     bytes for other events, as perf); any other sample bit is EOPNOTSUPP.
+ *     bytes for other events, as perf), REGS_USER (the thread's user-mode
+ *     registers: the frame saved at its entry into the kernel; ABI NONE for
+ *     a kernel thread), STACK_USER (sample_stack_user bytes from the user
+ *     stack pointer, less where user space or the record's 64 KiB end, then
+ *     the bytes read before the first that would fault), WEIGHT and
+ *     WEIGHT_STRUCT 0, DATA_SRC PERF_MEM_NA, TRANSACTION 0 (no PEBS, IBS or
+ *     TSX), REGS_INTR (the registers of the fault, of the interrupt a clock's
+ *     timer took, of a tracepoint's call site; where they are not kept, a
+ *     breakpoint's hit or a PMU interrupt's, the user-mode ones for a sample
+ *     taken in user mode and ABI NONE for one in the kernel), PHYS_ADDR (ADDR's
+ *     physical address where its page is mapped, else 0), CGROUP (the id of
+ *     the thread's perf_event cgroup), DATA_PAGE_SIZE and CODE_PAGE_SIZE (the
+ *     page tables' entry for ADDR and the IP, 0 where none), AUX (size 0).
+ *     The register masks as 6.1's x86-64: DS, ES, FS, GS, a reserved bit or
+ *     an empty mask EINVAL, an XMM register EOPNOTSUPP (in either mask,
+ *     sampled or not); aux_sample_size EINVAL (no AUX event to lead the
+ *     group); BRANCH_STACK EOPNOTSUPP.
  *     RAW of a tracepoint needs paranoid -1 or CAP_PERFMON (EPERM), as
  *     perf_allow_tracepoint(); difference: 6.1 lets any user have it for a
  *     thread's event on a trace event marked for any user (the syscalls:*
@@ -501,7 +517,7 @@
  *     trampoline changes, which perf record's tracking event asks for and a
  *     per-thread event almost never sees), attr.cgroup (PERF_RECORD_CGROUP at a
  *     cgroup's creation; perf record --all-cgroups also asks
- *     PERF_SAMPLE_CGROUP, EOPNOTSUPP) and attr.text_poke (kernel text changes;
+ *     PERF_SAMPLE_CGROUP, which samples carry) and attr.text_poke (kernel text changes;
  *     kernel-level privilege, as in 6.1).
  *   - freq=1: the software clocks take the fixed period 1e9/sample_freq ns
  *     (attr.freq is then cleared, as perf does); other events, hardware ones

@@ -21,7 +21,8 @@
  * frame outside user space.  A kernel thread has none;
  * exclude_callchain_user leaves it out.  Code built without frame pointers
  * gives chains that stop or skip callers, as it does with perf_events (perf's
- * --call-graph dwarf needs STACK_USER, not offered).
+ * --call-graph dwarf unwinds from REGS_USER and STACK_USER instead:
+ * sample_tail.c).
  *
  * sample_max_stack (0 is perf_event_max_stack, 127) bounds the addresses of
  * both parts together, not the marks; more than 127 is EOVERFLOW at open, as

@@ -78,11 +78,21 @@ int pfm_perf_copy_attr(struct perf_event_attr __user *uattr, struct perf_event_a
 		if (ret)
 			return ret;
 	}
+	if (attr->sample_type & PERF_SAMPLE_REGS_USER) {
+		ret = pfm_perf_regs_check(attr->sample_regs_user);
+		if (ret)
+			return ret;
+	}
 	if (attr->sample_type & PERF_SAMPLE_STACK_USER) {
 		if (attr->sample_stack_user >= USHRT_MAX ||
 		    !IS_ALIGNED(attr->sample_stack_user, sizeof(u64)))
 			return -EINVAL;
 	}
+	/* 6.1 checks these first and answers for the registers last */
+	ret = attr->sample_type & PERF_SAMPLE_REGS_INTR ?
+	      pfm_perf_regs_check(attr->sample_regs_intr) : 0;
+	if (!IS_ENABLED(CONFIG_CGROUP_PERF) && (attr->sample_type & PERF_SAMPLE_CGROUP))
+		return -EINVAL;
 	if ((attr->sample_type & PERF_SAMPLE_WEIGHT) &&
 	    (attr->sample_type & PERF_SAMPLE_WEIGHT_STRUCT))
 		return -EINVAL;
@@ -92,7 +102,7 @@ int pfm_perf_copy_attr(struct perf_event_attr __user *uattr, struct perf_event_a
 		return -EINVAL;
 	if (attr->sigtrap && !attr->remove_on_exec)
 		return -EINVAL;
-	return 0;
+	return ret;
 
 err_size:
 	if (put_user((u32)sizeof(*attr), &uattr->size))
@@ -240,6 +250,9 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 	/* 6.1 refuses a CPU context that is not online after the group rules */
 	if (!task && !cpu_online(cpu))
 		return -ENODEV;
+	/* a snapshot of an AUX area needs an AUX event leading the group: none here */
+	if (attr->aux_sample_size)
+		return -EINVAL;
 	return 0;
 }
 

@@ -32,7 +32,8 @@
 				 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
 				 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
 				 PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | \
-				 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
+				 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | \
+				 PFM_PERF_SAMPLE_TAIL)
 
 /*
  * The sample bits a record here has; any other is EOPNOTSUPP, where perf
@@ -42,6 +43,19 @@
 int pfm_perf_sample_bits_check(const struct perf_event_attr *attr)
 {
 	return attr->sample_type & ~PFM_PERF_SAMPLE_OK ? -EOPNOTSUPP : 0;
+}
+
+/* The XMM registers' bits (asm/perf_regs.h), which only PEBS records. */
+#define PFM_PERF_REGS_EXTENDED	(~((1ULL << 32) - 1))
+
+/*
+ * perf_try_init_event(): registers no PMU here records, asked for in either
+ * mask, sampled or not, are EOPNOTSUPP.
+ */
+int pfm_perf_regs_extended_check(const struct perf_event_attr *attr)
+{
+	return (attr->sample_regs_user | attr->sample_regs_intr) & PFM_PERF_REGS_EXTENDED ?
+	       -EOPNOTSUPP : 0;
 }
 
 /*

@@ -32,7 +32,15 @@ struct pfm_perf_throttle {
 	u64 backoff;			/* a throttled hardware counter's period, or 0 */
 };
 
+/* the sample fields after RAW (sample_tail.c) */
+#define PFM_PERF_SAMPLE_TAIL	(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | \
+				 PERF_SAMPLE_WEIGHT_TYPE | PERF_SAMPLE_DATA_SRC | \
+				 PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR | \
+				 PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | \
+				 PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | \
+				 PERF_SAMPLE_AUX)
 int pfm_perf_sample_bits_check(const struct perf_event_attr *attr);
+int pfm_perf_regs_extended_check(const struct perf_event_attr *attr);
 bool pfm_perf_every_event(const struct perf_event_attr *attr);
 u64 pfm_perf_first_period(struct perf_event_attr *attr);
 void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 period);

@@ -22,9 +22,9 @@
  * the thread is in user mode (misc PERF_RECORD_MISC_USER); ADDR the faulting address for page faults, else
  * 0; TIME perf's clock (local_clock()); pid/tid in the sampled thread's namespace;
  * ID the opened event's id (an inherited copy's too), STREAM_ID the event's own,
- * CALLCHAIN the user frames (callchain.c).
- * Other sample bits are EOPNOTSUPP, where perf_event_open(2) says a PMU does not
- * support something.
+ * CALLCHAIN the user frames (callchain.c); the fields after RAW are
+ * sample_tail.c's.  BRANCH_STACK is EOPNOTSUPP, where perf_event_open(2)
+ * says a PMU does not support something.
  */
 #include <linux/pid_namespace.h>
 #include <linux/sched/clock.h>
@@ -41,12 +41,15 @@
 
 /*
  * The largest record: the fields, a callchain's nr, two marks and addresses, a
- * group read, and a raw record as large as a trace event's may be
- * (PERF_MAX_TRACE_SIZE) with its size word.
+ * group read, a raw record as large as a trace event's may be
+ * (PERF_MAX_TRACE_SIZE) with its size word, two register dumps with their ABI
+ * words, and a user stack copy with its two size words as large as a record's
+ * u16 size lets it be.
  */
 #define PFM_PERF_RAW_MAX	8192
 #define PFM_PERF_SAMPLE_WORDS	(16 + 3 + PFM_PERF_MAX_STACK + 3 + 3 * PFM_PERF_READ_GROUP_MAX + \
-				 1 + PFM_PERF_RAW_MAX / sizeof(u64))
+				 1 + PFM_PERF_RAW_MAX / sizeof(u64) + 2 * (1 + 64) + 2 + \
+				 USHRT_MAX / sizeof(u64) + 8)
 
 /* perf_event_max_sample_rate's default */
 unsigned long pfm_perf_max_sample_rate = 100000;
@@ -61,6 +64,8 @@ int pfm_perf_sample_check(const struct perf_event_attr *attr)
 {
 	int ret = pfm_perf_callchain_check(attr);
 
+	if (!ret)
+		ret = pfm_perf_regs_extended_check(attr);
 	if (ret || !pfm_perf_sampling(attr))
 		return ret;
 	return pfm_perf_sample_bits_check(attr);
@@ -342,20 +347,42 @@ static unsigned int pfm_perf_sample_raw(u64 *w)
 }
 
 /*
- * One record per CPU at a time: it is built with interrupts off.  Allocated: with
- * room for a raw record it outgrows what a module may have of static per-CPU data.
+ * One record per CPU at a time: it is built with interrupts off.  Each CPU's
+ * is allocated on its node: with room for a user stack copy it outgrows what
+ * the per-CPU allocator gives.
  */
-static u64 __percpu *pfm_perf_sample_bufs;
-
-int pfm_perf_sample_init(void)
-{
-	pfm_perf_sample_bufs = __alloc_percpu(PFM_PERF_SAMPLE_WORDS * sizeof(u64), sizeof(u64));
-	return pfm_perf_sample_bufs ? 0 : -ENOMEM;
-}
+static u64 * __percpu *pfm_perf_sample_bufs;
 
 void pfm_perf_sample_exit(void)
 {
+	int cpu;
+
+	if (!pfm_perf_sample_bufs)
+		return;
+	for_each_possible_cpu(cpu)
+		kvfree(*per_cpu_ptr(pfm_perf_sample_bufs, cpu));
 	free_percpu(pfm_perf_sample_bufs);
+	pfm_perf_sample_bufs = NULL;
+}
+
+int pfm_perf_sample_init(void)
+{
+	int cpu;
+	u64 *b;
+
+	pfm_perf_sample_bufs = alloc_percpu(u64 *);
+	if (!pfm_perf_sample_bufs)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		b = kvmalloc_node(PFM_PERF_SAMPLE_WORDS * sizeof(u64), GFP_KERNEL,
+				  cpu_to_node(cpu));
+		if (!b) {
+			pfm_perf_sample_exit();
+			return -ENOMEM;
+		}
+		*per_cpu_ptr(pfm_perf_sample_bufs, cpu) = b;
+	}
+	return 0;
 }
 
 /*
@@ -389,7 +416,7 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 			      struct pfm_event_set *set, unsigned int pmd)
 {
 	struct pfm_perf_counter *c = &ev->target->sets[set->id].counters[ev->counter];
-	u64 *w = this_cpu_ptr(pfm_perf_sample_bufs), st = ev->attr.sample_type;
+	u64 *w = this_cpu_read(*pfm_perf_sample_bufs), st = ev->attr.sample_type;
 	const struct pfm_ovfl_where *at = pfm_overflow_where();
 	struct perf_event_header *h = (struct perf_event_header *)w;
 	struct pfm_pmd *p = pfm_set_pmd(set, pmd);
@@ -435,6 +462,8 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 		n += pfm_perf_callchain(ev, w + n, misc == PERF_RECORD_MISC_KERNEL ? ip : 0);
 	if (st & PERF_SAMPLE_RAW)
 		n += pfm_perf_sample_raw(w + n);
+	if (unlikely(st & PFM_PERF_SAMPLE_TAIL))
+		n += pfm_perf_sample_tail(ev, w + n, n, at, ip);
 	h->type = PERF_RECORD_SAMPLE;
 	h->misc = misc;
 	h->size = n * sizeof(u64);

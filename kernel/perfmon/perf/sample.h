@@ -41,6 +41,12 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 /* sigtrap.c */
 void pfm_perf_sigtrap(struct pfm_perf_event *ev);
 
+/* sample_tail.c: the fields after RAW */
+struct pfm_ovfl_where;
+int pfm_perf_regs_check(u64 mask);
+unsigned int pfm_perf_sample_tail(const struct pfm_perf_event *ev, u64 *w, unsigned int n,
+				  const struct pfm_ovfl_where *at, u64 ip);
+
 /* callchain.c */
 #define PFM_PERF_MAX_STACK	127	/* perf_event_max_stack's default */
 int pfm_perf_callchain_check(const struct perf_event_attr *attr);

@@ -106,6 +106,7 @@ static void pfm_tp_hit(struct perf_event *event, struct perf_sample_data *data,
 	struct pfm_ovfl_where at = {
 		.ip = instruction_pointer(regs),
 		.kernel = !user_mode(regs),
+		.regs = regs,
 	};
 
 	if (data->raw) {

@@ -141,6 +141,10 @@ void case_clock_switches(const struct backend *be, struct trace *t);
 void case_prctl(const struct backend *be, struct trace *t);
 void case_prctl_inherit(const struct backend *be, struct trace *t);
 
+/* diff_sample_tail.c: the sample fields after RAW, and their refusals */
+void case_sample_tail(const struct backend *be, struct trace *t);
+void case_sample_tail_bad(const struct backend *be, struct trace *t);
+
 /* diff_backward.c: attr.write_backward's ring, PAUSE_OUTPUT on it */
 void case_backward_ring(const struct backend *be, struct trace *t);
 void case_backward_wrap(const struct backend *be, struct trace *t);

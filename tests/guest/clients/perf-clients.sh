@@ -438,7 +438,7 @@ for knob in compaction_proactiveness compact_unevictable_allowed; do
 	[ -w /proc/sys/vm/$knob ] && echo 0 > /proc/sys/vm/$knob
 done
 
-CLIENTS=manpage:execenv:perf_stat:papi:perf_test:perf_test_tpbp:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf:perf_stat_tp:perf_record_tp:perf_trace:perf_sched:perf_top:fallback:selftests
+CLIENTS=manpage:execenv:perf_stat:papi:perf_test:perf_test_tpbp:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_callgraph_dwarf:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf:perf_stat_tp:perf_record_tp:perf_trace:perf_sched:perf_top:fallback:selftests
 # On the in-tree debug kernel, where the clients run the shim's kernel paths
 # under KASAN, lockdep and UBSAN, two only on demand (make check's time):
 #   perf_top: its kernel side is perf record -a's (CPU-wide sampling events and

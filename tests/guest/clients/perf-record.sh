@@ -107,6 +107,46 @@ client_perf_callgraph() {
 	cd /
 }
 
+# --- perf record --call-graph dwarf: the user registers and a copy of the stack ------
+
+# The workload built without frame pointers, sampled with the user registers and
+# 4 KiB of stack each.  Debian's perf in the guest unwinds none of the
+# workloads' chains past the sampled function by their DWARF, natively too (the
+# chains name do_pages alone), so the shim's chains are held to native's: the
+# same symbols as often, and the samples' stack copies to perf_diff's
+# sample-tail case (sizes exact).
+client_perf_callgraph_dwarf() {
+	WD="/bin/workload -s 0 -p 2048 -t 0 -l 1"
+	mkdir -p $RECD
+	cd $RECD
+	perf record -q --call-graph dwarf,4096 -e page-faults:u -c 64 \
+		-o $RECD/cgd.native.data -- $WD > $OUT/cgd.native.log 2>&1
+	cg_syms $RECD/cgd.native.data > $OUT/cgd.native
+	verdict native perf-callgraph-dwarf "$(cg_leaf $OUT/cgd.native)"
+	$SHIM perf record -q --call-graph dwarf,4096 -e page-faults:u -c 64 \
+		-o $RECD/cgd.shim.data -- $WD > $OUT/cgd.shim.log 2>&1
+	cg_syms $RECD/cgd.shim.data > $OUT/cgd.shim
+	verdict shim perf-callgraph-dwarf "$(cg_leaf $OUT/cgd.shim)$(cg_same \
+		$OUT/cgd.native $OUT/cgd.shim)"
+	echo "  chains: $(grep -c . $OUT/cgd.shim) frames, $(sort -u $OUT/cgd.shim | tr '\n' ' ' | head -c 120)"
+	cd /
+}
+
+# cg_leaf SYMS: samples, in the fault's function
+cg_leaf() {
+	[ -s "$1" ] || { echo " no samples"; return; }
+	grep -qx do_pages "$1" || echo " no do_pages in the chains"
+}
+
+# cg_same NATIVE SHIM: the same symbols, as many times each (the workload fixes
+# its faults, one sample every 64)
+cg_same() {
+	sort "$1" | uniq -c > "$1.count"
+	sort "$2" | uniq -c > "$2.count"
+	cmp -s "$1.count" "$2.count" || echo " chains differ from native's:" \
+		$(diff "$1.count" "$2.count" | grep '^[<>]' | head -n 6 | tr -s ' ')
+}
+
 # --- perf record -F 1000 -g -e task-clock: the rate, and chains through main -------
 
 # clk_samples FILE: "time sym sym ..." per sample of the spinning program (not of

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -162,25 +163,54 @@ START_TEST(test_period_and_read)
 }
 END_TEST
 
-/* What the layer does not sample, with the kernel's errnos where it has one. */
+/*
+ * Every sample field after RAW opens (perf_diff's sample-tail compares their
+ * values with the kernel's); what the layer does not sample, and the masks and
+ * sizes 6.1 refuses, get the kernel's errnos.
+ */
 START_TEST(test_refusals)
 {
-	static const uint64_t unsupported[] = {
-		PERF_SAMPLE_STACK_USER,
+	static const uint64_t tail[] = {
+		PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER,
 		PERF_SAMPLE_WEIGHT, PERF_SAMPLE_DATA_SRC, PERF_SAMPLE_TRANSACTION,
-		PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_AUX, PERF_SAMPLE_CGROUP,
-		PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE,
+		PERF_SAMPLE_REGS_INTR, PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_AUX,
+		PERF_SAMPLE_CGROUP, PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE,
 		PERF_SAMPLE_WEIGHT_STRUCT,
 	};
 	struct perf_event_attr a;
 	unsigned int i;
+	int fd;
 
-	for (i = 0; i < ARRAY_SIZE(unsupported); i++) {
-		attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | unsupported[i]);
-		if (unsupported[i] == PERF_SAMPLE_STACK_USER)
-			a.sample_stack_user = 8;
-		ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EOPNOTSUPP);
+	for (i = 0; i < ARRAY_SIZE(tail); i++) {
+		attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | tail[i]);
+		a.sample_stack_user = 8;
+		a.sample_regs_user = 1;
+		a.sample_regs_intr = 1;
+		fd = pfm_perf_event_open(&a, 0, -1, -1, 0);
+		ck_assert_msg(fd >= 0, "sample_type %#llx: %s", (unsigned long long)tail[i],
+			      strerror(errno));
+		close(fd);
 	}
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK);
+	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EOPNOTSUPP);
+	/* x86-64's register masks: DS, a reserved bit, none EINVAL; XMM EOPNOTSUPP */
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER);
+	a.sample_regs_user = 1ULL << 12;
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
+	a.sample_regs_user = 1ULL << 24;
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
+	a.sample_regs_user = 0;
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
+	a.sample_regs_user = 1ULL << 32;
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EOPNOTSUPP);
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_REGS_INTR);
+	a.sample_regs_intr = 1ULL << 15;
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
+	/* no AUX event to snapshot */
+	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_AUX);
+	a.aux_sample_size = 4096;
+	ck_assert_errno(pfm_perf_event_open(&a, 0, -1, -1, 0), EINVAL);
 	/* the attr's own checks come first: EINVAL */
 	attr_smpl(&a, PERF_COUNT_SW_PAGE_FAULTS, 1, PERF_SAMPLE_IP | PERF_SAMPLE_WEIGHT |
 		  PERF_SAMPLE_WEIGHT_STRUCT);
