@@ -71,18 +71,33 @@ static bool has_global(void)
 	return sim.m->version >= 2;
 }
 
+uint32_t sim_fixed_present(const struct sim_model *m)
+{
+	if (m->vendor == SIM_AMD || m->version < 2)
+		return 0;
+	if (m->leaf23)
+		return m->fixed23;
+	return (uint32_t)mask_of(m->num_fixed) | (m->version >= 5 ? m->fixed_bitmap : 0);
+}
+
+uint32_t sim_gp_present(const struct sim_model *m)
+{
+	return m->leaf23 && m->vendor != SIM_AMD ? m->gp23 : (uint32_t)mask_of(m->num_gp);
+}
+
 static uint32_t fixed_present(void)
 {
-	const struct sim_model *m = sim.m;
+	return sim_fixed_present(sim.m);
+}
 
-	if (!intel() || m->version < 2)
-		return 0;
-	return (uint32_t)mask_of(m->num_fixed) | (m->version >= 5 ? m->fixed_bitmap : 0);
+static bool gp_present(unsigned int i)
+{
+	return sim_gp_present(sim.m) & (1U << i);
 }
 
 static uint64_t gbits_valid(void)
 {
-	return mask_of(sim.m->num_gp) | ((uint64_t)fixed_present() << 32);
+	return sim_gp_present(sim.m) | ((uint64_t)fixed_present() << 32);
 }
 
 static void reset_registers(void)
@@ -93,7 +108,7 @@ static void reset_registers(void)
 	sim.fixed_ctrl = 0;
 	sim.gstatus = 0;
 	/* Power-on: the GP counters globally enabled, for software unaware of it. */
-	sim.gctrl = has_global() ? mask_of(sim.m->num_gp) : 0;
+	sim.gctrl = has_global() ? sim_gp_present(sim.m) : 0;
 	sim.lvtpc = SIM_APIC_LVT_MASKED;
 }
 
@@ -125,15 +140,18 @@ static enum sim_kind decode(uint32_t msr, unsigned int *idx)
 
 	*idx = 0;
 	if (m->vendor != SIM_AMD) {
-		if (m->version >= 1 && msr >= MSR_INTEL_EVTSEL0 && msr < MSR_INTEL_EVTSEL0 + m->num_gp) {
+		if (m->version >= 1 && msr >= MSR_INTEL_EVTSEL0 && msr < MSR_INTEL_EVTSEL0 + m->num_gp &&
+		    gp_present(msr - MSR_INTEL_EVTSEL0)) {
 			*idx = msr - MSR_INTEL_EVTSEL0;
 			return K_SEL;
 		}
-		if (m->version >= 1 && msr >= MSR_INTEL_PMC0 && msr < MSR_INTEL_PMC0 + m->num_gp) {
+		if (m->version >= 1 && msr >= MSR_INTEL_PMC0 && msr < MSR_INTEL_PMC0 + m->num_gp &&
+		    gp_present(msr - MSR_INTEL_PMC0)) {
 			*idx = msr - MSR_INTEL_PMC0;
 			return K_CTR32;
 		}
-		if (m->fw_write && msr >= MSR_INTEL_A_PMC0 && msr < MSR_INTEL_A_PMC0 + m->num_gp) {
+		if (m->fw_write && msr >= MSR_INTEL_A_PMC0 && msr < MSR_INTEL_A_PMC0 + m->num_gp &&
+		    gp_present(msr - MSR_INTEL_A_PMC0)) {
 			*idx = msr - MSR_INTEL_A_PMC0;
 			return K_CTR;
 		}
@@ -470,7 +488,7 @@ bool sim_rdpmc(uint32_t ecx, uint64_t *val)
 		*val = sim.fixed_ctr[i] & sim_fixed_width_mask();
 		return true;
 	}
-	if (m->version < 1 || ecx >= m->num_gp)
+	if (m->version < 1 || ecx >= m->num_gp || !gp_present(ecx))
 		goto gp;
 	*val = sim.ctr[ecx] & sim_width_mask();
 	return true;

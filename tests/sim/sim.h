@@ -66,6 +66,13 @@ struct sim_model {
 	unsigned int num_gp;
 	unsigned int num_fixed;		/* CPUID.0AH:EDX[4:0] */
 	uint32_t fixed_bitmap;		/* CPUID.0AH:ECX (v5) */
+	/*
+	 * CPUID leaf 0x23 (with CPUID.(7,1):EAX[8]): its sub-leaf 1 gives the GP
+	 * counters (gp23) and the fixed ones (fixed23) present, in place of
+	 * num_gp, num_fixed and fixed_bitmap; num_gp is then the highest GP + 1.
+	 */
+	bool leaf23;
+	uint32_t gp23, fixed23;
 	unsigned int width, fixed_width;
 	bool pdcm, fw_write, anythread_deprecated;
 	unsigned int events_len;	/* CPUID.0AH:EAX[31:24] */
@@ -97,6 +104,9 @@ enum sim_model_id {
 extern const struct sim_model sim_models[SIM_NR_MODELS];	/* sim_cpus.c */
 /* sim_cpus.c: the model of a real processor with these CPUID leaves (kept, not copied) */
 void sim_model_from_cpuid(struct sim_model *m, const struct sim_leaf *leaves, unsigned int n);
+/* The GP and fixed counters m has (bit i: counter i). */
+uint32_t sim_gp_present(const struct sim_model *m);
+uint32_t sim_fixed_present(const struct sim_model *m);
 
 /* MSR classes, for the access counts */
 enum sim_class {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfmon x86: Intel architectural performance monitoring, versions 1 to 5.
+ * perfmon x86: Intel architectural performance monitoring, versions 1 to 6.
  *
  * Everything comes from CPUID leaf 0xA (Intel SDM vol. 3B, "Architectural
  * Performance Monitoring"):
@@ -18,6 +18,10 @@
  *   v3   AnyThread (bit 21 of the event select, bit 2 of each fixed nibble)
  *   v4   IA32_PERF_GLOBAL_STATUS_RESET (same MSR and use as _OVF_CTRL) and _SET
  *   v5   fixed-counter bitmap, AnyThread may be deprecated
+ *   v6   (and some v5 parts) leaf 0x23, enumerated by CPUID.(7,1):EAX[8]: its
+ *        sub-leaf 0 EAX says which sub-leaves are valid, sub-leaf 1 gives the
+ *        GP counters (EAX) and the fixed counters (EBX) as bitmaps, which then
+ *        stand in place of leaf 0xA's counts; the widths stay leaf 0xA's.
  */
 #include "x86.h"
 
@@ -28,6 +32,7 @@
 #define CPUID1_ECX_HYPERVISOR		(1U << 31)
 #define CPUID_STRUCT_FEATURES		0x7
 #define CPUID7_EDX_HYBRID		(1U << 15)	/* core types differ */
+#define CPUID71_EAX_PERFMON_EXT		(1U << 8)	/* leaf 0x23 */
 #define CPUID_ARCH_PERFMON		0xa
 #define CPUIDA_EAX_VERSION(a)		((a) & 0xff)
 #define CPUIDA_EAX_NUM_GP(a)		(((a) >> 8) & 0xff)
@@ -36,6 +41,8 @@
 #define CPUIDA_EDX_NUM_FIXED(d)		((d) & 0x1f)
 #define CPUIDA_EDX_FIXED_WIDTH(d)	(((d) >> 5) & 0xff)
 #define CPUIDA_EDX_ANY_DEPRECATED	(1U << 15)	/* v5: AnyThread gone */
+#define CPUID_PERFMON_EXT		0x23
+#define CPUID23_COUNTERS		1		/* the sub-leaf of the bitmaps */
 
 /* The architectural events, in the order of CPUID.0AH:EBX. */
 static const u16 pfm_intel_arch_events[] = {
@@ -88,18 +95,44 @@ static unsigned int pfm_intel_fixed_quirk(unsigned int version, unsigned int nfi
 
 static const char *const pfm_intel_names[] = {
 	NULL, "intel_arch_v1", "intel_arch_v2", "intel_arch_v3", "intel_arch_v4",
-	"intel_arch_v5",
+	"intel_arch_v5", "intel_arch_v6",
 };
+
+/*
+ * Leaf 0x23's counter bitmaps, where the CPU has the leaf and its sub-leaf 1:
+ * true, with the GP and fixed counters present in *gp and *fixed.
+ */
+static bool pfm_intel_leaf23(u32 max_leaf, unsigned long *gp, unsigned long *fixed)
+{
+	u32 r[4];
+
+	if (max_leaf < CPUID_PERFMON_EXT)
+		return false;
+	pfm_hw_cpuid(CPUID_STRUCT_FEATURES, 0, r);
+	if (r[0] < 1)
+		return false;
+	pfm_hw_cpuid(CPUID_STRUCT_FEATURES, 1, r);
+	if (!(r[0] & CPUID71_EAX_PERFMON_EXT))
+		return false;
+	pfm_hw_cpuid(CPUID_PERFMON_EXT, 0, r);
+	if (!(r[0] & (1U << CPUID23_COUNTERS)))
+		return false;
+	pfm_hw_cpuid(CPUID_PERFMON_EXT, CPUID23_COUNTERS, r);
+	*gp = r[0] & ((1UL << PFM_X86_MAX_GP) - 1);
+	*fixed = r[1] & ((1UL << PFM_X86_MAX_FIXED) - 1);
+	return true;
+}
 
 int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 {
 	unsigned int version, width, fwidth = 0, nfixed = 0, evlen, i, j;
 	u64 sel_ok, any = 0, caps = 0, fixed_ok = 0, fixed_priv = 0;
-	unsigned long fixed = 0;
-	u32 r[4], ebx, ecx, edx;
-	bool fw = false;
+	unsigned long fixed = 0, gp23 = 0, fixed23 = 0;
+	u32 r[4], ebx, ecx, edx, max_leaf;
+	bool fw = false, ext;
 
 	pfm_hw_cpuid(CPUID_MAX_LEAF, 0, r);
+	max_leaf = r[0];
 	if (r[0] < CPUID_ARCH_PERFMON) {
 		*why = "no CPUID leaf 0xA";
 		return -ENODEV;
@@ -124,17 +157,23 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 		*why = "no architectural performance monitoring (CPUID leaf 0xA)";
 		return -ENODEV;
 	}
-	if (!p->num_gp || width < 32 || width > 64) {
+	if (p->num_gp > PFM_X86_MAX_GP)
+		p->num_gp = PFM_X86_MAX_GP;
+	p->gp = (1UL << p->num_gp) - 1;
+	ext = pfm_intel_leaf23(max_leaf, &gp23, &fixed23);
+	if (ext) {
+		p->gp = gp23;
+		p->num_gp = bitmap_weight(&gp23, PFM_X86_MAX_GP);
+	}
+	if (!p->gp || width < 32 || width > 64) {
 		*why = "CPUID leaf 0xA reports no usable counter";
 		return -ENODEV;
 	}
 	p->note = NULL;
-	if (version > 5) {
-		version = 5;
-		p->note = "newer version run as v5";
+	if (version > 6) {
+		version = 6;
+		p->note = "newer version run as v6";
 	}
-	if (p->num_gp > PFM_X86_MAX_GP)
-		p->num_gp = PFM_X86_MAX_GP;
 
 	pfm_intel_events_missing = ebx;
 	for (i = evlen; i < 32; i++)
@@ -157,6 +196,8 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 		fixed = (1UL << nfixed) - 1;
 		if (version >= 5)
 			fixed |= ecx & ((1UL << PFM_X86_MAX_FIXED) - 1);
+		if (ext)
+			fixed = fixed23;
 		if (fwidth < 32 || fwidth > 64)
 			fixed = 0;
 	}
@@ -171,7 +212,7 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 
 	sel_ok = PFM_X86_SEL_COMMON | any;
 	p->sel_hw_ok = sel_ok | PFM_X86_SEL_PC;
-	for (i = 0; i < p->num_gp; i++) {
+	for_each_set_bit(i, &p->gp, PFM_X86_MAX_GP) {
 		p->sel_msr[i] = MSR_PFM_INTEL_PERFEVTSEL0 + i;
 		p->res_msr[i] = MSR_PFM_INTEL_PMC0 + i;
 		p->ctr_msr[i] = (fw ? MSR_PFM_INTEL_A_PMC0 : MSR_PFM_INTEL_PMC0) + i;

@@ -50,7 +50,7 @@ static int pfm_x86_check_regs(unsigned long free, const char **why)
 	u64 v, t, back;
 
 	*why = "PMU registers fault (virtual machine?)";
-	for_each_set_bit(i, &free, p->num_gp)
+	for_each_set_bit(i, &free, PFM_X86_MAX_GP)
 		if (pfm_hw_rdmsr_safe(p->sel_msr[i], &v) || pfm_hw_rdmsr_safe(p->ctr_msr[i], &v))
 			return -ENODEV;
 	if (p->fixed_ctrl_msr) {
@@ -65,7 +65,7 @@ static int pfm_x86_check_regs(unsigned long free, const char **why)
 		return -ENODEV;
 
 	*why = "PMU registers ignore writes (virtual machine?)";
-	k = find_next_bit(&free, p->num_gp, 0);
+	k = find_next_bit(&free, PFM_X86_MAX_GP, 0);
 	if (pfm_hw_rdmsr_safe(p->ctr_msr[k], &v))
 		return -ENODEV;
 	t = (v ^ 0xffff) & p->gp_mask;
@@ -85,12 +85,12 @@ static int pfm_x86_check_hw(const char **why)
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&pfm_x86_res_lock, flags);
-	for (i = 0; i < p->num_gp; i++)
+	for_each_set_bit(i, &p->gp, PFM_X86_MAX_GP)
 		if (pfm_hw_reserve(p->res_msr[i], p->sel_msr[i]))
 			__set_bit(i, &free);
 	if (free)
 		ret = pfm_x86_check_regs(free, why);
-	for_each_set_bit(i, &free, p->num_gp)
+	for_each_set_bit(i, &free, PFM_X86_MAX_GP)
 		pfm_hw_release(p->res_msr[i], p->sel_msr[i]);
 	raw_spin_unlock_irqrestore(&pfm_x86_res_lock, flags);
 	return ret;
@@ -151,7 +151,8 @@ int pfm_x86_probe(void)
 	for_each_set_bit(i, &pfm_x86_pmu.fixed, PFM_X86_MAX_FIXED)
 		nfixed++;
 	pr_info("perfmon: hardware PMU %s: %u counters of %u bits, %u fixed%s%s\n",
-		pfm_x86_pmu.name, pfm_x86_pmu.num_gp, pfm_x86_pmu.pmds[0].width, nfixed,
+		pfm_x86_pmu.name, pfm_x86_pmu.num_gp,
+		pfm_x86_pmu.pmds[find_next_bit(&pfm_x86_pmu.gp, PFM_X86_MAX_GP, 0)].width, nfixed,
 		pfm_x86_pmu.note ? ", " : "", pfm_x86_pmu.note ? pfm_x86_pmu.note : "");
 	return 0;
 }

@@ -95,7 +95,7 @@ static u64 pfm_x86_owned_gbits(void)
 /* Someone else holds GP counters: the global control holds their bits too. */
 static bool pfm_x86_shared(void)
 {
-	return pfm_x86_owned_gp != (1UL << pfm_x86_pmu.num_gp) - 1;
+	return pfm_x86_owned_gp != pfm_x86_pmu.gp;
 }
 
 static unsigned int pfm_x86_gbit_of_pmd(unsigned int idx)
@@ -121,7 +121,7 @@ static u32 pfm_x86_pmd_msr(unsigned int idx)
 static bool pfm_x86_pmd_owned(unsigned int idx)
 {
 	if (idx < FIXED_PMD)
-		return idx < pfm_x86_pmu.num_gp && test_bit(idx, &pfm_x86_owned_gp);
+		return test_bit(idx, &pfm_x86_owned_gp);
 	return pfm_x86_owned_fixed && test_bit(idx - FIXED_PMD, &pfm_x86_pmu.fixed);
 }
 
@@ -153,7 +153,7 @@ static void pfm_x86_update_on(struct pfm_x86_cpu *c)
 	u64 on = 0;
 	unsigned int i;
 
-	for (i = 0; i < pfm_x86_pmu.num_gp; i++)
+	for_each_set_bit(i, &pfm_x86_pmu.gp, PFM_X86_MAX_GP)
 		if (c->want[i] & SEL_EN)
 			on |= 1ULL << i;
 	for_each_set_bit(i, &pfm_x86_pmu.fixed, PFM_X86_MAX_FIXED)
@@ -235,7 +235,7 @@ static void pfm_x86_apply(struct pfm_x86_cpu *c)
 	}
 	if (counting)
 		c->used = true;
-	for_each_set_bit(i, &pfm_x86_owned_gp, pfm_x86_pmu.num_gp) {
+	for_each_set_bit(i, &pfm_x86_owned_gp, PFM_X86_MAX_GP) {
 		if (c->on & (1ULL << i))
 			pfm_x86_set_pmc(c, i, pfm_x86_sel_hw(c, i, global || c->enabled));
 		else if (!global && test_bit(i, &c->pmc_known) && (c->pmc[i] & SEL_EN))
@@ -388,7 +388,7 @@ static void pfm_x86_disable(bool system_wide __always_unused)
 			pfm_x86_set_gctrl(c, 0);
 		return;
 	}
-	for_each_set_bit(i, &pfm_x86_owned_gp, pfm_x86_pmu.num_gp)
+	for_each_set_bit(i, &pfm_x86_owned_gp, PFM_X86_MAX_GP)
 		if (c->on & (1ULL << i))
 			pfm_x86_set_pmc(c, i, pfm_x86_sel_hw(c, i, false));
 }
@@ -408,7 +408,7 @@ static unsigned long pfm_x86_probe_free(void)
 	unsigned long free = 0;
 	unsigned int i;
 
-	for (i = 0; i < pfm_x86_pmu.num_gp; i++) {
+	for_each_set_bit(i, &pfm_x86_pmu.gp, PFM_X86_MAX_GP) {
 		if (!pfm_hw_reserve(pfm_x86_pmu.res_msr[i], pfm_x86_pmu.sel_msr[i]))
 			continue;
 		pfm_hw_release(pfm_x86_pmu.res_msr[i], pfm_x86_pmu.sel_msr[i]);
@@ -433,7 +433,7 @@ static void pfm_x86_avail(unsigned long *pmcs, unsigned long *pmds)
 	}
 	raw_spin_unlock_irqrestore(&pfm_x86_res_lock, flags);
 
-	for (i = 0; i < pfm_x86_pmu.num_gp; i++) {
+	for_each_set_bit(i, &pfm_x86_pmu.gp, PFM_X86_MAX_GP) {
 		if (test_bit(i, &gp))
 			continue;
 		__clear_bit(i, pmcs);
@@ -460,7 +460,7 @@ static int pfm_x86_get(bool system_wide __always_unused)
 	raw_spin_lock_irqsave(&pfm_x86_res_lock, flags);
 	if (!pfm_x86_users++ && !pfm_x86_held) {
 		pfm_x86_owned_gp = 0;
-		for (i = 0; i < pfm_x86_pmu.num_gp; i++)
+		for_each_set_bit(i, &pfm_x86_pmu.gp, PFM_X86_MAX_GP)
 			if (pfm_hw_reserve(pfm_x86_pmu.res_msr[i], pfm_x86_pmu.sel_msr[i]))
 				__set_bit(i, &pfm_x86_owned_gp);
 		pfm_x86_owned_fixed = pfm_x86_owned_gp && pfm_x86_pmu.fixed;
@@ -528,7 +528,7 @@ static void pfm_x86_release(void)
 	pfm_hw_on_each_cpu(pfm_x86_quiesce_cpu, NULL);
 	raw_spin_lock_irqsave(&pfm_x86_res_lock, flags);
 	if (!pfm_x86_users && pfm_x86_held) {
-		for_each_set_bit(i, &pfm_x86_owned_gp, pfm_x86_pmu.num_gp)
+		for_each_set_bit(i, &pfm_x86_owned_gp, PFM_X86_MAX_GP)
 			pfm_hw_release(pfm_x86_pmu.res_msr[i], pfm_x86_pmu.sel_msr[i]);
 		pfm_x86_owned_gp = 0;
 		pfm_x86_owned_fixed = false;
@@ -567,7 +567,7 @@ static bool pfm_x86_nmi(u64 ip, bool kernel)
 		pmds = pfm_x86_gbits_to_pmds(status);
 	} else {
 		/* a counter that is on and below its armed range overflowed */
-		for_each_set_bit(i, &pfm_x86_owned_gp, pfm_x86_pmu.num_gp)
+		for_each_set_bit(i, &pfm_x86_owned_gp, PFM_X86_MAX_GP)
 			if ((c->on & (1ULL << i)) &&
 			    !pfm_x86_armed(i, pfm_hw_rdmsr(pfm_x86_pmu.ctr_msr[i])))
 				__set_bit(i, &pmds);

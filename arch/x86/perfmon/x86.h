@@ -72,7 +72,13 @@ struct pfm_x86_pmu {
 	const char *name;		/* the model, shown in pmu_desc/model */
 	enum pfm_x86_vendor vendor;	/* whose event codes (perf_tables.c) */
 	unsigned int family;		/* CPUID family, for AMD's event codes */
-	unsigned int num_gp;
+	unsigned int num_gp;		/* GP counters present, counted */
+	/*
+	 * GP counters present (bit i: counter i).  Intel's leaf 0x23 describes the
+	 * counters by bitmap: a counter whose bit is clear does not exist, even
+	 * below one that does.
+	 */
+	unsigned long gp;
 	unsigned long fixed;		/* fixed counters present (bit j: FIXED_CTRj) */
 	u64 gp_mask;			/* hardware width of the GP counters */
 	u64 fixed_mask;			/* and of the fixed counters */
