@@ -122,6 +122,50 @@ void sim_reset_custom(const struct sim_model *m)
 	reset_registers();
 }
 
+static void bank_save(struct sim_bank *b)
+{
+	memcpy(b->sel, sim.sel, sizeof(b->sel));
+	memcpy(b->ctr, sim.ctr, sizeof(b->ctr));
+	memcpy(b->fixed_ctr, sim.fixed_ctr, sizeof(b->fixed_ctr));
+	b->fixed_ctrl = sim.fixed_ctrl;
+	b->gctrl = sim.gctrl;
+	b->gstatus = sim.gstatus;
+	b->lvtpc = sim.lvtpc;
+}
+
+static void bank_load(const struct sim_bank *b)
+{
+	memcpy(sim.sel, b->sel, sizeof(b->sel));
+	memcpy(sim.ctr, b->ctr, sizeof(b->ctr));
+	memcpy(sim.fixed_ctr, b->fixed_ctr, sizeof(b->fixed_ctr));
+	sim.fixed_ctrl = b->fixed_ctrl;
+	sim.gctrl = b->gctrl;
+	sim.gstatus = b->gstatus;
+	sim.lvtpc = b->lvtpc;
+}
+
+void sim_reset_hybrid(const struct sim_model *cpu0, const struct sim_model *cpu1)
+{
+	sim_reset_custom(cpu1);
+	bank_save(&sim.bank[1]);
+	sim.custom = *cpu0;
+	reset_registers();
+	sim.ncpus = 2;
+	sim.cpu = 0;
+	sim.cpu_model[0] = *cpu0;
+	sim.cpu_model[1] = *cpu1;
+}
+
+void sim_switch_cpu(unsigned int cpu)
+{
+	if (cpu == sim.cpu || cpu >= sim.ncpus)
+		return;
+	bank_save(&sim.bank[sim.cpu]);
+	bank_load(&sim.bank[cpu]);
+	sim.custom = sim.cpu_model[cpu];
+	sim.cpu = cpu;
+}
+
 void sim_reset(enum sim_model_id id)
 {
 	sim_reset_custom(&sim_models[id]);

@@ -140,6 +140,19 @@ struct sim_access {
 	uint64_t val;
 };
 
+#define SIM_MAX_CPUS	2
+
+/* The PMU registers of one CPU. */
+struct sim_bank {
+	uint64_t sel[SIM_MAX_GP];
+	uint64_t ctr[SIM_MAX_GP];
+	uint64_t fixed_ctrl;
+	uint64_t fixed_ctr[SIM_MAX_FIXED];
+	uint64_t gctrl;
+	uint64_t gstatus;
+	uint64_t lvtpc;
+};
+
 struct sim_state {
 	const struct sim_model *m;
 	struct sim_model custom;	/* a model a test made up (sim_reset_custom()) */
@@ -153,6 +166,15 @@ struct sim_state {
 	uint64_t gctrl;
 	uint64_t gstatus;
 	uint64_t lvtpc;
+
+	/*
+	 * A hybrid machine (sim_reset_hybrid()): CPU i is of model cpu_model[i]
+	 * (sim.custom, which m points at, is the running CPU's); the registers above
+	 * are the running CPU's, the others' wait in banks.
+	 */
+	unsigned int ncpus, cpu;
+	struct sim_model cpu_model[SIM_MAX_CPUS];
+	struct sim_bank bank[SIM_MAX_CPUS];
 
 	/* the hypervisor */
 	bool fault_all;			/* every PMU MSR faults */
@@ -207,6 +229,10 @@ extern struct sim_state sim;
 /* A fresh machine of the given model: registers at their power-on values. */
 void sim_reset(enum sim_model_id id);
 void sim_reset_custom(const struct sim_model *m);
+/* A machine of two CPUs, CPU 0 of model cpu0 (running), CPU 1 of model cpu1. */
+void sim_reset_hybrid(const struct sim_model *cpu0, const struct sim_model *cpu1);
+/* The CPU that runs now: its model answers CPUID, its registers the MSRs. */
+void sim_switch_cpu(unsigned int cpu);
 
 /*
  * What the CPU executes: n occurrences of the event (event select bits 7:0, 15:8
@@ -219,6 +245,8 @@ void sim_run_work(void);
 
 /* sim_hw.c: what the kernel tells the driver, a CPU coming online and a resume. */
 void sim_hw_cpu_online(void);
+/* sim_switch_cpu() and the kernel's CPU number (the thread running migrates there). */
+void sim_set_cpu(unsigned int cpu);
 void sim_hw_resume(void);
 
 /* Someone else holds GP counter i (reserved through the kernel's calls). */

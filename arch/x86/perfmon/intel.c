@@ -41,6 +41,7 @@
 #define CPUIDA_EDX_NUM_FIXED(d)		((d) & 0x1f)
 #define CPUIDA_EDX_FIXED_WIDTH(d)	(((d) >> 5) & 0xff)
 #define CPUIDA_EDX_ANY_DEPRECATED	(1U << 15)	/* v5: AnyThread gone */
+#define CPUID_HYBRID			0x1a		/* EAX[31:24]: core type */
 #define CPUID_PERFMON_EXT		0x23
 #define CPUID23_COUNTERS		1		/* the sub-leaf of the bitmaps */
 
@@ -56,8 +57,6 @@ static const u16 pfm_intel_arch_events[] = {
 	0x01a4,		/* Topdown Slots */
 };
 
-static u32 pfm_intel_events_missing;	/* bit k: pfm_intel_arch_events[k] absent */
-
 /* An architectural event the CPU says it does not have is refused. */
 static int pfm_intel_pmc_check(unsigned int idx, u64 value)
 {
@@ -67,7 +66,7 @@ static int pfm_intel_pmc_check(unsigned int idx, u64 value)
 	if (idx >= PFM_X86_MAX_GP)
 		return 0;
 	for (k = 0; k < ARRAY_SIZE(pfm_intel_arch_events); k++)
-		if (pfm_intel_arch_events[k] == code && (pfm_intel_events_missing & (1U << k)))
+		if (pfm_intel_arch_events[k] == code && (pfm_x86_pmu.events_missing & (1U << k)))
 			return -EINVAL;
 	return 0;
 }
@@ -97,6 +96,33 @@ static const char *const pfm_intel_names[] = {
 	NULL, "intel_arch_v1", "intel_arch_v2", "intel_arch_v3", "intel_arch_v4",
 	"intel_arch_v5", "intel_arch_v6",
 };
+
+/*
+ * Alder Lake and Raptor Lake (family 6 models 0x97, 0x9a, 0xb7, 0xba, 0xbf) have
+ * no leaf 0x23, and their leaf 0xA reports on both core types what the types
+ * have in common: 6 GP and 3 fixed counters.  Their P cores (Golden Cove,
+ * Raptor Cove) have 8 GP and 4 fixed, as Linux has them (perf_events adds 2 and
+ * 1 to leaf 0xA's counts for cpu_core); sig is CPUID.1:EAX.
+ */
+static bool pfm_intel_big_core_quirk(u32 max_leaf, u32 sig)
+{
+	static const u8 models[] = { 0x97, 0x9a, 0xb7, 0xba, 0xbf };
+	unsigned int model = ((sig >> 4) & 0xf) | ((sig >> 12) & 0xf0), i;
+	u32 r[4];
+
+	if (((sig >> 8) & 0xf) != 6 || max_leaf < CPUID_HYBRID)
+		return false;
+	pfm_hw_cpuid(CPUID_STRUCT_FEATURES, 0, r);
+	if (!(r[3] & CPUID7_EDX_HYBRID))
+		return false;
+	pfm_hw_cpuid(CPUID_HYBRID, 0, r);
+	if ((r[0] >> 24) != PFM_X86_CORE_TYPE_CORE)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(models); i++)
+		if (model == models[i])
+			return true;
+	return false;
+}
 
 /*
  * Leaf 0x23's counter bitmaps, where the CPU has the leaf and its sub-leaf 1:
@@ -137,14 +163,6 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 		*why = "no CPUID leaf 0xA";
 		return -ENODEV;
 	}
-	if (r[0] >= CPUID_STRUCT_FEATURES) {
-		pfm_hw_cpuid(CPUID_STRUCT_FEATURES, 0, r);
-		/* P and E cores have different PMUs; one description cannot serve both. */
-		if (r[3] & CPUID7_EDX_HYBRID) {
-			*why = "hybrid CPU (core types with different PMUs)";
-			return -ENODEV;
-		}
-	}
 	pfm_hw_cpuid(CPUID_ARCH_PERFMON, 0, r);
 	ebx = r[1];
 	ecx = r[2];
@@ -175,9 +193,9 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 		p->note = "newer version run as v6";
 	}
 
-	pfm_intel_events_missing = ebx;
+	p->events_missing = ebx;
 	for (i = evlen; i < 32; i++)
-		pfm_intel_events_missing |= 1U << i;
+		p->events_missing |= 1U << i;
 
 	if (version >= 3 && !(version >= 5 && (edx & CPUIDA_EDX_ANY_DEPRECATED)))
 		any = PFM_X86_SEL_ANY;
@@ -191,6 +209,11 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 		fwidth = CPUIDA_EDX_FIXED_WIDTH(edx);
 		nfixed = pfm_intel_fixed_quirk(version, nfixed, &fwidth, width,
 					       r[2] & CPUID1_ECX_HYPERVISOR);
+		if (!ext && pfm_intel_big_core_quirk(max_leaf, r[0])) {
+			p->num_gp += 2;
+			p->gp = (1UL << p->num_gp) - 1;
+			nfixed++;
+		}
 		if (nfixed > PFM_X86_MAX_FIXED)
 			nfixed = PFM_X86_MAX_FIXED;
 		fixed = (1UL << nfixed) - 1;

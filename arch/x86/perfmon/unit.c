@@ -76,7 +76,7 @@ struct pfm_x86_cpu {
 	struct pfm_ovfl_where at;	/* where the first PMI of pending hit */
 };
 
-static DEFINE_PER_CPU(struct pfm_x86_cpu, pfm_x86_cpu);
+static PFM_HW_DEFINE_PER_CPU(struct pfm_x86_cpu, pfm_x86_cpu);
 
 static bool pfm_x86_global(void)
 {
@@ -118,8 +118,15 @@ static u32 pfm_x86_pmd_msr(unsigned int idx)
 	return pfm_x86_pmu.fixed_ctr_msr0 + idx - FIXED_PMD;
 }
 
+/*
+ * Ours, and on this CPU: a hybrid CPU lacks some of the unit's counters (a
+ * context's set carries every fixed counter of the unit's fixed control, its
+ * type's or not), which are then kept as someone else's are.
+ */
 static bool pfm_x86_pmd_owned(unsigned int idx)
 {
+	if (!(pfm_x86_cpu_gbits() & (1ULL << pfm_x86_gbit_of_pmd(idx))))
+		return false;
 	if (idx < FIXED_PMD)
 		return test_bit(idx, &pfm_x86_owned_gp);
 	return pfm_x86_owned_fixed && test_bit(idx - FIXED_PMD, &pfm_x86_pmu.fixed);
@@ -128,7 +135,7 @@ static bool pfm_x86_pmd_owned(unsigned int idx)
 /* This CPU's state, its shadows forgotten if they are from another generation. */
 static struct pfm_x86_cpu *pfm_x86_this_cpu(void)
 {
-	struct pfm_x86_cpu *c = this_cpu_ptr(&pfm_x86_cpu);
+	struct pfm_x86_cpu *c = pfm_hw_this_cpu_ptr(pfm_x86_cpu);
 	unsigned long gen = READ_ONCE(pfm_x86_gen);
 
 	if (c->gen != gen) {
@@ -495,7 +502,7 @@ static void pfm_x86_put(bool system_wide __always_unused)
  */
 static void pfm_x86_quiesce_cpu(void *arg __always_unused)
 {
-	struct pfm_x86_cpu *c = this_cpu_ptr(&pfm_x86_cpu);
+	struct pfm_x86_cpu *c = pfm_hw_this_cpu_ptr(pfm_x86_cpu);
 	unsigned int i;
 
 	if (c->gen != READ_ONCE(pfm_x86_gen) || c->enabled || !c->used)
@@ -507,10 +514,13 @@ static void pfm_x86_quiesce_cpu(void *arg __always_unused)
 		if (c->pmc[i])
 			pfm_x86_set_pmc(c, i, 0);
 	if (pfm_x86_global()) {
+		/* only the bits of the counters this CPU has (hybrid.c) */
+		u64 mine = pfm_x86_owned_gbits() & pfm_x86_cpu_gbits();
+
 		if (c->gctrl_known)
-			pfm_x86_set_gctrl(c, pfm_x86_owned_gp);
-		if (pfm_hw_rdmsr(pfm_x86_pmu.gstatus_msr) & pfm_x86_owned_gbits())
-			pfm_hw_wrmsr(pfm_x86_pmu.gack_msr, pfm_x86_owned_gbits());
+			pfm_x86_set_gctrl(c, pfm_x86_owned_gp & mine);
+		if (pfm_hw_rdmsr(pfm_x86_pmu.gstatus_msr) & mine)
+			pfm_hw_wrmsr(pfm_x86_pmu.gack_msr, mine);
 	}
 }
 
@@ -547,7 +557,7 @@ static void pfm_x86_release(void)
  */
 static bool pfm_x86_nmi(u64 ip, bool kernel)
 {
-	struct pfm_x86_cpu *c = this_cpu_ptr(&pfm_x86_cpu);
+	struct pfm_x86_cpu *c = pfm_hw_this_cpu_ptr(pfm_x86_cpu);
 	unsigned long pmds = 0;
 	unsigned int i;
 	u64 status;
@@ -660,7 +670,8 @@ static void pfm_x86_pmi_work(void)
 
 static void pfm_x86_cpu_online(void)
 {
-	this_cpu_ptr(&pfm_x86_cpu)->gen = 0;
+	pfm_hw_this_cpu_ptr(pfm_x86_cpu)->gen = 0;
+	pfm_x86_hybrid_online();
 }
 
 static void pfm_x86_invalidate(void)
