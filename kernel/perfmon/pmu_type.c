@@ -99,13 +99,16 @@ void pfm_pmu_type_detach_cpu(struct pfm_context *ctx)
 void pfm_pmu_type_avail(const struct pfm_context *ctx, unsigned long *pmcs,
 			unsigned long *pmds)
 {
+	if (ctx->pmu_type)
+		pfm_pmu_type_regs(ctx->pmu_type - 1, pmcs, pmds);
+}
+
+void pfm_pmu_type_regs(unsigned int k, unsigned long *pmcs, unsigned long *pmds)
+{
 	const struct pfm_pmu_unit *u = pfm_pmu.typed;
-	const struct pfm_pmu_type *t;
+	const struct pfm_pmu_type *t = &u->types[k];
 	unsigned int i;
 
-	if (!ctx->pmu_type)
-		return;
-	t = &u->types[ctx->pmu_type - 1];
 	for (i = 0; i < u->num_pmcs; i++)
 		if (!(t->pmcs[i].type & PFM_REG_I))
 			__clear_bit(u->first_pmc + i, pmcs);

@@ -26,7 +26,9 @@ int pfm_pmu_type_check_reg(const struct pfm_context *ctx, bool pmd, unsigned int
 /* A CPU session attaching to cpu takes cpu's type, or must have it: 0 or -EINVAL. */
 int pfm_pmu_type_attach_cpu(struct pfm_context *ctx, int cpu);
 void pfm_pmu_type_detach_cpu(struct pfm_context *ctx);
-/* Clears, in logical bitmaps, the registers ctx's type does not have. */
+/* Clears, in logical bitmaps, the registers type k (of pfm_pmu.typed) does not have. */
+void pfm_pmu_type_regs(unsigned int k, unsigned long *pmcs, unsigned long *pmds);
+/* The same for ctx's type, if it has one. */
 void pfm_pmu_type_avail(const struct pfm_context *ctx, unsigned long *pmcs,
 			unsigned long *pmds);
 

@@ -118,10 +118,12 @@ static int pfm_x86_union(const char **why)
 	return 0;
 }
 
+/* Probed once, at module load: a description is too big for the stack. */
 static void pfm_x86_swap_types(void)
 {
-	struct pfm_x86_type t = pfm_x86_types[0];
+	static struct pfm_x86_type t;
 
+	t = pfm_x86_types[0];
 	pfm_x86_types[0] = pfm_x86_types[1];
 	pfm_x86_types[1] = t;
 }

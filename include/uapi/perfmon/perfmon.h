@@ -64,8 +64,9 @@
  * E cores, <perfmon/perfmon_x86.h> HYBRID), a context uses one type's registers,
  * named at creation by PFM_FL_PMU_TYPE(id) in its flags; the types and their ids
  * are in /sys/kernel/perfmon/pmu_desc/types (one line each: id, name, the PMCs and
- * the PMDs it has as hexadecimal bitmaps of the logical numbers, lowest word
- * first).  pmu_desc/pmcN and pmdN describe every type's registers together.
+ * the PMDs it has as bitmaps of the logical numbers, as the kernel prints bitmaps:
+ * hexadecimal 32-bit words, highest first, comma-separated; empty on a machine with
+ * one type).  pmu_desc/pmcN and pmdN describe every type's registers together.
  *   - An id the machine has not: ENODEV (on a machine with one type, any id but 0).
  *   - 0: a per-thread context takes the first type listed; a CPU session takes the
  *     type of the CPU it is attached to, at each attach (the registers it wrote
