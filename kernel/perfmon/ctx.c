@@ -6,21 +6,28 @@
 #include "ctx.h"
 #include "env.h"
 #include "flag_ops.h"
+#include "pmu_type.h"
 #include "sets.h"
 #include "switch.h"
 
 #define PFM_FL_ALL	(PFM_FL_NOTIFY_BLOCK | PFM_FL_SYSTEM_WIDE | PFM_FL_SMPL_FMT | \
-			 PFM_FL_OVFL_NO_MSG | PFM_FL_CLOEXEC)
+			 PFM_FL_OVFL_NO_MSG | PFM_FL_CLOEXEC | PFM_FL_PMU_TYPE_MASK)
 
 int pfm_check_create_flags(u32 flags)
 {
+	u8 type;
+	int ret;
+
 	/* a layer's flag only while the layer serves it (flag_ops.c) */
 	if (flags & ~(PFM_FL_ALL | pfm_flags_served()))
 		return -EINVAL;
 	/* A CPU has no single thread to block. */
 	if ((flags & PFM_FL_SYSTEM_WIDE) && (flags & PFM_FL_NOTIFY_BLOCK))
 		return -EINVAL;
-	return pfm_flag_ops_check(flags);
+	ret = pfm_flag_ops_check(flags);
+	if (ret)
+		return ret;
+	return pfm_pmu_type_of_flags(flags, &type);
 }
 
 /* A new context, charged to the calling user, or an ERR_PTR. */
@@ -55,6 +62,8 @@ struct pfm_context *pfm_context_alloc(u32 flags)
 	ctx->on_cpu = -1;
 	ctx->last_cpu = -1;
 	ctx->cpu = -1;
+	/* the flags were checked: the type is one the machine has */
+	pfm_pmu_type_of_flags(flags, &ctx->pmu_type);
 	pfm_timer_init(ctx);
 	return ctx;
 

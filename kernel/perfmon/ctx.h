@@ -49,6 +49,8 @@ struct pfm_context {
 	u32 unit_wants[PFM_MAX_UNITS];	/* needs of every PMC value written (pmu.h) */
 	u32 unit_held[PFM_MAX_UNITS];	/* taken while attached (ctx->lock) */
 	bool hw_wanted;			/* a register of a hardware unit was written */
+	u8 pmu_type;			/* its type of CPU + 1, 0: none (pmu_type.h) */
+	bool pmu_type_at_attach;	/* taken from the CPU attached to */
 	bool hw_held;			/* the hardware, taken while attached (res.c;
 					 * ctx->lock) */
 	bool keep_claims;		/* the next detach keeps what the attachment

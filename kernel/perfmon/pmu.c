@@ -19,6 +19,9 @@ static int pfm_check_unit(const struct pfm_pmu_unit *u)
 		return -EINVAL;
 	if (!u->bind != !u->unbind || !u->bind != !u->sync)
 		return -EINVAL;
+	if (u->num_types && (!u->types || !u->cpu_type || u->num_types > PFM_MAX_PMU_TYPES ||
+			     u->bind || pfm_pmu.typed))
+		return -EINVAL;
 	for (i = 0; i < u->num_pmds; i++) {
 		const struct pfm_regdesc *d = &u->pmds[i];
 
@@ -128,6 +131,8 @@ int pfm_pmu_add_unit(const struct pfm_pmu_unit *u)
 	}
 	if (!pfm_pmu.model)
 		pfm_pmu.model = u->name;
+	if (u->num_types)
+		pfm_pmu.typed = u;
 	return 0;
 }
 

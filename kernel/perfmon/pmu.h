@@ -20,10 +20,26 @@
 #define PFM_REG_NO64	0x10	/* PMC: accepts PFM_PMCFL_NO_EMUL64 */
 
 #define PFM_MAX_UNITS	4
+#define PFM_MAX_PMU_TYPES	4
 
 struct pfm_event_set;
 struct perf_event_attr;
+struct pfm_pmu_unit;
 struct pt_regs;
+
+/*
+ * One type of CPU of a unit whose CPUs are not all alike (hybrid x86: P cores
+ * and E cores, each with a PMU of its own): id names it to users
+ * (PFM_FL_PMU_TYPE()), pmcs and pmds describe the registers CPUs of the type
+ * have, with the unit's num_pmcs and num_pmds entries, a subset of the unit's
+ * own tables (which describe every type's registers).
+ */
+struct pfm_pmu_type {
+	u32 id;
+	const char *name;
+	const struct pfm_regdesc *pmcs;
+	const struct pfm_regdesc *pmds;
+};
 
 struct pfm_regdesc {
 	const char *name;
@@ -151,6 +167,17 @@ struct pfm_pmu_unit {
 	 * attr and the unit's description only: any context, any CPU.
 	 */
 	int (*encode_attr)(const struct perf_event_attr *attr, struct pfm_attr_enc *enc);
+
+	/*
+	 * Optional, for a hardware unit whose CPUs are of several types (struct
+	 * pfm_pmu_type): num_types of them in types[], the first the default;
+	 * cpu_type(cpu) the index of the type of an online CPU (any context, may
+	 * run a function on that CPU; cheap on the calling CPU).  A context is
+	 * bound to one type (pmu_type.h) and counts only on CPUs of that type.
+	 */
+	unsigned int num_types;
+	const struct pfm_pmu_type *types;
+	unsigned int (*cpu_type)(int cpu);
 };
 
 /* pfm_reg.dep_pmd: no register */
@@ -206,6 +233,8 @@ struct pfm_pmu {
 	unsigned int num_bound;
 	/* their syncs in one call: the one unit's own when it is alone, as it mostly is */
 	void (*sync_bound)(bool system_wide);
+	/* the unit whose CPUs are of several types (pmu_type.h), if any */
+	const struct pfm_pmu_unit *typed;
 };
 
 extern struct pfm_pmu pfm_pmu;

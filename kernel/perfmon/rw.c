@@ -12,6 +12,7 @@
 #include "smpl.h"
 #include "env.h"
 #include "pmu_state.h"
+#include "pmu_type.h"
 #include "rw.h"
 #include "sets.h"
 #include "state.h"
@@ -56,6 +57,8 @@ static int pfm_check_pmc(struct pfm_context *ctx, const struct pfarg_pmc *req,
 	if (req->reg_value & r->desc->rsvd_msk)
 		return -EINVAL;
 	if (r->unit->pmc_check && r->unit->pmc_check(r->idx, req->reg_value))
+		return -EINVAL;
+	if (pfm_pmu_type_check_reg(ctx, false, req->reg_num, req->reg_value))
 		return -EINVAL;
 	if (!test_bit(req->reg_num, avail->pmcs))
 		return -EBUSY;
@@ -268,10 +271,14 @@ static __always_inline int pfm_check_pmd_fields(struct pfm_context *ctx, u16 num
 static int pfm_check_pmd(struct pfm_context *ctx, const struct pfarg_pmd *req)
 {
 	struct pfm_event_set *set = NULL;
+	int ret;
 
-	return pfm_check_pmd_fields(ctx, req->reg_num, req->reg_set, req->reg_flags,
-				    pfm_all_zero(req->reg_reserved2,
-						 sizeof(req->reg_reserved2)), &set);
+	ret = pfm_check_pmd_fields(ctx, req->reg_num, req->reg_set, req->reg_flags,
+				   pfm_all_zero(req->reg_reserved2,
+						sizeof(req->reg_reserved2)), &set);
+	if (ret)
+		return ret;
+	return pfm_pmu_type_check_reg(ctx, true, req->reg_num, 0);
 }
 
 static int pfm_check_pmd_write(struct pfm_context *ctx, const struct pfarg_pmd *req,

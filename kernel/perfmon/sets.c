@@ -9,6 +9,7 @@
 #include "env.h"
 #include "switch.h"
 #include "pmu_state.h"
+#include "pmu_type.h"
 #include "sets.h"
 #include "sw_pmu.h"
 #include "upage.h"
@@ -397,6 +398,7 @@ long pfm_getinfo_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 			return -EINVAL;
 	}
 	pfm_pmu_avail(pmcs, pmds);
+	pfm_pmu_type_avail(ctx, pmcs, pmds);
 	pfm_run_on_state(ctx, pfm_fill_setinfo, &a);
 	pfm_flag_ops_setinfo(ctx, req, n);
 	return 0;

@@ -12,6 +12,7 @@
 #include "env.h"
 #include "flag_ops.h"
 #include "ovfl.h"
+#include "pmu_type.h"
 #include "sets.h"
 #include "state.h"
 #include "switch.h"
@@ -283,18 +284,23 @@ static long pfm_load_cpu(struct pfm_context *ctx, u64 target)
 	ret = -EINVAL;
 	if (!cpu_online(cpu))
 		goto err;
-	ret = pfm_res_session_get(ctx, cpu);
+	ret = pfm_pmu_type_attach_cpu(ctx, cpu);
 	if (ret)
 		goto err;
+	ret = pfm_res_session_get(ctx, cpu);
+	if (ret)
+		goto err_type;
 	ret = pfm_hw_get(ctx);
 	if (ret) {
 		pfm_res_session_put(ctx, cpu);
-		goto err;
+		goto err_type;
 	}
 	pfm_context_get(ctx);
 	pfm_run_on_state(ctx, pfm_do_attach_cpu, &cpu);
 	cpus_read_unlock();
 	return 0;
+err_type:
+	pfm_pmu_type_detach_cpu(ctx);
 err:
 	cpus_read_unlock();
 	pfm_units_put(ctx);
@@ -356,6 +362,7 @@ static void pfm_do_detach_cpu(struct pfm_context *ctx, void *arg)
 	*cpu = ctx->cpu;
 	ctx->cpu = -1;
 	ctx->on_cpu = -1;
+	pfm_pmu_type_detach_cpu(ctx);
 }
 
 /*

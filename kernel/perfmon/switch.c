@@ -23,6 +23,7 @@
 #include "hold.h"
 #include "ovfl.h"
 #include "pmu_state.h"
+#include "pmu_type.h"
 #include "sets.h"
 #include "switch.h"
 #include "upage.h"
@@ -208,6 +209,9 @@ bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu, u64 now)
 {
 	bool migrated = false;
 
+	/* on a CPU of another type, the state stays in memory, not counting */
+	if (!pfm_pmu_type_serves(ctx, cpu))
+		return false;
 	ctx->on_cpu = cpu;
 	if (ctx->started) {
 		__pfm_live_in(ctx, now);

@@ -20,6 +20,8 @@
  *   smpl_buffer_mem_max  bytes all sampling buffers together may take (rw, default
  *                        unlimited); smpl_buffer_mem_cur  bytes they take now
  *   pmu_desc/model     name of the active PMU description
+ *   pmu_desc/types     the types of CPU (uapi perfmon.h, CPU TYPES), one line each:
+ *                      id, name, its PMCs and PMDs (logical bitmaps); empty with one
  *   pmu_desc/pmcN/     name, addr, dfl_val, rsvd_msk, priv_msk of each implemented PMC
  *   pmu_desc/pmdN/     name, addr, width of each implemented PMD
  *   syscall            first system call number (in-tree build only: syscall.c)
@@ -31,6 +33,7 @@
 #include "internal.h"
 #include "access.h"
 #include "args.h"
+#include "pmu_type.h"
 #include "res.h"
 #include "smpl.h"
 #include "sysfs.h"
@@ -47,6 +50,26 @@ static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr, c
 static ssize_t model_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	return sysfs_emit(buf, "%s\n", pfm_pmu.model);
+}
+
+static ssize_t types_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	const struct pfm_pmu_unit *u = pfm_pmu.typed;
+	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
+	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
+	unsigned int k;
+	ssize_t n = 0;
+
+	for (k = 0; u && k < u->num_types; k++) {
+		const struct pfm_pmu_type *t = &u->types[k];
+
+		bitmap_copy(pmcs, pfm_pmu.impl_pmcs, PFM_MAX_PMCS);
+		bitmap_copy(pmds, pfm_pmu.impl_pmds, PFM_MAX_PMDS);
+		pfm_pmu_type_regs(k, pmcs, pmds);
+		n += sysfs_emit_at(buf, n, "%#x %s %*pb %*pb\n", t->id, t->name,
+				   PFM_MAX_PMCS, pmcs, PFM_MAX_PMDS, pmds);
+	}
+	return n;
 }
 
 /* Integer knobs of the access model: value and the range a store accepts. */
@@ -137,6 +160,7 @@ static struct kobj_attribute pfm_version_attr = __ATTR_RO(version);
 static struct kobj_attribute pfm_paranoid_level_attr = __ATTR_RO(paranoid_level);
 static struct kobj_attribute pfm_smpl_buffer_mem_cur_attr = __ATTR_RO(smpl_buffer_mem_cur);
 static struct kobj_attribute pfm_model_attr = __ATTR_RO(model);
+static struct kobj_attribute pfm_types_attr = __ATTR_RO(types);
 
 static struct attribute *pfm_top_attrs[] = {
 	&pfm_version_attr.attr,
@@ -277,6 +301,8 @@ int pfm_sysfs_init(void)
 		goto err_kobj;
 	}
 	ret = sysfs_create_file(pfm_desc_kobj, &pfm_model_attr.attr);
+	if (!ret)
+		ret = sysfs_create_file(pfm_desc_kobj, &pfm_types_attr.attr);
 	if (ret)
 		goto err_desc;
 	for_each_set_bit(i, pfm_pmu.impl_pmcs, PFM_MAX_PMCS) {

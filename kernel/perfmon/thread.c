@@ -52,6 +52,7 @@
 #include "env.h"
 #include "msg.h"
 #include "notifier_off.h"
+#include "pmu_type.h"
 #include "state.h"
 #include "sw_pmu.h"
 #include "sw_hooks.h"
@@ -289,7 +290,7 @@ static void pfm_hook_on_locked(struct pfm_hook *hook)
 	preempt_notifier_init(&hook->n.pn, &pfm_preempt_ops);
 	preempt_notifier_register(&hook->n.pn);
 	WRITE_ONCE(hook->n.on, true);
-	if (ctx->hook != hook)
+	if (ctx->hook != hook || !pfm_pmu_type_serves(ctx, smp_processor_id()))
 		return;
 	ctx->on_cpu = smp_processor_id();
 	ctx->last_cpu = ctx->on_cpu;

@@ -10,6 +10,7 @@
  * unhooking task work ran immediately.  A thread has at most one context (EEXIST).
  */
 #include "harness.h"
+#include "pmu_type.h"
 
 /* stats.c */
 struct pfm_stats pfm_stats;
@@ -113,8 +114,11 @@ int pfm_env_attach(struct pfm_context *ctx, struct task_struct *task)
 	ctx->hook->on = false;
 	if (task == current) {
 		ctx->hook->on = true;
-		ctx->on_cpu = smp_processor_id();
-		ctx->last_cpu = ctx->on_cpu;
+		/* as thread.c's hook: on a CPU of another type, not live */
+		if (pfm_pmu_type_serves(ctx, smp_processor_id())) {
+			ctx->on_cpu = smp_processor_id();
+			ctx->last_cpu = ctx->on_cpu;
+		}
 	}
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return 0;

@@ -71,18 +71,33 @@ static bool has_global(void)
 	return sim.m->version >= 2;
 }
 
+uint32_t sim_fixed_present(const struct sim_model *m)
+{
+	if (m->vendor == SIM_AMD || m->version < 2)
+		return 0;
+	if (m->leaf23)
+		return m->fixed23;
+	return (uint32_t)mask_of(m->num_fixed) | (m->version >= 5 ? m->fixed_bitmap : 0);
+}
+
+uint32_t sim_gp_present(const struct sim_model *m)
+{
+	return m->leaf23 && m->vendor != SIM_AMD ? m->gp23 : (uint32_t)mask_of(m->num_gp);
+}
+
 static uint32_t fixed_present(void)
 {
-	const struct sim_model *m = sim.m;
+	return sim_fixed_present(sim.m);
+}
 
-	if (!intel() || m->version < 2)
-		return 0;
-	return (uint32_t)mask_of(m->num_fixed) | (m->version >= 5 ? m->fixed_bitmap : 0);
+static bool gp_present(unsigned int i)
+{
+	return sim_gp_present(sim.m) & (1U << i);
 }
 
 static uint64_t gbits_valid(void)
 {
-	return mask_of(sim.m->num_gp) | ((uint64_t)fixed_present() << 32);
+	return sim_gp_present(sim.m) | ((uint64_t)fixed_present() << 32);
 }
 
 static void reset_registers(void)
@@ -93,7 +108,7 @@ static void reset_registers(void)
 	sim.fixed_ctrl = 0;
 	sim.gstatus = 0;
 	/* Power-on: the GP counters globally enabled, for software unaware of it. */
-	sim.gctrl = has_global() ? mask_of(sim.m->num_gp) : 0;
+	sim.gctrl = has_global() ? sim_gp_present(sim.m) : 0;
 	sim.lvtpc = SIM_APIC_LVT_MASKED;
 }
 
@@ -105,6 +120,50 @@ void sim_reset_custom(const struct sim_model *m)
 	sim.vendor = m->vendor;
 	sim.model_param = "auto";
 	reset_registers();
+}
+
+static void bank_save(struct sim_bank *b)
+{
+	memcpy(b->sel, sim.sel, sizeof(b->sel));
+	memcpy(b->ctr, sim.ctr, sizeof(b->ctr));
+	memcpy(b->fixed_ctr, sim.fixed_ctr, sizeof(b->fixed_ctr));
+	b->fixed_ctrl = sim.fixed_ctrl;
+	b->gctrl = sim.gctrl;
+	b->gstatus = sim.gstatus;
+	b->lvtpc = sim.lvtpc;
+}
+
+static void bank_load(const struct sim_bank *b)
+{
+	memcpy(sim.sel, b->sel, sizeof(b->sel));
+	memcpy(sim.ctr, b->ctr, sizeof(b->ctr));
+	memcpy(sim.fixed_ctr, b->fixed_ctr, sizeof(b->fixed_ctr));
+	sim.fixed_ctrl = b->fixed_ctrl;
+	sim.gctrl = b->gctrl;
+	sim.gstatus = b->gstatus;
+	sim.lvtpc = b->lvtpc;
+}
+
+void sim_reset_hybrid(const struct sim_model *cpu0, const struct sim_model *cpu1)
+{
+	sim_reset_custom(cpu1);
+	bank_save(&sim.bank[1]);
+	sim.custom = *cpu0;
+	reset_registers();
+	sim.ncpus = 2;
+	sim.cpu = 0;
+	sim.cpu_model[0] = *cpu0;
+	sim.cpu_model[1] = *cpu1;
+}
+
+void sim_switch_cpu(unsigned int cpu)
+{
+	if (cpu == sim.cpu || cpu >= sim.ncpus)
+		return;
+	bank_save(&sim.bank[sim.cpu]);
+	bank_load(&sim.bank[cpu]);
+	sim.custom = sim.cpu_model[cpu];
+	sim.cpu = cpu;
 }
 
 void sim_reset(enum sim_model_id id)
@@ -125,15 +184,18 @@ static enum sim_kind decode(uint32_t msr, unsigned int *idx)
 
 	*idx = 0;
 	if (m->vendor != SIM_AMD) {
-		if (m->version >= 1 && msr >= MSR_INTEL_EVTSEL0 && msr < MSR_INTEL_EVTSEL0 + m->num_gp) {
+		if (m->version >= 1 && msr >= MSR_INTEL_EVTSEL0 && msr < MSR_INTEL_EVTSEL0 + m->num_gp &&
+		    gp_present(msr - MSR_INTEL_EVTSEL0)) {
 			*idx = msr - MSR_INTEL_EVTSEL0;
 			return K_SEL;
 		}
-		if (m->version >= 1 && msr >= MSR_INTEL_PMC0 && msr < MSR_INTEL_PMC0 + m->num_gp) {
+		if (m->version >= 1 && msr >= MSR_INTEL_PMC0 && msr < MSR_INTEL_PMC0 + m->num_gp &&
+		    gp_present(msr - MSR_INTEL_PMC0)) {
 			*idx = msr - MSR_INTEL_PMC0;
 			return K_CTR32;
 		}
-		if (m->fw_write && msr >= MSR_INTEL_A_PMC0 && msr < MSR_INTEL_A_PMC0 + m->num_gp) {
+		if (m->fw_write && msr >= MSR_INTEL_A_PMC0 && msr < MSR_INTEL_A_PMC0 + m->num_gp &&
+		    gp_present(msr - MSR_INTEL_A_PMC0)) {
 			*idx = msr - MSR_INTEL_A_PMC0;
 			return K_CTR;
 		}
@@ -470,7 +532,7 @@ bool sim_rdpmc(uint32_t ecx, uint64_t *val)
 		*val = sim.fixed_ctr[i] & sim_fixed_width_mask();
 		return true;
 	}
-	if (m->version < 1 || ecx >= m->num_gp)
+	if (m->version < 1 || ecx >= m->num_gp || !gp_present(ecx))
 		goto gp;
 	*val = sim.ctr[ecx] & sim_width_mask();
 	return true;

@@ -66,6 +66,13 @@ struct sim_model {
 	unsigned int num_gp;
 	unsigned int num_fixed;		/* CPUID.0AH:EDX[4:0] */
 	uint32_t fixed_bitmap;		/* CPUID.0AH:ECX (v5) */
+	/*
+	 * CPUID leaf 0x23 (with CPUID.(7,1):EAX[8]): its sub-leaf 1 gives the GP
+	 * counters (gp23) and the fixed ones (fixed23) present, in place of
+	 * num_gp, num_fixed and fixed_bitmap; num_gp is then the highest GP + 1.
+	 */
+	bool leaf23;
+	uint32_t gp23, fixed23;
 	unsigned int width, fixed_width;
 	bool pdcm, fw_write, anythread_deprecated;
 	unsigned int events_len;	/* CPUID.0AH:EAX[31:24] */
@@ -97,6 +104,9 @@ enum sim_model_id {
 extern const struct sim_model sim_models[SIM_NR_MODELS];	/* sim_cpus.c */
 /* sim_cpus.c: the model of a real processor with these CPUID leaves (kept, not copied) */
 void sim_model_from_cpuid(struct sim_model *m, const struct sim_leaf *leaves, unsigned int n);
+/* The GP and fixed counters m has (bit i: counter i). */
+uint32_t sim_gp_present(const struct sim_model *m);
+uint32_t sim_fixed_present(const struct sim_model *m);
 
 /* MSR classes, for the access counts */
 enum sim_class {
@@ -130,6 +140,19 @@ struct sim_access {
 	uint64_t val;
 };
 
+#define SIM_MAX_CPUS	2
+
+/* The PMU registers of one CPU. */
+struct sim_bank {
+	uint64_t sel[SIM_MAX_GP];
+	uint64_t ctr[SIM_MAX_GP];
+	uint64_t fixed_ctrl;
+	uint64_t fixed_ctr[SIM_MAX_FIXED];
+	uint64_t gctrl;
+	uint64_t gstatus;
+	uint64_t lvtpc;
+};
+
 struct sim_state {
 	const struct sim_model *m;
 	struct sim_model custom;	/* a model a test made up (sim_reset_custom()) */
@@ -143,6 +166,15 @@ struct sim_state {
 	uint64_t gctrl;
 	uint64_t gstatus;
 	uint64_t lvtpc;
+
+	/*
+	 * A hybrid machine (sim_reset_hybrid()): CPU i is of model cpu_model[i]
+	 * (sim.custom, which m points at, is the running CPU's); the registers above
+	 * are the running CPU's, the others' wait in banks.
+	 */
+	unsigned int ncpus, cpu;
+	struct sim_model cpu_model[SIM_MAX_CPUS];
+	struct sim_bank bank[SIM_MAX_CPUS];
 
 	/* the hypervisor */
 	bool fault_all;			/* every PMU MSR faults */
@@ -197,6 +229,10 @@ extern struct sim_state sim;
 /* A fresh machine of the given model: registers at their power-on values. */
 void sim_reset(enum sim_model_id id);
 void sim_reset_custom(const struct sim_model *m);
+/* A machine of two CPUs, CPU 0 of model cpu0 (running), CPU 1 of model cpu1. */
+void sim_reset_hybrid(const struct sim_model *cpu0, const struct sim_model *cpu1);
+/* The CPU that runs now: its model answers CPUID, its registers the MSRs. */
+void sim_switch_cpu(unsigned int cpu);
 
 /*
  * What the CPU executes: n occurrences of the event (event select bits 7:0, 15:8
@@ -209,6 +245,8 @@ void sim_run_work(void);
 
 /* sim_hw.c: what the kernel tells the driver, a CPU coming online and a resume. */
 void sim_hw_cpu_online(void);
+/* sim_switch_cpu() and the kernel's CPU number (the thread running migrates there). */
+void sim_set_cpu(unsigned int cpu);
 void sim_hw_resume(void);
 
 /* Someone else holds GP counter i (reserved through the kernel's calls). */

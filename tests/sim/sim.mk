@@ -30,7 +30,7 @@ PFM_SIM_BENCH	:= $(PFM_SIM_B)/pfm_sim_bench
 PFM_BENCH_B	:= $(B)/bench
 
 # The driver files that run on the host: all but the kernel glue (hw_linux.c).
-PFM_X86_SIM_SRCS := regs.c intel.c amd.c probe.c unit.c perf_x86.c perf_tables.c
+PFM_X86_SIM_SRCS := regs.c intel.c amd.c hybrid.c probe.c unit.c perf_x86.c perf_tables.c
 PFM_SIM_MODEL_SRCS := sim.c sim_cpuid.c sim_cpus.c sim_dump.c sim_hw.c
 PFM_SIM_HARNESS_SRCS := sim_harness.c sim_dumps.c
 PFM_SIM_SUITE_SRCS := $(filter-out $(PFM_SIM_HARNESS_SRCS),\

@@ -33,14 +33,14 @@ static uint32_t signature(void)
 	return (m->model & 0xf) << 4 | fam << 8 | ((m->model >> 4) & 0xf) << 16 | ext << 20;
 }
 
-/* The leaves a model's fields describe; none has subleaves. */
-static void described(uint32_t leaf, uint32_t r[4])
+/* The leaves a model's fields describe: subleaves of 7 and 0x23 only. */
+static void described(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
 	const struct sim_model *m = sim.m;
 
 	switch (leaf) {
 	case 0:
-		r[0] = m->vendor == SIM_INTEL ? 0x1f : 0x10;
+		r[0] = m->vendor == SIM_INTEL ? (m->leaf23 ? 0x23 : 0x1f) : 0x10;
 		vendor_string(r);
 		break;
 	case 1:
@@ -48,8 +48,23 @@ static void described(uint32_t leaf, uint32_t r[4])
 		r[2] = (m->pdcm ? 1U << 15 : 0) | (m->hypervisor ? 1U << 31 : 0);
 		break;
 	case 7:
-		if (m->hybrid)
-			r[3] = 1U << 15;
+		if (sub == 0) {
+			r[0] = 1;		/* the highest subleaf */
+			if (m->hybrid)
+				r[3] = 1U << 15;
+		} else if (sub == 1 && m->leaf23) {
+			r[0] = 1U << 8;		/* leaf 0x23 */
+		}
+		break;
+	case 0x23:
+		if (!m->leaf23)
+			break;
+		if (sub == 0) {
+			r[0] = 1U << 1;		/* subleaf 1 valid */
+		} else if (sub == 1) {
+			r[0] = m->gp23;
+			r[1] = m->fixed23;
+		}
 		break;
 	case 0xa:
 		if (m->vendor == SIM_AMD)
@@ -102,7 +117,7 @@ void sim_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 	sim.n.cpuid++;
 	memset(r, 0, 4 * sizeof(*r));
 	if (!sim.m->leaves) {
-		described(leaf, r);
+		described(leaf, sub, r);
 		return;
 	}
 	l = sim_leaf_find(sim.m, leaf, sub);

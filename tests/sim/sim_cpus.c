@@ -54,11 +54,17 @@ const struct sim_model sim_models[SIM_NR_MODELS] = {
 	},
 };
 
-static uint32_t leaf_reg(const struct sim_model *m, uint32_t leaf, unsigned int reg)
+static uint32_t subleaf_reg(const struct sim_model *m, uint32_t leaf, uint32_t sub,
+			   unsigned int reg)
 {
-	const struct sim_leaf *l = sim_leaf_find(m, leaf, 0);
+	const struct sim_leaf *l = sim_leaf_find(m, leaf, sub);
 
 	return l ? l->r[reg] : 0;
+}
+
+static uint32_t leaf_reg(const struct sim_model *m, uint32_t leaf, unsigned int reg)
+{
+	return subleaf_reg(m, leaf, 0, reg);
 }
 
 static enum sim_vendor vendor_of(const struct sim_model *m)
@@ -138,4 +144,12 @@ void sim_model_from_cpuid(struct sim_model *m, const struct sim_leaf *leaves, un
 		m->num_gp = SIM_MAX_GP;
 	if (m->num_fixed > SIM_MAX_FIXED)
 		m->num_fixed = SIM_MAX_FIXED;
+	/* leaf 0x23 where CPUID.(7,1):EAX[8] says so and its subleaf 1 is valid */
+	if (max >= 0x23 && leaf_reg(m, 7, 0) >= 1 && (subleaf_reg(m, 7, 1, 0) & (1U << 8)) &&
+	    (leaf_reg(m, 0x23, 0) & (1U << 1))) {
+		m->leaf23 = true;
+		m->gp23 = subleaf_reg(m, 0x23, 1, 0) & ((1U << SIM_MAX_GP) - 1);
+		m->fixed23 = subleaf_reg(m, 0x23, 1, 1) & ((1U << SIM_MAX_FIXED) - 1);
+		m->num_gp = m->gp23 ? 32 - __builtin_clz(m->gp23) : 0;
+	}
 }

@@ -129,9 +129,17 @@ static int parse_line(struct sim_dump *d, const char *key, const char *val)
 	} else if (!strcmp(key, "fixed_hw")) {
 		return sscanf(val, "%x %u", &d->fixed_hw, &d->fixed_hw_width) == 2 ? 0 : -1;
 	} else if (!strcmp(key, "expect")) {
+		/* after a core line: that core type's */
+		if (d->ncores && d->core[0].label[0])
+			return parse_expect(&d->core[d->ncores - 1].expect, val);
 		return parse_expect(&d->expect, val);
 	} else if (!strcmp(key, "core")) {
 		return parse_core(d, val);
+	} else if (!strcmp(key, "core_hw")) {
+		if (!d->ncores || !d->core[0].label[0])
+			return -1;
+		return sscanf(val, "%u %x", &d->core[d->ncores - 1].gp_hw,
+			      &d->core[d->ncores - 1].fixed_hw) == 2 ? 0 : -1;
 	} else if (!strcmp(key, "cpuid")) {
 		return parse_cpuid(d, val);
 	} else {
@@ -140,10 +148,23 @@ static int parse_line(struct sim_dump *d, const char *key, const char *val)
 	return 0;
 }
 
-/* What every file must say. */
+static const char *expect_incomplete(const struct sim_expect *e)
+{
+	if (e->given == EXP_REFUSED)
+		return NULL;
+	if (e->given != (EXP_PMU | EXP_GP | EXP_FIXED | EXP_GLOBAL))
+		return "expect: either refused, or all of pmu, gp, fixed and global";
+	return NULL;
+}
+
+/*
+ * What every file must say: the expect lines of the processor, or, on a hybrid
+ * one with a PMU, each core type's after its core line.
+ */
 static const char *incomplete(const struct sim_dump *d)
 {
 	const struct sim_expect *e = &d->expect;
+	const char *why;
 	unsigned int c;
 
 	if (!d->name[0] || !d->source[0])
@@ -153,11 +174,15 @@ static const char *incomplete(const struct sim_dump *d)
 	for (c = 0; c < d->ncores; c++)
 		if (!d->core[c].nleaves)
 			return "a core type without leaves";
-	if (e->given == EXP_REFUSED)
+	if (d->core[0].label[0] && !e->given) {
+		for (c = 0; c < d->ncores; c++) {
+			why = expect_incomplete(&d->core[c].expect);
+			if (why || d->core[c].expect.refused[0])
+				return why ? why : "a core type refused alone";
+		}
 		return NULL;
-	if (e->given != (EXP_PMU | EXP_GP | EXP_FIXED | EXP_GLOBAL))
-		return "expect: either refused, or all of pmu, gp, fixed and global";
-	return NULL;
+	}
+	return expect_incomplete(e);
 }
 
 int sim_dump_read(const char *path, struct sim_dump *d, char *err, size_t len)
@@ -239,10 +264,15 @@ void sim_dump_model(const struct sim_dump *d, unsigned int c, struct sim_model *
 
 	sim_model_from_cpuid(m, core->leaves, core->nleaves);
 	m->name = d->name;
-	m->driver_model = d->expect.pmu[0] ? d->expect.pmu : "software";
+	m->driver_model = core->expect.pmu[0] ? core->expect.pmu :
+			  d->expect.pmu[0] ? d->expect.pmu : "software";
 	if (d->has_caps) {
 		m->fw_write = d->caps & (1ULL << 13);
 		m->perf_caps = d->caps & ~(1ULL << 13);
+	}
+	if (core->gp_hw) {
+		m->num_gp = core->gp_hw;
+		m->num_fixed = 32 - __builtin_clz(core->fixed_hw);
 	}
 	if (d->fixed_hw) {
 		/* counters from 0 up, which is how the processors concerned have them */

@@ -30,6 +30,9 @@ struct sim_expect {
 struct sim_dump_core {
 	char label[8];			/* "P", "E"; "" when there is one type */
 	uint32_t type;			/* CPUID.1AH:EAX[31:24] of the CPU read */
+	struct sim_expect expect;	/* a hybrid's: this core type's PMU */
+	unsigned int gp_hw;		/* GP counters it has beyond CPUID's count */
+	uint32_t fixed_hw;		/* and fixed counters (core_hw line) */
 	struct sim_leaf leaves[SIM_DUMP_MAX_LEAVES];
 	unsigned int nleaves;
 };

@@ -174,9 +174,32 @@ void pfm_hw_defer_flush(void)
 {
 }
 
+/* The simulated CPU that runs, and the shim's CPU number with it. */
+void sim_set_cpu(unsigned int cpu)
+{
+	sim_switch_cpu(cpu);
+	shim_cpu = sim.cpu;
+}
+
+void pfm_hw_on_cpu(int cpu, void (*fn)(void *arg), void *arg)
+{
+	unsigned int was = sim.cpu;
+
+	sim_set_cpu(cpu);
+	fn(arg);
+	sim_set_cpu(was);
+}
+
 void pfm_hw_on_each_cpu(void (*fn)(void *arg), void *arg)
 {
-	fn(arg);
+	unsigned int cpu;
+
+	if (sim.ncpus < 2) {
+		fn(arg);
+		return;
+	}
+	for (cpu = 0; cpu < sim.ncpus; cpu++)
+		pfm_hw_on_cpu(cpu, fn, arg);
 }
 
 const char *pfm_hw_model_param(void)

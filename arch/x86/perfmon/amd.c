@@ -81,6 +81,7 @@ int pfm_amd_probe(struct pfm_x86_pmu *p, enum pfm_x86_force force, const char **
 		p->gstatus_msr = MSR_PFM_AMD_GLOBAL_STATUS;
 		p->gack_msr = MSR_PFM_AMD_GLOBAL_STATUS_CLR;
 	}
+	p->gp = (1UL << p->num_gp) - 1;
 	p->gp_period = 1ULL << (AMD_WIDTH - 1);
 
 	/* EventSelect[11:8] and Host/GuestOnly since family 10h */

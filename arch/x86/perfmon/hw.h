@@ -109,6 +109,9 @@ static inline bool pfm_hw_user_rdpmc(void)
 
 #define PFM_HW_DEFINE_LOCK(name)	DEFINE_RAW_SPINLOCK(name)
 #define pfm_hw_xchg(p, v)		xchg(p, v)
+/* The drivers' own per-CPU state: one per simulated CPU on the host. */
+#define PFM_HW_DEFINE_PER_CPU(type, name)	DEFINE_PER_CPU(type, name)
+#define pfm_hw_this_cpu_ptr(name)		this_cpu_ptr(&(name))
 
 #else /* PFM_X86_SIM */
 
@@ -123,6 +126,9 @@ void pfm_hw_lvtpc_nmi(void);
 bool pfm_hw_user_rdpmc(void);
 
 #define PFM_HW_DEFINE_LOCK(name)	raw_spinlock_t name
+#define PFM_HW_SIM_CPUS			2
+#define PFM_HW_DEFINE_PER_CPU(type, name)	type name[PFM_HW_SIM_CPUS]
+#define pfm_hw_this_cpu_ptr(name)		(&(name)[smp_processor_id()])
 
 static inline u64 pfm_hw_xchg(u64 *p, u64 v)
 {
@@ -161,6 +167,8 @@ void pfm_hw_pmi_raise(void);
 void pfm_hw_defer(void);
 void pfm_hw_defer_flush(void);
 void pfm_hw_on_each_cpu(void (*fn)(void *arg), void *arg);
+/* fn on one online CPU, waited for (interrupts off there) */
+void pfm_hw_on_cpu(int cpu, void (*fn)(void *arg), void *arg);
 /* The pmu_model module parameter: "auto" unless given. */
 const char *pfm_hw_model_param(void);
 

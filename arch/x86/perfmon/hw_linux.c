@@ -81,6 +81,11 @@ void pfm_hw_on_each_cpu(void (*fn)(void *arg), void *arg)
 	on_each_cpu(fn, arg, 1);
 }
 
+void pfm_hw_on_cpu(int cpu, void (*fn)(void *arg), void *arg)
+{
+	smp_call_function_single(cpu, fn, arg, 1);
+}
+
 /* Runs on the CPU coming online. */
 static int pfm_hw_cpu_online(unsigned int cpu)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfmon x86: Intel architectural performance monitoring, versions 1 to 5.
+ * perfmon x86: Intel architectural performance monitoring, versions 1 to 6.
  *
  * Everything comes from CPUID leaf 0xA (Intel SDM vol. 3B, "Architectural
  * Performance Monitoring"):
@@ -18,6 +18,10 @@
  *   v3   AnyThread (bit 21 of the event select, bit 2 of each fixed nibble)
  *   v4   IA32_PERF_GLOBAL_STATUS_RESET (same MSR and use as _OVF_CTRL) and _SET
  *   v5   fixed-counter bitmap, AnyThread may be deprecated
+ *   v6   (and some v5 parts) leaf 0x23, enumerated by CPUID.(7,1):EAX[8]: its
+ *        sub-leaf 0 EAX says which sub-leaves are valid, sub-leaf 1 gives the
+ *        GP counters (EAX) and the fixed counters (EBX) as bitmaps, which then
+ *        stand in place of leaf 0xA's counts; the widths stay leaf 0xA's.
  */
 #include "x86.h"
 
@@ -28,6 +32,7 @@
 #define CPUID1_ECX_HYPERVISOR		(1U << 31)
 #define CPUID_STRUCT_FEATURES		0x7
 #define CPUID7_EDX_HYBRID		(1U << 15)	/* core types differ */
+#define CPUID71_EAX_PERFMON_EXT		(1U << 8)	/* leaf 0x23 */
 #define CPUID_ARCH_PERFMON		0xa
 #define CPUIDA_EAX_VERSION(a)		((a) & 0xff)
 #define CPUIDA_EAX_NUM_GP(a)		(((a) >> 8) & 0xff)
@@ -36,6 +41,9 @@
 #define CPUIDA_EDX_NUM_FIXED(d)		((d) & 0x1f)
 #define CPUIDA_EDX_FIXED_WIDTH(d)	(((d) >> 5) & 0xff)
 #define CPUIDA_EDX_ANY_DEPRECATED	(1U << 15)	/* v5: AnyThread gone */
+#define CPUID_HYBRID			0x1a		/* EAX[31:24]: core type */
+#define CPUID_PERFMON_EXT		0x23
+#define CPUID23_COUNTERS		1		/* the sub-leaf of the bitmaps */
 
 /* The architectural events, in the order of CPUID.0AH:EBX. */
 static const u16 pfm_intel_arch_events[] = {
@@ -49,8 +57,6 @@ static const u16 pfm_intel_arch_events[] = {
 	0x01a4,		/* Topdown Slots */
 };
 
-static u32 pfm_intel_events_missing;	/* bit k: pfm_intel_arch_events[k] absent */
-
 /* An architectural event the CPU says it does not have is refused. */
 static int pfm_intel_pmc_check(unsigned int idx, u64 value)
 {
@@ -60,7 +66,7 @@ static int pfm_intel_pmc_check(unsigned int idx, u64 value)
 	if (idx >= PFM_X86_MAX_GP)
 		return 0;
 	for (k = 0; k < ARRAY_SIZE(pfm_intel_arch_events); k++)
-		if (pfm_intel_arch_events[k] == code && (pfm_intel_events_missing & (1U << k)))
+		if (pfm_intel_arch_events[k] == code && (pfm_x86_pmu.events_missing & (1U << k)))
 			return -EINVAL;
 	return 0;
 }
@@ -88,29 +94,74 @@ static unsigned int pfm_intel_fixed_quirk(unsigned int version, unsigned int nfi
 
 static const char *const pfm_intel_names[] = {
 	NULL, "intel_arch_v1", "intel_arch_v2", "intel_arch_v3", "intel_arch_v4",
-	"intel_arch_v5",
+	"intel_arch_v5", "intel_arch_v6",
 };
+
+/*
+ * Alder Lake and Raptor Lake (family 6 models 0x97, 0x9a, 0xb7, 0xba, 0xbf) have
+ * no leaf 0x23, and their leaf 0xA reports on both core types what the types
+ * have in common: 6 GP and 3 fixed counters.  Their P cores (Golden Cove,
+ * Raptor Cove) have 8 GP and 4 fixed, as Linux has them (perf_events adds 2 and
+ * 1 to leaf 0xA's counts for cpu_core); sig is CPUID.1:EAX.
+ */
+static bool pfm_intel_big_core_quirk(u32 max_leaf, u32 sig)
+{
+	static const u8 models[] = { 0x97, 0x9a, 0xb7, 0xba, 0xbf };
+	unsigned int model = ((sig >> 4) & 0xf) | ((sig >> 12) & 0xf0), i;
+	u32 r[4];
+
+	if (((sig >> 8) & 0xf) != 6 || max_leaf < CPUID_HYBRID)
+		return false;
+	pfm_hw_cpuid(CPUID_STRUCT_FEATURES, 0, r);
+	if (!(r[3] & CPUID7_EDX_HYBRID))
+		return false;
+	pfm_hw_cpuid(CPUID_HYBRID, 0, r);
+	if ((r[0] >> 24) != PFM_X86_CORE_TYPE_CORE)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(models); i++)
+		if (model == models[i])
+			return true;
+	return false;
+}
+
+/*
+ * Leaf 0x23's counter bitmaps, where the CPU has the leaf and its sub-leaf 1:
+ * true, with the GP and fixed counters present in *gp and *fixed.
+ */
+static bool pfm_intel_leaf23(u32 max_leaf, unsigned long *gp, unsigned long *fixed)
+{
+	u32 r[4];
+
+	if (max_leaf < CPUID_PERFMON_EXT)
+		return false;
+	pfm_hw_cpuid(CPUID_STRUCT_FEATURES, 0, r);
+	if (r[0] < 1)
+		return false;
+	pfm_hw_cpuid(CPUID_STRUCT_FEATURES, 1, r);
+	if (!(r[0] & CPUID71_EAX_PERFMON_EXT))
+		return false;
+	pfm_hw_cpuid(CPUID_PERFMON_EXT, 0, r);
+	if (!(r[0] & (1U << CPUID23_COUNTERS)))
+		return false;
+	pfm_hw_cpuid(CPUID_PERFMON_EXT, CPUID23_COUNTERS, r);
+	*gp = r[0] & ((1UL << PFM_X86_MAX_GP) - 1);
+	*fixed = r[1] & ((1UL << PFM_X86_MAX_FIXED) - 1);
+	return true;
+}
 
 int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 {
 	unsigned int version, width, fwidth = 0, nfixed = 0, evlen, i, j;
 	u64 sel_ok, any = 0, caps = 0, fixed_ok = 0, fixed_priv = 0;
-	unsigned long fixed = 0;
-	u32 r[4], ebx, ecx, edx;
-	bool fw = false;
+	unsigned long fixed = 0, gp23 = 0, fixed23 = 0;
+	u32 r[4], ebx, ecx, edx, max_leaf;
+	bool fw = false, ext;
 
 	pfm_hw_cpuid(CPUID_MAX_LEAF, 0, r);
+	max_leaf = r[0];
 	if (r[0] < CPUID_ARCH_PERFMON) {
 		*why = "no CPUID leaf 0xA";
 		return -ENODEV;
-	}
-	if (r[0] >= CPUID_STRUCT_FEATURES) {
-		pfm_hw_cpuid(CPUID_STRUCT_FEATURES, 0, r);
-		/* P and E cores have different PMUs; one description cannot serve both. */
-		if (r[3] & CPUID7_EDX_HYBRID) {
-			*why = "hybrid CPU (core types with different PMUs)";
-			return -ENODEV;
-		}
 	}
 	pfm_hw_cpuid(CPUID_ARCH_PERFMON, 0, r);
 	ebx = r[1];
@@ -124,21 +175,27 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 		*why = "no architectural performance monitoring (CPUID leaf 0xA)";
 		return -ENODEV;
 	}
-	if (!p->num_gp || width < 32 || width > 64) {
+	if (p->num_gp > PFM_X86_MAX_GP)
+		p->num_gp = PFM_X86_MAX_GP;
+	p->gp = (1UL << p->num_gp) - 1;
+	ext = pfm_intel_leaf23(max_leaf, &gp23, &fixed23);
+	if (ext) {
+		p->gp = gp23;
+		p->num_gp = bitmap_weight(&gp23, PFM_X86_MAX_GP);
+	}
+	if (!p->gp || width < 32 || width > 64) {
 		*why = "CPUID leaf 0xA reports no usable counter";
 		return -ENODEV;
 	}
 	p->note = NULL;
-	if (version > 5) {
-		version = 5;
-		p->note = "newer version run as v5";
+	if (version > 6) {
+		version = 6;
+		p->note = "newer version run as v6";
 	}
-	if (p->num_gp > PFM_X86_MAX_GP)
-		p->num_gp = PFM_X86_MAX_GP;
 
-	pfm_intel_events_missing = ebx;
+	p->events_missing = ebx;
 	for (i = evlen; i < 32; i++)
-		pfm_intel_events_missing |= 1U << i;
+		p->events_missing |= 1U << i;
 
 	if (version >= 3 && !(version >= 5 && (edx & CPUIDA_EDX_ANY_DEPRECATED)))
 		any = PFM_X86_SEL_ANY;
@@ -152,11 +209,18 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 		fwidth = CPUIDA_EDX_FIXED_WIDTH(edx);
 		nfixed = pfm_intel_fixed_quirk(version, nfixed, &fwidth, width,
 					       r[2] & CPUID1_ECX_HYPERVISOR);
+		if (!ext && pfm_intel_big_core_quirk(max_leaf, r[0])) {
+			p->num_gp += 2;
+			p->gp = (1UL << p->num_gp) - 1;
+			nfixed++;
+		}
 		if (nfixed > PFM_X86_MAX_FIXED)
 			nfixed = PFM_X86_MAX_FIXED;
 		fixed = (1UL << nfixed) - 1;
 		if (version >= 5)
 			fixed |= ecx & ((1UL << PFM_X86_MAX_FIXED) - 1);
+		if (ext)
+			fixed = fixed23;
 		if (fwidth < 32 || fwidth > 64)
 			fixed = 0;
 	}
@@ -171,7 +235,7 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 
 	sel_ok = PFM_X86_SEL_COMMON | any;
 	p->sel_hw_ok = sel_ok | PFM_X86_SEL_PC;
-	for (i = 0; i < p->num_gp; i++) {
+	for_each_set_bit(i, &p->gp, PFM_X86_MAX_GP) {
 		p->sel_msr[i] = MSR_PFM_INTEL_PERFEVTSEL0 + i;
 		p->res_msr[i] = MSR_PFM_INTEL_PMC0 + i;
 		p->ctr_msr[i] = (fw ? MSR_PFM_INTEL_A_PMC0 : MSR_PFM_INTEL_PMC0) + i;

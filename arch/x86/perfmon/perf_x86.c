@@ -124,7 +124,7 @@ int pfm_x86_encode_attr(const struct perf_event_attr *attr, struct pfm_attr_enc 
 
 	levels = (usr ? PFM_X86_SEL_USR : 0) | (os ? PFM_X86_SEL_OS : 0);
 	if (!only) {
-		enc->gp = (1U << pfm_x86_pmu.num_gp) - 1;
+		enc->gp = pfm_x86_pmu.gp;
 		enc->sel = code | levels;
 	}
 	if (j >= 0) {

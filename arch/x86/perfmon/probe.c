@@ -43,14 +43,14 @@ static enum pfm_x86_force pfm_x86_parse_model(const char *s)
  * one else holds are looked at, the counters reserved meanwhile, and the value put
  * back.  When every counter is held by someone else, that one has checked them.
  */
-static int pfm_x86_check_regs(unsigned long free, const char **why)
+static int pfm_x86_check_regs(const struct pfm_x86_pmu *p, unsigned long free,
+			      const char **why)
 {
-	const struct pfm_x86_pmu *p = &pfm_x86_pmu;
 	unsigned int i, k;
 	u64 v, t, back;
 
 	*why = "PMU registers fault (virtual machine?)";
-	for_each_set_bit(i, &free, p->num_gp)
+	for_each_set_bit(i, &free, PFM_X86_MAX_GP)
 		if (pfm_hw_rdmsr_safe(p->sel_msr[i], &v) || pfm_hw_rdmsr_safe(p->ctr_msr[i], &v))
 			return -ENODEV;
 	if (p->fixed_ctrl_msr) {
@@ -65,7 +65,7 @@ static int pfm_x86_check_regs(unsigned long free, const char **why)
 		return -ENODEV;
 
 	*why = "PMU registers ignore writes (virtual machine?)";
-	k = find_next_bit(&free, p->num_gp, 0);
+	k = find_next_bit(&free, PFM_X86_MAX_GP, 0);
 	if (pfm_hw_rdmsr_safe(p->ctr_msr[k], &v))
 		return -ENODEV;
 	t = (v ^ 0xffff) & p->gp_mask;
@@ -77,20 +77,20 @@ static int pfm_x86_check_regs(unsigned long free, const char **why)
 	return ((back ^ t) & 0xffff) ? -ENODEV : 0;
 }
 
-static int pfm_x86_check_hw(const char **why)
+/* p: the registers of the CPU the probe runs on (one core type's on a hybrid CPU) */
+static int pfm_x86_check_hw(const struct pfm_x86_pmu *p, const char **why)
 {
-	const struct pfm_x86_pmu *p = &pfm_x86_pmu;
 	unsigned long free = 0, flags;
 	unsigned int i;
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&pfm_x86_res_lock, flags);
-	for (i = 0; i < p->num_gp; i++)
+	for_each_set_bit(i, &p->gp, PFM_X86_MAX_GP)
 		if (pfm_hw_reserve(p->res_msr[i], p->sel_msr[i]))
 			__set_bit(i, &free);
 	if (free)
-		ret = pfm_x86_check_regs(free, why);
-	for_each_set_bit(i, &free, p->num_gp)
+		ret = pfm_x86_check_regs(p, free, why);
+	for_each_set_bit(i, &free, PFM_X86_MAX_GP)
 		pfm_hw_release(p->res_msr[i], p->sel_msr[i]);
 	raw_spin_unlock_irqrestore(&pfm_x86_res_lock, flags);
 	return ret;
@@ -99,6 +99,29 @@ static int pfm_x86_check_hw(const char **why)
 static void pfm_x86_clear(void)
 {
 	memset(&pfm_x86_pmu, 0, sizeof(pfm_x86_pmu));
+	pfm_x86_ntypes = 0;
+}
+
+/* The registers of the CPU the probe runs on. */
+static const struct pfm_x86_pmu *pfm_x86_here(void)
+{
+	unsigned int k;
+
+	if (pfm_x86_ntypes < 2)
+		return &pfm_x86_pmu;
+	k = pfm_x86_cpu_type(smp_processor_id());
+	return k < pfm_x86_ntypes ? &pfm_x86_types[k].pmu : &pfm_x86_pmu;
+}
+
+/* One line a PMU (a core type's, named, on a hybrid CPU). */
+static void pfm_x86_log(const char *type, const struct pfm_x86_pmu *p)
+{
+	unsigned int nfixed = bitmap_weight(&p->fixed, PFM_X86_MAX_FIXED);
+
+	pr_info("perfmon: hardware PMU %s%s%s: %u counters of %u bits, %u fixed%s%s\n",
+		p->name, type ? " " : "", type ? type : "", p->num_gp,
+		p->pmds[find_next_bit(&p->gp, PFM_X86_MAX_GP, 0)].width, nfixed,
+		p->note ? ", " : "", p->note ? p->note : "");
 }
 
 int pfm_x86_probe(void)
@@ -107,7 +130,7 @@ int pfm_x86_probe(void)
 	enum pfm_x86_force force = pfm_x86_parse_model(param);
 	enum pfm_x86_vendor vendor;
 	const char *why = "no driver for this CPU";
-	unsigned int i, nfixed = 0;
+	unsigned int i;
 	int ret = -ENODEV;
 
 	pfm_x86_clear();
@@ -121,13 +144,16 @@ int pfm_x86_probe(void)
 		return 0;
 	}
 	vendor = pfm_x86_cpu_vendor();
-	if (force == PFM_X86_FORCE_INTEL_ARCH ||
-	    (force == PFM_X86_FORCE_AUTO && vendor == PFM_X86_INTEL))
+	if ((force == PFM_X86_FORCE_INTEL_ARCH || force == PFM_X86_FORCE_AUTO) &&
+	    pfm_x86_is_hybrid())
+		ret = pfm_x86_hybrid_probe(&why);
+	else if (force == PFM_X86_FORCE_INTEL_ARCH ||
+		 (force == PFM_X86_FORCE_AUTO && vendor == PFM_X86_INTEL))
 		ret = pfm_intel_probe(&pfm_x86_pmu, &why);
 	else if (force != PFM_X86_FORCE_AUTO || vendor == PFM_X86_AMD)
 		ret = pfm_amd_probe(&pfm_x86_pmu, force, &why);
 	if (!ret)
-		ret = pfm_x86_check_hw(&why);
+		ret = pfm_x86_check_hw(pfm_x86_here(), &why);
 	if (!ret) {
 		ret = pfm_hw_init(&pfm_x86_hw_ops);
 		if (ret)
@@ -136,6 +162,11 @@ int pfm_x86_probe(void)
 	if (!ret) {
 		pfm_x86_named_unit = pfm_x86_unit;
 		pfm_x86_named_unit.name = pfm_x86_pmu.name;
+		if (pfm_x86_ntypes > 1) {
+			pfm_x86_named_unit.num_types = pfm_x86_ntypes;
+			pfm_x86_named_unit.types = pfm_x86_unit_types;
+			pfm_x86_named_unit.cpu_type = pfm_x86_cpu_type;
+		}
 		ret = pfm_pmu_add_unit(&pfm_x86_named_unit);
 		if (ret) {
 			why = "the PMU description was refused";
@@ -148,11 +179,12 @@ int pfm_x86_probe(void)
 		return 0;
 	}
 	pfm_x86_active_unit = &pfm_x86_named_unit;
-	for_each_set_bit(i, &pfm_x86_pmu.fixed, PFM_X86_MAX_FIXED)
-		nfixed++;
-	pr_info("perfmon: hardware PMU %s: %u counters of %u bits, %u fixed%s%s\n",
-		pfm_x86_pmu.name, pfm_x86_pmu.num_gp, pfm_x86_pmu.pmds[0].width, nfixed,
-		pfm_x86_pmu.note ? ", " : "", pfm_x86_pmu.note ? pfm_x86_pmu.note : "");
+	if (pfm_x86_ntypes > 1) {
+		for (i = 0; i < pfm_x86_ntypes; i++)
+			pfm_x86_log(pfm_x86_unit_types[i].name, &pfm_x86_types[i].pmu);
+		return 0;
+	}
+	pfm_x86_log(NULL, &pfm_x86_pmu);
 	return 0;
 }
 

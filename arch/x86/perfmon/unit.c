@@ -76,7 +76,7 @@ struct pfm_x86_cpu {
 	struct pfm_ovfl_where at;	/* where the first PMI of pending hit */
 };
 
-static DEFINE_PER_CPU(struct pfm_x86_cpu, pfm_x86_cpu);
+static PFM_HW_DEFINE_PER_CPU(struct pfm_x86_cpu, pfm_x86_cpu);
 
 static bool pfm_x86_global(void)
 {
@@ -95,7 +95,7 @@ static u64 pfm_x86_owned_gbits(void)
 /* Someone else holds GP counters: the global control holds their bits too. */
 static bool pfm_x86_shared(void)
 {
-	return pfm_x86_owned_gp != (1UL << pfm_x86_pmu.num_gp) - 1;
+	return pfm_x86_owned_gp != pfm_x86_pmu.gp;
 }
 
 static unsigned int pfm_x86_gbit_of_pmd(unsigned int idx)
@@ -118,17 +118,24 @@ static u32 pfm_x86_pmd_msr(unsigned int idx)
 	return pfm_x86_pmu.fixed_ctr_msr0 + idx - FIXED_PMD;
 }
 
+/*
+ * Ours, and on this CPU: a hybrid CPU lacks some of the unit's counters (a
+ * context's set carries every fixed counter of the unit's fixed control, its
+ * type's or not), which are then kept as someone else's are.
+ */
 static bool pfm_x86_pmd_owned(unsigned int idx)
 {
+	if (!(pfm_x86_cpu_gbits() & (1ULL << pfm_x86_gbit_of_pmd(idx))))
+		return false;
 	if (idx < FIXED_PMD)
-		return idx < pfm_x86_pmu.num_gp && test_bit(idx, &pfm_x86_owned_gp);
+		return test_bit(idx, &pfm_x86_owned_gp);
 	return pfm_x86_owned_fixed && test_bit(idx - FIXED_PMD, &pfm_x86_pmu.fixed);
 }
 
 /* This CPU's state, its shadows forgotten if they are from another generation. */
 static struct pfm_x86_cpu *pfm_x86_this_cpu(void)
 {
-	struct pfm_x86_cpu *c = this_cpu_ptr(&pfm_x86_cpu);
+	struct pfm_x86_cpu *c = pfm_hw_this_cpu_ptr(pfm_x86_cpu);
 	unsigned long gen = READ_ONCE(pfm_x86_gen);
 
 	if (c->gen != gen) {
@@ -153,7 +160,7 @@ static void pfm_x86_update_on(struct pfm_x86_cpu *c)
 	u64 on = 0;
 	unsigned int i;
 
-	for (i = 0; i < pfm_x86_pmu.num_gp; i++)
+	for_each_set_bit(i, &pfm_x86_pmu.gp, PFM_X86_MAX_GP)
 		if (c->want[i] & SEL_EN)
 			on |= 1ULL << i;
 	for_each_set_bit(i, &pfm_x86_pmu.fixed, PFM_X86_MAX_FIXED)
@@ -235,7 +242,7 @@ static void pfm_x86_apply(struct pfm_x86_cpu *c)
 	}
 	if (counting)
 		c->used = true;
-	for_each_set_bit(i, &pfm_x86_owned_gp, pfm_x86_pmu.num_gp) {
+	for_each_set_bit(i, &pfm_x86_owned_gp, PFM_X86_MAX_GP) {
 		if (c->on & (1ULL << i))
 			pfm_x86_set_pmc(c, i, pfm_x86_sel_hw(c, i, global || c->enabled));
 		else if (!global && test_bit(i, &c->pmc_known) && (c->pmc[i] & SEL_EN))
@@ -388,7 +395,7 @@ static void pfm_x86_disable(bool system_wide __always_unused)
 			pfm_x86_set_gctrl(c, 0);
 		return;
 	}
-	for_each_set_bit(i, &pfm_x86_owned_gp, pfm_x86_pmu.num_gp)
+	for_each_set_bit(i, &pfm_x86_owned_gp, PFM_X86_MAX_GP)
 		if (c->on & (1ULL << i))
 			pfm_x86_set_pmc(c, i, pfm_x86_sel_hw(c, i, false));
 }
@@ -408,7 +415,7 @@ static unsigned long pfm_x86_probe_free(void)
 	unsigned long free = 0;
 	unsigned int i;
 
-	for (i = 0; i < pfm_x86_pmu.num_gp; i++) {
+	for_each_set_bit(i, &pfm_x86_pmu.gp, PFM_X86_MAX_GP) {
 		if (!pfm_hw_reserve(pfm_x86_pmu.res_msr[i], pfm_x86_pmu.sel_msr[i]))
 			continue;
 		pfm_hw_release(pfm_x86_pmu.res_msr[i], pfm_x86_pmu.sel_msr[i]);
@@ -433,7 +440,7 @@ static void pfm_x86_avail(unsigned long *pmcs, unsigned long *pmds)
 	}
 	raw_spin_unlock_irqrestore(&pfm_x86_res_lock, flags);
 
-	for (i = 0; i < pfm_x86_pmu.num_gp; i++) {
+	for_each_set_bit(i, &pfm_x86_pmu.gp, PFM_X86_MAX_GP) {
 		if (test_bit(i, &gp))
 			continue;
 		__clear_bit(i, pmcs);
@@ -460,7 +467,7 @@ static int pfm_x86_get(bool system_wide __always_unused)
 	raw_spin_lock_irqsave(&pfm_x86_res_lock, flags);
 	if (!pfm_x86_users++ && !pfm_x86_held) {
 		pfm_x86_owned_gp = 0;
-		for (i = 0; i < pfm_x86_pmu.num_gp; i++)
+		for_each_set_bit(i, &pfm_x86_pmu.gp, PFM_X86_MAX_GP)
 			if (pfm_hw_reserve(pfm_x86_pmu.res_msr[i], pfm_x86_pmu.sel_msr[i]))
 				__set_bit(i, &pfm_x86_owned_gp);
 		pfm_x86_owned_fixed = pfm_x86_owned_gp && pfm_x86_pmu.fixed;
@@ -495,7 +502,7 @@ static void pfm_x86_put(bool system_wide __always_unused)
  */
 static void pfm_x86_quiesce_cpu(void *arg __always_unused)
 {
-	struct pfm_x86_cpu *c = this_cpu_ptr(&pfm_x86_cpu);
+	struct pfm_x86_cpu *c = pfm_hw_this_cpu_ptr(pfm_x86_cpu);
 	unsigned int i;
 
 	if (c->gen != READ_ONCE(pfm_x86_gen) || c->enabled || !c->used)
@@ -507,10 +514,13 @@ static void pfm_x86_quiesce_cpu(void *arg __always_unused)
 		if (c->pmc[i])
 			pfm_x86_set_pmc(c, i, 0);
 	if (pfm_x86_global()) {
+		/* only the bits of the counters this CPU has (hybrid.c) */
+		u64 mine = pfm_x86_owned_gbits() & pfm_x86_cpu_gbits();
+
 		if (c->gctrl_known)
-			pfm_x86_set_gctrl(c, pfm_x86_owned_gp);
-		if (pfm_hw_rdmsr(pfm_x86_pmu.gstatus_msr) & pfm_x86_owned_gbits())
-			pfm_hw_wrmsr(pfm_x86_pmu.gack_msr, pfm_x86_owned_gbits());
+			pfm_x86_set_gctrl(c, pfm_x86_owned_gp & mine);
+		if (pfm_hw_rdmsr(pfm_x86_pmu.gstatus_msr) & mine)
+			pfm_hw_wrmsr(pfm_x86_pmu.gack_msr, mine);
 	}
 }
 
@@ -528,7 +538,7 @@ static void pfm_x86_release(void)
 	pfm_hw_on_each_cpu(pfm_x86_quiesce_cpu, NULL);
 	raw_spin_lock_irqsave(&pfm_x86_res_lock, flags);
 	if (!pfm_x86_users && pfm_x86_held) {
-		for_each_set_bit(i, &pfm_x86_owned_gp, pfm_x86_pmu.num_gp)
+		for_each_set_bit(i, &pfm_x86_owned_gp, PFM_X86_MAX_GP)
 			pfm_hw_release(pfm_x86_pmu.res_msr[i], pfm_x86_pmu.sel_msr[i]);
 		pfm_x86_owned_gp = 0;
 		pfm_x86_owned_fixed = false;
@@ -547,7 +557,7 @@ static void pfm_x86_release(void)
  */
 static bool pfm_x86_nmi(u64 ip, bool kernel)
 {
-	struct pfm_x86_cpu *c = this_cpu_ptr(&pfm_x86_cpu);
+	struct pfm_x86_cpu *c = pfm_hw_this_cpu_ptr(pfm_x86_cpu);
 	unsigned long pmds = 0;
 	unsigned int i;
 	u64 status;
@@ -567,7 +577,7 @@ static bool pfm_x86_nmi(u64 ip, bool kernel)
 		pmds = pfm_x86_gbits_to_pmds(status);
 	} else {
 		/* a counter that is on and below its armed range overflowed */
-		for_each_set_bit(i, &pfm_x86_owned_gp, pfm_x86_pmu.num_gp)
+		for_each_set_bit(i, &pfm_x86_owned_gp, PFM_X86_MAX_GP)
 			if ((c->on & (1ULL << i)) &&
 			    !pfm_x86_armed(i, pfm_hw_rdmsr(pfm_x86_pmu.ctr_msr[i])))
 				__set_bit(i, &pmds);
@@ -661,7 +671,8 @@ static void pfm_x86_pmi_work(void)
 
 static void pfm_x86_cpu_online(void)
 {
-	this_cpu_ptr(&pfm_x86_cpu)->gen = 0;
+	pfm_hw_this_cpu_ptr(pfm_x86_cpu)->gen = 0;
+	pfm_x86_hybrid_online();
 }
 
 static void pfm_x86_invalidate(void)

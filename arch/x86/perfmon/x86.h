@@ -72,7 +72,13 @@ struct pfm_x86_pmu {
 	const char *name;		/* the model, shown in pmu_desc/model */
 	enum pfm_x86_vendor vendor;	/* whose event codes (perf_tables.c) */
 	unsigned int family;		/* CPUID family, for AMD's event codes */
-	unsigned int num_gp;
+	unsigned int num_gp;		/* GP counters present, counted */
+	/*
+	 * GP counters present (bit i: counter i).  Intel's leaf 0x23 describes the
+	 * counters by bitmap: a counter whose bit is clear does not exist, even
+	 * below one that does.
+	 */
+	unsigned long gp;
 	unsigned long fixed;		/* fixed counters present (bit j: FIXED_CTRj) */
 	u64 gp_mask;			/* hardware width of the GP counters */
 	u64 fixed_mask;			/* and of the fixed counters */
@@ -97,6 +103,7 @@ struct pfm_x86_pmu {
 	u64 sel_hw_ok;			/* event select bits the hardware accepts */
 	u64 fixed_ctrl_hw_ok;
 	int (*pmc_check)(unsigned int idx, u64 value);	/* vendor checks, optional */
+	u32 events_missing;		/* Intel: bit k, architectural event k absent */
 	const char *note;		/* for the log line */
 	struct pfm_regdesc pmcs[PFM_X86_NUM_PMCS];	/* what the core exports */
 	struct pfm_regdesc pmds[PFM_X86_NUM_PMDS];
@@ -104,6 +111,32 @@ struct pfm_x86_pmu {
 
 /* The model found (probe.c), all zero while there is none. */
 extern struct pfm_x86_pmu pfm_x86_pmu;
+
+/*
+ * Hybrid Intel (hybrid.c): each core type's PMU, probed on a CPU of that type;
+ * pfm_x86_pmu then describes every type's registers together (the unit's
+ * tables) and the core binds each context to one type (kernel/perfmon/
+ * pmu_type.h).  P cores (CPUID.1AH core type 0x40) first: the default.
+ */
+#define PFM_X86_MAX_TYPES	2
+#define PFM_X86_CORE_TYPE_ATOM	0x20
+#define PFM_X86_CORE_TYPE_CORE	0x40
+
+struct pfm_x86_type {
+	u8 core_type;			/* CPUID.1AH:EAX[31:24] */
+	struct pfm_x86_pmu pmu;
+};
+
+extern struct pfm_x86_type pfm_x86_types[PFM_X86_MAX_TYPES];
+extern unsigned int pfm_x86_ntypes;	/* 0: not hybrid */
+extern struct pfm_pmu_type pfm_x86_unit_types[PFM_X86_MAX_TYPES];
+
+bool pfm_x86_is_hybrid(void);
+int pfm_x86_hybrid_probe(const char **why);
+/* The index of cpu's type, and the global-control bits this CPU has. */
+unsigned int pfm_x86_cpu_type(int cpu);
+u64 pfm_x86_cpu_gbits(void);
+void pfm_x86_hybrid_online(void);
 
 /* The models a probe can be asked for (pmu_model=). */
 enum pfm_x86_force {

@@ -58,6 +58,29 @@
  * first such register to a loaded one, fails with EBUSY (and changes nothing)
  * while a session of the other kind uses them; a detach gives them back.
  *
+ * CPU TYPES
+ *
+ * Where CPUs of one machine have PMUs of different types (hybrid x86: P cores and
+ * E cores, <perfmon/perfmon_x86.h> HYBRID), a context uses one type's registers,
+ * named at creation by PFM_FL_PMU_TYPE(id) in its flags; the types and their ids
+ * are in /sys/kernel/perfmon/pmu_desc/types (one line each: id, name, the PMCs and
+ * the PMDs it has as bitmaps of the logical numbers, as the kernel prints bitmaps:
+ * hexadecimal 32-bit words, highest first, comma-separated; empty on a machine with
+ * one type).  pmu_desc/pmcN and pmdN describe every type's registers together.
+ *   - An id the machine has not: ENODEV (on a machine with one type, any id but 0).
+ *   - 0: a per-thread context takes the first type listed; a CPU session takes the
+ *     type of the CPU it is attached to, at each attach (the registers it wrote
+ *     are checked then: one that CPU's type does not have, or a value its type
+ *     refuses, is EINVAL and attaches nothing).
+ *   - A register or a value the context's type does not have: EINVAL, as an
+ *     unknown register; pfm_getinfo_evtsets() shows only its type's registers.
+ *   - A CPU session naming a type attaches only to a CPU of that type (EINVAL).
+ *   - A per-thread context counts only while its thread runs on a CPU of its
+ *     type, as perf_events counts a cpu_core event only on P cores: on another its
+ *     state stays where it was, none of its events count (its software events
+ *     neither, as in a perf_events group led by a hardware event), and its sets'
+ *     live time does not run.  It counts again when the thread comes back.
+ *
  * LIFECYCLE
  *
  * - The monitored thread exits: the context is detached, its counts stay readable,
@@ -343,6 +366,10 @@
 #define PFM_FL_OVFL_NO_MSG	0x08	/* no message queued on overflow */
 #define PFM_FL_CLOEXEC		0x10	/* the new fd is close-on-exec */
 #define PFM_FL_INHERIT		0x20	/* new threads and children count too (INHERIT) */
+/* The type of CPU whose PMU the context uses (CPU TYPES), 0: the default. */
+#define PFM_FL_PMU_TYPE_SHIFT	8
+#define PFM_FL_PMU_TYPE_MASK	0xff00
+#define PFM_FL_PMU_TYPE(id)	(((id) << PFM_FL_PMU_TYPE_SHIFT) & PFM_FL_PMU_TYPE_MASK)
 
 /* Sampling format names (PFM_FL_SMPL_FMT) are shorter than this, with their NUL. */
 #define PFM_SMPL_NAME_MAX	64

@@ -7,8 +7,9 @@
  * One hardware PMU description is active beside the software PMU
  * (<perfmon/perfmon_sw.h>); /sys/kernel/perfmon/pmu_desc/model names it:
  *
- *   intel_arch_v1 .. intel_arch_v5   Intel architectural performance monitoring,
- *                                    version from CPUID leaf 0xA
+ *   intel_arch_v1 .. intel_arch_v6   Intel architectural performance monitoring,
+ *                                    version from CPUID leaf 0xA; the counters
+ *                                    from leaf 0x23 where the CPU has it
  *   amd64                            AMD: the four legacy PERF_CTL/PERF_CTR pairs
  *   amd64_core                       AMD: the six core counters (PerfCtrExtCore)
  *   amd64_perfmon_v2                 AMD: PerfMonV2 (global control and status)
@@ -29,7 +30,10 @@
  *   PMC16         Intel IA32_FIXED_CTR_CTRL: four bits per fixed counter
  *   PMD16..PMD23  Intel IA32_FIXED_CTR0..7, all counting under PMC16
  *
- * Only the registers the CPU has are implemented (pmu_desc lists them).  The global
+ * Only the registers the CPU has are implemented (pmu_desc lists them): where CPUID
+ * leaf 0x23 describes the counters by bitmap, a counter missing from it is not
+ * implemented even below one that is (PMC4 absent beside PMC5, FIXED_CTR3 absent
+ * beside FIXED_CTR4), and writing it is EINVAL.  The global
  * control, status and overflow registers are the kernel's and are not exported.
  *
  * EVENT SELECT VALUES (PMC0..15) are written as libpfm4 encodes them

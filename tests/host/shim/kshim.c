@@ -27,6 +27,8 @@ void shim_warn(const char *cond, const char *file, int line)
 unsigned int shim_printk_count;
 static char shim_printk_buf[256];
 const char *shim_printk_last = shim_printk_buf;
+static char shim_printk_log[4096];
+const char *shim_printk_all = shim_printk_log;
 
 void shim_printk(const char *fmt, ...)
 {
@@ -36,6 +38,8 @@ void shim_printk(const char *fmt, ...)
 	vsnprintf(shim_printk_buf, sizeof(shim_printk_buf), fmt, ap);
 	va_end(ap);
 	fputs(shim_printk_buf, stderr);
+	strncat(shim_printk_log, shim_printk_buf,
+		sizeof(shim_printk_log) - strlen(shim_printk_log) - 1);
 	shim_printk_count++;
 }
 

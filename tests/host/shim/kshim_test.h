@@ -18,6 +18,7 @@ bool shim_uptr_faults(const void *uptr);
 
 extern unsigned int shim_printk_count;
 extern const char *shim_printk_last;	/* the last message, cut at 255 characters */
+extern const char *shim_printk_all;	/* every message, the first 4095 characters */
 
 extern struct task_struct shim_task_self;	/* `current` unless a test says */
 extern struct task_struct shim_task_other;

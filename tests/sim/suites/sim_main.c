@@ -22,6 +22,8 @@ int main(void)
 	srunner_add_suite(sr, sim_coexist_suite());
 	srunner_add_suite(sr, sim_rdpmc_suite());
 	srunner_add_suite(sr, sim_real_suite());
+	srunner_add_suite(sr, sim_leaf23_suite());
+	srunner_add_suite(sr, sim_hybrid_suite());
 #ifndef PFM_HOST_NOPERF
 	/* the perf_event_open layer's, built without it by PFM_HOST_PERF=n (host.mk) */
 	srunner_add_suite(sr, sim_perf_suite());

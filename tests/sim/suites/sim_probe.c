@@ -143,15 +143,16 @@ START_TEST(test_probe_hybrid)
 {
 	struct sim_model m = sim_models[SIM_INTEL_V5];
 
+	/* one CPU, so one core type seen: its PMU, and no types for contexts */
 	m.hybrid = true;
 	sim_reset_custom(&m);
-	sim_probe();
-	ck_software_only();
+	ck_assert_str_eq(sim_probe(), "intel_arch_v5");
+	ck_assert_uint_eq(pfm_x86_ntypes, 1);
+	ck_assert_ptr_null(pfm_pmu.typed);
 	pfm_pmu_reset();
 	sim_reset_custom(&m);
 	sim.model_param = "intel_arch";
-	sim_probe();
-	ck_software_only();
+	ck_assert_str_eq(sim_probe(), "intel_arch_v5");
 }
 END_TEST
 

@@ -120,10 +120,10 @@ static void ck_fixed_global(const struct sim_dump *d)
 }
 
 /* gp counters and the fixed ones count: GP i a private event, fixed j its own. */
-static void ck_counts(const struct sim_dump *d, unsigned int gp, uint32_t fixed)
+static void ck_counts(const struct sim_dump *d, unsigned int gp, uint32_t fixed, u32 flags)
 {
 	static const u64 fixed_ev[] = { SIM_EV_INST, SIM_EV_CYCLES, SIM_EV_REF, 0x01a4 };
-	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfm_context *ctx = ck_ctx_new(flags);
 	unsigned int i, j;
 	u64 fx = 0;
 
@@ -165,7 +165,65 @@ static void ck_found(const struct sim_dump *d, const char *model)
 		      "%s: the log says '%s', expected '%s'", d->name, shim_printk_last, line);
 	ck_gp(d);
 	ck_fixed_global(d);
-	ck_counts(d, e->gp, e->fixed);
+	ck_counts(d, e->gp, e->fixed, 0);
+}
+
+/*
+ * A hybrid processor: a machine of two CPUs, one of each core type, probed as a
+ * whole; core type c's PMU is what its expect lines say, the unit holds both
+ * types' registers, and a context of type c counts every counter of c on a CPU
+ * of type c, exactly.
+ */
+static void ck_hybrid(const struct sim_dump *d, unsigned int c)
+{
+	const struct sim_expect *e = &d->core[c].expect, *o = &d->core[!c].expect;
+	const struct pfm_pmu_type *t;
+	const struct pfm_x86_pmu *p;
+	struct sim_model m0, m1;
+	unsigned int k, i;
+	char line[128];
+
+	sim_dump_model(d, 0, &m0);
+	sim_dump_model(d, 1, &m1);
+	sim_reset_hybrid(&m0, &m1);
+	ck_assert_msg(!strcmp(sim_probe(), e->pmu), "%s: %s registered, expected %s (log: %s)",
+		      d->name, pfm_pmu.model, e->pmu, shim_printk_last);
+	ck_assert_uint_eq(pfm_x86_ntypes, 2);
+	ck_assert_ptr_eq(pfm_pmu.typed, pfm_x86_active_unit);
+	k = d->core[c].type == 0x40 ? 0 : 1;		/* P cores first */
+	t = &pfm_pmu.typed->types[k];
+	p = &pfm_x86_types[k].pmu;
+	ck_assert_uint_eq(t->id, d->core[c].type);
+	ck_assert_str_eq(t->name, d->core[c].type == 0x40 ? "cpu_core" : "cpu_atom");
+	snprintf(line, sizeof(line), "%s: %u counters of %u bits, %u fixed", t->name, e->gp,
+		 e->gp_width, __builtin_popcount(e->fixed));
+	ck_assert_msg(strstr(shim_printk_all, line), "%s: no '%s' in the log", d->name, line);
+	ck_assert_msg(p->num_gp == e->gp && p->gp == (1UL << e->gp) - 1,
+		      "%s %s: GP %#lx, expected %u", d->name, t->name, p->gp, e->gp);
+	for (i = 0; i < PFM_X86_MAX_GP; i++) {
+		ck_assert(!!(t->pmcs[i].type & PFM_REG_I) == (i < e->gp));
+		if (i >= e->gp)
+			continue;
+		ck_assert_uint_eq(t->pmcs[i].addr, e->sel0 + i * e->stride);
+		ck_assert_uint_eq(t->pmds[i].addr, e->ctr0 + i * e->stride);
+		ck_assert_uint_eq(t->pmds[i].width, e->gp_width);
+	}
+	ck_assert_msg(p->fixed == e->fixed, "%s %s: fixed %#lx, expected %#x", d->name, t->name,
+		      p->fixed, e->fixed);
+	for (i = 0; i < PFM_X86_MAX_FIXED; i++) {
+		const struct pfm_regdesc *f = &t->pmds[PFM_X86_FIRST_FIXED_PMD + i];
+
+		ck_assert(!!(f->type & PFM_REG_I) == !!(e->fixed & (1U << i)));
+		if (e->fixed & (1U << i))
+			ck_assert_uint_eq(f->width, e->fixed_width);
+	}
+	ck_assert(p->gctrl_msr == e->gctrl && p->gstatus_msr == e->gstatus &&
+		  p->gack_msr == e->gack);
+	/* the unit: both types' registers */
+	ck_assert_uint_eq(pfm_x86_pmu.gp, ((1UL << e->gp) - 1) | ((1UL << o->gp) - 1));
+	ck_assert_uint_eq(pfm_x86_pmu.fixed, e->fixed | o->fixed);
+	sim_set_cpu(c);
+	ck_counts(d, e->gp, e->fixed, PFM_FL_PMU_TYPE(d->core[c].type));
 }
 
 START_TEST(test_real_probe)
@@ -175,6 +233,10 @@ START_TEST(test_real_probe)
 	struct sim_model m;
 	const char *model;
 
+	if (d->core[core].expect.given) {
+		ck_hybrid(d, core);
+		return;
+	}
 	sim_dump_model(d, core, &m);
 	ck_claims(d, &m);
 	sim_reset_custom(&m);
@@ -208,7 +270,7 @@ START_TEST(test_real_forced_intel_arch)
 		sim.model_param = "intel_arch";
 		snprintf(model, sizeof(model), "intel_arch_v%u", m.version);
 		ck_assert_msg(!strcmp(sim_probe(), model), "%s: %s", d->name, pfm_pmu.model);
-		ck_counts(d, m.num_gp, (1U << m.num_fixed) - 1);
+		ck_counts(d, m.num_gp, (1U << m.num_fixed) - 1, 0);
 		found++;
 	}
 	ck_assert_uint_gt(found, 0);

@@ -33,6 +33,8 @@ Suite *sim_perf_suite(void);
 Suite *sim_perf_sets_suite(void);
 Suite *sim_perf_sample_suite(void);
 Suite *sim_real_suite(void);
+Suite *sim_leaf23_suite(void);
+Suite *sim_hybrid_suite(void);
 
 /*
  * Real processors (tests/sim/cpuid/, sim_dumps.c): read by sim_dumps_init() before
