@@ -33,12 +33,33 @@ START_TEST(test_create_cloexec)
 }
 END_TEST
 
-/* 0x20 is PFM_FL_INHERIT where its layer is built: inherit.c tests it */
-static const int unknown_create_flags[] = { 0x40, 0x100, (int)0x80000000u };
+/*
+ * 0x20 is PFM_FL_INHERIT where its layer is built: inherit.c tests it; bits
+ * 8-15 name a type of CPU (below)
+ */
+static const int unknown_create_flags[] = { 0x40, 0x80, 0x10000, (int)0x80000000u };
 
 START_TEST(test_create_unknown_flags)
 {
 	ck_assert_errno(pfm_create_context(unknown_create_flags[_i]), EINVAL);
+}
+END_TEST
+
+/*
+ * A type of CPU the machine has not: ENODEV.  The test guest's CPUs are all
+ * alike (the unit names no types): every id but 0, perf's cpu_core and
+ * cpu_atom included.
+ */
+START_TEST(test_create_unknown_pmu_type)
+{
+	static const unsigned int ids[] = { 0x40, 0x20, 1, 0xff };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		ck_assert_errno(pfm_create_context(PFM_FL_PMU_TYPE(ids[i])), ENODEV);
+		ck_assert_errno(pfm_create_context(PFM_FL_PMU_TYPE(ids[i]) |
+						   PFM_FL_SYSTEM_WIDE), ENODEV);
+	}
 }
 END_TEST
 
@@ -159,6 +180,7 @@ Suite *pfm_ctx_suite(void)
 	tcase_add_test(tc, test_create_cloexec);
 	tcase_add_loop_test(tc, test_create_unknown_flags, 0,
 			    ARRAY_SIZE(unknown_create_flags));
+	tcase_add_test(tc, test_create_unknown_pmu_type);
 	tcase_add_test(tc, test_create_block_system_wide);
 	tcase_add_test(tc, test_create_system_wide);
 	tcase_add_test(tc, test_create_smpl_fmt_unknown);
