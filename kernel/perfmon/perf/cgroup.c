@@ -37,9 +37,9 @@
  */
 #include <linux/cgroup.h>
 #include <linux/tracepoint.h>
-#include <linux/workqueue.h>
 
 #include "layer.h"
+#include "probes.h"
 #include "counters.h"
 #include "event.h"
 #include "perf.h"
@@ -48,10 +48,6 @@
 
 /* The CPU targets with cgroup events, by CPU, for the switch probe (RCU). */
 static DEFINE_PER_CPU(struct pfm_perf_target __rcu *, pfm_perf_cgroup_target);
-static DEFINE_MUTEX(pfm_perf_cgroup_mutex);	/* the probe's registration */
-static unsigned int pfm_perf_cgroup_users;	/* gated events */
-static bool pfm_perf_cgroup_on;			/* the probe is registered */
-static struct tracepoint *pfm_perf_cgroup_tp;
 static atomic_t pfm_perf_cpu_gated = ATOMIC_INIT(0);	/* thread events on one CPU */
 
 /* Whether ev counts while task runs on cpu. */
@@ -226,54 +222,28 @@ void pfm_perf_cgroup_put(struct pfm_perf_event *ev)
 	ev->cgrp = NULL;
 }
 
-static int pfm_perf_cgroup_probe_get(void)
-{
-	int ret = 0;
-
-	mutex_lock(&pfm_perf_cgroup_mutex);
-	if (!pfm_perf_cgroup_on) {
-		ret = -EOPNOTSUPP;
-		if (pfm_perf_cgroup_tp)
-			ret = tracepoint_probe_register(pfm_perf_cgroup_tp,
-							pfm_perf_cgroup_switch, NULL);
-		pfm_perf_cgroup_on = !ret;
-	}
-	if (!ret)
-		pfm_perf_cgroup_users++;
-	mutex_unlock(&pfm_perf_cgroup_mutex);
-	return ret;
-}
-
-/* The probe off, if nothing took it again meanwhile; the grace periods waited after. */
-static void pfm_perf_cgroup_off_workfn(struct work_struct *work)
-{
-	bool off = false;
-
-	mutex_lock(&pfm_perf_cgroup_mutex);
-	if (!pfm_perf_cgroup_users && pfm_perf_cgroup_on) {
-		tracepoint_probe_unregister(pfm_perf_cgroup_tp, pfm_perf_cgroup_switch, NULL);
-		pfm_perf_cgroup_on = false;
-		off = true;
-	}
-	mutex_unlock(&pfm_perf_cgroup_mutex);
-	if (off)
-		tracepoint_synchronize_unregister();
-}
-
-static DECLARE_DELAYED_WORK(pfm_perf_cgroup_off, pfm_perf_cgroup_off_workfn);
+static struct pfm_probe pfm_perf_cgroup_probe = {
+	.name = "sched_switch", .func = pfm_perf_cgroup_switch,
+};
 
 /*
- * The last gated event's close leaves the probe on for a second, as the core
- * leaves its own hooks (sw_hooks.c): perf record opens and closes gated events
- * per CPU, run after run, and unregistering waits for two grace periods, which
- * the closing thread would sit out.  With nothing gated the probe does nothing.
+ * The switch probe is on while gated events exist, and a second after the last
+ * closes (probes.h): perf record opens and closes gated events per CPU, run
+ * after run.  With nothing gated the probe does nothing.
  */
-static void pfm_perf_cgroup_probe_put(void)
+static struct pfm_probe_set pfm_perf_cgroup_probes = {
+	.probes = &pfm_perf_cgroup_probe, .count = 1,
+};
+
+/* Without the tracepoint, cgroup events are EOPNOTSUPP (perfmon_perf.h). */
+static int pfm_perf_cgroup_probe_get(void)
 {
-	mutex_lock(&pfm_perf_cgroup_mutex);
-	if (!--pfm_perf_cgroup_users)
-		mod_delayed_work(system_wq, &pfm_perf_cgroup_off, HZ);
-	mutex_unlock(&pfm_perf_cgroup_mutex);
+	int ret = pfm_probe_set_get(&pfm_perf_cgroup_probes);
+
+	if (!ret)
+		return 0;
+	pfm_probe_set_put(&pfm_perf_cgroup_probes);
+	return ret == -ENOENT ? -EOPNOTSUPP : ret;
 }
 
 /*
@@ -322,18 +292,18 @@ void pfm_perf_cgroup_unlink(struct pfm_perf_event *ev)
 		/* no probe of a switch still under way holds the target after this */
 		synchronize_rcu();
 	}
-	pfm_perf_cgroup_probe_put();
+	pfm_probe_set_put(&pfm_perf_cgroup_probes);
 }
 
-/* Without the tracepoint, cgroup events are EOPNOTSUPP (perfmon_perf.h). */
+/* A missing tracepoint leaves cgroup events refused (pfm_perf_cgroup_probe_get()). */
 void pfm_perf_cgroup_init(void)
 {
-	pfm_perf_cgroup_tp = pfm_tracepoint("sched_switch");
+	pfm_probe_set_init(&pfm_perf_cgroup_probes);
 }
 
 /* No event is left: a probe still lingering goes now. */
 void pfm_perf_cgroup_exit(void)
 {
-	cancel_delayed_work_sync(&pfm_perf_cgroup_off);
-	pfm_perf_cgroup_off_workfn(NULL);
+	pfm_probe_set_exit(&pfm_perf_cgroup_probes);
+	tracepoint_synchronize_unregister();
 }

@@ -32,9 +32,9 @@
  */
 #include <linux/sched/clock.h>
 #include <linux/tracepoint.h>
-#include <linux/workqueue.h>
 
 #include "layer.h"
+#include "probes.h"
 #include "event.h"
 #include "inherit.h"
 #include "perf.h"
@@ -42,13 +42,24 @@
 #include "sample.h"
 #include "sideband.h"
 
-/* Events that ask for SWITCH, or for mappings: the hooks' fast exits. */
-static atomic_t pfm_perf_nr_sb_switch = ATOMIC_INIT(0);
+/* Events that ask for mappings: the hooks' fast exit. */
 atomic_t pfm_perf_nr_sb_mmap = ATOMIC_INIT(0);
 
-static void pfm_perf_switch_sync(void);
-static void pfm_perf_switch_workfn(struct work_struct *work);
-static DECLARE_DELAYED_WORK(pfm_perf_switch_work, pfm_perf_switch_workfn);
+static void pfm_perf_probe_switch(void *data, bool preempt, struct task_struct *prev,
+				  struct task_struct *next, unsigned int prev_state);
+
+static struct pfm_probe pfm_perf_switch_probe = {
+	.name = "sched_switch", .func = pfm_perf_probe_switch,
+};
+
+/*
+ * The sched_switch probe is on while some event asks for SWITCH records, and a
+ * second after the last goes (probes.h), its users those events: a probe runs
+ * at every context switch of the machine.  Without it no SWITCH is written.
+ */
+static struct pfm_probe_set pfm_perf_switch_probes = {
+	.probes = &pfm_perf_switch_probe, .count = 1,
+};
 
 static bool pfm_perf_sb_mmap_attr(const struct perf_event_attr *a)
 {
@@ -72,9 +83,9 @@ void pfm_perf_sb_add(struct pfm_perf_event *ev)
 	raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
 	list_add_tail(&ev->sb_entry, &ev->target->sb_events);
 	raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
-	/* the probe before the open returns, as the core attaches its own (sw_hooks.c) */
-	if (ev->attr.context_switch && atomic_inc_return(&pfm_perf_nr_sb_switch) == 1)
-		pfm_perf_switch_sync();
+	/* the probe before the open returns; an event it could not have writes none */
+	if (ev->attr.context_switch)
+		pfm_probe_set_get(&pfm_perf_switch_probes);
 	if (pfm_perf_sb_mmap_attr(&ev->attr))
 		atomic_inc(&pfm_perf_nr_sb_mmap);
 }
@@ -89,9 +100,8 @@ void pfm_perf_sb_del(struct pfm_perf_event *ev)
 	raw_spin_lock_irqsave(pfm_ctx_lock(ctx), flags);
 	list_del_init(&ev->sb_entry);
 	raw_spin_unlock_irqrestore(pfm_ctx_lock(ctx), flags);
-	/* detached a second later: a tool that opens session after session keeps it */
-	if (ev->attr.context_switch && atomic_dec_and_test(&pfm_perf_nr_sb_switch))
-		schedule_delayed_work(&pfm_perf_switch_work, HZ);
+	if (ev->attr.context_switch)
+		pfm_probe_set_put(&pfm_perf_switch_probes);
 	if (pfm_perf_sb_mmap_attr(&ev->attr))
 		atomic_dec(&pfm_perf_nr_sb_mmap);
 }
@@ -333,7 +343,7 @@ void pfm_perf_task_switch(struct task_struct *task, struct task_struct *other, b
 static void pfm_perf_probe_switch(void *data, bool preempt, struct task_struct *prev,
 				  struct task_struct *next, unsigned int prev_state)
 {
-	if (!atomic_read(&pfm_perf_nr_sb_switch))
+	if (!pfm_probe_set_users(&pfm_perf_switch_probes))
 		return;
 	/*
 	 * A thread past exit_notify() has no events in 6.1 (perf_event_exit_task()
@@ -365,36 +375,7 @@ static void pfm_perf_probe_rename(void *data, struct task_struct *task, const ch
 	pfm_perf_task_emit(current, &tr);
 }
 
-static struct tracepoint *pfm_perf_rename_tp, *pfm_perf_switch_tp;
-static DEFINE_MUTEX(pfm_perf_switch_mutex);
-static bool pfm_perf_switch_on;		/* the probe is registered (switch mutex) */
-
-/*
- * The sched_switch probe is attached while some event asks for SWITCH records
- * (and a second after the last goes), as the core attaches its own hooks
- * (sw_hooks.c): a probe runs at every context switch of the machine.
- * Without it no SWITCH is written.
- */
-static void pfm_perf_switch_sync(void)
-{
-	bool want = atomic_read(&pfm_perf_nr_sb_switch);
-
-	mutex_lock(&pfm_perf_switch_mutex);
-	if (pfm_perf_switch_tp && want != pfm_perf_switch_on) {
-		if (want)
-			pfm_perf_switch_on = !tracepoint_probe_register(pfm_perf_switch_tp,
-									pfm_perf_probe_switch, NULL);
-		else if (!tracepoint_probe_unregister(pfm_perf_switch_tp, pfm_perf_probe_switch,
-						      NULL))
-			pfm_perf_switch_on = false;
-	}
-	mutex_unlock(&pfm_perf_switch_mutex);
-}
-
-static void pfm_perf_switch_workfn(struct work_struct *work)
-{
-	pfm_perf_switch_sync();
-}
+static struct tracepoint *pfm_perf_rename_tp;
 
 /* Hooked by name (a module cannot link to a tracepoint); without one, say so in the uapi header. */
 static struct tracepoint *pfm_perf_task_hook(const char *name, void *probe)
@@ -414,18 +395,15 @@ static struct tracepoint *pfm_perf_task_hook(const char *name, void *probe)
 void pfm_perf_task_init(void)
 {
 	pfm_perf_rename_tp = pfm_perf_task_hook("task_rename", pfm_perf_probe_rename);
-	pfm_perf_switch_tp = pfm_tracepoint("sched_switch");
+	pfm_probe_set_init(&pfm_perf_switch_probes);
 	pfm_perf_mmap_init();
 }
 
 void pfm_perf_task_exit_hooks(void)
 {
 	pfm_perf_mmap_exit();
-	/* no event is left: the work may only detach the probe */
-	cancel_delayed_work_sync(&pfm_perf_switch_work);
-	if (pfm_perf_switch_on)
-		tracepoint_probe_unregister(pfm_perf_switch_tp, pfm_perf_probe_switch, NULL);
-	pfm_perf_switch_on = false;
+	/* no event is left: a probe still lingering goes now */
+	pfm_probe_set_exit(&pfm_perf_switch_probes);
 	if (pfm_perf_rename_tp)
 		tracepoint_probe_unregister(pfm_perf_rename_tp, pfm_perf_probe_rename, NULL);
 }

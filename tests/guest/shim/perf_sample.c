@@ -266,7 +266,12 @@ START_TEST(test_group_read_sample)
 		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SAMPLE);
 		ck_assert_uint_eq(rec.h.size, 8 + (3 + 3 * 2) * 8);
 		ck_assert_uint_eq(rec.w[0], 3);			/* nr */
-		ck_assert_uint_gt(rec.w[1], 0);			/* time enabled */
+		/*
+		 * time enabled: 0 only in the first sample, where local_clock()
+		 * may not have moved (the guest's TSC is unstable: the clock
+		 * stands still past a tick until the next, perf_events' too)
+		 */
+		ck_assert(rec.w[1] > 0 || i == 0);
 		ck_assert_uint_eq(rec.w[2], rec.w[1]);		/* running: one set */
 		ck_assert_uint_eq(rec.w[3], 8 * (i + 1));
 		ck_assert_uint_eq(rec.w[4], id[0]);
