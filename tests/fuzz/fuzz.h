@@ -180,7 +180,7 @@ void fz_set_fd(uint64_t slot, int fd);
 void fz_workload(int kind, long n);
 /* a target's loop step: fz_workload(), then a millisecond asleep */
 void fz_target_step(int kind, long n);
-/* arm (1) or disarm (0) the 50 ms SIGALRM that cuts a blocking call */
+/* arm (1) or disarm (0) the 10 ms SIGALRM that cuts the calling thread's blocking call */
 void fz_alarm(int on);
 /* fork(): the child dies with its parent, traces its coverage, maybe as nobody */
 pid_t fz_fork_task(int nobody);
