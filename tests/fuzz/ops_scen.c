@@ -48,8 +48,28 @@ static int sc_drain(int fd, int block)
 		fz_alarm(0);
 		if (r != sizeof(msg) || ++n >= 16)
 			break;
+		/*
+		 * One read waits for a message; the others take what is queued: a
+		 * thread held by NOTIFY_BLOCK sends no other until its restart,
+		 * and a second blocking read would only wait for the alarm.
+		 */
+		if (block) {
+			fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+			block = 0;
+		}
 	}
 	return n;
+}
+
+/*
+ * Up to us microseconds for a target to run: a message (an overflow it
+ * caused) ends the wait early, where a sleep would always wait the whole time.
+ */
+void fz_wait_event(int fd, long us)
+{
+	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = us % 1000000 * 1000 };
+
+	ppoll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, &ts, NULL);
 }
 
 /* The counters of set 'set': events, overflow a few events away. */
@@ -167,7 +187,7 @@ static void sc_ovfl(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 		if (self)
 			fz_workload(0, 1 + fz_below(rng, 100));
 		else
-			fz_workload(4, 500 + fz_below(rng, 2000));
+			fz_wait_event(fd, 500 + fz_below(rng, 2000));
 		if (fz_one_in(rng, 6) && !self)
 			fz_run_signal(&(struct fz_op){ .a = { tgt_slot % FZ_TGTS,
 					fz_below(rng, 2), FZ_TGT_SLOT } }, NULL, 0);
@@ -221,7 +241,10 @@ static void sc_sets(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 	else
 		pfm_start(fd, 0);
 	for (i = 0; i < 1 + (int)fz_below(rng, 4); i++) {
-		fz_workload(self ? 0 : 4, self ? 50 + fz_below(rng, 300) : 1500);
+		if (self)
+			fz_workload(0, 50 + fz_below(rng, 300));
+		else
+			fz_wait_event(fd, 1500);
 		sc_drain(fd, 0);
 		if (fz_one_in(rng, 2))
 			pfm_start(fd, PFM_STARTFL_RESTART);
@@ -409,7 +432,7 @@ long fz_scen_run(const struct fz_op *op, fz_scen_body body)
 		if (pid < 0)
 			return -errno;
 		if (pid)
-			return fz_wait_or_kill(pid, 300);
+			return fz_wait_or_kill(pid, 300, -1);
 	}
 	body(&rng, slot, op->a[2], op->a[3]);
 	if (op->a[4] == 1)
