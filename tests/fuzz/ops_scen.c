@@ -303,7 +303,11 @@ static void sc_cpu(uint64_t *rng, uint64_t fd_slot)
 		pfm_start(fd, PFM_STARTFL_RESTART);
 	}
 	sc_read_pmds(fd, 0);
-	if (cpu && fz_below(rng, 2)) {
+	/*
+	 * A CPU going offline and back is slow (every CPU stopped, every
+	 * subsystem's callbacks): one session in eight.
+	 */
+	if (cpu && fz_one_in(rng, 8)) {
 		/* off this CPU first: the offline moves everything else away */
 		CPU_ZERO(&set);
 		CPU_SET(0, &set);
