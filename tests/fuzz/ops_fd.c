@@ -35,7 +35,18 @@ static uint64_t gen_slot(uint64_t *rng)
  * or its SIGALRM went to a thread not blocked, and the read blocked for good.
  */
 static __thread timer_t alarm_timer;
-static __thread pid_t alarm_tid;	/* the thread that made it (a fork has none) */
+/* the thread that made it (a fork has none); minus it: the process's timer instead */
+static __thread pid_t alarm_tid;
+
+static void process_alarm(int on)
+{
+	struct itimerval it;
+
+	memset(&it, 0, sizeof(it));
+	if (on)
+		it.it_value.tv_usec = 10000;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
 
 void fz_alarm(int on)
 {
@@ -45,6 +56,8 @@ void fz_alarm(int on)
 	if (!on) {
 		if (alarm_tid == gettid())
 			timer_delete(alarm_timer);
+		else if (alarm_tid == -gettid())
+			process_alarm(0);
 		alarm_tid = 0;
 		return;
 	}
@@ -53,8 +66,12 @@ void fz_alarm(int on)
 		sev.sigev_notify = SIGEV_THREAD_ID;
 		sev.sigev_signo = SIGALRM;
 		sev._sigev_un._tid = gettid();	/* sigev_notify_thread_id */
-		if (timer_create(CLOCK_MONOTONIC, &sev, &alarm_timer))
+		if (timer_create(CLOCK_MONOTONIC, &sev, &alarm_timer)) {
+			/* no timer to be had: the process's, better than none */
+			alarm_tid = -gettid();
+			process_alarm(1);
 			return;
+		}
 		alarm_tid = gettid();
 	}
 	memset(&it, 0, sizeof(it));

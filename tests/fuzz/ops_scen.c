@@ -29,12 +29,15 @@ enum { SC_OVFL, SC_SETS, SC_CPU, SC_PERF, SC_NR };
 
 #define SC_COUNTERS	3
 
-/* Reads the queued messages (a blocking read is cut at 50 ms); how many. */
+/*
+ * Reads the queued messages (a blocking read is cut at 10 ms); how many.  The
+ * fd is left blocking or not as asked.
+ */
 static int sc_drain(int fd, int block)
 {
 	union pfarg_msg msg;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int n = 0, fl = fcntl(fd, F_GETFL);
+	int n = 0, fl = fcntl(fd, F_GETFL), asked = block;
 
 	if (fl < 0)
 		return 0;
@@ -58,6 +61,8 @@ static int sc_drain(int fd, int block)
 			block = 0;
 		}
 	}
+	if (asked && !block)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	return n;
 }
 
