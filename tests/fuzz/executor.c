@@ -42,10 +42,12 @@
 
 struct fz_shm {
 	struct fz_prog prog;
+	unsigned long putback_us;	/* the executors' time in fz_exec_clean() */
 };
 
 static struct fz_shm *shm;
 static pid_t exec_pid;
+static int exec_status = -1;
 static int exec_pidfd = -1, go_w = -1, done_r = -1;
 
 /* in the executor: what it started with */
@@ -64,6 +66,11 @@ static long ms_since(const struct timespec *t0)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static int fd_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
 }
 
 static void keep_fds(void)
@@ -86,6 +93,7 @@ static void keep_fds(void)
 	}
 	if (dir)
 		closedir(dir);
+	qsort(keep_fd, nkeep_fd, sizeof(keep_fd[0]), fd_cmp);
 }
 
 static int fd_kept(int fd)
@@ -98,13 +106,12 @@ static int fd_kept(int fd)
 	return 0;
 }
 
-/* Closes every fd the executor did not start with; -1 if one of those changed. */
-static int clean_fds(void)
+/* the fds not kept closed by the list of /proc/self/fd: where close_range() is missing */
+static int close_listed(void)
 {
 	struct dirent *d;
-	struct stat st;
 	DIR *dir = opendir("/proc/self/fd");
-	int fd, i, bad = 0;
+	int fd;
 
 	if (!dir)
 		return -1;
@@ -115,6 +122,28 @@ static int clean_fds(void)
 			close(fd);
 	}
 	closedir(dir);
+	return 0;
+}
+
+/*
+ * Closes every fd the executor did not start with; -1 if one of those changed.
+ * The ranges between the ones kept (sorted) go in one call each, with no
+ * listing of /proc/self/fd.
+ */
+static int clean_fds(void)
+{
+	struct stat st;
+	unsigned int from = 0;
+	int i, bad = 0;
+
+	for (i = 0; i < nkeep_fd && !bad; i++) {
+		if ((unsigned int)keep_fd[i].fd > from &&
+		    syscall(SYS_close_range, from, keep_fd[i].fd - 1, 0))
+			bad = -1;
+		from = keep_fd[i].fd + 1;
+	}
+	if (bad || syscall(SYS_close_range, from, ~0U, 0))
+		bad = close_listed();
 	for (i = 0; i < nkeep_fd; i++)
 		if (fstat(keep_fd[i].fd, &st) || st.st_dev != keep_fd[i].dev ||
 		    st.st_ino != keep_fd[i].ino)
@@ -165,35 +194,45 @@ static int children_left(void)
 	return w == 0;
 }
 
+/* the threads of this process, from /proc/self/stat (cheaper than status) */
 static int threads_counted(void)
 {
-	char buf[4096], *t;
+	char buf[1024], *t;
 	ssize_t n;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), i;
 
 	if (fd < 0)
-		return 1;
+		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return 1;
+		return -1;
 	buf[n] = '\0';
-	t = strstr(buf, "\nThreads:");
-	return !t || atoi(t + 9) != 1;
+	/* pid (comm) state ... num_threads is the 20th field, the 18th after ')' */
+	t = strrchr(buf, ')');
+	for (i = 0; t && i < 18; i++)
+		t = strchr(t + 1, ' ');
+	return t ? atoi(t + 1) : -1;
 }
 
 /*
  * 1 while a thread other than this one is counted: a joined thread is still
- * counted until it has done exiting, a little after join returns.
+ * counted until it has done exiting, a little after join returns.  It needs
+ * the CPU to get there: yield first, then sleep a little, 100 ms at most.
  */
 static int threads_left(void)
 {
+	struct timespec t0;
 	int k;
 
-	for (k = 0; k < 100; k++) {
-		if (!threads_counted())
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (k = 0; ms_since(&t0) < 100; k++) {
+		if (threads_counted() == 1)
 			return 0;
-		usleep(1000);
+		if (k < 20)
+			sched_yield();
+		else
+			usleep(200);
 	}
 	return 1;
 }
@@ -204,17 +243,12 @@ static int threads_left(void)
  */
 static char fz_exec_clean(void)
 {
-	struct timespec t0;
 	cpu_set_t all;
 	int i;
 	char why = FZ_DONE_KEPT;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (__atomic_load_n(&fz_async_live, __ATOMIC_ACQUIRE) > 0) {
-		if (ms_since(&t0) > ASYNC_WAIT_MS)
-			return FZ_DONE_ASYNC;
-		usleep(1000);
-	}
+	if (fz_async_wait(ASYNC_WAIT_MS))
+		return FZ_DONE_ASYNC;
 	fz_alarm(0);
 	fz_targets_end();
 	/* a thread or child nobody waits for may still use what is closed next */
@@ -236,6 +270,7 @@ static char fz_exec_clean(void)
 
 static void __attribute__((noreturn)) exec_loop(int go, int done, int verbose, int fresh)
 {
+	struct timespec t0;
 	struct fz_prog p;
 	long runs = 0;
 	char c;
@@ -254,7 +289,9 @@ static void __attribute__((noreturn)) exec_loop(int go, int done, int verbose, i
 		p = shm->prog;
 		fz_state_reset();
 		fz_prog_run(&p, 0, p.n);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		c = fresh ? FZ_DONE_FRESH : fz_exec_clean();
+		shm->putback_us += ms_since(&t0) * 1000 + 500;
 		if (c == FZ_DONE_KEPT && ++runs >= FZ_EXEC_RUNS_MAX)
 			c = FZ_DONE_RUNS;
 		if (write(done, &c, 1) != 1 || c != FZ_DONE_KEPT)
@@ -311,6 +348,19 @@ pid_t fz_exec_pid(void)
 	return exec_pid;
 }
 
+unsigned long fz_exec_putback_ms(void)
+{
+	return shm ? shm->putback_us / 1000 : 0;
+}
+
+int fz_exec_status(void)
+{
+	int st = exec_status;
+
+	exec_status = -1;
+	return st;
+}
+
 int fz_exec_run(const struct fz_prog *p, int timeout_s, int verbose, int fresh, int *started,
 		char *why)
 {
@@ -345,7 +395,10 @@ int fz_exec_run(const struct fz_prog *p, int timeout_s, int verbose, int fresh, 
 			*why = c;
 			return c == FZ_DONE_KEPT ? FZ_EXEC_KEPT : FZ_EXEC_RETIRED;
 		}
-		if (exec_pidfd >= 0 && pfd[1].revents)
+		if (exec_pidfd >= 0 && pfd[1].revents) {
+			if (waitpid(exec_pid, &exec_status, WNOHANG | __WALL) != exec_pid)
+				exec_status = -1;
 			return FZ_EXEC_RETIRED;
+		}
 	}
 }

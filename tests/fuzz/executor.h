@@ -39,6 +39,10 @@ int fz_exec_run(const struct fz_prog *p, int timeout_s, int verbose, int fresh, 
 		char *why);
 /* the executor's pid, which is its process group's id; 0 if none */
 pid_t fz_exec_pid(void);
+/* the time the executors spent putting themselves back after programs */
+unsigned long fz_exec_putback_ms(void);
+/* how a dead executor ended (a wait status), once; -1 if not known */
+int fz_exec_status(void);
 /* after its group is gone: the next run forks a new executor */
 void fz_exec_forget(void);
 

@@ -180,13 +180,19 @@ void fz_set_fd(uint64_t slot, int fd);
 void fz_workload(int kind, long n);
 /* a target's loop step: fz_workload(), then a millisecond asleep */
 void fz_target_step(int kind, long n);
-/* arm (1) or disarm (0) the 50 ms SIGALRM that cuts a blocking call */
+/* arm (1) or disarm (0) the 10 ms SIGALRM that cuts the calling thread's blocking call */
 void fz_alarm(int on);
 /* fork(): the child dies with its parent, traces its coverage, maybe as nobody */
 pid_t fz_fork_task(int nobody);
-int fz_wait_or_kill(pid_t pid, int ticks);
+/*
+ * the child's status once it ends, or once ms pass (or done, if >= 0, reads end
+ * of file) and it is SIGKILLed
+ */
+int fz_wait_or_kill(pid_t pid, int ms, int done);
 /* ops_proc.c: the threads of async operations still running */
 extern int fz_async_live;
+/* ops_proc.c: 0 once none runs, -1 if some still do after ms */
+int fz_async_wait(int ms);
 /* ops_proc.c: every thread and process of the slots ended (stopped, killed, reaped) */
 void fz_targets_end(void);
 long fz_ret(long r);
@@ -247,6 +253,8 @@ long fz_run_perf_counter(const struct fz_op *op, const struct fz_prog *p, int id
  * choices from rng (fz_scen_gen() says what the arguments are).
  */
 pid_t fz_scen_target(uint64_t *rng, uint64_t slot);
+/* up to us microseconds for fd to be readable (a target's overflow) */
+void fz_wait_event(int fd, long us);
 typedef void (*fz_scen_body)(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot,
 			     uint64_t which);
 void fz_scen_gen(uint64_t *rng, struct fz_op *op, int kinds);

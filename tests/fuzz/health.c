@@ -14,11 +14,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "health.h"
@@ -28,6 +30,18 @@
 
 static char saved[KNOBS_MAX][64];
 static int kmsg_fd = -1;
+
+/* what must be 0 once a program's processes are gone */
+static const char *const counts[] = {
+	"contexts_count", "task_sessions_count", "sys_sessions_count",
+	"task_hooks_count", "smpl_buffer_mem_cur",
+};
+#define NCOUNTS	(sizeof(counts) / sizeof(counts[0]))
+/*
+ * Opened once: read after every program, an open of each (a path walk, an
+ * allocation) cost more than the reads.
+ */
+static int count_fd[NCOUNTS] = { -1, -1, -1, -1, -1 };
 
 static int file_read(const char *path, char *buf, size_t len)
 {
@@ -65,6 +79,10 @@ void fz_check_init(void)
 		snprintf(path, sizeof(path), PFM_SYSFS "%s", fz_knob_file(i));
 		if (file_read(path, saved[i], sizeof(saved[i])))
 			saved[i][0] = '\0';
+	}
+	for (i = 0; i < (int)NCOUNTS; i++) {
+		snprintf(path, sizeof(path), PFM_SYSFS "%s", counts[i]);
+		count_fd[i] = open(path, O_RDONLY | O_CLOEXEC);
 	}
 	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kmsg_fd >= 0)
@@ -143,18 +161,33 @@ void fz_check_reap(void)
 		;
 }
 
-/* Sleeps between polls: 1 ms at first (most waits are short), then 10 ms. */
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/*
+ * Between polls: most waits are short (a task that must run once more, on the
+ * other CPU or after us), so first a yield, then 200 us, then 10 ms.
+ */
 static void poll_sleep(int k)
 {
-	usleep(k < 20 ? 1000 : 10000);
+	if (k < 10)
+		sched_yield();
+	else
+		usleep(k < 60 ? 200 : 10000);
 }
 
 int fz_check_group_dies(pid_t pgid, FILE *log, long id)
 {
+	struct timespec t0;
 	int i;
 
-	/* 30 s */
-	for (i = 0; i < 3000 + 20; i++) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; ms_since(&t0) < 30000; i++) {
 		kill(-pgid, SIGKILL);
 		fz_check_reap();
 		if (kill(-pgid, 0) < 0 && errno == ESRCH)
@@ -190,22 +223,37 @@ void fz_check_restore(void)
 	}
 }
 
+/* A count: read again through the fd opened once, else by its path. */
+static int count_read(int i, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+
+	if (count_fd[i] < 0) {
+		snprintf(path, sizeof(path), PFM_SYSFS "%s", counts[i]);
+		return file_read(path, buf, len);
+	}
+	n = pread(count_fd[i], buf, len - 1, 0);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
 int fz_check_nothing_left(FILE *log, long id, int wait_ms)
 {
-	static const char *const counts[] = {
-		"contexts_count", "task_sessions_count", "sys_sessions_count",
-		"task_hooks_count", "smpl_buffer_mem_cur",
-	};
-	char path[128], buf[32], what[256];
-	int i, k, left;
+	char buf[32], what[256];
+	struct timespec t0;
+	size_t i;
+	int k, left;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* contexts go at the last close, hooks when their thread runs: allow wait_ms */
-	for (k = 0; k <= (wait_ms + 180) / 10; k++) {
+	for (k = 0; k == 0 || ms_since(&t0) <= wait_ms; k++) {
 		left = 0;
 		what[0] = '\0';
-		for (i = 0; i < 5; i++) {
-			snprintf(path, sizeof(path), PFM_SYSFS "%s", counts[i]);
-			if (file_read(path, buf, sizeof(buf)) || atol(buf) == 0)
+		for (i = 0; i < NCOUNTS; i++) {
+			if (count_read(i, buf, sizeof(buf)) || atol(buf) == 0)
 				continue;
 			left = 1;
 			buf[strcspn(buf, "\n")] = '\0';

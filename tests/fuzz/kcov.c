@@ -57,6 +57,47 @@ size_t fz_kcov_npcs(void)
 	return npcs;
 }
 
+/*
+ * The table's PCs by hash, for kcov_collect(): a task's trace holds every PC
+ * of the kernel it reached, thousands per call, and only a few are perfmon's.
+ * Open addressing, a quarter full at most; each slot holds an index + 1.
+ */
+static uint32_t *pc_hash;
+static unsigned int pc_hash_bits;
+
+static size_t pc_slot(uint64_t pc)
+{
+	return (size_t)((pc * 0x9e3779b97f4a7c15ULL) >> (64 - pc_hash_bits));
+}
+
+static int pc_hash_build(void)
+{
+	size_t i, h, mask;
+
+	for (pc_hash_bits = 4; (1UL << pc_hash_bits) < 4 * npcs; pc_hash_bits++)
+		;
+	pc_hash = calloc(1UL << pc_hash_bits, sizeof(*pc_hash));
+	if (!pc_hash)
+		return -1;
+	mask = (1UL << pc_hash_bits) - 1;
+	for (i = 0; i < npcs; i++) {
+		for (h = pc_slot(pcs[i].pc); pc_hash[h]; h = (h + 1) & mask)
+			;
+		pc_hash[h] = (uint32_t)(i + 1);
+	}
+	return 0;
+}
+
+static long pc_index(uint64_t pc)
+{
+	size_t h, mask = (1UL << pc_hash_bits) - 1;
+
+	for (h = pc_slot(pc); pc_hash[h]; h = (h + 1) & mask)
+		if (pcs[pc_hash[h] - 1].pc == pc)
+			return (long)pc_hash[h] - 1;
+	return -1;
+}
+
 int fz_kcov_load(const char *table)
 {
 	char line[512], name[256];
@@ -96,27 +137,10 @@ int fz_kcov_load(const char *table)
 		return -1;
 	total = calloc(npcs, 1);
 	first = calloc(npcs, sizeof(*first));
-	if (!total || !first)
+	if (!total || !first || pc_hash_build())
 		return -1;
 	fz_cov_prog = mmap(NULL, npcs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	return fz_cov_prog == MAP_FAILED ? -1 : 0;
-}
-
-static long pc_index(uint64_t pc)
-{
-	size_t lo = 0, hi = npcs;
-
-	if (pc < pcs[0].pc || pc > pcs[npcs - 1].pc)
-		return -1;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (pcs[mid].pc < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < npcs && pcs[lo].pc == pc ? (long)lo : -1;
 }
 
 static void kcov_collect(void)

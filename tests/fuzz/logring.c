@@ -75,10 +75,17 @@ static char *map_ivshmem(size_t *size)
 			continue;
 		if (!fstat(fd, &st) && st.st_size > 0) {
 			p = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-			if (p == MAP_FAILED)
+			if (p == MAP_FAILED) {
 				p = NULL;
-			else
+			} else {
 				*size = st.st_size;
+				/*
+				 * Device memory: every fork would copy the page tables
+				 * of what the log has filled; the executors and the
+				 * programs' tasks never write it.
+				 */
+				madvise(p, st.st_size, MADV_DONTFORK);
+			}
 		}
 		close(fd);
 	}

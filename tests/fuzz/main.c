@@ -192,7 +192,14 @@ static int run_one(const struct fz_prog *p, long id)
 		fz_dump_timeout(fz_exec_pid(), logf, id);
 	}
 	if (r != FZ_EXEC_KEPT) {
-		fprintf(logf, "# executor retired: %c\n", why);
+		int st = fz_exec_status();
+
+		if (st != -1 && WIFSIGNALED(st))
+			fprintf(logf, "# executor retired: %c (signal %d)\n", why, WTERMSIG(st));
+		else if (st != -1)
+			fprintf(logf, "# executor retired: %c (exit %d)\n", why, WEXITSTATUS(st));
+		else
+			fprintf(logf, "# executor retired: %c\n", why);
 		nretired[(unsigned char)why]++;
 		if (retire_executor(id))
 			return -1;
@@ -206,10 +213,12 @@ static int run_one(const struct fz_prog *p, long id)
 	 * A kept executor closed what the program made; should something stay
 	 * counted, the executor goes too before the count is a leak.
 	 */
-	if (r == FZ_EXEC_KEPT && fz_check_nothing_left(NULL, id, 200) && retire_executor(id))
-		return -1;
-	if (fz_check_nothing_left(logf, id, 10000))
-		return -1;
+	if (r != FZ_EXEC_KEPT || fz_check_nothing_left(NULL, id, 200)) {
+		if (r == FZ_EXEC_KEPT && retire_executor(id))
+			return -1;
+		if (fz_check_nothing_left(logf, id, 10000))
+			return -1;
+	}
 	phase(PH_LEFT);
 	if (fz_check_kmsg(logf, id))
 		return -1;
@@ -391,6 +400,8 @@ int main(int argc, char **argv)
 		       fz_results[i][0], fz_results[i][1], fz_results[i][2] / 1000);
 	for (i = 0; i < PH_NR; i++)
 		printf("fuzz: time %-10s %8lu ms\n", ph_names[i], ph_us[i] / 1000);
+	printf("fuzz: time %-10s %8lu ms (of run: the executor putting itself back)\n",
+	       "put-back", fz_exec_putback_ms());
 	for (i = 0; i < 256; i++)
 		if (nretired[i])
 			printf("fuzz: executors retired (%c) %ld\n", i, nretired[i]);

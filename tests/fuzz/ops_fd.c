@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
@@ -27,8 +28,17 @@ static uint64_t gen_slot(uint64_t *rng)
 	return fz_one_in(rng, 4) ? fz_below(rng, FZ_FDS) : fz_below(rng, 4);
 }
 
-/* A blocking call gets 10 ms, then SIGALRM interrupts it. */
-void fz_alarm(int on)
+/*
+ * A blocking call gets 10 ms, then SIGALRM interrupts it.  The timer is the
+ * calling thread's and signals that thread alone: with the process's timer
+ * (setitimer), an async thread's disarm cancelled another thread's alarm,
+ * or its SIGALRM went to a thread not blocked, and the read blocked for good.
+ */
+static __thread timer_t alarm_timer;
+/* the thread that made it (a fork has none); minus it: the process's timer instead */
+static __thread pid_t alarm_tid;
+
+static void process_alarm(int on)
 {
 	struct itimerval it;
 
@@ -36,6 +46,37 @@ void fz_alarm(int on)
 	if (on)
 		it.it_value.tv_usec = 10000;
 	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+void fz_alarm(int on)
+{
+	struct itimerspec it;
+	struct sigevent sev;
+
+	if (!on) {
+		if (alarm_tid == gettid())
+			timer_delete(alarm_timer);
+		else if (alarm_tid == -gettid())
+			process_alarm(0);
+		alarm_tid = 0;
+		return;
+	}
+	if (alarm_tid != gettid()) {
+		memset(&sev, 0, sizeof(sev));
+		sev.sigev_notify = SIGEV_THREAD_ID;
+		sev.sigev_signo = SIGALRM;
+		sev._sigev_un._tid = gettid();	/* sigev_notify_thread_id */
+		if (timer_create(CLOCK_MONOTONIC, &sev, &alarm_timer)) {
+			/* no timer to be had: the process's, better than none */
+			alarm_tid = -gettid();
+			process_alarm(1);
+			return;
+		}
+		alarm_tid = gettid();
+	}
+	memset(&it, 0, sizeof(it));
+	it.it_value.tv_nsec = 10000000;
+	timer_settime(alarm_timer, 0, &it, NULL);
 }
 
 /* ---- perf_event_open ---------------------------------------------------- */

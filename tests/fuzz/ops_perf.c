@@ -284,7 +284,7 @@ static void ps_session(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot, int v
 {
 	struct perf_event_attr a, b;
 	struct ps_ring r1, r2, r3;
-	int fd, fd2 = -1, wfd = -1, rfd = -1, i, rounds, self = variant == PS_SELF ||
+	int fd, fd2 = -1, wfd = -1, rfd = -1, i, wait_ms, rounds, self = variant == PS_SELF ||
 		variant == PS_INHERIT;
 	pid_t pid = 0, child = -1;
 	uint64_t buf[64];
@@ -335,10 +335,17 @@ static void ps_session(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot, int v
 		if (self)
 			ps_work(rng, a.config);
 		else
-			fz_workload(4, 500 + fz_below(rng, 3000));
+			fz_wait_event(fd, 500 + fz_below(rng, 3000));
 		if (fz_one_in(rng, 3))
 			ps_ioctl(rng, fz_below(rng, 4) || fd2 < 0 ? fd : fd2, fz_below(rng, 2) ? fd : fd2);
-		poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, (int)fz_below(rng, 20));
+		/*
+		 * A wakeup may come while the target runs on: up to 4 ms more
+		 * of it (the wait above gave it its time to run already).
+		 * Nothing samples the caller while it waits, so it only asks
+		 * whether one came.
+		 */
+		wait_ms = (int)fz_below(rng, 20) / 4;
+		poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, self ? 0 : wait_ms);
 		ps_consume(rng, &r1);
 		ps_consume(rng, &r3);
 		if (fz_below(rng, 2) && read(fd, buf, 8 * (1 + fz_below(rng, 64))) < 0 &&

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -18,7 +20,9 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#include <linux/futex.h>
 
 #include "fuzz.h"
 
@@ -304,18 +308,27 @@ void fz_gen_child(uint64_t *rng, struct fz_op *op)
 
 long fz_run_child(const struct fz_op *op, const struct fz_prog *p, int idx)
 {
-	int k = (int)(op->a[0] % FZ_PROG_MAX);
+	int k = (int)(op->a[0] % FZ_PROG_MAX), execd[2] = { -1, -1 }, status;
 	struct fz_target *t = &fz.tgt[op->a[2] % FZ_TGTS];
 	pid_t pid;
 
+	/* a child that execs a target never ends: its exec closes this pipe */
+	if ((op->a[1] & 6) == 6 && pipe2(execd, O_CLOEXEC))
+		execd[0] = execd[1] = -1;
 	pid = fz_fork_task(op->a[1] & 1);
-	if (pid < 0)
-		return -errno;
 	if (!pid) {
 		fz_prog_run(p, idx + 1, idx + 1 + k);
 		if (op->a[1] & 4)
 			execl(fz.self_exe, fz.self_exe, "--fz-target", "4", (char *)NULL);
 		_exit(0);
+	}
+	status = pid < 0 ? -errno : 0;
+	if (execd[1] >= 0)
+		close(execd[1]);
+	if (pid < 0) {
+		if (execd[0] >= 0)
+			close(execd[0]);
+		return status;
 	}
 	if (!(op->a[1] & 2)) {
 		pthread_mutex_lock(&slots_lock);
@@ -325,22 +338,68 @@ long fz_run_child(const struct fz_op *op, const struct fz_prog *p, int idx)
 		pthread_mutex_unlock(&slots_lock);
 		return pid;
 	}
-	/* a child that execs a target never ends: a moment to get there */
-	return fz_wait_or_kill(pid, op->a[1] & 4 ? 30 : 200);
+	status = fz_wait_or_kill(pid, op->a[1] & 4 ? 30 : 200, execd[0]);
+	if (execd[0] >= 0)
+		close(execd[0]);
+	return status;
 }
 
-/* ticks of 1 ms for the child to finish, then SIGKILL wherever it is: it must die */
-int fz_wait_or_kill(pid_t pid, int ticks)
+/* *end: ms milliseconds from now */
+static void deadline(struct timespec *end, int ms)
 {
-	int status, i;
+	clock_gettime(CLOCK_MONOTONIC, end);
+	end->tv_sec += ms / 1000;
+	end->tv_nsec += (ms % 1000) * 1000000L;
+	if (end->tv_nsec >= 1000000000L) {
+		end->tv_sec++;
+		end->tv_nsec -= 1000000000L;
+	}
+}
 
-	for (i = 0; i < ticks; i++) {
+static long ms_left(const struct timespec *end)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (end->tv_sec - t.tv_sec) * 1000 + (end->tv_nsec - t.tv_nsec) / 1000000;
+}
+
+/*
+ * Up to ms milliseconds for the child to finish (or, with done >= 0, for done
+ * to read end of file: the child exec'd), then SIGKILL wherever it is: it must
+ * die.  Its exit wakes the wait (a pidfd), so a child that ends at once costs
+ * no more than its work.
+ */
+int fz_wait_or_kill(pid_t pid, int ms, int done)
+{
+	struct pollfd pfd[2];
+	struct timespec end;
+	int status, n = 0, i;
+	char c;
+
+	pfd[0] = (struct pollfd){ .fd = (int)syscall(SYS_pidfd_open, pid, 0), .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = done, .events = POLLIN };
+	deadline(&end, ms);
+	for (;;) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
-			return status;
-		fz_workload(4, 1000);
+			goto out;
+		if (n || ms_left(&end) <= 0)
+			break;
+		if (pfd[0].fd < 0) {
+			/* no pidfd: a millisecond at a time */
+			fz_workload(4, 1000);
+			continue;
+		}
+		/* signals (SIGALRM, SIGIO) end a poll early: it goes on until the end */
+		i = poll(pfd, done >= 0 ? 2 : 1, (int)ms_left(&end));
+		if (i > 0 && pfd[1].revents && read(done, &c, 1) <= 0)
+			n = 1;
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
+out:
+	if (pfd[0].fd >= 0)
+		close(pfd[0].fd);
 	return status;
 }
 
@@ -348,9 +407,22 @@ int fz_async_live;
 
 void fz_targets_end(void)
 {
+	struct fz_target *t;
 	int i;
 
 	pthread_mutex_lock(&slots_lock);
+	/* all told first, then waited for: their exits overlap */
+	for (i = 0; i < FZ_TGTS; i++) {
+		t = &fz.tgt[i];
+		if (!t->tid)
+			continue;
+		if (t->is_thread) {
+			t->stop = 1;
+			syscall(SYS_tgkill, getpid(), t->tid, SIGUSR1);
+		} else {
+			kill(t->tid, SIGKILL);
+		}
+	}
 	for (i = 0; i < FZ_TGTS; i++)
 		target_end(&fz.tgt[i]);
 	pthread_mutex_unlock(&slots_lock);
@@ -369,8 +441,28 @@ static void *async_thread(void *arg)
 	if (fz_cov_task_start)
 		fz_cov_task_start();
 	fz_prog_run(a.p, a.from, a.to);
-	__atomic_fetch_sub(&fz_async_live, 1, __ATOMIC_RELEASE);
+	/* the executor waits for the count to reach 0 (fz_async_wait()) */
+	if (__atomic_sub_fetch(&fz_async_live, 1, __ATOMIC_RELEASE) == 0)
+		syscall(SYS_futex, &fz_async_live, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 	return NULL;
+}
+
+int fz_async_wait(int ms)
+{
+	struct timespec end, ts;
+	long left;
+	int v;
+
+	deadline(&end, ms);
+	while ((v = __atomic_load_n(&fz_async_live, __ATOMIC_ACQUIRE)) > 0) {
+		left = ms_left(&end);
+		if (left <= 0)
+			return -1;
+		ts.tv_sec = left / 1000;
+		ts.tv_nsec = (left % 1000) * 1000000L;
+		syscall(SYS_futex, &fz_async_live, FUTEX_WAIT_PRIVATE, v, &ts, NULL, 0);
+	}
+	return 0;
 }
 
 /* a0 nested operations: a new thread runs them while the program goes on */

@@ -29,12 +29,15 @@ enum { SC_OVFL, SC_SETS, SC_CPU, SC_PERF, SC_NR };
 
 #define SC_COUNTERS	3
 
-/* Reads the queued messages (a blocking read is cut at 50 ms); how many. */
+/*
+ * Reads the queued messages (a blocking read is cut at 10 ms); how many.  The
+ * fd is left blocking or not as asked.
+ */
 static int sc_drain(int fd, int block)
 {
 	union pfarg_msg msg;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int n = 0, fl = fcntl(fd, F_GETFL);
+	int n = 0, fl = fcntl(fd, F_GETFL), asked = block;
 
 	if (fl < 0)
 		return 0;
@@ -48,8 +51,30 @@ static int sc_drain(int fd, int block)
 		fz_alarm(0);
 		if (r != sizeof(msg) || ++n >= 16)
 			break;
+		/*
+		 * One read waits for a message; the others take what is queued: a
+		 * thread held by NOTIFY_BLOCK sends no other until its restart,
+		 * and a second blocking read would only wait for the alarm.
+		 */
+		if (block) {
+			fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+			block = 0;
+		}
 	}
+	if (asked && !block)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	return n;
+}
+
+/*
+ * Up to us microseconds for a target to run: a message (an overflow it
+ * caused) ends the wait early, where a sleep would always wait the whole time.
+ */
+void fz_wait_event(int fd, long us)
+{
+	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = us % 1000000 * 1000 };
+
+	ppoll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, &ts, NULL);
 }
 
 /* The counters of set 'set': events, overflow a few events away. */
@@ -167,7 +192,7 @@ static void sc_ovfl(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 		if (self)
 			fz_workload(0, 1 + fz_below(rng, 100));
 		else
-			fz_workload(4, 500 + fz_below(rng, 2000));
+			fz_wait_event(fd, 500 + fz_below(rng, 2000));
 		if (fz_one_in(rng, 6) && !self)
 			fz_run_signal(&(struct fz_op){ .a = { tgt_slot % FZ_TGTS,
 					fz_below(rng, 2), FZ_TGT_SLOT } }, NULL, 0);
@@ -221,7 +246,10 @@ static void sc_sets(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 	else
 		pfm_start(fd, 0);
 	for (i = 0; i < 1 + (int)fz_below(rng, 4); i++) {
-		fz_workload(self ? 0 : 4, self ? 50 + fz_below(rng, 300) : 1500);
+		if (self)
+			fz_workload(0, 50 + fz_below(rng, 300));
+		else
+			fz_wait_event(fd, 1500);
 		sc_drain(fd, 0);
 		if (fz_one_in(rng, 2))
 			pfm_start(fd, PFM_STARTFL_RESTART);
@@ -280,7 +308,11 @@ static void sc_cpu(uint64_t *rng, uint64_t fd_slot)
 		pfm_start(fd, PFM_STARTFL_RESTART);
 	}
 	sc_read_pmds(fd, 0);
-	if (cpu && fz_below(rng, 2)) {
+	/*
+	 * A CPU going offline and back is slow (every CPU stopped, every
+	 * subsystem's callbacks): one session in eight.
+	 */
+	if (cpu && fz_one_in(rng, 8)) {
 		/* off this CPU first: the offline moves everything else away */
 		CPU_ZERO(&set);
 		CPU_SET(0, &set);
@@ -409,7 +441,7 @@ long fz_scen_run(const struct fz_op *op, fz_scen_body body)
 		if (pid < 0)
 			return -errno;
 		if (pid)
-			return fz_wait_or_kill(pid, 300);
+			return fz_wait_or_kill(pid, 300, -1);
 	}
 	body(&rng, slot, op->a[2], op->a[3]);
 	if (op->a[4] == 1)

@@ -13,9 +13,10 @@
  * The log's format, first in its header line: 2 added the scenario operation,
  * plausible perf_event attrs (bit 0 of perf_open's seed) and the "mux" format
  * (create's a2 = 4); 3 perf_op's set_bpf, query_bpf and filter_string (a1
- * picks among more).  A log of another version replays with a warning.
+ * picks among more); 4 a CPU scenario's seed offlines its CPU one time in
+ * eight, not two.  A log of another version replays with a warning.
  */
-#define FZ_LOG_VERSION	3
+#define FZ_LOG_VERSION	4
 
 void fz_prog_gen(uint64_t *rng, struct fz_prog *p);
 /* other: a second corpus program to splice from, or NULL */
