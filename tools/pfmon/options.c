@@ -59,7 +59,7 @@ static void usage(FILE *f)
 "  -e EV[,EV|{EV,EV}]  events (groups in braces share an event set)\n"
 "  -u, -k              count at user level (the default), at kernel level\n"
 "  -p PID, -t TID      count running processes (all their threads, new ones\n"
-"                      too), threads\n"
+"                      too), threads (and what they create)\n"
 "  -a, -C 0,2-3        count whole CPUs (until the command ends, or ^C)\n"
 "  -i, --no-inherit    not the new threads and processes (of a command, -p, -t)\n"
 "  --per-thread        each thread's counts apart, with what it creates\n"
