@@ -135,6 +135,15 @@ pid=$!
 out=$($P --per-thread -j -e syscalls -p $pid) || fail "pfmon --per-thread -j: $?"
 [ "$(echo "$out" | grep -c '^{"thread" : "workload-[0-9]*", "counter-value" : ')" -eq 2 ] ||
 	fail "--per-thread -j"
+# perf's title for -p and -t, with the ids as given
+$W -w 500 -s 10 &
+pid=$!
+out=$($P -e syscalls -p $pid) || fail "pfmon -p: $?"
+echo "$out" | grep -q "^ Performance counter stats for process id '$pid':$" || fail "the title of -p"
+$W -w 500 -s 10 &
+pid=$!
+out=$($P -e syscalls -t $pid) || fail "pfmon -t: $?"
+echo "$out" | grep -q "^ Performance counter stats for thread id '$pid':$" || fail "the title of -t"
 # -i, perf's --no-inherit
 out=$($P -i -x ';' -e syscalls -- $W -s 5000 -f 2) || fail "pfmon -i: $?"
 in_range "$(csv syscalls 1)" 5016 5030 || fail "-i: $(csv syscalls 1)"
