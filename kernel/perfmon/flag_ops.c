@@ -155,3 +155,13 @@ void pfm_flag_ops_setinfo(struct pfm_context *ctx, struct pfarg_setinfo *req, un
 		if (ops->setinfo)
 			ops->setinfo(ctx, req, n);
 }
+
+void pfm_flag_ops_pmcs(struct pfm_context *ctx, const struct pfarg_pmc *vec, unsigned int n)
+{
+	const struct pfm_flag_ops *ops;
+	int i;
+
+	pfm_for_each_flag_ops(i, ops, ctx->flags)
+		if (ops->pmcs)
+			ops->pmcs(ctx, vec, n);
+}

@@ -18,6 +18,7 @@ void pfm_flag_ops_stop(struct pfm_context *ctx);
 void pfm_flag_ops_close(struct pfm_context *ctx);
 void pfm_flag_ops_read(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n);
 void pfm_flag_ops_setinfo(struct pfm_context *ctx, struct pfarg_setinfo *req, unsigned int n);
+void pfm_flag_ops_pmcs(struct pfm_context *ctx, const struct pfarg_pmc *vec, unsigned int n);
 
 /* The flags whose layer adds to a user's reads: such a context is read the long way. */
 extern u32 pfm_flags_read;

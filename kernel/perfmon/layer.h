@@ -217,6 +217,8 @@ void pfm_thread_ops_clear(const struct pfm_task_ops *ops);
  *           read the long way (rw_user.c).
  *   setinfo after pfm_getinfo_evtsets() filled its n entries: it may add to
  *           their set_act_duration.
+ *   pmcs    after a pfm_write_pmcs() of n requests in vec (kernel memory, as
+ *           applied) succeeded, whoever called it.
  * Each op may be NULL.  A second layer for the same flag is -EBUSY.
  */
 struct pfm_flag_ops {
@@ -229,6 +231,7 @@ struct pfm_flag_ops {
 	void (*close)(struct pfm_context *ctx);
 	void (*read)(struct pfm_context *ctx, struct pfm_pmd_read *rd, unsigned int n);
 	void (*setinfo)(struct pfm_context *ctx, struct pfarg_setinfo *req, unsigned int n);
+	void (*pmcs)(struct pfm_context *ctx, const struct pfarg_pmc *vec, unsigned int n);
 };
 int pfm_flag_ops_register(const struct pfm_flag_ops *ops);
 void pfm_flag_ops_unregister(const struct pfm_flag_ops *ops);

@@ -11,6 +11,7 @@
 #include "ctx.h"
 #include "smpl.h"
 #include "env.h"
+#include "flag_ops.h"
 #include "pmu_state.h"
 #include "pmu_type.h"
 #include "rw.h"
@@ -238,6 +239,7 @@ long pfm_write_pmcs_clocked(struct pfm_context *ctx, void *vec, unsigned int n,
 		goto err_keyed;
 	pfm_sw_keyed_write_replace(ctx, req, n);
 	pfm_run_on_state(ctx, pfm_apply_pmcs, &a);
+	pfm_flag_ops_pmcs(ctx, req, n);	/* a layer's copies of the context (flag_ops.c) */
 	return 0;
 
 err_keyed:

@@ -39,6 +39,20 @@ void group_comm(int g)
 	fclose(f);
 }
 
+/*
+ * The name the kernel gives a thread at the exec of path: its last component,
+ * as long as a comm holds.
+ */
+void group_name(int g, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	if (opts.aggr != AGGR_THREAD)
+		return;
+	snprintf(groups[g].out.comm, sizeof(groups[g].out.comm), "%.15s",
+		 base ? base + 1 : path);
+}
+
 /* The group of a thread or CPU, made on first use. */
 int group_of(long target)
 {

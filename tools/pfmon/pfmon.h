@@ -159,6 +159,7 @@ void *pfmon_grow(void *p, int n, size_t size);	/* room for n + 1, or exit */
 /* groups.c: target.c's groups (what is printed apart), by index */
 int group_of(long target);
 void group_comm(int g);
+void group_name(int g, const char *path);
 void groups_free(void);
 struct pfmon_count *group_retired(int g);
 struct pfmon_count *group_counts(int g);

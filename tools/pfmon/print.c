@@ -268,6 +268,28 @@ static void lines(struct where *w, const struct pfmon_group *g, int n, double el
 	free(order);
 }
 
+/* perf's "process id '1,2'" or "thread id '3'": the ids -p (tid 0) or -t (1) named */
+static void print_ids(FILE *f, int tid)
+{
+	const char *sep = "";
+	int i, any = 0;
+
+	for (i = 0; i < opts.npids; i++)
+		any |= opts.pid_is_tid[i] == tid;
+	if (!any)
+		return;
+	for (i = 0; i < opts.npids; i++)
+		any &= opts.pid_is_tid[i] == tid;
+	fprintf(f, "%s%s id '", tid && !any ? " and " : "", tid ? "thread" : "process");
+	for (i = 0; i < opts.npids; i++) {
+		if (opts.pid_is_tid[i] != tid)
+			continue;
+		fprintf(f, "%s%d", sep, opts.pids[i]);
+		sep = ",";
+	}
+	fputc('\'', f);
+}
+
 void print_interval(const struct pfmon_group *g, int n, uint64_t at_ns)
 {
 	static int printed;
@@ -337,8 +359,8 @@ void print_counts(const struct pfmon_count *const *runs, int nruns,
 				fprintf(f, "%s%s", a == opts.argv ? "" : " ", *a);
 			fputc('\'', f);
 		} else if (opts.npids) {
-			fprintf(f, "%s %d%s", opts.pid_is_tid[0] ? "thread" : "process",
-				opts.pids[0], opts.npids > 1 ? " and others" : "");
+			print_ids(f, 0);
+			print_ids(f, 1);
 		}
 		if (opts.ncpus)
 			fprintf(f, "%s%d CPU%s", opts.argv ? " on " : "", opts.ncpus,

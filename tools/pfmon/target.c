@@ -27,14 +27,22 @@
  * warning at the end.  The run ends when every thread of the process has
  * ended (its pidfd says so: /proc still lists a zombie leader), or at ^C.
  *
+ * -t counts the threads named the same way, each with what it creates.
+ *
  * A read of an inherit context has its live children's counts, and its sets'
  * durations (pfm_getinfo_evtsets()) are its family's: -I reads it as any other.
  *
+ * --per-thread is perf stat's: a line per thread pfmon attached a context to
+ * (a command's first thread, each thread -p found, each -t), into which what
+ * it creates is counted, as perf's inherited events fold into the thread of
+ * its thread map that created them.  A thread keeps the name it had when
+ * pfmon found it, as perf's thread map does; a command, the name its exec
+ * gives it.
+ *
  * What the kernel's inheritance cannot give is still done with ptrace,
  * PTRACE_O_TRACEFORK, VFORK and CLONE, each new thread or process getting its
- * own context from pfmon before its first instruction: --per-thread (a line per
- * thread), sampling and several sets (a sampling format, which an inherit
- * context cannot have).  The command then stops at a SIGSTOP it sends itself
+ * own context from pfmon before its first instruction: sampling and several
+ * sets (a sampling format, which an inherit context cannot have).  The command then stops at a SIGSTOP it sends itself
  * before exec, so that its context is attached and started before the exec.
  * -p then attaches a context to each thread in /proc/PID/task and takes it with
  * PTRACE_SEIZE, which neither stops nor signals it, with the same options, and
@@ -43,7 +51,8 @@
  * may count but not seize (one a debugger traces already) is then counted
  * without its new threads, with a warning.
  * With --no-inherit only the command's first thread, or the threads -p finds at
- * the start, are counted.  -t counts the threads named, and only them.
+ * the start, or the threads -t names, are counted; so are -t's with sampling or
+ * several sets.
  *
  * A context whose thread ends (the kernel queues PFM_MSG_END) is read and
  * closed then: its counts join the retired ones of its group, and its fd and
@@ -125,7 +134,7 @@ static uint64_t now_ns(void)
 static int kernel_inherit(void)
 {
 	return (opts.argv || opts.npids) && opts.inherit && !opts.ncpus &&
-	       opts.aggr != AGGR_THREAD && !opts.smpl_period && opts.nsets <= 1;
+	       !opts.smpl_period && opts.nsets <= 1;
 }
 
 #define INHERIT_LOST	"/sys/kernel/perfmon/inherit_lost_count"
@@ -249,7 +258,9 @@ static void ctx_read(struct tctx *t, struct pfmon_count *c, int final)
 
 static void ctx_retire(int i)
 {
-	group_comm(ctxs[i].grp);
+	/* an inherit context's thread keeps its first name (see above) */
+	if (!ctxs[i].inherit)
+		group_comm(ctxs[i].grp);
 	ctx_read(&ctxs[i], group_retired(ctxs[i].grp), 1);
 	if (ctxs[i].smpl)
 		smpl_close(ctxs[i].smpl);
@@ -543,7 +554,7 @@ static void attach_pids(void)
 	seizing = 0;
 	for (i = 0; i < opts.npids; i++) {
 		if (opts.pid_is_tid[i]) {
-			ctx_open(opts.pids[i], 1, 0);
+			ctx_open(opts.pids[i], 1, kernel_inherit());
 			continue;
 		}
 		if (!opts.inherit) {
@@ -657,6 +668,9 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 	attach_pids();
 	if (opts.argv && !opts.ncpus && child > 0 && (ntracees || go >= 0))
 		ctx_open(child, 1, go >= 0);
+	/* not traced: the name its exec will give it */
+	if (go >= 0 && nctx)
+		group_name(group_of(child), opts.argv[0]);
 	start = now_ns();
 	last_tick = start;
 	if (opts.interval_ms)

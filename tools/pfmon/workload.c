@@ -3,7 +3,7 @@
  * workload: make known amounts of software events, for pfmon demos.
  *
  *   workload [-w ms_wait] [-s N_syscalls] [-p N_pages] [-R N_rounds] [-t ms_spin]
- *            [-l ms_sleep] [-f N_processes] [-T N_threads [-e]]
+ *            [-l ms_sleep] [-f N_processes] [-T N_threads [-e]] [-E N_threads]
  *
  * In that order: ms asleep before anything (time for pfmon -p to attach), N
  * getppid() system calls then N page faults on fresh anonymous pages (-R times
@@ -12,7 +12,9 @@
  * the wait) is done again by each of N child processes, then by each of N
  * threads, one after the other.  -e: the first thread ends (pthread_exit) once
  * it has started the threads, which run together, the process ending with the
- * last of them.  It prints nothing, so that its own system calls stay few and
+ * last of them.  -E: N more threads, started before the wait, each of which
+ * waits too, then does the same work alongside the first thread, which joins
+ * them at the end: a process with threads for pfmon -p to find.  It prints nothing, so that its own system calls stay few and
  * the requested ones stand out.
  */
 #define _GNU_SOURCE
@@ -32,7 +34,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: workload [-w ms_wait] [-s N_syscalls] [-p N_pages] "
 			"[-R N_rounds] [-t ms_spin] [-l ms_sleep] [-f N_processes] "
-			"[-T N_threads [-e]]\n");
+			"[-T N_threads [-e]] [-E N_threads]\n");
 	exit(2);
 }
 
@@ -114,7 +116,7 @@ __attribute__((noinline)) static void do_sleep(long ms)
 		;
 }
 
-static long nsys, npages, rounds = 1, spin, sleep_ms;
+static long nsys, npages, rounds = 1, spin, sleep_ms, wait_ms;
 
 static void *work(void *arg)
 {
@@ -129,14 +131,20 @@ static void *work(void *arg)
 	return arg;
 }
 
+static void *early(void *arg)
+{
+	do_sleep(wait_ms);
+	return work(arg);
+}
+
 int main(int argc, char **argv)
 {
-	long wait_ms = 0, nproc = 0, nthr = 0, early_exit = 0, i;
-	pthread_t t;
+	long nproc = 0, nthr = 0, nearly = 0, early_exit = 0, i;
+	pthread_t t, *et;
 	pid_t pid;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "w:s:p:R:t:l:f:T:e")) != -1) {
+	while ((opt = getopt(argc, argv, "w:s:p:R:t:l:f:T:eE:")) != -1) {
 		switch (opt) {
 		case 'w':
 			wait_ms = number(optarg);
@@ -165,13 +173,25 @@ int main(int argc, char **argv)
 		case 'e':
 			early_exit = 1;
 			break;
+		case 'E':
+			nearly = number(optarg);
+			break;
 		default:
 			usage();
 		}
 	}
-	if (optind != argc || (early_exit && !nthr))
+	if (optind != argc || (early_exit && !nthr) || (early_exit && nearly))
 		usage();
 
+	et = calloc(nearly, sizeof(*et));
+	if (nearly && !et)
+		return 1;
+	for (i = 0; i < nearly; i++) {
+		if (pthread_create(&et[i], NULL, early, NULL)) {
+			fprintf(stderr, "workload: pthread_create failed\n");
+			return 1;
+		}
+	}
 	if (wait_ms)
 		do_sleep(wait_ms);
 	work(NULL);
@@ -197,5 +217,7 @@ int main(int argc, char **argv)
 	}
 	if (early_exit)
 		pthread_exit(NULL);
+	for (i = 0; i < nearly; i++)
+		pthread_join(et[i], NULL);
 	return 0;
 }

@@ -116,6 +116,16 @@
  * kernel, an inheritor: the opened context's event sets and PMCs as they are at
  * the fork, its used PMDs at 0 without flags or reset values, started if the
  * opened context is.  An inheritor has no fd and is never visible to user space.
+ * - An inheritor switches its own sets, by their flags and timeouts, set 0's
+ *   included (PFM_SETFL_TIME_SWITCH; its PMDs have no reg_ovfl_switch_cnt, so
+ *   PFM_SETFL_OVFL_SWITCH never switches it), and is folded set by set.
+ * - pfm_write_pmcs() on the opened context, once it succeeded, is applied to every
+ *   live inheritor too, as perf_events' PERF_EVENT_IOC_MODIFY_ATTRIBUTES reaches an
+ *   event's inherited copies (an inheritor that cannot take it, its hardware
+ *   counters held elsewhere, keeps the PMCs it had).  A write that fails changes
+ *   no inheritor.  pfm_write_pmds(), pfm_create_evtsets() and pfm_delete_evtsets()
+ *   change the opened context only, as PERF_EVENT_IOC_PERIOD changes the parent
+ *   event only: an inheritor's PMDs are its own until folded.
  * - When an inheritor's thread exits, its PMDs are added into the opened context's
  *   PMDs of the same set and number (64-bit arithmetic, no overflow taken for the
  *   sum; a set or PMD the opened context no longer has is not counted).  A child
@@ -140,7 +150,11 @@
  *   inheritors' PMDs carry no PFM_PMDFL_* flag, so their counts never notify.
  *   PFM_FL_INHERIT with PFM_FL_SYSTEM_WIDE, PFM_FL_NOTIFY_BLOCK or PFM_FL_SMPL_FMT
  *   is EINVAL, and so is the flag on a kernel built without the layer that serves
- *   it.
+ *   it.  A sampling format is refused because its protocol is one context's: a
+ *   full buffer masks the context that overflowed and notifies its controller,
+ *   which an inheritor does not have, and the mux format's log follows one
+ *   thread's set switches; perf_events' inherited events instead write into the
+ *   parent's ring and drop what does not fit, which no perfmon format does.
  * - Inheritors count against their user's ctx_per_user_max as any context, and
  *   show in contexts_count and inherit_contexts_count.  A new thread that cannot
  *   have one (the limit, no memory, a context of its own already) is created all

@@ -203,6 +203,41 @@ static void pfm_inh_stop(struct pfm_context *ctx)
 	}
 }
 
+/*
+ * A PMC write on the opened context reaches the live inheritors, as perf_events'
+ * PERF_EVENT_IOC_MODIFY_ATTRIBUTES reaches an event's inherited copies: a family
+ * counts one thing.  Their sets are the opened context's (sets change only while
+ * it is unloaded, which ends the family), so what it took they take; one that
+ * cannot (the hardware counters held elsewhere) keeps the PMCs it had.
+ */
+static void pfm_inh_pmcs(struct pfm_context *ctx, const struct pfarg_pmc *vec, unsigned int n)
+{
+	struct pfm_inh_family *fam = pfm_inh_family_find(ctx, false);
+	struct pfarg_pmc *tmp, one;
+	struct pfm_inh_thread *th;
+	unsigned int k;
+
+	if (!fam || list_empty(&fam->members))
+		return;
+	/* the core's writes take a vector they may write into: a copy each time */
+	tmp = kmalloc_array(n, sizeof(*tmp), GFP_KERNEL | __GFP_NOWARN);
+	list_for_each_entry(th, &fam->members, entry) {
+		mutex_lock_nested(pfm_ctx_mutex(th->ctx), SINGLE_DEPTH_NESTING);
+		if (tmp) {
+			memcpy(tmp, vec, n * sizeof(*tmp));
+			pfm_write_pmcs(th->ctx, tmp, n);
+		} else {
+			/* no memory for a copy: one request at a time, from the stack */
+			for (k = 0; k < n; k++) {
+				one = vec[k];
+				pfm_write_pmcs(th->ctx, &one, 1);
+			}
+		}
+		mutex_unlock(pfm_ctx_mutex(th->ctx));
+	}
+	kfree(tmp);
+}
+
 static const struct pfm_flag_ops pfm_inh_flag_ops = {
 	.flag = PFM_FL_INHERIT,
 	.check = pfm_inh_check,
@@ -213,6 +248,7 @@ static const struct pfm_flag_ops pfm_inh_flag_ops = {
 	.close = pfm_inh_family_end,
 	.read = pfm_inh_read,
 	.setinfo = pfm_inh_setinfo,
+	.pmcs = pfm_inh_pmcs,
 };
 
 int pfm_inh_family_init(void)

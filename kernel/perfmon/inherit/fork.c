@@ -23,7 +23,11 @@ struct pfm_inh_fork {
 	struct pfm_inh_family *fam;
 };
 
-/* The opened context's sets but set 0, which every context has; both mutexes held. */
+/*
+ * The opened context's sets, set 0 too: every context has one, but its flags and
+ * timeout are the opened one's to give (without them an inheritor would never
+ * switch away from it).  Both mutexes held.
+ */
 static long pfm_inh_copy_sets(struct pfm_context *from, struct pfm_context *to)
 {
 	struct pfarg_setdesc d;
@@ -31,8 +35,6 @@ static long pfm_inh_copy_sets(struct pfm_context *from, struct pfm_context *to)
 	long ret;
 
 	pfm_for_each_set(from, set) {
-		if (!set->id)
-			continue;
 		memset(&d, 0, sizeof(d));
 		d.set_id = set->id;
 		d.set_flags = set->flags;

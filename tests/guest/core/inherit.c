@@ -43,35 +43,6 @@ static int inherit_ctx(void)
 	return fd;
 }
 
-/* Polls a count for up to 5 s until it is want; its last value. */
-static long wait_count(const char *path, long want)
-{
-	long v = ck_sysfs_read_long(path);
-	int i;
-
-	for (i = 0; i < 500 && v != want; i++) {
-		usleep(10000);
-		v = ck_sysfs_read_long(path);
-	}
-	return v;
-}
-
-static pid_t raw_fork(void)
-{
-	return syscall(SYS_fork);
-}
-
-static void raw_wait(pid_t pid)
-{
-	syscall(SYS_wait4, pid, NULL, 0, NULL);
-}
-
-static void __attribute__((noreturn)) raw_exit(void)
-{
-	for (;;)
-		syscall(SYS_exit_group, 0);
-}
-
 /* n children of k getppid() each; what the window counts */
 static uint64_t fork_children(int n, long k)
 {
@@ -105,7 +76,7 @@ START_TEST(test_children_exact)
 	ck_assert_int_eq(rt, 0);
 	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(0)), want);
 	close(fd);
-	ck_assert_int_eq(wait_count(INH_CONTEXTS, 0), 0);
+	ck_assert_int_eq(wait_sysfs_long(INH_CONTEXTS, 0), 0);
 }
 END_TEST
 
@@ -198,7 +169,7 @@ START_TEST(test_threads_exact)
 	ck_assert_int_eq(rs, 0);
 	ck_assert_int_eq(rt, 0);
 	/* the folds come after the joins: stopped, the waiting counts nothing */
-	ck_assert_int_eq(wait_count(INH_CONTEXTS, 0), 0);
+	ck_assert_int_eq(wait_sysfs_long(INH_CONTEXTS, 0), 0);
 	/* each clone, each futex wait, the stop; each thread's k and exit */
 	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(0)), n + waits + 1 + n * (k + 1));
 	close(fd);
@@ -266,13 +237,13 @@ START_TEST(test_close_sleeping_child)
 		for (;;)
 			pause();
 	}
-	ck_assert_int_eq(wait_count(INH_CONTEXTS, 1), 1);
+	ck_assert_int_eq(wait_sysfs_long(INH_CONTEXTS, 1), 1);
 	close(fd);
 	ck_assert_int_eq(ck_sysfs_read_long(INH_CONTEXTS), 0);
 	ck_assert_ok(kill(pid, SIGKILL));
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_int_eq(wait_count(CONTEXTS, ctxs), ctxs);
-	ck_assert_int_eq(wait_count(HOOKS, hooks), hooks);
+	ck_assert_int_eq(wait_sysfs_long(CONTEXTS, ctxs), ctxs);
+	ck_assert_int_eq(wait_sysfs_long(HOOKS, hooks), hooks);
 }
 END_TEST
 

@@ -98,6 +98,33 @@ static long op_write_pmcs(struct fenv *e)
 	return pfm_write_pmcs(e->fd[0], pmcs, sizeof(pmcs));
 }
 
+/*
+ * An inherit context loaded on self with a child forked since, so that its PMC
+ * writes reach a live inheritor: the child waits in a read until the runner's
+ * end closes the pipe.
+ */
+static int setup_inherit_child(struct fenv *e)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (counters_ctx(e, PFM_FL_INHERIT, true) || pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		close(p[1]);
+		while (read(p[0], &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(p[0]);
+	e->fd[1] = p[1];
+	return wait_blocked_read(pid, p[0]);
+}
+
 static long op_write_pmds(struct fenv *e)
 {
 	return pfm_write_pmds(e->fd[0], pmds, sizeof(pmds));
@@ -305,6 +332,7 @@ const struct fcase fcases_core[] = {
 	FCASE("ctx_create_smpl", 0, NULL, op_create_smpl, NULL, check_fd),
 	FCASE("ctx_create_cpu", 0, NULL, op_create_sys, NULL, check_fd),
 	FCASE("write_pmcs", 0, setup_ctx, op_write_pmcs, state_pmds, NULL),
+	FCASE("write_pmcs_inherit", 0, setup_inherit_child, op_write_pmcs, state_pmds, NULL),
 	FCASE("write_pmds", FC_SHORT, setup_ctx, op_write_pmds, state_pmds, NULL),
 	FCASE("write_pmds_loaded", 0, setup_loaded, op_write_pmds, state_pmds, NULL),
 	FCASE("write_smpl_pmd", 0, setup_smpl_loaded, op_write_smpl_pmd, NULL, NULL),

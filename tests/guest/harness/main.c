@@ -77,6 +77,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pfm_attach_suite());
 	srunner_add_suite(sr, pfm_lifecycle_suite());
 	srunner_add_suite(sr, pfm_inherit_suite());
+	srunner_add_suite(sr, pfm_inherit_regs_suite());
 	srunner_add_suite(sr, pfm_access_suite());
 	srunner_add_suite(sr, pfm_cpu_suite());
 	srunner_add_suite(sr, pfm_sets_suite());

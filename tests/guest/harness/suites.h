@@ -18,6 +18,7 @@ Suite *pfm_door_suite(void);		/* door.c: syscalls or /dev/perfmon */
 Suite *pfm_attach_suite(void);		/* attach.c: contexts on other processes */
 Suite *pfm_lifecycle_suite(void);	/* lifecycle.c: exit, fork, exec, close */
 Suite *pfm_inherit_suite(void);		/* inherit.c: PFM_FL_INHERIT, children and threads */
+Suite *pfm_inherit_regs_suite(void);	/* inherit_regs.c: inheritors' sets, PMC writes after a fork */
 Suite *pfm_access_suite(void);		/* access.c: who may do what, limits */
 Suite *pfm_cpu_suite(void);		/* cpu.c: system-wide sessions, hotplug */
 Suite *pfm_sets_suite(void);		/* sets.c: event sets, multiplexing */

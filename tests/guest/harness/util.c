@@ -654,3 +654,31 @@ int child_syscall_ctx_on(pid_t pid)
 	child_expect(pfm_start(fd, 0), 0);
 	return fd;
 }
+
+long wait_sysfs_long(const char *path, long want)
+{
+	long v = ck_sysfs_read_long(path);
+	int i;
+
+	for (i = 0; i < 500 && v != want; i++) {
+		usleep(10000);
+		v = ck_sysfs_read_long(path);
+	}
+	return v;
+}
+
+pid_t raw_fork(void)
+{
+	return syscall(SYS_fork);
+}
+
+void raw_wait(pid_t pid)
+{
+	syscall(SYS_wait4, pid, NULL, 0, NULL);
+}
+
+void raw_exit(void)
+{
+	for (;;)
+		syscall(SYS_exit_group, 0);
+}

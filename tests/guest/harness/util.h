@@ -90,6 +90,13 @@ const struct pfm_counts_page *ck_map_counts(int fd);
 int sysfs_read(const char *path, char *buf, size_t len);
 int sysfs_write(const char *path, const char *s);
 long ck_sysfs_read_long(const char *path);
+/* Polls a count in sysfs for up to 5 s until it is want; its last value. */
+long wait_sysfs_long(const char *path, long want);
+
+/* fork, wait4 and exit_group as bare system calls: a libc adds none of its own */
+pid_t raw_fork(void);
+void raw_wait(pid_t pid);
+void raw_exit(void) __attribute__((noreturn));
 
 /* The tracefs id of the tracepoint syscalls:ev, or -1. */
 long tracefs_syscall_id(const char *ev);

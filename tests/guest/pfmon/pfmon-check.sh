@@ -47,21 +47,29 @@ echo "$out" | grep -Eq " msec task-clock +# .* CPUs utilized" || fail "task-cloc
 out=$(/bin/pfmon -e syscalls -- $W -s 5000 -f 2) || fail "pfmon exited with $?"
 sys=$(count syscalls)
 in_range "$sys" 15020 15040 || fail "syscalls with 2 child processes: $sys"
-# the kernel's inheritance (PFM_FL_INHERIT) counts exactly what pfmon's own
-# contexts on each thread count (--per-thread, which follows them with ptrace):
-# the sum of the per-thread lines
-per_thread_sum() {
+# --per-thread, as perf stat's: a line for the command's thread, named as its exec
+# names it, into which its children and threads count (the kernel's inheritance);
+# "N COMM-PID COUNT" of its lines, N their number
+per_thread() {
 	/bin/pfmon --per-thread -x ';' -e syscalls -- "$@" |
-		awk -F';' '{ s += $2 } END { print s + 0 }'
+		awk -F';' '{ n++; l = $1 " " $2 } END { print n + 0, l }'
 }
-pt=$(per_thread_sum $W -s 5000 -f 2)
-echo "pfmon-check: 2 child processes: $sys system calls, $pt by --per-thread"
+set -- $(per_thread $W -s 5000 -f 2)
+pt=$3
+echo "pfmon-check: 2 child processes: $sys system calls; --per-thread: $*"
+[ "$1" = 1 ] && [ "${2%-*}" = workload ] || fail "--per-thread, 2 child processes: $*"
 [ "$sys" = "$pt" ] || fail "2 child processes: $sys, --per-thread $pt"
+set -- $(per_thread /bin/sh -c "$W -s 5000; $W -s 5000")
+echo "pfmon-check: a script of 2 commands, --per-thread: $*"
+[ "$1" = 1 ] && [ "${2%-*}" = sh ] && in_range "$3" 10030 10200 ||
+	fail "--per-thread, a script of 2 commands: $*"
 out=$(/bin/pfmon -e syscalls -- $W -s 5000 -T 2) || fail "pfmon exited with $?"
 sys=$(count syscalls)
 in_range "$sys" 15020 15080 || fail "syscalls with 2 threads: $sys"
-pt=$(per_thread_sum $W -s 5000 -T 2)
-echo "pfmon-check: 2 threads: $sys system calls, $pt by --per-thread"
+set -- $(per_thread $W -s 5000 -T 2)
+pt=$3
+echo "pfmon-check: 2 threads: $sys system calls; --per-thread: $*"
+[ "$1" = 1 ] || fail "--per-thread, 2 threads: $*"
 # pthread_join() waits on a futex or not, as the thread is still there or not
 in_range "$sys" $((pt - 2)) $((pt + 2)) || fail "2 threads: $sys, --per-thread $pt"
 out=$(/bin/pfmon --no-inherit -e syscalls -- $W -s 5000 -f 2) || fail "pfmon exited with $?"
@@ -80,6 +88,20 @@ pid=$!
 out=$(/bin/pfmon -e syscalls -t $pid) || fail "pfmon -t exited with $?"
 sys=$(count syscalls)
 in_range "$sys" 3002 3002 || fail "pfmon -t: syscalls $sys"
+# -t counts what the thread creates too, as perf stat -t does: a child process
+# with its 3000 getppid, nanosleep(0) and exit_group and glibc's set_robust_list
+# in it after the fork, the fork and the wait
+$W -w 1000 -s 3000 -f 1 &
+pid=$!
+out=$(/bin/pfmon -e syscalls -t $pid) || fail "pfmon -t exited with $?"
+sys=$(count syscalls)
+$W -w 1000 -s 3000 -f 1 &
+pid=$!
+out=$(/bin/pfmon --no-inherit -e syscalls -t $pid) || fail "pfmon -t exited with $?"
+sys2=$(count syscalls)
+echo "pfmon-check: -t with a child: $sys system calls, $sys2 with --no-inherit"
+in_range "$sys" 6007 6007 && in_range "$sys2" 3004 3004 ||
+	fail "pfmon -t, a child: $sys, --no-inherit $sys2"
 # -p follows the threads the process creates after the attach: 2 threads, each with
 # 5000 getppid, after a second's wait.  Exact: what the same command counts under
 # pfmon, less what it did before the wait (execve, 13 start-up calls on Debian's
@@ -145,6 +167,30 @@ echo "pfmon-check: -p with 2 children and 2 threads: $sys system calls, the comm
 set -- $seen
 [ "$1" -ge 2 ] && [ "$2" = 1 ] && [ $# -eq 2 ] ||
 	fail "pfmon -p: the threads seen, a child seen, the tracers: $seen"
+# --per-thread -p, as perf stat's: a line per thread -p finds, each with what it
+# creates.  Found: the first thread and 2 more that wait as it does, then make
+# 5000 getppid each, a nanosleep(0) and their exit (madvise of the stack, exit);
+# the first makes its own, a child process then a thread with as many, then
+# joins the 2 (a futex wait or none, as they ended or not).  The lines add up
+# to the count without --per-thread; none of the threads is traced.
+$W -w 1000 -s 5000 -f 1 -T 1 -E 2 &
+pid=$!
+out=$(/bin/pfmon -e syscalls -p $pid) || fail "pfmon -p exited with $?"
+agg=$(count syscalls)
+$W -w 1000 -s 5000 -l 1000 -f 1 -T 1 -E 2 &
+pid=$!
+/bin/pfmon --per-thread -x ';' -e syscalls -o /tmp/pfmon-pt -p $pid &
+mon=$!
+seen=$(watch_tracers $mon $pid)
+wait $mon || fail "pfmon --per-thread -p exited with $?"
+pt=$(awk -F';' '{ printf "%s %s ", $1, $2 }' /tmp/pfmon-pt)
+echo "pfmon-check: --per-thread -p: $pt; $agg without; seen: $seen"
+set -- $pt
+[ $# = 6 ] && [ "$1" = "workload-$pid" ] && [ "$4" = 5004 ] && [ "$6" = 5004 ] &&
+	in_range "$2" 15020 15030 && in_range $(($2 + 10008)) $((agg - 1)) $((agg + 1)) ||
+	fail "pfmon --per-thread -p: $pt; $agg without"
+set -- $seen
+[ "$1" -ge 3 ] && [ $# -eq 2 ] || fail "pfmon --per-thread -p: threads, tracers: $seen"
 # -I reads the same contexts, their live inheritors included: the intervals add up
 # to the same count exactly, also those with counts and no time (print.c)
 $W -w 1000 -s 5000 -l 300 -f 2 -T 2 &
@@ -156,12 +202,12 @@ echo "pfmon-check: -I -p: $n system calls in $k intervals"
 [ "$n" = "$sys" ] && [ "$k" -ge 10 ] || fail "pfmon -I -p: $n system calls in $k intervals, $sys without -I"
 # the process's first thread ends (pthread_exit) after starting 2 threads, which go
 # on with their 5000 getppid each: the context on it counts them to the end, for a
-# command (as --per-thread, which follows them with ptrace) and for -p (as the
-# command less its start-up and wait, within the 2 calls the order of the threads'
-# ends moves)
+# command (with --per-thread too) and for -p (as the command less its start-up and
+# wait, within the 2 calls the order of the threads' ends moves)
 out=$(/bin/pfmon -e syscalls -- $W -w 1 -s 5000 -T 2 -e) || fail "pfmon exited with $?"
 cmd=$(count syscalls)
-pt=$(per_thread_sum $W -w 1 -s 5000 -T 2 -e)
+set -- $(per_thread $W -w 1 -s 5000 -T 2 -e)
+pt=$3
 $W -w 1000 -s 5000 -T 2 -e &
 pid=$!
 out=$(/bin/pfmon -e syscalls -p $pid) || fail "pfmon -p exited with $?"

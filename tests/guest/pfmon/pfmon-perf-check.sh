@@ -114,17 +114,36 @@ echo "$out" | grep -q "^  context-switches OR cs" && ! echo "$out" | grep -q sys
 out=$($P -l nothing-like-it 2>&1)
 [ $? -eq 2 ] && [ "$out" = "pfmon: no event matches 'nothing-like-it'" ] || fail "-l without a match"
 
-# --per-thread: each thread apart, the highest count first: the first thread's
-# start-up, 1000 getppid and the threads' creation, then each thread's 1000
-# getppid and the few calls of a thread's start and exit
+# --per-thread, perf stat's: a line per thread pfmon attached a context to, into
+# which what it creates counts, the highest count first.  A command: its first
+# thread, with 2 threads' 1000 getppid each inside.  -p: the first thread (its
+# 1000 getppid, nanosleep(0), a thread's creation, the thread's own, the joins,
+# exit_group), then the 2 threads the process had when pfmon found it: 1000
+# getppid each, nanosleep(0) and their exit (madvise of the stack, exit), exactly
 out=$($P --per-thread -x ';' -e syscalls -- $W -s 1000 -T 2) || fail "pfmon --per-thread: $?"
+[ "$(echo "$out" | wc -l)" -eq 1 ] && echo "$out" | grep -q '^workload-[0-9]*;' &&
+	in_range "$(echo "$out" | cut -d';' -f2)" 3016 3060 || fail "--per-thread, a command"
+$W -w 1000 -s 1000 -T 1 -E 2 &
+pid=$!
+out=$($P --per-thread -x ';' -e syscalls -p $pid) || fail "pfmon --per-thread -p: $?"
 [ "$(echo "$out" | wc -l)" -eq 3 ] &&
-	echo "$out" | awk -F';' '$1 !~ /^workload-[0-9]+$/ { exit 1 }
-		NR == 1 && $2 < 1016 { exit 1 } NR > 1 && ($2 < 1000 || $2 > 1010) { exit 1 }
-		NR > 1 && $2 > last { exit 1 } { last = $2 }' || fail "--per-thread"
-out=$($P --per-thread -j -e syscalls -- $W -s 1000 -T 1) || fail "pfmon --per-thread -j: $?"
+	echo "$out" | awk -F';' -v first="workload-$pid" '$1 !~ /^workload-[0-9]+$/ { exit 1 }
+		NR == 1 && ($1 != first || $2 < 2004 || $2 > 2040) { exit 1 }
+		NR > 1 && ($1 == first || $2 != 1004) { exit 1 }' || fail "--per-thread -p"
+$W -w 1000 -s 1000 -E 1 &
+pid=$!
+out=$($P --per-thread -j -e syscalls -p $pid) || fail "pfmon --per-thread -j: $?"
 [ "$(echo "$out" | grep -c '^{"thread" : "workload-[0-9]*", "counter-value" : ')" -eq 2 ] ||
 	fail "--per-thread -j"
+# perf's title for -p and -t, with the ids as given
+$W -w 500 -s 10 &
+pid=$!
+out=$($P -e syscalls -p $pid) || fail "pfmon -p: $?"
+echo "$out" | grep -q "^ Performance counter stats for process id '$pid':$" || fail "the title of -p"
+$W -w 500 -s 10 &
+pid=$!
+out=$($P -e syscalls -t $pid) || fail "pfmon -t: $?"
+echo "$out" | grep -q "^ Performance counter stats for thread id '$pid':$" || fail "the title of -t"
 # -i, perf's --no-inherit
 out=$($P -i -x ';' -e syscalls -- $W -s 5000 -f 2) || fail "pfmon -i: $?"
 in_range "$(csv syscalls 1)" 5016 5030 || fail "-i: $(csv syscalls 1)"
