@@ -2,7 +2,10 @@
 /*
  * Fixtures and shortcuts of the simulator suite (see sim_test.h).
  */
+#include <string.h>
+
 #include "sim_test.h"
+#include "sim_dump.h"
 
 TCase *sim_tcase(const char *name)
 {
@@ -41,6 +44,24 @@ const char *sim_probe(void)
 	ck_assert_int_eq(pfm_x86_probe(), 0);
 	ck_assert_int_eq(pfm_pmu_add_unit(&pfm_sw_unit), 0);
 	return pfm_pmu.model;
+}
+
+void sim_start_hybrid(const char *name)
+{
+	const struct sim_dump *d;
+	struct sim_model p, e;
+	unsigned int n;
+
+	for (n = 0; (d = sim_dump_nr(n)); n++)
+		if (!strcmp(d->name, name))
+			break;
+	ck_assert_msg(d != NULL, "no processor %s in tests/sim/cpuid/", name);
+	sim_dump_model(d, 0, &p);
+	sim_dump_model(d, 1, &e);
+	sim_reset_hybrid(&p, &e);
+	shim_cpu_online |= 2;
+	ck_assert_str_eq(sim_probe(), d->core[0].expect.pmu);
+	ck_assert_uint_eq(pfm_x86_ntypes, 2);
 }
 
 const char *sim_start_param(unsigned int id, const char *param)

@@ -4,30 +4,14 @@
  * CPU 1 a Skymont E core): contexts bound to one core type (uapi perfmon.h, CPU
  * TYPES), a thread migrating between the types, the errors.
  */
-#include <string.h>
-
 #include "sim_test.h"
-#include "sim_dump.h"
 
 #define CORE	0x40
 #define ATOM	0x20
 
 static void hybrid_start(void)
 {
-	const struct sim_dump *d;
-	struct sim_model p, e;
-	unsigned int n;
-
-	for (n = 0; (d = sim_dump_nr(n)); n++)
-		if (!strcmp(d->name, "intel-06-bd-lunarlake"))
-			break;
-	ck_assert_ptr_nonnull(d);
-	sim_dump_model(d, 0, &p);
-	sim_dump_model(d, 1, &e);
-	sim_reset_hybrid(&p, &e);
-	shim_cpu_online |= 2;
-	ck_assert_str_eq(sim_probe(), "intel_arch_v6");
-	ck_assert_uint_eq(pfm_x86_ntypes, 2);
+	sim_start_hybrid("intel-06-bd-lunarlake");
 }
 
 /* The thread runs on cpu from now on (a switch out, a migration, a switch in). */
