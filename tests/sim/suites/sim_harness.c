@@ -66,7 +66,14 @@ void sim_start_hybrid(const char *name)
 
 const char *sim_start_param(unsigned int id, const char *param)
 {
-	sim_reset_custom(sim_model_of(id));
+	const struct sim_model *e = sim_model_e_of(id);
+
+	if (e) {
+		sim_reset_hybrid(sim_model_of(id), e);
+		shim_cpu_online |= 2;
+	} else {
+		sim_reset_custom(sim_model_of(id));
+	}
 	sim.model_param = param;
 	return sim_probe();
 }

@@ -53,6 +53,8 @@ const struct sim_dump *sim_dump_nr(unsigned int i);
  */
 unsigned int sim_nr_core_models(void);
 const struct sim_model *sim_model_of(unsigned int id);
+/* A hybrid processor's E core model (its CPU 1), NULL for one of one type. */
+const struct sim_model *sim_model_e_of(unsigned int id);
 
 /* A test case whose tests start their own machine; 20 s timeout. */
 TCase *sim_tcase(const char *name);
