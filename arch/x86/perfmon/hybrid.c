@@ -186,7 +186,6 @@ int pfm_x86_hybrid_probe(const char **why)
 	return 0;
 }
 
-
 static unsigned int pfm_x86_type_here(void)
 {
 	u8 t = pfm_x86_core_type();

@@ -87,8 +87,7 @@ static int pfm_perf_encode(const struct pfm_perf_event *ev, struct pfm_perf_enc 
 	case PERF_TYPE_BREAKPOINT:
 		break;
 	default:
-		return pfm_perf_hw_encode(a, ev->cpu >= 0 || ev->target->task ? ev->cpu :
-					  ev->target->cpu, enc);
+		return pfm_perf_hw_encode(a, ev->cpu, enc);
 	}
 	memset(enc, 0, sizeof(*enc));
 	switch (a->type) {

@@ -182,11 +182,12 @@ static int pfm_perf_tp_perm(const struct perf_event_attr *attr, struct task_stru
 
 /*
  * The type and config: software events here, perf's hardware ones (HARDWARE,
- * HW_CACHE, RAW) on the hardware PMU if there is one (ENOENT otherwise, as
- * perf_events answers without a PMU), tracepoints by their trace layer's
- * source (trace/), breakpoints where the kernel has the
- * hardware breakpoint service (their own checks are the service's, when the
- * event takes its breakpoint: breakpoint.c), any other type ENOENT.
+ * HW_CACHE, RAW, a hybrid machine's cpu_atom type) on the hardware PMU if there
+ * is one (ENOENT otherwise, as perf_events answers without a PMU, and for a
+ * type it does not serve), tracepoints by their trace layer's source
+ * (trace/), breakpoints where the kernel has the hardware breakpoint service
+ * (their own checks are the service's, when the event takes its breakpoint:
+ * breakpoint.c).
  */
 static int pfm_perf_check_type(const struct perf_event_attr *attr, struct task_struct *task,
 			       int cpu)
