@@ -60,7 +60,7 @@ static bool pfm_perf_gate_open(const struct pfm_perf_event *ev, struct task_stru
 {
 	if (ev->cgrp)
 		return task_under_cgroup_hierarchy(task, ev->cgrp);
-	return (ev->cpu < 0 || ev->cpu == cpu) && pfm_perf_type_serves(ev->pmu_type, cpu);
+	return pfm_perf_gate_cpu(ev->cpu, ev->pmu_type, cpu);
 }
 
 /* ev's gate time at run, a reading of the durations its times come from. */

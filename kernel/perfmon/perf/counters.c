@@ -68,8 +68,10 @@ int pfm_perf_hw_encode(const struct perf_event_attr *attr, int cpu, struct pfm_p
 	return 0;
 }
 
-bool pfm_perf_type_serves(u8 type, int cpu)
+bool pfm_perf_gate_cpu(int ev_cpu, u8 type, int cpu)
 {
+	if (ev_cpu >= 0 && ev_cpu != cpu)
+		return false;
 	return !type || pfm_pmu_cpu_type(cpu) == type - 1;
 }
 

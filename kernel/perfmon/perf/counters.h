@@ -78,8 +78,12 @@ struct pfm_perf_enc {
  * config (see <perfmon/perfmon_perf.h>, PERF_EVENT_OPEN COMPATIBILITY).
  */
 int pfm_perf_hw_encode(const struct perf_event_attr *attr, int cpu, struct pfm_perf_enc *enc);
-/* Whether an event that counts on type (pfm_perf_enc.type) counts on cpu. */
-bool pfm_perf_type_serves(u8 type, int cpu);
+/*
+ * Whether a thread's event gated by CPU and type of CPU (cgroup.c) counts while
+ * its thread runs on cpu: ev_cpu its one CPU (-1: any), type its group's type
+ * of CPU (pfm_perf_enc.type; 0: any).
+ */
+bool pfm_perf_gate_cpu(int ev_cpu, u8 type, int cpu);
 
 /* counters.c: what event.c does with a target's counters (ctx->mutex held) */
 struct pfm_context;

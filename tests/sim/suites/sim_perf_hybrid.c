@@ -101,6 +101,25 @@ START_TEST(test_hybrid_types)
 }
 END_TEST
 
+/*
+ * perf/cgroup.c's gate of a thread's event: on its one CPU if it has one, on
+ * CPUs of its type if it has one, both if both.
+ */
+START_TEST(test_gate_cpu)
+{
+	lunar_lake();
+	ck_assert(pfm_perf_gate_cpu(-1, 0, P_CPU) && pfm_perf_gate_cpu(-1, 0, E_CPU));
+	ck_assert(pfm_perf_gate_cpu(-1, T_CORE, P_CPU));
+	ck_assert(!pfm_perf_gate_cpu(-1, T_CORE, E_CPU));
+	ck_assert(!pfm_perf_gate_cpu(-1, T_ATOM, P_CPU));
+	ck_assert(pfm_perf_gate_cpu(-1, T_ATOM, E_CPU));
+	ck_assert(pfm_perf_gate_cpu(E_CPU, 0, E_CPU) && !pfm_perf_gate_cpu(E_CPU, 0, P_CPU));
+	ck_assert(pfm_perf_gate_cpu(E_CPU, T_ATOM, E_CPU));
+	ck_assert(!pfm_perf_gate_cpu(E_CPU, T_ATOM, P_CPU));
+	ck_assert(!pfm_perf_gate_cpu(P_CPU, T_ATOM, P_CPU));
+}
+END_TEST
+
 /* A machine of one type keeps its one number: cpu_atom's is no PMU's there. */
 START_TEST(test_one_type)
 {
@@ -141,7 +160,7 @@ static void gate(struct pfm_context *ctx, const struct pfm_perf_counter *cnt,
 	for (i = 0; i < n; i++)
 		pfm_pmc_set_value(ctx, ctx_set0(ctx), pfm_perf_counter_pmc(counter[i]),
 				  cnt[counter[i]].pmc |
-				  (pfm_perf_type_serves(type[i], cpu) ? PFM_PERF_PMC_EN : 0));
+				  (pfm_perf_gate_cpu(-1, type[i], cpu) ? PFM_PERF_PMC_EN : 0));
 }
 
 /* The thread moves to cpu, its n typed counters gated there. */
@@ -279,6 +298,7 @@ Suite *sim_perf_hybrid_suite(void)
 	TCase *tc = sim_tcase("perf_hybrid");
 
 	tcase_add_test(tc, test_hybrid_types);
+	tcase_add_test(tc, test_gate_cpu);
 	tcase_add_loop_test(tc, test_one_type, 0, SIM_NR_MODELS);
 	tcase_add_test(tc, test_hybrid_counting);
 	tcase_add_test(tc, test_every_type_absent_counter);
