@@ -44,6 +44,15 @@ long pfm_reattach_task(struct pfm_context *ctx, struct task_struct *task,
 long pfm_unload(struct pfm_context *ctx, u32 flags);
 long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg);
 
+/*
+ * pmu_type.c: a per-thread context, not yet attached, counts on every type of
+ * CPU (uapi perfmon.h, CPU TYPES) rather than its default type: every type's
+ * registers are its own, and it goes live on every CPU.  The layer keeps
+ * each counter off on the CPUs whose type it is not for (a counter the CPU
+ * lacks stays off there whatever it is given).
+ */
+void pfm_ctx_every_type(struct pfm_context *ctx);
+
 /* rw.c: writing and reading registers; ctx->mutex held but for a read */
 
 /* A request's number, set and flags, laid out as in it: one word to fetch */

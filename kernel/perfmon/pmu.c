@@ -183,13 +183,18 @@ unsigned int pfm_pmu_unit_index(const struct pfm_pmu_unit *unit)
  * hardware events.  -ENOENT when no unit does (no hardware PMU), the errno
  * perf_event_open(2) gives on a system without one.
  */
-int pfm_pmu_encode_attr(const struct perf_event_attr *attr, struct pfm_attr_enc *enc)
+int pfm_pmu_encode_attr(const struct perf_event_attr *attr, int cpu, struct pfm_attr_enc *enc)
 {
 	unsigned int u;
 
 	memset(enc, 0, sizeof(*enc));
 	for (u = 0; u < pfm_pmu.num_units; u++)
 		if (pfm_pmu.units[u]->encode_attr)
-			return pfm_pmu.units[u]->encode_attr(attr, enc);
+			return pfm_pmu.units[u]->encode_attr(attr, cpu, enc);
 	return -ENOENT;
+}
+
+int pfm_pmu_cpu_type(int cpu)
+{
+	return pfm_pmu.typed ? pfm_pmu.typed->cpu_type(cpu) : -1;
 }

@@ -37,6 +37,11 @@ struct pt_regs;
 struct pfm_pmu_type {
 	u32 id;
 	const char *name;
+	/*
+	 * The type number perf_events gives this type's PMU (its sysfs
+	 * event_source type), which perf_event_open(2) callers name it by.
+	 */
+	u32 perf_type;
 	const struct pfm_regdesc *pmcs;
 	const struct pfm_regdesc *pmds;
 };
@@ -58,13 +63,16 @@ struct pfm_regdesc {
  * event select value sel; bit j of fixed, its j-th fixed counter, may count it
  * with the fixed counters' control value fixed_ctrl.  Neither: the attr counts
  * nothing (every level excluded).  What those counters are called in a layer
- * above is that layer's business.
+ * above is that layer's business.  type: on a unit whose CPUs are of several
+ * types, the one whose PMU the attr names (index + 1), whose CPUs alone it may
+ * count on; 0 on a unit with one.
  */
 struct pfm_attr_enc {
 	u32 gp;
 	u32 fixed;
 	u64 sel;
 	u64 fixed_ctrl;
+	u8 type;
 };
 
 /*
@@ -162,11 +170,15 @@ struct pfm_pmu_unit {
 
 	/*
 	 * Optional, for a unit that counts perf's hardware events: how it would count
-	 * attr (PERF_TYPE_HARDWARE, HW_CACHE or RAW), *enc zeroed by the caller; 0,
-	 * or the errno perf_event_open(2) gives for attr on this PMU.  Depends on
-	 * attr and the unit's description only: any context, any CPU.
+	 * attr (PERF_TYPE_HARDWARE, HW_CACHE, RAW, or a type's perf_type), *enc
+	 * zeroed by the caller; 0, or the errno perf_event_open(2) gives for attr
+	 * on this PMU (ENOENT for a type it does not serve).  cpu is the CPU the
+	 * event is opened on, -1 for anywhere, online (perf_events' hybrid PMUs
+	 * refuse a CPU not of their type).  Depends on attr, cpu and the unit's
+	 * description only: any context, any CPU.
 	 */
-	int (*encode_attr)(const struct perf_event_attr *attr, struct pfm_attr_enc *enc);
+	int (*encode_attr)(const struct perf_event_attr *attr, int cpu,
+			   struct pfm_attr_enc *enc);
 
 	/*
 	 * Optional, for a hardware unit whose CPUs are of several types (struct
@@ -243,7 +255,9 @@ int pfm_pmu_add_unit(const struct pfm_pmu_unit *unit);
 unsigned int pfm_pmu_unit_index(const struct pfm_pmu_unit *unit);
 void pfm_pmu_reset(void);
 void pfm_pmu_avail(unsigned long *pmcs, unsigned long *pmds);
-int pfm_pmu_encode_attr(const struct perf_event_attr *attr, struct pfm_attr_enc *enc);
+int pfm_pmu_encode_attr(const struct perf_event_attr *attr, int cpu, struct pfm_attr_enc *enc);
+/* The index of cpu's type on the unit with types (pmu.h), -1 on a machine of one type. */
+int pfm_pmu_cpu_type(int cpu);
 
 /*
  * A unit's counters overflowed: bits are unit-local PMD indices.  Called on the CPU

@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 #include "ctx.h"
+#include "layer.h"
 #include "pmu_type.h"
 #include "sets.h"
 
@@ -28,6 +29,12 @@ int pfm_pmu_type_of_flags(u32 flags, u8 *type)
 			return 0;
 		}
 	return -ENODEV;
+}
+
+void pfm_ctx_every_type(struct pfm_context *ctx)
+{
+	if (!(ctx->flags & PFM_FL_SYSTEM_WIDE) && ctx->state == PFM_CTX_UNLOADED)
+		ctx->pmu_type = 0;
 }
 
 static int pfm_pmu_type_check(unsigned int k, bool pmd, unsigned int num, u64 value)

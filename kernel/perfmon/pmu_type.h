@@ -4,8 +4,9 @@
  * types (a unit with types, pmu.h struct pfm_pmu_type; the rules in uapi
  * perfmon.h, CPU TYPES).
  *
- * ctx->pmu_type is 0 when the machine has one type, and for a CPU session that
- * named none while it is not attached; else its type's index + 1.  A context's
+ * ctx->pmu_type is 0 when the machine has one type, for a CPU session that
+ * named none while it is not attached, and for a layer's per-thread context
+ * of every type (layer.h, pfm_ctx_every_type()); else its type's index + 1.  A context's
  * registers of the typed unit are checked against its type's description, and it
  * counts only on CPUs of its type: on another, a per-thread context does not go
  * live (as if its thread were on no CPU), so neither its counters nor its sets'

@@ -243,6 +243,12 @@ void sim_count(uint64_t event, uint64_t n, enum sim_ring ring);
 /* Runs the irq_work a PMI left pending (with hold_work). */
 void sim_run_work(void);
 
+/*
+ * sim_hw.c: the type number the simulated kernel's perf_events gives cpu_atom,
+ * as 6.1 does at boot (kprobe 6, uprobe 7, then the E cores' PMU).
+ */
+#define SIM_PERF_TYPE_ATOM	8
+
 /* sim_hw.c: what the kernel tells the driver, a CPU coming online and a resume. */
 void sim_hw_cpu_online(void);
 /* sim_switch_cpu() and the kernel's CPU number (the thread running migrates there). */

@@ -20,6 +20,9 @@
 #   make check-sim       the simulator suite only
 #   make bench           (bench-msr) MSR accesses per operation, for every model:
 #                        a table on stdout, JSON in $(B)/bench/msr.json
+#   make readme-tables   README.md's processor -> PMU tables, made from
+#                        tests/sim/cpuid (cpuid_tables.py); check-sim fails
+#                        while they differ (check-readme-tables)
 
 PFM_SIM_DIR	:= $(TOP)/tests/sim
 PFM_SIM_SUITES_DIR := $(PFM_SIM_DIR)/suites
@@ -55,11 +58,19 @@ PFM_SIM_CFLAGS	= $(PFM_HOST_CFLAGS) -DPFM_X86_SIM -I$(PFM_X86_DIR) \
 		  -I$(PFM_SIM_DIR) -I$(PFM_SIM_SUITES_DIR) -I$(TOP)/include/uapi \
 		  -DPFM_SIM_CPUID_DIR='"$(PFM_SIM_DIR)/cpuid"'
 
-.PHONY: check-sim sim-tests bench bench-msr
+.PHONY: check-sim sim-tests bench bench-msr readme-tables check-readme-tables
 check-host: check-sim
 
-check-sim: $(PFM_SIM_BIN)
+check-sim: $(PFM_SIM_BIN) check-readme-tables
 	$(PFM_HOST_RUN_ENV) $(PFM_SIM_BIN)
+
+PFM_SIM_TABLES := python3 $(PFM_SIM_DIR)/cpuid_tables.py $(PFM_SIM_DIR)/cpuid $(TOP)/README.md
+
+readme-tables:
+	$(PFM_SIM_TABLES)
+
+check-readme-tables:
+	$(PFM_SIM_TABLES) --check
 
 sim-tests: $(PFM_SIM_BIN) $(PFM_SIM_BENCH)
 

@@ -11,6 +11,8 @@
  *   - the NMI handler is called for each PMI the simulator delivers, the irq_work
  *     right after it (sim.c), deferred work and calls on every CPU at once (one CPU).
  */
+#include <string.h>
+
 #include "hw.h"
 #include "sim.h"
 
@@ -205,6 +207,13 @@ void pfm_hw_on_each_cpu(void (*fn)(void *arg), void *arg)
 const char *pfm_hw_model_param(void)
 {
 	return sim.model_param;
+}
+
+/* The simulated kernel's perf_events: cpu_atom as Debian's 6.1 numbers it. */
+int pfm_hw_perf_pmu_type(const char *name, int cpu)
+{
+	(void)cpu;
+	return !strcmp(name, "cpu_atom") ? SIM_PERF_TYPE_ATOM : -ENOENT;
 }
 
 /* The tests' view of the hooks the kernel side calls on its own. */

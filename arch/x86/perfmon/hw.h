@@ -169,6 +169,12 @@ void pfm_hw_defer_flush(void);
 void pfm_hw_on_each_cpu(void (*fn)(void *arg), void *arg);
 /* fn on one online CPU, waited for (interrupts off there) */
 void pfm_hw_on_cpu(int cpu, void (*fn)(void *arg), void *arg);
+/*
+ * The type number perf_events gave its PMU called name (as its sysfs
+ * event_source device shows it), which counts on cpu; -ENOENT if it has none.
+ * Process context.
+ */
+int pfm_hw_perf_pmu_type(const char *name, int cpu);
 /* The pmu_model module parameter: "auto" unless given. */
 const char *pfm_hw_model_param(void);
 

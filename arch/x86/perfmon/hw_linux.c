@@ -8,11 +8,14 @@
  *   shadows    forgotten on a CPU coming online and after a resume, when the PMU
  *              registers may have been reset
  *   pmu_model  the module parameter (perfmon.pmu_model= when built in)
+ *   perf type  the number perf_events gave a PMU, found by opening a kernel
+ *              counter on it
  */
 #include <linux/cpuhotplug.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/perf_event.h>
 #include <linux/smp.h>
 #include <linux/suspend.h>
 #include <linux/workqueue.h>
@@ -148,4 +151,37 @@ void pfm_hw_exit(void)
 		irq_work_sync(per_cpu_ptr(&pfm_hw_irq_work, cpu));
 	unregister_pm_notifier(&pfm_hw_pm_nb);
 	cpuhp_remove_state_nocalls(pfm_hw_cpuhp);
+}
+
+/*
+ * The numbers perf_events gives PMUs registered without a fixed type start at
+ * PERF_TYPE_MAX, in the order they register; the CPU PMUs register early, so
+ * the first few dozen are enough.  Neither the numbers nor the PMUs are
+ * exported: a disabled kernel counter opened with each number on cpu names
+ * the PMU that took it.
+ */
+#define PFM_HW_PERF_TYPES_TRIED	64
+
+int pfm_hw_perf_pmu_type(const char *name, int cpu)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.config = 0x003c,		/* core cycles, which every x86 PMU has */
+		.disabled = 1,
+	};
+	struct perf_event *ev;
+	unsigned int t;
+	bool found;
+
+	for (t = PERF_TYPE_MAX; t < PERF_TYPE_MAX + PFM_HW_PERF_TYPES_TRIED; t++) {
+		attr.type = t;
+		ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+		if (IS_ERR(ev))
+			continue;
+		found = ev->pmu && ev->pmu->name && !strcmp(ev->pmu->name, name);
+		perf_event_release_kernel(ev);
+		if (found)
+			return t;
+	}
+	return -ENOENT;
 }

@@ -12,6 +12,8 @@
  * one CPU may be written differs: the global control and status bits of the
  * counters its type lacks are reserved there (pfm_x86_cpu_gbits()).
  */
+#include <linux/perf_event.h>
+
 #include "x86.h"
 
 #define CPUID_HYBRID		0x1a
@@ -68,6 +70,7 @@ static void pfm_x86_probe_type(void *arg)
 	}
 	ty = &pfm_x86_types[pfm_x86_ntypes++];
 	ty->core_type = t;
+	ty->cpu = smp_processor_id();
 	ret = pfm_intel_probe(&ty->pmu, &a->why);
 	if (ret && !a->ret)
 		a->ret = ret;
@@ -129,6 +132,22 @@ static void pfm_x86_swap_types(void)
 }
 
 /*
+ * The type number perf_event_open(2) callers name a core type's PMU by: 6.1
+ * registers the P cores' with PERF_TYPE_RAW and the E cores' with a number
+ * of its choosing, which is asked of the kernel; a PMU it has not (0) is named
+ * by no number, so that its events are only those without a type.
+ */
+static u32 pfm_x86_perf_type(const char *name, int cpu)
+{
+	int n;
+
+	if (!strcmp(name, "cpu_core"))
+		return PERF_TYPE_RAW;
+	n = pfm_hw_perf_pmu_type(name, cpu);
+	return n > 0 ? n : 0;
+}
+
+/*
  * Every online CPU's type probed, P cores first; pfm_x86_pmu the union.  A type
  * whose CPUs are all offline now is not known: if they come online, they serve
  * no context (pfm_x86_type_here()).
@@ -153,14 +172,16 @@ int pfm_x86_hybrid_probe(const char **why)
 		return ret;
 	for (k = 0; k < pfm_x86_ntypes; k++) {
 		u8 t = pfm_x86_types[k].core_type;
+		struct pfm_pmu_type *ut = &pfm_x86_unit_types[k];
 
-		pfm_x86_unit_types[k] = (struct pfm_pmu_type){
+		*ut = (struct pfm_pmu_type){
 			.id = t,
 			.name = t == PFM_X86_CORE_TYPE_CORE ? "cpu_core" :
 				t == PFM_X86_CORE_TYPE_ATOM ? "cpu_atom" : "cpu_other",
 			.pmcs = pfm_x86_types[k].pmu.pmcs,
 			.pmds = pfm_x86_types[k].pmu.pmds,
 		};
+		ut->perf_type = pfm_x86_perf_type(ut->name, pfm_x86_types[k].cpu);
 	}
 	return 0;
 }

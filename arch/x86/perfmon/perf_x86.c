@@ -35,13 +35,13 @@
 #define PFM_SEL_FILTERS		(PFM_X86_SEL_EDGE | PFM_X86_SEL_INV | PFM_X86_SEL_CMASK)
 #define PFM_SEL_CODE		(PFM_X86_SEL_EVENT | PFM_X86_SEL_UMASK)
 
-/* The PMU type perf_events' x86 PMU has: the one HARDWARE's extended type may name. */
+/* The PMU type perf_events' x86 PMU has, and on a hybrid machine the P cores'. */
 #define PFM_X86_PERF_TYPE	PERF_TYPE_RAW
 
-static int pfm_x86_perf_raw(u64 config, u64 *code)
+static int pfm_x86_perf_raw(const struct pfm_x86_pmu *p, u64 config, u64 *code)
 {
 	*code = config & ~PFM_RAW_KERNEL_BITS;
-	if (*code & pfm_x86_pmu.pmcs[0].rsvd_msk)
+	if (*code & p->pmcs[0].rsvd_msk)
 		return -EINVAL;
 	/* an architectural event CPUID says is missing: the driver refuses it */
 	if (pfm_x86_pmu.pmc_check && pfm_x86_pmu.pmc_check(0, *code))
@@ -54,7 +54,7 @@ static int pfm_x86_perf_raw(u64 config, u64 *code)
  * counter can (a pseudo-encoding).  -ENOENT: a pseudo-encoding for a fixed
  * counter the model lacks, or with a filter it cannot apply.
  */
-static int pfm_x86_perf_fixed(u64 code, bool *only)
+static int pfm_x86_perf_fixed(const struct pfm_x86_pmu *p, u64 code, bool *only)
 {
 	u64 ev = code & PFM_SEL_CODE;
 	unsigned int umask = ev >> 8;
@@ -73,22 +73,72 @@ static int pfm_x86_perf_fixed(u64 code, bool *only)
 	}
 	if (j < 0)
 		return -1;
-	if (j >= PFM_X86_MAX_FIXED || !(pfm_x86_pmu.fixed & (1UL << j)) ||
+	if (j >= PFM_X86_MAX_FIXED || !(p->fixed & (1UL << j)) ||
 	    (code & PFM_SEL_FILTERS))
 		return *only ? -ENOENT : -1;
 	return j;
 }
 
-/* The event code of attr, and its checks, in 6.1's order. */
-static int pfm_x86_perf_code(const struct perf_event_attr *attr, u64 *code)
+/* The core type whose PMU perf_events registered with type number perf_type, or -1. */
+static int pfm_x86_perf_type_of(u64 perf_type)
 {
-	u64 config = attr->config;
+	unsigned int k;
 
+	for (k = 0; k < pfm_x86_ntypes; k++)
+		if (pfm_x86_unit_types[k].perf_type == perf_type)
+			return k;
+	return -1;
+}
+
+/*
+ * On a hybrid machine, the core type whose PMU attr opens on, as 6.1's
+ * perf_init_event() finds it: a HARDWARE or HW_CACHE event by its extended
+ * type, else PERF_TYPE_RAW, the P cores' PMU, and for an event on one CPU of
+ * another type that CPU's type (6.1 tries every PMU once the P cores' refuses
+ * the CPU, and the E cores' takes it); RAW and other types by attr->type.  A
+ * type no core type has, or a CPU not of the type named: ENOENT, as the
+ * hybrid PMUs' event_init refuses a CPU outside their supported CPUs.
+ */
+static int pfm_x86_perf_hybrid_type(const struct perf_event_attr *attr, u64 ext, int cpu)
+{
+	int k, here = cpu < 0 ? -1 : (int)pfm_x86_cpu_type(cpu);
+	bool generic = attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE;
+
+	k = pfm_x86_perf_type_of(generic ? (ext ? ext : PFM_X86_PERF_TYPE) : attr->type);
+	if (generic && !ext && cpu >= 0 && k != here)
+		k = here < (int)pfm_x86_ntypes ? here : -1;
+	if (k < 0 || (cpu >= 0 && k != here))
+		return -ENOENT;
+	return k;
+}
+
+/*
+ * The event code of attr, and its checks, in 6.1's order; *p the registers of
+ * the PMU it opens on (a hybrid machine's core type, *type its index + 1).
+ */
+static int pfm_x86_perf_code(const struct perf_event_attr *attr, int cpu, u64 *code,
+			     const struct pfm_x86_pmu **p, u8 *type)
+{
+	u64 config = attr->config, ext = 0;
+	int k;
+
+	*p = &pfm_x86_pmu;
+	*type = 0;
 	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE) {
-		/* the upper half may name the PMU (hybrid systems): this one only */
-		if ((config >> 32) && (config >> 32) != PFM_X86_PERF_TYPE)
-			return -ENOENT;
+		ext = config >> 32;
 		config &= 0xffffffffULL;
+	}
+	if (pfm_x86_ntypes > 1) {
+		k = pfm_x86_perf_hybrid_type(attr, ext, cpu);
+		if (k < 0)
+			return k;
+		*p = &pfm_x86_types[k].pmu;
+		*type = k + 1;
+	} else if ((ext && ext != PFM_X86_PERF_TYPE) ||
+		   (attr->type != PERF_TYPE_HARDWARE && attr->type != PERF_TYPE_HW_CACHE &&
+		    attr->type != PERF_TYPE_RAW)) {
+		/* the upper half may name the PMU: this one only */
+		return -ENOENT;
 	}
 	/* no precise (PEBS, IBS) events: the PMU's "precise" level is 0 */
 	if (attr->precise_ip)
@@ -99,21 +149,24 @@ static int pfm_x86_perf_code(const struct perf_event_attr *attr, u64 *code)
 	case PERF_TYPE_HW_CACHE:
 		return pfm_x86_perf_cache(config, code);
 	case PERF_TYPE_RAW:
-		return pfm_x86_perf_raw(config, code);
+		return pfm_x86_perf_raw(*p, config, code);
 	}
+	if (*type)
+		return pfm_x86_perf_raw(*p, config, code);
 	return -ENOENT;
 }
 
-int pfm_x86_encode_attr(const struct perf_event_attr *attr, struct pfm_attr_enc *enc)
+int pfm_x86_encode_attr(const struct perf_event_attr *attr, int cpu, struct pfm_attr_enc *enc)
 {
 	bool usr = !attr->exclude_user, os = !attr->exclude_kernel, only;
+	const struct pfm_x86_pmu *p;
 	u64 code, levels;
 	int j, ret;
 
-	ret = pfm_x86_perf_code(attr, &code);
+	ret = pfm_x86_perf_code(attr, cpu, &code, &p, &enc->type);
 	if (ret)
 		return ret;
-	j = pfm_x86_perf_fixed(code, &only);
+	j = pfm_x86_perf_fixed(p, code, &only);
 	if (j == -ENOENT)
 		return j;
 	/* counting in a guest only: perfmon counts a thread, not a guest mode */
@@ -124,7 +177,7 @@ int pfm_x86_encode_attr(const struct perf_event_attr *attr, struct pfm_attr_enc 
 
 	levels = (usr ? PFM_X86_SEL_USR : 0) | (os ? PFM_X86_SEL_OS : 0);
 	if (!only) {
-		enc->gp = pfm_x86_pmu.gp;
+		enc->gp = p->gp;
 		enc->sel = code | levels;
 	}
 	if (j >= 0) {

@@ -20,6 +20,6 @@ int pfm_x86_perf_generic(u64 config, u64 *code);
 int pfm_x86_perf_cache(u64 config, u64 *code);
 
 /* The unit's encode_attr() (pmu.h). */
-int pfm_x86_encode_attr(const struct perf_event_attr *attr, struct pfm_attr_enc *enc);
+int pfm_x86_encode_attr(const struct perf_event_attr *attr, int cpu, struct pfm_attr_enc *enc);
 
 #endif /* _PFM_X86_PERF_H */

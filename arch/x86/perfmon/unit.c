@@ -166,7 +166,12 @@ static void pfm_x86_update_on(struct pfm_x86_cpu *c)
 	for_each_set_bit(i, &pfm_x86_pmu.fixed, PFM_X86_MAX_FIXED)
 		if ((c->want[FIXED_PMC] >> (4 * i)) & FIXED_ON_BITS)
 			on |= 1ULL << (PFM_X86_GBIT_FIXED + i);
-	c->on = on & pfm_x86_owned_gbits();
+	/*
+	 * A context that counts on every core type (the perf layer's, which keeps
+	 * each event's counter off on the other type) may want a counter this CPU
+	 * lacks: it stays off, its registers untouched.
+	 */
+	c->on = on & pfm_x86_owned_gbits() & pfm_x86_cpu_gbits();
 }
 
 static void pfm_x86_set_pmc(struct pfm_x86_cpu *c, unsigned int idx, u64 v)
@@ -199,7 +204,7 @@ static u64 pfm_x86_fixed_hw(const struct pfm_x86_cpu *c)
 
 	for_each_set_bit(j, &pfm_x86_pmu.fixed, PFM_X86_MAX_FIXED) {
 		nib = (c->want[FIXED_PMC] >> (4 * j)) & 0xf & ~FIXED_PMI_BIT;
-		if (nib & FIXED_ON_BITS)
+		if ((nib & FIXED_ON_BITS) && (c->on & (1ULL << (PFM_X86_GBIT_FIXED + j))))
 			v |= (nib | FIXED_PMI_BIT) << (4 * j);
 	}
 	return v;

@@ -124,6 +124,7 @@ extern struct pfm_x86_pmu pfm_x86_pmu;
 
 struct pfm_x86_type {
 	u8 core_type;			/* CPUID.1AH:EAX[31:24] */
+	int cpu;			/* a CPU of the type, where it was probed */
 	struct pfm_x86_pmu pmu;
 };
 

@@ -80,6 +80,19 @@
  *     state stays where it was, none of its events count (its software events
  *     neither, as in a perf_events group led by a hardware event), and its sets'
  *     live time does not run.  It counts again when the thread comes back.
+ *     perf_events keeps two times for such an event: time_enabled runs on the
+ *     other type too and time_running stops.  A context has no time enabled:
+ *     set_act_duration is its sets' time running, which stops there as it
+ *     should, and nothing of the context is loaded on a CPU of another type
+ *     (its registers may not exist there, and those that do count that
+ *     type's events), so no time of it runs there.  The multiplexing
+ *     estimate (the sets' durations summed over one set's) therefore scales a
+ *     set's count to the time the thread ran on the context's type, not to
+ *     its whole run.  The perf_event_open layer, which owes time_enabled,
+ *     gives a thread's events one context of every type (<perfmon/
+ *     perfmon_x86.h>, HYBRID), live on every CPU, where each event counts
+ *     only on its own type: their time_enabled runs on every type, their
+ *     time_running on their own.
  *
  * LIFECYCLE
  *

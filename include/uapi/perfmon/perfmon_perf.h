@@ -55,7 +55,9 @@
  *     there is logged, and its hits are not counted).  Difference: a hit
  *     that perf_events' recursion guard drops (a trace event inside
  *     another's perf probe on one CPU) is not counted.
- *     PERF_TYPE_BREAKPOINT: below.  Every other type (dynamic PMUs) and
+ *     PERF_TYPE_BREAKPOINT: below.  On a hybrid machine, cpu_atom's PMU's type
+ *     number too, and the extended type of HARDWARE and HW_CACHE
+ *     (<perfmon/perfmon_x86.h>, HYBRID).  Every other type (dynamic PMUs) and
  *     config: ENOENT (libperfmon's preload then asks the kernel: below).
  *   - Breakpoints (PERF_TYPE_BREAKPOINT): HW_BREAKPOINT_W, RW and X with
  *     bp_addr and bp_len, per thread (inherit and inherit_thread as other
@@ -161,7 +163,8 @@
  *     thread is switched in on that CPU and off elsewhere, by the same probe
  *     (so N such events of a thread take N counters, multiplexed in event
  *     sets past the layer's 32 software counters, and past eight sets EINVAL; a
- *     hardware one takes a general-purpose counter).  time_enabled is the
+ *     hardware one takes a general-purpose counter, and one only a fixed
+ *     counter counts, ref-cycles, is EINVAL).  time_enabled is the
  *     thread's time while enabled, time_running its part on that CPU, as
  *     6.1 keeps such an event inactive while the thread runs elsewhere.
  *     A group's members are on their leader's cpu

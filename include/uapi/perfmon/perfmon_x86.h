@@ -141,8 +141,54 @@
  *   cannot be scheduled), or EBUSY when a counter it could use is held by
  *   someone else (perf_events, the NMI watchdog).  Not modelled:
  *   AMD's paired "large increment" events and northbridge events, Intel's
- *   model-specific constraints and extra registers (offcore response), hybrid
- *   CPUs (no hardware PMU there).
+ *   model-specific constraints and extra registers (offcore response), the
+ *   hybrid PMUs' model-specific events (their PEBS, topdown metrics).
+ *
+ * HYBRID
+ *
+ * Hybrid Intel processors (CPUID.07H:EDX[15]: Lakefield, Alder Lake and later)
+ * have P cores and E cores whose PMUs differ.  The registers above describe
+ * both together, each type having the counters its own leaves 0xA and 0x23
+ * give; a context uses one type's (<perfmon/perfmon.h>, CPU TYPES): cpu_core,
+ * id 0x40, and cpu_atom, id 0x20 (the CPUID.1AH core types), named as
+ * perf_events names their PMUs.
+ *
+ * Through pfm_perf_event_open() a hardware event opens on one type's PMU,
+ * found as Linux 6.1's perf_init_event() finds it, by the type numbers
+ * perf_events gives the two PMUs (/sys/bus/event_source/devices/cpu_core/type
+ * and cpu_atom/type): cpu_core's is PERF_TYPE_RAW, as 6.1 registers the P
+ * cores' PMU; cpu_atom's is the number the running kernel's perf_events gave
+ * it, asked of the kernel when perfmon loads (a disabled kernel counter is
+ * opened on an E core with each number from PERF_TYPE_MAX until cpu_atom's
+ * PMU takes it; without perf_events' cpu_atom, cpu_atom has no number and is
+ * reached only through a CPU).
+ *   - HARDWARE and HW_CACHE: config bits 63:32 (perf's extended type) name the
+ *     PMU by its number; 0 is cpu_core's, but for an event on one CPU of an E
+ *     core (cpu >= 0), cpu_atom's (6.1 tries the other PMUs once cpu_core's
+ *     refuses that CPU).  Any other number: ENOENT.  Difference: 6.1 opens a
+ *     number that is no PMU's at all on cpu_core (its search of every PMU
+ *     ignores the extended type); perfmon tells no such number from another
+ *     PMU's and refuses both.
+ *   - RAW: attr.type PERF_TYPE_RAW opens on cpu_core, cpu_atom's number on
+ *     cpu_atom; config as above.  Any other type: ENOENT.
+ *   - An event on one CPU (cpu >= 0) of another type than its PMU's: ENOENT,
+ *     as 6.1's hybrid PMUs refuse a CPU outside their own.
+ *   - Each type's events use that type's counters: a pseudo-encoding for a
+ *     fixed counter the type lacks is ENOENT (0x0400, topdown slots, on
+ *     cpu_atom), as on a model without it.
+ *   - A CPU's events count with the CPU session of the CPU's type.  A thread's
+ *     events, of both types, share its one context, which counts on every
+ *     CPU: each hardware event's counter is switched on only while the thread
+ *     runs on a CPU of its type, and its group's software events with it, as
+ *     6.1 schedules a group on its PMU's CPUs only.  Its count is its type's;
+ *     time_enabled runs wherever the thread runs and time_running only on its
+ *     type, as 6.1's.  Such an event takes a general-purpose counter of its
+ *     own (the fixed counters' enable bits are one register, which the switch
+ *     cannot share): one that only a fixed counter counts (ref-cycles,
+ *     pseudo-encodings) is EINVAL on a thread there.  A group's hardware
+ *     events of two types: EINVAL, as 6.1's validate_group() (which lets the
+ *     first member of another type in and refuses the next).  Not as 6.1: a
+ *     group led by a software event counts its leader on every type.
  */
 #ifndef _UAPI_PERFMON_PERFMON_X86_H
 #define _UAPI_PERFMON_PERFMON_X86_H

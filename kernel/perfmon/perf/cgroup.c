@@ -54,7 +54,9 @@ static atomic_t pfm_perf_cpu_gated = ATOMIC_INIT(0);	/* thread events on one CPU
 static bool pfm_perf_gate_open(const struct pfm_perf_event *ev, struct task_struct *task,
 			       int cpu)
 {
-	return ev->cgrp ? task_under_cgroup_hierarchy(task, ev->cgrp) : ev->cpu == cpu;
+	if (ev->cgrp)
+		return task_under_cgroup_hierarchy(task, ev->cgrp);
+	return pfm_perf_gate_cpu(ev->cpu, ev->pmu_type, cpu);
 }
 
 /* ev's gate time at run, a reading of the durations its times come from. */

@@ -51,20 +51,28 @@ unsigned int pfm_perf_counter_pmc(unsigned int i)
  * <perfmon/perfmon_x86.h>, which the numbering (counters.h) has room for; a bit
  * past that room is dropped rather than let spill into the next range.
  */
-int pfm_perf_hw_encode(const struct perf_event_attr *attr, struct pfm_perf_enc *enc)
+int pfm_perf_hw_encode(const struct perf_event_attr *attr, int cpu, struct pfm_perf_enc *enc)
 {
 	struct pfm_attr_enc a;
 	int ret;
 
 	memset(enc, 0, sizeof(*enc));
-	ret = pfm_pmu_encode_attr(attr, &a);
+	ret = pfm_pmu_encode_attr(attr, cpu, &a);
 	if (ret)
 		return ret;
+	enc->type = a.type;
 	enc->counters = (a.gp & (PFM_PERF_COUNTER(PFM_X86_MAX_GP) - 1)) << PFM_PERF_GP_FIRST |
 			(a.fixed & (PFM_PERF_COUNTER(PFM_X86_MAX_FIXED) - 1)) << PFM_PERF_FIXED_FIRST;
 	enc->pmc = a.sel;
 	enc->fixed_pmc = a.fixed_ctrl;
 	return 0;
+}
+
+bool pfm_perf_gate_cpu(int ev_cpu, u8 type, int cpu)
+{
+	if (ev_cpu >= 0 && ev_cpu != cpu)
+		return false;
+	return !type || pfm_pmu_cpu_type(cpu) == type - 1;
 }
 
 /* Counter i exists and no one else holds it (the software counters always). */

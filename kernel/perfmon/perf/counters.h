@@ -66,16 +66,24 @@ struct pfm_perf_enc {
 	u64 pmc;
 	u64 fixed_pmc;
 	bool own;			/* a counter of its own (sampling): no sharing */
+	u8 type;			/* hybrid: the type of CPU it counts on + 1, else 0 */
 };
 
 /*
- * A PERF_TYPE_HARDWARE, HW_CACHE or RAW attr on the hardware PMU now registered
- * (pfm_pmu_encode_attr()), on the counters above.  0, or the errno
- * perf_event_open(2) gives: ENOENT when there is no hardware PMU, and as Linux
- * 6.1's x86 code gives it for each config (see <perfmon/perfmon_perf.h>,
- * PERF_EVENT_OPEN COMPATIBILITY).
+ * A PERF_TYPE_HARDWARE, HW_CACHE or RAW attr, or one of a hybrid machine's PMU
+ * types, on the hardware PMU now registered (pfm_pmu_encode_attr()), opened on
+ * cpu (-1: wherever its thread runs; an online CPU), on the counters above.
+ * 0, or the errno perf_event_open(2) gives: ENOENT when there is no hardware
+ * PMU or it is not of that type, and as Linux 6.1's x86 code gives it for each
+ * config (see <perfmon/perfmon_perf.h>, PERF_EVENT_OPEN COMPATIBILITY).
  */
-int pfm_perf_hw_encode(const struct perf_event_attr *attr, struct pfm_perf_enc *enc);
+int pfm_perf_hw_encode(const struct perf_event_attr *attr, int cpu, struct pfm_perf_enc *enc);
+/*
+ * Whether a thread's event gated by CPU and type of CPU (cgroup.c) counts while
+ * its thread runs on cpu: ev_cpu its one CPU (-1: any), type its group's type
+ * of CPU (pfm_perf_enc.type; 0: any).
+ */
+bool pfm_perf_gate_cpu(int ev_cpu, u8 type, int cpu);
 
 /* counters.c: what event.c does with a target's counters (ctx->mutex held) */
 struct pfm_context;

@@ -87,7 +87,7 @@ static int pfm_perf_encode(const struct pfm_perf_event *ev, struct pfm_perf_enc 
 	case PERF_TYPE_BREAKPOINT:
 		break;
 	default:
-		return pfm_perf_hw_encode(a, enc);
+		return pfm_perf_hw_encode(a, ev->cpu, enc);
 	}
 	memset(enc, 0, sizeof(*enc));
 	switch (a->type) {
@@ -326,14 +326,30 @@ int pfm_perf_event_setup(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 		return ret;
 	pfm_perf_filter_inherit(ev);
 	/*
-	 * A cgroup event's counter, or a thread's event's on one CPU, is switched
-	 * by its own enable bit at context switches (cgroup.c): its own, and no
-	 * fixed counter (their enable bits are one register).
+	 * On a hybrid machine a thread's group counts on its hardware events' type
+	 * of CPU only, software members too, as 6.1 schedules a group on its
+	 * PMU's CPUs; 6.1's validate_group() refuses hardware events of two types.
+	 */
+	ev->pmu_type = ev->enc.type;
+	if (leader && leader != ev && leader->pmu_type) {
+		if (ev->pmu_type && ev->pmu_type != leader->pmu_type)
+			return -EINVAL;
+		ev->pmu_type = leader->pmu_type;
+	}
+	/*
+	 * A cgroup event's counter, a thread's event's on one CPU or on one type
+	 * of CPU, is switched by its own enable bit at context switches
+	 * (cgroup.c): its own, and no fixed counter (their enable bits are one
+	 * register).
 	 */
 	gated = pfm_perf_gated(ev);
 	ev->enc.own = smpl || gated;
-	if (gated)
+	if (gated && ev->enc.counters) {
 		ev->enc.counters &= PFM_PERF_COUNTER(PFM_PERF_FIXED_FIRST) - 1;
+		/* a fixed counter's event alone (ref-cycles) fits nowhere then */
+		if (!ev->enc.counters)
+			return -EINVAL;
+	}
 	return pfm_perf_sched_place(t, ev, leader, &ev->enc);
 }
 

@@ -150,6 +150,7 @@ struct pfm_perf_event {
 	atomic_t event_limit;		/* REFRESH: overflows left, 0 for no limit */
 	bool limit_hit;			/* the last one came: disabled at once */
 	int cpu;			/* -1, or the one CPU whose samples it takes */
+	u8 pmu_type;			/* hybrid: its group's type of CPU + 1, else 0 */
 	struct cgroup *cgrp;		/* a cgroup event's (held), else NULL */
 	struct list_head gate_entry;	/* in target->gated */
 	unsigned long sigtrap_pending;	/* bit 0: a SIGTRAP is due (sigtrap.c) */
@@ -171,13 +172,13 @@ struct pfm_perf_event {
 };
 
 /*
- * A thread's event on one CPU, or a cgroup event: its counter is switched at
- * context switches (cgroup.c), and so is its time_running (and a cgroup
- * event's time_enabled).
+ * A thread's event on one CPU or on one type of CPU (hybrid), or a cgroup
+ * event: its counter is switched at context switches (cgroup.c), and so is its
+ * time_running (and a cgroup event's time_enabled).
  */
 static inline bool pfm_perf_gated(const struct pfm_perf_event *ev)
 {
-	return ev->cgrp || (ev->target->task && ev->cpu >= 0);
+	return ev->cgrp || (ev->target->task && (ev->cpu >= 0 || ev->pmu_type));
 }
 
 /* ev has a counter row in set s (sched.c): its group's set, or every set. */

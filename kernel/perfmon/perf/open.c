@@ -182,13 +182,15 @@ static int pfm_perf_tp_perm(const struct perf_event_attr *attr, struct task_stru
 
 /*
  * The type and config: software events here, perf's hardware ones (HARDWARE,
- * HW_CACHE, RAW) on the hardware PMU if there is one (ENOENT otherwise, as
- * perf_events answers without a PMU), tracepoints by their trace layer's
- * source (trace/), breakpoints where the kernel has the
- * hardware breakpoint service (their own checks are the service's, when the
- * event takes its breakpoint: breakpoint.c), any other type ENOENT.
+ * HW_CACHE, RAW, a hybrid machine's cpu_atom type) on the hardware PMU if there
+ * is one (ENOENT otherwise, as perf_events answers without a PMU, and for a
+ * type it does not serve), tracepoints by their trace layer's source
+ * (trace/), breakpoints where the kernel has the hardware breakpoint service
+ * (their own checks are the service's, when the event takes its breakpoint:
+ * breakpoint.c).
  */
-static int pfm_perf_check_type(const struct perf_event_attr *attr, struct task_struct *task)
+static int pfm_perf_check_type(const struct perf_event_attr *attr, struct task_struct *task,
+			       int cpu)
 {
 	struct pfm_perf_enc enc;
 
@@ -201,14 +203,14 @@ static int pfm_perf_check_type(const struct perf_event_attr *attr, struct task_s
 		 * filtered hits are none); the source checks the rest
 		 */
 		return attr->config >= PFM_SW_TP_FILTERED ? -EINVAL : pfm_perf_tp_perm(attr, task);
-	case PERF_TYPE_HARDWARE:
-	case PERF_TYPE_HW_CACHE:
-	case PERF_TYPE_RAW:
-		return pfm_perf_hw_encode(attr, &enc);
 	case PERF_TYPE_BREAKPOINT:
 		return pfm_perf_bp_served() ? 0 : -ENOENT;
 	}
-	return -ENOENT;
+	/*
+	 * HARDWARE, HW_CACHE, RAW, and the type numbers of a hybrid machine's
+	 * PMUs: the hardware PMU's; an offline CPU is refused later (ENODEV)
+	 */
+	return pfm_perf_hw_encode(attr, cpu >= 0 && cpu_online(cpu) ? cpu : -1, &enc);
 }
 
 /* What perf_event_alloc() and the context lookup refuse, in their order. */
@@ -224,7 +226,7 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 		return -EINVAL;
 	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ))
 		return -EINVAL;
-	ret = pfm_perf_check_type(attr, task);
+	ret = pfm_perf_check_type(attr, task, cpu);
 	if (ret)
 		return ret;
 	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)

@@ -148,6 +148,9 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int
 		return ERR_CAST(ctx);
 	}
 	mutex_lock(pfm_ctx_mutex(ctx));
+	/* a thread's events of each type of CPU share it, each gated (cgroup.c) */
+	if (task)
+		pfm_ctx_every_type(ctx);
 	ret = pfm_load(ctx, 0, task ? task_pid_vnr(task) : cpu);
 	if (!ret) {
 		ret = pfm_start(ctx, 0, 0);

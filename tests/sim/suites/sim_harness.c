@@ -2,7 +2,10 @@
 /*
  * Fixtures and shortcuts of the simulator suite (see sim_test.h).
  */
+#include <string.h>
+
 #include "sim_test.h"
+#include "sim_dump.h"
 
 TCase *sim_tcase(const char *name)
 {
@@ -43,9 +46,34 @@ const char *sim_probe(void)
 	return pfm_pmu.model;
 }
 
+void sim_start_hybrid(const char *name)
+{
+	const struct sim_dump *d;
+	struct sim_model p, e;
+	unsigned int n;
+
+	for (n = 0; (d = sim_dump_nr(n)); n++)
+		if (!strcmp(d->name, name))
+			break;
+	ck_assert_msg(d != NULL, "no processor %s in tests/sim/cpuid/", name);
+	sim_dump_model(d, 0, &p);
+	sim_dump_model(d, 1, &e);
+	sim_reset_hybrid(&p, &e);
+	shim_cpu_online |= 2;
+	ck_assert_str_eq(sim_probe(), d->core[0].expect.pmu);
+	ck_assert_uint_eq(pfm_x86_ntypes, 2);
+}
+
 const char *sim_start_param(unsigned int id, const char *param)
 {
-	sim_reset_custom(sim_model_of(id));
+	const struct sim_model *e = sim_model_e_of(id);
+
+	if (e) {
+		sim_reset_hybrid(sim_model_of(id), e);
+		shim_cpu_online |= 2;
+	} else {
+		sim_reset_custom(sim_model_of(id));
+	}
 	sim.model_param = param;
 	return sim_probe();
 }

@@ -4,30 +4,14 @@
  * CPU 1 a Skymont E core): contexts bound to one core type (uapi perfmon.h, CPU
  * TYPES), a thread migrating between the types, the errors.
  */
-#include <string.h>
-
 #include "sim_test.h"
-#include "sim_dump.h"
 
 #define CORE	0x40
 #define ATOM	0x20
 
 static void hybrid_start(void)
 {
-	const struct sim_dump *d;
-	struct sim_model p, e;
-	unsigned int n;
-
-	for (n = 0; (d = sim_dump_nr(n)); n++)
-		if (!strcmp(d->name, "intel-06-bd-lunarlake"))
-			break;
-	ck_assert_ptr_nonnull(d);
-	sim_dump_model(d, 0, &p);
-	sim_dump_model(d, 1, &e);
-	sim_reset_hybrid(&p, &e);
-	shim_cpu_online |= 2;
-	ck_assert_str_eq(sim_probe(), "intel_arch_v6");
-	ck_assert_uint_eq(pfm_x86_ntypes, 2);
+	sim_start_hybrid("intel-06-bd-lunarlake");
 }
 
 /* The thread runs on cpu from now on (a switch out, a migration, a switch in). */
@@ -99,6 +83,39 @@ START_TEST(test_migrate_atom)
 }
 END_TEST
 
+/*
+ * Time on the other type (uapi perfmon.h, CPU TYPES): a cpu_core context's
+ * live time, its only time (time running), stops while its thread is on the E
+ * core and goes on back on the P core; nothing of it runs there, not even the
+ * set's switch timeout.  Exact.
+ */
+START_TEST(test_time_on_other_type)
+{
+	struct pfarg_setinfo info[2] = { { .set_id = 0 }, { .set_id = 1 } };
+	struct pfm_context *ctx;
+
+	hybrid_start();
+	ctx = ck_ctx_new(PFM_FL_PMU_TYPE(CORE));
+	ck_create_set(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_create_set(ctx, 1, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	pfm_host_env.clock_ns += 1000;
+	migrate(ctx, 1);
+	pfm_host_env.clock_ns += 2000000;
+	ck_assert(!shim_hrtimer_fire(&ctx->timer));
+	migrate(ctx, 0);
+	pfm_host_env.clock_ns += 4000;
+	ck_stop(ctx);
+	ck_assert_int_eq(pfm_getinfo_evtsets(ctx, info, 2), 0);
+	ck_assert_u64_eq(info[0].set_act_duration, 5000);
+	ck_assert_u64_eq(info[0].set_runs, 1);
+	ck_assert_u64_eq(info[1].set_act_duration, 0);
+	ck_assert_uint_eq(ctx->active->id, 0);
+	ck_done(ctx);
+}
+END_TEST
+
 /* Every bad input: its errno, and nothing changed. */
 START_TEST(test_type_errors)
 {
@@ -165,6 +182,7 @@ Suite *sim_hybrid_suite(void)
 
 	tcase_add_test(tc, test_migrate_core);
 	tcase_add_test(tc, test_migrate_atom);
+	tcase_add_test(tc, test_time_on_other_type);
 	tcase_add_test(tc, test_type_errors);
 	tcase_add_test(tc, test_cpu_session);
 	suite_add_tcase(s, tc);

@@ -29,6 +29,7 @@ int main(void)
 	srunner_add_suite(sr, sim_perf_suite());
 	srunner_add_suite(sr, sim_perf_sets_suite());
 	srunner_add_suite(sr, sim_perf_sample_suite());
+	srunner_add_suite(sr, sim_perf_hybrid_suite());
 #endif
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_NORMAL);

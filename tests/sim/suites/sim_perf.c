@@ -50,7 +50,7 @@ int encode(u32 type, u64 config, u64 excl, struct pfm_perf_enc *e)
 	a.config = config;
 	a.exclude_user = !!(excl & 1);
 	a.exclude_kernel = !!(excl & 2);
-	return pfm_perf_hw_encode(&a, e);
+	return pfm_perf_hw_encode(&a, -1, e);
 }
 
 
@@ -169,14 +169,14 @@ START_TEST(test_levels)
 	a.exclude_hv = 1;
 	a.exclude_idle = 1;
 	a.exclude_guest = 1;
-	ck_assert_int_eq(pfm_perf_hw_encode(&a, &e), 0);
+	ck_assert_int_eq(pfm_perf_hw_encode(&a, -1, &e), 0);
 	ck_enc(&e, &w, PFM_X86_SEL_USR, 0x2, "instructions:u, hv idle guest excluded");
 	a.exclude_host = 1;
-	ck_assert_int_eq(pfm_perf_hw_encode(&a, &e), -EINVAL);
+	ck_assert_int_eq(pfm_perf_hw_encode(&a, -1, &e), -EINVAL);
 	/* no precise events without PEBS or IBS */
 	a.exclude_host = 0;
 	a.precise_ip = 1;
-	ck_assert_int_eq(pfm_perf_hw_encode(&a, &e), -EOPNOTSUPP);
+	ck_assert_int_eq(pfm_perf_hw_encode(&a, -1, &e), -EOPNOTSUPP);
 }
 END_TEST
 

@@ -132,7 +132,7 @@ static void smpl_open(struct pfm_context *ctx, struct smpl *s, u16 set, u32 type
 	s->member = -1;
 	attr_of(&a, type, config, excl, period, freq);
 	ck_assert_int_eq(pfm_perf_sample_bits_check(&a), 0);
-	ck_assert_int_eq(pfm_perf_hw_encode(&a, &e), 0);
+	ck_assert_int_eq(pfm_perf_hw_encode(&a, -1, &e), 0);
 	e.own = true;
 	c = pfm_perf_counter_get(ctx, set, cnt[set], &e, &pmc);
 	ck_assert_int_ge(c, PFM_PERF_GP_FIRST);		/* a hardware counter */
@@ -588,10 +588,10 @@ START_TEST(test_hw_sample_errnos)
 	attr_of(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, EX_U, 4000, true);
 	for (i = 1; i <= 3; i++) {
 		a.precise_ip = i;
-		ck_assert_int_eq(pfm_perf_hw_encode(&a, &e), -EOPNOTSUPP);
+		ck_assert_int_eq(pfm_perf_hw_encode(&a, -1, &e), -EOPNOTSUPP);
 	}
 	a.precise_ip = 0;
-	ck_assert_int_eq(pfm_perf_hw_encode(&a, &e), 0);
+	ck_assert_int_eq(pfm_perf_hw_encode(&a, -1, &e), 0);
 	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
 			PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |

@@ -5,7 +5,8 @@
  * the two sets: with global control, the global enable off and on, the counters
  * of the incoming set, and the event selects that differ; without it, the enable
  * bit of each event select in use off and on as well.  With a single set there is
- * no switch and nothing is written.
+ * no switch and nothing is written.  On a hybrid processor, a thread that moves
+ * to a CPU of another type in the middle of a set's turn.
  */
 #include "sim_test.h"
 
@@ -207,6 +208,136 @@ START_TEST(test_switch_only_difference)
 }
 END_TEST
 
+/* --- a hybrid processor (CPU 0 a P core, CPU 1 an E core) --- */
+
+static void migrate(struct pfm_context *ctx, unsigned int cpu)
+{
+	pfm_host_sched_out(ctx);
+	sim_set_cpu(cpu);
+	pfm_host_sched_in(ctx);
+}
+
+/* The switch timer is armed to fire ns from now. */
+static void ck_timer_in(struct pfm_context *ctx, s64 ns)
+{
+	ck_assert(ctx->timer.armed);
+	ck_assert_int_eq(ctx->timer.expires - shim_now_ns(), ns);
+}
+
+/*
+ * A context of the P cores' type (the default) whose thread moves to the E core
+ * in the middle of each set's turn: on the E core nothing of it counts, its
+ * registers are not written there and its rotation stands still (no timer);
+ * back on the P core the set's turn goes on for what was left of it.  Each set
+ * counts exactly what the P core executed in its turns, and each set's
+ * duration is its 1 ms.
+ */
+START_TEST(test_hybrid_migrate_mid_turn)
+{
+	struct pfarg_setinfo info;
+	struct pfm_context *ctx;
+
+	sim_start(_i);
+	if (!sim_model_e_of(_i))
+		return;
+	ctx = two_sets(PFM_SETFL_TIME_SWITCH, 1000000, 0);
+	sim_count(SIM_EV_INST, 100, SIM_USER);
+	sim_count(SIM_EV_BRANCH, 10, SIM_USER);
+	pfm_host_env.clock_ns += 400000;
+	migrate(ctx, 1);
+	ck_assert(!ctx->timer.armed);
+	sim_count(SIM_EV_INST, 1000, SIM_USER);
+	sim_count(SIM_EV_BRANCH, 100, SIM_USER);
+	pfm_host_env.clock_ns += 3000000;
+	ck_assert_u64_eq(sim.sel[0], 0);
+	ck_assert_u64_eq(sim.sel[1], 0);
+	migrate(ctx, 0);
+	ck_timer_in(ctx, 600000);
+	sim_count(SIM_EV_INST, 5, SIM_USER);
+	pfm_host_env.clock_ns += 600000;
+	ck_assert(shim_hrtimer_fire(&ctx->timer));
+	ck_assert_uint_eq(active(ctx), 1);
+	sim_count(sim_cycles_event(), 7, SIM_USER);
+	sim_count(SIM_EV_BRANCH, 20, SIM_USER);
+	pfm_host_env.clock_ns += 250000;
+	migrate(ctx, 1);
+	sim_count(sim_cycles_event(), 999, SIM_USER);
+	pfm_host_env.clock_ns += 2000000;
+	migrate(ctx, 0);
+	ck_timer_in(ctx, 750000);
+	sim_count(sim_cycles_event(), 3, SIM_USER);
+	pfm_host_env.clock_ns += 750000;
+	ck_assert(shim_hrtimer_fire(&ctx->timer));
+	ck_assert_uint_eq(active(ctx), 0);
+	ck_stop(ctx);
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 0, GP_PMD(0)), 105);
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 0, GP_PMD(1)), 10);
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 1, GP_PMD(0)), 10);
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 1, GP_PMD(1)), 20);
+	ck_getinfo(ctx, 0, &info);
+	ck_assert_u64_eq(info.set_act_duration, 1000000);
+	ck_assert_u64_eq(info.set_runs, 2);
+	ck_getinfo(ctx, 1, &info);
+	ck_assert_u64_eq(info.set_act_duration, 1000000);
+	ck_assert_u64_eq(info.set_runs, 1);
+	ck_unload(ctx);
+	pfm_context_put(ctx);
+}
+END_TEST
+
+/*
+ * A context of every type (the perf layer's, layer.h) rotates on both types: the
+ * turn begun on the P core ends on the E core, whose counters count for the
+ * set active there, and the next turn goes on across the move back.  Its
+ * registers (GP 0 and 1) are on both types.  Exact counts and durations.
+ */
+START_TEST(test_hybrid_rotation_every_type)
+{
+	struct pfarg_setinfo info;
+	struct pfm_context *ctx;
+
+	sim_start(_i);
+	if (!sim_model_e_of(_i))
+		return;
+	ctx = ck_ctx_new(0);
+	pfm_ctx_every_type(ctx);
+	ck_create_set(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_create_set(ctx, 1, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_write_set_pmc(ctx, 0, GP_PMC(0), SEL_U(SIM_EV_INST));
+	ck_write_set_pmc(ctx, 1, GP_PMC(1), SEL_U(SIM_EV_BRANCH));
+	ck_load_self(ctx);
+	ck_start(ctx);
+	sim_count(SIM_EV_INST, 100, SIM_USER);
+	pfm_host_env.clock_ns += 400000;
+	migrate(ctx, 1);
+	ck_timer_in(ctx, 600000);
+	sim_count(SIM_EV_INST, 30, SIM_USER);
+	sim_count(SIM_EV_BRANCH, 3, SIM_USER);
+	pfm_host_env.clock_ns += 600000;
+	ck_assert(shim_hrtimer_fire(&ctx->timer));
+	ck_assert_uint_eq(active(ctx), 1);
+	sim_count(SIM_EV_INST, 50, SIM_USER);
+	sim_count(SIM_EV_BRANCH, 40, SIM_USER);
+	pfm_host_env.clock_ns += 300000;
+	migrate(ctx, 0);
+	ck_timer_in(ctx, 700000);
+	sim_count(SIM_EV_BRANCH, 2, SIM_USER);
+	pfm_host_env.clock_ns += 700000;
+	ck_assert(shim_hrtimer_fire(&ctx->timer));
+	ck_assert_uint_eq(active(ctx), 0);
+	sim_count(SIM_EV_INST, 1, SIM_USER);
+	ck_stop(ctx);
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 0, GP_PMD(0)), 131);
+	ck_assert_u64_eq(ck_read_set_pmd(ctx, 1, GP_PMD(1)), 42);
+	ck_getinfo(ctx, 0, &info);
+	ck_assert_u64_eq(info.set_act_duration, 1000000);
+	ck_getinfo(ctx, 1, &info);
+	ck_assert_u64_eq(info.set_act_duration, 1000000);
+	ck_unload(ctx);
+	pfm_context_put(ctx);
+}
+END_TEST
+
 Suite *sim_sets_suite(void)
 {
 	Suite *s = suite_create("sim_sets");
@@ -217,6 +348,8 @@ Suite *sim_sets_suite(void)
 	tcase_add_loop_test(tc, test_single_set_timeout, 0, sim_nr_core_models());
 	tcase_add_loop_test(tc, test_single_set_overflow, 0, sim_nr_core_models());
 	tcase_add_loop_test(tc, test_switch_only_difference, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_hybrid_migrate_mid_turn, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_hybrid_rotation_every_type, 0, sim_nr_core_models());
 	suite_add_tcase(s, tc);
 	return s;
 }

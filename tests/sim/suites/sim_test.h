@@ -32,6 +32,7 @@ Suite *sim_rdpmc_suite(void);
 Suite *sim_perf_suite(void);
 Suite *sim_perf_sets_suite(void);
 Suite *sim_perf_sample_suite(void);
+Suite *sim_perf_hybrid_suite(void);
 Suite *sim_real_suite(void);
 Suite *sim_leaf23_suite(void);
 Suite *sim_hybrid_suite(void);
@@ -52,6 +53,8 @@ const struct sim_dump *sim_dump_nr(unsigned int i);
  */
 unsigned int sim_nr_core_models(void);
 const struct sim_model *sim_model_of(unsigned int id);
+/* A hybrid processor's E core model (its CPU 1), NULL for one of one type. */
+const struct sim_model *sim_model_e_of(unsigned int id);
 
 /* A test case whose tests start their own machine; 20 s timeout. */
 TCase *sim_tcase(const char *name);
@@ -63,6 +66,11 @@ void sim_teardown(void);
  * software unit.
  */
 void sim_start(unsigned int id);
+/*
+ * A hybrid processor of tests/sim/cpuid/ by name: CPU 0 of its first core type
+ * (P), CPU 1 of its second (E), both online, the probe run; the thread on CPU 0.
+ */
+void sim_start_hybrid(const char *name);
 /* The same with a pmu_model parameter; returns the model registered or "software". */
 const char *sim_start_param(unsigned int id, const char *param);
 /* The probe on a machine set up by the caller (sim_reset*() and knobs). */
