@@ -20,6 +20,20 @@ csv() {
 in_range() {
 	[ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
 }
+
+# waiting PID: returns once the process's first thread sleeps in its -w wait
+# (nanosleep or clock_nanosleep), so that a -p started then counts from the
+# wait, not from the start-up calls before it (a loaded host may not have run
+# them yet when the shell goes on)
+waiting() {
+	for _ in $(seq 1000); do
+		case $(cut -d' ' -f1 /proc/$1/syscall 2>/dev/null) in
+		35|230) return 0 ;;
+		esac
+		sleep 0.01
+	done
+	fail "workload $1 never reached its wait"
+}
 W=/bin/workload
 
 # counting: 5000 getppid and 256 fresh pages, at user level.  The system calls are
@@ -80,11 +94,13 @@ in_range "$sys" 5020 5030 || fail "syscalls without the children: $sys"
 # its final nanosleep(0) and exit_group (the first sleep was entered before)
 $W -w 1000 -s 5000 &
 pid=$!
+waiting $pid
 out=$(/bin/pfmon -e syscalls -p $pid) || fail "pfmon -p exited with $?"
 sys=$(count syscalls)
 in_range "$sys" 5002 5002 || fail "pfmon -p: syscalls $sys"
 $W -w 1000 -s 3000 &
 pid=$!
+waiting $pid
 out=$(/bin/pfmon -e syscalls -t $pid) || fail "pfmon -t exited with $?"
 sys=$(count syscalls)
 in_range "$sys" 3002 3002 || fail "pfmon -t: syscalls $sys"
@@ -93,10 +109,12 @@ in_range "$sys" 3002 3002 || fail "pfmon -t: syscalls $sys"
 # in it after the fork, the fork and the wait
 $W -w 1000 -s 3000 -f 1 &
 pid=$!
+waiting $pid
 out=$(/bin/pfmon -e syscalls -t $pid) || fail "pfmon -t exited with $?"
 sys=$(count syscalls)
 $W -w 1000 -s 3000 -f 1 &
 pid=$!
+waiting $pid
 out=$(/bin/pfmon --no-inherit -e syscalls -t $pid) || fail "pfmon -t exited with $?"
 sys2=$(count syscalls)
 echo "pfmon-check: -t with a child: $sys system calls, $sys2 with --no-inherit"
@@ -111,6 +129,7 @@ out=$(/bin/pfmon -e syscalls -- $W -w 1 -s 5000 -T 2) || fail "pfmon exited with
 cmd=$(count syscalls)
 $W -w 1000 -s 5000 -T 2 &
 pid=$!
+waiting $pid
 out=$(/bin/pfmon -e syscalls -p $pid) || fail "pfmon -p exited with $?"
 sys=$(count syscalls)
 echo "pfmon-check: -p with 2 new threads: $sys system calls, the command $cmd"
@@ -118,6 +137,7 @@ echo "pfmon-check: -p with 2 new threads: $sys system calls, the command $cmd"
 	fail "pfmon -p, 2 new threads: $sys, command $cmd"
 $W -w 1000 -s 5000 -T 2 &
 pid=$!
+waiting $pid
 out=$(/bin/pfmon --no-inherit -e syscalls -p $pid) || fail "pfmon -p exited with $?"
 sys2=$(count syscalls)
 [ -n "$sys2" ] && [ "$sys2" -le $((sys - 10000)) ] || fail "pfmon -p --no-inherit: $sys2"
@@ -155,6 +175,7 @@ out=$(/bin/pfmon -e syscalls -- $W -w 1 -s 5000 -l 1000 -f 2 -T 2) || fail "pfmo
 cmd=$(count syscalls)
 $W -w 1000 -s 5000 -l 1000 -f 2 -T 2 &
 pid=$!
+waiting $pid
 /bin/pfmon -e syscalls -o /tmp/pfmon-p -p $pid &
 mon=$!
 seen=$(watch_tracers $mon $pid)
@@ -175,10 +196,12 @@ set -- $seen
 # to the count without --per-thread; none of the threads is traced.
 $W -w 1000 -s 5000 -f 1 -T 1 -E 2 &
 pid=$!
+waiting $pid
 out=$(/bin/pfmon -e syscalls -p $pid) || fail "pfmon -p exited with $?"
 agg=$(count syscalls)
 $W -w 1000 -s 5000 -l 1000 -f 1 -T 1 -E 2 &
 pid=$!
+waiting $pid
 /bin/pfmon --per-thread -x ';' -e syscalls -o /tmp/pfmon-pt -p $pid &
 mon=$!
 seen=$(watch_tracers $mon $pid)
@@ -195,6 +218,7 @@ set -- $seen
 # to the same count exactly, also those with counts and no time (print.c)
 $W -w 1000 -s 5000 -l 300 -f 2 -T 2 &
 pid=$!
+waiting $pid
 out=$(/bin/pfmon -I 100 -x ';' -e syscalls -p $pid) || fail "pfmon -I -p exited with $?"
 n=$(echo "$out" | awk -F';' '$4 == "syscalls" { s += $2 } END { print s + 0 }')
 k=$(echo "$out" | awk -F';' '$4 == "syscalls"' | wc -l)
@@ -210,6 +234,7 @@ set -- $(per_thread $W -w 1 -s 5000 -T 2 -e)
 pt=$3
 $W -w 1000 -s 5000 -T 2 -e &
 pid=$!
+waiting $pid
 out=$(/bin/pfmon -e syscalls -p $pid) || fail "pfmon -p exited with $?"
 sys=$(count syscalls)
 echo "pfmon-check: the first thread ends before 2 threads: $cmd system calls, $pt by --per-thread, $sys by -p"
@@ -220,6 +245,7 @@ in_range "$cmd" $((pt - 2)) $((pt + 2)) && in_range "$cmd" 15000 15100 ||
 # ^C ends pfmon -p and lets the process go on, no longer traced, to its own end
 $W -w 300 -l 1500 -T 1 &
 pid=$!
+waiting $pid
 /bin/pfmon -e syscalls -p $pid >/dev/null 2>&1 &
 mon=$!
 sleep 1

@@ -20,6 +20,20 @@ sum() {
 in_range() {
 	[ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
 }
+
+# waiting PID: returns once the process's first thread sleeps in its -w wait
+# (nanosleep or clock_nanosleep), so that a -p started then counts from the
+# wait, not from the start-up calls before it (a loaded host may not have run
+# them yet when the shell goes on)
+waiting() {
+	for _ in $(seq 1000); do
+		case $(cut -d' ' -f1 /proc/$1/syscall 2>/dev/null) in
+		35|230) return 0 ;;
+		esac
+		sleep 0.01
+	done
+	fail "workload $1 never reached its wait"
+}
 W=/bin/workload
 P=/bin/pfmon
 
@@ -59,6 +73,7 @@ out=$($P -r 2 -I 300 -x ';' -e syscalls -- $W -s 3000 -l 500) || fail "pfmon -r 
 # -p ended by ^C: the counts up to the end (5000 getppid, then sleeps)
 $W -w 300 -s 5000 -l 3000 &
 pid=$!
+waiting $pid
 $P -I 400 -x ';' -e syscalls -p $pid > /tmp/pi.csv &
 mon=$!
 sleep 1.5
@@ -125,6 +140,7 @@ out=$($P --per-thread -x ';' -e syscalls -- $W -s 1000 -T 2) || fail "pfmon --pe
 	in_range "$(echo "$out" | cut -d';' -f2)" 3016 3060 || fail "--per-thread, a command"
 $W -w 1000 -s 1000 -T 1 -E 2 &
 pid=$!
+waiting $pid
 out=$($P --per-thread -x ';' -e syscalls -p $pid) || fail "pfmon --per-thread -p: $?"
 [ "$(echo "$out" | wc -l)" -eq 3 ] &&
 	echo "$out" | awk -F';' -v first="workload-$pid" '$1 !~ /^workload-[0-9]+$/ { exit 1 }
@@ -132,16 +148,19 @@ out=$($P --per-thread -x ';' -e syscalls -p $pid) || fail "pfmon --per-thread -p
 		NR > 1 && ($1 == first || $2 != 1004) { exit 1 }' || fail "--per-thread -p"
 $W -w 1000 -s 1000 -E 1 &
 pid=$!
+waiting $pid
 out=$($P --per-thread -j -e syscalls -p $pid) || fail "pfmon --per-thread -j: $?"
 [ "$(echo "$out" | grep -c '^{"thread" : "workload-[0-9]*", "counter-value" : ')" -eq 2 ] ||
 	fail "--per-thread -j"
 # perf's title for -p and -t, with the ids as given
 $W -w 500 -s 10 &
 pid=$!
+waiting $pid
 out=$($P -e syscalls -p $pid) || fail "pfmon -p: $?"
 echo "$out" | grep -q "^ Performance counter stats for process id '$pid':$" || fail "the title of -p"
 $W -w 500 -s 10 &
 pid=$!
+waiting $pid
 out=$($P -e syscalls -t $pid) || fail "pfmon -t: $?"
 echo "$out" | grep -q "^ Performance counter stats for thread id '$pid':$" || fail "the title of -t"
 # -i, perf's --no-inherit
