@@ -35,9 +35,16 @@ static bool is_zen(void)
 	return sim_m()->vendor == SIM_AMD && sim_m()->family >= 0x17;
 }
 
+/* Fixed counter j exists on the model (leaf 0x23's bitmap, or v5's with the count) */
 bool has_fixed(unsigned int j)
 {
-	return is_intel() && j < sim_num_fixed();
+	const struct sim_model *m = sim_m();
+
+	if (!is_intel() || m->version < 2)
+		return false;
+	if (m->leaf23)
+		return m->fixed23 & (1u << j);
+	return j < m->num_fixed || (m->version >= 5 && (m->fixed_bitmap & (1u << j)));
 }
 
 int encode(u32 type, u64 config, u64 excl, struct pfm_perf_enc *e)
@@ -539,16 +546,16 @@ Suite *sim_perf_suite(void)
 	Suite *s = suite_create("sim_perf");
 	TCase *tc = sim_tcase("perf");
 
-	tcase_add_loop_test(tc, test_generic_ids, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_levels, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_raw, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_cache, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_no_pmu, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_counting, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_fixed_request, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_full, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_generic_ids, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_levels, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_raw, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_cache, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_no_pmu, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_counting, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_fixed_request, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_full, 0, sim_nr_core_models());
 	tcase_add_loop_test(tc, test_held_elsewhere, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_kernel_level_privilege, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_kernel_level_privilege, 0, sim_nr_core_models());
 	suite_add_tcase(s, tc);
 	return s;
 }

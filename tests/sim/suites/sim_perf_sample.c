@@ -617,15 +617,15 @@ Suite *sim_perf_sample_suite(void)
 	Suite *s = suite_create("sim_perf_sample");
 	TCase *tc = sim_tcase("perf_sample");
 
-	tcase_add_loop_test(tc, test_hw_period, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_hw_kernel_ip_user_event, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_hw_period_beyond_width, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_hw_freq, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_hw_group_read, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_hw_sampling_in_sets, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_hw_sample_errnos, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_hw_throttle, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_hw_throttle_freq, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_hw_period, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_hw_kernel_ip_user_event, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_hw_period_beyond_width, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_hw_freq, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_hw_group_read, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_hw_sampling_in_sets, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_hw_sample_errnos, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_hw_throttle, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_hw_throttle_freq, 0, sim_nr_core_models());
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -258,9 +258,9 @@ Suite *sim_perf_sets_suite(void)
 	Suite *s = suite_create("sim_perf_sets");
 	TCase *tc = sim_tcase("perf_sets");
 
-	tcase_add_loop_test(tc, test_multiplexed_sets, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_sampling_routed_by_set, 0, SIM_NR_MODELS);
-	tcase_add_loop_test(tc, test_pinned_every_set, 0, SIM_NR_MODELS);
+	tcase_add_loop_test(tc, test_multiplexed_sets, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_sampling_routed_by_set, 0, sim_nr_core_models());
+	tcase_add_loop_test(tc, test_pinned_every_set, 0, sim_nr_core_models());
 	suite_add_tcase(s, tc);
 	return s;
 }
