@@ -190,6 +190,12 @@ struct pfm_pmu_unit {
 	unsigned int num_types;
 	const struct pfm_pmu_type *types;
 	unsigned int (*cpu_type)(int cpu);
+	/*
+	 * Optional, with types: pmc_check() for type k, the values a context of
+	 * that type may not write (an event only the other type counts); 0 or
+	 * -EINVAL.
+	 */
+	int (*type_pmc_check)(unsigned int k, unsigned int idx, u64 value);
 };
 
 /* pfm_reg.dep_pmd: no register */

@@ -48,7 +48,11 @@ static int pfm_pmu_type_check(unsigned int k, bool pmd, unsigned int num, u64 va
 	d = pmd ? &u->types[k].pmds[r->idx] : &u->types[k].pmcs[r->idx];
 	if (!(d->type & PFM_REG_I))
 		return -EINVAL;
-	return !pmd && (value & d->rsvd_msk) ? -EINVAL : 0;
+	if (pmd)
+		return 0;
+	if (value & d->rsvd_msk)
+		return -EINVAL;
+	return u->type_pmc_check ? u->type_pmc_check(k, r->idx, value) : 0;
 }
 
 int pfm_pmu_type_check_reg(const struct pfm_context *ctx, bool pmd, unsigned int num,

@@ -16,6 +16,10 @@ in README.md between two marker lines:
   hybrid  processors with core types of their own PMUs: a row per processor
           kind, each type's counters
 
+and the number of processors the text gives, inline between two markers:
+
+    <!-- cpuid-count -->70<!-- end cpuid-count -->
+
 Usage: cpuid_tables.py CPUID_DIR README [--check]
 Rewrites README's tables, or with --check exits 1 (saying which table) when they
 differ from what the files say.
@@ -133,6 +137,16 @@ def table_hybrid(dumps):
 
 
 TABLES = {"pmu": table_pmu, "hybrid": table_hybrid}
+COUNT_BEGIN, COUNT_END = "<!-- cpuid-count -->", "<!-- end cpuid-count -->"
+
+
+def with_count(text, n):
+    """text with n between the count's markers, or None without them."""
+    i = text.find(COUNT_BEGIN)
+    j = text.find(COUNT_END, i + len(COUNT_BEGIN)) if i >= 0 else -1
+    if j < 0:
+        return None
+    return text[:i + len(COUNT_BEGIN)] + str(n) + text[j:]
 
 
 def main(argv):
@@ -156,6 +170,15 @@ def main(argv):
                              "make readme-tables\n" % (argv[2], name))
             return 1
         new = made
+    made = with_count(new, len(dumps))
+    if made is None:
+        sys.stderr.write("%s: no processor count between its markers\n" % argv[2])
+        return 1
+    if len(argv) == 4 and made != new:
+        sys.stderr.write("%s: the processor count differs from tests/sim/cpuid; "
+                         "make readme-tables\n" % argv[2])
+        return 1
+    new = made
     if len(argv) == 3 and new != text:
         open(argv[2], "w", encoding="utf-8").write(new)
     return 0

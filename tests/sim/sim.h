@@ -73,6 +73,11 @@ struct sim_model {
 	 */
 	bool leaf23;
 	uint32_t gp23, fixed23;
+	/*
+	 * Leaf 0x23 sub-leaf 3 (valid when not 0): the architectural events
+	 * present (bit set), in place of events_len and events_unavail.
+	 */
+	uint32_t events23;
 	unsigned int width, fixed_width;
 	bool pdcm, fw_write, anythread_deprecated;
 	unsigned int events_len;	/* CPUID.0AH:EAX[31:24] */

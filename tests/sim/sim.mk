@@ -20,9 +20,10 @@
 #   make check-sim       the simulator suite only
 #   make bench           (bench-msr) MSR accesses per operation, for every model:
 #                        a table on stdout, JSON in $(B)/bench/msr.json
-#   make readme-tables   README.md's processor -> PMU tables, made from
-#                        tests/sim/cpuid (cpuid_tables.py); check-sim fails
-#                        while they differ (check-readme-tables)
+#   make readme-tables   README.md's processor -> PMU tables and its count of
+#                        processors, made from tests/sim/cpuid
+#                        (cpuid_tables.py); check-sim fails while they differ
+#                        (check-readme-tables)
 
 PFM_SIM_DIR	:= $(TOP)/tests/sim
 PFM_SIM_SUITES_DIR := $(PFM_SIM_DIR)/suites

@@ -61,9 +61,13 @@ static void described(uint32_t leaf, uint32_t sub, uint32_t r[4])
 			break;
 		if (sub == 0) {
 			r[0] = 1U << 1;		/* subleaf 1 valid */
+			if (m->events23)
+				r[0] |= 1U << 3;
 		} else if (sub == 1) {
 			r[0] = m->gp23;
 			r[1] = m->fixed23;
+		} else if (sub == 3) {
+			r[0] = m->events23;
 		}
 		break;
 	case 0xa:

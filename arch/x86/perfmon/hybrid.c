@@ -240,6 +240,17 @@ u64 pfm_x86_cpu_gbits(void)
 	return p->gp | ((u64)p->fixed << PFM_X86_GBIT_FIXED);
 }
 
+/*
+ * Leaf 0x23 sub-leaf 3 says which architectural events each type has: a
+ * context of one type may not program an event only the other has.
+ */
+int pfm_x86_type_pmc_check(unsigned int k, unsigned int idx, u64 value)
+{
+	if (k >= pfm_x86_ntypes || idx >= PFM_X86_MAX_GP)
+		return 0;
+	return pfm_intel_event_missing(&pfm_x86_types[k].pmu, value) ? -EINVAL : 0;
+}
+
 /* A CPU coming online is looked at anew. */
 void pfm_x86_hybrid_online(void)
 {

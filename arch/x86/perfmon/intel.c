@@ -22,6 +22,11 @@
  *        sub-leaf 0 EAX says which sub-leaves are valid, sub-leaf 1 gives the
  *        GP counters (EAX) and the fixed counters (EBX) as bitmaps, which then
  *        stand in place of leaf 0xA's counts; the widths stay leaf 0xA's.
+ *        Sub-leaf 3 EAX gives the architectural events the core has (bit set:
+ *        present, the order of leaf 0xA's EBX), in place of leaf 0xA's EBX: on
+ *        hybrid parts EBX is the same on both core types (Lunar Lake's says
+ *        Topdown Slots is missing on both) while sub-leaf 3 is each type's own
+ *        (P cores have Topdown Slots, E cores do not).
  */
 #include "x86.h"
 
@@ -43,7 +48,8 @@
 #define CPUIDA_EDX_ANY_DEPRECATED	(1U << 15)	/* v5: AnyThread gone */
 #define CPUID_HYBRID			0x1a		/* EAX[31:24]: core type */
 #define CPUID_PERFMON_EXT		0x23
-#define CPUID23_COUNTERS		1		/* the sub-leaf of the bitmaps */
+#define CPUID23_COUNTERS		1		/* the sub-leaf of the counters */
+#define CPUID23_EVENTS			3		/* the sub-leaf of the events */
 
 /* The architectural events, in the order of CPUID.0AH:EBX. */
 static const u16 pfm_intel_arch_events[] = {
@@ -57,17 +63,26 @@ static const u16 pfm_intel_arch_events[] = {
 	0x01a4,		/* Topdown Slots */
 };
 
-/* An architectural event the CPU says it does not have is refused. */
-static int pfm_intel_pmc_check(unsigned int idx, u64 value)
+bool pfm_intel_event_missing(const struct pfm_x86_pmu *p, u64 value)
 {
 	u16 code = value & (PFM_X86_SEL_EVENT | PFM_X86_SEL_UMASK);
 	unsigned int k;
 
-	if (idx >= PFM_X86_MAX_GP)
-		return 0;
 	for (k = 0; k < ARRAY_SIZE(pfm_intel_arch_events); k++)
-		if (pfm_intel_arch_events[k] == code && (pfm_x86_pmu.events_missing & (1U << k)))
-			return -EINVAL;
+		if (pfm_intel_arch_events[k] == code)
+			return p->events_missing & (1U << k);
+	return false;
+}
+
+/*
+ * An architectural event the CPU says it does not have is refused; on a hybrid
+ * part pfm_x86_pmu is the union, so this refuses what no core type has, and
+ * pfm_x86_type_pmc_check() what the context's type lacks.
+ */
+static int pfm_intel_pmc_check(unsigned int idx, u64 value)
+{
+	if (idx < PFM_X86_MAX_GP && pfm_intel_event_missing(&pfm_x86_pmu, value))
+		return -EINVAL;
 	return 0;
 }
 
@@ -124,29 +139,21 @@ static bool pfm_intel_big_core_quirk(u32 max_leaf, u32 sig)
 	return false;
 }
 
-/*
- * Leaf 0x23's counter bitmaps, where the CPU has the leaf and its sub-leaf 1:
- * true, with the GP and fixed counters present in *gp and *fixed.
- */
-static bool pfm_intel_leaf23(u32 max_leaf, unsigned long *gp, unsigned long *fixed)
+/* Leaf 0x23's sub-leaf 0 EAX, the valid sub-leaves, where the CPU has the leaf; else 0. */
+static u32 pfm_intel_leaf23(u32 max_leaf)
 {
 	u32 r[4];
 
 	if (max_leaf < CPUID_PERFMON_EXT)
-		return false;
+		return 0;
 	pfm_hw_cpuid(CPUID_STRUCT_FEATURES, 0, r);
 	if (r[0] < 1)
-		return false;
+		return 0;
 	pfm_hw_cpuid(CPUID_STRUCT_FEATURES, 1, r);
 	if (!(r[0] & CPUID71_EAX_PERFMON_EXT))
-		return false;
+		return 0;
 	pfm_hw_cpuid(CPUID_PERFMON_EXT, 0, r);
-	if (!(r[0] & (1U << CPUID23_COUNTERS)))
-		return false;
-	pfm_hw_cpuid(CPUID_PERFMON_EXT, CPUID23_COUNTERS, r);
-	*gp = r[0] & ((1UL << PFM_X86_MAX_GP) - 1);
-	*fixed = r[1] & ((1UL << PFM_X86_MAX_FIXED) - 1);
-	return true;
+	return r[0];
 }
 
 int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
@@ -154,7 +161,7 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 	unsigned int version, width, fwidth = 0, nfixed = 0, evlen, i, j;
 	u64 sel_ok, any = 0, caps = 0, fixed_ok = 0, fixed_priv = 0;
 	unsigned long fixed = 0, gp23 = 0, fixed23 = 0;
-	u32 r[4], ebx, ecx, edx, max_leaf;
+	u32 r[4], ebx, ecx, edx, max_leaf, sub23;
 	bool fw = false, ext;
 
 	pfm_hw_cpuid(CPUID_MAX_LEAF, 0, r);
@@ -178,8 +185,12 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 	if (p->num_gp > PFM_X86_MAX_GP)
 		p->num_gp = PFM_X86_MAX_GP;
 	p->gp = (1UL << p->num_gp) - 1;
-	ext = pfm_intel_leaf23(max_leaf, &gp23, &fixed23);
+	sub23 = pfm_intel_leaf23(max_leaf);
+	ext = sub23 & (1U << CPUID23_COUNTERS);
 	if (ext) {
+		pfm_hw_cpuid(CPUID_PERFMON_EXT, CPUID23_COUNTERS, r);
+		gp23 = r[0] & ((1UL << PFM_X86_MAX_GP) - 1);
+		fixed23 = r[1] & ((1UL << PFM_X86_MAX_FIXED) - 1);
 		p->gp = gp23;
 		p->num_gp = bitmap_weight(&gp23, PFM_X86_MAX_GP);
 	}
@@ -196,6 +207,10 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 	p->events_missing = ebx;
 	for (i = evlen; i < 32; i++)
 		p->events_missing |= 1U << i;
+	if (sub23 & (1U << CPUID23_EVENTS)) {
+		pfm_hw_cpuid(CPUID_PERFMON_EXT, CPUID23_EVENTS, r);
+		p->events_missing = ~r[0];
+	}
 
 	if (version >= 3 && !(version >= 5 && (edx & CPUIDA_EDX_ANY_DEPRECATED)))
 		any = PFM_X86_SEL_ANY;

@@ -112,25 +112,26 @@ static const struct pfm_cache_code pfm_amd_cache_zen[] = {
 };
 
 /* Intel: the generic event's code, the fixed-counter pseudo-encoding flagged. */
-static int pfm_intel_generic_code(u64 config, u64 *code)
+static int pfm_intel_generic_code(const struct pfm_x86_pmu *p, u64 config, u64 *code)
 {
 	int bit = pfm_intel_generic[config].arch_bit;
 
 	*code = pfm_intel_generic[config].code;
 	if (!*code)
 		return -ENOENT;
-	/* the events CPUID says are missing: 6.1 removes them from its map */
-	if (bit >= 0 && pfm_x86_pmu.pmc_check && pfm_x86_pmu.pmc_check(0, *code))
+	/* the events CPUID says the PMU lacks: 6.1 removes them from its map */
+	if (bit >= 0 && pfm_intel_event_missing(p, *code))
 		return -ENOENT;
 	return 0;
 }
 
-int pfm_x86_perf_generic(u64 config, u64 *code)
+/* p: the PMU the event opens on (a hybrid machine's core type's) */
+int pfm_x86_perf_generic(const struct pfm_x86_pmu *p, u64 config, u64 *code)
 {
 	if (config >= PERF_COUNT_HW_MAX)
 		return -EINVAL;
 	if (pfm_x86_pmu.vendor == PFM_X86_INTEL)
-		return pfm_intel_generic_code(config, code);
+		return pfm_intel_generic_code(p, config, code);
 	*code = pfm_x86_pmu.family >= 0x17 ? pfm_amd_generic_zen[config] :
 					     pfm_amd_generic_k8[config];
 	return *code ? 0 : -ENOENT;

@@ -43,8 +43,8 @@ static int pfm_x86_perf_raw(const struct pfm_x86_pmu *p, u64 config, u64 *code)
 	*code = config & ~PFM_RAW_KERNEL_BITS;
 	if (*code & p->pmcs[0].rsvd_msk)
 		return -EINVAL;
-	/* an architectural event CPUID says is missing: the driver refuses it */
-	if (pfm_x86_pmu.pmc_check && pfm_x86_pmu.pmc_check(0, *code))
+	/* an architectural event CPUID says the PMU (core type) lacks: refused */
+	if (p->vendor == PFM_X86_INTEL && pfm_intel_event_missing(p, *code))
 		return -EINVAL;
 	return 0;
 }
@@ -145,7 +145,7 @@ static int pfm_x86_perf_code(const struct perf_event_attr *attr, int cpu, u64 *c
 		return -EOPNOTSUPP;
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
-		return pfm_x86_perf_generic(config, code);
+		return pfm_x86_perf_generic(*p, config, code);
 	case PERF_TYPE_HW_CACHE:
 		return pfm_x86_perf_cache(config, code);
 	case PERF_TYPE_RAW:

@@ -9,14 +9,16 @@
 
 struct perf_event_attr;
 struct pfm_attr_enc;
+struct pfm_x86_pmu;
 
 /*
  * The event code (event select bits 7:0, 15:8 and AMD's 35:32) of a generic event
- * (PERF_COUNT_HW_*) or of a cache event (perf's packed cache, operation and
- * result); 0 or the errno Linux 6.1 gives (ENOENT: no code on this model,
- * EINVAL: past perf's lists, or an operation the cache cannot have).
+ * (PERF_COUNT_HW_*, on the PMU p, a hybrid machine's core type's) or of a cache
+ * event (perf's packed cache, operation and result); 0 or the errno Linux 6.1
+ * gives (ENOENT: no code on this model, EINVAL: past perf's lists, or an
+ * operation the cache cannot have).
  */
-int pfm_x86_perf_generic(u64 config, u64 *code);
+int pfm_x86_perf_generic(const struct pfm_x86_pmu *p, u64 config, u64 *code);
 int pfm_x86_perf_cache(u64 config, u64 *code);
 
 /* The unit's encode_attr() (pmu.h). */

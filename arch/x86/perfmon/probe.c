@@ -166,6 +166,7 @@ int pfm_x86_probe(void)
 			pfm_x86_named_unit.num_types = pfm_x86_ntypes;
 			pfm_x86_named_unit.types = pfm_x86_unit_types;
 			pfm_x86_named_unit.cpu_type = pfm_x86_cpu_type;
+			pfm_x86_named_unit.type_pmc_check = pfm_x86_type_pmc_check;
 		}
 		ret = pfm_pmu_add_unit(&pfm_x86_named_unit);
 		if (ret) {

@@ -137,6 +137,8 @@ int pfm_x86_hybrid_probe(const char **why);
 /* The index of cpu's type, and the global-control bits this CPU has. */
 unsigned int pfm_x86_cpu_type(int cpu);
 u64 pfm_x86_cpu_gbits(void);
+/* The unit's type_pmc_check() (kernel/perfmon/pmu.h): type k's events. */
+int pfm_x86_type_pmc_check(unsigned int k, unsigned int idx, u64 value);
 void pfm_x86_hybrid_online(void);
 
 /* The models a probe can be asked for (pmu_model=). */
@@ -164,6 +166,8 @@ void pfm_x86_desc_fixed(struct pfm_x86_pmu *p, u64 rsvd, u64 priv, unsigned int 
  * errno and set *why (one phrase for the log).
  */
 int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why);
+/* Whether value's event is an architectural event p's CPUID says is missing. */
+bool pfm_intel_event_missing(const struct pfm_x86_pmu *p, u64 value);
 int pfm_amd_probe(struct pfm_x86_pmu *p, enum pfm_x86_force force, const char **why);
 
 /*

@@ -48,7 +48,8 @@
  *
  * Everything else is reserved and refused (EINVAL), including Intel's pin control
  * (bit 19) and AMD's HostOnly/GuestOnly (bits 41:40).  So are the architectural
- * events CPUID leaf 0xA says this CPU does not have.
+ * events CPUID says this CPU does not have: leaf 0x23 sub-leaf 3's bitmap of
+ * the events present where the CPU has it, else leaf 0xA's EBX.
  *
  *   EN    is the counter's on/off switch, as in the software PMU: a counter whose PMC
  *         has EN clear does not count.  With EN set it counts while monitoring is
@@ -151,7 +152,12 @@
  * both together, each type having the counters its own leaves 0xA and 0x23
  * give; a context uses one type's (<perfmon/perfmon.h>, CPU TYPES): cpu_core,
  * id 0x40, and cpu_atom, id 0x20 (the CPUID.1AH core types), named as
- * perf_events names their PMUs.
+ * perf_events names their PMUs.  Each type has the architectural events its
+ * own leaf 0x23 sub-leaf 3 lists (Meteor Lake's and Lunar Lake's E cores lack
+ * Topdown Slots, 0x01a4): an event select of one the context's type lacks is
+ * EINVAL, and a CPU session that named no type and programs one may not
+ * attach to a CPU of a type that lacks it (EINVAL).  A context of every type (a thread's,
+ * of the perf layer) is refused only the events no type has.
  *
  * Through pfm_perf_event_open() a hardware event opens on one type's PMU,
  * found as Linux 6.1's perf_init_event() finds it, by the type numbers
@@ -175,7 +181,10 @@
  *     as 6.1's hybrid PMUs refuse a CPU outside their own.
  *   - Each type's events use that type's counters: a pseudo-encoding for a
  *     fixed counter the type lacks is ENOENT (0x0400, topdown slots, on
- *     cpu_atom), as on a model without it.
+ *     cpu_atom), as on a model without it.  An architectural event the type
+ *     lacks (its leaf 0x23 sub-leaf 3): RAW EINVAL (RAW 0x01a4 on cpu_atom),
+ *     HARDWARE ENOENT, as on a model without it.  Difference: 6.1 reads no
+ *     leaf 0x23 and checks no RAW event against CPUID.
  *   - A CPU's events count with the CPU session of the CPU's type.  A thread's
  *     events, of both types, share its one context, which counts on every
  *     CPU: each hardware event's counter is switched on only while the thread

@@ -8,6 +8,7 @@
 
 #define CORE	0x40
 #define ATOM	0x20
+#define SLOTS	0x01a4		/* Topdown Slots: leaf 0x23 sub-leaf 3 bit 7 */
 
 static void hybrid_start(void)
 {
@@ -175,6 +176,48 @@ START_TEST(test_cpu_session)
 }
 END_TEST
 
+/*
+ * Leaf 0x23 sub-leaf 3 on each type (Meteor Lake P 0xdff, E 0x7f; Lunar Lake P
+ * 0x1dff, E 0x1f7f): Topdown Slots is the P cores' only.  A cpu_core context
+ * may count it; a cpu_atom one is refused it (EINVAL, as an architectural event
+ * the CPU lacks), and a CPU session that names no type may not take the E
+ * core's type with it.
+ */
+START_TEST(test_arch_events_by_type)
+{
+	static const char *const names[] = {
+		"intel-06-aa-meteorlake", "intel-06-bd-lunarlake",
+	};
+	struct pfm_context *ctx;
+
+	sim_start_hybrid(names[_i]);
+	ctx = ck_ctx_new(PFM_FL_PMU_TYPE(ATOM));
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(SLOTS), 0), -EINVAL);
+	ck_assert(!test_bit(GP_PMC(0), ctx_set0(ctx)->used_pmcs));
+	/* the events both types have stay allowed */
+	ck_write_pmc(ctx, GP_PMC(0), SEL_U(0x00c4), 0);
+	pfm_context_put(ctx);
+
+	ctx = ck_ctx_new(PFM_FL_PMU_TYPE(CORE));
+	ck_write_pmc(ctx, GP_PMC(0), SEL_U(SLOTS), 0);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	sim_count(SLOTS, 123, SIM_USER);
+	ck_stop(ctx);
+	ck_assert_u64_eq(ck_read_pmd(ctx, GP_PMD(0)), 123);
+	ck_done(ctx);
+
+	ctx = ck_ctx_new(PFM_FL_SYSTEM_WIDE);
+	ck_write_pmc(ctx, GP_PMC(1), SEL_U(SLOTS), 0);
+	ck_assert_int_eq(pfm_load(ctx, 0, 1), -EINVAL);		/* CPU 1: E core */
+	ck_assert_int_eq(ctx->state, PFM_CTX_UNLOADED);
+	ck_assert_int_eq(pfm_load(ctx, 0, 0), 0);
+	ck_assert_uint_eq(ctx->pmu_type, 1);
+	ck_unload(ctx);
+	pfm_context_put(ctx);
+}
+END_TEST
+
 Suite *sim_hybrid_suite(void)
 {
 	Suite *s = suite_create("sim_hybrid");
@@ -185,6 +228,7 @@ Suite *sim_hybrid_suite(void)
 	tcase_add_test(tc, test_time_on_other_type);
 	tcase_add_test(tc, test_type_errors);
 	tcase_add_test(tc, test_cpu_session);
+	tcase_add_loop_test(tc, test_arch_events_by_type, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -104,6 +104,46 @@ START_TEST(test_leaf23_not_enumerated)
 }
 END_TEST
 
+/*
+ * Sub-leaf 3 (valid by sub-leaf 0 EAX bit 3): the architectural events present,
+ * in place of leaf 0xA's EBX.  Here EBX calls Topdown Slots missing and has
+ * Branch Misses Retired; sub-leaf 3 says the opposite, and wins.
+ */
+START_TEST(test_leaf23_events)
+{
+	struct sim_model m = v6_with_holes();
+	struct pfm_context *ctx;
+
+	m.events_unavail = 1U << 7;
+	m.events23 = 0x1fbf;
+	sim_reset_custom(&m);
+	sim_probe();
+	ck_assert_uint_eq(pfm_x86_pmu.events_missing, ~0x1fbfU);
+	ctx = ck_ctx_new(0);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x00c5), 0), -EINVAL);
+	ck_write_pmc(ctx, GP_PMC(0), SEL_U(0x01a4), 0);
+	ck_write_pmc(ctx, GP_PMC(1), SEL_U(0x00c4), 0);
+	pfm_context_put(ctx);
+}
+END_TEST
+
+/* Without sub-leaf 3, EBX stands (and the events past its length are missing). */
+START_TEST(test_leaf23_no_events)
+{
+	struct sim_model m = v6_with_holes();
+	struct pfm_context *ctx;
+
+	m.events_unavail = 1U << 7;
+	sim_reset_custom(&m);
+	sim_probe();
+	ck_assert_uint_eq(pfm_x86_pmu.events_missing, (~0U << 13) | (1U << 7));
+	ctx = ck_ctx_new(0);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x01a4), 0), -EINVAL);
+	ck_write_pmc(ctx, GP_PMC(0), SEL_U(0x00c5), 0);
+	pfm_context_put(ctx);
+}
+END_TEST
+
 Suite *sim_leaf23_suite(void)
 {
 	Suite *s = suite_create("sim_leaf23");
@@ -112,6 +152,8 @@ Suite *sim_leaf23_suite(void)
 	tcase_add_test(tc, test_leaf23_bitmaps);
 	tcase_add_test(tc, test_leaf23_counts);
 	tcase_add_test(tc, test_leaf23_not_enumerated);
+	tcase_add_test(tc, test_leaf23_events);
+	tcase_add_test(tc, test_leaf23_no_events);
 	suite_add_tcase(s, tc);
 	return s;
 }

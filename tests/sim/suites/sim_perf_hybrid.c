@@ -131,6 +131,62 @@ START_TEST(test_one_type)
 }
 END_TEST
 
+/*
+ * Leaf 0x23 sub-leaf 3, each type's architectural events: Topdown Slots
+ * (0x01a4) is the P cores' only on Meteor Lake and Lunar Lake.  A RAW event
+ * opens on cpu_core; on cpu_atom it is refused with EINVAL, as a RAW
+ * architectural event the CPU lacks is on one type; the type rule (ENOENT)
+ * comes first.
+ */
+START_TEST(test_arch_events_by_type)
+{
+	static const char *const names[] = {
+		"intel-06-aa-meteorlake", "intel-06-bd-lunarlake",
+	};
+	const u32 atom = SIM_PERF_TYPE_ATOM;
+	struct pfm_perf_enc e;
+
+	sim_start_hybrid(names[_i]);
+	ck_assert_int_eq(enc_on(PERF_TYPE_RAW, 0x01a4, -1, &e), 0);
+	ck_assert_uint_eq(e.type, T_CORE);
+	ck_assert_uint_eq(e.pmc, 0x01a4 | PFM_X86_SEL_USR);
+	ck_assert_int_eq(type_on(PERF_TYPE_RAW, 0x01a4, P_CPU), T_CORE);
+	ck_assert_int_eq(type_on(atom, 0x01a4, -1), -EINVAL);
+	ck_assert_int_eq(type_on(atom, 0x01a4, E_CPU), -EINVAL);
+	ck_assert_int_eq(type_on(PERF_TYPE_RAW, 0x01a4, E_CPU), -ENOENT);
+	/* an event both have, on both */
+	ck_assert_int_eq(type_on(atom, 0x00c5, -1), T_ATOM);
+	ck_assert_int_eq(type_on(PERF_TYPE_HARDWARE, EXT(atom) | PERF_COUNT_HW_BRANCH_MISSES, -1),
+			 T_ATOM);
+}
+END_TEST
+
+/*
+ * One type, v6: sub-leaf 3 stands in place of leaf 0xA's EBX, which here calls
+ * Topdown Slots missing while sub-leaf 3 has it, and lacks Branch Misses
+ * Retired: perf's branch-misses is ENOENT (6.1 drops it from its map), the RAW
+ * code EINVAL, Topdown Slots opens.
+ */
+START_TEST(test_arch_events_v6)
+{
+	struct sim_model m = sim_models[SIM_INTEL_V5];
+
+	m.version = 6;
+	m.leaf23 = true;
+	m.gp23 = 0xff;
+	m.fixed23 = 0xf;
+	m.events_len = 13;
+	m.events_unavail = 1U << 7;
+	m.events23 = 0x1fbf;
+	sim_reset_custom(&m);
+	ck_assert_str_eq(sim_probe(), "intel_arch_v6");
+	ck_assert_int_eq(type_on(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, -1), -ENOENT);
+	ck_assert_int_eq(type_on(PERF_TYPE_RAW, 0x00c5, -1), -EINVAL);
+	ck_assert_int_eq(type_on(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, -1), 0);
+	ck_assert_int_eq(type_on(PERF_TYPE_RAW, 0x01a4, -1), 0);
+}
+END_TEST
+
 /* A typed event as perf/event.c sets it up on a thread: gated, so its own counter, no fixed. */
 static int open_typed(struct pfm_context *ctx, struct pfm_perf_counter *cnt, u32 type,
 		      u64 config, u8 *t)
@@ -301,6 +357,8 @@ Suite *sim_perf_hybrid_suite(void)
 	tcase_add_test(tc, test_gate_cpu);
 	tcase_add_loop_test(tc, test_one_type, 0, SIM_NR_MODELS);
 	tcase_add_test(tc, test_hybrid_counting);
+	tcase_add_loop_test(tc, test_arch_events_by_type, 0, 2);
+	tcase_add_test(tc, test_arch_events_v6);
 	tcase_add_test(tc, test_every_type_absent_counter);
 	tcase_add_test(tc, test_every_type_refused);
 	suite_add_tcase(s, tc);
