@@ -43,13 +43,13 @@
  * The largest record: the fields, a callchain's nr, two marks and addresses, a
  * group read, a raw record as large as a trace event's may be
  * (PERF_MAX_TRACE_SIZE) with its size word, two register dumps with their ABI
- * words, and a user stack copy with its two size words as large as a record's
- * u16 size lets it be.
+ * words; then, once an event asks for a copy of the user stack, that copy with
+ * its two size words as large as a record's u16 size lets it be.
  */
 #define PFM_PERF_RAW_MAX	8192
 #define PFM_PERF_SAMPLE_WORDS	(16 + 3 + PFM_PERF_MAX_STACK + 3 + 3 * PFM_PERF_READ_GROUP_MAX + \
-				 1 + PFM_PERF_RAW_MAX / sizeof(u64) + 2 * (1 + 64) + 2 + \
-				 USHRT_MAX / sizeof(u64) + 8)
+				 1 + PFM_PERF_RAW_MAX / sizeof(u64) + 2 * (1 + 64))
+#define PFM_PERF_SAMPLE_WORDS_STACK	(PFM_PERF_SAMPLE_WORDS + 2 + USHRT_MAX / sizeof(u64) + 1)
 
 /* perf_event_max_sample_rate's default */
 unsigned long pfm_perf_max_sample_rate = 100000;
@@ -68,7 +68,10 @@ int pfm_perf_sample_check(const struct perf_event_attr *attr)
 		ret = pfm_perf_regs_extended_check(attr);
 	if (ret || !pfm_perf_sampling(attr))
 		return ret;
-	return pfm_perf_sample_bits_check(attr);
+	ret = pfm_perf_sample_bits_check(attr);
+	if (!ret && (attr->sample_type & PERF_SAMPLE_STACK_USER))
+		ret = pfm_perf_sample_room_for_stacks();
+	return ret;
 }
 
 static bool pfm_perf_reads_group(const struct pfm_perf_event *ev)
@@ -348,10 +351,66 @@ static unsigned int pfm_perf_sample_raw(u64 *w)
 
 /*
  * One record per CPU at a time: it is built with interrupts off.  Each CPU's
- * is allocated on its node: with room for a user stack copy it outgrows what
- * the per-CPU allocator gives.
+ * is allocated on its node, at first without room for a user stack copy (64
+ * KiB more a CPU, which a machine of hundreds of CPUs would hold for nothing
+ * until some tool asks for one): the first event that asks has every CPU's
+ * buffer replaced by a larger one before its open returns, and the larger ones
+ * stay until the layer's exit.  A sample in progress on the old buffer has
+ * interrupts off: the grace period after the switch outlasts it.
  */
 static u64 * __percpu *pfm_perf_sample_bufs;
+static bool pfm_perf_sample_stacks;	/* the buffers have room for a stack copy */
+static DEFINE_MUTEX(pfm_perf_sample_grow);
+
+static void pfm_perf_sample_bufs_free(u64 **bufs)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		kvfree(bufs[cpu]);
+}
+
+/* A buffer of words for each possible CPU, on its node, into bufs: 0 or -ENOMEM. */
+static int pfm_perf_sample_bufs_alloc(u64 **bufs, size_t words)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		bufs[cpu] = kvmalloc_node(words * sizeof(u64), GFP_KERNEL, cpu_to_node(cpu));
+		if (!bufs[cpu])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Process context, before the open of an event that copies the user stack returns. */
+int pfm_perf_sample_room_for_stacks(void)
+{
+	u64 **bufs;
+	int cpu, ret = 0;
+
+	if (READ_ONCE(pfm_perf_sample_stacks))
+		return 0;
+	bufs = kcalloc(nr_cpu_ids, sizeof(*bufs), GFP_KERNEL);
+	if (!bufs)
+		return -ENOMEM;
+	mutex_lock(&pfm_perf_sample_grow);
+	if (pfm_perf_sample_stacks)
+		goto out;
+	ret = pfm_perf_sample_bufs_alloc(bufs, PFM_PERF_SAMPLE_WORDS_STACK);
+	if (ret)
+		goto out;
+	for_each_possible_cpu(cpu)
+		bufs[cpu] = xchg(per_cpu_ptr(pfm_perf_sample_bufs, cpu), bufs[cpu]);
+	WRITE_ONCE(pfm_perf_sample_stacks, true);
+	synchronize_rcu();
+out:
+	/* the old buffers, or the new ones that could not all be had */
+	pfm_perf_sample_bufs_free(bufs);
+	mutex_unlock(&pfm_perf_sample_grow);
+	kfree(bufs);
+	return ret;
+}
 
 void pfm_perf_sample_exit(void)
 {
@@ -363,26 +422,29 @@ void pfm_perf_sample_exit(void)
 		kvfree(*per_cpu_ptr(pfm_perf_sample_bufs, cpu));
 	free_percpu(pfm_perf_sample_bufs);
 	pfm_perf_sample_bufs = NULL;
+	pfm_perf_sample_stacks = false;
 }
 
 int pfm_perf_sample_init(void)
 {
-	int cpu;
-	u64 *b;
+	u64 **bufs;
+	int cpu, ret;
 
 	pfm_perf_sample_bufs = alloc_percpu(u64 *);
-	if (!pfm_perf_sample_bufs)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		b = kvmalloc_node(PFM_PERF_SAMPLE_WORDS * sizeof(u64), GFP_KERNEL,
-				  cpu_to_node(cpu));
-		if (!b) {
-			pfm_perf_sample_exit();
-			return -ENOMEM;
-		}
-		*per_cpu_ptr(pfm_perf_sample_bufs, cpu) = b;
+	bufs = kcalloc(nr_cpu_ids, sizeof(*bufs), GFP_KERNEL);
+	ret = pfm_perf_sample_bufs && bufs ?
+	      pfm_perf_sample_bufs_alloc(bufs, PFM_PERF_SAMPLE_WORDS) : -ENOMEM;
+	if (ret) {
+		if (bufs)
+			pfm_perf_sample_bufs_free(bufs);
+		free_percpu(pfm_perf_sample_bufs);
+		pfm_perf_sample_bufs = NULL;
+	} else {
+		for_each_possible_cpu(cpu)
+			*per_cpu_ptr(pfm_perf_sample_bufs, cpu) = bufs[cpu];
 	}
-	return 0;
+	kfree(bufs);
+	return ret;
 }
 
 /*

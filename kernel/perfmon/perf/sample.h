@@ -21,6 +21,7 @@ bool pfm_perf_sampling(const struct perf_event_attr *attr);
 int pfm_perf_sample_init(void);
 void pfm_perf_sample_exit(void);
 int pfm_perf_sample_check(const struct perf_event_attr *attr);
+int pfm_perf_sample_room_for_stacks(void);
 /* members of a group whose samples read it (the sample buffer's room) */
 #define PFM_PERF_READ_GROUP_MAX	64
 int pfm_perf_group_read_check(const struct pfm_perf_event *ev,
