@@ -119,6 +119,7 @@ void touch(volatile char *p, long from, long n);
 /* diff_sample.c: perf's ring of a sampling event, record by record */
 void case_sample_ring(const struct backend *be, struct trace *t);
 void case_sample_group(const struct backend *be, struct trace *t);
+void case_throttle_sw(const struct backend *be, struct trace *t);
 void case_refresh(const struct backend *be, struct trace *t);
 void case_ioc_period(const struct backend *be, struct trace *t);
 void case_set_output(const struct backend *be, struct trace *t);

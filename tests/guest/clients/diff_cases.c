@@ -661,6 +661,7 @@ const struct diff_case diff_cases[] = {
 	{ "inherit", case_inherit },
 	{ "sample-ring", case_sample_ring },
 	{ "sample-group", case_sample_group },
+	{ "throttle-sw", case_throttle_sw },
 	{ "sample-tail", case_sample_tail },
 	{ "sample-tail-bad", case_sample_tail_bad },
 	{ "refresh", case_refresh },

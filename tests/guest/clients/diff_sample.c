@@ -602,3 +602,95 @@ void case_clock_sample(const struct backend *be, struct trace *t)
 			break;
 	}
 }
+
+/* ---- perf_event_max_sample_rate: a software event is never throttled -------- */
+
+/* Each backend's knob: the kernel's sysctl, or the shim's sysfs file. */
+static const char *max_rate_knob(const struct backend *be)
+{
+	return strcmp(be->name, "native") ? "/sys/kernel/perfmon/perf_max_sample_rate" :
+					      "/proc/sys/kernel/perf_event_max_sample_rate";
+}
+
+static long knob_rw(const char *path, long v)
+{
+	char buf[32];
+	long old = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			old = strtol(buf, NULL, 10);
+		fclose(f);
+	}
+	if (v >= 0) {
+		f = fopen(path, "w");
+		if (f) {
+			fprintf(f, "%ld\n", v);
+			if (fclose(f))
+				old = -1;
+		} else {
+			old = -1;
+		}
+	}
+	return old;
+}
+
+struct throttle_walk {
+	unsigned long long samples, throttles, other;
+};
+
+static void throttle_rec(const struct perf_event_header *h, const unsigned long long *w,
+			 void *arg)
+{
+	struct throttle_walk *tw = arg;
+
+	(void)w;
+	if (h->type == PERF_RECORD_SAMPLE)
+		tw->samples++;
+	else if (h->type == PERF_RECORD_THROTTLE || h->type == PERF_RECORD_UNTHROTTLE)
+		tw->throttles++;
+	else
+		tw->other++;
+}
+
+/*
+ * 6.1 throttles the hardware events and the clocks past the maximum sample
+ * rate, never a software event's overflow at an occurrence
+ * (perf_swevent_overflow() passes no throttle): FAULTS page faults sampled one
+ * by one at a maximum of 100 a second give FAULTS samples and no THROTTLE,
+ * however fast they come.
+ */
+void case_throttle_sw(const struct backend *be, struct trace *t)
+{
+	volatile char *p = fresh(FAULTS * 4);
+	struct throttle_walk tw = {};
+	const char *knob = max_rate_knob(be);
+	struct dring r;
+	long old;
+	int fd;
+
+	if (!p)
+		return;
+	old = knob_rw(knob, 100);
+	obs_call(t, old > 0 ? 0 : -1, 1, "max sample rate 100");
+	if (old <= 0)
+		goto out_pages;
+	fd = open_faults(be, t, 1, PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD, 0, "page-faults, period 1");
+	if (fd < 0 || dring_map(t, &r, fd, 16))
+		goto out;
+	obs_call(t, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 1, "ENABLE");
+	touch(p, 0, FAULTS * 4);
+	obs_call(t, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 1, "DISABLE");
+	dring_walk(&r, throttle_rec, &tw);
+	obs_call(t, 0, 1, "records");
+	obs_vals(t, (unsigned long long[]){ tw.samples, tw.throttles, tw.other, read1(fd) },
+		 4, "eeee");
+	munmap(r.pg, r.len);
+out:
+	if (fd >= 0)
+		close(fd);
+	knob_rw(knob, old);
+out_pages:
+	munmap((void *)p, FAULTS * 4 * sysconf(_SC_PAGESIZE));
+}
