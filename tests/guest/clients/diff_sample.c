@@ -612,30 +612,6 @@ static const char *max_rate_knob(const struct backend *be)
 					      "/proc/sys/kernel/perf_event_max_sample_rate";
 }
 
-static long knob_rw(const char *path, long v)
-{
-	char buf[32];
-	long old = -1;
-	FILE *f = fopen(path, "r");
-
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			old = strtol(buf, NULL, 10);
-		fclose(f);
-	}
-	if (v >= 0) {
-		f = fopen(path, "w");
-		if (f) {
-			fprintf(f, "%ld\n", v);
-			if (fclose(f))
-				old = -1;
-		} else {
-			old = -1;
-		}
-	}
-	return old;
-}
-
 struct throttle_walk {
 	unsigned long long samples, throttles, other;
 };
@@ -665,17 +641,18 @@ void case_throttle_sw(const struct backend *be, struct trace *t)
 {
 	volatile char *p = fresh(FAULTS * 4);
 	struct throttle_walk tw = {};
-	const char *knob = max_rate_knob(be);
+	const char *path = max_rate_knob(be);
+	char old[32] = "";
 	struct dring r;
-	long old;
-	int fd;
+	int fd = -1;
 
 	if (!p)
 		return;
-	old = knob_rw(knob, 100);
-	obs_call(t, old > 0 ? 0 : -1, 1, "max sample rate 100");
-	if (old <= 0)
+	if (knob(path, "100\n", old, sizeof(old))) {
+		obs_call(t, -1, 1, "max sample rate 100");
 		goto out_pages;
+	}
+	obs_call(t, 0, 1, "max sample rate 100");
 	fd = open_faults(be, t, 1, PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD, 0, "page-faults, period 1");
 	if (fd < 0 || dring_map(t, &r, fd, 16))
 		goto out;
@@ -690,7 +667,7 @@ void case_throttle_sw(const struct backend *be, struct trace *t)
 out:
 	if (fd >= 0)
 		close(fd);
-	knob_rw(knob, old);
+	knob(path, old, NULL, 0);
 out_pages:
 	munmap((void *)p, FAULTS * 4 * sysconf(_SC_PAGESIZE));
 }
