@@ -3,13 +3,15 @@
  * perfmon: per-CPU statistics, summed in /sys/kernel/debug/perfmon/stats (writing
  * to the file resets them).  They measure the kernel's own work, such as what a set
  * switch costs, for `make bench`; the file also says whether the system call probe,
- * which costs every thread, is attached.
+ * which costs every thread, is attached.  The debug kernel's race windows (race.h)
+ * are set in the same directory.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
 #include "internal.h"
 #include "env.h"
+#include "race.h"
 #include "stats.h"
 
 DEFINE_PER_CPU(struct pfm_stats, pfm_stats);
@@ -76,6 +78,7 @@ void pfm_stats_init(void)
 {
 	pfm_debugfs_dir = debugfs_create_dir("perfmon", NULL);
 	debugfs_create_file("stats", 0600, pfm_debugfs_dir, NULL, &pfm_stats_fops);
+	pfm_race_init(pfm_debugfs_dir);
 }
 
 void pfm_stats_exit(void)

@@ -40,7 +40,6 @@
 #include <linux/hashtable.h>
 #include <linux/pid.h>
 #include <linux/preempt.h>
-#include <linux/sched/rt.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/task_work.h>
@@ -53,6 +52,8 @@
 #include "msg.h"
 #include "notifier_off.h"
 #include "pmu_type.h"
+#include "race.h"
+#include "sched_stamps.h"
 #include "state.h"
 #include "sw_pmu.h"
 #include "sw_hooks.h"
@@ -64,7 +65,8 @@ struct pfm_hook {
 	struct pfm_notifier n;		/* the notifier, its thread, on its list */
 	struct pfm_context *ctx;
 	struct hlist_node node;		/* in pfm_hooks while mapped */
-	refcount_t refs;		/* the map entry, a detacher, pending task_work items */
+	refcount_t refs;		/* the map entry, an attacher, a detacher, pending
+					 * task_work items */
 	bool live;			/* ctx is attached through this hook (map lock) */
 	bool mapped;			/* (map lock) */
 	bool pending;			/* hook_work not queued yet (map lock) */
@@ -182,53 +184,6 @@ static void pfm_hook_unmap(struct pfm_hook *hook)
 	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
 	if (mapped)
 		pfm_hook_unmapped(hook, was_pending);
-}
-
-/*
- * The time of a context switch as the scheduler stamped it.  Where neither IRQ nor
- * steal time is taken out of the runqueue's task clock, se.exec_start is
- * local_clock() on this CPU (the clock of pfm_clock_ns()) as the scheduler last
- * charged the thread's runtime: when it put the thread away at a switch out, when
- * it picked it at a switch in.  A monitored thread's live time is then its runtime
- * as the scheduler counts it (CLOCK_THREAD_CPUTIME_ID), and a switch pays for no
- * reading of the clock (two a round trip, a fifth of what monitoring added to a
- * pipe ping-pong).  Otherwise the clock is read.
- *
- * The switch-in hook runs with interrupts on, after the runqueue's lock is
- * dropped: a tick or a wakeup in between charges the runtime again and moves
- * exec_start on.  A fair-class thread's runtime at its pick is kept in
- * prev_sum_exec_runtime, so its pick's stamp is found again; the other classes do
- * not keep it, and their stamp may be that late by what was charged.
- */
-#if defined(CONFIG_IRQ_TIME_ACCOUNTING) || defined(CONFIG_PARAVIRT_TIME_ACCOUNTING)
-#define PFM_SCHED_STAMPS	0
-#else
-#define PFM_SCHED_STAMPS	1
-#endif
-
-static __always_inline u64 pfm_switch_out_ns(void)
-{
-#if !PFM_SCHED_STAMPS
-	return pfm_clock_ns();
-#else
-	/* the runqueue's lock is held: nothing charges the thread under us */
-	return current->se.exec_start;
-#endif
-}
-
-/* With interrupts off; another CPU may still charge the thread, see above. */
-static __always_inline u64 pfm_switch_in_ns(void)
-{
-#if !PFM_SCHED_STAMPS
-	return pfm_clock_ns();
-#else
-	const struct sched_entity *se = &current->se;
-	u64 start = READ_ONCE(se->exec_start);
-
-	if (rt_task(current))
-		return start;
-	return start - (READ_ONCE(se->sum_exec_runtime) - se->prev_sum_exec_runtime);
-#endif
 }
 
 static void pfm_sched_in(struct preempt_notifier *pn, int cpu)
@@ -372,11 +327,20 @@ static void pfm_attach_nudge(void *info)
 static void pfm_hook_pend(struct pfm_hook *hook)
 {
 	unsigned long flags;
+	bool mapped;
 
 	raw_spin_lock_irqsave(&pfm_hooks_lock, flags);
-	hook->pending = true;
-	atomic_inc(&pfm_nr_pending);
+	mapped = hook->mapped;
+	if (mapped) {
+		hook->pending = true;
+		atomic_inc(&pfm_nr_pending);
+	}
 	raw_spin_unlock_irqrestore(&pfm_hooks_lock, flags);
+	if (!mapped) {
+		/* The thread's exit took it off already: nothing left to wait for. */
+		pfm_attach_probe_put();
+		return;
+	}
 	/* Pending before we look where the thread is (pairs with the switch's barrier). */
 	smp_mb();
 	smp_call_function_single(task_cpu(hook->n.task), pfm_attach_nudge, hook, 1);
@@ -539,8 +503,14 @@ static int pfm_hook_attach(struct pfm_hook *hook, bool again)
 	struct pfm_context *ctx = hook->ctx;
 	struct task_struct *task = hook->n.task;
 	unsigned long flags;
+	bool exiting;
 	int ret;
 
+	/*
+	 * Ours until the end of the attach: once mapped, the thread's exit may take
+	 * the hook off and drop the map's reference at any time.
+	 */
+	refcount_inc(&hook->refs);
 	ret = pfm_hook_map_checked(hook, again);
 	if (ret) {
 		pfm_hook_free_unmapped(hook);
@@ -548,18 +518,37 @@ static int pfm_hook_attach(struct pfm_hook *hook, bool again)
 	}
 	get_task_struct(task);
 	pfm_context_get(ctx);
-
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	ctx->hook = hook;
-	ctx->task = task;
-	ctx->started = false;
-	ctx->state = PFM_CTX_LOADED;
-	if (task == current)
-		pfm_hook_on_locked(hook);
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	if (task != current)
+		pfm_race_window(PFM_RACE_ATTACH_MAPPED);
+
+	/*
+	 * The exit hook sets PF_EXITING before it takes ctx->lock: either it comes
+	 * after this and detaches ctx, or it came before, found ctx not attached
+	 * through the hook yet, and the attach must not be made.
+	 */
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	exiting = task->flags & PF_EXITING;
+	if (!exiting) {
+		ctx->hook = hook;
+		ctx->task = task;
+		ctx->started = false;
+		ctx->state = PFM_CTX_LOADED;
+		if (task == current)
+			pfm_hook_on_locked(hook);
+	}
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	if (exiting) {
+		pfm_hook_set_dead(hook);
+		pfm_hook_unmap(hook);
+		if (hook->probe)
+			pfm_attach_probe_put();
+		ret = -ESRCH;
+	} else if (task != current) {
+		pfm_race_window(PFM_RACE_ATTACH_LOADED);
 		pfm_hook_pend(hook);
-	return 0;
+	}
+	pfm_hook_put(hook);
+	return ret;
 }
 
 /* Attaches ctx to task, monitoring stopped; ctx->mutex held. */

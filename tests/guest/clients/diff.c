@@ -18,7 +18,7 @@
  * stops they must agree within 0.5 % and 1 ms.
  *
  * Prints "ok CASE" or "DIFF CASE: ..." per case, then a last line
- * "perf_diff: ok (N cases)" or "perf_diff: K of N cases differ"; exit status 0
+ * "perf_diff: ok (N cases)" or "perf_diff: K of N cases differ: NAME..."; exit status 0
  * if every case agreed, 1 if not, 2 on bad usage.
  */
 #define _GNU_SOURCE
@@ -331,6 +331,8 @@ static struct trace ta, tb;
 int main(int argc, char **argv)
 {
 	const struct backend *a, *b;
+	/* the names of the cases that differ, for the one line a failed run shows */
+	char bad_names[256] = "";
 	int ran = 0, bad = 0;
 	size_t i;
 
@@ -358,6 +360,8 @@ int main(int argc, char **argv)
 		ran++;
 		if (trace_differs(c->name, a->name, &ta, b->name, &tb)) {
 			bad++;
+			snprintf(bad_names + strlen(bad_names),
+				 sizeof(bad_names) - strlen(bad_names), " %s", c->name);
 		} else {
 			printf("ok %s (%d calls)\n", c->name, ta.n);
 		}
@@ -365,17 +369,18 @@ int main(int argc, char **argv)
 	/* native against the shim: their clocks on one run too */
 	if (a != b && wanted("clocks-together", argc - 3, argv + 3)) {
 		ran++;
-		if (!strcmp(a->name, "native"))
-			bad += clocks_together(a, b);
-		else
-			bad += clocks_together(b, a);
+		if (!strcmp(a->name, "native") ? clocks_together(a, b) : clocks_together(b, a)) {
+			bad++;
+			snprintf(bad_names + strlen(bad_names),
+				 sizeof(bad_names) - strlen(bad_names), " clocks-together");
+		}
 	}
 	if (!ran) {
 		fprintf(stderr, "perf_diff: no such case\n");
 		return 2;
 	}
 	if (bad) {
-		printf("perf_diff: %d of %d cases differ\n", bad, ran);
+		printf("perf_diff: %d of %d cases differ:%s\n", bad, ran, bad_names);
 		return 1;
 	}
 	printf("perf_diff: ok (%d cases)\n", ran);

@@ -285,6 +285,8 @@ static pid_t ck_sleeper(void)
 		for (;;)
 			pause();
 	}
+	/* asleep: the calls the C library makes in a new child are behind it */
+	ck_assert_ok(wait_paused(pid));
 	return pid;
 }
 

@@ -75,6 +75,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pfm_sysfs_suite());
 	srunner_add_suite(sr, pfm_door_suite());
 	srunner_add_suite(sr, pfm_attach_suite());
+	srunner_add_suite(sr, pfm_attach_races_suite());
 	srunner_add_suite(sr, pfm_lifecycle_suite());
 	srunner_add_suite(sr, pfm_inherit_suite());
 	srunner_add_suite(sr, pfm_inherit_regs_suite());

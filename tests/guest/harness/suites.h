@@ -16,6 +16,7 @@ Suite *pfm_isolation_suite(void);	/* isolation.c: per-thread, per-counter */
 Suite *pfm_sysfs_suite(void);		/* sysfs.c: /sys/kernel/perfmon */
 Suite *pfm_door_suite(void);		/* door.c: syscalls or /dev/perfmon */
 Suite *pfm_attach_suite(void);		/* attach.c: contexts on other processes */
+Suite *pfm_attach_races_suite(void);	/* attach_races.c: a target's exit inside the attach */
 Suite *pfm_lifecycle_suite(void);	/* lifecycle.c: exit, fork, exec, close */
 Suite *pfm_inherit_suite(void);		/* inherit.c: PFM_FL_INHERIT, children and threads */
 Suite *pfm_inherit_regs_suite(void);	/* inherit_regs.c: inheritors' sets, PMC writes after a fork */
