@@ -39,7 +39,8 @@ struct pfm_context {
 	u64 live_ns;			/* live time of all sets together: the time
 					 * base of the set switch log (smpl.h) */
 	struct hrtimer timer;		/* the active set's switch timeout */
-	bool timer_stale;		/* left as it was while a hit held it (switch.c) */
+	bool timer_stale;		/* may be anywhere, does nothing (switch.c) */
+	u64 timer_at_ns;		/* its expiry on pfm_clock_ns()'s clock */
 	u64 nr_switches;		/* set switches done by the kernel */
 
 	struct pfm_smpl_buf smpl;	/* set at creation, freed at the last close */

@@ -369,8 +369,7 @@ static void pfm_fill_setinfo(struct pfm_context *ctx, void *arg)
 		if (set == ctx->active && ctx->started) {
 			timeout = set->timeout_left_ns;
 			if (pfm_live(ctx, set) && (set->flags & PFM_SETFL_TIME_SWITCH))
-				timeout = max_t(s64, 0,
-					ktime_to_ns(hrtimer_get_remaining(&ctx->timer)));
+				timeout -= min(timeout, pfm_live_elapsed(ctx));
 		}
 		r->set_flags = set->flags;
 		bitmap_to_arr64(r->set_ovfl_pmds, set->ovfl_pmds, PFM_MAX_PMDS);

@@ -44,7 +44,7 @@ struct pfm_event_set {
 	u32 flags;			/* PFM_SETFL_* */
 	u64 timeout_ns;			/* effective switch timeout */
 	u64 timeout_mask;		/* PFM_SETFL_RANDOM_TIMEOUT: range taken off it */
-	u64 timeout_left_ns;		/* left of it while switched out or stopped */
+	u64 timeout_left_ns;		/* left of it: when it last went live, or left (switch.c) */
 	u64 runs;			/* activations */
 	u64 duration_ns;		/* time live: on the CPU, started, active */
 	DECLARE_BITMAP(ovfl_pmds, PFM_MAX_PMDS);	/* overflowed last */

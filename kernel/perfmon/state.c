@@ -145,6 +145,8 @@ static void pfm_stop_locked(struct pfm_context *ctx)
 		return;
 	if (pfm_here(ctx))
 		pfm_live_out(ctx);
+	else
+		pfm_timer_stop(ctx);	/* left by the thread's switch out */
 	ctx->started = false;
 }
 

@@ -52,6 +52,8 @@ static void pfm_live_account(struct pfm_context *ctx, struct pfm_event_set *set,
 
 	set->duration_ns += d;
 	ctx->live_ns += d;
+	if (pfm_set_times(set))
+		set->timeout_left_ns -= min(d, set->timeout_left_ns);
 }
 
 /*
@@ -77,16 +79,35 @@ void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set)
 }
 
 /*
- * While a keyed hit is counted (hold.h) the timer is left as it is and marked
- * stale: the CPU's resync irq_work makes it agree with the live set afterwards,
- * and a stale timer that fires first does nothing.  A stale timer's remaining
- * time is no set's: the timeout left was taken when it went stale.
+ * The switch timeout runs on the thread's time, its hrtimer on the wall clock, and
+ * the timer is left as it is when the thread leaves its CPU: the deadline then
+ * moves on with the wall clock while the expiry stays, so the timer can come early,
+ * never late.  Early on the live set, it moves itself on by what is left; with the
+ * thread away, it stops, and the thread's next switch-in starts it.  A switch-in
+ * keeps the timer it finds queued on its CPU unless its expiry has fallen behind
+ * the deadline by more than 7/8 of the time left (pfm_timer_follow()): an early
+ * interrupt costs more than a start, but only the ones that come so early are
+ * avoided at that price; most switches make no timer call.
+ *
+ * ctx->timer_at_ns is the expiry on pfm_clock_ns()'s clock, set with the timer's;
+ * the active set's timeout_left_ns is what was left at ctx->live_since_ns while it
+ * is live, at its leaving otherwise.
+ *
+ * A stale timer (ctx->timer_stale) may be queued or running anywhere and does
+ * nothing when it fires; the next start cancels it first.  A timer is stale where
+ * it could not be cancelled: while a keyed hit is counted (hold.h), or while its
+ * function runs on the CPU the thread left.  Then the CPU's resync irq_work starts
+ * it afresh once the hit is behind, or the function has returned.
  */
+
+/* Less than this left, the timeout is reached: a new expiry would come later still. */
+#define PFM_TIMER_SLACK_NS	1000
+
 static DEFINE_PER_CPU(struct irq_work, pfm_timer_resync_work);
 
 static void pfm_timer_resync_fn(struct irq_work *work);
 
-static void pfm_timer_stale(struct pfm_context *ctx)
+static void pfm_timer_resync_later(struct pfm_context *ctx)
 {
 	struct irq_work *w = this_cpu_ptr(&pfm_timer_resync_work);
 
@@ -96,47 +117,85 @@ static void pfm_timer_stale(struct pfm_context *ctx)
 	irq_work_queue(w);
 }
 
-static void pfm_timer_arm(struct pfm_context *ctx)
+/* What is left at now of the live active set's timeout. */
+static u64 pfm_timer_left(const struct pfm_context *ctx, u64 now)
 {
-	if (!pfm_set_times(ctx->active))
-		return;
+	u64 d = pfm_ns_since(ctx->live_since_ns, now);
+	u64 left = ctx->active->timeout_left_ns;
+
+	return left > d ? left - d : 0;
+}
+
+/* Whether the timer is queued on this CPU: its function cannot be running anywhere. */
+static __always_inline bool pfm_timer_queued_here(struct pfm_context *ctx)
+{
+	return hrtimer_is_queued(&ctx->timer) &&
+	       READ_ONCE(ctx->timer.base)->cpu_base->cpu == smp_processor_id();
+}
+
+/*
+ * Live here: the timer on this CPU for what is left of the active set's timeout.
+ * One queued here is only moved; any other is cancelled first, which costs
+ * nothing when it is neither queued nor running.
+ */
+static noinline void pfm_timer_start(struct pfm_context *ctx, u64 now)
+{
+	u64 left;
+	int ret;
+
 	if (pfm_timers_held()) {
-		pfm_timer_stale(ctx);
+		pfm_timer_resync_later(ctx);
 		return;
 	}
+	if (ctx->timer_stale || !pfm_timer_queued_here(ctx)) {
+		pfm_timer_call(ret = hrtimer_try_to_cancel(&ctx->timer));
+		if (ret < 0) {
+			/* its function runs where the thread was: it finds the timer stale */
+			pfm_timer_resync_later(ctx);
+			return;
+		}
+	}
 	ctx->timer_stale = false;
-	pfm_timer_call(hrtimer_start(&ctx->timer, ns_to_ktime(ctx->active->timeout_left_ns),
+	left = pfm_timer_left(ctx, now);
+	ctx->timer_at_ns = now + left;
+	pfm_timer_call(hrtimer_start(&ctx->timer, ns_to_ktime(left),
 				     HRTIMER_MODE_REL_PINNED_HARD));
 }
 
-/* The timer runs on this CPU, where the caller has interrupts off: it cannot be firing. */
-static void pfm_timer_disarm(struct pfm_context *ctx)
+/*
+ * The state leaves the CPU otherwise than by a context switch (a stop, a mask, a
+ * switch of sets), or a stopped context's thread is away: no timer is wanted.
+ */
+void pfm_timer_stop(struct pfm_context *ctx)
 {
-	struct pfm_event_set *set = ctx->active;
-	s64 left;
+	int ret;
 
-	if (ctx->timer_stale) {
-		if (!pfm_timers_held()) {
-			pfm_timer_call(hrtimer_try_to_cancel(&ctx->timer));
-			ctx->timer_stale = false;
-		}
-		return;
-	}
-	if (!pfm_set_times(set))
-		return;
 	if (pfm_timers_held()) {
-		/* the expiry is this CPU's to change: read without the base's lock */
-		left = ktime_to_ns(ktime_sub(hrtimer_get_expires(&ctx->timer), ktime_get()));
-		set->timeout_left_ns = left > 0 ? left : 0;
-		pfm_timer_stale(ctx);
+		ctx->timer_stale = true;
 		return;
 	}
-	pfm_timer_call(left = ktime_to_ns(hrtimer_get_remaining(&ctx->timer)));
-	pfm_timer_call(hrtimer_try_to_cancel(&ctx->timer));
-	set->timeout_left_ns = left > 0 ? left : 0;
+	pfm_timer_call(ret = hrtimer_try_to_cancel(&ctx->timer));
+	ctx->timer_stale = ret < 0;
 }
 
-/* Hard interrupt, the hits behind: this CPU's contexts' stale timers follow their sets. */
+/*
+ * The active set goes live at now: the timer queued on this CPU is kept if it
+ * comes no later than the deadline and no sooner than an eighth of the time left.
+ */
+static __always_inline void pfm_timer_follow(struct pfm_context *ctx, u64 now)
+{
+	u64 left = ctx->active->timeout_left_ns;
+	s64 ahead = ctx->timer_at_ns - now;
+
+	if (!pfm_set_times(ctx->active))
+		return;
+	if (likely(!ctx->timer_stale && pfm_timer_queued_here(ctx) &&
+		   ahead <= (s64)left && ahead >= (s64)(left / 8)))
+		return;
+	pfm_timer_start(ctx, now);
+}
+
+/* Hard interrupt, a hit behind or a timer function returned: stale timers follow their sets. */
 static void pfm_timer_resync_fn(struct irq_work *work __always_unused)
 {
 	unsigned int b;
@@ -148,10 +207,11 @@ static void pfm_timer_resync_fn(struct irq_work *work __always_unused)
 			continue;
 		raw_spin_lock(&ctx->lock);
 		if (ctx->timer_stale) {
-			pfm_timer_call(hrtimer_try_to_cancel(&ctx->timer));
-			ctx->timer_stale = false;
-			if (ctx->started && ctx->on_cpu == smp_processor_id())
-				pfm_timer_arm(ctx);
+			if (ctx->started && ctx->on_cpu == smp_processor_id() &&
+			    pfm_set_times(ctx->active))
+				pfm_timer_start(ctx, pfm_clock_ns());
+			else
+				pfm_timer_stop(ctx);
 		}
 		raw_spin_unlock(&ctx->lock);
 	}
@@ -173,16 +233,18 @@ static __always_inline void __pfm_live_in(struct pfm_context *ctx, u64 now)
 	pfm_upage_live(ctx, true);
 	ctx->live_since_ns = now;
 	pfm_pmu_enable(ctx, now);
-	pfm_timer_arm(ctx);
+	pfm_timer_follow(ctx, now);
 	/* Overflows that carried while the set was away are acted on now. */
 	pfm_overflow_pending_locked(ctx);
 }
 
-static __always_inline void __pfm_live_out(struct pfm_context *ctx, u64 now)
+/* A context switch (sched) leaves the timer be. */
+static __always_inline void __pfm_live_out(struct pfm_context *ctx, u64 now, bool sched)
 {
 	struct pfm_event_set *set = ctx->active;
 
-	pfm_timer_disarm(ctx);
+	if (!sched)
+		pfm_timer_stop(ctx);
 	pfm_pmu_disable(ctx, now);
 	pfm_live_account(ctx, set, now);
 	if (pfm_set_moves(set))
@@ -197,7 +259,7 @@ void pfm_live_in(struct pfm_context *ctx)
 
 void pfm_live_out(struct pfm_context *ctx)
 {
-	__pfm_live_out(ctx, pfm_clock_ns());
+	__pfm_live_out(ctx, pfm_clock_ns(), false);
 }
 
 /*
@@ -225,61 +287,76 @@ bool pfm_sched_in_locked(struct pfm_context *ctx, int cpu, u64 now)
 void pfm_sched_out_locked(struct pfm_context *ctx, u64 now)
 {
 	if (ctx->started && ctx->on_cpu >= 0)
-		__pfm_live_out(ctx, now);
+		__pfm_live_out(ctx, now, true);
 	ctx->on_cpu = -1;
 }
 
 /*
- * While live: from the active set to next (which may be the same set), the switch
- * timer left alone.
+ * While live: from the active set to next (which may be the same set, whose run
+ * starts anew), the switch timer left alone.
  */
 static void pfm_switch_sets(struct pfm_context *ctx, struct pfm_event_set *next)
 {
 	struct pfm_event_set *prev = ctx->active;
-	u64 start = 0, now;
+	u64 start = pfm_clock_ns(), now;
 
-	if (next != prev) {
-		/* Durations cover what the counters saw: from enable to disable. */
-		now = pfm_clock_ns();
-		start = now;
-		pfm_pmu_disable(ctx, now);
-		pfm_live_account(ctx, prev, now);
-		pfm_set_swap(prev, next);
+	if (next == prev) {
+		pfm_live_account(ctx, prev, start);
+		ctx->live_since_ns = start;
+		pfm_set_activate(ctx, next);
+		ctx->nr_switches++;
+		return;
 	}
+	/* Durations cover what the counters saw: from enable to disable. */
+	pfm_pmu_disable(ctx, start);
+	pfm_live_account(ctx, prev, start);
+	pfm_set_swap(prev, next);
 	pfm_set_activate(ctx, next);
 	ctx->nr_switches++;
-	if (next != prev) {
-		ctx->live_since_ns = pfm_clock_ns();
-		pfm_pmu_enable(ctx, ctx->live_since_ns);
-		pfm_stat_add(set_switches, 1);
-		pfm_stat_add(set_switch_ns, pfm_clock_ns() - start);
-	}
+	now = pfm_clock_ns();
+	ctx->live_since_ns = now;
+	pfm_pmu_enable(ctx, now);
+	pfm_stat_add(set_switches, 1);
+	pfm_stat_add(set_switch_ns, pfm_clock_ns() - start);
 }
 
 /* While live, outside the switch timer: the next set's timeout starts afresh. */
 void pfm_switch_locked(struct pfm_context *ctx, struct pfm_event_set *next)
 {
-	pfm_timer_disarm(ctx);
 	pfm_switch_sets(ctx, next);
-	pfm_timer_arm(ctx);
+	if (pfm_set_times(ctx->active))
+		pfm_timer_start(ctx, ctx->live_since_ns);
+	else
+		pfm_timer_stop(ctx);
 }
 
-/* The timer moves itself on to the next set's timeout. */
+/*
+ * On the live set, the timeout reached or not, the timer moves itself on to what
+ * is left; with the thread away, or stale, it stops.
+ */
 static enum hrtimer_restart pfm_timer_fn(struct hrtimer *timer)
 {
 	struct pfm_context *ctx = container_of(timer, struct pfm_context, timer);
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	u64 now, left;
 
 	raw_spin_lock(&ctx->lock);
-	if (ctx->started && ctx->on_cpu == smp_processor_id() && pfm_set_times(ctx->active) &&
-	    !ctx->timer_stale) {
+	if (ctx->timer_stale || !ctx->started || ctx->on_cpu != smp_processor_id() ||
+	    !pfm_set_times(ctx->active))
+		goto out;
+	now = pfm_clock_ns();
+	left = pfm_timer_left(ctx, now);
+	if (left < PFM_TIMER_SLACK_NS) {
 		pfm_switch_sets(ctx, pfm_next_set(ctx, ctx->active));
-		if (pfm_set_times(ctx->active)) {
-			hrtimer_forward_now(timer,
-					    ns_to_ktime(ctx->active->timeout_left_ns));
-			ret = HRTIMER_RESTART;
-		}
+		if (!pfm_set_times(ctx->active))
+			goto out;
+		now = ctx->live_since_ns;
+		left = ctx->active->timeout_left_ns;
 	}
+	ctx->timer_at_ns = now + left;
+	hrtimer_set_expires(timer, ktime_add_ns(hrtimer_cb_get_time(timer), left));
+	ret = HRTIMER_RESTART;
+out:
 	raw_spin_unlock(&ctx->lock);
 	return ret;
 }
@@ -290,7 +367,7 @@ void pfm_timer_init(struct pfm_context *ctx)
 	ctx->timer.function = pfm_timer_fn;
 }
 
-/* A stale timer may outlive the set's leaving (pfm_timer_disarm()): gone at the end. */
+/* A timer may outlive the set's leaving (a stale one, a switch out's): gone at the end. */
 void pfm_timer_exit(struct pfm_context *ctx)
 {
 	hrtimer_cancel(&ctx->timer);

@@ -16,6 +16,7 @@ void pfm_sched_out_locked(struct pfm_context *ctx, u64 now);
 void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set);
 void pfm_switch_locked(struct pfm_context *ctx, struct pfm_event_set *next);
 void pfm_timer_init(struct pfm_context *ctx);
+void pfm_timer_stop(struct pfm_context *ctx);
 void pfm_timer_exit(struct pfm_context *ctx);
 void pfm_timer_resync_exit(void);
 

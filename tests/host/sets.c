@@ -253,28 +253,92 @@ START_TEST(test_single_set_no_writes)
 }
 END_TEST
 
-/* Virtual time: the timeout does not run while the thread is switched out. */
+/*
+ * Virtual time: the timeout does not run while the thread is switched out.  The
+ * timer stays queued across the switch out; firing while the thread is away it
+ * stops, and the switch-in starts it for the leftover.  A switch out and in with
+ * the timer in time makes no timer call at all.
+ */
 START_TEST(test_timeout_is_virtual)
 {
 	struct pfm_context *ctx = ck_ctx_new(0);
+	unsigned long starts, cancels;
 
 	ck_create_set(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
 	ck_create_set(ctx, 1, 0, 0);
 	ck_load_self(ctx);
 	ck_start(ctx);
-	pfm_host_env.clock_ns += 600000;
+	starts = shim_hrtimer_starts;
+	cancels = shim_hrtimer_cancels;
+	pfm_host_env.clock_ns += 100000;
 	pfm_host_sched_out(ctx);
-	ck_assert(!ctx->timer.armed);
-	pfm_host_env.clock_ns += 50000000;			/* asleep */
+	pfm_host_env.clock_ns += 100000;			/* away 100 us */
 	pfm_host_sched_in(ctx);
+	ck_assert_uint_eq(shim_hrtimer_starts, starts);
+	ck_assert_uint_eq(shim_hrtimer_cancels, cancels);
+	ck_assert_int_eq(hrtimer_get_remaining(&ctx->timer), 800000);	/* early by 100 us */
+	pfm_host_env.clock_ns += 500000;
+	pfm_host_sched_out(ctx);
 	ck_assert(ctx->timer.armed);
-	ck_assert_int_eq(hrtimer_get_remaining(&ctx->timer), 400000);
 	ck_assert_u64_eq(ck_info(ctx, 0).set_timeout, 400000);	/* leftover */
-	pfm_host_env.clock_ns += 400000;
+	pfm_host_env.clock_ns += 50000000;			/* asleep */
+	ck_assert(shim_hrtimer_fire(&ctx->timer));		/* early, away: stops */
+	ck_assert(!ctx->timer.armed);
+	ck_assert_uint_eq(ctx->active->id, 0);
+	pfm_host_sched_in(ctx);
+	ck_assert_uint_eq(shim_hrtimer_starts, starts + 1);
+	ck_assert_int_eq(hrtimer_get_remaining(&ctx->timer), 400000);
+	ck_assert_u64_eq(ck_info(ctx, 0).set_timeout, 400000);
+	pfm_host_env.clock_ns += 100000;
+	ck_assert_u64_eq(ck_info(ctx, 0).set_timeout, 300000);	/* live: less its time */
+	pfm_host_env.clock_ns += 300000;
 	ck_assert(shim_hrtimer_fire(&ctx->timer));
 	ck_assert_uint_eq(ctx->active->id, 1);
 	ck_assert_u64_eq(pfm_find_set(ctx, 0)->duration_ns, 1000000);
 	ck_assert(!ctx->timer.armed);				/* set 1 does not time out */
+	ck_done(ctx);
+}
+END_TEST
+
+/*
+ * A timer that comes early on the live set (its thread was away after it was
+ * started) moves itself on by what is left, and switches only then; a switch-in
+ * that finds it more than half the time left early starts it anew.
+ */
+START_TEST(test_timeout_early)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	unsigned long starts;
+
+	ck_create_set(ctx, 0, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_create_set(ctx, 1, PFM_SETFL_TIME_SWITCH, 1000000);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	starts = shim_hrtimer_starts;
+	pfm_host_env.clock_ns += 200000;
+	pfm_host_sched_out(ctx);
+	pfm_host_env.clock_ns += 300000;			/* 800 us left, 300 early */
+	pfm_host_sched_in(ctx);
+	ck_assert_uint_eq(shim_hrtimer_starts, starts);
+	pfm_host_env.clock_ns += 500000;
+	ck_assert(shim_hrtimer_fire(&ctx->timer));		/* early by 300 us */
+	ck_assert_uint_eq(ctx->active->id, 0);
+	ck_assert(ctx->timer.armed);
+	ck_assert_int_eq(hrtimer_get_remaining(&ctx->timer), 300000);
+	pfm_host_env.clock_ns += 300000;
+	ck_assert(shim_hrtimer_fire(&ctx->timer));
+	ck_assert_uint_eq(ctx->active->id, 1);
+	ck_assert_u64_eq(pfm_find_set(ctx, 0)->duration_ns, 1000000);
+	ck_assert_int_eq(hrtimer_get_remaining(&ctx->timer), 1000000);
+
+	starts = shim_hrtimer_starts;
+	pfm_host_env.clock_ns += 100000;
+	pfm_host_sched_out(ctx);
+	pfm_host_env.clock_ns += 500000;			/* 900 left, 500 early */
+	pfm_host_sched_in(ctx);
+	ck_assert_uint_eq(shim_hrtimer_starts, starts + 1);
+	ck_assert_int_eq(hrtimer_get_remaining(&ctx->timer), 900000);
+	ck_assert_uint_eq(ctx->active->id, 1);
 	ck_done(ctx);
 }
 END_TEST
@@ -412,6 +476,7 @@ Suite *pfm_sets_suite(void)
 	tcase_add_test(tc, test_switch_writes_only_differences);
 	tcase_add_test(tc, test_single_set_no_writes);
 	tcase_add_test(tc, test_timeout_is_virtual);
+	tcase_add_test(tc, test_timeout_early);
 	tcase_add_test(tc, test_overflow_switch);
 	tcase_add_test(tc, test_overflow_threshold_reloads);
 	tcase_add_test(tc, test_overflow_without_switch_flags);

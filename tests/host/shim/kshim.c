@@ -173,10 +173,14 @@ void module_put(struct module *m)
 unsigned int hrtimer_resolution = 1;
 unsigned long shim_hrtimer_starts, shim_hrtimer_cancels;
 
+static struct hrtimer_cpu_base shim_hrtimer_cpu_base;
+static struct hrtimer_clock_base shim_hrtimer_base = { .cpu_base = &shim_hrtimer_cpu_base };
+
 void hrtimer_init(struct hrtimer *timer, int clock __always_unused,
 		  enum hrtimer_mode mode __always_unused)
 {
 	memset(timer, 0, sizeof(*timer));
+	timer->base = &shim_hrtimer_base;
 }
 
 struct hrtimer *shim_hrtimer_last;

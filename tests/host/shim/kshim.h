@@ -490,10 +490,17 @@ enum hrtimer_restart {
 	HRTIMER_NORESTART,
 	HRTIMER_RESTART,
 };
+struct hrtimer_cpu_base {
+	unsigned int cpu;
+};
+struct hrtimer_clock_base {
+	struct hrtimer_cpu_base *cpu_base;
+};
 struct hrtimer {
 	enum hrtimer_restart (*function)(struct hrtimer *timer);
 	bool armed;
 	s64 expires;
+	struct hrtimer_clock_base *base;	/* the one CPU's */
 };
 extern unsigned int hrtimer_resolution;
 extern unsigned long shim_hrtimer_starts, shim_hrtimer_cancels;
@@ -520,6 +527,19 @@ static inline ktime_t ktime_get(void)
 	return shim_now_ns();
 }
 #define ktime_sub(a, b)		((a) - (b))
+#define ktime_add_ns(kt, ns)	((kt) + (s64)(ns))
+static inline bool hrtimer_is_queued(const struct hrtimer *timer)
+{
+	return timer->armed;
+}
+static inline void hrtimer_set_expires(struct hrtimer *timer, ktime_t expires)
+{
+	timer->expires = expires;
+}
+static inline ktime_t hrtimer_cb_get_time(const struct hrtimer *timer __always_unused)
+{
+	return shim_now_ns();
+}
 
 /* module.h */
 struct module {
