@@ -167,6 +167,12 @@ static int ctx_try(long target, int inherit, const char **what)
 	int fd, err;
 
 	*what = "pfm_create_context";
+	/*
+	 * A full buffer masks the context until pfmon restarts it: a thread held
+	 * meanwhile makes no event the counts would miss, however late pfmon runs.
+	 */
+	if (opts.smpl_period && !opts.ncpus)
+		flags |= PFM_FL_NOTIFY_BLOCK;
 	if (opts.smpl_period)
 		fd = smpl_open(flags, &smpl);
 	else if (opts.nsets > 1)

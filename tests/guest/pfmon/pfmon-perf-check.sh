@@ -58,13 +58,14 @@ echo "$out" | grep -q " syscalls " || fail "-I 100 -- true printed no interval"
 # -r: each run's intervals, each run's tail included
 out=$($P -r 2 -I 300 -x ';' -e syscalls -- $W -s 3000 -l 500) || fail "pfmon -r -I: $?"
 [ "$(sum syscalls 2 4)" -eq $((2 * all)) ] || fail "-r 2 -I: $(sum syscalls 2 4) of $((2 * all))"
-# -p ended by ^C: the counts up to the end (5000 getppid, then sleeps)
-$W -w 300 -s 5000 -l 3000 &
+# -p ended by ^C: the counts up to the end (5000 getppid, then sleeps); the wait
+# leaves a loaded debug kernel's pfmon time to attach
+$W -w 1500 -s 5000 -l 3000 &
 pid=$!
 waiting $pid
 $P -I 400 -x ';' -e syscalls -p $pid > /tmp/pi.csv &
 mon=$!
-sleep 1.5
+sleep 2.7
 kill -INT $mon
 wait $mon || fail "pfmon -I -p after ^C: $?"
 kill $pid
