@@ -24,7 +24,9 @@
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/file.h>
 #include <linux/mount.h>
+#include <linux/path.h>
 #include <linux/pid_namespace.h>
 #include <linux/proc_fs.h>
 #include <linux/ptrace.h>
@@ -140,37 +142,67 @@ void pfm_access_exit(void)
  * a thread that exits between its lookup and the open (its proc entry gone, or
  * going) is ESRCH, as the lookup would have said a moment later; a failed
  * allocation is ENOMEM; only the read-mode check's refusal is EACCES.
+ *
+ * The dcache would keep the dentries of PID and PID/maps, and their inodes, for
+ * the thread's life: nobody but this check walks the private mount, and no later
+ * check would find them faster than it makes them.  They are dropped from it
+ * once the open is done, and go with their last reference (the file's, at its
+ * release).
  */
 static struct vfsmount *pfm_proc_mnt;
+
+/* The check's dentries out of the dcache: PID/maps and PID. */
+static void pfm_proc_forget(const struct path *path)
+{
+	d_drop(path->dentry);
+	d_drop(path->dentry->d_parent);
+}
+
+/*
+ * Opens PID/maps on the private mount with the caller's credentials as they are:
+ * found first with O_PATH (which runs no check), so that its dentries are known
+ * whether the open that checks succeeds or not.
+ */
+static int pfm_open_maps(const char *name)
+{
+	struct file *at, *f;
+
+	at = file_open_root_mnt(pfm_proc_mnt, name, O_PATH, 0);
+	if (IS_ERR(at))
+		return PTR_ERR(at);
+	f = dentry_open(&at->f_path, O_RDONLY, current_cred());
+	pfm_proc_forget(&at->f_path);
+	fput(at);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	fput(f);
+	return 0;
+}
 
 static int pfm_may_read_task(struct task_struct *task)
 {
 	struct pid_namespace *ns = proc_pid_ns(pfm_proc_mnt->mnt_sb);
 	const struct cred *old;
 	struct cred *real;
-	struct file *f;
-	char path[24];
+	char name[24];
 	pid_t nr;
 	int err;
 
 	nr = task_pid_nr_ns(task, ns);
 	if (!nr)
 		return -ESRCH;		/* reaped since its lookup */
-	snprintf(path, sizeof(path), "%d/maps", nr);
+	snprintf(name, sizeof(name), "%d/maps", nr);
 	real = prepare_creds();
 	if (!real)
 		return -ENOMEM;
 	real->fsuid = real->uid;
 	real->fsgid = real->gid;
 	old = override_creds(real);
-	f = file_open_root_mnt(pfm_proc_mnt, path, O_RDONLY, 0);
+	err = pfm_open_maps(name);
 	revert_creds(old);
 	put_cred(real);
-	if (!IS_ERR(f)) {
-		filp_close(f, NULL);
+	if (!err)
 		return 0;
-	}
-	err = PTR_ERR(f);
 	if (err == -ENOENT || err == -ESRCH || !pid_alive(task) || (task->flags & PF_EXITING))
 		return -ESRCH;
 	if (err == -ENOMEM)

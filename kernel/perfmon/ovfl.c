@@ -56,10 +56,11 @@ static void pfm_pmd_reset(struct pfm_event_set *set, unsigned int i, bool long_r
 	if (!set->opts)
 		return;
 	for_each_set_bit(j, (unsigned long *)pfm_set_opts(set, i)->reset_pmds, pfm_pmu.pmd_end) {
-		struct pfm_pmd *q = pfm_set_pmd(set, j);
+		struct pfm_pmd *q;
 
 		if (j == i || !test_bit(j, set->used_pmds))
 			continue;
+		q = pfm_set_pmd(set, j);
 		q->last_reset_val = pfm_reset_value(set, j, long_reset);
 		q->value = q->last_reset_val;
 		if (live)

@@ -121,7 +121,7 @@ static inline u64 pfm_pmd_value_live(const struct pfm_context *ctx, struct pfm_e
 {
 	if (live && test_bit(i, set->used_pmds) && pfm_pmd_counting(ctx, i))
 		__pfm_pmd_sync(set, i);
-	return pfm_set_pmd(set, i)->value;
+	return pfm_set_pmd_read(set, i)->value;
 }
 
 /*

@@ -226,6 +226,9 @@ long pfm_write_pmcs_clocked(struct pfm_context *ctx, void *vec, unsigned int n,
 		if (ret)
 			return ret;
 	}
+	ret = pfm_sets_room_pmcs(ctx, req, n);
+	if (ret)
+		return ret;
 	ret = pfm_sw_keyed_write_get(req, n);
 	if (ret)
 		return ret;
@@ -366,7 +369,7 @@ static int pfm_pmd_opts_get(struct pfm_context *ctx, const struct pfarg_pmd *req
 		set = pfm_find_set(ctx, req[k].reg_set);
 		if (set->opts)
 			continue;
-		m = kcalloc(pfm_pmu.num_pmd_slots, sizeof(*m), GFP_KERNEL);
+		m = kcalloc(set->pmd_slots, sizeof(*m), GFP_KERNEL);
 		if (!m)
 			return -ENOMEM;
 		raw_spin_lock_irqsave(&ctx->lock, flags);
@@ -395,6 +398,9 @@ long pfm_write_pmds(struct pfm_context *ctx, void *vec, unsigned int n)
 		if (ret)
 			return ret;
 	}
+	ret = pfm_sets_room_pmds(ctx, req, n);
+	if (ret)
+		return ret;
 	ret = pfm_pmd_opts_get(ctx, req, n);
 	if (ret)
 		return ret;
@@ -437,7 +443,7 @@ static noinline void pfm_read_registers(struct pfm_context *ctx, struct pfm_pmd_
 			live = pfm_live(ctx, set);
 		if (live && pfm_pmd_in_register(set, i)) {
 			pfm_pmd_sync(set, i);
-			pfm_pmd_give(rd, pfm_set_pmd(set, i));
+			pfm_pmd_give(rd, pfm_set_pmd_read(set, i));
 		}
 	}
 }
@@ -472,7 +478,7 @@ static __always_inline long __pfm_read_locked(struct pfm_context *ctx, struct pf
 			regs = true;
 			continue;
 		}
-		pfm_pmd_give(r, pfm_set_pmd(set, i));
+		pfm_pmd_give(r, pfm_set_pmd_read(set, i));
 	}
 	if (unlikely(regs))
 		pfm_read_registers(ctx, rd, n);

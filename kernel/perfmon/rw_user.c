@@ -124,13 +124,12 @@ static noinline void pfm_read_sync_registers(struct pfm_event_set *live,
 					     const unsigned long *src, unsigned int n)
 {
 	unsigned long first = (unsigned long)live->pmds;
-	unsigned int k, s, i;
+	unsigned int k, i;
 
 	for (k = 0; k < n; k++) {
-		s = (src[k] - first) / sizeof(struct pfm_pmd);
-		if (src[k] < first || s >= pfm_pmu.num_pmd_slots)
+		if (src[k] < first || src[k] - first >= live->pmds_bytes)
 			continue;
-		i = pfm_pmu.slot_pmd[s];
+		i = pfm_pmu.slot_pmd[(src[k] - first) / sizeof(struct pfm_pmd)];
 		if (pfm_pmd_in_register(live, i))
 			pfm_pmd_sync(live, i);
 	}
@@ -147,6 +146,7 @@ static __always_inline bool pfm_read_at_once(struct pfm_context *ctx,
 	unsigned long src[PFM_READ_AT_ONCE] __uninitialized, *s;
 	struct pfarg_pmd __user *end = u + n, *q;
 	struct pfm_pmd *base = NULL;
+	u32 bytes = 0;		/* base's length */
 	bool regs = false;	/* the live set is named, and its PMDs may be in registers */
 	u32 set_id = U32_MAX;	/* the set the requests name: none yet */
 	unsigned long flags;
@@ -159,6 +159,7 @@ static __always_inline bool pfm_read_at_once(struct pfm_context *ctx,
 	if (likely(ctx->active)) {
 		set_id = ctx->active->id;
 		base = ctx->active->pmds;
+		bytes = ctx->active->pmds_bytes;
 		regs = pfm_read_ready_set(ctx, ctx->active);
 	}
 	pagefault_disable();
@@ -182,11 +183,12 @@ static __always_inline bool pfm_read_at_once(struct pfm_context *ctx,
 				goto enable;
 			set_id = h.set_id;
 			base = set->pmds;
+			bytes = set->pmds_bytes;
 			regs |= pfm_read_ready_set(ctx, set);
 			if (!user_access_begin(q, (end - q) * sizeof(*q)))
 				goto enable;
 		}
-		*s = (unsigned long)pfm_pmd_at(base, h.num);
+		*s = (unsigned long)pfm_pmd_read_at(base, bytes, h.num);
 	}
 	if (unlikely(rsvd))
 		goto fault;

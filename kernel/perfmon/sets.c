@@ -15,8 +15,9 @@
 #include "upage.h"
 
 /*
- * A fresh set holds every PMC at its quiescent value and every PMD at zero; it
- * belongs to a context of the kind system_wide says, and so to that bank.
+ * A fresh set holds every PMC at its quiescent value and every PMD at zero, in
+ * no arrays yet: its writes make them (set_room.c).  It belongs to a context of
+ * the kind system_wide says, and so to that bank.
  */
 struct pfm_event_set *pfm_set_alloc(u16 id, bool system_wide)
 {
@@ -28,15 +29,6 @@ struct pfm_event_set *pfm_set_alloc(u16 id, bool system_wide)
 	set->id = id;
 	set->system_wide = system_wide;
 	INIT_LIST_HEAD(&set->list);
-	/* the PMCs copied whole, not zeroed first: they are not zero but quiescent */
-	set->pmcs = kmalloc_array(max(pfm_pmu.num_pmc_slots, 1U), sizeof(*set->pmcs),
-				  GFP_KERNEL);
-	set->pmds = kcalloc(max(pfm_pmu.num_pmd_slots, 1U), sizeof(*set->pmds), GFP_KERNEL);
-	if (!set->pmcs || !set->pmds) {
-		pfm_set_free(set);
-		return NULL;
-	}
-	memcpy(set->pmcs, pfm_pmu.dfl_pmcs, pfm_pmu.num_pmc_slots * sizeof(*set->pmcs));
 	pfm_set_pmcs_changed(set);
 	return set;
 }

@@ -53,17 +53,33 @@ struct pfm_event_set {
 	DECLARE_BITMAP(used_pmcs, PFM_MAX_PMCS);	/* written by the user */
 	DECLARE_BITMAP(used_pmds, PFM_MAX_PMDS);
 	DECLARE_BITMAP(no_emul64, PFM_MAX_PMDS);	/* PMDs exported raw */
-	/* by slot (pmu.h): reached through pfm_set_pmc(), pfm_set_pmd(), pfm_set_opts() */
-	u64 *pmcs;			/* [pfm_pmu.num_pmc_slots] */
+	/*
+	 * By slot (pmu.h), reached through pfm_set_pmc(), pfm_set_pmd(), pfm_set_opts():
+	 * the first pmc_slots and pmd_slots slots only, as many as the registers the
+	 * set's writes named reach (set_room.c); a slot past them holds its quiescent
+	 * value, a PMD's all zero (pfm_set_pmc_val(), pfm_set_pmd_read()).
+	 */
+	u64 *pmcs;			/* [pmc_slots] */
 	u64 pmcs_gen;			/* names these PMC values (pfm_set_pmcs_changed()) */
-	struct pfm_pmd *pmds;		/* [pfm_pmu.num_pmd_slots] */
-	struct pfm_pmd_opts *opts;	/* [pfm_pmu.num_pmd_slots], or NULL: none */
+	struct pfm_pmd *pmds;		/* [pmd_slots] */
+	struct pfm_pmd_opts *opts;	/* [pmd_slots], or NULL: none */
+	u16 pmc_slots;
+	u16 pmd_slots;
+	u32 pmds_bytes;			/* pmd_slots * sizeof(struct pfm_pmd) */
 };
 
-/* The value of implemented PMC i in set. */
+/* The value of implemented PMC i in set, whose arrays reach it. */
 static inline u64 *pfm_set_pmc(const struct pfm_event_set *set, unsigned int i)
 {
 	return &set->pmcs[pfm_pmu.pmc_slot[i]];
+}
+
+/* The value of implemented PMC i in set, reached or not. */
+static inline u64 pfm_set_pmc_val(const struct pfm_event_set *set, unsigned int i)
+{
+	unsigned int s = pfm_pmu.pmc_slot[i];
+
+	return s < set->pmc_slots ? set->pmcs[s] : pfm_pmu.dfl_pmcs[s];
 }
 
 /*
@@ -78,11 +94,32 @@ static __always_inline struct pfm_pmd *pfm_pmd_at(struct pfm_pmd *pmds, unsigned
 	return (void *)pmds + off[i];
 }
 
-/* What set keeps for implemented PMD i. */
+/* What set keeps for implemented PMD i, which its arrays reach. */
 static __always_inline struct pfm_pmd *pfm_set_pmd(const struct pfm_event_set *set,
 						   unsigned int i)
 {
 	return pfm_pmd_at(set->pmds, i);
+}
+
+/* A PMD past a set's array: zero, never written. */
+extern const struct pfm_pmd pfm_pmd_none;
+
+/* Implemented PMD i in an array of bytes bytes, reached or not: to read only. */
+static __always_inline const struct pfm_pmd *pfm_pmd_read_at(const struct pfm_pmd *pmds,
+							     u32 bytes, unsigned int i)
+{
+	const u16 *off = pfm_pmu.pmd_off;
+
+	if (unlikely(off[i] >= bytes))
+		return &pfm_pmd_none;
+	return (const void *)pmds + off[i];
+}
+
+/* What set keeps for implemented PMD i, reached or not: to read only. */
+static __always_inline const struct pfm_pmd *pfm_set_pmd_read(const struct pfm_event_set *set,
+							      unsigned int i)
+{
+	return pfm_pmd_read_at(set->pmds, set->pmds_bytes, i);
 }
 
 /* The options of implemented PMD i in set, which has them (set->opts). */
@@ -101,6 +138,14 @@ struct pfm_event_set *pfm_find_set(struct pfm_context *ctx, u16 id);
 struct pfm_event_set *pfm_first_set(struct pfm_context *ctx);
 struct pfm_event_set *pfm_next_set(struct pfm_context *ctx, struct pfm_event_set *set);
 void pfm_free_sets(struct pfm_context *ctx);
+
+/*
+ * set_room.c: the arrays of the sets a vector of PMC or PMD writes names, made
+ * large enough for its registers before it is applied (ctx->mutex held, the
+ * vector checked): -ENOMEM, and no register changed, if they cannot all be had.
+ */
+int pfm_sets_room_pmcs(struct pfm_context *ctx, const struct pfarg_pmc *req, unsigned int n);
+int pfm_sets_room_pmds(struct pfm_context *ctx, const struct pfarg_pmd *req, unsigned int n);
 /* the switch timeouts' granularity */
 u64 pfm_timer_resolution_ns(void);
 

@@ -77,7 +77,12 @@ static inline u64 *pfm_sw_vals(struct pfm_sw_bank *c, unsigned int *stride)
 static inline void pfm_sw_bind_to(struct pfm_sw_bank *c, struct pfm_event_set *set)
 {
 	c->set = set;
-	c->set_vals = &pfm_set_pmd(set, PFM_SW_FIRST_PMD)->value;
+	/*
+	 * In integers: a set whose writes named no software counter may have no
+	 * array, and then no counter counts into it.
+	 */
+	c->set_vals = (u64 *)((unsigned long)set->pmds + pfm_pmu.pmd_off[PFM_SW_FIRST_PMD] +
+			      offsetof(struct pfm_pmd, value));
 }
 
 static inline u64 *pfm_sw_pmd(struct pfm_sw_bank *c, unsigned int i)

@@ -164,7 +164,7 @@ void pfm_sw_keyed_write_replace(struct pfm_context *ctx, const struct pfarg_pmc 
 			set = pfm_find_set(ctx, req[k].reg_set);
 			if (set)
 				pfm_sw_keyed_release(req[k].reg_num,
-						     *pfm_set_pmc(set, req[k].reg_num));
+						     pfm_set_pmc_val(set, req[k].reg_num));
 		}
 		for (j = k + 1; j < n && !pfm_sw_same_reg(&req[j], &req[k]); j++)
 			;

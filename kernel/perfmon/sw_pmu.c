@@ -358,15 +358,16 @@ static void pfm_sw_enable(bool system_wide)
 static noinline void pfm_sw_bind_pmcs(struct pfm_sw_bank *c, struct pfm_event_set *set,
 				      bool system_wide, u64 now)
 {
-	const u64 *pmcs = pfm_set_pmc(set, PFM_SW_FIRST_PMC);
-	u64 look;
+	u64 look, v;
 	unsigned int i;
 
 	BUILD_BUG_ON(PFM_SW_FIRST_PMC % BITS_PER_LONG || N != BITS_PER_LONG);
 	look = c->in_use | set->used_pmcs[PFM_SW_FIRST_PMC / BITS_PER_LONG];
 	pfm_sw_for_each(i, look) {
-		if (c->pmc[i] != pmcs[i]) {
-			pfm_sw_set_pmc(c, i, pmcs[i]);
+		/* the bank's counters in use may be past the set's arrays */
+		v = pfm_set_pmc_val(set, PFM_SW_FIRST_PMC + i);
+		if (c->pmc[i] != v) {
+			pfm_sw_set_pmc(c, i, v);
 			c->stale = true;
 		}
 	}
@@ -375,6 +376,18 @@ static noinline void pfm_sw_bind_pmcs(struct pfm_sw_bank *c, struct pfm_event_se
 		pfm_sw_recount(c);
 	pfm_sw_bind_to(c, set);
 	pfm_sw_start(c, system_wide, now);
+}
+
+/*
+ * Where the state is: set's arrays were replaced (set_room.c); a bank counting
+ * into them counts into the new ones from here.
+ */
+void pfm_sw_set_moved(struct pfm_event_set *set)
+{
+	struct pfm_sw_bank *c = pfm_sw_bank(set->system_wide);
+
+	if (c->set == set)
+		pfm_sw_bind_to(c, set);
 }
 
 /* Its own PMCs found in the bank, the bind makes no call but the start's. */

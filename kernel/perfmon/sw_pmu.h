@@ -32,5 +32,6 @@ void pfm_sw_keyed_write_undo(const struct pfarg_pmc *req, unsigned int n);
 void pfm_sw_keyed_write_replace(struct pfm_context *ctx, const struct pfarg_pmc *req,
 				unsigned int n);
 void pfm_sw_keyed_set_free(const struct pfm_event_set *set);
+void pfm_sw_set_moved(struct pfm_event_set *set);
 
 #endif /* _PERFMON_SW_PMU_H */

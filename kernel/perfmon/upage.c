@@ -54,7 +54,7 @@ static bool pfm_upage_holds(const struct pfm_event_set *set, unsigned int i)
 	if (u->user_read)
 		return i < PFM_RDPMC_PMDS && !test_bit(i, set->no_emul64);
 	return u->pmd_in_page &&
-	       u->pmd_in_page(r->idx, *pfm_set_pmc(set, u->first_pmc + r->desc->dep_pmc));
+	       u->pmd_in_page(r->idx, pfm_set_pmc_val(set, u->first_pmc + r->desc->dep_pmc));
 }
 
 /*

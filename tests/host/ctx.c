@@ -83,12 +83,14 @@ START_TEST(test_alloc_set0_only)
 	ck_assert_ptr_null(ctx->task);
 	ck_assert_uint_eq(ctx->flags, PFM_FL_OVFL_NO_MSG);	/* CLOEXEC is the fd's */
 	ck_assert_int_eq(shim_this_module.refs, 1);
-	/* A fresh set: PMCs quiescent, PMDs zero, nothing used. */
+	/* A fresh set: no arrays, PMCs quiescent, PMDs zero, nothing used. */
+	ck_assert_uint_eq(set->pmc_slots, 0);
+	ck_assert_uint_eq(set->pmd_slots, 0);
 	for (i = 0; i < FAKE_NUM; i++)
-		ck_assert_u64_eq(*pfm_set_pmc(set, i), fake_pmcs[i].dfl_val);
-	ck_assert_u64_eq(*pfm_set_pmc(set, 3), FAKE_PMC3_DFL);
+		ck_assert_u64_eq(pfm_set_pmc_val(set, i), fake_pmcs[i].dfl_val);
+	ck_assert_u64_eq(pfm_set_pmc_val(set, 3), FAKE_PMC3_DFL);
 	for_each_set_bit(i, pfm_pmu.impl_pmds, pfm_pmu.pmd_end)
-		ck_assert_u64_eq(pfm_set_pmd(set, i)->value, 0);
+		ck_assert_u64_eq(pfm_set_pmd_read(set, i)->value, 0);
 	ck_assert(!memchr_inv(set->used_pmcs, 0, sizeof(set->used_pmcs)));
 	ck_assert(!memchr_inv(set->used_pmds, 0, sizeof(set->used_pmds)));
 	ck_assert_uint_eq(set->runs, 0);

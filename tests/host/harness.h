@@ -46,6 +46,7 @@ Suite *pfm_upage_suite(void);
 Suite *pfm_ctx_suite(void);
 Suite *pfm_pmu_suite(void);
 Suite *pfm_sets_suite(void);
+Suite *pfm_set_room_suite(void);
 Suite *pfm_notify_suite(void);
 Suite *pfm_mux_smpl_suite(void);
 Suite *pfm_calls_suite(void);

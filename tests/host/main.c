@@ -17,6 +17,7 @@ int main(void)
 	srunner_add_suite(sr, pfm_ctx_suite());
 	srunner_add_suite(sr, pfm_pmu_suite());
 	srunner_add_suite(sr, pfm_sets_suite());
+	srunner_add_suite(sr, pfm_set_room_suite());
 	srunner_add_suite(sr, pfm_notify_suite());
 	srunner_add_suite(sr, pfm_mux_smpl_suite());
 	srunner_add_suite(sr, pfm_rw_suite());

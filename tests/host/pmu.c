@@ -269,9 +269,9 @@ START_TEST(test_slot_index)
 	set = pfm_set_alloc(0, false);
 	ck_assert_ptr_nonnull(set);
 	for_each_set_bit(i, pfm_pmu.impl_pmcs, pfm_pmu.pmc_end)
-		ck_assert_u64_eq(*pfm_set_pmc(set, i), pfm_pmu.pmc[i].desc->dfl_val);
-	ck_assert_ptr_eq(pfm_set_pmd(set, PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS - 1),
-			 &set->pmds[pfm_pmu.num_pmd_slots - 1]);
+		ck_assert_u64_eq(pfm_set_pmc_val(set, i), pfm_pmu.pmc[i].desc->dfl_val);
+	ck_assert_uint_eq(pfm_pmu.pmd_off[PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS - 1],
+			  (pfm_pmu.num_pmd_slots - 1) * sizeof(struct pfm_pmd));
 	pfm_set_free(set);
 }
 END_TEST

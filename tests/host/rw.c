@@ -38,10 +38,14 @@ static struct image before, after;
 static void snap(struct pfm_context *ctx, struct image *img)
 {
 	struct pfm_event_set *set = ctx_set0(ctx);
+	unsigned int i;
 
 	memset(img, 0, sizeof(*img));
-	memcpy(img->pmcs, set->pmcs, pfm_pmu.num_pmc_slots * sizeof(*set->pmcs));
-	memcpy(img->pmds, set->pmds, pfm_pmu.num_pmd_slots * sizeof(*set->pmds));
+	/* what the registers hold, whether the set's arrays reach them or not */
+	for_each_set_bit(i, pfm_pmu.impl_pmcs, pfm_pmu.pmc_end)
+		img->pmcs[pfm_pmu.pmc_slot[i]] = pfm_set_pmc_val(set, i);
+	for_each_set_bit(i, pfm_pmu.impl_pmds, pfm_pmu.pmd_end)
+		img->pmds[pfm_pmu.pmd_slot[i]] = *pfm_set_pmd_read(set, i);
 	memcpy(img->used_pmcs, set->used_pmcs, sizeof(img->used_pmcs));
 	memcpy(img->used_pmds, set->used_pmds, sizeof(img->used_pmds));
 	memcpy(img->no_emul64, set->no_emul64, sizeof(img->no_emul64));

@@ -30,11 +30,10 @@ static int ngoals;
 static const struct {
 	const char *site, *what;
 } whys[] = {
-	{ "pfm_set_alloc", "an event set's register arrays, a slot for every register the PMU "
-	  "implements (the software PMU: 64 PMDs, 64 PMCs) whatever the events programmed" },
-	{ "proc_alloc_inode", "two proc inodes and two dentries (__d_alloc) of /proc/PID/maps, "
-	  "which the attach's read-access check opens on perfmon's private proc mount "
-	  "(kernel/perfmon/access.c) and the dcache keeps until the thread exits" },
+	{ "pfm_set_alloc", "an event set's struct, most of it bitmaps of the 320 registers the "
+	  "ABI numbers (used, overflowed, pending, to restart, raw)" },
+	{ "pfm_sets_room", "an event set's register arrays, as long as the registers its writes "
+	  "named reach (kernel/perfmon/set_room.c)" },
 	{ "pfm_perf_target_get", "the perf layer's target (struct pfm_perf_target: rows of "
 	  "counters for 8 sets and its scratch rows), zeroed whole for every thread" },
 	{ "pfm_perf_event_alloc", "the perf layer's struct pfm_perf_event of each event, "

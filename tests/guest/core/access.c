@@ -269,6 +269,74 @@ START_TEST(test_nobody_attach_root)
 }
 END_TEST
 
+/* The dentries in the kernel's dcache (fs.dentry-state's first field). */
+static long nr_dentry(void)
+{
+	FILE *f = fopen("/proc/sys/fs/dentry-state", "r");
+	long n = -1;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%ld", &n), 1);
+	fclose(f);
+	return n;
+}
+
+#define DCACHE_KIDS	32
+
+struct kids {
+	struct kid k[DCACHE_KIDS];
+};
+
+static void attach_kids_eacces(void *arg)
+{
+	struct kids *t = arg;
+	int i;
+
+	for (i = 0; i < DCACHE_KIDS; i++)
+		expect_attach(t->k[i].pid, EACCES);
+}
+
+/*
+ * The access check of an attach, granted or refused, leaves nothing in the
+ * dcache: the module's opens /proc/PID/maps on its own mount of proc, which
+ * would keep two dentries (and inodes) for each thread checked.  The kids are
+ * root's, attached by root, then refused to nobody.
+ */
+START_TEST(test_attach_check_leaves_no_dentries)
+{
+	static struct kids t;
+	struct run r;
+	long before, after;
+	int i, fd;
+
+	for (i = 0; i < DCACHE_KIDS; i++) {
+		t.k[i] = (struct kid)KID_INIT;
+		ck_kid_start(&t.k[i]);
+	}
+	/* once before, so that what the test itself reads is in the dcache */
+	before = nr_dentry();
+	before = nr_dentry();
+	for (i = 0; i < DCACHE_KIDS; i++) {
+		fd = pfm_create_context(0);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_ok(pfm_load_context(fd, 0, t.k[i].pid));
+		ck_assert_ok(pfm_unload_context(fd, 0));
+		close(fd);
+	}
+	as_user(&r, USER_NOBODY, attach_kids_eacces, &t);
+	ck_run(&r);
+	after = nr_dentry();
+	for (i = 0; i < DCACHE_KIDS; i++)
+		kid_kill(&t.k[i]);
+	/* two a thread checked would be 2 * DCACHE_KIDS; a few may come and go meanwhile */
+	ck_assert_msg(after - before < DCACHE_KIDS / 2,
+		      "%ld dentries more after %d attaches and %d refusals", after - before,
+		      DCACHE_KIDS, DCACHE_KIDS);
+	printf("access: dentries after %d attaches and %d refusals: %+ld\n", DCACHE_KIDS,
+	       DCACHE_KIDS, after - before);
+}
+END_TEST
+
 /* CAP_PERFMON is not CAP_SYS_PTRACE */
 START_TEST(test_perfmon_cap_attach_root)
 {
@@ -552,6 +620,7 @@ Suite *pfm_access_suite(void)
 	tcase_add_test(tc, test_nobody_attach_undumpable);
 	tcase_add_test(tc, test_nobody_attach_gid);
 	tcase_add_test(tc, test_ptrace_cap_attach_root);
+	tcase_add_test(tc, test_attach_check_leaves_no_dentries);
 	suite_add_tcase(s, tc);
 
 	/* these change the knobs: the runner puts them back whatever happens */
