@@ -303,7 +303,7 @@ END_TEST
 /*
  * A timer that comes early on the live set (its thread was away after it was
  * started) moves itself on by what is left, and switches only then; a switch-in
- * that finds it more than half the time left early starts it anew.
+ * that finds it early by more than 7/8 of the time left starts it anew.
  */
 START_TEST(test_timeout_early)
 {
@@ -334,7 +334,7 @@ START_TEST(test_timeout_early)
 	starts = shim_hrtimer_starts;
 	pfm_host_env.clock_ns += 100000;
 	pfm_host_sched_out(ctx);
-	pfm_host_env.clock_ns += 500000;			/* 900 left, 500 early */
+	pfm_host_env.clock_ns += 850000;			/* 900 left, 850 early */
 	pfm_host_sched_in(ctx);
 	ck_assert_uint_eq(shim_hrtimer_starts, starts + 1);
 	ck_assert_int_eq(hrtimer_get_remaining(&ctx->timer), 900000);

@@ -227,7 +227,8 @@ static void ck_timer_in(struct pfm_context *ctx, s64 ns)
 /*
  * A context of the P cores' type (the default) whose thread moves to the E core
  * in the middle of each set's turn: on the E core nothing of it counts, its
- * registers are not written there and its rotation stands still (no timer);
+ * registers are not written there and its rotation stands still (its timer,
+ * left queued on the P core, switches nothing when it comes);
  * back on the P core the set's turn goes on for what was left of it.  Each set
  * counts exactly what the P core executed in its turns, and each set's
  * duration is its 1 ms.
@@ -245,10 +246,13 @@ START_TEST(test_hybrid_migrate_mid_turn)
 	sim_count(SIM_EV_BRANCH, 10, SIM_USER);
 	pfm_host_env.clock_ns += 400000;
 	migrate(ctx, 1);
-	ck_assert(!ctx->timer.armed);
 	sim_count(SIM_EV_INST, 1000, SIM_USER);
 	sim_count(SIM_EV_BRANCH, 100, SIM_USER);
 	pfm_host_env.clock_ns += 3000000;
+	/* the timer the P core left queued comes early there and stops: no switch */
+	shim_hrtimer_fire(&ctx->timer);
+	ck_assert(!ctx->timer.armed);
+	ck_assert_uint_eq(active(ctx), 0);
 	ck_assert_u64_eq(sim.sel[0], 0);
 	ck_assert_u64_eq(sim.sel[1], 0);
 	migrate(ctx, 0);
