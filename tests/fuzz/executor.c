@@ -34,15 +34,21 @@
 
 #include "fuzz.h"
 #include "executor.h"
+#include "health.h"
 
 #define FD_KEEP_MAX	32
 #define MAP_KEEP_MAX	128
 /* the async threads of a program get this long to end after it */
 #define ASYNC_WAIT_MS	2000
 
+/* the steps of fz_exec_clean(), timed apart */
+enum { PB_ASYNC, PB_TARGETS, PB_TASKS, PB_FDS, PB_MAPS, PB_NR };
+static const char *const pb_names[PB_NR] = { "async", "targets", "tasks", "fds", "maps" };
+
 struct fz_shm {
 	struct fz_prog prog;
-	unsigned long putback_us;	/* the executors' time in fz_exec_clean() */
+	unsigned long putback_us[PB_NR];	/* the executors' time in fz_exec_clean() */
+	unsigned long maps_listed;		/* programs after which the maps were listed */
 };
 
 static struct fz_shm *shm;
@@ -59,6 +65,8 @@ static struct {
 static int nkeep_fd;
 static unsigned long keep_map[MAP_KEEP_MAX];
 static int nkeep_map;
+/* the process's size when its mappings were last listed */
+static long listed_pages = -1;
 
 static long ms_since(const struct timespec *t0)
 {
@@ -66,6 +74,17 @@ static long ms_since(const struct timespec *t0)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* the time since *t goes to put-back step 'step'; *t is now */
+static void pb_step(int step, struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	shm->putback_us[step] += (now.tv_sec - t->tv_sec) * 1000000 +
+				 (now.tv_nsec - t->tv_nsec) / 1000;
+	*t = now;
 }
 
 static int fd_cmp(const void *a, const void *b)
@@ -183,6 +202,31 @@ static void file_maps(int keep)
 	fclose(f);
 }
 
+/* the pages the process maps, all kinds (statm's first field); -1 if unknown */
+static long vm_pages(void)
+{
+	char buf[128];
+
+	return fz_file_read("/proc/self/statm", buf, sizeof(buf)) ? -1 : atol(buf);
+}
+
+/*
+ * The file mappings a program left, unmapped.  Listing them costs more than
+ * many operations (a seq_file walk of every mapping, each path formatted), so
+ * only a process whose size moved since the last listing is listed: a program
+ * that maps without unmapping grows it.
+ */
+static void clean_maps(void)
+{
+	long pages = vm_pages();
+
+	if (pages >= 0 && pages == listed_pages)
+		return;
+	shm->maps_listed++;
+	file_maps(0);
+	listed_pages = vm_pages();
+}
+
 /* 1 while a child of the executor lives (the zombies are reaped) */
 static int children_left(void)
 {
@@ -198,16 +242,10 @@ static int children_left(void)
 static int threads_counted(void)
 {
 	char buf[1024], *t;
-	ssize_t n;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), i;
+	int i;
 
-	if (fd < 0)
+	if (fz_file_read("/proc/self/stat", buf, sizeof(buf)))
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	/* pid (comm) state ... num_threads is the 20th field, the 18th after ')' */
 	t = strrchr(buf, ')');
 	for (i = 0; t && i < 18; i++)
@@ -243,34 +281,40 @@ static int threads_left(void)
  */
 static char fz_exec_clean(void)
 {
+	struct timespec t;
 	cpu_set_t all;
 	int i;
 	char why = FZ_DONE_KEPT;
 
+	clock_gettime(CLOCK_MONOTONIC, &t);
 	if (fz_async_wait(ASYNC_WAIT_MS))
 		return FZ_DONE_ASYNC;
 	fz_alarm(0);
+	pb_step(PB_ASYNC, &t);
 	fz_targets_end();
+	pb_step(PB_TARGETS, &t);
 	/* a thread or child nobody waits for may still use what is closed next */
 	if (children_left())
 		return FZ_DONE_CHILD;
 	if (threads_left())
 		return FZ_DONE_THREAD;
+	pb_step(PB_TASKS, &t);
 	for (i = 0; i < FZ_MAPS; i++)
 		fz_map_set(&fz.map[i], NULL, 0);
 	if (clean_fds())
 		why = FZ_DONE_FDS;
-	file_maps(0);
+	pb_step(PB_FDS, &t);
+	clean_maps();
 	CPU_ZERO(&all);
 	for (i = 0; i < CPU_SETSIZE; i++)
 		CPU_SET(i, &all);
 	sched_setaffinity(0, sizeof(all), &all);
+	pb_step(PB_MAPS, &t);
 	return why;
 }
 
 static void __attribute__((noreturn)) exec_loop(int go, int done, int verbose, int fresh)
 {
-	struct timespec t0;
 	struct fz_prog p;
 	long runs = 0;
 	char c;
@@ -285,13 +329,12 @@ static void __attribute__((noreturn)) exec_loop(int go, int done, int verbose, i
 	fz_sysbase();
 	keep_fds();
 	file_maps(1);
+	listed_pages = vm_pages();
 	while (read(go, &c, 1) == 1) {
 		p = shm->prog;
 		fz_state_reset();
 		fz_prog_run(&p, 0, p.n);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
 		c = fresh ? FZ_DONE_FRESH : fz_exec_clean();
-		shm->putback_us += ms_since(&t0) * 1000 + 500;
 		if (c == FZ_DONE_KEPT && ++runs >= FZ_EXEC_RUNS_MAX)
 			c = FZ_DONE_RUNS;
 		if (write(done, &c, 1) != 1 || c != FZ_DONE_KEPT)
@@ -348,9 +391,23 @@ pid_t fz_exec_pid(void)
 	return exec_pid;
 }
 
-unsigned long fz_exec_putback_ms(void)
+const char *fz_exec_putback(int step, unsigned long *ms)
 {
-	return shm ? shm->putback_us / 1000 : 0;
+	unsigned long us = 0;
+	int i;
+
+	if (step >= PB_NR)
+		return NULL;
+	for (i = 0; shm && i < PB_NR; i++)
+		if (step < 0 || step == i)
+			us += shm->putback_us[i];
+	*ms = us / 1000;
+	return step < 0 ? "put-back" : pb_names[step];
+}
+
+unsigned long fz_exec_maps_listed(void)
+{
+	return shm ? shm->maps_listed : 0;
 }
 
 int fz_exec_status(void)

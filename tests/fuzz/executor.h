@@ -39,8 +39,13 @@ int fz_exec_run(const struct fz_prog *p, int timeout_s, int verbose, int fresh, 
 		char *why);
 /* the executor's pid, which is its process group's id; 0 if none */
 pid_t fz_exec_pid(void);
-/* the time the executors spent putting themselves back after programs */
-unsigned long fz_exec_putback_ms(void);
+/*
+ * The time the executors spent putting themselves back after programs: in
+ * all (step -1, named "put-back"), or in one step of it (0, 1 ... until NULL).
+ */
+const char *fz_exec_putback(int step, unsigned long *ms);
+/* how many programs left the executor's size changed, so that its mappings were listed */
+unsigned long fz_exec_maps_listed(void);
 /* how a dead executor ended (a wait status), once; -1 if not known */
 int fz_exec_status(void);
 /* after its group is gone: the next run forks a new executor */

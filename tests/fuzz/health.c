@@ -43,7 +43,7 @@ static const char *const counts[] = {
  */
 static int count_fd[NCOUNTS] = { -1, -1, -1, -1, -1 };
 
-static int file_read(const char *path, char *buf, size_t len)
+int fz_file_read(const char *path, char *buf, size_t len)
 {
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -77,7 +77,7 @@ void fz_check_init(void)
 
 	for (i = 0; i < KNOBS_MAX && fz_knob_file(i); i++) {
 		snprintf(path, sizeof(path), PFM_SYSFS "%s", fz_knob_file(i));
-		if (file_read(path, saved[i], sizeof(saved[i])))
+		if (fz_file_read(path, saved[i], sizeof(saved[i])))
 			saved[i][0] = '\0';
 	}
 	for (i = 0; i < (int)NCOUNTS; i++) {
@@ -107,7 +107,7 @@ static void dump_tasks(pid_t pgid, FILE *log, long id, const char *tag, const ch
 		if (pid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-		if (file_read(path, buf, sizeof(buf)))
+		if (fz_file_read(path, buf, sizeof(buf)))
 			continue;
 		/* pid (comm) state ppid pgrp: comm may hold spaces, skip past ')' */
 		if (!strrchr(buf, ')') ||
@@ -121,16 +121,16 @@ static void dump_tasks(pid_t pgid, FILE *log, long id, const char *tag, const ch
 			if (tid <= 0)
 				continue;
 			snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-			if (file_read(path, buf, sizeof(buf)) || !strrchr(buf, ')') ||
+			if (fz_file_read(path, buf, sizeof(buf)) || !strrchr(buf, ')') ||
 			    sscanf(strrchr(buf, ')') + 1, " %c", &state) != 1)
 				continue;
 			fprintf(log, "%s %ld %s: pid %d tid %d state %c\n", tag, id, what, pid, tid,
 				state);
 			snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", pid, tid);
-			if (!file_read(path, buf, sizeof(buf)))
+			if (!fz_file_read(path, buf, sizeof(buf)))
 				fprintf(log, "%s", buf);
 			snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", pid, tid);
-			if (!file_read(path, buf, sizeof(buf)))
+			if (!fz_file_read(path, buf, sizeof(buf)))
 				fprintf(log, "  wchan %s\n", buf);
 		}
 		if (tasks)
@@ -210,13 +210,13 @@ void fz_check_restore(void)
 		if (!saved[i][0])
 			continue;
 		snprintf(path, sizeof(path), PFM_SYSFS "%s", fz_knob_file(i));
-		if (file_read(path, buf, sizeof(buf)) || strcmp(buf, saved[i]))
+		if (fz_file_read(path, buf, sizeof(buf)) || strcmp(buf, saved[i]))
 			file_write(path, saved[i]);
 	}
 	/* CPUs are numbered from 0 without holes: the first missing one ends them */
 	for (i = 1; i < 64; i++) {
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", i);
-		if (file_read(path, buf, sizeof(buf)))
+		if (fz_file_read(path, buf, sizeof(buf)))
 			break;
 		if (buf[0] == '0')
 			file_write(path, "1");
@@ -231,7 +231,7 @@ static int count_read(int i, char *buf, size_t len)
 
 	if (count_fd[i] < 0) {
 		snprintf(path, sizeof(path), PFM_SYSFS "%s", counts[i]);
-		return file_read(path, buf, len);
+		return fz_file_read(path, buf, len);
 	}
 	n = pread(count_fd[i], buf, len - 1, 0);
 	if (n < 0)

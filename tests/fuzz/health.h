@@ -30,6 +30,9 @@ int fz_check_nothing_left(FILE *log, long id, int wait_ms);
 /* no kernel report since the last call */
 int fz_check_kmsg(FILE *log, long id);
 
+/* a small file (sysfs, /proc) into buf as a string: 0, or -1 */
+int fz_file_read(const char *path, char *buf, size_t len);
+
 /* ops_proc.c: the writable knobs, by index from 0; NULL past the last */
 const char *fz_knob_file(int i);
 

@@ -26,6 +26,7 @@
 
 #define KCOV_INIT_TRACE		_IOR('c', 1, unsigned long)
 #define KCOV_ENABLE		_IO('c', 100)
+#define KCOV_DISABLE		_IO('c', 101)
 #define KCOV_TRACE_PC		0
 #define KCOV_WORDS		(1UL << 16)
 #define FZ_FILES_MAX		256
@@ -51,6 +52,8 @@ static unsigned int last_new;
 
 static __thread int kcov_fd = -1;
 static __thread uint64_t *kcov_area;
+/* the fd is this task's own, not one of the pool's */
+static __thread int kcov_own;
 
 size_t fz_kcov_npcs(void)
 {
@@ -161,33 +164,118 @@ static void kcov_collect(void)
 	__atomic_store_n(&kcov_area[0], 0, __ATOMIC_RELAXED);
 }
 
+/*
+ * Buffers set up once by the executor, whose fds every task it makes inherits:
+ * a task takes the first one no other live task traces into (KCOV_ENABLE
+ * fails on those; a task's exit frees its buffer for the next), instead of a
+ * buffer of its own, whose allocation costs more than most operations on the
+ * debug kernel.  Their mappings are not copied by fork() (a page table entry
+ * per page of each, at every fork): a forked process maps the one it takes.
+ */
+#define KCOV_POOL		10
+#define KCOV_BYTES		(KCOV_WORDS * sizeof(uint64_t))
+
+static struct {
+	int fd;
+	uint64_t *area;		/* in process pool_pid; NULL: not mapped there */
+} pool[KCOV_POOL];
+static int npool;
+static pid_t pool_pid;
+
+static uint64_t *kcov_map(int fd)
+{
+	uint64_t *a = mmap(NULL, KCOV_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	return a == MAP_FAILED ? NULL : a;
+}
+
+/* a buffer set up (not enabled): its fd, or -1 */
+static int kcov_open(void)
+{
+	int fd = open("/sys/kernel/debug/kcov", O_RDWR | O_CLOEXEC);
+
+	if (fd >= 0 && ioctl(fd, KCOV_INIT_TRACE, KCOV_WORDS)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/*
+ * The pool, made by the first task that traces (the executor's); a forked
+ * process has its fds but none of its mappings.
+ */
+static void pool_here(void)
+{
+	pid_t me = getpid();
+	int i;
+
+	if (pool_pid == me)
+		return;
+	if (pool_pid) {
+		pool_pid = me;
+		for (i = 0; i < npool; i++)
+			pool[i].area = NULL;
+		return;
+	}
+	pool_pid = me;
+	for (; npool < KCOV_POOL; npool++) {
+		pool[npool].fd = kcov_open();
+		if (pool[npool].fd < 0)
+			break;
+		pool[npool].area = kcov_map(pool[npool].fd);
+		if (!pool[npool].area || madvise(pool[npool].area, KCOV_BYTES, MADV_DONTFORK)) {
+			close(pool[npool].fd);
+			break;
+		}
+	}
+}
+
+/* 0 if this task traces into fd's buffer, mapped at *area (mapped first if NULL) */
+static int kcov_use(int fd, uint64_t **area)
+{
+	if (ioctl(fd, KCOV_ENABLE, KCOV_TRACE_PC))
+		return -1;
+	if (!*area)
+		*area = kcov_map(fd);
+	if (!*area) {
+		ioctl(fd, KCOV_DISABLE, 0);
+		return -1;
+	}
+	kcov_fd = fd;
+	kcov_area = *area;
+	/* what a killed task left uncollected was its program's */
+	__atomic_store_n(&kcov_area[0], 0, __ATOMIC_RELAXED);
+	return 0;
+}
+
 /* This task traces from now on (a forked task drops what it inherited). */
 static void kcov_task_start(void)
 {
-	if (kcov_fd >= 0) {
-		munmap(kcov_area, KCOV_WORDS * sizeof(uint64_t));
+	uint64_t *area = NULL;
+	int i, fd;
+
+	if (kcov_fd >= 0 && kcov_own) {
+		munmap(kcov_area, KCOV_BYTES);
 		close(kcov_fd);
-		kcov_area = NULL;
 	}
-	kcov_fd = open("/sys/kernel/debug/kcov", O_RDWR | O_CLOEXEC);
-	if (kcov_fd < 0)
-		return;
-	if (ioctl(kcov_fd, KCOV_INIT_TRACE, KCOV_WORDS))
-		goto fail;
-	kcov_area = mmap(NULL, KCOV_WORDS * sizeof(uint64_t), PROT_READ | PROT_WRITE,
-			 MAP_SHARED, kcov_fd, 0);
-	if (kcov_area == MAP_FAILED)
-		goto fail;
-	if (ioctl(kcov_fd, KCOV_ENABLE, KCOV_TRACE_PC)) {
-		munmap(kcov_area, KCOV_WORDS * sizeof(uint64_t));
-		goto fail;
-	}
-	__atomic_store_n(&kcov_area[0], 0, __ATOMIC_RELAXED);
-	return;
-fail:
-	kcov_area = NULL;
-	close(kcov_fd);
 	kcov_fd = -1;
+	kcov_area = NULL;
+	kcov_own = 0;
+	pool_here();
+	for (i = 0; i < npool; i++)
+		if (!kcov_use(pool[i].fd, &pool[i].area))
+			return;
+	fd = kcov_open();
+	if (fd < 0)
+		return;
+	if (kcov_use(fd, &area)) {
+		if (area)
+			munmap(area, KCOV_BYTES);
+		close(fd);
+		return;
+	}
+	kcov_own = 1;
 }
 
 /* 0 if this kernel traces: then every program's tasks report coverage. */

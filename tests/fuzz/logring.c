@@ -23,6 +23,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "health.h"
 #include "logring.h"
 
 /* ivshmem: Red Hat's vendor id, the device, and its shared memory in BAR 2 */
@@ -38,18 +39,10 @@ struct ring {
 static int read_id(const char *dev, const char *file, char *buf, size_t len)
 {
 	char path[320];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", dev, file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fz_file_read(path, buf, len))
 		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }

@@ -322,6 +322,8 @@ static int repro(void)
 
 int main(int argc, char **argv)
 {
+	const char *step;
+	unsigned long ms;
 	int ret, kcov, i;
 
 	if (fz_target_main(argc, argv) >= 0)
@@ -400,8 +402,12 @@ int main(int argc, char **argv)
 		       fz_results[i][0], fz_results[i][1], fz_results[i][2] / 1000);
 	for (i = 0; i < PH_NR; i++)
 		printf("fuzz: time %-10s %8lu ms\n", ph_names[i], ph_us[i] / 1000);
+	fz_exec_putback(-1, &ms);
 	printf("fuzz: time %-10s %8lu ms (of run: the executor putting itself back)\n",
-	       "put-back", fz_exec_putback_ms());
+	       "put-back", ms);
+	for (i = 0; (step = fz_exec_putback(i, &ms)); i++)
+		printf("fuzz: time put-back %-10s %8lu ms\n", step, ms);
+	printf("fuzz: mappings listed after %lu programs\n", fz_exec_maps_listed());
 	for (i = 0; i < 256; i++)
 		if (nretired[i])
 			printf("fuzz: executors retired (%c) %ld\n", i, nretired[i]);
