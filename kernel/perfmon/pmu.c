@@ -60,6 +60,7 @@ static void pfm_pmu_index(void)
 	}
 	pfm_pmu.num_pmc_slots = n;
 	n = 0;
+	memset(pfm_pmu.pmd_off, 0xff, sizeof(pfm_pmu.pmd_off));
 	for_each_set_bit(i, pfm_pmu.impl_pmds, PFM_MAX_PMDS) {
 		pfm_pmu.pmd_slot[i] = n;
 		pfm_pmu.pmd_off[i] = n * sizeof(struct pfm_pmd);
@@ -139,6 +140,7 @@ int pfm_pmu_add_unit(const struct pfm_pmu_unit *u)
 void pfm_pmu_reset(void)
 {
 	memset(&pfm_pmu, 0, sizeof(pfm_pmu));
+	memset(pfm_pmu.pmd_off, 0xff, sizeof(pfm_pmu.pmd_off));
 }
 
 /* Logical bitmaps of the registers usable now: implemented, and not held elsewhere. */

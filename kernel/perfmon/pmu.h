@@ -200,6 +200,8 @@ struct pfm_pmu_unit {
 
 /* pfm_reg.dep_pmd: no register */
 #define PFM_NO_REG	0xffff
+/* pfm_pmu.pmd_off[] of a PMD not implemented: past any set's array */
+#define PFM_PMD_NO_OFF	U16_MAX
 
 /* One logical register: where it lives. */
 struct pfm_reg {
@@ -229,7 +231,10 @@ struct pfm_pmu {
 	 * logical numbers (the software unit's bank points at its first PMD and
 	 * strides over the others).
 	 * pmd_off[i] is PMD i's entry as a byte offset in pmds[], so that the hot
-	 * paths reach it in one load, as they reached it by its number.
+	 * paths reach it in one load, as they reached it by its number; it is
+	 * PFM_PMD_NO_OFF for a PMD not implemented, past every set's array, so
+	 * that the read's one compare against a set's array length also tells a
+	 * PMD not implemented from the others (pfm_pmd_read_at()).
 	 */
 	unsigned int num_pmc_slots;
 	unsigned int num_pmd_slots;

@@ -172,7 +172,7 @@ static __always_inline bool pfm_read_at_once(struct pfm_context *ctx,
 		pfm_unsafe_get_request(q, h, z, fault);
 		/* what must be zero, the flags' unknown bits with the reserved field */
 		rsvd |= z | pfm_pmd_flags_bad(h.flags);
-		if (unlikely(!pfm_pmd_num_ok(h.num)))
+		if (unlikely(h.num >= PFM_MAX_PMDS))
 			goto fault;
 		if (unlikely(h.set_id != set_id)) {
 			struct pfm_event_set *set;
@@ -188,7 +188,8 @@ static __always_inline bool pfm_read_at_once(struct pfm_context *ctx,
 			if (!user_access_begin(q, (end - q) * sizeof(*q)))
 				goto enable;
 		}
-		*s = (unsigned long)pfm_pmd_read_at(base, bytes, h.num);
+		/* a PMD not implemented is found here, one more thing to be zero */
+		*s = (unsigned long)pfm_pmd_read_at(base, bytes, h.num, &rsvd);
 	}
 	if (unlikely(rsvd))
 		goto fault;

@@ -104,22 +104,31 @@ static __always_inline struct pfm_pmd *pfm_set_pmd(const struct pfm_event_set *s
 /* A PMD past a set's array: zero, never written. */
 extern const struct pfm_pmd pfm_pmd_none;
 
-/* Implemented PMD i in an array of bytes bytes, reached or not: to read only. */
+/*
+ * PMD i (below PFM_MAX_PMDS) in an array of bytes bytes, reached or not: to read
+ * only.  The one compare that finds a PMD the array reaches, the common case, also
+ * rules out a PMD not implemented (its offset, PFM_PMD_NO_OFF, is past any array):
+ * that one sets *bad, so that the visit needs no test of its own against the PMU.
+ */
 static __always_inline const struct pfm_pmd *pfm_pmd_read_at(const struct pfm_pmd *pmds,
-							     u32 bytes, unsigned int i)
+							     u32 bytes, unsigned int i, u64 *bad)
 {
 	const u16 *off = pfm_pmu.pmd_off;
+	unsigned long o = off[i];
 
-	if (unlikely(off[i] >= bytes))
-		return &pfm_pmd_none;
-	return (const void *)pmds + off[i];
+	if (likely(o < bytes))
+		return (const void *)pmds + o;
+	*bad |= o == PFM_PMD_NO_OFF;
+	return &pfm_pmd_none;
 }
 
 /* What set keeps for implemented PMD i, reached or not: to read only. */
 static __always_inline const struct pfm_pmd *pfm_set_pmd_read(const struct pfm_event_set *set,
 							      unsigned int i)
 {
-	return pfm_pmd_read_at(set->pmds, set->pmds_bytes, i);
+	u64 bad = 0;
+
+	return pfm_pmd_read_at(set->pmds, set->pmds_bytes, i, &bad);
 }
 
 /* The options of implemented PMD i in set, which has them (set->opts). */

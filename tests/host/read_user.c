@@ -89,7 +89,10 @@ START_TEST(test_visit_hands_off_at_each_access)
 }
 END_TEST
 
-/* A failed read reads no register and writes nothing back, whichever check fails. */
+/*
+ * A failed read reads no register and writes nothing back, whichever check fails;
+ * a PMD not implemented is told by its offset, past every set's array.
+ */
 START_TEST(test_visit_failed_reads_no_register)
 {
 	struct pfm_context *ctx = counting_ctx(5);
@@ -97,12 +100,14 @@ START_TEST(test_visit_failed_reads_no_register)
 	struct pfarg_pmd pd[3];
 
 	fake_pmu_advance(0, 3);
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < 5; k++) {
 		req_init(&pd[0], 0, 0);
 		req_init(&pd[1], 0, SW_PMD(0));
 		req_init(&pd[2], 0, 0);
 		if (k == 0)
 			pd[2].reg_num = 999;
+		else if (k == 4)
+			pd[2].reg_num = 7;	/* in the space, not implemented */
 		else if (k == 1)
 			pd[2].reg_set = 7;
 		else if (k == 2)

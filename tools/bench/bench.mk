@@ -115,7 +115,8 @@ $(B)/guest/bin/%_bench: $(TOP)/tools/bench/%_bench.c $(BENCH_STAT) $(B)/lib/libp
 	$(CC) $(CFLAGS_USER) -static -o $@ $< $(TOP)/tools/bench/bench_common.c \
 		$(BENCH_SRCS_$*) $(B)/lib/libperfmon.a
 
-# OPS_ONLY=fault,sample,smpl-dfl: those operations alone (ops_bench.c), no read sweep
+# OPS_ONLY=fault,sample,smpl-dfl: those operations alone (ops_bench.c), no read
+# sweep unless named (OPS_ONLY=read,sweep: every read)
 OPS_BENCH_ENV := $(strip $(BENCH_APPEND) $(if $(OPS_ONLY),OPS_ONLY=$(OPS_ONLY)))
 bench-ops: module $(B)/guest/bin/ops_bench
 	@mkdir -p $(B)/bench

@@ -42,8 +42,9 @@
  * plain TCG runs.
  *
  * OPS_ONLY (the environment, from the kernel's command line): a comma-separated
- * list of operations to measure alone, without the read sweep and the goals
- * (OPS_ONLY=fault,sample,smpl-dfl: the sampling rows in a few minutes).
+ * list of operations to measure alone, without the goals, and without the read
+ * sweep unless the list names "sweep" (OPS_ONLY=fault,sample,smpl-dfl: the
+ * sampling rows in a few minutes; OPS_ONLY=read,sweep: every read).
  *
  * Output: tables, then one line "BENCH-JSON: {...}" for the host to collect.
  */
@@ -606,6 +607,7 @@ int main(void)
 	static struct sweep_result sw[MAXN + 1];
 	static bool done[NOPS];
 	const char *only = getenv("OPS_ONLY");
+	bool sweep = op_wanted(only, "sweep");
 	unsigned int o;
 	pid_t ponger;
 	int n, d;
@@ -650,10 +652,10 @@ int main(void)
 	close(ping[1]);
 	waitpid(ponger, NULL, 0);
 
-	if (!only) {
+	if (sweep)
 		run_sweep(sw);
+	if (!only)
 		print_goals(res, sw);
-	}
 
 	/* each figure as [25th percentile, median, 75th percentile] */
 	printf("\nBENCH-JSON: {\"unit\": \"ns/op\", \"rounds\": %d, \"stat\": "
@@ -676,7 +678,7 @@ int main(void)
 		json_stat("perfmon_over_perf", res[o].ratio, 4, "}");
 	}
 	printf("}, \"read_sweep\": [");
-	for (n = 1; n <= MAXN && !only; n++) {
+	for (n = 1; n <= MAXN && sweep; n++) {
 		printf("%s{\"n\": %d, ", n > 1 ? ", " : "", n);
 		for (d = 0; d < NREADERS; d++) {
 			char name[64];
