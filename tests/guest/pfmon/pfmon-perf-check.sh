@@ -141,13 +141,14 @@ waiting $pid
 out=$($P --per-thread -j -e syscalls -p $pid) || fail "pfmon --per-thread -j: $?"
 [ "$(echo "$out" | grep -c '^{"thread" : "workload-[0-9]*", "counter-value" : ')" -eq 2 ] ||
 	fail "--per-thread -j"
-# perf's title for -p and -t, with the ids as given
-$W -w 500 -s 10 &
+# perf's title for -p and -t, with the ids as given (the wait leaves a loaded
+# debug kernel's pfmon time to attach before the workload is gone)
+$W -w 1500 -s 10 &
 pid=$!
 waiting $pid
 out=$($P -e syscalls -p $pid) || fail "pfmon -p: $?"
 echo "$out" | grep -q "^ Performance counter stats for process id '$pid':$" || fail "the title of -p"
-$W -w 500 -s 10 &
+$W -w 1500 -s 10 &
 pid=$!
 waiting $pid
 out=$($P -e syscalls -t $pid) || fail "pfmon -t: $?"
