@@ -163,6 +163,12 @@ struct pfm_sw_keyed_ops {
 	void (*put)(unsigned int event, u32 key);
 	/* optional: a key for key's hits that pass filter, held once (may sleep) */
 	int (*filter)(unsigned int event, u32 key, const char *filter, u32 *fkey);
+	/*
+	 * optional: 1 if any user may have key's payloads of their own threads'
+	 * hits, 0 if only the privileged may, or the errno of a key that names
+	 * nothing (may sleep)
+	 */
+	int (*any_user)(unsigned int event, u32 key);
 };
 int pfm_sw_keyed_register(unsigned int event, const struct pfm_sw_keyed_ops *ops);
 void pfm_sw_keyed_unregister(unsigned int event, const struct pfm_sw_keyed_ops *ops);
@@ -177,6 +183,14 @@ void pfm_sw_keyed_unregister(unsigned int event, const struct pfm_sw_keyed_ops *
  */
 int pfm_sw_keyed_filter(unsigned int event, u32 key, const char *filter, u32 *fkey);
 void pfm_sw_keyed_put(unsigned int event, u32 key);
+
+/*
+ * sw_keyed.c: for a layer that hands payloads to users (the perf layer's
+ * PERF_SAMPLE_RAW): the source's any_user() (1, 0 or the errno of a key that
+ * names nothing); 0 with no source or a source that does not say.  Process
+ * context.
+ */
+int pfm_sw_keyed_any_user(unsigned int event, u32 key);
 
 /* sw_hooks.c: the kernel's tracepoint of that name, or NULL (a module cannot take its symbol) */
 struct tracepoint;

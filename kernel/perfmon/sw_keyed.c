@@ -99,6 +99,16 @@ int pfm_sw_keyed_filter(unsigned int event, u32 key, const char *filter, u32 *fk
 	return ops->filter(event, key, filter, fkey);
 }
 
+int pfm_sw_keyed_any_user(unsigned int event, u32 key)
+{
+	const struct pfm_sw_keyed_ops *ops;
+
+	if (!pfm_sw_keyed(event))
+		return 0;
+	ops = READ_ONCE(*pfm_sw_source(event));
+	return ops && ops->any_user ? ops->any_user(event, key) : 0;
+}
+
 void pfm_sw_keyed_put(unsigned int event, u32 key)
 {
 	const struct pfm_sw_keyed_ops *ops;

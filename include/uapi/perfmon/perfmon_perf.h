@@ -428,9 +428,10 @@
  *     sampled or not); aux_sample_size EINVAL (no AUX event to lead the
  *     group); BRANCH_STACK EOPNOTSUPP.
  *     RAW of a tracepoint needs paranoid -1 or CAP_PERFMON (EPERM), as
- *     perf_allow_tracepoint(); difference: 6.1 lets any user have it for a
- *     thread's event on a trace event marked for any user (the syscalls:*
- *     ones), which perfmon cannot tell from the id, so it asks it there too.  CALLCHAIN: for a sample
+ *     perf_allow_tracepoint(), but for a thread's event (pid 0 or more) on a
+ *     trace event marked for any user (TRACE_EVENT_FL_CAP_ANY: the syscalls:*
+ *     ones), as 6.1's perf_trace_event_perm(); an id that names no trace
+ *     event is EINVAL first.  CALLCHAIN: for a sample
  *     taken in the kernel (misc KERNEL) PERF_CONTEXT_KERNEL, the IP and its
  *     callers as the kernel's unwinder gives them (stack_trace_save(), the
  *     frames of the overflow path and the interrupt skipped up to the IP;

@@ -170,14 +170,21 @@ static struct task_struct *pfm_perf_find_task(int pid)
  * perf_trace_event_perm(): a tracepoint's raw records (PERF_SAMPLE_RAW) need
  * perf_allow_tracepoint() (paranoid -1 or CAP_PERFMON, else EPERM), but for a
  * thread's events of the trace events marked for any user (the system call
- * ones), which perfmon cannot tell from the id: it asks it of every thread's
- * event too (perfmon_perf.h).
+ * ones), which the trace layer tells (an id that names no trace event is its
+ * EINVAL, before any privilege is asked).
  */
 static int pfm_perf_tp_perm(const struct perf_event_attr *attr, struct task_struct *task)
 {
+	int ret;
+
 	if (!(attr->sample_type & PERF_SAMPLE_RAW))
 		return 0;
-	return pfm_paranoid_level() > -1 && !perfmon_capable() ? -EPERM : 0;
+	if (pfm_paranoid_level() <= -1 || perfmon_capable())
+		return 0;
+	ret = pfm_sw_keyed_any_user(PFM_SW_EV_TRACEPOINT, attr->config);
+	if (ret < 0)
+		return ret;
+	return ret && task ? 0 : -EPERM;
 }
 
 /*

@@ -39,6 +39,7 @@
  */
 #include <linux/cpuhotplug.h>
 #include <linux/perf_event.h>
+#include <linux/trace_events.h>
 #include <linux/workqueue.h>
 
 #include "layer.h"
@@ -51,6 +52,7 @@ struct pfm_tp_source {
 	u32 key;			/* what PMCs name: id, or a filtered key */
 	char *filter;			/* its counters' filter, or NULL */
 	unsigned int holds;		/* PMC values naming it (pfm_tp_lock) */
+	bool any_user;			/* its trace event is marked for any user */
 	struct perf_event * __percpu *counters;
 };
 
@@ -168,6 +170,12 @@ static int pfm_tp_cpu_create(struct pfm_tp_source *src, int cpu)
 	ev = perf_event_create_kernel_counter(&attr, cpu, NULL, pfm_tp_hit, src);
 	if (IS_ERR(ev))
 		return PTR_ERR(ev) == -ENODEV ? 0 : PTR_ERR(ev);
+	/*
+	 * The counter is the one way a module has to the trace event behind the
+	 * id, and so to its flags: the system call events are marked for any
+	 * user's own threads' records.
+	 */
+	src->any_user = ev->tp_event && (ev->tp_event->flags & TRACE_EVENT_FL_CAP_ANY);
 	if (src->filter) {
 		ret = pfm_tp_filter_apply(ev, src->id, src->filter);
 		if (ret) {
@@ -180,11 +188,47 @@ static int pfm_tp_cpu_create(struct pfm_tp_source *src, int cpu)
 	return 0;
 }
 
+/*
+ * The counters are the kernel's own, not the user's: a worker makes them.  A
+ * CPU's counter asks whoever creates it for perf_allow_cpu() (the paranoid
+ * level), which a user who may count a trace event on their own threads does
+ * not pass; the user's access to the event is the asking layer's to judge.
+ */
+struct pfm_tp_create_work {
+	struct work_struct work;
+	struct pfm_tp_source *src;
+	int ret;
+};
+
+static void pfm_tp_create_workfn(struct work_struct *work)
+{
+	struct pfm_tp_create_work *w = container_of(work, struct pfm_tp_create_work, work);
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		w->ret = pfm_tp_cpu_create(w->src, cpu);
+		if (w->ret)
+			break;
+	}
+}
+
+/* src's counters on every online CPU (pfm_tp_mutex, held for the worker): 0 or an errno */
+static int pfm_tp_create_counters(struct pfm_tp_source *src)
+{
+	struct pfm_tp_create_work w = { .src = src };
+
+	INIT_WORK_ONSTACK(&w.work, pfm_tp_create_workfn);
+	schedule_work(&w.work);
+	flush_work(&w.work);
+	destroy_work_on_stack(&w.work);
+	return w.ret;
+}
+
 /* The source of id under key, with filter (NULL: none); pfm_tp_mutex held. */
 static struct pfm_tp_source *pfm_tp_create(u32 id, u32 key, const char *filter)
 {
 	struct pfm_tp_source *src;
-	int cpu, ret = 0;
+	int ret;
 
 	src = kzalloc(sizeof(*src), GFP_KERNEL);
 	if (!src)
@@ -200,11 +244,7 @@ static struct pfm_tp_source *pfm_tp_create(u32 id, u32 key, const char *filter)
 		kfree(src);
 		return ERR_PTR(-ENOMEM);
 	}
-	for_each_online_cpu(cpu) {
-		ret = pfm_tp_cpu_create(src, cpu);
-		if (ret)
-			break;
-	}
+	ret = pfm_tp_create_counters(src);
 	if (ret) {
 		pfm_tp_free(src);
 		return ERR_PTR(ret);
@@ -333,6 +373,26 @@ static void pfm_tp_put(unsigned int event, u32 key)
 		schedule_delayed_work(&pfm_tp_reap_work, PFM_TP_LINGER);
 }
 
+/*
+ * The core's any_user: held for the question, so that an id no trace event has
+ * gives the counter's errno (EINVAL) before any privilege is asked, as in
+ * perf_events; the open that asks holds the source again within the linger.
+ */
+static int pfm_tp_any_user(unsigned int event, u32 key)
+{
+	struct pfm_tp_source *src;
+	int ret;
+
+	if (key & PFM_SW_TP_FILTERED)
+		return -EINVAL;
+	src = pfm_tp_hold(key, key, NULL);
+	if (IS_ERR(src))
+		return PTR_ERR(src);
+	ret = src->any_user;
+	pfm_tp_put(event, key);
+	return ret;
+}
+
 /* Releases the sources nobody holds; a source held again meanwhile stays. */
 static void pfm_tp_reap(void)
 {
@@ -360,6 +420,7 @@ static const struct pfm_sw_keyed_ops pfm_tp_ops = {
 	.get = pfm_tp_get,
 	.put = pfm_tp_put,
 	.filter = pfm_tp_filter,
+	.any_user = pfm_tp_any_user,
 };
 
 static int pfm_tp_init(void)

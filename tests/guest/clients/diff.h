@@ -129,8 +129,18 @@ void case_clock_sample(const struct backend *be, struct trace *t);
 
 /* diff_memlock.c: a ring's locked memory as nobody */
 void case_ring_memlock(const struct backend *be, struct trace *t);
+
+/* diff_nobody.c: opens as nobody at a perf_event_paranoid level */
+#define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
 /* a /proc/sys knob at path set to val, its old value into old if not NULL; 0 if set */
 int knob(const char *path, const char *val, char *old, size_t len);
+/*
+ * be's open of a on pid (0: the child itself) and cpu, by a child as nobody with
+ * perf_event_paranoid at level ("2\n"): 0 if it opened, its errno, or -1 if the
+ * child could not be made nobody or report
+ */
+int open_as_nobody(const struct backend *be, struct perf_event_attr *a, int pid, int cpu,
+		   const char *level);
 
 /* diff_cpu.c: events on one CPU (pid -1), the test pinned there */
 void pin(int cpu);			/* the calling thread on cpu, or anywhere for -1 */
@@ -183,6 +193,7 @@ void case_tp_count(const struct backend *be, struct trace *t);
 void case_tp_inherit(const struct backend *be, struct trace *t);
 void case_tp_cpu(const struct backend *be, struct trace *t);
 void case_tp_raw(const struct backend *be, struct trace *t);
+void case_tp_raw_perm(const struct backend *be, struct trace *t);
 void case_tp_bad(const struct backend *be, struct trace *t);
 /* diff_breakpoint.c: watchpoints and breakpoints, MODIFY_ATTRIBUTES, sigtrap */
 void case_bp_count(const struct backend *be, struct trace *t);

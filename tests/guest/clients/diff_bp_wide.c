@@ -27,7 +27,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/hw_breakpoint.h>
 
@@ -36,8 +35,6 @@
 #define NCALLS		25
 #define NREADS		12
 #define HITS		10
-
-#define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
 
 static volatile unsigned long wide_var __attribute__((aligned(8)));
 
@@ -196,31 +193,11 @@ static void kernel_as_nobody(const struct backend *be, struct trace *t, unsigned
 			     const char *level, int exclude_kernel, const char *what)
 {
 	struct perf_event_attr a;
-	char old[16] = "";
-	int pfd[2], err = 0, status = -1;
-	pid_t pid;
+	int err;
 
-	if (knob(PARANOID, level, old, sizeof(old)) || pipe(pfd))
-		return;
-	pid = fork();
-	if (!pid) {
-		int fd;
-
-		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
-			_exit(1);
-		attr_bp(&a, HW_BREAKPOINT_X, addr, sizeof(long), 1, exclude_kernel);
-		fd = be->open(&a, 0, -1, -1, 0);
-		err = fd < 0 ? errno : 0;
-		_exit(write(pfd[1], &err, sizeof(err)) == sizeof(err) ? 0 : 1);
-	}
-	close(pfd[1]);
-	if (pid < 0 || read(pfd[0], &err, sizeof(err)) != sizeof(err))
-		err = -1;
-	close(pfd[0]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	knob(PARANOID, old, NULL, 0);
-	obs_call(t, status, 1, "child as nobody");
+	attr_bp(&a, HW_BREAKPOINT_X, addr, sizeof(long), 1, exclude_kernel);
+	err = open_as_nobody(be, &a, 0, -1, level);
+	obs_call(t, err < 0 ? -1 : 0, 1, "child as nobody");
 	errno = err;
 	obs_call(t, err ? -1 : 0, 1, "%s", what);
 }

@@ -694,6 +694,7 @@ const struct diff_case diff_cases[] = {
 	{ "tp-inherit", case_tp_inherit },
 	{ "tp-cpu", case_tp_cpu },
 	{ "tp-raw", case_tp_raw },
+	{ "tp-raw-perm", case_tp_raw_perm },
 	{ "tp-bad", case_tp_bad },
 	{ "bp-count", case_bp_count },
 	{ "bp-slots", case_bp_slots },

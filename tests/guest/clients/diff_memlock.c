@@ -16,8 +16,6 @@
 #include <unistd.h>
 #include "diff.h"
 
-#define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
-
 static int map_ring(const struct backend *be, long data_pages)
 {
 	struct perf_event_attr a;
@@ -37,23 +35,6 @@ static int map_ring(const struct backend *be, long data_pages)
 	m = mmap(NULL, (1 + data_pages) * sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
 		 MAP_SHARED, fd, 0);
 	return m == MAP_FAILED ? errno : 0;
-}
-
-int knob(const char *path, const char *val, char *old, size_t len)
-{
-	int fd = open(path, O_RDWR), ret = -1;
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = old ? read(fd, old, len - 1) : 0;
-	if (n >= 0) {
-		if (old)
-			old[n] = 0;
-		ret = pwrite(fd, val, strlen(val), 0) < 0 ? -1 : 0;
-	}
-	close(fd);
-	return ret;
 }
 
 void case_ring_memlock(const struct backend *be, struct trace *t)

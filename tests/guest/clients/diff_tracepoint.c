@@ -9,8 +9,13 @@
  * child, read after it exited.  tp-cpu: the event on CPU 0 (pid -1), the test
  * pinned there.  tp-raw: samples of syscalls:sys_enter_getsid with
  * PERF_SAMPLE_RAW: per sample the raw size, common_type, common_pid (the tid),
- * the system call number and getsid's argument, exactly.  tp-bad: ids that name
- * no trace event.
+ * the system call number and getsid's argument, exactly.  tp-raw-perm: who may
+ * have RAW, as nobody: at perf_event_paranoid 2 a thread's own event on a system
+ * call trace event (marked for any user), on any CPU or one, but not on
+ * sched:sched_switch (EPERM; without RAW it opens), an id that names no trace
+ * event EINVAL before the privilege; at 0 a CPU's event on a system call trace
+ * event is EPERM (the mark is for a thread's events).  tp-bad: ids that name no
+ * trace event.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -207,6 +212,37 @@ void case_tp_raw(const struct backend *be, struct trace *t)
 		munmap(r.pg, r.len);
 	}
 	close(fd);
+}
+
+/* a RAW-sampling (or, raw 0, plain sampling) open as nobody: its errno */
+static void raw_as_nobody(const struct backend *be, struct trace *t, long long id, int raw,
+			  int pid, int cpu, const char *level, const char *what)
+{
+	struct perf_event_attr a;
+	int err;
+
+	attr_tp(&a, id);
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IP | (raw ? PERF_SAMPLE_RAW : 0);
+	a.exclude_kernel = 1;
+	err = open_as_nobody(be, &a, pid, cpu, level);
+	obs_call(t, err < 0 ? -1 : 0, 1, "child as nobody");
+	errno = err;
+	obs_call(t, err ? -1 : 0, 1, "%s", what);
+}
+
+void case_tp_raw_perm(const struct backend *be, struct trace *t)
+{
+	long long sys = tp_id("syscalls", "sys_enter_getppid");
+	long long sw = tp_id("sched", "sched_switch");
+
+	raw_as_nobody(be, t, sys, 1, 0, -1, "2\n", "RAW, a thread's syscall event, paranoid 2");
+	raw_as_nobody(be, t, sys, 1, 0, 0, "2\n", "RAW, a thread's syscall event on CPU 0");
+	raw_as_nobody(be, t, sw, 1, 0, -1, "2\n", "RAW, a thread's sched_switch event");
+	raw_as_nobody(be, t, sw, 0, 0, -1, "2\n", "no RAW, a thread's sched_switch event");
+	raw_as_nobody(be, t, 0xfffff, 1, 0, -1, "2\n", "RAW, an id no trace event has");
+	raw_as_nobody(be, t, sys, 1, -1, 0, "0\n", "RAW, CPU 0's syscall event, paranoid 0");
+	raw_as_nobody(be, t, sys, 0, -1, 0, "0\n", "no RAW, CPU 0's syscall event, paranoid 0");
 }
 
 void case_tp_bad(const struct backend *be, struct trace *t)
