@@ -34,8 +34,9 @@ static const struct {
 	  "ABI numbers (used, overflowed, pending, to restart, raw)" },
 	{ "pfm_sets_room", "an event set's register arrays, as long as the registers its writes "
 	  "named reach (kernel/perfmon/set_room.c)" },
-	{ "pfm_perf_target_get", "the perf layer's target (struct pfm_perf_target: rows of "
-	  "counters for 8 sets and its scratch rows), zeroed whole for every thread" },
+	{ "pfm_perf_target_get", "the perf layer's target (struct pfm_perf_target with its "
+	  "scratch rows, 1 KB) and its first set's row of counters (2 KB, one a counter the "
+	  "layer numbers, 56)" },
 	{ "pfm_perf_event_alloc", "the perf layer's struct pfm_perf_event of each event, "
 	  "beside its target's perfmon context and set" },
 };

@@ -139,7 +139,7 @@ static void pfm_perf_cgroup_gate(struct pfm_perf_target *t, struct task_struct *
 
 			if (ev->counter < 0 || !pfm_perf_in_set(ev, set->id))
 				continue;
-			c = &t->sets[set->id].counters[ev->counter];
+			c = &t->sets[set->id]->counters[ev->counter];
 			on = c->counting && pfm_perf_gate_open(ev, task, smp_processor_id());
 			pfm_pmc_set_value(ctx, set, pfm_perf_counter_pmc(ev->counter),
 					  c->pmc | (on ? PFM_PERF_PMC_EN : 0));

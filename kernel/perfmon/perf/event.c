@@ -122,7 +122,7 @@ static bool pfm_perf_wants(const struct pfm_perf_event *ev)
 static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u64 mask, u64 *pmd,
 				  struct pfm_op_clock *clock)
 {
-	struct pfm_perf_counter *counters = t->sets[set].counters;
+	struct pfm_perf_counter *counters = t->sets[set]->counters;
 	struct pfm_pmd_read rd[PFM_PERF_READ_CHUNK];
 	u8 idx[PFM_PERF_READ_CHUNK];
 	unsigned long bits = mask;
@@ -228,7 +228,7 @@ static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set, struct pfm_op_c
 {
 	unsigned int *counting = t->scratch.counting;
 	u64 *pmd = t->scratch.pmd;
-	struct pfm_perf_counter *counters = t->sets[set].counters;
+	struct pfm_perf_counter *counters = t->sets[set]->counters;
 	struct pfm_perf_event *ev;
 	u64 moved, changed = 0;
 	unsigned int i;
@@ -363,9 +363,9 @@ void pfm_perf_event_teardown(struct pfm_perf_event *ev)
 	for (s = 0; ev->counter >= 0 && s < t->nr_sets; s++) {
 		if (!pfm_perf_in_set(ev, s))
 			continue;
-		if (t->sets[s].counters[ev->counter].smpl)
+		if (t->sets[s]->counters[ev->counter].smpl)
 			pfm_perf_sample_teardown(ev, s);
-		pfm_perf_counter_put(t->ctx, s, t->sets[s].counters, ev->counter,
+		pfm_perf_counter_put(t->ctx, s, t->sets[s]->counters, ev->counter,
 				     pfm_perf_open_in(ev, s));
 	}
 	ev->open_sets = 0;

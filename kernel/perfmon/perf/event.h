@@ -62,7 +62,11 @@ struct pfm_perf_target {
 	int cpu;			/* a CPU target's CPU, else -1 */
 	struct pfm_context *ctx;	/* attached to task and started while it lives */
 	struct list_head events;	/* changed under ctx->mutex and ctx->lock */
-	struct pfm_perf_set sets[PFM_PERF_MAX_SETS];	/* ctx->mutex */
+	/*
+	 * ctx->mutex: set 0's row made with the target, a further set's when
+	 * nr_sets first reaches it (sched.c), each kept until the target goes
+	 */
+	struct pfm_perf_set *sets[PFM_PERF_MAX_SETS];
 	/*
 	 * Rows of what each counter is wanted for and reads (event.c), ctx->mutex:
 	 * kept here rather than on the stack, where they would take over 600 bytes.
@@ -85,7 +89,8 @@ struct pfm_perf_target {
 					 * bit 1: a sample found an unknown mapping */
 	u64 sb_time;			/* the time its records carry */
 	struct callback_head sb_work;	/* reports mappings (sideband.c) */
-	struct pfm_perf_mmap_queue mq;	/* mappings made, to report (mmap.c) */
+	/* mappings made, to report (mmap.c): made with the first event that asks */
+	struct pfm_perf_mmap_queue *mq;
 	unsigned long async_queued;	/* bit 0: async_work queued (the thread's own) */
 	struct callback_head async_work; /* disables at REFRESH's limit (async.c) */
 	unsigned long sigtrap_queued;	/* bit 0: sigtrap_work queued (the thread's own) */

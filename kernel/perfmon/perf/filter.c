@@ -35,7 +35,7 @@ static bool pfm_perf_filter_alone(struct pfm_perf_event *ev)
 	unsigned int s;
 
 	for (s = 0; ev->counter >= 0 && s < t->nr_sets; s++)
-		if (pfm_perf_in_set(ev, s) && t->sets[s].counters[ev->counter].users > 1)
+		if (pfm_perf_in_set(ev, s) && t->sets[s]->counters[ev->counter].users > 1)
 			return false;
 	return true;
 }
@@ -45,7 +45,7 @@ static int pfm_perf_filter_write(struct pfm_perf_target *t, unsigned int s, unsi
 {
 	struct pfarg_pmc req;
 
-	pfm_perf_counters_req(t->sets[s].counters, NULL, PFM_PERF_COUNTER(i), &req);
+	pfm_perf_counters_req(t->sets[s]->counters, NULL, PFM_PERF_COUNTER(i), &req);
 	req.reg_set = s;
 	return pfm_write_pmcs(t->ctx, &req, 1);
 }
@@ -61,7 +61,7 @@ static int pfm_perf_filter_rekey(struct pfm_perf_event *ev, u64 pmc)
 	for (s = 0; ev->counter >= 0 && s < t->nr_sets; s++) {
 		if (!pfm_perf_in_set(ev, s))
 			continue;
-		t->sets[s].counters[ev->counter].pmc = pmc;
+		t->sets[s]->counters[ev->counter].pmc = pmc;
 		ret = pfm_perf_filter_write(t, s, ev->counter);
 		if (ret)
 			goto undo;
@@ -75,7 +75,7 @@ undo:
 	for (u = 0; u <= s; u++) {
 		if (!pfm_perf_in_set(ev, u))
 			continue;
-		t->sets[u].counters[ev->counter].pmc = was;
+		t->sets[u]->counters[ev->counter].pmc = was;
 		if (u < s)
 			pfm_perf_filter_write(t, u, ev->counter);
 	}

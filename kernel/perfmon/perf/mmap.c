@@ -51,7 +51,7 @@ struct pfm_perf_mmap_probe {
 static void pfm_perf_mmap_enqueue(struct pfm_perf_target *t, void *arg)
 {
 	struct pfm_perf_mmap_probe *p = arg;
-	struct pfm_perf_mmap_queue *q = &t->mq;
+	struct pfm_perf_mmap_queue *q = t->mq;
 	struct pfm_perf_mmap_ent *m;
 	struct pfm_perf_event *ev;
 	bool wanted = false;
@@ -63,7 +63,7 @@ static void pfm_perf_mmap_enqueue(struct pfm_perf_target *t, void *arg)
 		}
 	}
 	/* the queue is the thread's: only its own work empties it */
-	if (!wanted || !pfm_perf_sb_kick(t))
+	if (!wanted || !q || !pfm_perf_sb_kick(t))
 		return;
 	if (q->nr == PFM_PERF_MMAP_QUEUE) {
 		if (!q->overflow)
@@ -87,19 +87,41 @@ static bool pfm_perf_mmap_takes(const struct pfm_perf_event *ev, const struct pf
 }
 
 /*
+ * t's queue, made when the first event that asks for mappings joins t
+ * (ctx->mutex held): most targets never have one.  0, or ENOMEM and nothing
+ * changed.
+ */
+int pfm_perf_mmap_queue_get(struct pfm_perf_target *t, const struct perf_event_attr *a)
+{
+	struct pfm_perf_mmap_queue *q;
+	unsigned long flags;
+
+	if (t->mq || !pfm_perf_sb_mmap_attr(a))
+		return 0;
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	if (!q)
+		return -ENOMEM;
+	/* the probe reads it under ctx->lock */
+	raw_spin_lock_irqsave(pfm_ctx_lock(t->ctx), flags);
+	t->mq = q;
+	raw_spin_unlock_irqrestore(pfm_ctx_lock(t->ctx), flags);
+	return 0;
+}
+
+/*
  * t's queue written out and emptied (its thread, before it returns to user
  * mode, ctx->mutex held); if t's context is no longer attached, only emptied.
  */
 void pfm_perf_mmap_drain(struct pfm_perf_target *t)
 {
-	struct pfm_perf_mmap_queue *q = &t->mq;
+	struct pfm_perf_mmap_queue *q = t->mq;
 	bool live = pfm_ctx_is_loaded(t->ctx);
 	struct pfm_perf_event *ev;
 	unsigned int i;
 	char *path;
 	u64 *buf = NULL;
 
-	if (!q->nr && !q->overflow)
+	if (!q || (!q->nr && !q->overflow))
 		return;
 	if (live)
 		buf = kmalloc(PAGE_SIZE + PATH_MAX, GFP_KERNEL);

@@ -32,6 +32,7 @@
 #include "perf.h"
 #include "ring.h"
 #include "sample.h"
+#include "sideband.h"
 
 #define PFM_PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
@@ -276,6 +277,9 @@ int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader
 		if (ret)
 			return ret;
 	}
+	ret = pfm_perf_mmap_queue_get(ev->target, &ev->attr);
+	if (ret)
+		return ret;
 	ret = pfm_perf_bp_get(ev);
 	if (ret)
 		return ret;

@@ -217,7 +217,7 @@ static u64 pfm_perf_sample_count(struct pfm_perf_event *ev, struct pfm_context *
 		if (s->id >= t->nr_sets || !pfm_perf_open_in(ev, s->id))
 			continue;
 		count += pfm_pmd_value(ctx, s, pmd) +
-			 t->sets[s->id].counters[ev->counter].wrapped - ev->base[s->id];
+			 t->sets[s->id]->counters[ev->counter].wrapped - ev->base[s->id];
 	}
 	return count;
 }
@@ -477,7 +477,7 @@ static __always_inline void pfm_perf_sample_after(struct pfm_perf_event *ev, int
 void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx,
 			      struct pfm_event_set *set, unsigned int pmd)
 {
-	struct pfm_perf_counter *c = &ev->target->sets[set->id].counters[ev->counter];
+	struct pfm_perf_counter *c = &ev->target->sets[set->id]->counters[ev->counter];
 	u64 *w = this_cpu_read(*pfm_perf_sample_bufs), st = ev->attr.sample_type;
 	const struct pfm_ovfl_where *at = pfm_overflow_where();
 	struct perf_event_header *h = (struct perf_event_header *)w;
@@ -559,7 +559,7 @@ static void pfm_perf_restart_period(struct pfm_context *ctx, void *arg)
 
 		if (set->id >= PFM_PERF_MAX_SETS || !pfm_perf_in_set(ev, set->id))
 			continue;
-		c = &ev->target->sets[set->id].counters[ev->counter];
+		c = &ev->target->sets[set->id]->counters[ev->counter];
 		p = pfm_set_pmd(set, pmd);
 		c->wrapped += pfm_pmd_value(ctx, set, pmd) + np->period;
 		p->short_reset = -np->period;
@@ -621,7 +621,7 @@ static int pfm_perf_smpl_pmd(struct pfm_perf_event *ev, unsigned int s, u32 flag
  */
 int pfm_perf_sample_setup(struct pfm_perf_event *ev, unsigned int s)
 {
-	struct pfm_perf_counter *c = &ev->target->sets[s].counters[ev->counter];
+	struct pfm_perf_counter *c = &ev->target->sets[s]->counters[ev->counter];
 	int ret;
 
 	c->smpl = true;
@@ -643,7 +643,7 @@ int pfm_perf_sample_setup(struct pfm_perf_event *ev, unsigned int s)
 /* ev leaves its counter in set s: no more overflows reach it; ctx->mutex held. */
 void pfm_perf_sample_teardown(struct pfm_perf_event *ev, unsigned int s)
 {
-	struct pfm_perf_counter *c = &ev->target->sets[s].counters[ev->counter];
+	struct pfm_perf_counter *c = &ev->target->sets[s]->counters[ev->counter];
 
 	pfm_perf_route(ev, s, false);
 	pfm_perf_smpl_pmd(ev, s, 0, 0);

@@ -96,7 +96,7 @@ static int pfm_perf_sched_at(struct pfm_perf_target *t, struct pfm_perf_event *e
 	struct pfm_perf_enc one = ev->enc;
 
 	one.counters = PFM_PERF_COUNTER(i);
-	return pfm_perf_counter_get(t->ctx, s, t->sets[s].counters, &one, &ev->pmc);
+	return pfm_perf_counter_get(t->ctx, s, t->sets[s]->counters, &one, &ev->pmc);
 }
 
 /* A pinned event's counter, its PMD a sampling one if so, in set s: new or grown. */
@@ -111,7 +111,7 @@ static int pfm_perf_sched_pinned_in(struct pfm_perf_target *t, struct pfm_perf_e
 	if (ev->enc.own) {
 		ret = pfm_perf_sample_setup(ev, s);
 		if (ret) {
-			pfm_perf_counter_put(t->ctx, s, t->sets[s].counters, ev->counter, false);
+			pfm_perf_counter_put(t->ctx, s, t->sets[s]->counters, ev->counter, false);
 			return ret;
 		}
 	}
@@ -124,7 +124,7 @@ static void pfm_perf_sched_pinned_out(struct pfm_perf_target *t, struct pfm_perf
 {
 	if (ev->enc.own)
 		pfm_perf_sample_teardown(ev, s);
-	pfm_perf_counter_put(t->ctx, s, t->sets[s].counters, ev->counter, false);
+	pfm_perf_counter_put(t->ctx, s, t->sets[s]->counters, ev->counter, false);
 }
 
 /*
@@ -228,6 +228,13 @@ static int pfm_perf_sched_grow(struct pfm_perf_target *t)
 	/* a CPU session is not detached for a new set: a CPU's groups fit in one */
 	if (n > PFM_PERF_MAX_SETS || !t->task)
 		return -EINVAL;
+	/* a row left by a set that went again is nobody's: it starts clean */
+	if (t->sets[n - 1])
+		memset(t->sets[n - 1], 0, sizeof(*t->sets[n - 1]));
+	else
+		t->sets[n - 1] = kzalloc(sizeof(*t->sets[n - 1]), GFP_KERNEL);
+	if (!t->sets[n - 1])
+		return -ENOMEM;
 	d = kcalloc(n, sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
@@ -259,7 +266,7 @@ static int pfm_perf_sched_try(struct pfm_perf_target *t, struct pfm_perf_event *
 		ev->set = s;
 		return 0;
 	}
-	i = pfm_perf_counter_get(t->ctx, s, t->sets[s].counters, enc, &ev->pmc);
+	i = pfm_perf_counter_get(t->ctx, s, t->sets[s]->counters, enc, &ev->pmc);
 	if (i < 0)
 		return i;
 	ev->set = s;
@@ -267,7 +274,7 @@ static int pfm_perf_sched_try(struct pfm_perf_target *t, struct pfm_perf_event *
 	if (enc->own) {
 		ret = pfm_perf_sample_setup(ev, s);
 		if (ret) {
-			pfm_perf_counter_put(t->ctx, s, t->sets[s].counters, i, false);
+			pfm_perf_counter_put(t->ctx, s, t->sets[s]->counters, i, false);
 			ev->counter = -1;
 			return ret;
 		}
@@ -352,9 +359,9 @@ static int pfm_perf_sched_leader(struct pfm_perf_target *t, struct pfm_perf_even
 			return ret;
 	}
 	for (s = 0; s < t->nr_sets; s++) {
-		if (t->sets[s].exclusive)
+		if (t->sets[s]->exclusive)
 			continue;
-		if (pfm_perf_sched_exclusive(ev) && t->sets[s].users)
+		if (pfm_perf_sched_exclusive(ev) && t->sets[s]->users)
 			continue;
 		ret = pfm_perf_sched_try(t, ev, enc, s);
 		if (ret != -EINVAL)
@@ -380,7 +387,7 @@ static int pfm_perf_sched_every(struct pfm_perf_target *t, struct pfm_perf_event
 	if (!ev->enc.counters)
 		return 0;
 	for (s = 0; s < t->nr_sets; s++)
-		rows[s] = t->sets[s].counters;
+		rows[s] = t->sets[s]->counters;
 	i = pfm_perf_place_every(rows, t->nr_sets, &ev->enc);
 	if (i < 0)
 		goto fail;
@@ -442,7 +449,7 @@ int pfm_perf_sched_place(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 		ret = pfm_perf_sched_leader(t, ev, enc);
 	if (ret)
 		return ret;
-	set = &t->sets[ev->set];
+	set = t->sets[ev->set];
 	if (!leader && pfm_perf_sched_exclusive(ev))
 		set->exclusive = true;
 	set->users++;
@@ -453,7 +460,7 @@ int pfm_perf_sched_place(struct pfm_perf_target *t, struct pfm_perf_event *ev,
 /* ev leaves its set; an exclusive set that empties takes any group again. */
 void pfm_perf_sched_leave(struct pfm_perf_event *ev)
 {
-	struct pfm_perf_set *set = &ev->target->sets[ev->set];
+	struct pfm_perf_set *set = ev->target->sets[ev->set];
 
 	if (!ev->in_set)
 		return;

@@ -31,6 +31,7 @@ void pfm_perf_sb_map_record(struct pfm_perf_event *ev, const struct pfm_perf_mma
 /* task.c: the events of a target that ask for side-band records */
 extern atomic_t pfm_perf_nr_sb_mmap;	/* of them, those with mmap, mmap2 or mmap_data */
 bool pfm_perf_sb_attr(const struct perf_event_attr *a);
+bool pfm_perf_sb_mmap_attr(const struct perf_event_attr *a);
 void pfm_perf_sb_add(struct pfm_perf_event *ev);
 void pfm_perf_sb_del(struct pfm_perf_event *ev);
 bool pfm_perf_sb_on(const struct pfm_perf_event *ev, int cpu);
@@ -59,6 +60,7 @@ void pfm_perf_task_init(void);
 void pfm_perf_task_exit_hooks(void);
 
 /* mmap.c */
+int pfm_perf_mmap_queue_get(struct pfm_perf_target *t, const struct perf_event_attr *a);
 void pfm_perf_mmap_drain(struct pfm_perf_target *t);
 int pfm_perf_mmap_init(void);
 void pfm_perf_mmap_exit(void);

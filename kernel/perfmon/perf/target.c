@@ -133,6 +133,16 @@ static int pfm_perf_load_errno(int err, bool cpu)
 	return err;
 }
 
+static void pfm_perf_target_free(struct pfm_perf_target *t)
+{
+	unsigned int s;
+
+	for (s = 0; s < PFM_PERF_MAX_SETS; s++)
+		kfree(t->sets[s]);
+	kfree(t->mq);
+	kfree(t);
+}
+
 static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int cpu)
 {
 	struct pfm_perf_target *t;
@@ -142,10 +152,15 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return ERR_PTR(-ENOMEM);
+	t->sets[0] = kzalloc(sizeof(*t->sets[0]), GFP_KERNEL);
+	if (!t->sets[0]) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
 	ctx = pfm_context_alloc(task ? 0 : PFM_FL_SYSTEM_WIDE);
 	if (IS_ERR(ctx)) {
-		kfree(t);
-		return ERR_CAST(ctx);
+		ret = PTR_ERR(ctx);
+		goto err_free;
 	}
 	mutex_lock(pfm_ctx_mutex(ctx));
 	/* a thread's events of each type of CPU share it, each gated (cgroup.c) */
@@ -160,8 +175,8 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int
 	mutex_unlock(pfm_ctx_mutex(ctx));
 	if (ret) {
 		pfm_context_put(ctx);
-		kfree(t);
-		return ERR_PTR(pfm_perf_load_errno(ret, !task));
+		ret = pfm_perf_load_errno(ret, !task);
+		goto err_free;
 	}
 	refcount_set(&t->ref, 1);
 	INIT_LIST_HEAD(&t->events);
@@ -173,6 +188,10 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int
 	t->cpu = task ? -1 : cpu;
 	t->ctx = ctx;
 	return t;
+
+err_free:
+	pfm_perf_target_free(t);
+	return ERR_PTR(ret);
 }
 
 /* task's target, or cpu's if task is NULL, made if none; a reference for the caller. */
@@ -224,7 +243,7 @@ void pfm_perf_target_put(struct pfm_perf_target *t)
 	pfm_context_put(ctx);
 	if (t->task)
 		put_task_struct(t->task);
-	kfree(t);
+	pfm_perf_target_free(t);
 }
 
 /*

@@ -61,7 +61,7 @@ static struct pfm_probe_set pfm_perf_switch_probes = {
 	.probes = &pfm_perf_switch_probe, .count = 1,
 };
 
-static bool pfm_perf_sb_mmap_attr(const struct perf_event_attr *a)
+bool pfm_perf_sb_mmap_attr(const struct perf_event_attr *a)
 {
 	return a->mmap || a->mmap2 || a->mmap_data;
 }
