@@ -13,6 +13,25 @@
 #define PFM_FL_ALL	(PFM_FL_NOTIFY_BLOCK | PFM_FL_SYSTEM_WIDE | PFM_FL_SMPL_FMT | \
 			 PFM_FL_OVFL_NO_MSG | PFM_FL_CLOEXEC | PFM_FL_PMU_TYPE_MASK)
 
+/*
+ * A cache of their own: a context is some 900 bytes, which kmalloc would round
+ * up to 1024 for every monitored thread.
+ */
+static struct kmem_cache *pfm_ctx_cache;
+
+int pfm_ctx_cache_init(void)
+{
+	pfm_ctx_cache = KMEM_CACHE(pfm_context, 0);
+	return pfm_ctx_cache ? 0 : -ENOMEM;
+}
+
+/* Every context is gone: each holds the module (or, built in, never goes). */
+void pfm_ctx_cache_exit(void)
+{
+	kmem_cache_destroy(pfm_ctx_cache);
+	pfm_ctx_cache = NULL;
+}
+
 int pfm_check_create_flags(u32 flags)
 {
 	u8 type;
@@ -40,7 +59,7 @@ struct pfm_context *pfm_context_alloc(u32 flags)
 	/* Every context pins the module: its hooks may outlive the fd. */
 	if (!try_module_get(THIS_MODULE))
 		return ERR_PTR(-ENODEV);
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kmem_cache_zalloc(pfm_ctx_cache, GFP_KERNEL);
 	if (!ctx)
 		goto err_module;
 	set0 = pfm_set_alloc(0, flags & PFM_FL_SYSTEM_WIDE);
@@ -70,7 +89,7 @@ struct pfm_context *pfm_context_alloc(u32 flags)
 err_set:
 	pfm_set_free(set0);
 err_ctx:
-	kfree(ctx);
+	kmem_cache_free(pfm_ctx_cache, ctx);
 err_module:
 	module_put(THIS_MODULE);
 	return ERR_PTR(ret);
@@ -88,6 +107,6 @@ void pfm_context_put(struct pfm_context *ctx)
 		pfm_upage_free(ctx->upage);
 	pfm_res_ctx_uncharge(ctx);
 	mutex_destroy(&ctx->mutex);
-	kfree(ctx);
+	kmem_cache_free(pfm_ctx_cache, ctx);
 	module_put(THIS_MODULE);
 }

@@ -78,6 +78,8 @@ static inline bool pfm_ctx_is_loaded(const struct pfm_context *ctx)
 	return READ_ONCE(ctx->state) == PFM_CTX_LOADED;
 }
 
+int pfm_ctx_cache_init(void);
+void pfm_ctx_cache_exit(void);
 int pfm_check_create_flags(u32 flags);
 struct pfm_context *pfm_context_alloc(u32 flags);
 void pfm_context_put(struct pfm_context *ctx);

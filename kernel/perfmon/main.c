@@ -9,9 +9,11 @@
 
 #include "internal.h"
 #include "access.h"
+#include "ctx.h"
 #include "dev.h"
 #include "hotplug.h"
 #include "layer.h"
+#include "sets.h"
 #include "smpl.h"
 #include "stats.h"
 #include "sw_hooks.h"
@@ -59,6 +61,8 @@ static int pfm_timers_start(void)
 	static const struct pfm_layer pfm_step_##_name = {			\
 		.name = #_name, .init = (_init), .exit = (_exit),		\
 	}
+PFM_STEP(ctx_cache, pfm_ctx_cache_init, pfm_ctx_cache_exit);
+PFM_STEP(set_cache, pfm_set_cache_init, pfm_set_cache_exit);
 PFM_STEP(pmu, pfm_pmu_init, pfm_pmu_exit);
 PFM_STEP(timers, pfm_timers_start, pfm_timer_resync_exit);
 PFM_STEP(sw_hooks, pfm_sw_hooks_init, pfm_sw_hooks_exit);
@@ -82,6 +86,8 @@ PFM_LAYERS(PFM_LAYER_DECLARE)
 #define PFM_LAYER_STEP(name)	&pfm_layer_##name,
 
 static const struct pfm_layer *const pfm_steps[] = {
+	&pfm_step_ctx_cache,
+	&pfm_step_set_cache,
 	&pfm_step_pmu,
 	&pfm_step_timers,
 	&pfm_step_sw_hooks,

@@ -14,6 +14,22 @@
 #include "sw_pmu.h"
 #include "upage.h"
 
+/* A cache of their own: kmalloc would round a set's struct up by half. */
+static struct kmem_cache *pfm_set_cache;
+
+int pfm_set_cache_init(void)
+{
+	pfm_set_cache = KMEM_CACHE(pfm_event_set, 0);
+	return pfm_set_cache ? 0 : -ENOMEM;
+}
+
+/* Every set is gone with its context (ctx.c). */
+void pfm_set_cache_exit(void)
+{
+	kmem_cache_destroy(pfm_set_cache);
+	pfm_set_cache = NULL;
+}
+
 /*
  * A fresh set holds every PMC at its quiescent value and every PMD at zero, in
  * no arrays yet: its writes make them (set_room.c).  It belongs to a context of
@@ -23,7 +39,7 @@ struct pfm_event_set *pfm_set_alloc(u16 id, bool system_wide)
 {
 	struct pfm_event_set *set;
 
-	set = kzalloc(sizeof(*set), GFP_KERNEL);
+	set = kmem_cache_zalloc(pfm_set_cache, GFP_KERNEL);
 	if (!set)
 		return NULL;
 	set->id = id;
@@ -41,7 +57,7 @@ void pfm_set_free(struct pfm_event_set *set)
 	kfree(set->pmcs);
 	kfree(set->pmds);
 	kfree(set->opts);
-	kfree(set);
+	kmem_cache_free(pfm_set_cache, set);
 }
 
 struct pfm_event_set *pfm_find_set(struct pfm_context *ctx, u16 id)

@@ -141,6 +141,8 @@ static inline struct pfm_pmd_opts *pfm_set_opts(const struct pfm_event_set *set,
 /* The context's sets, in id order (ctx->mutex or ctx->lock held). */
 #define pfm_for_each_set(ctx, set)	list_for_each_entry(set, &(ctx)->sets, list)
 
+int pfm_set_cache_init(void);
+void pfm_set_cache_exit(void);
 struct pfm_event_set *pfm_set_alloc(u16 id, bool system_wide);
 void pfm_set_free(struct pfm_event_set *set);
 struct pfm_event_set *pfm_find_set(struct pfm_context *ctx, u16 id);

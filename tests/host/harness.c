@@ -8,8 +8,11 @@
 
 static long base_live;
 
+/* The core's caches, as the module's first steps make them; then the live count. */
 static void pfm_host_note(void)
 {
+	ck_assert_int_eq(pfm_ctx_cache_init(), 0);
+	ck_assert_int_eq(pfm_set_cache_init(), 0);
 	base_live = shim_alloc_live;
 }
 
@@ -57,6 +60,8 @@ void pfm_host_teardown(void)
 	ck_assert(!shim_uaccess_window);
 	ck_assert_int_eq(shim_pagefault_disabled, 0);
 	shim_uaccess_fault_at = -1;
+	pfm_set_cache_exit();
+	pfm_ctx_cache_exit();
 }
 
 TCase *pfm_host_tcase(const char *name, void (*setup)(void))

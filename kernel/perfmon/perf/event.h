@@ -218,6 +218,9 @@ u64 pfm_perf_gate_ns(const struct pfm_perf_event *ev, u64 run);
 void pfm_perf_gate_snap(struct pfm_context *ctx, struct pfm_op_clock *op);
 
 /* target.c */
+int pfm_perf_target_init(void);
+void pfm_perf_target_exit(void);
+struct pfm_perf_set *pfm_perf_set_row_alloc(void);
 struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task, int cpu);
 void pfm_perf_target_put(struct pfm_perf_target *t);
 void pfm_perf_target_add(struct pfm_perf_event *ev);

@@ -397,7 +397,7 @@ void pfm_perf_event_free(struct pfm_perf_event *ev)
 	pfm_perf_output_release(ev);
 	pfm_perf_async_release(ev);
 	pfm_perf_cgroup_put(ev);
-	kfree(ev);
+	pfm_perf_event_dealloc(ev);
 	pfm_perf_target_put(t);
 }
 

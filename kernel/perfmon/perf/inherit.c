@@ -218,7 +218,7 @@ static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 		refcount_inc(&child->ref);
 		if (pfm_perf_event_link(copy, leader)) {
 			pfm_perf_target_put(child);	/* not the last: the caller's */
-			kfree(copy);
+			pfm_perf_event_dealloc(copy);
 			continue;
 		}
 		list_add_tail(&copy->child_entry, &copy->parent->children);
@@ -299,7 +299,7 @@ static void pfm_perf_copy_free(struct pfm_perf_event *copy)
 	mutex_lock(pfm_ctx_mutex(t->ctx));
 	pfm_perf_event_unlink(copy);
 	mutex_unlock(pfm_ctx_mutex(t->ctx));
-	kfree(copy);
+	pfm_perf_event_dealloc(copy);
 	pfm_perf_target_put(t);
 }
 

@@ -312,11 +312,17 @@ err_bp:
 	return ret;
 }
 
+/*
+ * A cache of their own: an event is some 750 bytes, which kmalloc would round up
+ * to 1024 for each.
+ */
+static struct kmem_cache *pfm_perf_event_cache;
+
 struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr)
 {
 	struct pfm_perf_event *ev;
 
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	ev = kmem_cache_zalloc(pfm_perf_event_cache, GFP_KERNEL);
 	if (!ev)
 		return NULL;
 	ev->attr = *attr;
@@ -371,7 +377,7 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 
 		if (IS_ERR(cgrp)) {
 			ret = PTR_ERR(cgrp);
-			kfree(ev);
+			pfm_perf_event_dealloc(ev);
 			goto out_task;
 		}
 		ev->cgrp = cgrp;
@@ -389,7 +395,7 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 		if (IS_ERR(t)) {
 			ret = PTR_ERR(t);
 			pfm_perf_cgroup_put(ev);
-			kfree(ev);
+			pfm_perf_event_dealloc(ev);
 			goto out_task;
 		}
 	}
@@ -400,7 +406,7 @@ static long pfm_perf_open_event(const struct perf_event_attr *attr, int pid, int
 	if (ret) {
 		pfm_perf_target_put(t);
 		pfm_perf_cgroup_put(ev);
-		kfree(ev);
+		pfm_perf_event_dealloc(ev);
 		goto out_task;
 	}
 	/* PERF_FLAG_FD_OUTPUT: into group_fd's ring, with SET_OUTPUT's rules */
@@ -473,12 +479,28 @@ static long pfm_perf_event_open_call(const struct pfm_args *args)
 				   (int)a[2], (int)a[3], a[4]);
 }
 
-int pfm_perf_open_init(void)
+void pfm_perf_event_dealloc(struct pfm_perf_event *ev)
 {
-	return pfm_entry_register(PFM_CALL_PERF_EVENT_OPEN, pfm_perf_event_open_call);
+	kmem_cache_free(pfm_perf_event_cache, ev);
 }
 
+int pfm_perf_open_init(void)
+{
+	int ret;
+
+	pfm_perf_event_cache = KMEM_CACHE(pfm_perf_event, 0);
+	if (!pfm_perf_event_cache)
+		return -ENOMEM;
+	ret = pfm_entry_register(PFM_CALL_PERF_EVENT_OPEN, pfm_perf_event_open_call);
+	if (ret)
+		kmem_cache_destroy(pfm_perf_event_cache);
+	return ret;
+}
+
+/* No event is left once the call is gone: each holds the module through its file. */
 void pfm_perf_open_exit(void)
 {
 	pfm_entry_unregister(PFM_CALL_PERF_EVENT_OPEN);
+	kmem_cache_destroy(pfm_perf_event_cache);
+	pfm_perf_event_cache = NULL;
 }

@@ -18,6 +18,7 @@
  */
 #include "layer.h"
 #include "breakpoint.h"
+#include "event.h"
 #include "perf.h"
 #include "ring.h"
 #include "sample.h"
@@ -50,9 +51,12 @@ static int pfm_perf_init(void)
 {
 	int ret;
 
-	ret = pfm_perf_output_layer_init();
+	ret = pfm_perf_target_init();
 	if (ret)
 		return ret;
+	ret = pfm_perf_output_layer_init();
+	if (ret)
+		goto err_target;
 	ret = pfm_perf_sample_init();
 	if (ret)
 		goto err_output;
@@ -94,6 +98,8 @@ err_sample:
 	pfm_perf_sample_exit();
 err_output:
 	pfm_perf_output_layer_exit();
+err_target:
+	pfm_perf_target_exit();
 	return ret;
 }
 
@@ -109,6 +115,7 @@ static void pfm_perf_exit_layer(void)
 	pfm_perf_inherit_exit();
 	pfm_perf_sample_exit();
 	pfm_perf_output_layer_exit();
+	pfm_perf_target_exit();
 }
 
 const struct pfm_layer pfm_layer_perf = {

@@ -232,7 +232,7 @@ static int pfm_perf_sched_grow(struct pfm_perf_target *t)
 	if (t->sets[n - 1])
 		memset(t->sets[n - 1], 0, sizeof(*t->sets[n - 1]));
 	else
-		t->sets[n - 1] = kzalloc(sizeof(*t->sets[n - 1]), GFP_KERNEL);
+		t->sets[n - 1] = pfm_perf_set_row_alloc();
 	if (!t->sets[n - 1])
 		return -ENOMEM;
 	d = kcalloc(n, sizeof(*d), GFP_KERNEL);

@@ -133,12 +133,38 @@ static int pfm_perf_load_errno(int err, bool cpu)
 	return err;
 }
 
+/*
+ * A set's row of counters has a cache of its own: some 1800 bytes, which kmalloc
+ * would round up to 2048 for every monitored thread.
+ */
+static struct kmem_cache *pfm_perf_row_cache;
+
+int pfm_perf_target_init(void)
+{
+	pfm_perf_row_cache = KMEM_CACHE(pfm_perf_set, 0);
+	return pfm_perf_row_cache ? 0 : -ENOMEM;
+}
+
+/* No target is left: each holds the module through its context. */
+void pfm_perf_target_exit(void)
+{
+	kmem_cache_destroy(pfm_perf_row_cache);
+	pfm_perf_row_cache = NULL;
+}
+
+/* A clean row for a set of a target (ctx->mutex), or NULL. */
+struct pfm_perf_set *pfm_perf_set_row_alloc(void)
+{
+	return kmem_cache_zalloc(pfm_perf_row_cache, GFP_KERNEL);
+}
+
 static void pfm_perf_target_free(struct pfm_perf_target *t)
 {
 	unsigned int s;
 
 	for (s = 0; s < PFM_PERF_MAX_SETS; s++)
-		kfree(t->sets[s]);
+		if (t->sets[s])
+			kmem_cache_free(pfm_perf_row_cache, t->sets[s]);
 	kfree(t->mq);
 	kfree(t);
 }
@@ -152,7 +178,7 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return ERR_PTR(-ENOMEM);
-	t->sets[0] = kzalloc(sizeof(*t->sets[0]), GFP_KERNEL);
+	t->sets[0] = pfm_perf_set_row_alloc();
 	if (!t->sets[0]) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -222,6 +248,7 @@ struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task, int cpu)
 /* Process context: the last reference detaches the context and frees it. */
 void pfm_perf_target_put(struct pfm_perf_target *t)
 {
+	struct task_struct *task = t->task;
 	struct pfm_context *ctx = t->ctx;
 	unsigned long flags;
 
@@ -240,10 +267,11 @@ void pfm_perf_target_put(struct pfm_perf_target *t)
 	mutex_unlock(pfm_ctx_mutex(ctx));
 	/* detached: no overflow can reach the format's routes any more */
 	pfm_smpl_release(pfm_ctx_smpl(ctx));
-	pfm_context_put(ctx);
-	if (t->task)
-		put_task_struct(t->task);
+	/* before the context: its put may give back the module's last reference */
 	pfm_perf_target_free(t);
+	pfm_context_put(ctx);
+	if (task)
+		put_task_struct(task);
 }
 
 /*

@@ -569,6 +569,16 @@ static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
 	return shim_kmalloc(n * size, gfp, false);
 }
 
+/* slab.h caches: a cache is its object size, its objects the test allocator's */
+struct kmem_cache {
+	size_t size;
+};
+struct kmem_cache *shim_kmem_cache_create(size_t size);
+void kmem_cache_destroy(struct kmem_cache *c);
+#define KMEM_CACHE(s, flags)		shim_kmem_cache_create(sizeof(struct s))
+#define kmem_cache_zalloc(c, gfp)	shim_kmalloc((c)->size, (gfp), true)
+#define kmem_cache_free(c, p)		kfree(p)
+
 /*
  * uaccess.h: return the number of bytes not copied, like the kernel.  Anything in
  * the first MiB from SHIM_BAD_UPTR on faults.
