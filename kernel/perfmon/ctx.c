@@ -13,24 +13,8 @@
 #define PFM_FL_ALL	(PFM_FL_NOTIFY_BLOCK | PFM_FL_SYSTEM_WIDE | PFM_FL_SMPL_FMT | \
 			 PFM_FL_OVFL_NO_MSG | PFM_FL_CLOEXEC | PFM_FL_PMU_TYPE_MASK)
 
-/*
- * A cache of their own: a context is some 900 bytes, which kmalloc would round
- * up to 1024 for every monitored thread.
- */
-static struct kmem_cache *pfm_ctx_cache;
-
-int pfm_ctx_cache_init(void)
-{
-	pfm_ctx_cache = KMEM_CACHE(pfm_context, 0);
-	return pfm_ctx_cache ? 0 : -ENOMEM;
-}
-
-/* Every context is gone: each holds the module (or, built in, never goes). */
-void pfm_ctx_cache_exit(void)
-{
-	kmem_cache_destroy(pfm_ctx_cache);
-	pfm_ctx_cache = NULL;
-}
+/* a context is some 900 bytes, which kmalloc would round up to 1024 */
+PFM_DEFINE_CACHE(pfm_ctx_cache, pfm_context)
 
 int pfm_check_create_flags(u32 flags)
 {

@@ -50,4 +50,23 @@
 
 #include "pmu.h"
 
+/*
+ * A slab cache of its own for a struct that many threads hold one of, where
+ * kmalloc would round its size up: name, name##_init() (0 or -ENOMEM) and
+ * name##_exit(), run when no object is left (each holds the module, directly
+ * or through its context).
+ */
+#define PFM_DEFINE_CACHE(name, type)						\
+	static struct kmem_cache *name;						\
+	int name##_init(void)							\
+	{									\
+		name = KMEM_CACHE(type, 0);					\
+		return name ? 0 : -ENOMEM;					\
+	}									\
+	void name##_exit(void)							\
+	{									\
+		kmem_cache_destroy(name);					\
+		name = NULL;							\
+	}
+
 #endif /* _PERFMON_INTERNAL_H */

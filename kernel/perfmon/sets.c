@@ -14,21 +14,8 @@
 #include "sw_pmu.h"
 #include "upage.h"
 
-/* A cache of their own: kmalloc would round a set's struct up by half. */
-static struct kmem_cache *pfm_set_cache;
-
-int pfm_set_cache_init(void)
-{
-	pfm_set_cache = KMEM_CACHE(pfm_event_set, 0);
-	return pfm_set_cache ? 0 : -ENOMEM;
-}
-
-/* Every set is gone with its context (ctx.c). */
-void pfm_set_cache_exit(void)
-{
-	kmem_cache_destroy(pfm_set_cache);
-	pfm_set_cache = NULL;
-}
+/* kmalloc would round a set's struct up by half */
+PFM_DEFINE_CACHE(pfm_set_cache, pfm_event_set)
 
 /*
  * A fresh set holds every PMC at its quiescent value and every PMD at zero, in

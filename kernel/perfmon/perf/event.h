@@ -218,8 +218,8 @@ u64 pfm_perf_gate_ns(const struct pfm_perf_event *ev, u64 run);
 void pfm_perf_gate_snap(struct pfm_context *ctx, struct pfm_op_clock *op);
 
 /* target.c */
-int pfm_perf_target_init(void);
-void pfm_perf_target_exit(void);
+int pfm_perf_row_cache_init(void);
+void pfm_perf_row_cache_exit(void);
 struct pfm_perf_set *pfm_perf_set_row_alloc(void);
 struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task, int cpu);
 void pfm_perf_target_put(struct pfm_perf_target *t);

@@ -18,7 +18,9 @@ int pfm_perf_copy_attr(struct perf_event_attr __user *uattr, struct perf_event_a
 long pfm_perf_event_open(struct perf_event_attr __user *uattr, int pid, int cpu,
 			 int group_fd, unsigned long flags);
 
-/* open.c: a new event, not yet on a target; its memory given back */
+/* open.c: a new event, not yet on a target; its memory given back; their cache */
+int pfm_perf_event_cache_init(void);
+void pfm_perf_event_cache_exit(void);
 struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr);
 void pfm_perf_event_dealloc(struct pfm_perf_event *ev);
 int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader);

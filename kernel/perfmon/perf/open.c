@@ -312,11 +312,8 @@ err_bp:
 	return ret;
 }
 
-/*
- * A cache of their own: an event is some 750 bytes, which kmalloc would round up
- * to 1024 for each.
- */
-static struct kmem_cache *pfm_perf_event_cache;
+/* an event is some 750 bytes, which kmalloc would round up to 1024 */
+PFM_DEFINE_CACHE(pfm_perf_event_cache, pfm_perf_event)
 
 struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr)
 {
@@ -488,12 +485,12 @@ int pfm_perf_open_init(void)
 {
 	int ret;
 
-	pfm_perf_event_cache = KMEM_CACHE(pfm_perf_event, 0);
-	if (!pfm_perf_event_cache)
-		return -ENOMEM;
+	ret = pfm_perf_event_cache_init();
+	if (ret)
+		return ret;
 	ret = pfm_entry_register(PFM_CALL_PERF_EVENT_OPEN, pfm_perf_event_open_call);
 	if (ret)
-		kmem_cache_destroy(pfm_perf_event_cache);
+		pfm_perf_event_cache_exit();
 	return ret;
 }
 
@@ -501,6 +498,5 @@ int pfm_perf_open_init(void)
 void pfm_perf_open_exit(void)
 {
 	pfm_entry_unregister(PFM_CALL_PERF_EVENT_OPEN);
-	kmem_cache_destroy(pfm_perf_event_cache);
-	pfm_perf_event_cache = NULL;
+	pfm_perf_event_cache_exit();
 }

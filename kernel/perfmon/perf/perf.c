@@ -51,7 +51,7 @@ static int pfm_perf_init(void)
 {
 	int ret;
 
-	ret = pfm_perf_target_init();
+	ret = pfm_perf_row_cache_init();
 	if (ret)
 		return ret;
 	ret = pfm_perf_output_layer_init();
@@ -99,7 +99,7 @@ err_sample:
 err_output:
 	pfm_perf_output_layer_exit();
 err_target:
-	pfm_perf_target_exit();
+	pfm_perf_row_cache_exit();
 	return ret;
 }
 
@@ -115,7 +115,7 @@ static void pfm_perf_exit_layer(void)
 	pfm_perf_inherit_exit();
 	pfm_perf_sample_exit();
 	pfm_perf_output_layer_exit();
-	pfm_perf_target_exit();
+	pfm_perf_row_cache_exit();
 }
 
 const struct pfm_layer pfm_layer_perf = {

@@ -133,24 +133,8 @@ static int pfm_perf_load_errno(int err, bool cpu)
 	return err;
 }
 
-/*
- * A set's row of counters has a cache of its own: some 1800 bytes, which kmalloc
- * would round up to 2048 for every monitored thread.
- */
-static struct kmem_cache *pfm_perf_row_cache;
-
-int pfm_perf_target_init(void)
-{
-	pfm_perf_row_cache = KMEM_CACHE(pfm_perf_set, 0);
-	return pfm_perf_row_cache ? 0 : -ENOMEM;
-}
-
-/* No target is left: each holds the module through its context. */
-void pfm_perf_target_exit(void)
-{
-	kmem_cache_destroy(pfm_perf_row_cache);
-	pfm_perf_row_cache = NULL;
-}
+/* a set's row of counters is some 1800 bytes, which kmalloc would round up to 2048 */
+PFM_DEFINE_CACHE(pfm_perf_row_cache, pfm_perf_set)
 
 /* A clean row for a set of a target (ctx->mutex), or NULL. */
 struct pfm_perf_set *pfm_perf_set_row_alloc(void)
