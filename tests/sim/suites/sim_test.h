@@ -48,8 +48,8 @@ unsigned int sim_ndumps(void);
 const struct sim_dump *sim_dump_nr(unsigned int i);
 /*
  * The models the core suites (count, sets, emul) loop over: ids below
- * SIM_NR_MODELS are sim_models[], the next ones the real processors marked
- * "suites yes" that have a PMU, up to sim_nr_core_models().
+ * SIM_NR_MODELS are sim_models[], the next ones the real processors that have
+ * a PMU, up to sim_nr_core_models().
  */
 unsigned int sim_nr_core_models(void);
 const struct sim_model *sim_model_of(unsigned int id);
