@@ -151,5 +151,7 @@ void sim_model_from_cpuid(struct sim_model *m, const struct sim_leaf *leaves, un
 		m->gp23 = subleaf_reg(m, 0x23, 1, 0) & ((1U << SIM_MAX_GP) - 1);
 		m->fixed23 = subleaf_reg(m, 0x23, 1, 1) & ((1U << SIM_MAX_FIXED) - 1);
 		m->num_gp = m->gp23 ? 32 - __builtin_clz(m->gp23) : 0;
+		if (leaf_reg(m, 0x23, 0) & (1U << 3))
+			m->events23 = subleaf_reg(m, 0x23, 3, 0);
 	}
 }

@@ -111,8 +111,6 @@ static int parse_line(struct sim_dump *d, const char *key, const char *val)
 		return copy(d->source, sizeof(d->source), val);
 	else if (!strcmp(key, "uarch") || !strcmp(key, "note"))
 		;			/* for the reader */
-	else if (!strcmp(key, "suites"))
-		return yes_no(val, &d->suites) ? 0 : -1;
 	else if (!strcmp(key, "has")) {
 		if (sscanf(val, "%15s %7s", what, v) != 2 || !yes_no(v, &b))
 			return -1;

@@ -42,7 +42,6 @@ struct sim_dump {
 	char name[48];
 	char cpu[80];
 	char source[240];
-	bool suites;			/* run the core suites on it too */
 	bool hybrid, leaf23;		/* what the file says CPUID shows */
 	bool has_caps;
 	uint64_t caps;			/* IA32_PERF_CAPABILITIES, from the docs */

@@ -26,7 +26,8 @@
  *        present, the order of leaf 0xA's EBX), in place of leaf 0xA's EBX: on
  *        hybrid parts EBX is the same on both core types (Lunar Lake's says
  *        Topdown Slots is missing on both) while sub-leaf 3 is each type's own
- *        (P cores have Topdown Slots, E cores do not).
+ *        (P cores have Topdown Slots, E cores do not).  Bits 8 to 12 of both
+ *        are version 6's events (the topdown level-1 events, LBR inserts).
  */
 #include "x86.h"
 
@@ -51,7 +52,11 @@
 #define CPUID23_COUNTERS		1		/* the sub-leaf of the counters */
 #define CPUID23_EVENTS			3		/* the sub-leaf of the events */
 
-/* The architectural events, in the order of CPUID.0AH:EBX. */
+/*
+ * The architectural events, in the order of CPUID.0AH:EBX and of leaf 0x23
+ * sub-leaf 3 EAX (Intel SDM vol. 3B, "Pre-defined Architectural Performance
+ * Events"); bits 8 to 12 came with version 6.
+ */
 static const u16 pfm_intel_arch_events[] = {
 	0x003c,		/* UnHalted Core Cycles */
 	0x00c0,		/* Instructions Retired */
@@ -61,7 +66,20 @@ static const u16 pfm_intel_arch_events[] = {
 	0x00c4,		/* Branch Instructions Retired */
 	0x00c5,		/* Branch Misses Retired */
 	0x01a4,		/* Topdown Slots */
+	0x02a4,		/* Topdown Backend Bound */
+	0x0073,		/* Topdown Bad Speculation */
+	0x019c,		/* Topdown Frontend Bound */
+	0x02c2,		/* Topdown Retiring */
+	0x01e4,		/* LBR Inserts */
 };
+
+/*
+ * The events of bits 8 to 12 a CPU says nothing of where its EBX is shorter and
+ * it has no sub-leaf 3: there their encodings are the model's own events, which
+ * stay allowed (0x02c2 UOPS_RETIRED.RETIRE_SLOTS and 0x019c
+ * IDQ_UOPS_NOT_DELIVERED.CORE from Sandy Bridge on, whose EBX has 7 bits).
+ */
+#define PFM_INTEL_EVENTS_V6	(0x1fU << 8)
 
 bool pfm_intel_event_missing(const struct pfm_x86_pmu *p, u64 value)
 {
@@ -204,9 +222,10 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 		p->note = "newer version run as v6";
 	}
 
-	p->events_missing = ebx;
+	p->events_missing = evlen < 32 ? ebx & ((1U << evlen) - 1) : ebx;
 	for (i = evlen; i < 32; i++)
-		p->events_missing |= 1U << i;
+		if (!(PFM_INTEL_EVENTS_V6 & (1U << i)))
+			p->events_missing |= 1U << i;
 	if (sub23 & (1U << CPUID23_EVENTS)) {
 		pfm_hw_cpuid(CPUID_PERFMON_EXT, CPUID23_EVENTS, r);
 		p->events_missing = ~r[0];

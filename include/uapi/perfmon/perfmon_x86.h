@@ -49,7 +49,19 @@
  * Everything else is reserved and refused (EINVAL), including Intel's pin control
  * (bit 19) and AMD's HostOnly/GuestOnly (bits 41:40).  So are the architectural
  * events CPUID says this CPU does not have: leaf 0x23 sub-leaf 3's bitmap of
- * the events present where the CPU has it, else leaf 0xA's EBX.
+ * the events present where the CPU has it, else leaf 0xA's EBX.  Intel's
+ * architectural events, bit k of both, as event select 15:0 (unit mask, event):
+ *
+ *   0  0x003c core cycles          5  0x00c4 branches          10  0x019c topdown frontend bound
+ *   1  0x00c0 instructions         6  0x00c5 branch misses     11  0x02c2 topdown retiring
+ *   2  0x013c reference cycles     7  0x01a4 topdown slots     12  0x01e4 LBR inserts
+ *   3  0x4f2e LLC references       8  0x02a4 topdown backend bound
+ *   4  0x412e LLC misses           9  0x0073 topdown bad speculation
+ *
+ * A bit past EBX's length (EAX[31:24]) on a CPU without sub-leaf 3 is an event
+ * missing for bits 0-7; for bits 8-12 (version 6) it says nothing, and the code
+ * is the model's own event, accepted (0x02c2 UOPS_RETIRED.RETIRE_SLOTS, 0x019c
+ * IDQ_UOPS_NOT_DELIVERED.CORE on Sandy Bridge to Skylake).
  *
  *   EN    is the counter's on/off switch, as in the software PMU: a counter whose PMC
  *         has EN clear does not count.  With EN set it counts while monitoring is

@@ -3,9 +3,9 @@
  * The real processors of tests/sim/cpuid/ (sim_dump.h) as the suites see them:
  * read once, before the suites are made, so that a loop test knows how many there
  * are and every forked test finds them in memory.  The core suites (count, sets,
- * emul) loop over the built-in models and then the processors marked "suites yes"
- * (a hybrid one as a two-CPU machine: CPU 0 a P core, CPU 1 an E core);
- * sim_real.c runs the probe on every one.
+ * emul, perf ...) loop over the built-in models and then every processor whose
+ * PMU is found (a hybrid one as a two-CPU machine: CPU 0 a P core, CPU 1 an E
+ * core); sim_real.c runs the probe on every one.
  *
  * The directory is tests/sim/cpuid/ of the tree built (PFM_SIM_CPUID_DIR), or the
  * environment's PFM_SIM_CPUID_DIR.
@@ -22,9 +22,9 @@ static bool dumps_read;
  * The models of the processors the core suites run on, built when read; a
  * hybrid one's E core in e_models[] at the same index.
  */
-static struct sim_model core_models[64];
-static struct sim_model e_models[64];
-static bool core_hybrid[64];
+static struct sim_model core_models[128];
+static struct sim_model e_models[128];
+static bool core_hybrid[128];
 static unsigned int ncore_models;
 
 void sim_dumps_init(void)
@@ -42,12 +42,17 @@ void sim_dumps_init(void)
 		return;
 	dumps_err[0] = 0;
 	ndumps = n;
-	for (i = 0; i < ndumps && ncore_models < ARRAY_SIZE(core_models); i++) {
+	for (i = 0; i < ndumps; i++) {
 		const struct sim_dump *d = &dumps[i];
 		bool hybrid = d->ncores > 1;
 
-		if (!d->suites || !(hybrid ? d->core[0].expect.pmu[0] : d->expect.pmu[0]))
+		if (!(hybrid ? d->core[0].expect.pmu[0] : d->expect.pmu[0]))
 			continue;
+		if (ncore_models == ARRAY_SIZE(core_models)) {
+			snprintf(dumps_err, sizeof(dumps_err), "more than %zu processors with a PMU",
+				 ARRAY_SIZE(core_models));
+			return;
+		}
 		if (hybrid)
 			sim_dump_model(d, 1, &e_models[ncore_models]);
 		core_hybrid[ncore_models] = hybrid;

@@ -46,7 +46,7 @@ const char *sim_probe(void)
 	return pfm_pmu.model;
 }
 
-void sim_start_hybrid(const char *name)
+void sim_start_named(const char *name)
 {
 	const struct sim_dump *d;
 	struct sim_model p, e;
@@ -57,10 +57,19 @@ void sim_start_hybrid(const char *name)
 			break;
 	ck_assert_msg(d != NULL, "no processor %s in tests/sim/cpuid/", name);
 	sim_dump_model(d, 0, &p);
-	sim_dump_model(d, 1, &e);
-	sim_reset_hybrid(&p, &e);
-	shim_cpu_online |= 2;
-	ck_assert_str_eq(sim_probe(), d->core[0].expect.pmu);
+	if (d->ncores > 1) {
+		sim_dump_model(d, 1, &e);
+		sim_reset_hybrid(&p, &e);
+		shim_cpu_online |= 2;
+	} else {
+		sim_reset_custom(&p);
+	}
+	ck_assert_str_eq(sim_probe(), d->ncores > 1 ? d->core[0].expect.pmu : d->expect.pmu);
+}
+
+void sim_start_hybrid(const char *name)
+{
+	sim_start_named(name);
 	ck_assert_uint_eq(pfm_x86_ntypes, 2);
 }
 

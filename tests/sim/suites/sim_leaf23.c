@@ -127,19 +127,125 @@ START_TEST(test_leaf23_events)
 }
 END_TEST
 
-/* Without sub-leaf 3, EBX stands (and the events past its length are missing). */
+/*
+ * Without sub-leaf 3, EBX stands (and the events past its length are missing),
+ * v6's events of bits 8 to 12 included.
+ */
 START_TEST(test_leaf23_no_events)
 {
 	struct sim_model m = v6_with_holes();
 	struct pfm_context *ctx;
 
-	m.events_unavail = 1U << 7;
+	m.events_unavail = (1U << 7) | (1U << 9);
 	sim_reset_custom(&m);
 	sim_probe();
-	ck_assert_uint_eq(pfm_x86_pmu.events_missing, (~0U << 13) | (1U << 7));
+	ck_assert_uint_eq(pfm_x86_pmu.events_missing, (~0U << 13) | (1U << 7) | (1U << 9));
 	ctx = ck_ctx_new(0);
 	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x01a4), 0), -EINVAL);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x0073), 0), -EINVAL);
 	ck_write_pmc(ctx, GP_PMC(0), SEL_U(0x00c5), 0);
+	ck_write_pmc(ctx, GP_PMC(1), SEL_U(0x02a4), 0);
+	pfm_context_put(ctx);
+}
+END_TEST
+
+/* The architectural events, bit k of CPUID.0AH:EBX and of sub-leaf 3 EAX. */
+static const u16 arch_ev[] = {
+	0x003c, 0x00c0, 0x013c, 0x4f2e, 0x412e, 0x00c4, 0x00c5, 0x01a4,
+	0x02a4, 0x0073, 0x019c, 0x02c2, 0x01e4,
+};
+
+/* Bit k set: a context made with flags is refused architectural event k, EINVAL. */
+static unsigned int refused(u32 flags)
+{
+	struct pfm_context *ctx = ck_ctx_new(flags);
+	unsigned int k, r = 0;
+	int ret;
+
+	for (k = 0; k < ARRAY_SIZE(arch_ev); k++) {
+		ret = pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(arch_ev[k]), 0);
+		ck_assert_msg(!ret || ret == -EINVAL, "event %#x: %d", arch_ev[k], ret);
+		if (ret)
+			r |= 1U << k;
+	}
+	pfm_context_put(ctx);
+	return r;
+}
+
+/*
+ * Real processors (tests/sim/cpuid/): the events each core type is refused.
+ * Lunar, Arrow and Panther Lake: sub-leaf 3 P 0x1dff (no Topdown Bad
+ * Speculation), E 0x1f7f (no Topdown Slots); Meteor Lake P 0xdff and Granite
+ * Rapids 0xdff (no Bad Speculation, no LBR Inserts), Meteor Lake E 0x7f (none
+ * of bits 7-12).  Without sub-leaf 3, an EBX of 8 bits (Sapphire Rapids) or 7
+ * (Skylake: Topdown Slots missing) says nothing of bits 8-12, whose encodings
+ * stay the model's own events.  A thread's context of no type is the P cores'.
+ */
+#define BAD_SPEC	(1U << 9)
+#define LBR_INS		(1U << 12)
+static const struct {
+	const char *name;
+	unsigned int p, e;
+} real[] = {
+	{ "intel-06-bd-lunarlake",	BAD_SPEC,		1U << 7 },
+	{ "intel-06-c6-arrowlake",	BAD_SPEC,		1U << 7 },
+	{ "intel-06-cc-pantherlake",	BAD_SPEC,		1U << 7 },
+	{ "intel-06-aa-meteorlake",	BAD_SPEC | LBR_INS,	0x1f80 },
+	{ "intel-06-ad-graniterapids",	BAD_SPEC | LBR_INS,	0 },
+	{ "intel-06-8f-sapphirerapids",	0,			0 },
+	{ "intel-06-5e-skylake",	1U << 7,		0 },
+};
+
+START_TEST(test_v6_events_real)
+{
+	sim_start_named(real[_i].name);
+	if (pfm_x86_ntypes < 2) {
+		ck_assert_msg(refused(0) == real[_i].p, "%s: %#x", real[_i].name, refused(0));
+		return;
+	}
+	ck_assert_msg(refused(PFM_FL_PMU_TYPE(0x40)) == real[_i].p, "%s P: %#x",
+		      real[_i].name, refused(PFM_FL_PMU_TYPE(0x40)));
+	ck_assert_msg(refused(PFM_FL_PMU_TYPE(0x20)) == real[_i].e, "%s E: %#x",
+		      real[_i].name, refused(PFM_FL_PMU_TYPE(0x20)));
+	ck_assert_uint_eq(refused(0), real[_i].p);		/* the first type's */
+}
+END_TEST
+
+/*
+ * Lunar Lake: Topdown Bad Speculation (0x0073) is the E cores' only.  It counts
+ * exactly on an E core, LBR Inserts (0x01e4) on a P core; a CPU session of no
+ * type that programs 0x0073 attaches to the E core and not to the P core.
+ */
+START_TEST(test_v6_events_count)
+{
+	struct pfm_context *ctx;
+
+	sim_start_hybrid("intel-06-bd-lunarlake");
+	ctx = ck_ctx_new(PFM_FL_PMU_TYPE(0x40));
+	ck_write_pmc(ctx, GP_PMC(0), SEL_U(0x01e4), 0);
+	ck_write_pmc(ctx, GP_PMC(1), SEL_U(0x02c2), 0);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	sim_count(0x01e4, 321, SIM_USER);
+	sim_count(0x02c2, 55, SIM_USER);
+	sim_count(0x0073, 9, SIM_USER);
+	ck_stop(ctx);
+	ck_assert_u64_eq(ck_read_pmd(ctx, GP_PMD(0)), 321);
+	ck_assert_u64_eq(ck_read_pmd(ctx, GP_PMD(1)), 55);
+	ck_done(ctx);
+
+	ctx = ck_ctx_new(PFM_FL_SYSTEM_WIDE);
+	ck_write_pmc(ctx, GP_PMC(0), SEL_U(0x0073), 0);
+	ck_assert_int_eq(pfm_load(ctx, 0, 0), -EINVAL);		/* CPU 0: P core */
+	ck_assert_int_eq(ctx->state, PFM_CTX_UNLOADED);
+	ck_assert_int_eq(pfm_load(ctx, 0, 1), 0);
+	ck_assert_uint_eq(ctx->pmu_type, 2);
+	sim_set_cpu(1);
+	ck_start(ctx);
+	sim_count(0x0073, 77, SIM_USER);
+	ck_stop(ctx);
+	ck_assert_u64_eq(ck_read_pmd(ctx, GP_PMD(0)), 77);
+	ck_unload(ctx);
 	pfm_context_put(ctx);
 }
 END_TEST
@@ -154,6 +260,8 @@ Suite *sim_leaf23_suite(void)
 	tcase_add_test(tc, test_leaf23_not_enumerated);
 	tcase_add_test(tc, test_leaf23_events);
 	tcase_add_test(tc, test_leaf23_no_events);
+	tcase_add_loop_test(tc, test_v6_events_real, 0, ARRAY_SIZE(real));
+	tcase_add_test(tc, test_v6_events_count);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -162,6 +162,24 @@ START_TEST(test_arch_events_by_type)
 END_TEST
 
 /*
+ * v6's events of sub-leaf 3 bits 8-12 on Lunar Lake: Topdown Bad Speculation
+ * (0x0073) is the E cores' only, Topdown Retiring (0x02c2) both types'.
+ */
+START_TEST(test_v6_events_by_type)
+{
+	const u32 atom = SIM_PERF_TYPE_ATOM;
+
+	lunar_lake();
+	ck_assert_int_eq(type_on(PERF_TYPE_RAW, 0x0073, -1), -EINVAL);
+	ck_assert_int_eq(type_on(PERF_TYPE_RAW, 0x0073, P_CPU), -EINVAL);
+	ck_assert_int_eq(type_on(atom, 0x0073, -1), T_ATOM);
+	ck_assert_int_eq(type_on(atom, 0x0073, E_CPU), T_ATOM);
+	ck_assert_int_eq(type_on(PERF_TYPE_RAW, 0x02c2, -1), T_CORE);
+	ck_assert_int_eq(type_on(atom, 0x02c2, -1), T_ATOM);
+}
+END_TEST
+
+/*
  * One type, v6: sub-leaf 3 stands in place of leaf 0xA's EBX, which here calls
  * Topdown Slots missing while sub-leaf 3 has it, and lacks Branch Misses
  * Retired: perf's branch-misses is ENOENT (6.1 drops it from its map), the RAW
@@ -359,6 +377,7 @@ Suite *sim_perf_hybrid_suite(void)
 	tcase_add_test(tc, test_hybrid_counting);
 	tcase_add_loop_test(tc, test_arch_events_by_type, 0, 2);
 	tcase_add_test(tc, test_arch_events_v6);
+	tcase_add_test(tc, test_v6_events_by_type);
 	tcase_add_test(tc, test_every_type_absent_counter);
 	tcase_add_test(tc, test_every_type_refused);
 	suite_add_tcase(s, tc);

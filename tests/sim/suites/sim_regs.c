@@ -260,6 +260,10 @@ START_TEST(test_missing_arch_event)
 	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x00c4), 0), 0);
 	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x01a4), 0), -EINVAL);
 	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x01c5), 0), 0); /* not arch */
+	/* v6's events past EBX's 7 bits: the model's own (UOPS_RETIRED.RETIRE_SLOTS ...) */
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x02c2), 0), 0);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x019c), 0), 0);
+	ck_assert_int_eq(pfm_host_write_pmc(ctx, 0, GP_PMC(0), SEL_U(0x0073), 0), 0);
 	pfm_context_put(ctx);
 }
 END_TEST

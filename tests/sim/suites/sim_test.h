@@ -48,8 +48,8 @@ unsigned int sim_ndumps(void);
 const struct sim_dump *sim_dump_nr(unsigned int i);
 /*
  * The models the core suites (count, sets, emul) loop over: ids below
- * SIM_NR_MODELS are sim_models[], the next ones the real processors marked
- * "suites yes" that have a PMU, up to sim_nr_core_models().
+ * SIM_NR_MODELS are sim_models[], the next ones the real processors that have
+ * a PMU, up to sim_nr_core_models().
  */
 unsigned int sim_nr_core_models(void);
 const struct sim_model *sim_model_of(unsigned int id);
@@ -71,6 +71,8 @@ void sim_start(unsigned int id);
  * (P), CPU 1 of its second (E), both online, the probe run; the thread on CPU 0.
  */
 void sim_start_hybrid(const char *name);
+/* Any processor of tests/sim/cpuid/ by name: a hybrid one as above, else one CPU. */
+void sim_start_named(const char *name);
 /* The same with a pmu_model parameter; returns the model registered or "software". */
 const char *sim_start_param(unsigned int id, const char *param);
 /* The probe on a machine set up by the caller (sim_reset*() and knobs). */
