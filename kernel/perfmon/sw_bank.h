@@ -51,6 +51,8 @@ struct pfm_sw_bank {
 	bool carry_held;		/* carries wait for timer_work (pfm_sw_carry_held()) */
 	bool carry_acting;		/* timer_work is acting on held carries */
 	bool carry_waiting;		/* carries wait for the next keyed hit */
+	bool in_tick;			/* the timer's function runs: it restarts itself */
+	u64 tick_next;			/* in_tick: ns to the restart, 0 for none */
 };
 
 /* [false]: the thread bank; [true]: the CPU bank (system_wide) */

@@ -62,7 +62,10 @@ static __always_inline bool pfm_sw_timers_held(struct pfm_sw_bank *c)
 
 static void __pfm_sw_cancel(struct pfm_sw_bank *c)
 {
-	pfm_timer_call(hrtimer_try_to_cancel(&c->timer));
+	if (c->in_tick)
+		c->tick_next = 0;
+	else
+		pfm_timer_call(hrtimer_try_to_cancel(&c->timer));
 	c->timer_armed = false;
 }
 
@@ -93,8 +96,13 @@ static void __pfm_sw_arm(struct pfm_sw_bank *c, u64 now)
 			next = -ahead;
 	}
 	if (next < PFM_SW_TIMER_HORIZON) {
-		pfm_timer_call(hrtimer_start(&c->timer, ns_to_ktime(max_t(u64, next, 1)),
-						HRTIMER_MODE_REL_PINNED_HARD));
+		next = max_t(u64, next, 1);
+		/* from its own function, the timer is put back by returning RESTART */
+		if (c->in_tick)
+			c->tick_next = next;
+		else
+			pfm_timer_call(hrtimer_start(&c->timer, ns_to_ktime(next),
+							HRTIMER_MODE_REL_PINNED_HARD));
 		c->timer_armed = true;
 	} else if (c->timer_armed) {
 		__pfm_sw_cancel(c);
@@ -160,7 +168,12 @@ static void pfm_sw_timer_workfn(struct irq_work *work)
 		__pfm_sw_cancel(c);
 }
 
-/* Hard interrupt on the bank's CPU: the owner is the thread it interrupted. */
+/*
+ * Hard interrupt on the bank's CPU: the owner is the thread it interrupted.  An
+ * arm made meanwhile (the overflow's resets, or the fold's own) sets the next
+ * expiry, which the return puts the timer back at, as perf's hrtimer clocks do:
+ * no second start, base lock and reprogramming of the CPU's clock event for it.
+ */
 static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
 {
 	struct pfm_sw_bank *c = container_of(t, struct pfm_sw_bank, timer);
@@ -174,13 +187,19 @@ static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
 		return HRTIMER_NORESTART;
 	for_each_set_bit(i, &ticking, N)
 		ovfl |= pfm_sw_fold(c, i, now);
+	c->in_tick = true;
+	c->tick_next = 0;
 	/* a clock's sample is where the timer found the CPU, as perf's hrtimer's */
 	if (ovfl)
 		pfm_pmu_bank_overflow_at(&pfm_sw_unit, c->system_wide, ovfl, /* resets re-arm */
 					 pfm_irq_where(&at) ? &at : NULL);
 	else
 		pfm_sw_arm(c, now);
-	return HRTIMER_NORESTART;
+	c->in_tick = false;
+	if (!c->tick_next)
+		return HRTIMER_NORESTART;
+	hrtimer_set_expires(t, ktime_add_ns(hrtimer_cb_get_time(t), c->tick_next));
+	return HRTIMER_RESTART;
 }
 
 /* Module exit: no bank is enabled any more, no timer can be rearmed. */
