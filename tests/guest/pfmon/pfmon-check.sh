@@ -391,8 +391,8 @@ echo "$out" | /bin/jsoncheck >/dev/null &&
 	fail "2 sets: the JSON bound"
 
 # several sets through the kernel's inheritance, without ptrace: a command with 2
-# child processes then 2 threads, each with 5000 getppid, in the 2 sets above
-# switched every millisecond.  Each process and thread switches its own sets, and
+# child processes then 2 threads, each with 5000 getppid, in the 2 sets of 64
+# counters above (alike: see above) switched every millisecond.  Each process and thread switches its own sets, and
 # the command's context sums their counts and their sets' times: the raw counts of
 # syscalls (set 0) and syscalls:u (set 1) add up to the count of a run in one set
 # (+- 2: pthread_join() waits on a futex or not), the shares of time to 100%, and
@@ -401,7 +401,7 @@ echo "$out" | /bin/jsoncheck >/dev/null &&
 fk="$W -s 5000 -f 2 -T 2"
 out=$(/bin/pfmon -x ';' -e syscalls -- $fk) || fail "pfmon exited with $?"
 x=$(csv syscalls 1)
-out=$(/bin/pfmon -x ';' --bounds --switch-timeout 1 -e $evs,syscalls:u,page-faults:u -- $fk) ||
+out=$(/bin/pfmon -x ';' --bounds --switch-timeout 1 -e $evs2 -- $fk) ||
 	fail "pfmon with 2 sets, 2 children and 2 threads exited with $?"
 a=$(csv syscalls 8)
 b=$(csv syscalls:u 8)
