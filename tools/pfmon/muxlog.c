@@ -94,6 +94,26 @@ static unsigned int value_index(int i)
 }
 
 /*
+ * Adds to c an event's estimate from one context's runs: the one
+ * pfm_mux_choose() picks of lin and in, or with lin NULL (no runs to estimate
+ * from), the count o scaled, or nothing seen at all, without a bound.
+ */
+void muxlog_add(struct pfmon_count *c, const struct pfmon_count *o,
+		const struct pfm_mux_est *lin, struct pfm_mux_est *in)
+{
+	const struct pfm_mux_est *best;
+
+	if (lin) {
+		best = pfm_mux_choose(lin, in);
+		c->est += best->value;
+		c->bound2 += best->bound * best->bound;
+		return;
+	}
+	c->est += o->running ? (double)o->raw * o->enabled / o->running : 0;
+	c->unbounded++;
+}
+
+/*
  * Adds one context's estimates to c[] (its raw counts, times and number of
  * contexts are added by evsel_read()).  log is the context's mapped log, or NULL
  * when it has none (one set: the counts are exact).
@@ -101,9 +121,8 @@ static unsigned int value_index(int i)
 void muxlog_estimate(int fd, const void *log, const struct pfmon_count *one,
 		     struct pfmon_count *c)
 {
-	const struct pfm_mux_est *best;
 	struct pfm_mux_est lin, in;
-	int i;
+	int i, ok;
 
 	for (i = 0; i < opts.nev; i++) {
 		const struct pfmon_count *o = &one[i];
@@ -112,16 +131,9 @@ void muxlog_estimate(int fd, const void *log, const struct pfmon_count *one,
 			c[i].est += o->raw;
 			continue;
 		}
-		if (o->running &&
-		    !pfm_mux_count(fd, log, opts.ev[i].set, opts.ev[i].pmd, value_index(i),
-				   &lin, &in)) {
-			best = pfm_mux_choose(&lin, &in);
-			c[i].est += best->value;
-			c[i].bound2 += best->bound * best->bound;
-			continue;
-		}
-		/* no bound to give: the scaled count, or nothing seen at all */
-		c[i].est += o->running ? (double)o->raw * o->enabled / o->running : 0;
-		c[i].unbounded++;
+		ok = o->running &&
+		     !pfm_mux_count(fd, log, opts.ev[i].set, opts.ev[i].pmd, value_index(i),
+				    &lin, &in);
+		muxlog_add(&c[i], o, ok ? &lin : NULL, &in);
 	}
 }

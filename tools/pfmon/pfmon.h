@@ -8,7 +8,8 @@
  * target.c makes one context per monitored thread or CPU and follows the
  * command's new threads and processes, spawn.c starts the command, groups.c
  * sums the counts of what is printed apart; muxlog.c estimates multiplexed
- * counts with error bounds; print.c writes the counts as text, print_perf.c as
+ * counts with error bounds from a context's set switch log, famlog.c from an
+ * inherit context's reads; print.c writes the counts as text, print_perf.c as
  * perf stat's CSV or JSON;
  * explain.c turns a refusal into one sentence; smpl.c samples (freq.c adapts
  * its period for -F) and sym.c names the sampled code (smpl.h, sym.h).
@@ -16,8 +17,10 @@
 #ifndef PFMON_H
 #define PFMON_H
 
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -122,11 +125,29 @@ int evsel_program(int fd);
 int evsel_read(int fd, struct pfmon_count *c);
 void evsel_usage(FILE *f);
 
+/* procs.c */
+DIR *task_dir(int pid, int fatal);
+pid_t next_task(DIR *dir);
+int process_fd(int pid);
+
+/* famlog.c: an inherit context's reads, when there are several sets */
+struct famlog;
+struct famlog *famlog_new(void);
+void famlog_free(struct famlog *f);
+uint64_t famlog_interval_ns(int first);
+int famlog_take(struct famlog *f, int fd);
+void famlog_slower(void);
+void famlog_estimate(const struct famlog *f, const struct pfmon_count *one,
+		     struct pfmon_count *c);
+
 /* muxlog.c: the set switch log of a context, when there are several sets */
 int muxlog_open(int flags, const void **log);
 void muxlog_close(const void *log);
 void muxlog_estimate(int fd, const void *log, const struct pfmon_count *one,
 		     struct pfmon_count *c);
+struct pfm_mux_est;
+void muxlog_add(struct pfmon_count *c, const struct pfmon_count *o,
+		const struct pfm_mux_est *lin, struct pfm_mux_est *in);
 
 /* freq.c: -F */
 struct freq_state {

@@ -39,11 +39,16 @@
  * pfmon found it, as perf's thread map does; a command, the name its exec
  * gives it.
  *
+ * Several event sets are inherited too: an inherit context cannot have the mux
+ * format's log, so the estimates come from its reads (famlog.c), and the log
+ * is kept for the contexts that may have it (CPUs, --no-inherit).
+ *
  * What the kernel's inheritance cannot give is still done with ptrace,
  * PTRACE_O_TRACEFORK, VFORK and CLONE, each new thread or process getting its
- * own context from pfmon before its first instruction: sampling and several
- * sets (a sampling format, which an inherit context cannot have).  The command then stops at a SIGSTOP it sends itself
- * before exec, so that its context is attached and started before the exec.
+ * own context from pfmon before its first instruction: sampling (a sampling
+ * format, which an inherit context cannot have).  The command then stops at a
+ * SIGSTOP it sends itself before exec, so that its context is attached and
+ * started before the exec.
  * -p then attaches a context to each thread in /proc/PID/task and takes it with
  * PTRACE_SEIZE, which neither stops nor signals it, with the same options, and
  * reads the task list again until no thread is new (a thread made by a seized
@@ -51,8 +56,7 @@
  * may count but not seize (one a debugger traces already) is then counted
  * without its new threads, with a warning.
  * With --no-inherit only the command's first thread, or the threads -p finds at
- * the start, or the threads -t names, are counted; so are -t's with sampling or
- * several sets.
+ * the start, or the threads -t names, are counted; so are -t's with sampling.
  *
  * A context whose thread ends (the kernel queues PFM_MSG_END) is read and
  * closed then: its counts join the retired ones of its group, and its fd and
@@ -90,6 +94,7 @@ struct tctx {
 	long target;		/* thread id or CPU */
 	struct smpl_buf *smpl;
 	const void *log;	/* the set switch log, with several sets */
+	struct famlog *fam;	/* an inherit context's reads, with several sets */
 	struct freq_state freq;	/* -F */
 	int inherit;		/* PFM_FL_INHERIT: kept open after its thread's end */
 	int ended;		/* its thread ended (PFM_MSG_END) */
@@ -134,7 +139,7 @@ static uint64_t now_ns(void)
 static int kernel_inherit(void)
 {
 	return (opts.argv || opts.npids) && opts.inherit && !opts.ncpus &&
-	       !opts.smpl_period && opts.nsets <= 1;
+	       !opts.smpl_period;
 }
 
 #define INHERIT_LOST	"/sys/kernel/perfmon/inherit_lost_count"
@@ -175,7 +180,7 @@ static int ctx_try(long target, int inherit, const char **what)
 		flags |= PFM_FL_NOTIFY_BLOCK;
 	if (opts.smpl_period)
 		fd = smpl_open(flags, &smpl);
-	else if (opts.nsets > 1)
+	else if (opts.nsets > 1 && !inherit)
 		fd = muxlog_open(flags, &log);
 	else
 		fd = pfm_create_context(flags);
@@ -194,6 +199,7 @@ static int ctx_try(long target, int inherit, const char **what)
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	ctxs = pfmon_grow(ctxs, nctx, sizeof(*ctxs));
 	ctxs[nctx++] = (struct tctx){ fd, group_of(target), target, smpl, log,
+				      inherit && opts.nsets > 1 ? famlog_new() : NULL,
 				      { 0, now_ns(), opts.smpl_period }, inherit, 0 };
 	ninherit += inherit;
 	return 0;
@@ -252,7 +258,9 @@ static void ctx_read(struct tctx *t, struct pfmon_count *c, int final)
 	else if (t->smpl)
 		one[0].raw = smpl_count(t->smpl) * opts.smpl_period + one[0].raw +
 			     opts.smpl_period;
-	if (final)
+	if (final && t->fam)
+		famlog_estimate(t->fam, one, c);
+	else if (final)
 		muxlog_estimate(t->fd, t->log, one, c);
 	for (i = 0; i < opts.nev; i++) {
 		c[i].raw += one[i].raw;
@@ -272,6 +280,7 @@ static void ctx_retire(int i)
 		smpl_close(ctxs[i].smpl);
 	if (ctxs[i].log)
 		muxlog_close(ctxs[i].log);
+	famlog_free(ctxs[i].fam);
 	close(ctxs[i].fd);
 	ctxs[i] = ctxs[--nctx];
 }
@@ -326,6 +335,25 @@ static struct tracee *tracee(pid_t tid)
 	if (ntracees && !opts.ncpus)
 		ctx_open(tid, 0, 0);
 	return &tracees[ntracees++];
+}
+
+/*
+ * -F's adaptation of the period, or the reads of the inherit contexts with
+ * several sets (famlog.c); the time to the next, in ns.
+ */
+static uint64_t periodic(uint64_t t)
+{
+	int i, halved = 0;
+
+	for (i = 0; i < nctx; i++) {
+		if (opts.smpl_freq)
+			freq_adapt(ctxs[i].fd, &ctxs[i].freq, t);
+		else if (ctxs[i].fam)
+			halved |= famlog_take(ctxs[i].fam, ctxs[i].fd);
+	}
+	if (halved)
+		famlog_slower();
+	return opts.smpl_freq ? freq_adapt_ms() * 1000000ULL : famlog_interval_ns(0);
 }
 
 static void on_signal(int sig)
@@ -428,32 +456,6 @@ static void run_command(void)
 	ptrace(PTRACE_CONT, child, 0, 0);
 }
 
-/* The list of process pid's threads, or NULL; fatal: its absence ends pfmon. */
-static DIR *task_dir(int pid, int fatal)
-{
-	char path[64];
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (dir || !fatal)
-		return dir;
-	/* no /proc/PID: no such process, as kill(2) would say */
-	fprintf(stderr, "pfmon: process %d: %s\n", pid, strerror(errno == ENOENT ? ESRCH : errno));
-	exit(1);
-}
-
-/* The next thread of a task list, or 0 at its end. */
-static pid_t next_task(DIR *dir)
-{
-	struct dirent *d;
-
-	while ((d = readdir(dir)))
-		if (d->d_name[0] != '.')
-			return atol(d->d_name);
-	return 0;
-}
-
 /*
  * The threads of process pid without a context: a context each (fatal: the
  * first pass, whose failures end pfmon), and, with seize, the thread seized.
@@ -526,30 +528,6 @@ static int inherit_pass(int pid, int first)
 	}
 	closedir(dir);
 	return n;
-}
-
-/*
- * A pidfd of process pid, readable once every thread of it has ended (its
- * leader may be a zombie that /proc still lists), or -1.
- */
-static int process_fd(int pid)
-{
-	int fd = syscall(SYS_pidfd_open, pid, 0);
-	char path[64], line[64];
-	long tgid = -1;
-	FILE *f;
-
-	if (fd >= 0 || errno != EINVAL)
-		return fd;
-	/* a thread's id: its process's */
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %ld", &tgid) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return tgid > 0 ? syscall(SYS_pidfd_open, tgid, 0) : -1;
 }
 
 /* -p: every thread of the process, and, but with --no-inherit, later ones; -t: the thread */
@@ -683,6 +661,8 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		next_tick = start + opts.interval_ms * 1000000ULL;
 	if (opts.smpl_freq)
 		next_adapt = start + freq_adapt_ms() * 1000000ULL;
+	else if (kernel_inherit() && opts.nsets > 1)
+		next_adapt = start + famlog_interval_ns(1);
 	if (go >= 0) {
 		/* counted from here: the exec */
 		if (write(go, "g", 1) != 1)
@@ -717,11 +697,8 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 			last_tick = t;
 			next_tick += opts.interval_ms * 1000000ULL;
 		}
-		if (next_adapt && t >= next_adapt) {
-			for (i = 0; i < nctx; i++)
-				freq_adapt(ctxs[i].fd, &ctxs[i].freq, t);
-			next_adapt = t + freq_adapt_ms() * 1000000ULL;
-		}
+		if (next_adapt && t >= next_adapt)
+			next_adapt = t + periodic(t);
 		for (i = 0; i < opts.npids; i++) {
 			if (pfd[1 + n + i].revents & POLLIN) {
 				close(pidfds[i]);

@@ -131,7 +131,13 @@
  * opened context is.  An inheritor has no fd and is never visible to user space.
  * - An inheritor switches its own sets, by their flags and timeouts, set 0's
  *   included (PFM_SETFL_TIME_SWITCH; its PMDs have no reg_ovfl_switch_cnt, so
- *   PFM_SETFL_OVFL_SWITCH never switches it), and is folded set by set.
+ *   PFM_SETFL_OVFL_SWITCH never switches it), and is folded set by set.  The
+ *   inheritors made while the family is started start in its sets in turn: the
+ *   k-th made since the load in the (k mod number of sets)-th set in id order,
+ *   so that threads shorter than a timeout, which count in their first set
+ *   only, are shared out over the sets and do not bias their scaled counts;
+ *   one made while it is stopped starts where pfm_start() of the opened
+ *   context starts it.
  * - pfm_write_pmcs() on the opened context, once it succeeded, is applied to every
  *   live inheritor too, as perf_events' PERF_EVENT_IOC_MODIFY_ATTRIBUTES reaches an
  *   event's inherited copies (an inheritor that cannot take it, its hardware

@@ -7,6 +7,14 @@
  * values), attaches it to the child itself, starts it if the family is started,
  * and puts the child in the map so that its own children inherit in turn.
  *
+ * The inheritors of a started family start in its sets in turn (the k-th made
+ * in the k-th set, in id order, round robin): a thread that lives less than a
+ * set's timeout counts in its first set only, and if that were always the same
+ * set, the family's time in it would be made of short threads and in the
+ * others of long ones, which biases every scaled count of a workload whose
+ * short threads differ from its long ones (a make: the compilers and the shell
+ * scripts).
+ *
  * A child that cannot have one (no memory, the user's context limit, a context
  * of its own already) is not counted, nor are its descendants: the fork itself
  * never fails for it, and inherit_lost_count says how often that happened.
@@ -98,6 +106,21 @@ static long pfm_inh_copy_regs(struct pfm_context *from, struct pfm_context *to)
 	return 0;
 }
 
+/* The id of the set the family's next inheritor starts in (see above). */
+static u16 pfm_inh_first_set(struct pfm_inh_family *fam, struct pfm_context *ctx)
+{
+	struct pfm_event_set *set;
+	unsigned int n = 0, k;
+
+	pfm_for_each_set(ctx, set)
+		n++;
+	k = n ? fam->made++ % n : 0;
+	pfm_for_each_set(ctx, set)
+		if (!k--)
+			return set->id;
+	return 0;
+}
+
 /* The current thread's inheritor, configured, attached and started as the family. */
 static long pfm_inh_make(struct pfm_inh_family *fam, struct pfm_context *ctx)
 {
@@ -110,7 +133,7 @@ static long pfm_inh_make(struct pfm_inh_family *fam, struct pfm_context *ctx)
 	if (!ret)
 		ret = pfm_load(ctx, 0, task_pid_vnr(current));
 	if (!ret && fam->started) {
-		ret = pfm_start(ctx, 0, 0);
+		ret = pfm_start(ctx, PFM_STARTFL_SET, pfm_inh_first_set(fam, ctx));
 		if (ret)
 			pfm_unload(ctx, 0);
 	}

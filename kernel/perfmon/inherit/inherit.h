@@ -12,7 +12,7 @@
  * its thread exits, or when the family ends.
  *
  * Locking: the opened context's mutex protects the family (members, dead,
- * started); an inheritor's mutex is taken under it (a nested lock of the same
+ * started, made); an inheritor's mutex is taken under it (a nested lock of the same
  * class).  pfm_inh_lock (a raw spinlock, innermost) protects the map of threads,
  * which the fork and exit probes read in atomic context.
  */
@@ -34,6 +34,7 @@ struct pfm_inh_family {
 	struct pfm_inh_thread *opened;	/* the opened thread's entry while mapped */
 	bool dead;			/* unloaded or closed: no more inheritors */
 	bool started;			/* inheritors start as they are made */
+	unsigned int made;		/* inheritors started as made: their first sets */
 };
 
 /* A thread of a family, in the map: the opened one's or an inheritor's. */

@@ -84,6 +84,45 @@ START_TEST(test_pmc_write_reaches_inheritor)
 END_TEST
 
 /*
+ * A loaded PFM_FL_INHERIT context of two sets switched after timeout ns of
+ * their live time, each counting the system calls on counter 0.
+ */
+static int two_sets_self(uint64_t timeout)
+{
+	struct pfarg_setdesc sd[2] = {
+		{ .set_id = 0, .set_flags = PFM_SETFL_TIME_SWITCH, .set_timeout = timeout },
+		{ .set_id = 1, .set_flags = PFM_SETFL_TIME_SWITCH, .set_timeout = timeout },
+	};
+	int fd = pfm_create_context(PFM_FL_INHERIT);
+	struct pfarg_pmc pc;
+	struct pfarg_pmd pd;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_ok(pfm_create_evtsets(fd, sd, sizeof(sd)));
+	ck_counter(fd, 0, PFM_SW_EV_SYSCALLS);
+	pmc_init(&pc, SW_PMC(0), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
+	pc.reg_set = 1;
+	ck_assert_ok(pfm_write_pmcs(fd, &pc, sizeof(pc)));
+	pmd_init(&pd, SW_PMD(0), 0);
+	pd.reg_set = 1;
+	ck_assert_ok(pfm_write_pmds(fd, &pd, sizeof(pd)));
+	ck_load_self(fd);
+	return fd;
+}
+
+/* Counter 0 of both sets of two_sets_self()'s context. */
+static void read_two_sets(int fd, struct pfarg_pmd pd[2])
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		pmd_init(&pd[i], SW_PMD(0), 0);
+		pd[i].reg_set = i;
+	}
+	ck_assert_ok(pfm_read_pmds(fd, pd, 2 * sizeof(pd[0])));
+}
+
+/*
  * Two sets, switched every 100 us of their live time, count the system calls on
  * counter 0 alike: whatever set was active, each call is counted once, so the sets
  * add up to the exact count of the family.  The children's calls are most of it,
@@ -95,26 +134,11 @@ START_TEST(test_sets_inherited)
 {
 	const int n = 2;
 	const long k = 100000;
-	struct pfarg_setdesc sd[2] = {
-		{ .set_id = 0, .set_flags = PFM_SETFL_TIME_SWITCH, .set_timeout = 100000 },
-		{ .set_id = 1, .set_flags = PFM_SETFL_TIME_SWITCH, .set_timeout = 100000 },
-	};
 	struct pfarg_setinfo si[2] = { { .set_id = 0 }, { .set_id = 1 } };
-	int fd = pfm_create_context(PFM_FL_INHERIT), i, rs, rt;
-	struct pfarg_pmc pc;
+	int fd = two_sets_self(100000), i, rs, rt;
 	struct pfarg_pmd pd[2];
 	pid_t pid[2];
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_ok(pfm_create_evtsets(fd, sd, sizeof(sd)));
-	ck_counter(fd, 0, PFM_SW_EV_SYSCALLS);
-	pmc_init(&pc, SW_PMC(0), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
-	pc.reg_set = 1;
-	ck_assert_ok(pfm_write_pmcs(fd, &pc, sizeof(pc)));
-	pmd_init(&pd[0], SW_PMD(0), 0);
-	pd[0].reg_set = 1;
-	ck_assert_ok(pfm_write_pmds(fd, pd, sizeof(pd[0])));
-	ck_load_self(fd);
 	rs = pfm_start(fd, 0);
 	for (i = 0; i < n; i++) {
 		pid[i] = raw_fork();
@@ -128,11 +152,7 @@ START_TEST(test_sets_inherited)
 	rt = pfm_stop(fd, 0);
 	ck_assert_int_eq(rs, 0);
 	ck_assert_int_eq(rt, 0);
-	for (i = 0; i < 2; i++) {
-		pmd_init(&pd[i], SW_PMD(0), 0);
-		pd[i].reg_set = i;
-	}
-	ck_assert_ok(pfm_read_pmds(fd, pd, sizeof(pd)));
+	read_two_sets(fd, pd);
 	ck_assert_ok(pfm_getinfo_evtsets(fd, si, sizeof(si)));
 	/* each fork and wait4, each child's k and exit_group, the stop */
 	ck_assert_uint_eq(pd[0].reg_value + pd[1].reg_value, n + n + n * (k + 1) + 1);
@@ -148,6 +168,41 @@ START_TEST(test_sets_inherited)
 }
 END_TEST
 
+/*
+ * The inheritors start in the sets in turn (perfmon.h, INHERITANCE): with
+ * timeouts far longer than the children live, each child counts all its
+ * system calls in its first set, children 0 and 2 in set 0 and children 1 and 3
+ * in set 1; the parent, in set 0 all along, counts its forks, waits and the stop.
+ */
+START_TEST(test_first_sets_in_turn)
+{
+	const int n = 4;
+	const long k = 1000;
+	int fd = two_sets_self(10000000000ULL), i, rs, rt;
+	struct pfarg_pmd pd[2];
+	pid_t pid;
+
+	rs = pfm_start(fd, 0);
+	/* one child at a time: each lives in the sets' first timeout */
+	for (i = 0; i < n; i++) {
+		pid = raw_fork();
+		if (!pid) {
+			do_getppid(k);
+			raw_exit();
+		}
+		raw_wait(pid);
+	}
+	rt = pfm_stop(fd, 0);
+	ck_assert_int_eq(rs | rt, 0);
+	read_two_sets(fd, pd);
+	/* each child's k and exit_group; the parent's forks and wait4s, the stop */
+	ck_assert_uint_eq(pd[1].reg_value, n / 2 * (k + 1));
+	ck_assert_uint_eq(pd[0].reg_value, n / 2 * (k + 1) + n + n + 1);
+	close(fd);
+	ck_assert_int_eq(wait_sysfs_long(INH_CONTEXTS, 0), 0);
+}
+END_TEST
+
 Suite *pfm_inherit_regs_suite(void)
 {
 	Suite *s = suite_create("inherit_regs");
@@ -156,6 +211,7 @@ Suite *pfm_inherit_regs_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_pmc_write_reaches_inheritor, 0, 2);
 	tcase_add_test(tc, test_sets_inherited);
+	tcase_add_test(tc, test_first_sets_in_turn);
 	suite_add_tcase(s, tc);
 	return s;
 }

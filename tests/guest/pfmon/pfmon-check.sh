@@ -390,6 +390,61 @@ echo "$out" | /bin/jsoncheck >/dev/null &&
 	echo "$out" | grep -Eq '"event" : "syscalls:u", .*"pcnt-running" : [0-9.]+, .*"bound" : [1-9][0-9]*}$' ||
 	fail "2 sets: the JSON bound"
 
+# several sets through the kernel's inheritance, without ptrace: a command with 2
+# child processes then 2 threads, each with 5000 getppid, in the 2 sets of 64
+# counters above (alike: see above) switched every millisecond.  Each process and thread switches its own sets, and
+# the command's context sums their counts and their sets' times: the raw counts of
+# syscalls (set 0) and syscalls:u (set 1) add up to the count of a run in one set
+# (+- 2: pthread_join() waits on a futex or not), the shares of time to 100%, and
+# each estimate, made from pfmon's reads of the family (famlog.c), lies within 35%
+# of that count with a bound.  A child process of the command is not traced.
+fk="$W -s 5000 -f 2 -T 2"
+out=$(/bin/pfmon -x ';' -e syscalls -- $fk) || fail "pfmon exited with $?"
+x=$(csv syscalls 1)
+out=$(/bin/pfmon -x ';' --bounds --switch-timeout 1 -e $evs2 -- $fk) ||
+	fail "pfmon with 2 sets, 2 children and 2 threads exited with $?"
+a=$(csv syscalls 8)
+b=$(csv syscalls:u 8)
+pa=$(awk -v r="$(csv syscalls 4)" -v e="$(csv syscalls 9)" 'BEGIN { print 100 * r / e }')
+pb=$(awk -v r="$(csv syscalls:u 4)" -v e="$(csv syscalls:u 9)" 'BEGIN { print 100 * r / e }')
+echo "pfmon-check: 2 sets, 2 children and 2 threads: $a + $b syscalls of $x ($pa% + $pb%)," \
+	"estimates $(csv syscalls 1) +- $(csv syscalls 10), $(csv syscalls:u 1) +- $(csv syscalls:u 10)"
+in_range "$((a + b))" $((x - 2)) $((x + 2)) || fail "2 sets, inherited: $a + $b syscalls of $x"
+echo "$pa $pb" | awk '{ s = $1 + $2; exit !($1 < 100 && $2 < 100 && s > 99.9 && s < 100.1) }' ||
+	fail "2 sets, inherited: $pa% + $pb% of the time"
+for ev in syscalls syscalls:u; do
+	awk -v v="$(csv $ev 1)" -v b="$(csv $ev 10)" -v x="$x" 'BEGIN {
+		d = v - x; if (d < 0) d = -d
+		exit !(b != "" && b > 0 && d <= 0.35 * x) }' ||
+		fail "2 sets, inherited: $ev: $(csv $ev 1) +- $(csv $ev 10), exact $x"
+done
+rm -f /tmp/tracer
+out=$(/bin/pfmon --switch-timeout 1 -e $evs,syscalls:u -- \
+	/bin/sh -c 'grep TracerPid /proc/self/status > /tmp/tracer') ||
+	fail "pfmon with 2 sets exited with $?"
+grep -q "^TracerPid:[[:space:]]*0$" /tmp/tracer || fail "2 sets: traced ($(cat /tmp/tracer))"
+# -p with several sets, the same way: 2 child processes then 2 threads made after
+# the attach, none of them traced; the raw counts add up to the command's as -p's
+# do in one set (above: the command less its start-up and the wait)
+out=$(/bin/pfmon -e syscalls -- $W -w 1 -s 5000 -l 1000 -f 2 -T 2) || fail "pfmon exited with $?"
+cmd=$(count syscalls)
+$W -w 1000 -s 5000 -l 1000 -f 2 -T 2 &
+pid=$!
+waiting $pid
+/bin/pfmon -x ';' --bounds --switch-timeout 1 -e $evs,syscalls:u -o /tmp/pfmon-p -p $pid &
+mon=$!
+seen=$(watch_tracers $mon $pid)
+wait $mon || fail "pfmon -p with 2 sets exited with $?"
+out=$(cat /tmp/pfmon-p)
+a=$(csv syscalls 8)
+b=$(csv syscalls:u 8)
+echo "pfmon-check: -p, 2 sets, 2 children and 2 threads: $a + $b syscalls, the command $cmd; seen: $seen"
+[ -n "$a" ] && [ -n "$b" ] && [ $((cmd - a - b)) -ge 13 ] && [ $((cmd - a - b)) -le 19 ] ||
+	fail "pfmon -p, 2 sets: $a + $b, command $cmd"
+set -- $seen
+[ "$1" -ge 2 ] && [ "$2" = 1 ] && [ $# -eq 2 ] ||
+	fail "pfmon -p, 2 sets: the threads seen, a child seen, the tracers: $seen"
+
 # sampling: one sample every 64 page faults of 2048 fresh pages, named by libdw
 out=$(/bin/pfmon -P 64 -e page-faults --smpl-out /tmp/samples -- $W -p 2048) ||
 	fail "pfmon -P exited with $?"
