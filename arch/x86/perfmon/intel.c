@@ -80,6 +80,7 @@ static const u16 pfm_intel_arch_events[] = {
  * IDQ_UOPS_NOT_DELIVERED.CORE from Sandy Bridge on, whose EBX has 7 bits).
  */
 #define PFM_INTEL_EVENTS_V6	(0x1fU << 8)
+#define PFM_INTEL_EV_TOPDOWN_SLOTS	7	/* its bit */
 
 bool pfm_intel_event_missing(const struct pfm_x86_pmu *p, u64 value)
 {
@@ -133,9 +134,12 @@ static const char *const pfm_intel_names[] = {
 /*
  * Alder Lake and Raptor Lake (family 6 models 0x97, 0x9a, 0xb7, 0xba, 0xbf) have
  * no leaf 0x23, and their leaf 0xA reports on both core types what the types
- * have in common: 6 GP and 3 fixed counters.  Their P cores (Golden Cove,
- * Raptor Cove) have 8 GP and 4 fixed, as Linux has them (perf_events adds 2 and
- * 1 to leaf 0xA's counts for cpu_core); sig is CPUID.1:EAX.
+ * have in common: 6 GP and 3 fixed counters, and Topdown Slots missing (the E
+ * cores, Gracemont, lack it).  Their P cores (Golden Cove, Raptor Cove) have 8
+ * GP and 4 fixed, as Linux has them (perf_events adds 2 and 1 to leaf 0xA's
+ * counts for cpu_core), and Topdown Slots as a GP event too (TOPDOWN.SLOTS_P,
+ * the encoding of the architectural event, in Intel's event lists of both
+ * cores); sig is CPUID.1:EAX.
  */
 static bool pfm_intel_big_core_quirk(u32 max_leaf, u32 sig)
 {
@@ -247,6 +251,7 @@ int pfm_intel_probe(struct pfm_x86_pmu *p, const char **why)
 			p->num_gp += 2;
 			p->gp = (1UL << p->num_gp) - 1;
 			nfixed++;
+			p->events_missing &= ~(1U << PFM_INTEL_EV_TOPDOWN_SLOTS);
 		}
 		if (nfixed > PFM_X86_MAX_FIXED)
 			nfixed = PFM_X86_MAX_FIXED;

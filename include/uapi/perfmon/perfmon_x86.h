@@ -166,7 +166,9 @@
  * id 0x40, and cpu_atom, id 0x20 (the CPUID.1AH core types), named as
  * perf_events names their PMUs.  Each type has the architectural events its
  * own leaf 0x23 sub-leaf 3 lists (Meteor Lake's and Lunar Lake's E cores lack
- * Topdown Slots, 0x01a4): an event select of one the context's type lacks is
+ * Topdown Slots, 0x01a4), or without that leaf its leaf 0xA (Alder and Raptor
+ * Lake's P cores have Topdown Slots, which the leaf marks missing on both
+ * types): an event select of one the context's type lacks is
  * EINVAL, and a CPU session that named no type and programs one may not
  * attach to a CPU of a type that lacks it (EINVAL).  A context of every type (a thread's,
  * of the perf layer) is refused only the events no type has.

@@ -179,7 +179,9 @@ static unsigned int refused(u32 flags)
  * Rapids 0xdff (no Bad Speculation, no LBR Inserts), Meteor Lake E 0x7f (none
  * of bits 7-12).  Without sub-leaf 3, an EBX of 8 bits (Sapphire Rapids) or 7
  * (Skylake: Topdown Slots missing) says nothing of bits 8-12, whose encodings
- * stay the model's own events.  A thread's context of no type is the P cores'.
+ * stay the model's own events.  Alder and Raptor Lake (no leaf 0x23): EBX says
+ * Topdown Slots missing on both types, which the E cores lack and the P cores
+ * have.  A thread's context of no type is the P cores'.
  */
 #define BAD_SPEC	(1U << 9)
 #define LBR_INS		(1U << 12)
@@ -194,6 +196,8 @@ static const struct {
 	{ "intel-06-ad-graniterapids",	BAD_SPEC | LBR_INS,	0 },
 	{ "intel-06-8f-sapphirerapids",	0,			0 },
 	{ "intel-06-5e-skylake",	1U << 7,		0 },
+	{ "intel-06-97-alderlake-s",	0,			1U << 7 },
+	{ "intel-06-b7-raptorlake",	0,			1U << 7 },
 };
 
 START_TEST(test_v6_events_real)
