@@ -73,7 +73,7 @@ struct pfm_dfl_smpl_arg {
 struct pfm_dfl_smpl_hdr {
 	__u64 hdr_count;		/* valid entries */
 	__u64 hdr_cur_offs;		/* offset of the next entry from the buffer start */
-	__u64 hdr_overflows;		/* times the buffer became full */
+	__u64 hdr_overflows;		/* samples dropped: they did not fit */
 	__u64 hdr_buf_size;		/* bytes in the buffer, header included */
 	__u64 hdr_min_buf_space;	/* room an entry needs at most */
 	__u32 hdr_version;		/* PFM_DFL_SMPL_VERSION */
