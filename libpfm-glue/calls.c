@@ -105,16 +105,17 @@ int pfm_unload_context(int fd, int flags)
 
 int pfm_start(int fd, int flags, ...)
 {
-	int set_id = 0;
+	long arg = 0;
 	va_list ap;
 
-	/* the set id exists only when the flag says so */
-	if (flags & PFM_STARTFL_SET) {
-		va_start(ap, flags);
-		set_id = va_arg(ap, int);
-		va_end(ap);
-	}
-	return ctl_call(PFM_CALL_START, fd, flags, set_id);
+	/* the set id, or the samples drained, exist only when a flag says so */
+	va_start(ap, flags);
+	if (flags & PFM_STARTFL_SET)
+		arg = va_arg(ap, int);
+	else if (flags & PFM_STARTFL_DRAIN)
+		arg = (long)va_arg(ap, unsigned long);
+	va_end(ap);
+	return ctl_call(PFM_CALL_START, fd, flags, arg);
 }
 
 int pfm_stop(int fd, int flags)

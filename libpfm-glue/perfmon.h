@@ -29,7 +29,8 @@ int pfm_write_pmds(int fd, struct pfarg_pmd *req, size_t size);
 int pfm_read_pmds(int fd, struct pfarg_pmd *req, size_t size);
 int pfm_load_context(int fd, int flags, int target);
 int pfm_unload_context(int fd, int flags);
-/* with PFM_STARTFL_SET: (fd, flags, int set_id) */
+/* with PFM_STARTFL_SET: (fd, flags, int set_id); with PFM_STARTFL_DRAIN:
+ * (fd, flags, unsigned long samples) */
 int pfm_start(int fd, int flags, ...);
 int pfm_stop(int fd, int flags);
 int pfm_create_evtsets(int fd, struct pfarg_setdesc *req, size_t size);

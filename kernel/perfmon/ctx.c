@@ -55,6 +55,7 @@ struct pfm_context *pfm_context_alloc(u32 flags)
 	refcount_set(&ctx->ref, 1);
 	mutex_init(&ctx->mutex);
 	raw_spin_lock_init(&ctx->lock);
+	raw_spin_lock_init(&ctx->smpl_lock);
 	init_waitqueue_head(&ctx->msgq_wait);
 	init_waitqueue_head(&ctx->restart_wait);
 	pfm_msg_init(ctx);

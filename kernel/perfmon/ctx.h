@@ -18,6 +18,7 @@ enum pfm_state {
 
 struct pfm_hook;
 struct pfm_event_set;
+struct pfm_smpl_sink;
 
 struct pfm_context {
 	refcount_t ref;			/* fd + attachment + in-flight users */
@@ -44,6 +45,11 @@ struct pfm_context {
 	u64 nr_switches;		/* set switches done by the kernel */
 
 	struct pfm_smpl_buf smpl;	/* set at creation, freed at the last close */
+	raw_spinlock_t smpl_lock;	/* a shared buffer's appends and drains (smpl.h);
+					 * inside any context's lock */
+	const struct pfm_smpl_sink *sink;	/* samples without a buffer (layer.h;
+						 * ctx->lock) */
+	void *sink_data;
 	struct pfm_counts_page *upage;	/* the counts page, from its first mmap (ctx->lock
 					 * to set; freed with the context) */
 	bool upage_hw;			/* it shows hardware counters (upage.c) */

@@ -75,6 +75,7 @@ static bool pfm_dfl_smpl_handler(struct pfm_smpl_buf *b, struct pfm_context *ctx
 	}
 	e = b->addr + cur;
 	e->pid = task_pid_vnr(current);
+	e->size = need;
 	e->tgid = task_tgid_vnr(current);
 	e->ovfl_pmd = pmd;
 	e->last_reset_val = p->last_reset_val;
@@ -101,6 +102,29 @@ static void pfm_dfl_smpl_restart(struct pfm_smpl_buf *b)
 	hdr->hdr_cur_offs = sizeof(*hdr);
 }
 
+/*
+ * A shared buffer's reader took its first n entries: the rest move up to the
+ * header, where the next reading starts.  Each entry's size says where the next
+ * one is, whatever PMDs it records.
+ */
+static int pfm_dfl_smpl_drain(struct pfm_smpl_buf *b, u64 n)
+{
+	struct pfm_dfl_smpl_hdr *hdr = b->addr;
+	u64 off = sizeof(*hdr), cur = hdr->hdr_cur_offs, k;
+	const struct pfm_dfl_smpl_entry *e;
+
+	if (n > hdr->hdr_count)
+		return -EINVAL;
+	for (k = 0; k < n; k++) {
+		e = b->addr + off;
+		off += e->size;
+	}
+	memmove(b->addr + sizeof(*hdr), b->addr + off, cur - off);
+	hdr->hdr_cur_offs = cur - (off - sizeof(*hdr));
+	hdr->hdr_count -= n;
+	return 0;
+}
+
 static struct pfm_smpl_fmt pfm_dfl_smpl_fmt = {
 	.name = PFM_DFL_SMPL_NAME,
 	.version = PFM_DFL_SMPL_VERSION,
@@ -110,6 +134,7 @@ static struct pfm_smpl_fmt pfm_dfl_smpl_fmt = {
 	.init = pfm_dfl_smpl_init_buf,
 	.handler = pfm_dfl_smpl_handler,
 	.restart = pfm_dfl_smpl_restart,
+	.drain = pfm_dfl_smpl_drain,
 	.owner = THIS_MODULE,
 };
 

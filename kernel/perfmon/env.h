@@ -74,6 +74,8 @@ void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl);
 bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
 			    unsigned int pmd);
 void pfm_smpl_restart_locked(struct pfm_context *ctx);
+/* ctx's shared buffer without the reader's first n samples (PFM_STARTFL_RESTART) */
+int pfm_smpl_drain(struct pfm_context *ctx, u64 n);
 void pfm_smpl_switch_locked(struct pfm_context *ctx, struct pfm_event_set *prev,
 			    struct pfm_event_set *next);
 

@@ -259,6 +259,35 @@ struct pfm_flag_ops {
 int pfm_flag_ops_register(const struct pfm_flag_ops *ops);
 void pfm_flag_ops_unregister(const struct pfm_flag_ops *ops);
 
+/*
+ * smpl_fmt.c: a sample sink, where a context without a buffer of its own puts
+ * the samples of its PFM_PMDFL_SMPL PMDs (which it then accepts): record() runs
+ * at each such overflow, with ctx->lock held and interrupts off, in the thread
+ * that overflowed; the PMD takes its short reset after it, never masked.  Set
+ * (or cleared, NULL) under ctx->mutex while ctx is not loaded, or cleared while
+ * it is: the core takes ctx->lock for it, so no record() runs after.
+ */
+struct pfm_smpl_sink {
+	void (*record)(void *data, struct pfm_context *ctx, struct pfm_event_set *set,
+		       unsigned int pmd);
+};
+void pfm_ctx_set_sink(struct pfm_context *ctx, const struct pfm_smpl_sink *sink, void *data);
+
+/*
+ * smpl_fmt.c: a sample of ctx's (set, pmd) into owner's shared buffer (smpl.h),
+ * from a sink (ctx->lock held): true the first time since the reader's last
+ * drain that it is full, when the layer tells owner's reader (pfm_msg_post()).
+ */
+bool pfm_smpl_append(struct pfm_context *owner, struct pfm_context *ctx,
+		     struct pfm_event_set *set, unsigned int pmd);
+
+/*
+ * msg.c: an overflow message msg queued on ctx and its readers woken, as a
+ * notification of ctx's own queues it but without masking ctx (dropped with
+ * PFM_FL_OVFL_NO_MSG or a full queue); no context's lock held, any context.
+ */
+void pfm_msg_post(struct pfm_context *ctx, const union pfarg_msg *msg);
+
 /* state.c: stop monitoring (ctx->mutex held) */
 long pfm_stop(struct pfm_context *ctx, u32 flags);
 

@@ -98,6 +98,17 @@ void pfm_msg_ovfl_locked(struct pfm_context *ctx, const unsigned long *ovfl)
 	pfm_wake_readers(ctx);
 }
 
+void pfm_msg_post(struct pfm_context *ctx, const union pfarg_msg *msg)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (!(ctx->flags & PFM_FL_OVFL_NO_MSG))
+		pfm_msg_queue_locked(ctx, msg);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	pfm_wake_readers(ctx);
+}
+
 /* For poll() and a blocking read(): whether a message waits. */
 bool pfm_msg_pending(struct pfm_context *ctx)
 {

@@ -303,8 +303,8 @@ static int pfm_check_pmd_write(struct pfm_context *ctx, const struct pfarg_pmd *
 	if (!pfm_pmds_implemented(req->reg_reset_pmds) ||
 	    !pfm_pmds_implemented(req->reg_smpl_pmds))
 		return -EINVAL;
-	/* Samples go to the context's sampling buffer. */
-	if ((req->reg_flags & PFM_PMDFL_SMPL) && !ctx->smpl.fmt)
+	/* Samples go to the context's sampling buffer, or a layer's sink. */
+	if ((req->reg_flags & PFM_PMDFL_SMPL) && !ctx->smpl.fmt && !ctx->sink)
 		return -EINVAL;
 	return 0;
 }

@@ -29,6 +29,14 @@ struct pfm_smpl_buf {
 	const struct pfm_smpl_charge *charge;	/* how it was charged, or NULL */
 	struct user_struct *user;	/* charged with the pages, or NULL */
 	unsigned long charged_pages;
+	/*
+	 * Shared (a PFM_FL_INHERIT context's): other contexts' samples come in
+	 * too (pfm_smpl_append()), under the owner's smpl_lock; a full buffer
+	 * drops what does not fit and never masks, and the reader hands back
+	 * what it consumed (drain) instead of emptying it at a restart.
+	 */
+	bool shared;
+	bool full_told;			/* shared: the owner was told it filled */
 };
 
 struct pfm_smpl_fmt {
@@ -50,6 +58,13 @@ struct pfm_smpl_fmt {
 			struct pfm_event_set *set, unsigned int pmd);
 	/* the controller restarts after a notification (ctx->lock held) */
 	void (*restart)(struct pfm_smpl_buf *b);
+	/*
+	 * A shared buffer's reader consumed its first n samples: they go, the
+	 * others move up (the owner's smpl_lock held, interrupts off).  0, or
+	 * -EINVAL when there are fewer than n; the formats that have none
+	 * cannot be shared (PFM_FL_INHERIT with them is EINVAL).
+	 */
+	int (*drain)(struct pfm_smpl_buf *b, u64 n);
 	/*
 	 * Optional: next becomes the active set after prev (NULL before the first
 	 * start), at a switch or a start (ctx->lock held, interrupts off, the PMU

@@ -131,6 +131,10 @@ static int pfm_smpl_setup_fmt(struct pfm_smpl_buf *b, const struct pfm_smpl_fmt 
 	struct pfm_smpl_buf nb = {};
 	int ret;
 
+	/* an inherit context's buffer takes its inheritors' samples too */
+	if ((ctx_flags & PFM_FL_INHERIT) && !fmt->drain)
+		return -EINVAL;
+	nb.shared = ctx_flags & PFM_FL_INHERIT;
 	ret = fmt->validate(ctx_flags, arg);
 	if (ret)
 		return ret;
@@ -220,17 +224,82 @@ void pfm_smpl_exit(void)
 	kobject_put(pfm_fmts_kobj);
 }
 
+void pfm_ctx_set_sink(struct pfm_context *ctx, const struct pfm_smpl_sink *sink, void *data)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	ctx->sink = sink;
+	ctx->sink_data = data;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
+/*
+ * A sample of ctx (set, pmd) into owner's shared buffer, ctx->lock held: true the
+ * first time since the last drain that the buffer has no room for another, when
+ * the owner's reader is to be told (it is never masked for it).
+ */
+bool pfm_smpl_append(struct pfm_context *owner, struct pfm_context *ctx,
+		     struct pfm_event_set *set, unsigned int pmd)
+{
+	struct pfm_smpl_buf *b = &owner->smpl;
+	unsigned long flags;
+	bool full, first;
+
+	raw_spin_lock_irqsave(&owner->smpl_lock, flags);
+	full = b->fmt->handler(b, ctx, set, pmd);
+	first = full && !b->full_told;
+	if (full)
+		b->full_told = true;
+	raw_spin_unlock_irqrestore(&owner->smpl_lock, flags);
+	return first;
+}
+
+int pfm_smpl_drain(struct pfm_context *ctx, u64 n)
+{
+	struct pfm_smpl_buf *b = &ctx->smpl;
+	unsigned long flags;
+	int ret;
+
+	if (!b->shared)
+		return -EINVAL;
+	raw_spin_lock_irqsave(&ctx->smpl_lock, flags);
+	ret = b->fmt->drain(b, n);
+	if (!ret)
+		b->full_told = false;
+	raw_spin_unlock_irqrestore(&ctx->smpl_lock, flags);
+	return ret;
+}
+
+/*
+ * A sample of ctx's own: into its buffer, or its sink's (a layer's, layer.h);
+ * true when the buffer is full and ctx is to be masked.  A shared buffer's
+ * reader is told it filled, and nobody is masked.
+ */
 bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
 			    unsigned int pmd)
 {
-	if (!ctx->smpl.fmt)
+	DECLARE_BITMAP(bits, PFM_MAX_PMDS);
+
+	if (!ctx->smpl.fmt) {
+		if (ctx->sink)
+			ctx->sink->record(ctx->sink_data, ctx, set, pmd);
 		return false;
-	return ctx->smpl.fmt->handler(&ctx->smpl, ctx, set, pmd);
+	}
+	if (!ctx->smpl.shared)
+		return ctx->smpl.fmt->handler(&ctx->smpl, ctx, set, pmd);
+	if (pfm_smpl_append(ctx, ctx, set, pmd)) {
+		bitmap_zero(bits, PFM_MAX_PMDS);
+		__set_bit(pmd, bits);
+		pfm_msg_ovfl_locked(ctx, bits);
+	}
+	return false;
 }
 
+/* A shared buffer is drained by its reader, not emptied by the restart. */
 void pfm_smpl_restart_locked(struct pfm_context *ctx)
 {
-	if (ctx->smpl.fmt && ctx->smpl.fmt->restart)
+	if (ctx->smpl.fmt && ctx->smpl.fmt->restart && !ctx->smpl.shared)
 		ctx->smpl.fmt->restart(&ctx->smpl);
 }
 

@@ -17,7 +17,7 @@
 #include "state.h"
 #include "switch.h"
 
-#define PFM_STARTFL_ALL	(PFM_STARTFL_SET | PFM_STARTFL_RESTART)
+#define PFM_STARTFL_ALL	(PFM_STARTFL_SET | PFM_STARTFL_RESTART | PFM_STARTFL_DRAIN)
 
 static bool pfm_here(const struct pfm_context *ctx)
 {
@@ -419,7 +419,8 @@ static void pfm_do_restart(struct pfm_context *ctx, void *arg)
 	int *ret = arg;
 
 	if (ctx->state != PFM_CTX_LOADED || !ctx->masked) {
-		*ret = -EBUSY;
+		/* a shared buffer's drain alone (pfm_start()) is a restart too */
+		*ret = ctx->smpl.shared ? 0 : -EBUSY;
 		return;
 	}
 	set = pfm_overflow_restart_locked(ctx);
@@ -436,10 +437,24 @@ long pfm_start(struct pfm_context *ctx, u32 flags, u64 arg)
 
 	if (flags & ~PFM_STARTFL_ALL)
 		return -EINVAL;
-	if (!(flags & PFM_STARTFL_SET) && arg)
-		return -EINVAL;
 	/* A restart resumes where monitoring stopped: it names no set. */
 	if ((flags & PFM_STARTFL_SET) && (flags & PFM_STARTFL_RESTART))
+		return -EINVAL;
+	/*
+	 * A shared buffer's restart hands back the samples its reader consumed
+	 * (arg, with PFM_STARTFL_DRAIN), loaded or not: the inheritors may write
+	 * after the opened thread is gone.
+	 */
+	if ((flags & PFM_STARTFL_DRAIN) &&
+	    (!(flags & PFM_STARTFL_RESTART) || !ctx->smpl.shared))
+		return -EINVAL;
+	if ((flags & PFM_STARTFL_RESTART) && ctx->smpl.shared) {
+		ret = pfm_smpl_drain(ctx, (flags & PFM_STARTFL_DRAIN) ? arg : 0);
+		if (ret || ctx->state != PFM_CTX_LOADED)
+			return ret;
+		arg = 0;
+	}
+	if (!(flags & PFM_STARTFL_SET) && arg)
 		return -EINVAL;
 	if (ctx->state != PFM_CTX_LOADED)
 		return -EINVAL;

@@ -44,7 +44,7 @@ void fz_gen_create(uint64_t *rng, struct fz_op *op)
 	static const uint32_t flags[] = {
 		0, 0, 0, PFM_FL_SMPL_FMT, PFM_FL_NOTIFY_BLOCK, PFM_FL_SYSTEM_WIDE,
 		PFM_FL_OVFL_NO_MSG, PFM_FL_CLOEXEC, PFM_FL_SMPL_FMT | PFM_FL_NOTIFY_BLOCK,
-		PFM_FL_SYSTEM_WIDE | PFM_FL_SMPL_FMT,
+		PFM_FL_SYSTEM_WIDE | PFM_FL_SMPL_FMT, PFM_FL_INHERIT | PFM_FL_SMPL_FMT,
 	};
 
 	op->a[0] = gen_fd_slot(rng) % FZ_FDS;

@@ -156,14 +156,48 @@ pid_t fz_scen_target(uint64_t *rng, uint64_t slot)
 	return fz.tgt[slot].tid;
 }
 
+/*
+ * A child of the calling thread doing n getppid(), waited for: an inheritor's
+ * samples in a shared buffer.
+ */
+static void sc_child(long n)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		fz_workload(0, n);
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+/*
+ * The restart of sc_ovfl(): a shared buffer's (inherit) hands back what its
+ * header counts, now and then one more (EINVAL) or fewer.
+ */
+static void sc_restart(uint64_t *rng, int fd, int flags, const void *buf)
+{
+	uint64_t n = buf != MAP_FAILED ? ((const struct pfm_dfl_smpl_hdr *)buf)->hdr_count : 0;
+
+	if (!(flags & PFM_FL_INHERIT) || fz_one_in(rng, 8)) {
+		pfm_start(fd, PFM_STARTFL_RESTART);
+		return;
+	}
+	n = fz_one_in(rng, 4) ? n + 1 : fz_one_in(rng, 4) ? n / 2 : n;
+	pfm_start(fd, PFM_STARTFL_RESTART | PFM_STARTFL_DRAIN, (unsigned long)n);
+}
+
 /* Overflows: notification, messages, restarts, with or without a buffer. */
 static void sc_ovfl(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 {
 	static const int ctx_flags[] = {
 		0, 0, PFM_FL_NOTIFY_BLOCK, PFM_FL_OVFL_NO_MSG, PFM_FL_SMPL_FMT,
-		PFM_FL_SMPL_FMT | PFM_FL_NOTIFY_BLOCK,
+		PFM_FL_SMPL_FMT | PFM_FL_NOTIFY_BLOCK, PFM_FL_SMPL_FMT | PFM_FL_INHERIT,
 	};
-	int flags = ctx_flags[fz_below(rng, 6)], self = fz_below(rng, 2), fd, i, rounds;
+	int flags = ctx_flags[fz_below(rng, 7)], fd, i, rounds;
+	/* an inherit context's children are the calling thread's */
+	int self = (flags & PFM_FL_INHERIT) || fz_below(rng, 2);
 	struct pfm_dfl_smpl_arg arg;
 	uint32_t pmd_flags = PFM_PMDFL_OVFL_NOTIFY;
 	pid_t tid;
@@ -172,8 +206,9 @@ static void sc_ovfl(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 	memset(&arg, 0, sizeof(arg));
 	arg.buf_size = 4096 * (1 + fz_below(rng, 3));
 	if (flags & PFM_FL_SMPL_FMT) {
-		fd = pfm_create_context(flags, fz_below(rng, 2) ? "default" : "mux",
-					&arg, sizeof(arg));
+		/* mux with PFM_FL_INHERIT is EINVAL: one time in eight */
+		fd = pfm_create_context(flags, fz_below(rng, flags & PFM_FL_INHERIT ? 8 : 2) ?
+					"default" : "mux", &arg, sizeof(arg));
 		pmd_flags = PFM_PMDFL_SMPL | (fz_below(rng, 2) ? PFM_PMDFL_OVFL_NOTIFY : 0);
 	} else {
 		fd = pfm_create_context(flags, NULL, NULL, 0);
@@ -189,6 +224,8 @@ static void sc_ovfl(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 	pfm_start(fd, 0);
 	rounds = 1 + (int)fz_below(rng, 6);
 	for (i = 0; i < rounds; i++) {
+		if (self && (flags & PFM_FL_INHERIT))
+			sc_child(1 + fz_below(rng, 400));
 		if (self)
 			fz_workload(0, 1 + fz_below(rng, 100));
 		else
@@ -201,7 +238,7 @@ static void sc_ovfl(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 			(void)*(volatile uint64_t *)buf;
 		if (fz_one_in(rng, 8))
 			sc_read_pmds(fd, 0);
-		pfm_start(fd, PFM_STARTFL_RESTART);
+		sc_restart(rng, fd, flags, buf);
 	}
 	sc_read_pmds(fd, 0);
 	if (fz_below(rng, 2))

@@ -366,6 +366,12 @@ void pfm_smpl_restart_locked(struct pfm_context *ctx __always_unused)
 	pfm_host_env.smpl_restarts++;
 }
 
+/* no buffer is shared on the host */
+int pfm_smpl_drain(struct pfm_context *ctx __always_unused, u64 n __always_unused)
+{
+	return -EINVAL;
+}
+
 void pfm_smpl_switch_locked(struct pfm_context *ctx, struct pfm_event_set *prev,
 			    struct pfm_event_set *next)
 {

@@ -37,6 +37,22 @@
 
 static uint64_t period_min, period_max;
 
+/*
+ * The sampled event's exact count, beside the sampler and in its set (its
+ * group): -F's, and -P's where the kernel's inheritors sample (their sampling
+ * counters are not summed).
+ */
+void smpl_shadow_setup(const char *opt)
+{
+	if (opts.nev == PFMON_MAX_EVENTS) {
+		fprintf(stderr, "pfmon: at most %d events with %s\n", PFMON_MAX_EVENTS - 1, opt);
+		exit(2);
+	}
+	opts.ev[opts.nev] = opts.ev[0];
+	opts.ev[opts.nev].hidden = 1;
+	opts.shadow = opts.nev++;
+}
+
 void freq_setup(uint64_t hz)
 {
 	struct pfmon_event *e = &opts.ev[0];
@@ -48,14 +64,7 @@ void freq_setup(uint64_t hz)
 			"event (-e page-faults -F %llu) or use -P\n", (unsigned long long)hz);
 		exit(2);
 	}
-	if (opts.nev == PFMON_MAX_EVENTS) {
-		fprintf(stderr, "pfmon: at most %d events with -F\n", PFMON_MAX_EVENTS - 1);
-		exit(2);
-	}
-	/* the exact count, beside the sampler and in its set (its group) */
-	opts.ev[opts.nev] = *e;
-	opts.ev[opts.nev].hidden = 1;
-	opts.shadow = opts.nev++;
+	smpl_shadow_setup("-F");
 	opts.smpl_period = FREQ_START_PERIOD;
 	period_min = period_max = FREQ_START_PERIOD;
 }

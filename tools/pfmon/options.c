@@ -268,6 +268,9 @@ void parse(int argc, char **argv)
 		evsel_default();
 	if (freq)
 		freq_setup(freq);
+	/* -P on a command or -p, inherited in the kernel (target.c) */
+	else if (opts.smpl_period && opts.inherit && !opts.ncpus && (opts.argv || opts.npids))
+		smpl_shadow_setup("-P");
 	if (opts.ncpus < 0) {
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 

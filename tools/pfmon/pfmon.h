@@ -79,7 +79,7 @@ struct pfmon_opts {
 	uint64_t switch_ns;		/* --switch-timeout */
 	uint64_t smpl_period;		/* -P, or -F's latest: 0 when counting only */
 	uint64_t smpl_freq;		/* -F */
-	int shadow;			/* -F: the hidden copy of the sampled event */
+	int shadow;			/* -F, inherited -P: the hidden copy of the sampled event */
 	const char *smpl_out;		/* --smpl-out */
 	int inherit;			/* follow the command's children and threads */
 	int ncpus;			/* -a / -C: CPU sessions */
@@ -154,6 +154,7 @@ struct freq_state {
 	uint64_t count, at, period;	/* at the last adaptation (ns, CLOCK_MONOTONIC) */
 };
 void freq_setup(uint64_t hz);
+void smpl_shadow_setup(const char *opt);
 unsigned int freq_adapt_ms(void);
 void freq_adapt(int fd, struct freq_state *f, uint64_t now);
 void freq_report(FILE *f, uint64_t nsamples, uint64_t ns);

@@ -5,8 +5,14 @@
  * Every sample is kept (24 bytes each) and grouped only for the report: by
  * thread, by the file mapped at its IP, and by function and line.  The
  * mappings are those of /proc/PID/maps when the process was last seen alive:
- * pfmon takes them when a process stops before exiting (ptrace) and at each
- * notification, so that the report can name code of processes long gone.
+ * pfmon takes them when a process stops before exiting (ptrace), at its exec,
+ * at each drain for the processes its samples show first and the last one,
+ * so that the report can name code of processes long gone.
+ *
+ * An inherit context's buffer is shared with its inheritors (perfmon.h,
+ * INHERITANCE): nobody waits for pfmon when it is full, what does not fit is
+ * lost (the header counts it, the report says how many), and pfmon hands back
+ * what it took (PFM_STARTFL_DRAIN) instead of emptying it by the restart.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,6 +35,8 @@ struct smpl_buf {
 	size_t size;
 	uint64_t taken;		/* samples drained since the buffer was emptied */
 	uint64_t total;		/* samples drained before that */
+	int shared;		/* an inherit context's: drained, never masked */
+	uint64_t lost;		/* its hdr_overflows counted so far */
 };
 
 struct sample {
@@ -38,8 +46,10 @@ struct sample {
 
 static struct sample *samples;
 static size_t nsamples, cap;
-static uint64_t notifications;
+static uint64_t notifications, lost;
 static FILE *out;
+static uint32_t *seen;		/* processes whose mappings were taken at their first sample */
+static size_t nseen;
 
 static struct sym_maps *maps;	/* every process seen, newest first */
 
@@ -75,6 +85,8 @@ int smpl_open(int flags, struct smpl_buf **bp)
 	b->size = arg.buf_size;
 	b->taken = 0;
 	b->total = 0;
+	b->shared = !!(flags & PFM_FL_INHERIT);
+	b->lost = 0;
 	*bp = b;
 	return fd;
 }
@@ -84,6 +96,19 @@ void smpl_set_out(FILE *f)
 	out = f;
 }
 
+/* A process alive while it samples: its mappings, the first time it is seen. */
+static void first_seen(uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < nseen; i++)
+		if (seen[i] == pid)
+			return;
+	seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+	seen[nseen++] = pid;
+	smpl_snapshot_maps(pid);
+}
+
 /* Every entry records no PMD values here: one fixed size. */
 void smpl_drain(struct smpl_buf *b)
 {
@@ -91,6 +116,10 @@ void smpl_drain(struct smpl_buf *b)
 	uint64_t i, n = b->hdr->hdr_count;
 
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (b->hdr->hdr_overflows > b->lost) {
+		lost += b->hdr->hdr_overflows - b->lost;
+		b->lost = b->hdr->hdr_overflows;
+	}
 	/* the buffer is emptied only by the restart: take what is new */
 	for (i = b->taken; i < n; i++) {
 		if (nsamples == cap) {
@@ -98,6 +127,8 @@ void smpl_drain(struct smpl_buf *b)
 			samples = xrealloc(samples, cap * sizeof(*samples));
 		}
 		samples[nsamples++] = (struct sample){ e[i].ip, e[i].pid, e[i].tgid };
+		if (b->shared)
+			first_seen(e[i].tgid);
 		if (out)
 			fprintf(out, "%" PRIu64 " %u %u %u %#" PRIx64 "\n", (uint64_t)e[i].tstamp,
 				e[i].cpu, e[i].tgid, e[i].pid, (uint64_t)e[i].ip);
@@ -111,11 +142,16 @@ void smpl_drain(struct smpl_buf *b)
 
 int smpl_restart(int fd, struct smpl_buf *b)
 {
+	uint64_t taken;
+
 	notifications++;
 	smpl_drain(b);
-	/* the restart empties the buffer: count on from its start */
+	/* the restart empties the buffer, or hands back what was taken: count on from its start */
+	taken = b->taken;
 	b->total += b->taken;
 	b->taken = 0;
+	if (b->shared)
+		return pfm_start(fd, PFM_STARTFL_RESTART | PFM_STARTFL_DRAIN, (unsigned long)taken);
 	if (pfm_start(fd, PFM_STARTFL_RESTART) && errno != EBUSY)
 		return -1;
 	return 0;
@@ -216,6 +252,8 @@ void smpl_report(FILE *f, uint64_t period, const char *event, uint64_t live_ns)
 	else
 		fprintf(f, "%20zu  samples of %s (%" PRIu64 " buffer-full notifications)\n",
 			nsamples, event, notifications);
+	if (lost)
+		fprintf(f, "%20" PRIu64 "  samples lost: the buffer was full\n", lost);
 	if (!period)
 		freq_report(f, nsamples, live_ns);
 	if (!nsamples)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pfmon's sampling mode: the first event is sampled every `period` occurrences
- * into a "default"-format buffer per context; pfmon drains each at its
- * buffer-full notification and at the end, and reports where the samples fell:
+ * into a "default"-format buffer per context (shared with the kernel's
+ * inheritors: smpl.c); pfmon drains each at its buffer-full notification, at
+ * its ticks and at the end, and reports where the samples fell:
  * by function and source line (sym.c), by thread and by mapped file (DSO).
  */
 #ifndef PFMON_SMPL_H

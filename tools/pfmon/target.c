@@ -43,12 +43,20 @@
  * format's log, so the estimates come from its reads (famlog.c), and the log
  * is kept for the contexts that may have it (CPUs, --no-inherit).
  *
- * What the kernel's inheritance cannot give is still done with ptrace,
- * PTRACE_O_TRACEFORK, VFORK and CLONE, each new thread or process getting its
- * own context from pfmon before its first instruction: sampling (a sampling
- * format, which an inherit context cannot have).  The command then stops at a
- * SIGSTOP it sends itself before exec, so that its context is attached and
- * started before the exec.
+ * Sampling (-P, -F) is inherited too: the inherit context's buffer is shared
+ * with its inheritors, which write their samples there with their own thread
+ * ids; nobody is held when it is full (what does not fit is lost, and counted),
+ * and the sampled event's count comes from a hidden counter (the inheritors'
+ * sampled counters are not summed).  pfmon drains the buffers every 10 ms, so
+ * as to take the mappings of the processes the samples show while they live.
+ *
+ * pfmon follows no new thread with ptrace any more where the kernel inherits
+ * (every command and -p that inherits); the code that did is left below for
+ * the runs that do not (kernel_inherit()): PTRACE_O_TRACEFORK, VFORK and
+ * CLONE, each new thread getting its own context from pfmon before its first
+ * instruction.  A traced command (--no-inherit, -a) stops at a SIGSTOP it
+ * sends itself before exec, so that its context is attached and started
+ * before the exec.
  * -p then attaches a context to each thread in /proc/PID/task and takes it with
  * PTRACE_SEIZE, which neither stops nor signals it, with the same options, and
  * reads the task list again until no thread is new (a thread made by a seized
@@ -56,7 +64,7 @@
  * may count but not seize (one a debugger traces already) is then counted
  * without its new threads, with a warning.
  * With --no-inherit only the command's first thread, or the threads -p finds at
- * the start, or the threads -t names, are counted; so are -t's with sampling.
+ * the start, or the threads -t names, are counted.
  *
  * A context whose thread ends (the kernel queues PFM_MSG_END) is read and
  * closed then: its counts join the retired ones of its group, and its fd and
@@ -138,8 +146,7 @@ static uint64_t now_ns(void)
 /* New threads and processes of a command or -p are the kernel's to follow (see above). */
 static int kernel_inherit(void)
 {
-	return (opts.argv || opts.npids) && opts.inherit && !opts.ncpus &&
-	       !opts.smpl_period;
+	return (opts.argv || opts.npids) && opts.inherit && !opts.ncpus;
 }
 
 #define INHERIT_LOST	"/sys/kernel/perfmon/inherit_lost_count"
@@ -175,8 +182,9 @@ static int ctx_try(long target, int inherit, const char **what)
 	/*
 	 * A full buffer masks the context until pfmon restarts it: a thread held
 	 * meanwhile makes no event the counts would miss, however late pfmon runs.
+	 * An inherit context's buffer is shared, and nobody is held (smpl.c).
 	 */
-	if (opts.smpl_period && !opts.ncpus)
+	if (opts.smpl_period && !opts.ncpus && !inherit)
 		flags |= PFM_FL_NOTIFY_BLOCK;
 	if (opts.smpl_period)
 		fd = smpl_open(flags, &smpl);
@@ -251,9 +259,10 @@ static void ctx_read(struct tctx *t, struct pfmon_count *c, int final)
 	/*
 	 * The sampled counter restarts from -period at each sample: its events are
 	 * the whole periods sampled and what it counted since the last reset; with
-	 * -F the periods vary, and a hidden counter has the count.
+	 * -F the periods vary, and the kernel's inheritors' sampled counters are
+	 * not summed: a hidden counter has the count.
 	 */
-	if (opts.smpl_freq)
+	if (opts.shadow)
 		one[0].raw = one[opts.shadow].raw;
 	else if (t->smpl)
 		one[0].raw = smpl_count(t->smpl) * opts.smpl_period + one[0].raw +
@@ -338,8 +347,9 @@ static struct tracee *tracee(pid_t tid)
 }
 
 /*
- * -F's adaptation of the period, or the reads of the inherit contexts with
- * several sets (famlog.c); the time to the next, in ns.
+ * -F's adaptation of the period, the reads of the inherit contexts with several
+ * sets (famlog.c), the drains of shared sampling buffers (the mappings of the
+ * processes they show, while they live); the time to the next, in ns.
  */
 static uint64_t periodic(uint64_t t)
 {
@@ -350,10 +360,12 @@ static uint64_t periodic(uint64_t t)
 			freq_adapt(ctxs[i].fd, &ctxs[i].freq, t);
 		else if (ctxs[i].fam)
 			halved |= famlog_take(ctxs[i].fam, ctxs[i].fd);
+		if (ctxs[i].smpl && ctxs[i].inherit)
+			smpl_drain(ctxs[i].smpl);
 	}
 	if (halved)
 		famlog_slower();
-	return opts.smpl_freq ? freq_adapt_ms() * 1000000ULL : famlog_interval_ns(0);
+	return opts.smpl_period ? freq_adapt_ms() * 1000000ULL : famlog_interval_ns(0);
 }
 
 static void on_signal(int sig)
@@ -620,7 +632,7 @@ static void setup_signals(void)
 void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 {
 	struct pollfd pfd[1 + 1024 + 64];
-	int errpipe[2] = { -1, -1 }, i, n, done = 0, timeout, err;
+	int errpipe[2] = { -1, -1 }, i, n, done = 0, timeout, err = 0;
 	long lost = kernel_inherit() ? inherit_lost() : -1;
 	int go = -1;
 	uint64_t start, next_tick = 0, next_adapt = 0, t, last_tick;
@@ -659,7 +671,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 	last_tick = start;
 	if (opts.interval_ms)
 		next_tick = start + opts.interval_ms * 1000000ULL;
-	if (opts.smpl_freq)
+	if (opts.smpl_freq || (kernel_inherit() && opts.smpl_period))
 		next_adapt = start + freq_adapt_ms() * 1000000ULL;
 	else if (kernel_inherit() && opts.nsets > 1)
 		next_adapt = start + famlog_interval_ns(1);
@@ -668,6 +680,9 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		if (write(go, "g", 1) != 1)
 			pfmon_fail("write", errno, -1);
 		close(go);
+		/* sampling: the new image's mappings, once its exec closed errpipe */
+		if (opts.smpl_period && !read(errpipe[0], &err, sizeof(err)))
+			smpl_snapshot_maps(child);
 	} else if (opts.argv && ntracees) {
 		run_command();
 	}
@@ -737,7 +752,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 			close(pidfds[i]);
 	ntracees = 0;
 	if (errpipe[0] >= 0) {
-		if (read(errpipe[0], &err, sizeof(err)) == sizeof(err)) {
+		if (err || read(errpipe[0], &err, sizeof(err)) == sizeof(err)) {
 			fprintf(stderr, "pfmon: %s: %s\n", opts.argv[0], strerror(err));
 			res->exec_failed = 1;
 			if (child > 0 && !res->have_ru)

@@ -165,15 +165,28 @@
  *   asleep (a sleeping thread keeps the small hook LIFECYCLE describes until it next
  *   runs).  The opened thread's exit detaches it as any context; its inheritors
  *   keep counting into it until the close.  A new load starts a new family.
- * - Overflow notification, sampling and blocking are the opened thread's own:
- *   inheritors' PMDs carry no PFM_PMDFL_* flag, so their counts never notify.
- *   PFM_FL_INHERIT with PFM_FL_SYSTEM_WIDE, PFM_FL_NOTIFY_BLOCK or PFM_FL_SMPL_FMT
- *   is EINVAL, and so is the flag on a kernel built without the layer that serves
- *   it.  A sampling format is refused because its protocol is one context's: a
- *   full buffer masks the context that overflowed and notifies its controller,
- *   which an inheritor does not have, and the mux format's log follows one
- *   thread's set switches; perf_events' inherited events instead write into the
- *   parent's ring and drop what does not fit, which no perfmon format does.
+ * - Overflow notification and blocking are the opened thread's own: inheritors'
+ *   PMDs carry no PFM_PMDFL_OVFL_NOTIFY, so their counts never notify.
+ *   PFM_FL_INHERIT with PFM_FL_SYSTEM_WIDE or PFM_FL_NOTIFY_BLOCK is EINVAL, and
+ *   so is the flag on a kernel built without the layer that serves it.
+ * - Sampling: with PFM_FL_SMPL_FMT and the "default" format (any other format is
+ *   EINVAL: the mux format's log follows one thread's set switches) the buffer
+ *   is shared, as perf_events' inherited events write into their parent's ring.
+ *   An inheritor's copy of a PFM_PMDFL_SMPL PMD keeps that flag (and
+ *   PFM_PMDFL_RANDOM), its reset values, random mask, reg_smpl_pmds and
+ *   reg_reset_pmds, and starts at its short reset value; each of its overflows
+ *   writes an entry with the inheritor's thread ids and its own PMD values into
+ *   the opened context's buffer and takes the short reset.  A full buffer masks
+ *   nobody, the opened thread included: a sample that does not fit, whoever's,
+ *   is dropped and counted in hdr_overflows (exactly: perf's LOST), and the
+ *   opened context's fd gets one PFM_MSG_OVFL (its PMD the sampling one) when
+ *   the buffer first fills after a drain.  The reader hands back what it read
+ *   with pfm_start(PFM_STARTFL_RESTART | PFM_STARTFL_DRAIN, n), loaded or not
+ *   (the inheritors write on after the opened thread's exit): the first n
+ *   entries go and the others move up (perfmon_dfl_smpl.h).  A sampling PMD's
+ *   value is no count of its event (it goes back to its reset value at every
+ *   sample), so neither the folds nor the reads add an inheritor's: count the
+ *   event with a second PMD.
  * - Inheritors count against their user's ctx_per_user_max as any context, and
  *   show in contexts_count and inherit_contexts_count.  A new thread that cannot
  *   have one (the limit, no memory, a context of its own already) is created all
@@ -292,7 +305,12 @@
  *     caller's own thread is EINVAL).
  * pfm_start(fd, PFM_STARTFL_RESTART) resumes: the notified PMDs take their long
  * reset value and counting goes on in the same set (or the next, if a switch
- * waited).  EBUSY when nothing is masked; EINVAL with PFM_STARTFL_SET.  A plain
+ * waited).  EBUSY when nothing is masked; EINVAL with PFM_STARTFL_SET.  On a
+ * context whose sampling buffer is shared (INHERITANCE) it also hands back the
+ * n samples the reader consumed, with PFM_STARTFL_DRAIN and n as the third
+ * argument (EINVAL, nothing drained, beyond hdr_count), and returns 0 when
+ * nothing is masked; PFM_STARTFL_DRAIN is EINVAL without PFM_STARTFL_RESTART
+ * or on any other context.  A plain
  * pfm_start(), pfm_stop() or detach lifts the mask too, without the resets, and
  * releases a held thread.  Writing a PMD drops its pending reset.
  *
@@ -421,6 +439,8 @@
 /* pfm_start() flags */
 #define PFM_STARTFL_SET		0x01	/* the third argument names the set to start from */
 #define PFM_STARTFL_RESTART	0x02	/* resume after an overflow notification */
+#define PFM_STARTFL_DRAIN	0x04	/* with RESTART: the third argument is the samples
+					 * read from a shared buffer (perfmon_dfl_smpl.h) */
 
 /* pfarg_setdesc.set_flags */
 #define PFM_SETFL_OVFL_SWITCH	0x01	/* switch after reg_ovfl_switch_cnt overflows */

@@ -40,6 +40,20 @@
  * and resumes.  A PMD with both PFM_PMDFL_SMPL and PFM_PMDFL_OVFL_NOTIFY notifies
  * after every sample; every restart empties the buffer.  A sample that does not fit
  * (possible only when the buffer was not emptied) is counted in hdr_overflows.
+ * Each entry's size gives the offset of the next from it.
+ *
+ * Shared buffer (PFM_FL_INHERIT, perfmon.h INHERITANCE): the opened thread and
+ * its inheritors write entries (each with its own pid, tgid and PMD values), and
+ * nobody is masked when it fills: a sample that does not fit is dropped and
+ * hdr_overflows counts every one (the samples made are hdr_count plus
+ * hdr_overflows, plus what earlier drains took).  The first fill after a drain
+ * queues one PFM_MSG_OVFL on the context.  Writers go on while the reader
+ * reads, so a restart does not empty the buffer: the reader reads hdr_count
+ * (then a barrier), takes those entries and hands them back with
+ *   pfm_start(fd, PFM_STARTFL_RESTART | PFM_STARTFL_DRAIN, n)
+ * which removes the first n entries and moves the later ones up to offset 128
+ * (hdr_count and hdr_cur_offs lowered; EINVAL with n above hdr_count).  Read no
+ * entry during the call, and none of a previous reading after it.
  */
 #ifndef _UAPI_PERFMON_PERFMON_DFL_SMPL_H
 #define _UAPI_PERFMON_PERFMON_DFL_SMPL_H
@@ -59,7 +73,7 @@ struct pfm_dfl_smpl_arg {
 struct pfm_dfl_smpl_hdr {
 	__u64 hdr_count;		/* valid entries */
 	__u64 hdr_cur_offs;		/* offset of the next entry from the buffer start */
-	__u64 hdr_overflows;		/* times the buffer became full */
+	__u64 hdr_overflows;		/* samples dropped: they did not fit */
 	__u64 hdr_buf_size;		/* bytes in the buffer, header included */
 	__u64 hdr_min_buf_space;	/* room an entry needs at most */
 	__u32 hdr_version;		/* PFM_DFL_SMPL_VERSION */
@@ -70,7 +84,8 @@ struct pfm_dfl_smpl_hdr {
 struct pfm_dfl_smpl_entry {
 	__u32 pid;			/* thread id */
 	__u16 ovfl_pmd;			/* PMD that overflowed */
-	__u16 reserved;
+	__u16 size;			/* bytes of the entry and its values: the
+					 * next one's offset from this one */
 	__u64 last_reset_val;		/* value the PMD was last reset to, 0 before
 					 * its first reset: minus the sampling period
 					 */

@@ -125,6 +125,7 @@ static void pfm_inh_family_end(struct pfm_context *ctx)
 	pfm_inh_opened_drop(fam);
 	list_for_each_entry_safe(th, tmp, &fam->members, entry)
 		pfm_inh_fold(fam, th);
+	pfm_inh_smpl_end(fam);
 	pfm_inh_family_put(fam);
 }
 
@@ -132,12 +133,13 @@ static void pfm_inh_family_end(struct pfm_context *ctx)
 
 /*
  * A family needs threads: not a CPU session.  No inheritor can hold its thread
- * (nobody may restart it) nor fill a sampling buffer that has no reader, so those
- * flags are refused rather than honoured for the opened thread alone.
+ * (nobody may restart it), so blocking is refused rather than honoured for the
+ * opened thread alone.  A sampling buffer is shared (smpl.c); the core refuses
+ * the formats that cannot be.
  */
 static int pfm_inh_check(u32 flags)
 {
-	if (flags & (PFM_FL_SYSTEM_WIDE | PFM_FL_NOTIFY_BLOCK | PFM_FL_SMPL_FMT))
+	if (flags & (PFM_FL_SYSTEM_WIDE | PFM_FL_NOTIFY_BLOCK))
 		return -EINVAL;
 	return 0;
 }
@@ -158,6 +160,7 @@ static int pfm_inh_loaded(struct pfm_context *ctx)
 	}
 	refcount_set(&fam->ref, 1);
 	INIT_LIST_HEAD(&fam->members);
+	pfm_inh_smpl_init(fam);
 	pfm_context_get(ctx);
 	fam->ctx = ctx;
 	th->fam = fam;

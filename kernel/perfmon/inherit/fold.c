@@ -9,6 +9,8 @@
  * a parent that has waited for its child reads the child's counts in the sum.
  * The family's end folds the inheritors that are left in the same way.
  *
+ * A sampling PMD is left out (smpl.c says why).
+ *
  * The sets' live times are folded and read the same way (the setinfo op): an
  * inherit context's durations are its family's, as perf_events adds a child
  * event's enabled and running times into its parent's.
@@ -99,12 +101,14 @@ static int pfm_inh_sum_read(struct pfm_context *ctx, struct pfm_inh_sum *sum)
 		return -ENOMEM;
 	pfm_for_each_set(ctx, set) {
 		for_each_set_bit(i, set->used_pmds, PFM_MAX_PMDS) {
+			if (pfm_inh_samples(ctx, set->id, i))
+				continue;
 			sum->pmds[sum->n].reg_num = i;
 			sum->pmds[sum->n].reg_set = set->id;
 			sum->n++;
 		}
 	}
-	return pfm_read_pmds(ctx, sum->pmds, sum->n);
+	return sum->n ? pfm_read_pmds(ctx, sum->pmds, sum->n) : 0;
 }
 
 /*
@@ -124,6 +128,8 @@ static int pfm_inh_fold_each(struct pfm_context *opened, struct pfm_context *ctx
 
 	pfm_for_each_set(ctx, set) {
 		for_each_set_bit(i, set->used_pmds, PFM_MAX_PMDS) {
+			if (pfm_inh_samples(ctx, set->id, i))
+				continue;
 			memset(&one, 0, sizeof(one));
 			one.reg_num = i;
 			one.reg_set = set->id;
@@ -161,6 +167,8 @@ void pfm_inh_fold(struct pfm_inh_family *fam, struct pfm_inh_thread *th)
 	/* stopped first: what the sum holds is all it will count */
 	if (pfm_ctx_is_loaded(ctx))
 		pfm_unload(ctx, 0);
+	/* no sample after this one: the buffer may go with the family */
+	pfm_ctx_set_sink(ctx, NULL, NULL);
 	ret = pfm_inh_sum_read(ctx, &sum) ?: pfm_inh_times_read(ctx, &sum);
 	if (ret == -ENOMEM) {
 		kfree(sum.pmds);
@@ -196,14 +204,16 @@ static void pfm_inh_read_live(struct pfm_context *ctx, struct pfm_pmd_read *rd,
 			tmp[k].h = rd[k].h;
 		if (!pfm_read_pmd_vec(ctx, tmp, n)) {
 			for (k = 0; k < n; k++)
-				rd[k].value += tmp[k].value;
+				if (!pfm_inh_samples(ctx, rd[k].h.set_id, rd[k].h.num))
+					rd[k].value += tmp[k].value;
 			return;
 		}
 	}
 	/* a set or PMD made after its fork fails the vector: the others one by one */
 	for (k = 0; k < n; k++) {
 		one.h = rd[k].h;
-		if (!pfm_read_pmd_vec(ctx, &one, 1))
+		if (!pfm_inh_samples(ctx, one.h.set_id, one.h.num) &&
+		    !pfm_read_pmd_vec(ctx, &one, 1))
 			rd[k].value += one.value;
 	}
 }

@@ -4,7 +4,7 @@
  * family queues a task_work item on the child, which runs before the child's
  * first user instruction: it creates the child's inheritor, a context with the
  * opened context's sets, PMCs and used PMDs (at 0, without flags or reset
- * values), attaches it to the child itself, starts it if the family is started,
+ * values, but for the sampling PMDs: smpl.c), attaches it to the child itself, starts it if the family is started,
  * and puts the child in the map so that its own children inherit in turn.
  *
  * The inheritors of a started family start in its sets in turn (the k-th made
@@ -84,6 +84,7 @@ static long pfm_inh_copy_set(struct pfm_event_set *set, struct pfm_context *to)
 	for_each_set_bit(i, set->used_pmds, PFM_MAX_PMDS) {
 		pmd[n].reg_num = i;
 		pmd[n].reg_set = set->id;
+		pfm_inh_smpl_pmd(set, i, &pmd[n]);
 		n++;
 	}
 	ret = npmd ? pfm_write_pmds(to, pmd, npmd) : 0;
@@ -127,6 +128,9 @@ static long pfm_inh_make(struct pfm_inh_family *fam, struct pfm_context *ctx)
 	long ret;
 
 	mutex_lock_nested(pfm_ctx_mutex(ctx), SINGLE_DEPTH_NESTING);
+	/* before its sampling PMDs are written: they need somewhere to sample to */
+	if (pfm_ctx_smpl(fam->ctx)->shared)
+		pfm_ctx_set_sink(ctx, &pfm_inh_sink, fam);
 	ret = pfm_inh_copy_sets(fam->ctx, ctx);
 	if (!ret)
 		ret = pfm_inh_copy_regs(fam->ctx, ctx);

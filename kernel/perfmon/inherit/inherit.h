@@ -9,7 +9,8 @@
  * the families and the map of their threads and serves the flag's ops (the core's
  * struct pfm_flag_ops); fork.c gives a new thread its inheritor before its first
  * user instruction; fold.c adds an inheritor's counts into the opened context when
- * its thread exits, or when the family ends.
+ * its thread exits, or when the family ends; smpl.c puts the inheritors' samples
+ * in the opened context's buffer.
  *
  * Locking: the opened context's mutex protects the family (members, dead,
  * started, made); an inheritor's mutex is taken under it (a nested lock of the same
@@ -20,6 +21,7 @@
 #define _PERFMON_INHERIT_H
 
 #include <linux/hashtable.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/refcount.h>
 #include <linux/task_work.h>
@@ -35,6 +37,8 @@ struct pfm_inh_family {
 	bool dead;			/* unloaded or closed: no more inheritors */
 	bool started;			/* inheritors start as they are made */
 	unsigned int made;		/* inheritors started as made: their first sets */
+	struct irq_work full_work;	/* tells the opened context its buffer filled */
+	union pfarg_msg full_msg;	/* what it tells (smpl.c) */
 };
 
 /* A thread of a family, in the map: the opened one's or an inheritor's. */
@@ -69,5 +73,12 @@ void pfm_inh_fold(struct pfm_inh_family *fam, struct pfm_inh_thread *th);
 void pfm_inh_exit(struct task_struct *task);
 void pfm_inh_read(struct pfm_context *opened, struct pfm_pmd_read *rd, unsigned int n);
 void pfm_inh_setinfo(struct pfm_context *opened, struct pfarg_setinfo *req, unsigned int n);
+
+/* smpl.c: the opened context's shared sampling buffer */
+extern const struct pfm_smpl_sink pfm_inh_sink;
+void pfm_inh_smpl_init(struct pfm_inh_family *fam);
+void pfm_inh_smpl_end(struct pfm_inh_family *fam);
+bool pfm_inh_samples(struct pfm_context *ctx, u16 set_id, unsigned int num);
+void pfm_inh_smpl_pmd(struct pfm_event_set *set, unsigned int i, struct pfarg_pmd *req);
 
 #endif /* _PERFMON_INHERIT_H */

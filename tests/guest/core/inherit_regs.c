@@ -135,20 +135,12 @@ START_TEST(test_sets_inherited)
 	const int n = 2;
 	const long k = 100000;
 	struct pfarg_setinfo si[2] = { { .set_id = 0 }, { .set_id = 1 } };
-	int fd = two_sets_self(100000), i, rs, rt;
+	int fd = two_sets_self(100000), rs, rt;
 	struct pfarg_pmd pd[2];
 	pid_t pid[2];
 
 	rs = pfm_start(fd, 0);
-	for (i = 0; i < n; i++) {
-		pid[i] = raw_fork();
-		if (!pid[i]) {
-			do_getppid(k);
-			raw_exit();
-		}
-	}
-	for (i = 0; i < n; i++)
-		raw_wait(pid[i]);
+	raw_children(pid, n, k);
 	rt = pfm_stop(fd, 0);
 	ck_assert_int_eq(rs, 0);
 	ck_assert_int_eq(rt, 0);

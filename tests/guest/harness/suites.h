@@ -19,6 +19,7 @@ Suite *pfm_attach_suite(void);		/* attach.c: contexts on other processes */
 Suite *pfm_attach_races_suite(void);	/* attach_races.c: a target's exit inside the attach */
 Suite *pfm_lifecycle_suite(void);	/* lifecycle.c: exit, fork, exec, close */
 Suite *pfm_inherit_suite(void);		/* inherit.c: PFM_FL_INHERIT, children and threads */
+void pfm_inherit_smpl_tests(TCase *tc);	/* inherit_smpl.c: its shared sampling buffer */
 Suite *pfm_inherit_regs_suite(void);	/* inherit_regs.c: inheritors' sets, PMC writes after a fork */
 Suite *pfm_access_suite(void);		/* access.c: who may do what, limits */
 Suite *pfm_cpu_suite(void);		/* cpu.c: system-wide sessions, hotplug */

@@ -97,6 +97,11 @@ long wait_sysfs_long(const char *path, long want);
 pid_t raw_fork(void);
 void raw_wait(pid_t pid);
 void raw_exit(void) __attribute__((noreturn));
+/*
+ * n children forked with raw_fork() (their ids in pid), each making k getppid()
+ * and exit_group(), all waited for: the parent's calls are n fork and n wait4.
+ */
+void raw_children(pid_t *pid, int n, long k);
 
 /* The tracefs id of the tracepoint syscalls:ev, or -1. */
 long tracefs_syscall_id(const char *ev);

@@ -462,6 +462,33 @@ ns=$(count samples)
 n=$(echo "$out" | sed -n '/by thread:/,/^$/p' | grep -c "% *tid ")
 in_range "$ns" 32 34 && [ "$n" -eq 2 ] || fail "2 threads: $ns samples in $n threads"
 
+# sampling through the kernel's inheritance, without ptrace: -P on -p of a process
+# that then makes 2 children and 2 threads (5000 getppid each, a 1 s sleep), none of
+# them traced; each of the 5 samples every 64 of its own calls into the shared
+# buffer, so the samples are the exact count (the hidden counter) over 64, less at
+# most one per thread, in 5 threads, none lost
+$W -w 1000 -s 5000 -l 1000 -f 2 -T 2 &
+pid=$!
+waiting $pid
+/bin/pfmon -P 64 -e syscalls -o /tmp/pfmon-ps -p $pid &
+mon=$!
+seen=$(watch_tracers $mon $pid)
+wait $mon || fail "pfmon -P -p exited with $?"
+out=$(cat /tmp/pfmon-ps)
+sys=$(count syscalls)
+ns=$(count samples)
+n=$(echo "$out" | sed -n '/by thread:/,/^$/p' | grep -c "% *tid ")
+echo "pfmon-check: -P 64 -p, 2 children and 2 threads: $ns samples of $sys calls in $n threads; seen: $seen"
+in_range "$sys" 25000 25100 && in_range "$ns" $((sys / 64 - 4)) $((sys / 64)) && [ "$n" -eq 5 ] ||
+	fail "pfmon -P -p: $ns samples of $sys calls in $n threads"
+echo "$out" | grep -q "samples lost" && fail "pfmon -P -p: samples lost"
+set -- $seen
+[ "$2" = 1 ] && [ $# -eq 2 ] || fail "pfmon -P -p: a child seen, the tracers: $seen"
+# a command's child under -F is not traced either
+/bin/pfmon -F 1000 -e syscalls -- /bin/sh -c 'grep TracerPid /proc/self/status > /tmp/tracer' \
+	> /dev/null || fail "pfmon -F on sh exited with $?"
+grep -q "^TracerPid:[[:space:]]*0$" /tmp/tracer || fail "pfmon -F: traced ($(cat /tmp/tracer))"
+
 # -F: about HZ samples a second of the thread's time, the period adapted every 10 ms
 # from the rate (a fixed start of 1000 calls would give some 300 a second here); the
 # count exact all the same (a hidden counter): 200000 getppid
