@@ -38,7 +38,8 @@ struct pfm_inh_family {
 	bool started;			/* inheritors start as they are made */
 	unsigned int made;		/* inheritors started as made: their first sets */
 	struct irq_work full_work;	/* tells the opened context its buffer filled */
-	union pfarg_msg full_msg;	/* what it tells (smpl.c) */
+	union pfarg_msg full_msg;	/* what it tells (smpl.c), under full_lock */
+	raw_spinlock_t full_lock;
 };
 
 /* A thread of a family, in the map: the opened one's or an inheritor's. */

@@ -21,12 +21,16 @@ static void pfm_inh_sink_record(void *data, struct pfm_context *ctx,
 				struct pfm_event_set *set, unsigned int pmd)
 {
 	struct pfm_inh_family *fam = data;
-	struct pfarg_ovfl_msg *m = &fam->full_msg.pfm_ovfl_msg;
+	union pfarg_msg msg = {};
+	struct pfarg_ovfl_msg *m = &msg.pfm_ovfl_msg;
+	unsigned long flags;
 
 	if (!pfm_smpl_append(fam->ctx, ctx, set, pmd))
 		return;
-	/* the first fill since the reader's drain: one writer gets here */
-	memset(&fam->full_msg, 0, sizeof(fam->full_msg));
+	/*
+	 * The first fill since the reader's drain: one writer gets here, but the
+	 * last fill's irq_work may still be copying its message on another CPU.
+	 */
 	m->msg_type = PFM_MSG_OVFL;
 	m->msg_ovfl_pid = task_tgid_vnr(current);
 	m->msg_ovfl_tid = task_pid_vnr(current);
@@ -34,6 +38,9 @@ static void pfm_inh_sink_record(void *data, struct pfm_context *ctx,
 	m->msg_ovfl_cpu = smp_processor_id();
 	m->msg_ovfl_ip = pfm_user_ip();
 	m->msg_ovfl_pmds[pmd / 64] = 1ULL << (pmd % 64);
+	raw_spin_lock_irqsave(&fam->full_lock, flags);
+	fam->full_msg = msg;
+	raw_spin_unlock_irqrestore(&fam->full_lock, flags);
 	irq_work_queue(&fam->full_work);
 }
 
@@ -44,13 +51,19 @@ const struct pfm_smpl_sink pfm_inh_sink = {
 static void pfm_inh_full_fn(struct irq_work *work)
 {
 	struct pfm_inh_family *fam = container_of(work, struct pfm_inh_family, full_work);
+	union pfarg_msg msg;
+	unsigned long flags;
 
-	pfm_msg_post(fam->ctx, &fam->full_msg);
+	raw_spin_lock_irqsave(&fam->full_lock, flags);
+	msg = fam->full_msg;
+	raw_spin_unlock_irqrestore(&fam->full_lock, flags);
+	pfm_msg_post(fam->ctx, &msg);
 }
 
 void pfm_inh_smpl_init(struct pfm_inh_family *fam)
 {
 	init_irq_work(&fam->full_work, pfm_inh_full_fn);
+	raw_spin_lock_init(&fam->full_lock);
 }
 
 /* Every inheritor folded, its sink cleared: no message is to come. */
