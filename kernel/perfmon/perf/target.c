@@ -167,7 +167,7 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int
 		ret = -ENOMEM;
 		goto err_free;
 	}
-	ctx = pfm_context_alloc(task ? 0 : PFM_FL_SYSTEM_WIDE);
+	ctx = pfm_context_alloc_unread(task ? 0 : PFM_FL_SYSTEM_WIDE);
 	if (IS_ERR(ctx)) {
 		ret = PTR_ERR(ctx);
 		goto err_free;
