@@ -67,14 +67,6 @@ struct pfm_perf_target {
 	 * nr_sets first reaches it (sched.c), each kept until the target goes
 	 */
 	struct pfm_perf_set *sets[PFM_PERF_MAX_SETS];
-	/*
-	 * Rows of what each counter is wanted for and reads (event.c), ctx->mutex:
-	 * kept here rather than on the stack, where they would take over 600 bytes.
-	 */
-	struct {
-		unsigned int counting[PFM_PERF_NUM_COUNTERS];
-		u64 pmd[PFM_PERF_NUM_COUNTERS];
-	} scratch;
 	unsigned int nr_sets;		/* in the context, 1 until a group does not fit */
 	atomic_t nr_inherit;		/* events with attr.inherit */
 	struct list_head gated;		/* cgroup events (cgroup.c): ctx->mutex and ctx->lock */
@@ -220,6 +212,8 @@ void pfm_perf_gate_snap(struct pfm_context *ctx, struct pfm_op_clock *op);
 /* target.c */
 int pfm_perf_row_cache_init(void);
 void pfm_perf_row_cache_exit(void);
+int pfm_perf_target_cache_init(void);
+void pfm_perf_target_cache_exit(void);
 struct pfm_perf_set *pfm_perf_set_row_alloc(void);
 struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task, int cpu);
 void pfm_perf_target_put(struct pfm_perf_target *t);
