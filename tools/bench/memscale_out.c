@@ -37,9 +37,10 @@ static const struct {
 	{ "pfm_context_make", "a perfmon context (424 bytes) and, for one a file descriptor "
 	  "reads, its message queue (8 messages, 512 bytes); the perf layer's and the "
 	  "inheritors' have no queue" },
-	{ "pfm_perf_target_get", "the perf layer's target (struct pfm_perf_target, 312 bytes) "
-	  "and its first set's row of counters (1352 bytes: 56 counters the layer numbers, "
-	  "24 bytes each)" },
+	{ "pfm_perf_target_get", "the perf layer's target (struct pfm_perf_target, 304 bytes) "
+	  "and its first set's row of counters (912 bytes: 56 counters the layer numbers, "
+	  "16 bytes each; a sampling counter's wrapped periods in 448 more, made with the "
+	  "set's first)" },
 	{ "pfm_perf_event_alloc", "the perf layer's struct pfm_perf_event of each event, "
 	  "beside its target's perfmon context and set" },
 };

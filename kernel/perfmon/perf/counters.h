@@ -48,12 +48,11 @@ struct perf_event_attr;
 
 /*
  * A counter of a target, shared by the events that count the same: 56 of them
- * in every set's row of every monitored thread, so kept to 24 bytes.
+ * in every set's row of every monitored thread, so kept to 16 bytes (what a
+ * sampling counter's resets took off is beside the row, struct pfm_perf_set).
  */
 struct pfm_perf_counter {
 	u64 pmc;			/* PMC value without the on switch */
-	u64 wrapped;			/* sampling: periods the resets took off the
-					 * PMD (ctx->lock), added back when read */
 	u16 users;			/* events on it, PFM_PERF_USERS_MAX at most */
 	u16 counting;			/* of those, counting now: on while any */
 	bool smpl;			/* a sampling event's own: never shared */

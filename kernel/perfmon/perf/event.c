@@ -123,7 +123,7 @@ static bool pfm_perf_wants(const struct pfm_perf_event *ev)
 static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u64 mask, u64 *pmd,
 				  struct pfm_op_clock *clock)
 {
-	struct pfm_perf_counter *counters = t->sets[set]->counters;
+	struct pfm_perf_set *row = t->sets[set];
 	struct pfm_pmd_read rd[PFM_PERF_READ_CHUNK];
 	u8 idx[PFM_PERF_READ_CHUNK];
 	unsigned long bits = mask;
@@ -148,7 +148,7 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u64 mask, 
 			return ret;
 		/* a sampling counter's resets took its periods off: added back */
 		for (i = 0; i < n; i++) {
-			pmd[k++] = rd[i].value + READ_ONCE(counters[idx[i]].wrapped);
+			pmd[k++] = rd[i].value + pfm_perf_wrapped(row, idx[i]);
 			__clear_bit(idx[i], &bits);
 		}
 	}

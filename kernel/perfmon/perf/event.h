@@ -51,15 +51,21 @@ struct pfm_perf_mmap_queue {
 /* One event set's row of counters. */
 struct pfm_perf_set {
 	struct pfm_perf_counter counters[PFM_PERF_NUM_COUNTERS];
+	/*
+	 * wrapped[i]: the periods the resets took off sampling counter i's PMD
+	 * (ctx->lock), added back when read; made with the set's first sampling
+	 * counter (sample.c, ctx->mutex), else NULL, and kept with the row
+	 */
+	u64 *wrapped;
 	unsigned int users;		/* events in it */
 	bool exclusive;			/* an exclusive group's own */
 };
 
 struct pfm_perf_target {
 	refcount_t ref;			/* events + in-flight users */
+	int cpu;			/* a CPU target's CPU, else -1 */
 	struct list_head node;		/* in the list of targets */
 	struct task_struct *task;	/* held; NULL for a CPU target */
-	int cpu;			/* a CPU target's CPU, else -1 */
 	struct pfm_context *ctx;	/* attached to task and started while it lives */
 	struct list_head events;	/* changed under ctx->mutex and ctx->lock */
 	/*
@@ -191,6 +197,14 @@ static inline bool pfm_perf_in_set(const struct pfm_perf_event *ev, unsigned int
 static inline bool pfm_perf_open_in(const struct pfm_perf_event *ev, unsigned int s)
 {
 	return ev->open_sets & BIT(s);
+}
+
+/* What row's counter i has had taken off by its resets (pfm_perf_set.wrapped). */
+static inline u64 pfm_perf_wrapped(const struct pfm_perf_set *row, unsigned int i)
+{
+	const u64 *w = READ_ONCE(row->wrapped);
+
+	return w ? READ_ONCE(w[i]) : 0;
 }
 
 /* What reading an event gives: its count and time, its copies' included. */

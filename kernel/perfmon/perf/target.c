@@ -149,8 +149,10 @@ static void pfm_perf_target_free(struct pfm_perf_target *t)
 	unsigned int s;
 
 	for (s = 0; s < PFM_PERF_MAX_SETS; s++)
-		if (t->sets[s])
+		if (t->sets[s]) {
+			kfree(t->sets[s]->wrapped);
 			kmem_cache_free(pfm_perf_row_cache, t->sets[s]);
+		}
 	kfree(t->mq);
 	kmem_cache_free(pfm_perf_target_cache, t);
 }
