@@ -13,7 +13,7 @@
 #define PFM_FL_ALL	(PFM_FL_NOTIFY_BLOCK | PFM_FL_SYSTEM_WIDE | PFM_FL_SMPL_FMT | \
 			 PFM_FL_OVFL_NO_MSG | PFM_FL_CLOEXEC | PFM_FL_PMU_TYPE_MASK)
 
-/* a context is some 900 bytes, which kmalloc would round up to 1024 */
+/* a context is some 430 bytes, which kmalloc would round up to 512 */
 PFM_DEFINE_CACHE(pfm_ctx_cache, pfm_context)
 
 int pfm_check_create_flags(u32 flags)
@@ -33,8 +33,8 @@ int pfm_check_create_flags(u32 flags)
 	return pfm_pmu_type_of_flags(flags, &type);
 }
 
-/* A new context, charged to the calling user, or an ERR_PTR. */
-struct pfm_context *pfm_context_alloc(u32 flags)
+/* A new context, charged to the calling user, or an ERR_PTR; msgs: its message queue. */
+static struct pfm_context *pfm_context_make(u32 flags, bool msgs)
 {
 	struct pfm_context *ctx;
 	struct pfm_event_set *set0;
@@ -46,6 +46,11 @@ struct pfm_context *pfm_context_alloc(u32 flags)
 	ctx = kmem_cache_zalloc(pfm_ctx_cache, GFP_KERNEL);
 	if (!ctx)
 		goto err_module;
+	if (msgs) {
+		ctx->msgq = kmalloc_array(PFM_MSGS_COUNT, sizeof(*ctx->msgq), GFP_KERNEL);
+		if (!ctx->msgq)
+			goto err_ctx;
+	}
 	set0 = pfm_set_alloc(0, flags & PFM_FL_SYSTEM_WIDE);
 	if (!set0)
 		goto err_ctx;
@@ -74,10 +79,26 @@ struct pfm_context *pfm_context_alloc(u32 flags)
 err_set:
 	pfm_set_free(set0);
 err_ctx:
+	kfree(ctx->msgq);
 	kmem_cache_free(pfm_ctx_cache, ctx);
 err_module:
 	module_put(THIS_MODULE);
 	return ERR_PTR(ret);
+}
+
+/* A context for a file descriptor of pfm_create_context(2): read() takes its messages. */
+struct pfm_context *pfm_context_alloc(u32 flags)
+{
+	return pfm_context_make(flags, true);
+}
+
+/*
+ * A context that no file descriptor will read (a layer's own, layer.h): without
+ * the message queue, which is half of what it would otherwise take.
+ */
+struct pfm_context *pfm_context_alloc_unread(u32 flags)
+{
+	return pfm_context_make(flags, false);
 }
 
 /* The last reference can go from atomic context (the exit hook): only memory is freed. */
@@ -92,6 +113,7 @@ void pfm_context_put(struct pfm_context *ctx)
 		pfm_upage_free(ctx->upage);
 	pfm_res_ctx_uncharge(ctx);
 	mutex_destroy(&ctx->mutex);
+	kfree(ctx->msgq);
 	kmem_cache_free(pfm_ctx_cache, ctx);
 	module_put(THIS_MODULE);
 }

@@ -65,13 +65,17 @@ struct pfm_context {
 
 	bool masked;			/* stopped by a notifying overflow until restart */
 	bool restart_switch;		/* that overflow also completed a set switch */
+	u8 msgq_head;			/* the message queue's (below), ctx->lock */
+	u8 msgq_count;
 	struct irq_work wake_work;	/* wakes readers up from any context (msg.c) */
 	wait_queue_head_t restart_wait;	/* PFM_FL_NOTIFY_BLOCK: the held thread */
 	struct fasync_struct *fasync;	/* SIGIO owners */
 	wait_queue_head_t msgq_wait;
-	union pfarg_msg msgq[PFM_MSGS_COUNT];
-	unsigned int msgq_head;
-	unsigned int msgq_count;
+	/*
+	 * PFM_MSGS_COUNT messages for read(), or NULL for a context no fd reads
+	 * (pfm_context_alloc_unread()): what would be queued there is dropped
+	 */
+	union pfarg_msg *msgq;
 };
 
 static inline bool pfm_ctx_system_wide(const struct pfm_context *ctx)
@@ -88,6 +92,7 @@ int pfm_ctx_cache_init(void);
 void pfm_ctx_cache_exit(void);
 int pfm_check_create_flags(u32 flags);
 struct pfm_context *pfm_context_alloc(u32 flags);
+struct pfm_context *pfm_context_alloc_unread(u32 flags);
 void pfm_context_put(struct pfm_context *ctx);
 
 /* The caller already holds a reference (or a lock that keeps one alive). */

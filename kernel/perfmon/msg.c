@@ -42,12 +42,12 @@ static void pfm_wake_readers(struct pfm_context *ctx)
 }
 
 /*
- * Queues msg; false when the queue is full.  Called with ctx->lock held: the caller
+ * Queues msg; false when the queue is full or the context has none.  Called with ctx->lock held: the caller
  * wakes readers up once it has dropped the lock (see internal.h on locking).
  */
 static bool pfm_msg_queue_locked(struct pfm_context *ctx, const union pfarg_msg *msg)
 {
-	if (ctx->msgq_count == PFM_MSGS_COUNT)
+	if (!ctx->msgq || ctx->msgq_count == PFM_MSGS_COUNT)
 		return false;
 	ctx->msgq[(ctx->msgq_head + ctx->msgq_count) % PFM_MSGS_COUNT] = *msg;
 	ctx->msgq_count++;
@@ -143,7 +143,7 @@ void pfm_msg_unpop(struct pfm_context *ctx, const union pfarg_msg *msg)
 	bool back = false;
 
 	raw_spin_lock_irqsave(&ctx->lock, flags);
-	if (ctx->msgq_count < PFM_MSGS_COUNT) {
+	if (ctx->msgq && ctx->msgq_count < PFM_MSGS_COUNT) {
 		ctx->msgq_head = (ctx->msgq_head + PFM_MSGS_COUNT - 1) % PFM_MSGS_COUNT;
 		ctx->msgq[ctx->msgq_head] = *msg;
 		ctx->msgq_count++;

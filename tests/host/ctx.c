@@ -116,15 +116,18 @@ START_TEST(test_refcount_frees)
 }
 END_TEST
 
-/* Fail each allocation in turn: each fails cleanly, until none is left to fail. */
-START_TEST(test_alloc_failure_each_point)
+/*
+ * Fails each allocation of alloc(0) in turn: each fails cleanly, until none is
+ * left to fail.  The context made then goes back; the number of its allocations.
+ */
+static unsigned long fail_each_point(struct pfm_context *(*alloc)(u32 flags))
 {
 	struct pfm_context *ctx;
 	unsigned long n;
 
 	for (n = 1; n < 100; n++) {
 		shim_alloc_fail_nth(n);
-		ctx = pfm_context_alloc(0);
+		ctx = alloc(0);
 		shim_alloc_fail_nth(0);
 		if (ctx && !IS_ERR(ctx))
 			break;
@@ -133,9 +136,43 @@ START_TEST(test_alloc_failure_each_point)
 		ck_assert_int_eq(shim_this_module.refs, 0);
 		ck_assert_int_eq(pfm_host_env.charged, 0);
 	}
-	ck_assert_uint_ge(n, 2);	/* at least one allocation was failed */
-	ck_assert_uint_eq(shim_alloc_failed, n - 1);
 	pfm_context_put(ctx);
+	return n - 1;
+}
+
+START_TEST(test_alloc_failure_each_point)
+{
+	unsigned long n = fail_each_point(pfm_context_alloc);
+
+	ck_assert_uint_ge(n, 1);	/* at least one allocation was failed */
+	ck_assert_uint_eq(shim_alloc_failed, n);
+}
+END_TEST
+
+/*
+ * A context no fd reads has no message queue, one allocation less; a message
+ * queued there is dropped (msg.c).  Each of its allocations fails cleanly too.
+ */
+START_TEST(test_alloc_unread)
+{
+	struct pfm_context *ctx, *unread;
+	unsigned long calls, native;
+
+	calls = shim_alloc_calls;
+	ctx = ck_ctx_new(0);
+	native = shim_alloc_calls - calls;
+	ck_assert_ptr_nonnull(ctx->msgq);
+	calls = shim_alloc_calls;
+	unread = pfm_context_alloc_unread(0);
+	ck_assert(unread && !IS_ERR(unread));
+	ck_assert_uint_eq(shim_alloc_calls - calls, native - 1);
+	ck_assert_ptr_null(unread->msgq);
+	ck_assert_uint_eq(unread->msgq_count, 0);
+	pfm_context_put(unread);
+	pfm_context_put(ctx);
+	ck_assert_int_eq(shim_alloc_live, 0);
+	ck_assert_uint_eq(fail_each_point(pfm_context_alloc_unread), native - 1);
+	ck_assert_uint_eq(fail_each_point(pfm_context_alloc), native);
 }
 END_TEST
 
@@ -216,6 +253,7 @@ Suite *pfm_ctx_suite(void)
 	tcase_add_test(tc, test_alloc_set0_only);
 	tcase_add_test(tc, test_refcount_frees);
 	tcase_add_test(tc, test_alloc_failure_each_point);
+	tcase_add_test(tc, test_alloc_unread);
 	tcase_add_test(tc, test_alloc_module_gone);
 	tcase_add_test(tc, test_alloc_charge_fails);
 	tcase_add_test(tc, test_find_set_ordered);

@@ -34,9 +34,13 @@ static const struct {
 	  "ABI numbers (used, overflowed, pending, to restart, raw)" },
 	{ "pfm_sets_room", "an event set's register arrays, as long as the registers its writes "
 	  "named reach (kernel/perfmon/set_room.c)" },
-	{ "pfm_perf_target_get", "the perf layer's target (struct pfm_perf_target with its "
-	  "scratch rows, 1 KB) and its first set's row of counters (2 KB, one a counter the "
-	  "layer numbers, 56)" },
+	{ "pfm_context_make", "a perfmon context (424 bytes) and, for one a file descriptor "
+	  "reads, its message queue (8 messages, 512 bytes); the perf layer's and the "
+	  "inheritors' have no queue" },
+	{ "pfm_perf_target_get", "the perf layer's target (struct pfm_perf_target, 304 bytes) "
+	  "and its first set's row of counters (912 bytes: 56 counters the layer numbers, "
+	  "16 bytes each; a sampling counter's wrapped periods in 448 more, made with the "
+	  "set's first)" },
 	{ "pfm_perf_event_alloc", "the perf layer's struct pfm_perf_event of each event, "
 	  "beside its target's perfmon context and set" },
 };

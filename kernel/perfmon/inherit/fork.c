@@ -162,7 +162,7 @@ static void pfm_inh_fork_work(struct callback_head *head)
 	if (fam->dead || (current->flags & PF_EXITING))
 		goto out;
 	th = kzalloc(sizeof(*th), GFP_KERNEL);
-	ctx = th ? pfm_context_alloc(0) : ERR_PTR(-ENOMEM);
+	ctx = th ? pfm_context_alloc_unread(0) : ERR_PTR(-ENOMEM);
 	if (IS_ERR(ctx))
 		goto err_th;
 	if (pfm_inh_make(fam, ctx))

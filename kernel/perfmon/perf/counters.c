@@ -102,7 +102,8 @@ int pfm_perf_place(const struct pfm_perf_counter *counters, const struct pfm_per
 	for_each_set_bit(i, &mask, PFM_PERF_NUM_COUNTERS) {
 		v = pfm_perf_is_fixed(i) ? enc->fixed_pmc : enc->pmc;
 		if (counters[i].users) {
-			if (!enc->own && !counters[i].smpl && counters[i].pmc == v) {
+			if (!enc->own && !counters[i].smpl && counters[i].pmc == v &&
+			    counters[i].users < PFM_PERF_USERS_MAX) {
 				*pmc = v;
 				return i;
 			}

@@ -46,15 +46,20 @@ struct perf_event_attr;
 /* The on switch of software counters and event selects alike. */
 #define PFM_PERF_PMC_EN		(1ULL << 22)
 
-/* A counter of a target, shared by the events that count the same. */
+/*
+ * A counter of a target, shared by the events that count the same: 56 of them
+ * in every set's row of every monitored thread, so kept to 16 bytes (what a
+ * sampling counter's resets took off is beside the row, struct pfm_perf_set).
+ */
 struct pfm_perf_counter {
 	u64 pmc;			/* PMC value without the on switch */
-	unsigned int users;		/* events on it */
-	unsigned int counting;		/* of those, counting now: on while any */
+	u16 users;			/* events on it, PFM_PERF_USERS_MAX at most */
+	u16 counting;			/* of those, counting now: on while any */
 	bool smpl;			/* a sampling event's own: never shared */
-	u64 wrapped;			/* sampling: periods the resets took off the
-					 * PMD (ctx->lock), added back when read */
 };
+
+/* Events on one counter at most: one that has them is not shared further. */
+#define PFM_PERF_USERS_MAX	0xffff
 
 /*
  * What an event may count on: counters (bits of the numbering above) where the

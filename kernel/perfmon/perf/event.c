@@ -115,18 +115,19 @@ static bool pfm_perf_wants(const struct pfm_perf_event *ev)
 #define PFM_PERF_READ_CHUNK	8
 
 /*
- * Reads the PMDs of set's counters in mask, into pmd[counter]: the core's lean
- * read vector, on the stack, so that a read() of an event allocates nothing.
- * clock, if any and not yet taken, is taken with the first read.
+ * Reads the PMDs of set's counters in mask, in counter order, into pmd[] (one
+ * value per counter in mask): the core's lean read vector, on the stack, so
+ * that a read() of an event allocates nothing.  clock, if any and not yet
+ * taken, is taken with the first read.
  */
 static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u64 mask, u64 *pmd,
 				  struct pfm_op_clock *clock)
 {
-	struct pfm_perf_counter *counters = t->sets[set]->counters;
+	struct pfm_perf_set *row = t->sets[set];
 	struct pfm_pmd_read rd[PFM_PERF_READ_CHUNK];
 	u8 idx[PFM_PERF_READ_CHUNK];
 	unsigned long bits = mask;
-	unsigned int i, n;
+	unsigned int i, n, k = 0;
 	long ret;
 
 	while (bits) {
@@ -147,11 +148,17 @@ static int pfm_perf_read_counters(struct pfm_perf_target *t, u16 set, u64 mask, 
 			return ret;
 		/* a sampling counter's resets took its periods off: added back */
 		for (i = 0; i < n; i++) {
-			pmd[idx[i]] = rd[i].value + READ_ONCE(counters[idx[i]].wrapped);
+			pmd[k++] = rd[i].value + pfm_perf_wrapped(row, idx[i]);
 			__clear_bit(idx[i], &bits);
 		}
 	}
 	return 0;
+}
+
+/* The value pfm_perf_read_counters() read of counter c in mask. */
+static u64 pfm_perf_read_of(const u64 *pmd, u64 mask, unsigned int c)
+{
+	return pmd[hweight64(mask & (PFM_PERF_COUNTER(c) - 1))];
 }
 
 /* Whether ev's count interval in set s is to open or close. */
@@ -177,15 +184,22 @@ static void pfm_perf_wanted(struct pfm_perf_target *t, u16 set, unsigned int *co
 	}
 }
 
-/* ev starts or stops counting in set s: its count interval there opens or closes. */
-static void pfm_perf_toggle_count(struct pfm_perf_event *ev, unsigned int s, const u64 *pmd)
+/*
+ * ev starts or stops counting in set s: its count interval there opens or
+ * closes, at what was read of the counters in moved.
+ */
+static void pfm_perf_toggle_count(struct pfm_perf_event *ev, unsigned int s, u64 moved,
+				  const u64 *pmd)
 {
+	u64 v;
+
 	if (ev->counter < 0)
 		return;
+	v = pfm_perf_read_of(pmd, moved, ev->counter);
 	if (!pfm_perf_open_in(ev, s))
-		ev->base[s] = pmd[ev->counter];
+		ev->base[s] = v;
 	else
-		ev->acc += pmd[ev->counter] - ev->base[s];
+		ev->acc += v - ev->base[s];
 	ev->open_sets ^= BIT(s);
 }
 
@@ -218,6 +232,9 @@ static void pfm_perf_toggle_time(struct pfm_perf_event *ev, const struct pfm_per
 	}
 }
 
+/* Counters whose values a sync reads into its own frame; more take an allocation. */
+#define PFM_PERF_SYNC_STACK	8
+
 /*
  * pfm_perf_target_sync() for the counters of one set.  clock goes with the first
  * read, and also with the writes when events only start: a write, if any, takes
@@ -226,31 +243,38 @@ static void pfm_perf_toggle_time(struct pfm_perf_event *ev, const struct pfm_per
 static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set, struct pfm_op_clock *clock,
 			     bool only_starts)
 {
-	unsigned int *counting = t->scratch.counting;
-	u64 *pmd = t->scratch.pmd;
+	unsigned int counting[PFM_PERF_NUM_COUNTERS] = {};
+	u64 on_stack[PFM_PERF_SYNC_STACK], *pmd = on_stack;
 	struct pfm_perf_counter *counters = t->sets[set]->counters;
 	struct pfm_perf_event *ev;
 	u64 moved, changed = 0;
-	unsigned int i;
+	unsigned int i, nr;
 	int ret;
 
-	memset(&t->scratch, 0, sizeof(t->scratch));
-
 	pfm_perf_wanted(t, set, counting, &moved);
+	nr = hweight64(moved);
+	if (nr > PFM_PERF_SYNC_STACK) {
+		pmd = kmalloc_array(nr, sizeof(*pmd), GFP_KERNEL);
+		if (!pmd)
+			return -ENOMEM;
+	}
 	ret = pfm_perf_read_counters(t, set, moved, pmd, clock);
 	if (ret)
-		return ret;
+		goto out;
 	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++)
 		if (!!counting[i] != !!counters[i].counting)
 			changed |= PFM_PERF_COUNTER(i);
 	ret = pfm_perf_counters_write(t->ctx, set, counters, counting, changed,
 				      only_starts ? clock : NULL);
 	if (ret)
-		return ret;
+		goto out;
 	list_for_each_entry(ev, &t->events, entry)
 		if (pfm_perf_in_set(ev, set) && pfm_perf_moves_in(ev, set))
-			pfm_perf_toggle_count(ev, set, pmd);
-	return 0;
+			pfm_perf_toggle_count(ev, set, moved, pmd);
+out:
+	if (pmd != on_stack)
+		kfree(pmd);
+	return ret;
 }
 
 /* Whether every event that changes state starts counting (none stops). */
@@ -422,8 +446,8 @@ int pfm_perf_target_exec(struct pfm_perf_target *t)
 int pfm_perf_event_reset(struct pfm_perf_event *ev)
 {
 	struct pfm_perf_target *t = ev->target;
-	u64 *pmd = t->scratch.pmd;
 	unsigned int s;
+	u64 pmd;
 	int ret;
 
 	ev->acc = 0;
@@ -432,10 +456,10 @@ int pfm_perf_event_reset(struct pfm_perf_event *ev)
 	for (s = 0; s < t->nr_sets; s++) {
 		if (!pfm_perf_open_in(ev, s))
 			continue;
-		ret = pfm_perf_read_counters(t, s, PFM_PERF_COUNTER(ev->counter), pmd, NULL);
+		ret = pfm_perf_read_counters(t, s, PFM_PERF_COUNTER(ev->counter), &pmd, NULL);
 		if (ret)
 			return ret;
-		ev->base[s] = pmd[ev->counter];
+		ev->base[s] = pmd;
 	}
 	return 0;
 }
@@ -444,10 +468,10 @@ int pfm_perf_event_reset(struct pfm_perf_event *ev)
 int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 {
 	struct pfm_perf_target *t = ev->target;
-	u64 *pmd = t->scratch.pmd;
 	struct pfm_perf_clock clock;
 	struct pfm_op_clock op;
 	unsigned int s;
+	u64 pmd;
 	int ret;
 
 	v->count = ev->acc;
@@ -460,10 +484,10 @@ int pfm_perf_event_value(struct pfm_perf_event *ev, struct pfm_perf_value *v)
 	for (s = 0; ev->counter >= 0 && s < t->nr_sets; s++) {
 		if (!pfm_perf_open_in(ev, s))
 			continue;
-		ret = pfm_perf_read_counters(t, s, PFM_PERF_COUNTER(ev->counter), pmd, &op);
+		ret = pfm_perf_read_counters(t, s, PFM_PERF_COUNTER(ev->counter), &pmd, &op);
 		if (ret)
 			return ret;
-		v->count += pmd[ev->counter] - ev->base[s];
+		v->count += pmd - ev->base[s];
 	}
 	pfm_perf_clock_done(t, &clock, &op);
 	if (!ev->counting)

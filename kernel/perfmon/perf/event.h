@@ -51,15 +51,21 @@ struct pfm_perf_mmap_queue {
 /* One event set's row of counters. */
 struct pfm_perf_set {
 	struct pfm_perf_counter counters[PFM_PERF_NUM_COUNTERS];
+	/*
+	 * wrapped[i]: the periods the resets took off sampling counter i's PMD
+	 * (ctx->lock), added back when read; made with the set's first sampling
+	 * counter (sample.c, ctx->mutex), else NULL, and kept with the row
+	 */
+	u64 *wrapped;
 	unsigned int users;		/* events in it */
 	bool exclusive;			/* an exclusive group's own */
 };
 
 struct pfm_perf_target {
 	refcount_t ref;			/* events + in-flight users */
+	int cpu;			/* a CPU target's CPU, else -1 */
 	struct list_head node;		/* in the list of targets */
 	struct task_struct *task;	/* held; NULL for a CPU target */
-	int cpu;			/* a CPU target's CPU, else -1 */
 	struct pfm_context *ctx;	/* attached to task and started while it lives */
 	struct list_head events;	/* changed under ctx->mutex and ctx->lock */
 	/*
@@ -67,14 +73,6 @@ struct pfm_perf_target {
 	 * nr_sets first reaches it (sched.c), each kept until the target goes
 	 */
 	struct pfm_perf_set *sets[PFM_PERF_MAX_SETS];
-	/*
-	 * Rows of what each counter is wanted for and reads (event.c), ctx->mutex:
-	 * kept here rather than on the stack, where they would take over 600 bytes.
-	 */
-	struct {
-		unsigned int counting[PFM_PERF_NUM_COUNTERS];
-		u64 pmd[PFM_PERF_NUM_COUNTERS];
-	} scratch;
 	unsigned int nr_sets;		/* in the context, 1 until a group does not fit */
 	atomic_t nr_inherit;		/* events with attr.inherit */
 	struct list_head gated;		/* cgroup events (cgroup.c): ctx->mutex and ctx->lock */
@@ -201,6 +199,14 @@ static inline bool pfm_perf_open_in(const struct pfm_perf_event *ev, unsigned in
 	return ev->open_sets & BIT(s);
 }
 
+/* What row's counter i has had taken off by its resets (pfm_perf_set.wrapped). */
+static inline u64 pfm_perf_wrapped(const struct pfm_perf_set *row, unsigned int i)
+{
+	const u64 *w = READ_ONCE(row->wrapped);
+
+	return w ? READ_ONCE(w[i]) : 0;
+}
+
 /* What reading an event gives: its count and time, its copies' included. */
 struct pfm_perf_value {
 	u64 count;
@@ -220,6 +226,8 @@ void pfm_perf_gate_snap(struct pfm_context *ctx, struct pfm_op_clock *op);
 /* target.c */
 int pfm_perf_row_cache_init(void);
 void pfm_perf_row_cache_exit(void);
+int pfm_perf_target_cache_init(void);
+void pfm_perf_target_cache_exit(void);
 struct pfm_perf_set *pfm_perf_set_row_alloc(void);
 struct pfm_perf_target *pfm_perf_target_get(struct task_struct *task, int cpu);
 void pfm_perf_target_put(struct pfm_perf_target *t);

@@ -102,14 +102,14 @@ u64 pfm_perf_first_period(struct perf_event_attr *attr)
  * hardware counter's interrupt comes within its skid, never a period late.
  * Called with p->value at a period or more (pfm_perf_period_done_at()).
  */
-void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 period)
+void pfm_perf_overrun(u64 *wrapped, struct pfm_pmd *p, u64 period)
 {
 	u64 rem, skip;
 
 	div64_u64_rem(p->value, period, &rem);
 	skip = p->value - rem;
 	p->value -= skip;
-	c->wrapped += skip;
+	*wrapped += skip;
 }
 
 /*
@@ -183,7 +183,7 @@ bool __pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick, uns
  * overflow after the tick ends the throttle about a tick later.
  */
 void pfm_perf_period_backoff(struct pfm_perf_throttle *t, const struct pfm_perf_period *pp,
-			     unsigned int max, struct pfm_perf_counter *c, struct pfm_pmd *p)
+			     unsigned int max, u64 *wrapped, struct pfm_pmd *p)
 {
 	u64 b = t->backoff;
 
@@ -197,5 +197,5 @@ void pfm_perf_period_backoff(struct pfm_perf_throttle *t, const struct pfm_perf_
 	t->backoff = b;
 	p->short_reset = -b;
 	p->long_reset = -b;
-	c->wrapped += b;
+	*wrapped += b;
 }

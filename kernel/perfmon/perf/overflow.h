@@ -43,12 +43,12 @@ int pfm_perf_sample_bits_check(const struct perf_event_attr *attr);
 int pfm_perf_regs_extended_check(const struct perf_event_attr *attr);
 bool pfm_perf_every_event(const struct perf_event_attr *attr);
 u64 pfm_perf_first_period(struct perf_event_attr *attr);
-void pfm_perf_overrun(struct pfm_perf_counter *c, struct pfm_pmd *p, u64 period);
+void pfm_perf_overrun(u64 *wrapped, struct pfm_pmd *p, u64 period);
 void pfm_perf_adapt(struct pfm_perf_period *pp, u64 freq, u64 now, struct pfm_pmd *p);
 bool __pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned long tick, unsigned int max,
 			    struct pfm_perf_period *pp, struct pfm_pmd *p, u32 *record);
 void pfm_perf_period_backoff(struct pfm_perf_throttle *t, const struct pfm_perf_period *pp,
-			     unsigned int max, struct pfm_perf_counter *c, struct pfm_pmd *p);
+			     unsigned int max, u64 *wrapped, struct pfm_pmd *p);
 
 /*
  * The helpers every sample runs are inline: each one's call, and the
@@ -92,13 +92,13 @@ static inline bool pfm_perf_throttles(const struct perf_event_attr *attr)
  * PMD, and wrapped adds it back.
  */
 static inline void pfm_perf_period_done_at(struct pfm_perf_period *pp, u64 freq, u64 now,
-					   struct pfm_perf_counter *c, struct pfm_pmd *p)
+					   u64 *wrapped, struct pfm_pmd *p)
 {
 	if (unlikely(p->value >= pp->period))
-		pfm_perf_overrun(c, p, pp->period);
+		pfm_perf_overrun(wrapped, p, pp->period);
 	if (freq)
 		pfm_perf_adapt(pp, freq, now, p);
-	c->wrapped += pp->period;
+	*wrapped += pp->period;
 }
 
 /*

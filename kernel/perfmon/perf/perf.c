@@ -54,6 +54,9 @@ static int pfm_perf_init(void)
 	ret = pfm_perf_row_cache_init();
 	if (ret)
 		return ret;
+	ret = pfm_perf_target_cache_init();
+	if (ret)
+		goto err_row;
 	ret = pfm_perf_output_layer_init();
 	if (ret)
 		goto err_target;
@@ -99,6 +102,8 @@ err_sample:
 err_output:
 	pfm_perf_output_layer_exit();
 err_target:
+	pfm_perf_target_cache_exit();
+err_row:
 	pfm_perf_row_cache_exit();
 	return ret;
 }
@@ -115,6 +120,7 @@ static void pfm_perf_exit_layer(void)
 	pfm_perf_inherit_exit();
 	pfm_perf_sample_exit();
 	pfm_perf_output_layer_exit();
+	pfm_perf_target_cache_exit();
 	pfm_perf_row_cache_exit();
 }
 

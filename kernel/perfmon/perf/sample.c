@@ -10,7 +10,7 @@
  * has handed the overflow to the event here; the period's accounting is
  * overflow.c's.  The count the
  * event reports is the PMD's progress plus the periods the resets took off it
- * (counter->wrapped), so reading a sampling event gives what it counted, as perf
+ * (its row's wrapped[]), so reading a sampling event gives what it counted, as perf
  * does.
  *
  * PERF_RECORD_SAMPLE carries, in the kernel's order, IDENTIFIER, IP, TID, TIME,
@@ -217,7 +217,7 @@ static u64 pfm_perf_sample_count(struct pfm_perf_event *ev, struct pfm_context *
 		if (s->id >= t->nr_sets || !pfm_perf_open_in(ev, s->id))
 			continue;
 		count += pfm_pmd_value(ctx, s, pmd) +
-			 t->sets[s->id]->counters[ev->counter].wrapped - ev->base[s->id];
+			 pfm_perf_wrapped(t->sets[s->id], ev->counter) - ev->base[s->id];
 	}
 	return count;
 }
@@ -277,11 +277,11 @@ static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_c
 }
 
 /* The period that ran out is done at time now (overflow.c). */
-static void pfm_perf_period_done(struct pfm_perf_event *ev, struct pfm_perf_counter *c,
+static void pfm_perf_period_done(struct pfm_perf_event *ev, u64 *wrapped,
 				 struct pfm_pmd *p, u64 now)
 {
 	pfm_perf_period_done_at(&ev->per, ev->attr.freq ? ev->attr.sample_freq : 0,
-				now, c, p);
+				now, wrapped, p);
 }
 
 /*
@@ -289,7 +289,7 @@ static void pfm_perf_period_done(struct pfm_perf_event *ev, struct pfm_perf_coun
  * overflow costs no interrupt: it keeps its period, and its next occurrence
  * after the tick samples again, as 6.1's; a hardware counter backs off.
  */
-static bool pfm_perf_throttled(struct pfm_perf_event *ev, struct pfm_perf_counter *c,
+static bool pfm_perf_throttled(struct pfm_perf_event *ev, u64 *wrapped,
 			       struct pfm_pmd *p, u64 now)
 {
 	unsigned int max = DIV_ROUND_UP(READ_ONCE(pfm_perf_max_sample_rate), HZ);
@@ -304,9 +304,9 @@ static bool pfm_perf_throttled(struct pfm_perf_event *ev, struct pfm_perf_counte
 	if (!skip)
 		return false;
 	if (pfm_perf_swevent(&ev->attr))
-		pfm_perf_period_done(ev, c, p, now);
+		pfm_perf_period_done(ev, wrapped, p, now);
 	else
-		pfm_perf_period_backoff(&ev->thr, &ev->per, max, c, p);
+		pfm_perf_period_backoff(&ev->thr, &ev->per, max, wrapped, p);
 	return true;
 }
 
@@ -477,7 +477,7 @@ static __always_inline void pfm_perf_sample_after(struct pfm_perf_event *ev, int
 void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx,
 			      struct pfm_event_set *set, unsigned int pmd)
 {
-	struct pfm_perf_counter *c = &ev->target->sets[set->id]->counters[ev->counter];
+	u64 *wrapped = &ev->target->sets[set->id]->wrapped[ev->counter];
 	u64 *w = this_cpu_read(*pfm_perf_sample_bufs), st = ev->attr.sample_type;
 	const struct pfm_ovfl_where *at = pfm_overflow_where();
 	struct perf_event_header *h = (struct perf_event_header *)w;
@@ -493,10 +493,10 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	 */
 	if ((ev->cpu >= 0 && ev->cpu != smp_processor_id()) || READ_ONCE(ev->limit_hit) ||
 	    pfm_perf_sample_excluded(&ev->attr, at)) {
-		pfm_perf_period_done(ev, c, p, time);
+		pfm_perf_period_done(ev, wrapped, p, time);
 		return;
 	}
-	if (pfm_perf_throttled(ev, c, p, time))
+	if (pfm_perf_throttled(ev, wrapped, p, time))
 		return;
 	kill = pfm_perf_sample_async(ev);
 	ip = pfm_perf_sample_ip(at, !ev->attr.exclude_kernel, &misc);
@@ -530,7 +530,7 @@ void pfm_perf_sample_overflow(struct pfm_perf_event *ev, struct pfm_context *ctx
 	h->misc = misc;
 	h->size = n * sizeof(u64);
 	/* the sample's time: one reading of the clock per sample */
-	pfm_perf_period_done(ev, c, p, time);
+	pfm_perf_period_done(ev, wrapped, p, time);
 	pfm_perf_ring_write_irqs_off(ev, w);
 	pfm_perf_sample_after(ev, kill, misc, ip, time);
 }
@@ -554,14 +554,13 @@ static void pfm_perf_restart_period(struct pfm_context *ctx, void *arg)
 
 	/* a pinned event samples on its own counter in every set */
 	pfm_for_each_set(ctx, set) {
-		struct pfm_perf_counter *c;
 		struct pfm_pmd *p;
 
 		if (set->id >= PFM_PERF_MAX_SETS || !pfm_perf_in_set(ev, set->id))
 			continue;
-		c = &ev->target->sets[set->id]->counters[ev->counter];
 		p = pfm_set_pmd(set, pmd);
-		c->wrapped += pfm_pmd_value(ctx, set, pmd) + np->period;
+		ev->target->sets[set->id]->wrapped[ev->counter] +=
+			pfm_pmd_value(ctx, set, pmd) + np->period;
 		p->short_reset = -np->period;
 		p->long_reset = -np->period;
 		pfm_pmd_set_value(ctx, set, pmd, -np->period);
@@ -621,11 +620,20 @@ static int pfm_perf_smpl_pmd(struct pfm_perf_event *ev, unsigned int s, u32 flag
  */
 int pfm_perf_sample_setup(struct pfm_perf_event *ev, unsigned int s)
 {
-	struct pfm_perf_counter *c = &ev->target->sets[s]->counters[ev->counter];
+	struct pfm_perf_set *row = ev->target->sets[s];
+	struct pfm_perf_counter *c = &row->counters[ev->counter];
+	u64 *wrapped;
 	int ret;
 
+	if (!row->wrapped) {
+		wrapped = kcalloc(PFM_PERF_NUM_COUNTERS, sizeof(*wrapped), GFP_KERNEL);
+		if (!wrapped)
+			return -ENOMEM;
+		/* read without ctx->lock by a read of the set's counters */
+		WRITE_ONCE(row->wrapped, wrapped);
+	}
 	c->smpl = true;
-	c->wrapped = 0;
+	row->wrapped[ev->counter] = 0;
 	if (!ev->per.period) {
 		ev->per.period = pfm_perf_first_period(&ev->attr);
 		ev->per.stamp = local_clock();
@@ -643,10 +651,10 @@ int pfm_perf_sample_setup(struct pfm_perf_event *ev, unsigned int s)
 /* ev leaves its counter in set s: no more overflows reach it; ctx->mutex held. */
 void pfm_perf_sample_teardown(struct pfm_perf_event *ev, unsigned int s)
 {
-	struct pfm_perf_counter *c = &ev->target->sets[s]->counters[ev->counter];
+	struct pfm_perf_set *row = ev->target->sets[s];
 
 	pfm_perf_route(ev, s, false);
 	pfm_perf_smpl_pmd(ev, s, 0, 0);
-	c->smpl = false;
-	c->wrapped = 0;
+	row->counters[ev->counter].smpl = false;
+	row->wrapped[ev->counter] = 0;
 }

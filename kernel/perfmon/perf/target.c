@@ -135,6 +135,8 @@ static int pfm_perf_load_errno(int err, bool cpu)
 
 /* a set's row of counters is some 1800 bytes, which kmalloc would round up to 2048 */
 PFM_DEFINE_CACHE(pfm_perf_row_cache, pfm_perf_set)
+/* a target is some 300 bytes, one per monitored thread: kmalloc would make it 512 */
+PFM_DEFINE_CACHE(pfm_perf_target_cache, pfm_perf_target)
 
 /* A clean row for a set of a target (ctx->mutex), or NULL. */
 struct pfm_perf_set *pfm_perf_set_row_alloc(void)
@@ -147,10 +149,12 @@ static void pfm_perf_target_free(struct pfm_perf_target *t)
 	unsigned int s;
 
 	for (s = 0; s < PFM_PERF_MAX_SETS; s++)
-		if (t->sets[s])
+		if (t->sets[s]) {
+			kfree(t->sets[s]->wrapped);
 			kmem_cache_free(pfm_perf_row_cache, t->sets[s]);
+		}
 	kfree(t->mq);
-	kfree(t);
+	kmem_cache_free(pfm_perf_target_cache, t);
 }
 
 static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int cpu)
@@ -159,7 +163,7 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int
 	struct pfm_context *ctx;
 	long ret;
 
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	t = kmem_cache_zalloc(pfm_perf_target_cache, GFP_KERNEL);
 	if (!t)
 		return ERR_PTR(-ENOMEM);
 	t->sets[0] = pfm_perf_set_row_alloc();
@@ -167,7 +171,7 @@ static struct pfm_perf_target *pfm_perf_target_new(struct task_struct *task, int
 		ret = -ENOMEM;
 		goto err_free;
 	}
-	ctx = pfm_context_alloc(task ? 0 : PFM_FL_SYSTEM_WIDE);
+	ctx = pfm_context_alloc_unread(task ? 0 : PFM_FL_SYSTEM_WIDE);
 	if (IS_ERR(ctx)) {
 		ret = PTR_ERR(ctx);
 		goto err_free;

@@ -107,6 +107,42 @@ START_TEST(test_counters_shared)
 }
 END_TEST
 
+/*
+ * A group whose events each have a counter of their own (sampling ones do)
+ * starts and stops on as many counters at once, more than a sync reads into
+ * its own frame: each event counts exactly what happened while it was on, from
+ * its own counter (task clocks first, page faults after them).
+ */
+START_TEST(test_group_own_counters)
+{
+	char *p = ck_fresh_pages(64);
+	struct perf_event_attr a;
+	int fd[12], i, r;
+
+	for (i = 0; i < 12; i++) {
+		attr_sw(&a, i < 8 ? PERF_COUNT_SW_TASK_CLOCK : PERF_COUNT_SW_PAGE_FAULTS);
+		a.sample_period = 1ULL << 40;
+		a.disabled = !i;
+		fd[i] = pfm_perf_event_open(&a, 0, -1, i ? fd[0] : -1, 0);
+		ck_assert_msg(fd[i] >= 0, "open %d: %s", i, strerror(errno));
+	}
+	/* 32 pages counted, 16 not, 8 counted: the second round starts from a count */
+	for (r = 0; r < 2; r++) {
+		ck_assert_ok(ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0));
+		touch_pages(p + 48 * r * page_size(), 32 - 24 * r);
+		ck_assert_ok(ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0));
+		touch_pages(p + 32 * page_size(), 16 * !r);
+	}
+	for (i = 0; i < 12; i++)
+		if (i < 8)
+			ck_assert_uint_gt(ck_read1(fd[i]), 0);
+		else
+			ck_assert_uint_eq(ck_read1(fd[i]), 40);
+	for (i = 11; i >= 0; i--)
+		close(fd[i]);
+}
+END_TEST
+
 /* One thread, one context: perfmon's own and perf events exclude each other. */
 START_TEST(test_native_context_excludes)
 {
@@ -623,6 +659,7 @@ Suite *pfm_perf_shim_suite(void)
 	tc = pfm_tcase("perf_shim");
 	tcase_add_test(tc, test_self_page_faults);
 	tcase_add_test(tc, test_counters_shared);
+	tcase_add_test(tc, test_group_own_counters);
 	tcase_add_test(tc, test_native_context_excludes);
 	tcase_add_test(tc, test_cpu_events);
 	tcase_add_test(tc, test_sampling_refused);

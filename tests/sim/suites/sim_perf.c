@@ -514,6 +514,12 @@ START_TEST(test_full)
 	ev = EV(PERF_TYPE_RAW, 0x10 + i, EX_U);
 	ck_assert_int_eq(open_ev(ctx, cnt, &ev), -EINVAL);
 	ck_assert_int_eq(open_ev(ctx, cnt, &same), PFM_PERF_GP_FIRST);
+	/* a counter with as many events as it can count is shared no further */
+	cnt[PFM_PERF_GP_FIRST].users = PFM_PERF_USERS_MAX - 1;
+	ck_assert_int_eq(open_ev(ctx, cnt, &same), PFM_PERF_GP_FIRST);
+	ck_assert_uint_eq(cnt[PFM_PERF_GP_FIRST].users, PFM_PERF_USERS_MAX);
+	ck_assert_int_eq(open_ev(ctx, cnt, &same), -EINVAL);
+	ck_assert_uint_eq(cnt[PFM_PERF_GP_FIRST].users, PFM_PERF_USERS_MAX);
 	/* instructions still have their fixed counter */
 	ck_assert_int_eq(open_ev(ctx, cnt, &inst), has_fixed(0) ? PFM_PERF_FIXED_FIRST : -EINVAL);
 	pfm_context_put(ctx);

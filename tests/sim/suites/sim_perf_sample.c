@@ -37,6 +37,7 @@ struct smpl {
 };
 
 static struct pfm_perf_counter cnt[2][PFM_PERF_NUM_COUNTERS];
+static u64 wrapped[2][PFM_PERF_NUM_COUNTERS];	/* the rows' wrapped[] (perf/event.h) */
 static struct pfm_perf_routes routes;
 static u64 now_ns;			/* local_clock() at the samples */
 static unsigned long tick;		/* jiffies at the samples */
@@ -62,7 +63,7 @@ static void on_sample(struct pfm_context *ctx, struct pfm_event_set *set, unsign
 		s->unthrottles += rec == PERF_RECORD_UNTHROTTLE;
 		if (skip) {
 			pfm_perf_period_backoff(&s->thr, &s->per, s->max,
-						&cnt[set->id][s->ev.counter],
+						&wrapped[set->id][s->ev.counter],
 						pfm_set_pmd(set, pmd));
 			return;
 		}
@@ -74,7 +75,7 @@ static void on_sample(struct pfm_context *ctx, struct pfm_event_set *set, unsign
 	s->period[i] = s->per.period;
 	if (s->member >= 0)
 		s->member_count[i] = pfm_pmd_value(ctx, set, pfm_perf_counter_pmd(s->member));
-	pfm_perf_period_done_at(&s->per, s->freq, now_ns, &cnt[set->id][s->ev.counter],
+	pfm_perf_period_done_at(&s->per, s->freq, now_ns, &wrapped[set->id][s->ev.counter],
 				pfm_set_pmd(set, pmd));
 }
 
@@ -83,6 +84,7 @@ static struct pfm_context *smpl_ctx(void)
 	struct pfm_context *ctx = ck_ctx_new(0);
 
 	memset(cnt, 0, sizeof(cnt));
+	memset(wrapped, 0, sizeof(wrapped));
 	memset(&routes, 0, sizeof(routes));
 	now_ns = 0;
 	tick = 0;
@@ -165,7 +167,7 @@ static u64 smpl_pmd_value(struct pfm_context *ctx, const struct smpl *s)
  */
 static u64 smpl_count(struct pfm_context *ctx, const struct smpl *s)
 {
-	return smpl_pmd_value(ctx, s) + cnt[s->set][s->ev.counter].wrapped - s->base;
+	return smpl_pmd_value(ctx, s) + wrapped[s->set][s->ev.counter] - s->base;
 }
 
 static bool is_intel(void)
