@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 		elapsed[r] = res.elapsed_ns;
 	}
 	print_counts((const struct pfmon_count *const *)runs, opts.repeat, &res, elapsed);
-	if (opts.smpl_period)
+	if (opts.smpl_period && !opts.quiet)
 		smpl_report(opts.out, opts.smpl_freq ? 0 : opts.smpl_period, opts.ev[0].name,
 			    opts.smpl_freq ? res.count[0].running : 0);
 	if (smpl_out)
@@ -110,7 +110,10 @@ int main(int argc, char **argv)
 	}
 	if (!opts.argv || !res.have_ru)
 		return 0;
-	if (WIFSIGNALED(res.status))
+	/* the end --timeout asked for is no failure, as in perf stat */
+	if (WIFSIGNALED(res.status) && !res.timed_out)
 		return 128 + WTERMSIG(res.status);
+	if (WIFSIGNALED(res.status))
+		return 0;
 	return WEXITSTATUS(res.status);
 }

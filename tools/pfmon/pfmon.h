@@ -93,14 +93,46 @@ struct pfmon_opts {
 	int json;			/* -j */
 	int bounds;			/* --bounds: pfmon's fields after perf's */
 	enum pfmon_aggr aggr;		/* --per-thread, -A */
-	FILE *out;			/* -o */
+	FILE *out;			/* -o, --log-fd */
 	char **argv;			/* the command, or NULL */
+	/* perfopts.c: perf stat's options of the output and the run */
+	const char *out_name;		/* -o */
+	int append;			/* --append */
+	int log_fd;			/* --log-fd */
+	int quiet;			/* --quiet: no counts printed */
+	int big_num;			/* -B (1), --no-big-num (0), neither (-1) */
+	int no_scale;			/* --no-scale: the raw counts */
+	uint64_t all_levels;		/* --all-user, --all-kernel: every event's */
+	unsigned int interval_count;	/* --interval-count */
+	unsigned int timeout_ms;	/* --timeout */
 };
 
 extern struct pfmon_opts opts;
 
 /* options.c */
 void parse(int argc, char **argv);
+uint64_t options_number(const char *s, const char *what);
+void options_refuse(const char *why) __attribute__((noreturn));
+
+/* perfopts.c: perf stat's options of the output and the run, past OPT_PERF */
+enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_LOG_FD,
+       OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_SCALE, OPT_NO_SCALE, OPT_INTERVAL_COUNT,
+       OPT_TIMEOUT };
+#define PERFOPTS_LONG \
+	{ "all-user",		no_argument,		NULL, OPT_ALL_USER }, \
+	{ "all-kernel",		no_argument,		NULL, OPT_ALL_KERNEL }, \
+	{ "quiet",		no_argument,		NULL, OPT_QUIET }, \
+	{ "append",		no_argument,		NULL, OPT_APPEND }, \
+	{ "log-fd",		required_argument,	NULL, OPT_LOG_FD }, \
+	{ "big-num",		no_argument,		NULL, 'B' }, \
+	{ "no-big-num",		no_argument,		NULL, OPT_NO_BIG_NUM }, \
+	{ "scale",		no_argument,		NULL, OPT_SCALE }, \
+	{ "no-scale",		no_argument,		NULL, OPT_NO_SCALE }, \
+	{ "interval-count",	required_argument,	NULL, OPT_INTERVAL_COUNT }, \
+	{ "timeout",		required_argument,	NULL, OPT_TIMEOUT }
+int perfopts_option(int opt, const char *arg);
+void perfopts_check(void);
+void perfopts_usage(FILE *f);
 
 /* evnames.c */
 struct hw_alias {
@@ -172,6 +204,7 @@ struct pfmon_result {
 	int have_ru;
 	int status;			/* the command's wait status */
 	int exec_failed;		/* the command could not be run (exit 127) */
+	int timed_out;			/* --timeout ended the command */
 };
 typedef void (*pfmon_tick_fn)(const struct pfmon_group *now, int n, uint64_t at_ns);
 void target_run(struct pfmon_result *res, pfmon_tick_fn tick);

@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by pfmon-check (its fail, count, csv, in_range, $W, $evs2, $ph): perf
+# stat's options of the output and the run (tools/pfmon/perfopts.c), each on a
+# count the option changes, and each refusal as one line and exit 2.
+
+# refused: $1 the expected line, then pfmon's arguments
+refused() {
+	want=$1
+	shift
+	out=$(/bin/pfmon "$@" 2>&1)
+	[ $? -eq 2 ] && [ "$out" = "$want" ] || fail "pfmon $*: not refused with '$want'"
+}
+
+# --all-user and --all-kernel win over the events' modifiers: system calls are
+# counted at user level only (5016 to 5018, the lines above), none at kernel level
+out=$(/bin/pfmon --all-user -e syscalls:k -- $W -s 5000) || fail "--all-user: $?"
+sys=$(count syscalls:k)
+in_range "$sys" 5016 5020 || fail "--all-user -e syscalls:k: $sys"
+out=$(/bin/pfmon --all-kernel -e syscalls -- $W -s 5000) || fail "--all-kernel: $?"
+[ "$(count syscalls)" = 0 ] || fail "--all-kernel -e syscalls: $(count syscalls)"
+refused "pfmon: --all-user and --all-kernel: choose one" --all-user --all-kernel -- $W
+
+# --quiet: nothing printed, the command's exit status kept
+out=$(/bin/pfmon --quiet -e syscalls -- $W -s 100) && [ -z "$out" ] ||
+	fail "--quiet printed '$out'"
+/bin/pfmon --quiet -e syscalls -- /bin/sh -c 'exit 3'
+[ $? -eq 3 ] || fail "--quiet: the command's exit status"
+
+# -o truncates, --append appends, --log-fd writes to a descriptor, not stdout
+rm -f /tmp/o1 /tmp/o2
+/bin/pfmon -o /tmp/o1 -e syscalls -- $W -s 100 && /bin/pfmon -o /tmp/o1 --append -e syscalls -- $W -s 100 ||
+	fail "-o --append: $?"
+[ "$(grep -c 'Performance counter stats' /tmp/o1)" -eq 2 ] || fail "--append: $(cat /tmp/o1)"
+/bin/pfmon -o /tmp/o1 -e syscalls -- $W -s 100 || fail "-o: $?"
+[ "$(grep -c 'Performance counter stats' /tmp/o1)" -eq 1 ] || fail "-o does not truncate"
+out=$(/bin/pfmon --log-fd 3 -e syscalls -- $W -s 5000 3>/tmp/o2) && [ -z "$out" ] ||
+	fail "--log-fd: stdout '$out'"
+out=$(cat /tmp/o2)
+in_range "$(count syscalls)" 5016 5020 || fail "--log-fd 3: $(count syscalls) syscalls"
+/bin/pfmon --log-fd 3 --append -e syscalls -- $W -s 100 3>>/tmp/o2 || fail "--log-fd --append: $?"
+[ "$(grep -c 'Performance counter stats' /tmp/o2)" -eq 2 ] || fail "--log-fd --append"
+refused "pfmon: --log-fd 9: Bad file descriptor" --log-fd 9 -- $W
+refused "pfmon: bad --log-fd descriptor '0'" --log-fd 0 -- $W
+refused "pfmon: -o and --log-fd: choose one" -o /tmp/o1 --log-fd 1 -- $W
+refused "pfmon: --append appends to -o's file or --log-fd's: give one" --append -- $W
+
+# -B (the default) and --no-big-num: 5,01x against 501x
+out=$(/bin/pfmon -B -e syscalls -- $W -s 5000) || fail "-B: $?"
+echo "$out" | grep -Eq "^ +5,01[678] +syscalls" || fail "-B: the separators"
+out=$(/bin/pfmon --no-big-num -e syscalls -- $W -s 5000) || fail "--no-big-num: $?"
+echo "$out" | grep -Eq "^ +501[678] +syscalls" || fail "--no-big-num: separators"
+refused "pfmon: -B: CSV (-x) has no thousands separators" -B -x , -- $W
+
+# --no-scale: the multiplexed counts raw (field 1 = --bounds' raw field 8) and
+# without a bound; --scale (the default) the estimates, above the raw counts
+out=$(/bin/pfmon -x ';' --bounds --no-scale --switch-timeout 1 -e $evs2 -- $ph) ||
+	fail "--no-scale: $?"
+[ "$(csv syscalls 1)" = "$(csv syscalls 8)" ] && [ "$(csv syscalls 10)" = "" ] &&
+	awk -v p="$(csv syscalls 5)" 'BEGIN { exit !(p > 0 && p < 100) }' ||
+	fail "--no-scale: $(csv syscalls 1) raw $(csv syscalls 8) bound '$(csv syscalls 10)'"
+out=$(/bin/pfmon -x ';' --bounds --scale --switch-timeout 1 -e $evs2 -- $ph) ||
+	fail "--scale: $?"
+[ "$(csv syscalls 1)" -gt "$(csv syscalls 8)" ] ||
+	fail "--scale: $(csv syscalls 1), raw $(csv syscalls 8)"
+
+# --interval-count 2 of the 3 to 9 intervals of -I 100 (the -I case above)
+out=$(/bin/pfmon -I 100 --interval-count 2 -x ';' -e syscalls -- $W -l 500 -s 100) ||
+	fail "--interval-count: $?"
+n=$(echo "$out" | awk -F';' '$4 == "syscalls"' | wc -l)
+[ "$n" -eq 2 ] || fail "--interval-count 2: $n intervals"
+out=$(/bin/pfmon -a -I 100 --interval-count 1 -x ';' -e syscalls) ||
+	fail "-a --interval-count: $?"
+n=$(echo "$out" | awk -F';' '$4 == "syscalls"' | wc -l)
+[ "$n" -eq 1 ] || fail "-a --interval-count 1: $n intervals"
+refused "pfmon: --interval-count counts the intervals of -I: give -I" --interval-count 2 -- $W
+refused "pfmon: bad interval count '0'" -I 100 --interval-count 0 -- $W
+
+# --timeout: a 5 s sleep ended after 300 ms, exit 0 (perf's), the counts printed;
+# -a without a command ends by itself
+out=$(/bin/pfmon --timeout 300 -e syscalls -- $W -l 5000) || fail "--timeout: $?"
+el=$(echo "$out" | awk '$3 == "time" && $4 == "elapsed" { print $1 }')
+echo "pfmon-check: --timeout 300 of a 5 s sleep: $el s"
+awk -v e="$el" 'BEGIN { exit !(e >= 0.3 && e < 3) }' || fail "--timeout 300: $el s"
+[ -n "$(count syscalls)" ] || fail "--timeout: no count"
+out=$(/bin/pfmon -a --timeout 200 -e syscalls) || fail "-a --timeout: $?"
+el=$(echo "$out" | awk '$3 == "time" && $4 == "elapsed" { print $1 }')
+awk -v e="$el" 'BEGIN { exit !(e >= 0.2 && e < 3) }' || fail "-a --timeout 200: $el s"
+refused "pfmon: --timeout: at least 10 ms, as perf stat" --timeout 9 -- $W
+refused "pfmon: --timeout and -I: choose one, as perf stat" --timeout 100 -I 100 -- $W
+refused "pfmon: bad timeout '99999999999'" --timeout 99999999999 -- $W
+echo "pfmon-check: perf stat's output and run options ok"
