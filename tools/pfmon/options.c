@@ -143,7 +143,7 @@ void parse(int argc, char **argv)
 	int opt, i, n, list = 0;
 
 	/* '+': options end at the command, whose own options are its own */
-	while ((opt = getopt_long(argc, argv, "+e:hkuP:F:p:t:aC:r:I:x:jo:iAlB", long_opts,
+	while ((opt = getopt_long(argc, argv, "+e:hkuP:F:p:t:aC:r:I:x:jo:iAlBn", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -264,12 +264,12 @@ void parse(int argc, char **argv)
 		fprintf(stderr, "pfmon: -P and -F: choose one\n");
 		exit(2);
 	}
-	perfopts_check();
+	perfopts_check(freq || opts.smpl_period);
 	if (opts.all_levels)
 		opts.levels = opts.all_levels;
 	if (!opts.levels)
 		opts.levels = PFM_SW_PMC_USR;
-	if (!opts.nev)
+	if (!opts.nev && !opts.null_run)
 		evsel_default();
 	if (freq)
 		freq_setup(freq);

@@ -2,8 +2,8 @@
 /*
  * pfmon: perf stat's options of the output and of the run (pfmon.h), read by
  * options.c's loop: --all-user, --all-kernel, --quiet, -o with --append,
- * --log-fd, -B / --no-big-num, --scale / --no-scale, --interval-count and
- * --timeout.  Their combinations are checked once every option is read, and
+ * --log-fd, -B / --no-big-num, --scale / --no-scale, --interval-count,
+ * --timeout, -n, --pre and --post.  Their combinations are checked once every option is read, and
  * the output is opened then (--append must be known before -o's file is).
  * A bad value or combination is one line on stderr and exit 2, where perf
  * sometimes ignores the option.
@@ -69,6 +69,15 @@ int perfopts_option(int opt, const char *arg)
 	case OPT_TIMEOUT:
 		opts.timeout_ms = small(arg, "timeout");
 		break;
+	case 'n':
+		opts.null_run = 1;
+		break;
+	case OPT_PRE:
+		opts.pre = arg;
+		break;
+	case OPT_POST:
+		opts.post = arg;
+		break;
 	default:
 		return 0;
 	}
@@ -95,7 +104,8 @@ static void open_output(void)
 	}
 }
 
-void perfopts_check(void)
+/* sampling: -P or -F was given */
+void perfopts_check(int sampling)
 {
 	if (all_user && all_kernel)
 		options_refuse("--all-user and --all-kernel: choose one");
@@ -113,6 +123,10 @@ void perfopts_check(void)
 		options_refuse("--timeout: at least 10 ms, as perf stat");
 	if (opts.timeout_ms && opts.interval_ms)
 		options_refuse("--timeout and -I: choose one, as perf stat");
+	if (opts.null_run && (opts.nev || opts.npids || opts.ncpus || opts.interval_ms ||
+			      opts.timeout_ms || sampling || opts.aggr != AGGR_ALL))
+		options_refuse("-n times the command only: not with -e, -p, -t, -a, -C, -I, "
+			       "--timeout, -P, -F, --per-thread or -A");
 	open_output();
 }
 
@@ -128,5 +142,8 @@ void perfopts_usage(FILE *f)
 "  --scale, --no-scale multiplexed counts scaled (the default), the raw counts\n"
 "  --interval-count N  with -I: print N intervals, then no more\n"
 "  --timeout MS        end the measurement after MS ms (>= 10): SIGTERM to the\n"
-"                      command, and the counts up to then\n");
+"                      command, and the counts up to then\n"
+"  -n, --null          run the command without counting: its times only\n"
+"  --pre CMD, --post CMD  run the shell command CMD before, after each run\n"
+"                      (-r); pfmon stops with exit 1 if CMD fails\n");
 }

@@ -105,6 +105,8 @@ struct pfmon_opts {
 	uint64_t all_levels;		/* --all-user, --all-kernel: every event's */
 	unsigned int interval_count;	/* --interval-count */
 	unsigned int timeout_ms;	/* --timeout */
+	int null_run;			/* -n: no events, the elapsed time only */
+	const char *pre, *post;		/* --pre, --post: shell commands around each run */
 };
 
 extern struct pfmon_opts opts;
@@ -117,7 +119,7 @@ void options_refuse(const char *why) __attribute__((noreturn));
 /* perfopts.c: perf stat's options of the output and the run, past OPT_PERF */
 enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_LOG_FD,
        OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_SCALE, OPT_NO_SCALE, OPT_INTERVAL_COUNT,
-       OPT_TIMEOUT };
+       OPT_TIMEOUT, OPT_PRE, OPT_POST };
 #define PERFOPTS_LONG \
 	{ "all-user",		no_argument,		NULL, OPT_ALL_USER }, \
 	{ "all-kernel",		no_argument,		NULL, OPT_ALL_KERNEL }, \
@@ -129,9 +131,12 @@ enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_
 	{ "scale",		no_argument,		NULL, OPT_SCALE }, \
 	{ "no-scale",		no_argument,		NULL, OPT_NO_SCALE }, \
 	{ "interval-count",	required_argument,	NULL, OPT_INTERVAL_COUNT }, \
-	{ "timeout",		required_argument,	NULL, OPT_TIMEOUT }
+	{ "timeout",		required_argument,	NULL, OPT_TIMEOUT }, \
+	{ "null",		no_argument,		NULL, 'n' }, \
+	{ "pre",		required_argument,	NULL, OPT_PRE }, \
+	{ "post",		required_argument,	NULL, OPT_POST }
 int perfopts_option(int opt, const char *arg);
-void perfopts_check(void);
+void perfopts_check(int sampling);
 void perfopts_usage(FILE *f);
 
 /* evnames.c */
@@ -206,6 +211,7 @@ struct pfmon_result {
 	int exec_failed;		/* the command could not be run (exit 127) */
 	int timed_out;			/* --timeout ended the command */
 };
+uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
 typedef void (*pfmon_tick_fn)(const struct pfmon_group *now, int n, uint64_t at_ns);
 void target_run(struct pfmon_result *res, pfmon_tick_fn tick);
 void *pfmon_grow(void *p, int n, size_t size);	/* room for n + 1, or exit */
@@ -224,6 +230,9 @@ const struct pfmon_group *groups_view(int *n);
 /* spawn.c: the command's process, its pid in *child */
 int spawn_traced(int errfd_pair[2], pid_t *child);
 int spawn_untraced(int errfd_pair[2], pid_t *child);
+
+/* nullrun.c: -n, the command run and timed, nothing counted */
+void null_run(struct pfmon_result *res);
 
 /* print.c */
 void print_interval(const struct pfmon_group *delta, int n, uint64_t at_ns);

@@ -387,7 +387,8 @@ void print_counts(const struct pfmon_count *const *runs, int nruns,
 			print_perf_summary(res, el, nruns);
 		return;
 	}
-	fprintf(f, "\n%18.9f seconds time elapsed", el / 1e9);
+	/* -n: no counts, and no blank line for them (perf's) */
+	fprintf(f, "%s%18.9f seconds time elapsed", opts.null_run ? "" : "\n", el / 1e9);
 	if (el_rsd > 0)
 		fprintf(f, "  ( +- %5.2f%% )", el_rsd);
 	fputc('\n', f);

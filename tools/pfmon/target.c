@@ -127,7 +127,7 @@ void *pfmon_grow(void *p, int n, size_t size)
 	return p;
 }
 
-static uint64_t now_ns(void)
+uint64_t now_ns(void)
 {
 	struct timespec ts;
 

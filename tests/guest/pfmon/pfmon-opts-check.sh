@@ -89,4 +89,24 @@ awk -v e="$el" 'BEGIN { exit !(e >= 0.2 && e < 3) }' || fail "-a --timeout 200: 
 refused "pfmon: --timeout: at least 10 ms, as perf stat" --timeout 9 -- $W
 refused "pfmon: --timeout and -I: choose one, as perf stat" --timeout 100 -I 100 -- $W
 refused "pfmon: bad timeout '99999999999'" --timeout 99999999999 -- $W
+
+# -n: the command timed, nothing counted, perf's layout (no blank line for counts)
+out=$(/bin/pfmon -n -- $W -l 300) || fail "-n: $?"
+[ "$(echo "$out" | wc -l)" -eq 7 ] && echo "$out" | sed -n 4p | grep -Eq '^ +0\.[3-9][0-9]* seconds time elapsed$' &&
+	echo "$out" | sed -n 2p | grep -q "^ Performance counter stats for '$W -l 300':$" ||
+	fail "-n: the layout"
+/bin/pfmon -n -- /bin/sh -c 'exit 4' >/dev/null
+[ $? -eq 4 ] || fail "-n: the command's exit status"
+refused "pfmon: -n times the command only: not with -e, -p, -t, -a, -C, -I, --timeout, -P, -F, --per-thread or -A" -n -e syscalls -- $W
+
+# --pre and --post around each of -r's runs, not counted; a failed one ends pfmon
+rm -f /tmp/pp
+out=$(/bin/pfmon -r 3 -e syscalls --pre 'echo pre >> /tmp/pp' --post 'echo post >> /tmp/pp' -- $W -s 100) ||
+	fail "--pre --post: $?"
+[ "$(cat /tmp/pp | tr '\n' ' ')" = "pre post pre post pre post " ] || fail "--pre --post: $(cat /tmp/pp)"
+in_range "$(count syscalls)" 116 120 || fail "--pre --post: $(count syscalls) syscalls"
+out=$(/bin/pfmon --pre false -e syscalls -- $W 2>&1)
+[ $? -eq 1 ] && [ "$out" = "pfmon: --pre 'false': exit status 1" ] || fail "--pre false: $out"
+out=$(/bin/pfmon --post 'exit 5' -e syscalls -- $W 2>&1 >/dev/null)
+[ $? -eq 1 ] && [ "$out" = "pfmon: --post 'exit 5': exit status 5" ] || fail "--post 'exit 5': $out"
 echo "pfmon-check: perf stat's output and run options ok"
