@@ -3,7 +3,8 @@
  * pfmon: perf stat's options of the output and of the run (pfmon.h), read by
  * options.c's loop: --all-user, --all-kernel, --quiet, -o with --append,
  * --log-fd, -B / --no-big-num, --scale / --no-scale, --interval-count,
- * --timeout, -n, --pre and --post.  Their combinations are checked once every option is read, and
+ * --timeout, -n, --pre, --post, --summary, --no-csv-summary, -v and
+ * --interval-clear.  Their combinations are checked once every option is read, and
  * the output is opened then (--append must be known before -o's file is).
  * A bad value or combination is one line on stderr and exit 2, where perf
  * sometimes ignores the option.
@@ -15,10 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pfmon.h"
 
-static int all_user, all_kernel;
+static int all_user, all_kernel, summary_opts;
 
 /* a value the int or unsigned int it goes to holds */
 static unsigned int small(const char *arg, const char *what)
@@ -78,6 +80,18 @@ int perfopts_option(int opt, const char *arg)
 	case OPT_POST:
 		opts.post = arg;
 		break;
+	case 'v':
+		opts.verbose = 1;
+		break;
+	case OPT_INTERVAL_CLEAR:
+		opts.interval_clear = 1;
+		break;
+	case OPT_SUMMARY:
+		summary_opts |= 1;
+		break;
+	case OPT_NO_CSV_SUMMARY:
+		summary_opts |= 2;
+		break;
 	default:
 		return 0;
 	}
@@ -123,11 +137,52 @@ void perfopts_check(int sampling)
 		options_refuse("--timeout: at least 10 ms, as perf stat");
 	if (opts.timeout_ms && opts.interval_ms)
 		options_refuse("--timeout and -I: choose one, as perf stat");
+	if (summary_opts && !(summary_opts & 1))
+		options_refuse("--no-csv-summary goes with --summary and -x");
+	if (summary_opts && !opts.interval_ms)
+		options_refuse("--summary prints -I's totals at the end: give -I");
+	if (summary_opts == 3 && !opts.sep)
+		options_refuse("--no-csv-summary goes with --summary and -x");
+	opts.summary = summary_opts == 3 ? 2 : summary_opts;
 	if (opts.null_run && (opts.nev || opts.npids || opts.ncpus || opts.interval_ms ||
 			      opts.timeout_ms || sampling || opts.aggr != AGGR_ALL))
 		options_refuse("-n times the command only: not with -e, -p, -t, -a, -C, -I, "
 			       "--timeout, -P, -F, --per-thread or -A");
 	open_output();
+	if (opts.interval_clear && !opts.interval_ms)
+		options_refuse("--interval-clear clears the screen between -I's intervals: give -I");
+	if (opts.interval_clear && !isatty(fileno(opts.out ? opts.out : stdout)))
+		options_refuse("--interval-clear clears a terminal: the output is not one");
+}
+
+static const char *level_name(uint64_t lv)
+{
+	if (lv == (PFM_SW_PMC_USR | PFM_SW_PMC_OS))
+		return "user and kernel";
+	return lv == PFM_SW_PMC_OS ? "kernel" : "user";
+}
+
+/* -v: on stderr, each event as counted: its code, its levels, its set and PMD */
+void perfopts_verbose(void)
+{
+	const struct pfmon_event *e;
+	int i;
+
+	for (i = 0; i < opts.nev; i++) {
+		e = &opts.ev[i];
+		if (e->soft)
+			fprintf(stderr, "pfmon: %s: software event %d at %s level, set %u PMD %u%s\n",
+				e->name, e->sw, level_name(e->sw_levels), e->set, e->pmd,
+				e->hidden ? " (not printed)" : "");
+		else
+			fprintf(stderr, "pfmon: %s: hardware event 0x%llx (%s counter) at %s "
+				"level, set %u PMD %u%s\n", e->name, (unsigned long long)e->hw.code,
+				e->hw.fixed >= 0 ? "fixed" : "general-purpose",
+				level_name(opts.levels), e->set, e->pmd,
+				e->hidden ? " (not printed)" : "");
+	}
+	fprintf(stderr, "pfmon: %d event%s in %d set%s\n", opts.nev, opts.nev == 1 ? "" : "s",
+		opts.nsets, opts.nsets == 1 ? "" : "s");
 }
 
 void perfopts_usage(FILE *f)
@@ -145,5 +200,9 @@ void perfopts_usage(FILE *f)
 "                      command, and the counts up to then\n"
 "  -n, --null          run the command without counting: its times only\n"
 "  --pre CMD, --post CMD  run the shell command CMD before, after each run\n"
-"                      (-r); pfmon stops with exit 1 if CMD fails\n");
+"                      (-r); pfmon stops with exit 1 if CMD fails\n"
+"  --summary           with -I: the totals at the end too (CSV: 'summary' first,\n"
+"                      unless --no-csv-summary)\n"
+"  --interval-clear    with -I on a terminal: clear the screen before each\n"
+"  -v, --verbose       on stderr: each event's code, level, set and PMD\n");
 }

@@ -94,6 +94,8 @@ int main(int argc, char **argv)
 	parse(argc, argv);
 	if (!opts.null_run)
 		evsel_place();
+	if (opts.verbose)
+		perfopts_verbose();
 	if (opts.smpl_period && opts.nsets > 1) {
 		fprintf(stderr, "pfmon: sampling needs every event in one set: %d events "
 			"need %d sets\n", opts.nev, opts.nsets);

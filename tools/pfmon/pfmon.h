@@ -107,6 +107,9 @@ struct pfmon_opts {
 	unsigned int timeout_ms;	/* --timeout */
 	int null_run;			/* -n: no events, the elapsed time only */
 	const char *pre, *post;		/* --pre, --post: shell commands around each run */
+	int summary;			/* --summary (1), with --no-csv-summary (2) */
+	int verbose;			/* -v: each event's encoding and place */
+	int interval_clear;		/* --interval-clear */
 };
 
 extern struct pfmon_opts opts;
@@ -119,7 +122,8 @@ void options_refuse(const char *why) __attribute__((noreturn));
 /* perfopts.c: perf stat's options of the output and the run, past OPT_PERF */
 enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_LOG_FD,
        OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_SCALE, OPT_NO_SCALE, OPT_INTERVAL_COUNT,
-       OPT_TIMEOUT, OPT_PRE, OPT_POST };
+       OPT_TIMEOUT, OPT_PRE, OPT_POST, OPT_SUMMARY, OPT_NO_CSV_SUMMARY,
+       OPT_INTERVAL_CLEAR };
 #define PERFOPTS_LONG \
 	{ "all-user",		no_argument,		NULL, OPT_ALL_USER }, \
 	{ "all-kernel",		no_argument,		NULL, OPT_ALL_KERNEL }, \
@@ -134,10 +138,15 @@ enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_
 	{ "timeout",		required_argument,	NULL, OPT_TIMEOUT }, \
 	{ "null",		no_argument,		NULL, 'n' }, \
 	{ "pre",		required_argument,	NULL, OPT_PRE }, \
-	{ "post",		required_argument,	NULL, OPT_POST }
+	{ "post",		required_argument,	NULL, OPT_POST }, \
+	{ "summary",		no_argument,		NULL, OPT_SUMMARY }, \
+	{ "no-csv-summary",	no_argument,		NULL, OPT_NO_CSV_SUMMARY }, \
+	{ "verbose",		no_argument,		NULL, 'v' }, \
+	{ "interval-clear",	no_argument,		NULL, OPT_INTERVAL_CLEAR }
 int perfopts_option(int opt, const char *arg);
 void perfopts_check(int sampling);
 void perfopts_usage(FILE *f);
+void perfopts_verbose(void);
 
 /* evnames.c */
 struct hw_alias {

@@ -304,7 +304,10 @@ void print_interval(const struct pfmon_group *g, int n, uint64_t at_ns)
 
 	if (opts.quiet)
 		return;
-	if (!opts.json && !opts.sep && printed++ % 25 == 0)
+	/* perf's: the screen cleared, the header again, each interval */
+	if (opts.interval_clear)
+		fputs("\033[H\033[2J", opts.out);
+	if (!opts.json && !opts.sep && (printed++ % 25 == 0 || opts.interval_clear))
 		fprintf(opts.out, "%s\n", opts.aggr == AGGR_THREAD ?
 			"#           time             comm-pid                  counts unit events" :
 			opts.aggr == AGGR_CPU ?
@@ -356,7 +359,7 @@ void print_counts(const struct pfmon_count *const *runs, int nruns,
 		if (estimate(&last[i]) < 0)
 			v[i] = -1;
 	}
-	if (opts.interval_ms || opts.quiet) {
+	if ((opts.interval_ms && !opts.summary) || opts.quiet) {
 		/* the intervals said it all, the last one, partial, included */
 		return;
 	}

@@ -54,6 +54,9 @@ static void csv_line(const struct where *w, int i, const struct shown *sh,
 	const char *s = opts.sep;
 	int clk = print_is_clock(i);
 
+	/* --summary's totals after -I's intervals, marked as perf marks them */
+	if (opts.summary == 1 && opts.interval_ms && !w->interval)
+		fprintf(f, "%16s%s", "summary", s);
 	if (w->interval)
 		fprintf(f, "%6lu.%09lu%s", (unsigned long)(w->at_ns / 1000000000ULL),
 			(unsigned long)(w->at_ns % 1000000000ULL), s);

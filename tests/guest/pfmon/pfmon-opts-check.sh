@@ -109,4 +109,35 @@ out=$(/bin/pfmon --pre false -e syscalls -- $W 2>&1)
 [ $? -eq 1 ] && [ "$out" = "pfmon: --pre 'false': exit status 1" ] || fail "--pre false: $out"
 out=$(/bin/pfmon --post 'exit 5' -e syscalls -- $W 2>&1 >/dev/null)
 [ $? -eq 1 ] && [ "$out" = "pfmon: --post 'exit 5': exit status 5" ] || fail "--post 'exit 5': $out"
+
+# --summary: -I's intervals, then the totals (CSV: "summary" first, unless
+# --no-csv-summary), which add up the intervals
+out=$(/bin/pfmon -I 100 --summary -x ';' -e syscalls -- $W -l 300 -s 5000) || fail "--summary: $?"
+# (perf pads "summary" to 16 columns)
+set -- $(echo "$out" | awk -F';' '$1 ~ /^ *summary$/ { k++; t = $2; next }
+	$4 == "syscalls" { n++; s += $2 }
+	END { print n + 0, s + 0, k + 0, t + 0 }')
+echo "pfmon-check: -I --summary: $1 intervals of $2 system calls, $3 summary of $4"
+[ "$1" -ge 3 ] && [ "$3" -eq 1 ] && [ "$2" -eq "$4" ] && in_range "$4" 5016 5020 ||
+	fail "--summary: $*"
+out=$(/bin/pfmon -I 100 --summary --no-csv-summary -x ';' -e syscalls -- $W -s 5000) ||
+	fail "--no-csv-summary: $?"
+[ "$(echo "$out" | grep -c summary)" -eq 0 ] &&
+	in_range "$(echo "$out" | awk -F';' '$3 == "syscalls" { print $1 }')" 5016 5020 ||
+	fail "--no-csv-summary"
+out=$(/bin/pfmon -I 100 --summary -e syscalls -- $W -s 5000) || fail "--summary text: $?"
+echo "$out" | grep -q "Performance counter stats for" && in_range "$(count syscalls)" 5016 5020 ||
+	fail "--summary: the text totals"
+refused "pfmon: --summary prints -I's totals at the end: give -I" --summary -- $W
+refused "pfmon: --no-csv-summary goes with --summary and -x" -I 100 --summary --no-csv-summary -- $W
+
+# -v: each event's code, level, set and PMD on stderr; the counts as without -v
+out=$(/bin/pfmon -v -e syscalls,page-faults:uk -- $W -s 5000 2>&1 >/dev/null) || fail "-v: $?"
+[ "$out" = "pfmon: syscalls: software event 5 at user level, set 0 PMD 64
+pfmon: page-faults:uk: software event 4 at user and kernel level, set 0 PMD 65
+pfmon: 2 events in 1 set" ] || fail "-v"
+
+# --interval-clear: a terminal only (none here), with -I
+refused "pfmon: --interval-clear clears a terminal: the output is not one" --interval-clear -I 100 -- $W
+refused "pfmon: --interval-clear clears the screen between -I's intervals: give -I" --interval-clear -- $W
 echo "pfmon-check: perf stat's output and run options ok"
