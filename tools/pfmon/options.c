@@ -200,13 +200,15 @@ void parse(int argc, char **argv)
 			opts.inherit = 0;
 			break;
 		case OPT_PER_THREAD:
-			if (opts.aggr == AGGR_CPU)
-				options_refuse("--per-thread and -A: choose one");
+			if (opts.aggr != AGGR_ALL && opts.aggr != AGGR_THREAD)
+				options_refuse("--per-thread, -A, --per-socket, --per-die, --per-core, "
+					       "--per-node: choose one");
 			opts.aggr = AGGR_THREAD;
 			break;
 		case 'A':
-			if (opts.aggr == AGGR_THREAD)
-				options_refuse("--per-thread and -A: choose one");
+			if (opts.aggr != AGGR_ALL && opts.aggr != AGGR_CPU)
+				options_refuse("--per-thread, -A, --per-socket, --per-die, --per-core, "
+					       "--per-node: choose one");
 			opts.aggr = AGGR_CPU;
 			break;
 		case OPT_BOUNDS:

@@ -86,6 +86,15 @@ int perfopts_option(int opt, const char *arg)
 	case OPT_INTERVAL_CLEAR:
 		opts.interval_clear = 1;
 		break;
+	case OPT_PER_SOCKET:
+	case OPT_PER_DIE:
+	case OPT_PER_CORE:
+	case OPT_PER_NODE:
+		if (opts.aggr != AGGR_ALL)
+			options_refuse("--per-thread, -A, --per-socket, --per-die, --per-core, "
+				       "--per-node: choose one");
+		opts.aggr = AGGR_SOCKET + opt - OPT_PER_SOCKET;
+		break;
 	case OPT_SUMMARY:
 		summary_opts |= 1;
 		break;
@@ -148,6 +157,9 @@ void perfopts_check(int sampling)
 			      opts.timeout_ms || sampling || opts.aggr != AGGR_ALL))
 		options_refuse("-n times the command only: not with -e, -p, -t, -a, -C, -I, "
 			       "--timeout, -P, -F, --per-thread or -A");
+	if (opts.aggr > AGGR_CPU && !opts.ncpus)
+		options_refuse("--per-socket, --per-die, --per-core and --per-node sum CPUs' "
+			       "counts: give -a or -C");
 	open_output();
 	if (opts.interval_clear && !opts.interval_ms)
 		options_refuse("--interval-clear clears the screen between -I's intervals: give -I");
@@ -204,5 +216,7 @@ void perfopts_usage(FILE *f)
 "  --summary           with -I: the totals at the end too (CSV: 'summary' first,\n"
 "                      unless --no-csv-summary)\n"
 "  --interval-clear    with -I on a terminal: clear the screen before each\n"
-"  -v, --verbose       on stderr: each event's code, level, set and PMD\n");
+"  -v, --verbose       on stderr: each event's code, level, set and PMD\n"
+"  --per-socket, --per-die, --per-core, --per-node  with -a or -C: the CPUs'\n"
+"                      counts summed by socket, die, core, NUMA node\n");
 }

@@ -59,7 +59,8 @@ struct pfmon_count {
 };
 
 /* how the counts of the contexts are summed up: all, per thread, per CPU */
-enum pfmon_aggr { AGGR_ALL, AGGR_THREAD, AGGR_CPU };
+enum pfmon_aggr { AGGR_ALL, AGGR_THREAD, AGGR_CPU, AGGR_SOCKET, AGGR_DIE, AGGR_CORE,
+		  AGGR_NODE };
 
 /*
  * The counts of one thread (--per-thread), one CPU (-A) or all the contexts:
@@ -123,7 +124,7 @@ void options_refuse(const char *why) __attribute__((noreturn));
 enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_LOG_FD,
        OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_SCALE, OPT_NO_SCALE, OPT_INTERVAL_COUNT,
        OPT_TIMEOUT, OPT_PRE, OPT_POST, OPT_SUMMARY, OPT_NO_CSV_SUMMARY,
-       OPT_INTERVAL_CLEAR };
+       OPT_INTERVAL_CLEAR, OPT_PER_SOCKET, OPT_PER_DIE, OPT_PER_CORE, OPT_PER_NODE };
 #define PERFOPTS_LONG \
 	{ "all-user",		no_argument,		NULL, OPT_ALL_USER }, \
 	{ "all-kernel",		no_argument,		NULL, OPT_ALL_KERNEL }, \
@@ -142,7 +143,11 @@ enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_
 	{ "summary",		no_argument,		NULL, OPT_SUMMARY }, \
 	{ "no-csv-summary",	no_argument,		NULL, OPT_NO_CSV_SUMMARY }, \
 	{ "verbose",		no_argument,		NULL, 'v' }, \
-	{ "interval-clear",	no_argument,		NULL, OPT_INTERVAL_CLEAR }
+	{ "interval-clear",	no_argument,		NULL, OPT_INTERVAL_CLEAR }, \
+	{ "per-socket",		no_argument,		NULL, OPT_PER_SOCKET }, \
+	{ "per-die",		no_argument,		NULL, OPT_PER_DIE }, \
+	{ "per-core",		no_argument,		NULL, OPT_PER_CORE }, \
+	{ "per-node",		no_argument,		NULL, OPT_PER_NODE }
 int perfopts_option(int opt, const char *arg);
 void perfopts_check(int sampling);
 void perfopts_usage(FILE *f);
@@ -239,6 +244,10 @@ const struct pfmon_group *groups_view(int *n);
 /* spawn.c: the command's process, its pid in *child */
 int spawn_traced(int errfd_pair[2], pid_t *child);
 int spawn_untraced(int errfd_pair[2], pid_t *child);
+
+/* topo.c: --per-socket, --per-die, --per-core, --per-node */
+long topo_key(int cpu);
+void topo_print(FILE *f, long key, const char *sep);
 
 /* nullrun.c: -n, the command run and timed, nothing counted */
 void null_run(struct pfmon_result *res);

@@ -182,6 +182,8 @@ static void text_line(const struct where *w, int i, const struct shown *s,
 			(unsigned long)(w->at_ns % 1000000000ULL));
 	if (opts.aggr == AGGR_CPU)
 		fprintf(f, "CPU%-7ld ", w->g->id);
+	else if (opts.aggr > AGGR_CPU)
+		topo_print(f, w->g->id, NULL);
 	else if (opts.aggr == AGGR_THREAD)
 		fprintf(f, "%16s-%-8ld ", w->g->comm, w->g->id);
 	if (s->v < 0)
@@ -297,6 +299,14 @@ static void print_ids(FILE *f, int tid)
 	fputc('\'', f);
 }
 
+/* perf's -I headers for --per-socket, --per-die, --per-core, --per-node */
+static const char *const topo_header[] = {
+	"#           time socket cpus             counts unit events",
+	"#           time die          cpus             counts unit events",
+	"#           time core            cpus             counts unit events",
+	"#           time node   cpus             counts unit events",
+};
+
 void print_interval(const struct pfmon_group *g, int n, uint64_t at_ns)
 {
 	static int printed;
@@ -312,6 +322,7 @@ void print_interval(const struct pfmon_group *g, int n, uint64_t at_ns)
 			"#           time             comm-pid                  counts unit events" :
 			opts.aggr == AGGR_CPU ?
 			"#           time CPU                    counts unit events" :
+			opts.aggr > AGGR_CPU ? topo_header[opts.aggr - AGGR_SOCKET] :
 			"#           time             counts unit events");
 	lines(&w, g, n, opts.interval_ms * 1e6, NULL, NULL, NULL);
 	fflush(opts.out);
