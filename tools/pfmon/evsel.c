@@ -182,7 +182,8 @@ static uint64_t sw_levels(const struct pfmon_event *e, const char *mod)
 		fprintf(stderr, "pfmon: event '%s': the modifier is u, k or uk\n", e->name);
 		exit(2);
 	}
-	return lv;
+	/* --all-user and --all-kernel win over the modifier, as in perf */
+	return opts.all_levels ? opts.all_levels : lv;
 }
 
 static void encode(struct pfmon_event *e)

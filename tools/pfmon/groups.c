@@ -56,7 +56,7 @@ void group_name(int g, const char *path)
 /* The group of a thread or CPU, made on first use. */
 int group_of(long target)
 {
-	long id = opts.aggr == AGGR_ALL ? -1 : target;
+	long id = opts.aggr == AGGR_ALL ? -1 : opts.aggr > AGGR_CPU ? topo_key(target) : target;
 	struct tgroup *g;
 	int i;
 

@@ -3,8 +3,9 @@
  * pfmon: the command line (pfmon.h).
  *
  * perf stat's options where pfmon has the feature (-e, -p, -t, -a, -C, -A,
- * --per-thread, -i, -r, -I, -x, -j, -o), pfmon's own for the rest.  A bad
- * option, value or combination is one line on stderr and exit 2.
+ * --per-thread, -i, -r, -I, -x, -j, -o; those of the output and the run are
+ * perfopts.c's), pfmon's own for the rest.  A bad option, value or
+ * combination is one line on stderr and exit 2.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +21,7 @@ struct pfmon_opts opts = {
 	.inherit = 1,
 	.repeat = 1,
 	.switch_ns = 10000000,	/* 10 ms, as perf's default multiplexing interval */
+	.big_num = -1,
 };
 
 enum { OPT_SWITCH = 256, OPT_SMPL_OUT, OPT_VERSION, OPT_PER_THREAD, OPT_BOUNDS };
@@ -46,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "list",		no_argument,		NULL, 'l' },
 	{ "version",		no_argument,		NULL, OPT_VERSION },
 	{ "help",		no_argument,		NULL, 'h' },
+	PERFOPTS_LONG,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -80,10 +83,11 @@ static void usage(FILE *f)
 "                      threads' time (its period adapted every 10 ms)\n"
 "  --smpl-out FILE     every sample: time cpu pid tid ip\n"
 "  --version, -h\n");
+	perfopts_usage(f);
 	evsel_usage(f);
 }
 
-static uint64_t number(const char *s, const char *what)
+uint64_t options_number(const char *s, const char *what)
 {
 	char *end;
 	uint64_t v;
@@ -127,7 +131,7 @@ bad:
 	exit(2);
 }
 
-static void refuse(const char *why)
+void options_refuse(const char *why)
 {
 	fprintf(stderr, "pfmon: %s\n", why);
 	exit(2);
@@ -139,7 +143,7 @@ void parse(int argc, char **argv)
 	int opt, i, n, list = 0;
 
 	/* '+': options end at the command, whose own options are its own */
-	while ((opt = getopt_long(argc, argv, "+e:hkuP:F:p:t:aC:r:I:x:jo:iAl", long_opts,
+	while ((opt = getopt_long(argc, argv, "+e:hkuP:F:p:t:aC:r:I:x:jo:iAlBnv", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -152,10 +156,10 @@ void parse(int argc, char **argv)
 			opts.levels |= PFM_SW_PMC_USR;
 			break;
 		case 'P':
-			opts.smpl_period = number(optarg, "period");
+			opts.smpl_period = options_number(optarg, "period");
 			break;
 		case 'F':
-			freq = number(optarg, "frequency");
+			freq = options_number(optarg, "frequency");
 			break;
 		case 'p':
 		case 't':
@@ -172,10 +176,10 @@ void parse(int argc, char **argv)
 			opts.ncpus = parse_list(optarg, opts.cpus, 1024, "CPU list");
 			break;
 		case 'r':
-			opts.repeat = number(optarg, "repeat count");
+			opts.repeat = options_number(optarg, "repeat count");
 			break;
 		case 'I':
-			opts.interval_ms = number(optarg, "interval");
+			opts.interval_ms = options_number(optarg, "interval");
 			break;
 		case 'x':
 			opts.sep = optarg;
@@ -184,14 +188,10 @@ void parse(int argc, char **argv)
 			opts.json = 1;
 			break;
 		case 'o':
-			opts.out = fopen(optarg, "w");
-			if (!opts.out) {
-				fprintf(stderr, "pfmon: %s: %s\n", optarg, strerror(errno));
-				exit(2);
-			}
+			opts.out_name = optarg;
 			break;
 		case OPT_SWITCH:
-			opts.switch_ns = number(optarg, "switch timeout") * 1000000ULL;
+			opts.switch_ns = options_number(optarg, "switch timeout") * 1000000ULL;
 			break;
 		case OPT_SMPL_OUT:
 			opts.smpl_out = optarg;
@@ -200,13 +200,15 @@ void parse(int argc, char **argv)
 			opts.inherit = 0;
 			break;
 		case OPT_PER_THREAD:
-			if (opts.aggr == AGGR_CPU)
-				refuse("--per-thread and -A: choose one");
+			if (opts.aggr != AGGR_ALL && opts.aggr != AGGR_THREAD)
+				options_refuse("--per-thread, -A, --per-socket, --per-die, --per-core, "
+					       "--per-node: choose one");
 			opts.aggr = AGGR_THREAD;
 			break;
 		case 'A':
-			if (opts.aggr == AGGR_THREAD)
-				refuse("--per-thread and -A: choose one");
+			if (opts.aggr != AGGR_ALL && opts.aggr != AGGR_CPU)
+				options_refuse("--per-thread, -A, --per-socket, --per-die, --per-core, "
+					       "--per-node: choose one");
 			opts.aggr = AGGR_CPU;
 			break;
 		case OPT_BOUNDS:
@@ -223,6 +225,8 @@ void parse(int argc, char **argv)
 			usage(stdout);
 			exit(0);
 		default:
+			if (perfopts_option(opt, optarg))
+				break;
 			usage(stderr);
 			exit(2);
 		}
@@ -231,7 +235,7 @@ void parse(int argc, char **argv)
 		opts.argv = argv + optind;
 	if (list) {
 		if (optind + 1 < argc)
-			refuse("-l takes one pattern");
+			options_refuse("-l takes one pattern");
 		if (!evnames_list(stdout, opts.argv ? opts.argv[0] : NULL) && opts.argv) {
 			fprintf(stderr, "pfmon: no event matches '%s'\n", opts.argv[0]);
 			exit(2);
@@ -250,21 +254,24 @@ void parse(int argc, char **argv)
 		exit(2);
 	}
 	if (opts.bounds && !opts.sep && !opts.json)
-		refuse("--bounds adds pfmon's fields to -x or -j output: give one");
+		options_refuse("--bounds adds pfmon's fields to -x or -j output: give one");
 	if (opts.aggr == AGGR_CPU && !opts.ncpus)
-		refuse("-A (--no-aggr) prints each CPU apart: it needs -a or -C");
+		options_refuse("-A (--no-aggr) prints each CPU apart: it needs -a or -C");
 	if (opts.aggr == AGGR_THREAD && opts.ncpus)
-		refuse("--per-thread prints each thread apart: not with -a or -C, whose "
+		options_refuse("--per-thread prints each thread apart: not with -a or -C, whose "
 		       "sessions count CPUs");
 	if (opts.aggr != AGGR_ALL && opts.repeat > 1)
-		refuse("--per-thread and -A print one run: not with -r");
+		options_refuse("--per-thread and -A print one run: not with -r");
 	if (freq && opts.smpl_period) {
 		fprintf(stderr, "pfmon: -P and -F: choose one\n");
 		exit(2);
 	}
+	perfopts_check(freq || opts.smpl_period);
+	if (opts.all_levels)
+		opts.levels = opts.all_levels;
 	if (!opts.levels)
 		opts.levels = PFM_SW_PMC_USR;
-	if (!opts.nev)
+	if (!opts.nev && !opts.null_run)
 		evsel_default();
 	if (freq)
 		freq_setup(freq);

@@ -62,6 +62,27 @@ static void tick(const struct pfmon_group *now, int n, uint64_t at_ns)
 	free(d);
 }
 
+/* --pre, --post: a failed command ends pfmon, as it would spoil the runs' mean */
+static void hook(const char *cmd, const char *what)
+{
+	int st;
+
+	if (!cmd)
+		return;
+	fflush(opts.out);
+	st = system(cmd);
+	if (st == -1) {
+		fprintf(stderr, "pfmon: %s '%s': %s\n", what, cmd, strerror(errno));
+		exit(1);
+	}
+	if (WIFSIGNALED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "pfmon: %s '%s': %s %d\n", what, cmd,
+			WIFSIGNALED(st) ? "killed by signal" : "exit status",
+			WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		exit(1);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct pfmon_count **runs;
@@ -71,7 +92,10 @@ int main(int argc, char **argv)
 	int r;
 
 	parse(argc, argv);
-	evsel_place();
+	if (!opts.null_run)
+		evsel_place();
+	if (opts.verbose)
+		perfopts_verbose();
 	if (opts.smpl_period && opts.nsets > 1) {
 		fprintf(stderr, "pfmon: sampling needs every event in one set: %d events "
 			"need %d sets\n", opts.nev, opts.nsets);
@@ -92,14 +116,19 @@ int main(int argc, char **argv)
 	for (r = 0; r < opts.repeat; r++) {
 		memset(&res, 0, sizeof(res));
 		nprev = 0;
-		target_run(&res, tick);
+		hook(opts.pre, "--pre");
+		if (opts.null_run)
+			null_run(&res);
+		else
+			target_run(&res, tick);
 		if (res.exec_failed)
 			return 127;
+		hook(opts.post, "--post");
 		runs[r] = res.count;
 		elapsed[r] = res.elapsed_ns;
 	}
 	print_counts((const struct pfmon_count *const *)runs, opts.repeat, &res, elapsed);
-	if (opts.smpl_period)
+	if (opts.smpl_period && !opts.quiet)
 		smpl_report(opts.out, opts.smpl_freq ? 0 : opts.smpl_period, opts.ev[0].name,
 			    opts.smpl_freq ? res.count[0].running : 0);
 	if (smpl_out)
@@ -110,7 +139,10 @@ int main(int argc, char **argv)
 	}
 	if (!opts.argv || !res.have_ru)
 		return 0;
-	if (WIFSIGNALED(res.status))
+	/* the end --timeout asked for is no failure, as in perf stat */
+	if (WIFSIGNALED(res.status) && !res.timed_out)
 		return 128 + WTERMSIG(res.status);
+	if (WIFSIGNALED(res.status))
+		return 0;
 	return WEXITSTATUS(res.status);
 }

@@ -59,7 +59,8 @@ struct pfmon_count {
 };
 
 /* how the counts of the contexts are summed up: all, per thread, per CPU */
-enum pfmon_aggr { AGGR_ALL, AGGR_THREAD, AGGR_CPU };
+enum pfmon_aggr { AGGR_ALL, AGGR_THREAD, AGGR_CPU, AGGR_SOCKET, AGGR_DIE, AGGR_CORE,
+		  AGGR_NODE };
 
 /*
  * The counts of one thread (--per-thread), one CPU (-A) or all the contexts:
@@ -93,14 +94,64 @@ struct pfmon_opts {
 	int json;			/* -j */
 	int bounds;			/* --bounds: pfmon's fields after perf's */
 	enum pfmon_aggr aggr;		/* --per-thread, -A */
-	FILE *out;			/* -o */
+	FILE *out;			/* -o, --log-fd */
 	char **argv;			/* the command, or NULL */
+	/* perfopts.c: perf stat's options of the output and the run */
+	const char *out_name;		/* -o */
+	int append;			/* --append */
+	int log_fd;			/* --log-fd */
+	int quiet;			/* --quiet: no counts printed */
+	int big_num;			/* -B (1), --no-big-num (0), neither (-1) */
+	int no_scale;			/* --no-scale: the raw counts */
+	uint64_t all_levels;		/* --all-user, --all-kernel: every event's */
+	unsigned int interval_count;	/* --interval-count */
+	unsigned int timeout_ms;	/* --timeout */
+	int null_run;			/* -n: no events, the elapsed time only */
+	const char *pre, *post;		/* --pre, --post: shell commands around each run */
+	int summary;			/* --summary (1), with --no-csv-summary (2) */
+	int verbose;			/* -v: each event's encoding and place */
+	int interval_clear;		/* --interval-clear */
 };
 
 extern struct pfmon_opts opts;
 
 /* options.c */
 void parse(int argc, char **argv);
+uint64_t options_number(const char *s, const char *what);
+void options_refuse(const char *why) __attribute__((noreturn));
+
+/* perfopts.c: perf stat's options of the output and the run, past OPT_PERF */
+enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_LOG_FD,
+       OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_SCALE, OPT_NO_SCALE, OPT_INTERVAL_COUNT,
+       OPT_TIMEOUT, OPT_PRE, OPT_POST, OPT_SUMMARY, OPT_NO_CSV_SUMMARY,
+       OPT_INTERVAL_CLEAR, OPT_PER_SOCKET, OPT_PER_DIE, OPT_PER_CORE, OPT_PER_NODE };
+#define PERFOPTS_LONG \
+	{ "all-user",		no_argument,		NULL, OPT_ALL_USER }, \
+	{ "all-kernel",		no_argument,		NULL, OPT_ALL_KERNEL }, \
+	{ "quiet",		no_argument,		NULL, OPT_QUIET }, \
+	{ "append",		no_argument,		NULL, OPT_APPEND }, \
+	{ "log-fd",		required_argument,	NULL, OPT_LOG_FD }, \
+	{ "big-num",		no_argument,		NULL, 'B' }, \
+	{ "no-big-num",		no_argument,		NULL, OPT_NO_BIG_NUM }, \
+	{ "scale",		no_argument,		NULL, OPT_SCALE }, \
+	{ "no-scale",		no_argument,		NULL, OPT_NO_SCALE }, \
+	{ "interval-count",	required_argument,	NULL, OPT_INTERVAL_COUNT }, \
+	{ "timeout",		required_argument,	NULL, OPT_TIMEOUT }, \
+	{ "null",		no_argument,		NULL, 'n' }, \
+	{ "pre",		required_argument,	NULL, OPT_PRE }, \
+	{ "post",		required_argument,	NULL, OPT_POST }, \
+	{ "summary",		no_argument,		NULL, OPT_SUMMARY }, \
+	{ "no-csv-summary",	no_argument,		NULL, OPT_NO_CSV_SUMMARY }, \
+	{ "verbose",		no_argument,		NULL, 'v' }, \
+	{ "interval-clear",	no_argument,		NULL, OPT_INTERVAL_CLEAR }, \
+	{ "per-socket",		no_argument,		NULL, OPT_PER_SOCKET }, \
+	{ "per-die",		no_argument,		NULL, OPT_PER_DIE }, \
+	{ "per-core",		no_argument,		NULL, OPT_PER_CORE }, \
+	{ "per-node",		no_argument,		NULL, OPT_PER_NODE }
+int perfopts_option(int opt, const char *arg);
+void perfopts_check(int sampling);
+void perfopts_usage(FILE *f);
+void perfopts_verbose(void);
 
 /* evnames.c */
 struct hw_alias {
@@ -173,7 +224,9 @@ struct pfmon_result {
 	int have_ru;
 	int status;			/* the command's wait status */
 	int exec_failed;		/* the command could not be run (exit 127) */
+	int timed_out;			/* --timeout ended the command */
 };
+uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
 typedef void (*pfmon_tick_fn)(const struct pfmon_group *now, int n, uint64_t at_ns);
 void target_run(struct pfmon_result *res, pfmon_tick_fn tick);
 void *pfmon_grow(void *p, int n, size_t size);	/* room for n + 1, or exit */
@@ -192,6 +245,13 @@ const struct pfmon_group *groups_view(int *n);
 /* spawn.c: the command's process, its pid in *child */
 int spawn_traced(int errfd_pair[2], pid_t *child);
 int spawn_untraced(int errfd_pair[2], pid_t *child);
+
+/* topo.c: --per-socket, --per-die, --per-core, --per-node */
+long topo_key(int cpu);
+void topo_print(FILE *f, long key, const char *sep);
+
+/* nullrun.c: -n, the command run and timed, nothing counted */
+void null_run(struct pfmon_result *res);
 
 /* print.c */
 void print_interval(const struct pfmon_group *delta, int n, uint64_t at_ns);

@@ -14,7 +14,9 @@
  * missed, cycles per ns of the clock (GHz), and for every other event its
  * rate per second of the clock's time, when a clock event was counted.  With
  * --per-thread or -A, a thread's or CPU's rates are over its own clock.  An
- * event whose counters never ran is "<not counted>", as in perf.
+ * event whose counters never ran is "<not counted>", as in perf.  --no-scale
+ * prints the raw counts of multiplexed events, without a bound; --quiet
+ * prints nothing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,7 +40,7 @@ static double estimate(const struct pfmon_count *c)
 {
 	if (!c->running && (!c->raw || c->enabled))
 		return -1;
-	if (c->running == c->enabled)
+	if (c->running == c->enabled || opts.no_scale)
 		return (double)c->raw;
 	if (c->final)
 		return c->est;
@@ -50,7 +52,7 @@ static double bound(const struct pfmon_count *c)
 {
 	if (!c->enabled || c->running == c->enabled)
 		return 0;
-	if (!c->final || c->unbounded || !c->running)
+	if (opts.no_scale || !c->final || c->unbounded || !c->running)
 		return -1;
 	return sqrt(c->bound2);
 }
@@ -147,7 +149,10 @@ static struct metric metric(int i, const double *v, double elapsed_ns)
 	return m;
 }
 
-/* v with 'decimals' decimals and a comma between thousands, whatever the locale */
+/*
+ * v with 'decimals' decimals and a comma between thousands, whatever the locale
+ * (none with --no-big-num)
+ */
 static const char *grouped(double v, int decimals, char *buf, size_t len)
 {
 	char tmp[64], *dot;
@@ -157,7 +162,7 @@ static const char *grouped(double v, int decimals, char *buf, size_t len)
 	dot = strchr(tmp, '.');
 	digits = dot ? (size_t)(dot - tmp) : strlen(tmp);
 	for (i = 0, n = strlen(tmp); i < n && o + 2 < len; i++) {
-		if (i && i < digits && (digits - i) % 3 == 0)
+		if (i && i < digits && (digits - i) % 3 == 0 && opts.big_num)
 			buf[o++] = ',';
 		buf[o++] = tmp[i];
 	}
@@ -177,6 +182,8 @@ static void text_line(const struct where *w, int i, const struct shown *s,
 			(unsigned long)(w->at_ns % 1000000000ULL));
 	if (opts.aggr == AGGR_CPU)
 		fprintf(f, "CPU%-7ld ", w->g->id);
+	else if (opts.aggr > AGGR_CPU)
+		topo_print(f, w->g->id, NULL);
 	else if (opts.aggr == AGGR_THREAD)
 		fprintf(f, "%16s-%-8ld ", w->g->comm, w->g->id);
 	if (s->v < 0)
@@ -195,7 +202,9 @@ static void text_line(const struct where *w, int i, const struct shown *s,
 		fprintf(f, "  ( +- %5.2f%% )", s->rsd);
 	if (s->v >= 0 && c->running < c->enabled) {
 		/* the estimate's 95% bound, then the share of time counted (perf's) */
-		if (s->bound >= 0)
+		if (opts.no_scale)
+			;	/* a raw count is no estimate: it has no bound */
+		else if (s->bound >= 0)
 			fprintf(f, "  [+- %s]", grouped(s->bound / clk, clk > 1 ? 2 : 0, num,
 							 sizeof(num)));
 		else if (c->final)
@@ -290,16 +299,30 @@ static void print_ids(FILE *f, int tid)
 	fputc('\'', f);
 }
 
+/* perf's -I headers for --per-socket, --per-die, --per-core, --per-node */
+static const char *const topo_header[] = {
+	"#           time socket cpus             counts unit events",
+	"#           time die          cpus             counts unit events",
+	"#           time core            cpus             counts unit events",
+	"#           time node   cpus             counts unit events",
+};
+
 void print_interval(const struct pfmon_group *g, int n, uint64_t at_ns)
 {
 	static int printed;
 	struct where w = { at_ns, 1, NULL };
 
-	if (!opts.json && !opts.sep && printed++ % 25 == 0)
+	if (opts.quiet)
+		return;
+	/* perf's: the screen cleared, the header again, each interval */
+	if (opts.interval_clear)
+		fputs("\033[H\033[2J", opts.out);
+	if (!opts.json && !opts.sep && (printed++ % 25 == 0 || opts.interval_clear))
 		fprintf(opts.out, "%s\n", opts.aggr == AGGR_THREAD ?
 			"#           time             comm-pid                  counts unit events" :
 			opts.aggr == AGGR_CPU ?
 			"#           time CPU                    counts unit events" :
+			opts.aggr > AGGR_CPU ? topo_header[opts.aggr - AGGR_SOCKET] :
 			"#           time             counts unit events");
 	lines(&w, g, n, opts.interval_ms * 1e6, NULL, NULL, NULL);
 	fflush(opts.out);
@@ -347,7 +370,7 @@ void print_counts(const struct pfmon_count *const *runs, int nruns,
 		if (estimate(&last[i]) < 0)
 			v[i] = -1;
 	}
-	if (opts.interval_ms) {
+	if ((opts.interval_ms && !opts.summary) || opts.quiet) {
 		/* the intervals said it all, the last one, partial, included */
 		return;
 	}
@@ -378,7 +401,8 @@ void print_counts(const struct pfmon_count *const *runs, int nruns,
 			print_perf_summary(res, el, nruns);
 		return;
 	}
-	fprintf(f, "\n%18.9f seconds time elapsed", el / 1e9);
+	/* -n: no counts, and no blank line for them (perf's) */
+	fprintf(f, "%s%18.9f seconds time elapsed", opts.null_run ? "" : "\n", el / 1e9);
 	if (el_rsd > 0)
 		fprintf(f, "  ( +- %5.2f%% )", el_rsd);
 	fputc('\n', f);

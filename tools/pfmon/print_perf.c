@@ -54,11 +54,16 @@ static void csv_line(const struct where *w, int i, const struct shown *sh,
 	const char *s = opts.sep;
 	int clk = print_is_clock(i);
 
+	/* --summary's totals after -I's intervals, marked as perf marks them */
+	if (opts.summary == 1 && opts.interval_ms && !w->interval)
+		fprintf(f, "%16s%s", "summary", s);
 	if (w->interval)
 		fprintf(f, "%6lu.%09lu%s", (unsigned long)(w->at_ns / 1000000000ULL),
 			(unsigned long)(w->at_ns % 1000000000ULL), s);
 	if (opts.aggr == AGGR_CPU)
 		fprintf(f, "CPU%ld%s", w->g->id, s);
+	else if (opts.aggr > AGGR_CPU)
+		topo_print(f, w->g->id, s);
 	else if (opts.aggr == AGGR_THREAD)
 		fprintf(f, "%s-%ld%s", w->g->comm, w->g->id, s);
 	if (sh->v < 0)
@@ -99,6 +104,8 @@ static void json_line(const struct where *w, int i, const struct shown *sh,
 			(unsigned long)(w->at_ns % 1000000000ULL));
 	if (opts.aggr == AGGR_CPU)
 		fprintf(f, "\"cpu\" : \"%ld\", ", w->g->id);
+	else if (opts.aggr > AGGR_CPU)
+		topo_print(f, w->g->id, NULL);
 	else if (opts.aggr == AGGR_THREAD)
 		fprintf(f, "\"thread\" : \"%s-%ld\", ", w->g->comm, w->g->id);
 	if (sh->v < 0)

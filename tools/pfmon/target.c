@@ -135,7 +135,7 @@ void *pfmon_grow(void *p, int n, size_t size)
 	return p;
 }
 
-static uint64_t now_ns(void)
+uint64_t now_ns(void)
 {
 	struct timespec ts;
 
@@ -633,6 +633,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 {
 	struct pollfd pfd[1 + 1024 + 64];
 	int errpipe[2] = { -1, -1 }, i, n, done = 0, timeout, err = 0;
+	unsigned int nticks = 0;
 	long lost = kernel_inherit() ? inherit_lost() : -1;
 	int go = -1;
 	uint64_t start, next_tick = 0, next_adapt = 0, t, last_tick;
@@ -669,8 +670,9 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		group_name(group_of(child), opts.argv[0]);
 	start = now_ns();
 	last_tick = start;
-	if (opts.interval_ms)
-		next_tick = start + opts.interval_ms * 1000000ULL;
+	/* --timeout's end is a tick of its own (it goes without -I) */
+	if (opts.interval_ms || opts.timeout_ms)
+		next_tick = start + (opts.interval_ms ?: opts.timeout_ms) * 1000000ULL;
 	if (opts.smpl_freq || (kernel_inherit() && opts.smpl_period))
 		next_adapt = start + freq_adapt_ms() * 1000000ULL;
 	else if (kernel_inherit() && opts.nsets > 1)
@@ -705,12 +707,25 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		if (poll(pfd, 1 + n + opts.npids, timeout) < 0 && errno != EINTR)
 			pfmon_fail("poll", errno, -1);
 		t = now_ns();
-		if (next_tick && t >= next_tick) {
+		if (next_tick && t >= next_tick && opts.timeout_ms) {
+			/* the command's end is counted to the last; without one, this is it */
+			next_tick = 0;
+			res->timed_out = child > 0;
+			if (child > 0)
+				kill(child, SIGTERM);
+			else
+				done = 1;
+		} else if (next_tick && t >= next_tick) {
 			totals(res->count, 0);
 			v = groups_view(&n);
 			tick(v, n, t - start);
 			last_tick = t;
 			next_tick += opts.interval_ms * 1000000ULL;
+			/* then nothing more is printed; a command runs on to its end, as in perf */
+			if (opts.interval_count && ++nticks == opts.interval_count) {
+				next_tick = 0;
+				done |= !opts.argv;
+			}
 		}
 		if (next_adapt && t >= next_adapt)
 			next_adapt = t + periodic(t);
@@ -761,6 +776,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		close(errpipe[0]);
 	}
 	/* the last interval, partial, up to the end (none for a command never run) */
-	if (opts.interval_ms && t > last_tick && !res->exec_failed)
+	if (opts.interval_ms && t > last_tick && !res->exec_failed &&
+	    (!opts.interval_count || nticks < opts.interval_count))
 		tick(res->groups, res->ngroups, t - start);
 }

@@ -389,6 +389,8 @@ out=$(/bin/pfmon -j --bounds --switch-timeout 1 -e $evs2 -- $ph) ||
 echo "$out" | /bin/jsoncheck >/dev/null &&
 	echo "$out" | grep -Eq '"event" : "syscalls:u", .*"pcnt-running" : [0-9.]+, .*"bound" : [1-9][0-9]*}$' ||
 	fail "2 sets: the JSON bound"
+# perf stat's options of the output and the run (with $evs2 and $ph above)
+. /bin/pfmon-opts-check
 
 # several sets through the kernel's inheritance, without ptrace: a command with 2
 # child processes then 2 threads, each with 5000 getppid, in the 2 sets of 64

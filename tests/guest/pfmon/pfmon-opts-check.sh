@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by pfmon-check (its fail, count, csv, in_range, $W, $evs2, $ph): perf
+# stat's options of the output and the run (tools/pfmon/perfopts.c), each on a
+# count the option changes, and each refusal as one line and exit 2.
+
+# refused: $1 the expected line, then pfmon's arguments
+refused() {
+	want=$1
+	shift
+	out=$(/bin/pfmon "$@" 2>&1)
+	[ $? -eq 2 ] && [ "$out" = "$want" ] || fail "pfmon $*: not refused with '$want'"
+}
+
+# --all-user and --all-kernel win over the events' modifiers: system calls are
+# counted at user level only (5016 to 5018, the lines above), none at kernel level
+out=$(/bin/pfmon --all-user -e syscalls:k -- $W -s 5000) || fail "--all-user: $?"
+sys=$(count syscalls:k)
+in_range "$sys" 5016 5020 || fail "--all-user -e syscalls:k: $sys"
+out=$(/bin/pfmon --all-kernel -e syscalls -- $W -s 5000) || fail "--all-kernel: $?"
+[ "$(count syscalls)" = 0 ] || fail "--all-kernel -e syscalls: $(count syscalls)"
+refused "pfmon: --all-user and --all-kernel: choose one" --all-user --all-kernel -- $W
+
+# --quiet: nothing printed, the command's exit status kept
+out=$(/bin/pfmon --quiet -e syscalls -- $W -s 100) && [ -z "$out" ] ||
+	fail "--quiet printed '$out'"
+/bin/pfmon --quiet -e syscalls -- /bin/sh -c 'exit 3'
+[ $? -eq 3 ] || fail "--quiet: the command's exit status"
+
+# -o truncates, --append appends, --log-fd writes to a descriptor, not stdout
+rm -f /tmp/o1 /tmp/o2
+/bin/pfmon -o /tmp/o1 -e syscalls -- $W -s 100 && /bin/pfmon -o /tmp/o1 --append -e syscalls -- $W -s 100 ||
+	fail "-o --append: $?"
+[ "$(grep -c 'Performance counter stats' /tmp/o1)" -eq 2 ] || fail "--append: $(cat /tmp/o1)"
+/bin/pfmon -o /tmp/o1 -e syscalls -- $W -s 100 || fail "-o: $?"
+[ "$(grep -c 'Performance counter stats' /tmp/o1)" -eq 1 ] || fail "-o does not truncate"
+out=$(/bin/pfmon --log-fd 3 -e syscalls -- $W -s 5000 3>/tmp/o2) && [ -z "$out" ] ||
+	fail "--log-fd: stdout '$out'"
+out=$(cat /tmp/o2)
+in_range "$(count syscalls)" 5016 5020 || fail "--log-fd 3: $(count syscalls) syscalls"
+/bin/pfmon --log-fd 3 --append -e syscalls -- $W -s 100 3>>/tmp/o2 || fail "--log-fd --append: $?"
+[ "$(grep -c 'Performance counter stats' /tmp/o2)" -eq 2 ] || fail "--log-fd --append"
+refused "pfmon: --log-fd 9: Bad file descriptor" --log-fd 9 -- $W
+refused "pfmon: bad --log-fd descriptor '0'" --log-fd 0 -- $W
+refused "pfmon: -o and --log-fd: choose one" -o /tmp/o1 --log-fd 1 -- $W
+refused "pfmon: --append appends to -o's file or --log-fd's: give one" --append -- $W
+
+# -B (the default) and --no-big-num: 5,01x against 501x
+out=$(/bin/pfmon -B -e syscalls -- $W -s 5000) || fail "-B: $?"
+echo "$out" | grep -Eq "^ +5,01[678] +syscalls" || fail "-B: the separators"
+out=$(/bin/pfmon --no-big-num -e syscalls -- $W -s 5000) || fail "--no-big-num: $?"
+echo "$out" | grep -Eq "^ +501[678] +syscalls" || fail "--no-big-num: separators"
+refused "pfmon: -B: CSV (-x) has no thousands separators" -B -x , -- $W
+
+# --no-scale: the multiplexed counts raw (field 1 = --bounds' raw field 8) and
+# without a bound; --scale (the default) the estimates, above the raw counts
+out=$(/bin/pfmon -x ';' --bounds --no-scale --switch-timeout 1 -e $evs2 -- $ph) ||
+	fail "--no-scale: $?"
+[ "$(csv syscalls 1)" = "$(csv syscalls 8)" ] && [ "$(csv syscalls 10)" = "" ] &&
+	awk -v p="$(csv syscalls 5)" 'BEGIN { exit !(p > 0 && p < 100) }' ||
+	fail "--no-scale: $(csv syscalls 1) raw $(csv syscalls 8) bound '$(csv syscalls 10)'"
+out=$(/bin/pfmon -x ';' --bounds --scale --switch-timeout 1 -e $evs2 -- $ph) ||
+	fail "--scale: $?"
+[ "$(csv syscalls 1)" -gt "$(csv syscalls 8)" ] ||
+	fail "--scale: $(csv syscalls 1), raw $(csv syscalls 8)"
+
+# --interval-count 2 of the 3 to 9 intervals of -I 100 (the -I case above)
+out=$(/bin/pfmon -I 100 --interval-count 2 -x ';' -e syscalls -- $W -l 500 -s 100) ||
+	fail "--interval-count: $?"
+n=$(echo "$out" | awk -F';' '$4 == "syscalls"' | wc -l)
+[ "$n" -eq 2 ] || fail "--interval-count 2: $n intervals"
+out=$(/bin/pfmon -a -I 100 --interval-count 1 -x ';' -e syscalls) ||
+	fail "-a --interval-count: $?"
+n=$(echo "$out" | awk -F';' '$4 == "syscalls"' | wc -l)
+[ "$n" -eq 1 ] || fail "-a --interval-count 1: $n intervals"
+refused "pfmon: --interval-count counts the intervals of -I: give -I" --interval-count 2 -- $W
+refused "pfmon: bad interval count '0'" -I 100 --interval-count 0 -- $W
+
+# --timeout: a 5 s sleep ended after 300 ms, exit 0 (perf's), the counts printed;
+# -a without a command ends by itself
+out=$(/bin/pfmon --timeout 300 -e syscalls -- $W -l 5000) || fail "--timeout: $?"
+el=$(echo "$out" | awk '$3 == "time" && $4 == "elapsed" { print $1 }')
+echo "pfmon-check: --timeout 300 of a 5 s sleep: $el s"
+awk -v e="$el" 'BEGIN { exit !(e >= 0.3 && e < 3) }' || fail "--timeout 300: $el s"
+[ -n "$(count syscalls)" ] || fail "--timeout: no count"
+out=$(/bin/pfmon -a --timeout 200 -e syscalls) || fail "-a --timeout: $?"
+el=$(echo "$out" | awk '$3 == "time" && $4 == "elapsed" { print $1 }')
+awk -v e="$el" 'BEGIN { exit !(e >= 0.2 && e < 3) }' || fail "-a --timeout 200: $el s"
+refused "pfmon: --timeout: at least 10 ms, as perf stat" --timeout 9 -- $W
+refused "pfmon: --timeout and -I: choose one, as perf stat" --timeout 100 -I 100 -- $W
+refused "pfmon: bad timeout '99999999999'" --timeout 99999999999 -- $W
+
+# -n: the command timed, nothing counted, perf's layout (no blank line for counts)
+out=$(/bin/pfmon -n -- $W -l 300) || fail "-n: $?"
+[ "$(echo "$out" | wc -l)" -eq 7 ] && echo "$out" | sed -n 4p | grep -Eq '^ +0\.[3-9][0-9]* seconds time elapsed$' &&
+	echo "$out" | sed -n 2p | grep -q "^ Performance counter stats for '$W -l 300':$" ||
+	fail "-n: the layout"
+/bin/pfmon -n -- /bin/sh -c 'exit 4' >/dev/null
+[ $? -eq 4 ] || fail "-n: the command's exit status"
+refused "pfmon: -n times the command only: not with -e, -p, -t, -a, -C, -I, --timeout, -P, -F, --per-thread or -A" -n -e syscalls -- $W
+
+# --pre and --post around each of -r's runs, not counted; a failed one ends pfmon
+rm -f /tmp/pp
+out=$(/bin/pfmon -r 3 -e syscalls --pre 'echo pre >> /tmp/pp' --post 'echo post >> /tmp/pp' -- $W -s 100) ||
+	fail "--pre --post: $?"
+[ "$(cat /tmp/pp | tr '\n' ' ')" = "pre post pre post pre post " ] || fail "--pre --post: $(cat /tmp/pp)"
+in_range "$(count syscalls)" 116 120 || fail "--pre --post: $(count syscalls) syscalls"
+out=$(/bin/pfmon --pre false -e syscalls -- $W 2>&1)
+[ $? -eq 1 ] && [ "$out" = "pfmon: --pre 'false': exit status 1" ] || fail "--pre false: $out"
+out=$(/bin/pfmon --post 'exit 5' -e syscalls -- $W 2>&1 >/dev/null)
+[ $? -eq 1 ] && [ "$out" = "pfmon: --post 'exit 5': exit status 5" ] || fail "--post 'exit 5': $out"
+
+# --summary: -I's intervals, then the totals (CSV: "summary" first, unless
+# --no-csv-summary), which add up the intervals
+out=$(/bin/pfmon -I 100 --summary -x ';' -e syscalls -- $W -l 300 -s 5000) || fail "--summary: $?"
+# (perf pads "summary" to 16 columns)
+set -- $(echo "$out" | awk -F';' '$1 ~ /^ *summary$/ { k++; t = $2; next }
+	$4 == "syscalls" { n++; s += $2 }
+	END { print n + 0, s + 0, k + 0, t + 0 }')
+echo "pfmon-check: -I --summary: $1 intervals of $2 system calls, $3 summary of $4"
+[ "$1" -ge 3 ] && [ "$3" -eq 1 ] && [ "$2" -eq "$4" ] && in_range "$4" 5016 5020 ||
+	fail "--summary: $*"
+out=$(/bin/pfmon -I 100 --summary --no-csv-summary -x ';' -e syscalls -- $W -s 5000) ||
+	fail "--no-csv-summary: $?"
+[ "$(echo "$out" | grep -c summary)" -eq 0 ] &&
+	in_range "$(echo "$out" | awk -F';' '$3 == "syscalls" { print $1 }')" 5016 5020 ||
+	fail "--no-csv-summary"
+out=$(/bin/pfmon -I 100 --summary -e syscalls -- $W -s 5000) || fail "--summary text: $?"
+echo "$out" | grep -q "Performance counter stats for" && in_range "$(count syscalls)" 5016 5020 ||
+	fail "--summary: the text totals"
+refused "pfmon: --summary prints -I's totals at the end: give -I" --summary -- $W
+refused "pfmon: --no-csv-summary goes with --summary and -x" -I 100 --summary --no-csv-summary -- $W
+
+# -v: each event's code, level, set and PMD on stderr; the counts as without -v
+out=$(/bin/pfmon -v -e syscalls,page-faults:uk -- $W -s 5000 2>&1 >/dev/null) || fail "-v: $?"
+[ "$out" = "pfmon: syscalls: software event 5 at user level, set 0 PMD 64
+pfmon: page-faults:uk: software event 4 at user and kernel level, set 0 PMD 65
+pfmon: 2 events in 1 set" ] || fail "-v"
+
+# --interval-clear: a terminal only (none here), with -I
+refused "pfmon: --interval-clear clears a terminal: the output is not one" --interval-clear -I 100 -- $W
+refused "pfmon: --interval-clear clears the screen between -I's intervals: give -I" --interval-clear -- $W
+
+# --per-socket, --per-die, --per-core, --per-node with -a: a line per group in
+# sysfs's topology, perf's label, the group's CPUs (all of them together), the
+# workload's system calls among the counts
+topo() {
+	for c in /sys/devices/system/cpu/cpu[0-9]*; do
+		p=$(cat $c/topology/physical_package_id)
+		d=$(cat $c/topology/die_id 2>/dev/null || echo 0)
+		k=$(cat $c/topology/core_id)
+		n=$(ls -d $c/node[0-9]* 2>/dev/null | sed 's/.*node//' | head -n1)
+		case $1 in
+		socket) echo "S$p" ;;
+		die) echo "S$p-D$d" ;;
+		core) echo "S$p-D$d-C$k" ;;
+		node) echo "N${n:-0}" ;;
+		esac
+	done | sort -u | tr '\n' ' '
+}
+ncpu=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
+for a in socket die core node; do
+	out=$(/bin/pfmon -a --per-$a -x ';' -e syscalls -- $W -s 5000) || fail "--per-$a: $?"
+	got=$(echo "$out" | awk -F';' '$5 == "syscalls" { print $1 }' | tr '\n' ' ')
+	set -- $(echo "$out" | awk -F';' '$5 == "syscalls" { n += $2; s += $3 } END { print n + 0, s + 0 }')
+	echo "pfmon-check: --per-$a: $got($1 CPUs, $2 system calls)"
+	[ "$got" = "$(topo $a)" ] && [ "$1" -eq "$ncpu" ] && [ "$2" -ge 5016 ] ||
+		fail "--per-$a: '$got' against '$(topo $a)', $1 CPUs, $2 syscalls"
+done
+out=$(/bin/pfmon -a --per-socket -e syscalls -- $W -s 100) || fail "--per-socket text: $?"
+echo "$out" | grep -Eq "^S0 {5} +[0-9]+ +[0-9,]+ +syscalls" || fail "--per-socket: the text line"
+out=$(/bin/pfmon -a --per-core -I 100 --interval-count 1 -e syscalls) || fail "--per-core -I: $?"
+[ "$(echo "$out" | head -n1)" = "#           time core            cpus             counts unit events" ] ||
+	fail "--per-core -I: perf's header"
+refused "pfmon: --per-socket, --per-die, --per-core and --per-node sum CPUs' counts: give -a or -C" --per-core -- $W
+refused "pfmon: --per-thread, -A, --per-socket, --per-die, --per-core, --per-node: choose one" -A --per-node -a -- $W
+echo "pfmon-check: perf stat's output and run options ok"
