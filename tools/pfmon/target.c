@@ -50,21 +50,15 @@
  * sampled counters are not summed).  pfmon drains the buffers every 10 ms, so
  * as to take the mappings of the processes the samples show while they live.
  *
- * pfmon follows no new thread with ptrace any more where the kernel inherits
- * (every command and -p that inherits); the code that did is left below for
- * the runs that do not (kernel_inherit()): PTRACE_O_TRACEFORK, VFORK and
- * CLONE, each new thread getting its own context from pfmon before its first
- * instruction.  A traced command (--no-inherit, -a) stops at a SIGSTOP it
- * sends itself before exec, so that its context is attached and started
- * before the exec.
- * -p then attaches a context to each thread in /proc/PID/task and takes it with
- * PTRACE_SEIZE, which neither stops nor signals it, with the same options, and
- * reads the task list again until no thread is new (a thread made by a seized
- * one is known by its clone event, and not attached twice).  A process pfmon
- * may count but not seize (one a debugger traces already) is then counted
- * without its new threads, with a warning.
- * With --no-inherit only the command's first thread, or the threads -p finds at
- * the start, or the threads -t names, are counted.
+ * pfmon follows no new thread or process itself: every run that counts them
+ * (a command, -p and -t that inherit) has the kernel's inheritance.  ptrace is
+ * left for a command whose new threads are not counted (--no-inherit, or -a/-C,
+ * whose CPU sessions count every thread there already): it stops at a SIGSTOP
+ * it sends itself before exec, so that its context is attached and started
+ * before the exec, and its exec (its new name) and, when sampling, its exit
+ * (its mappings) are traced.  With --no-inherit only the command's first
+ * thread, or the threads -p finds at the start, or the threads -t names, are
+ * counted.
  *
  * A context whose thread ends (the kernel queues PFM_MSG_END) is read and
  * closed then: its counts join the retired ones of its group, and its fd and
@@ -119,7 +113,6 @@ static struct tracee *tracees;
 static int ntracees;
 static int sigpipe[2] = { -1, -1 };
 static pid_t child;
-static int seizing;		/* -p: the threads are seized, not children */
 static pid_t *known;		/* -p without ptrace: the threads seen in the task lists */
 static int nknown;
 static int pidfds[64];		/* -p without ptrace: each process's, -1 once it ended */
@@ -338,11 +331,7 @@ static struct tracee *tracee(pid_t tid)
 		if (tracees[i].tid == tid)
 			return &tracees[i];
 	tracees = pfmon_grow(tracees, ntracees, sizeof(*tracees));
-	/* a seized thread's first stop is no SIGSTOP: a SIGSTOP is a signal */
-	tracees[ntracees] = (struct tracee){ tid, seizing };
-	/* a new thread or process of the command: count it from its start */
-	if (ntracees && !opts.ncpus)
-		ctx_open(tid, 0, 0);
+	tracees[ntracees] = (struct tracee){ tid, 0 };
 	return &tracees[ntracees++];
 }
 
@@ -379,10 +368,9 @@ static void on_signal(int sig)
 	errno = err;
 }
 
-/* ptrace stops and exits of the command's threads; 1 when the command ended */
+/* ptrace stops and the exit of a traced command; 1 when the command ended */
 static int reap(struct pfmon_result *res)
 {
-	unsigned long msg;
 	struct rusage ru;
 	siginfo_t si;
 	int st, ev, sig, i;
@@ -399,12 +387,7 @@ static int reap(struct pfmon_result *res)
 		}
 		ev = (unsigned int)st >> 16;
 		sig = WSTOPSIG(st);
-		if (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK ||
-		    ev == PTRACE_EVENT_CLONE) {
-			if (!ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg))
-				tracee(msg);
-			sig = 0;
-		} else if (ev == PTRACE_EVENT_EXEC) {
+		if (ev == PTRACE_EVENT_EXEC) {
 			/* the thread's new name, for --per-thread */
 			for (i = 0; i < nctx; i++)
 				if (ctxs[i].target == tid)
@@ -413,18 +396,6 @@ static int reap(struct pfmon_result *res)
 		} else if (ev == PTRACE_EVENT_EXIT) {
 			/* its mappings, for the sample report, before they go */
 			smpl_snapshot_maps(tid);
-			sig = 0;
-		} else if (ev == PTRACE_EVENT_STOP && (sig == SIGSTOP || sig == SIGTSTP ||
-							sig == SIGTTIN || sig == SIGTTOU)) {
-			/* a seized thread's group stop: it stays stopped until SIGCONT */
-			ptrace(PTRACE_LISTEN, tid, 0, 0);
-			continue;
-		} else if (ev == PTRACE_EVENT_STOP) {
-			/*
-			 * A seized thread's first stop may come before its creator's
-			 * clone event: its context first, before it runs
-			 */
-			tracee(tid);
 			sig = 0;
 		} else if (ev) {
 			sig = 0;
@@ -454,9 +425,6 @@ static long trace_options(void)
 {
 	long options = PTRACE_O_TRACEEXEC;
 
-	/* a CPU session counts every thread there already */
-	if (opts.inherit && !opts.ncpus && !kernel_inherit())
-		options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 	if (opts.smpl_period)
 		options |= PTRACE_O_TRACEEXIT;
 	return options;
@@ -468,41 +436,17 @@ static void run_command(void)
 	ptrace(PTRACE_CONT, child, 0, 0);
 }
 
-/*
- * The threads of process pid without a context: a context each (fatal: the
- * first pass, whose failures end pfmon), and, with seize, the thread seized.
- * Returns how many were new, or -1 when a seize failed.
- */
-static int attach_tasks(int pid, int fatal, int seize)
+/* --no-inherit -p: a context on each thread process pid has now. */
+static void attach_tasks(int pid)
 {
-	DIR *dir = task_dir(pid, fatal);
-	int i, n = 0, ret = 0;
+	DIR *dir = task_dir(pid, 1);
 	pid_t tid;
 
 	if (!dir)
-		return 0;
-	while ((tid = next_task(dir))) {
-		for (i = 0; i < ntracees && tracees[i].tid != tid; i++)
-			;
-		if (i < ntracees)
-			continue;
-		if (!seize) {
-			ctx_open(tid, fatal, 0);
-			continue;
-		}
-		/* registered first: tracee() opens contexts only for later threads */
-		tracees = pfmon_grow(tracees, ntracees, sizeof(*tracees));
-		tracees[ntracees++] = (struct tracee){ tid, 1 };
-		if (ctx_open(tid, fatal, 0) < 0)
-			continue;
-		n++;
-		if (ptrace(PTRACE_SEIZE, tid, 0, trace_options()) && errno != ESRCH) {
-			ret = -1;
-			break;
-		}
-	}
+		return;
+	while ((tid = next_task(dir)))
+		ctx_open(tid, 1, 0);
 	closedir(dir);
-	return ret < 0 ? ret : n;
 }
 
 /*
@@ -545,55 +489,26 @@ static int inherit_pass(int pid, int first)
 /* -p: every thread of the process, and, but with --no-inherit, later ones; -t: the thread */
 static void attach_pids(void)
 {
-	int i, n, err;
+	int i;
 
-	seizing = 0;
 	for (i = 0; i < opts.npids; i++) {
 		if (opts.pid_is_tid[i]) {
 			ctx_open(opts.pids[i], 1, kernel_inherit());
 			continue;
 		}
 		if (!opts.inherit) {
-			attach_tasks(opts.pids[i], 1, 0);
-		} else if (kernel_inherit()) {
+			attach_tasks(opts.pids[i]);
+		} else {
 			/* opened first: the process found in /proc is the one it ends with */
 			pidfds[i] = process_fd(opts.pids[i]);
 			inherit_pass(opts.pids[i], 1);
 			/* threads made by threads without a context yet, until none */
 			while (inherit_pass(opts.pids[i], 0) > 0)
 				;
-		} else {
-			seizing = 1;
-			n = attach_tasks(opts.pids[i], 1, 1);
-			/* threads made while the first ones were seized, until none */
-			while (n > 0)
-				n = attach_tasks(opts.pids[i], 0, 1);
-			if (n < 0) {
-				err = errno;
-				fprintf(stderr, "pfmon: process %d: its new threads are not counted: "
-					"PTRACE_SEIZE: %s\n", opts.pids[i], strerror(err));
-			}
 		}
 		if (opts.smpl_period)
 			smpl_snapshot_maps(opts.pids[i]);
 	}
-}
-
-/* Lets the seized threads go: each is stopped, then detached. */
-static void release_seized(void)
-{
-	int i, st;
-
-	for (i = 0; i < ntracees; i++) {
-		if (ptrace(PTRACE_INTERRUPT, tracees[i].tid, 0, 0))
-			continue;
-		if (waitpid(tracees[i].tid, &st, __WALL) != tracees[i].tid || !WIFSTOPPED(st))
-			continue;
-		/* a signal it was stopped for is delivered as it goes */
-		ptrace(PTRACE_DETACH, tracees[i].tid, 0,
-		       (st >> 16) ? 0 : WSTOPSIG(st) == SIGTRAP ? 0 : WSTOPSIG(st));
-	}
-	seizing = 0;
 }
 
 /*
@@ -741,7 +656,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		while (read(sigpipe[0], &c, 1) == 1)
 			if ((c == SIGINT || c == SIGTERM) && !opts.argv)
 				done = 1;
-		if ((opts.argv || seizing) && reap(res) && opts.argv)
+		if (opts.argv && reap(res))
 			done = 1;
 		/* -p, -t: until every thread has ended */
 		if (!opts.argv && !opts.ncpus && !running())
@@ -760,8 +675,6 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		fprintf(stderr, "pfmon: not counted: %ld new threads or processes, and what they "
 			"started: the kernel could not give them a context (ctx_per_user_max, "
 			"memory: %s)\n", inherit_lost() - lost, INHERIT_LOST);
-	if (seizing)
-		release_seized();
 	for (i = 0; i < opts.npids; i++)
 		if (pidfds[i] >= 0)
 			close(pidfds[i]);
