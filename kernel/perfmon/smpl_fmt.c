@@ -271,28 +271,36 @@ int pfm_smpl_drain(struct pfm_context *ctx, u64 n)
 	return ret;
 }
 
-/*
- * A sample of ctx's own: into its buffer, or its sink's (a layer's, layer.h);
- * true when the buffer is full and ctx is to be masked.  A shared buffer's
- * reader is told it filled, and nobody is masked.
- */
-bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
-			    unsigned int pmd)
+/* A shared buffer's reader is told it filled, and nobody is masked. */
+static noinline bool pfm_smpl_record_shared(struct pfm_context *ctx, struct pfm_event_set *set,
+					    unsigned int pmd)
 {
 	DECLARE_BITMAP(bits, PFM_MAX_PMDS);
 
-	if (!ctx->smpl.fmt) {
-		if (ctx->sink)
-			ctx->sink->record(ctx->sink_data, ctx, set, pmd);
-		return false;
-	}
-	if (!ctx->smpl.shared)
-		return ctx->smpl.fmt->handler(&ctx->smpl, ctx, set, pmd);
 	if (pfm_smpl_append(ctx, ctx, set, pmd)) {
 		bitmap_zero(bits, PFM_MAX_PMDS);
 		__set_bit(pmd, bits);
 		pfm_msg_ovfl_locked(ctx, bits);
 	}
+	return false;
+}
+
+/*
+ * A sample of ctx's own: into its buffer, or its sink's (a layer's, layer.h);
+ * true when the buffer is full and ctx is to be masked.  The shared buffer's
+ * path is apart, so that the common one stays a tail call into the format's
+ * handler, with no frame and no array on the stack.
+ */
+bool pfm_smpl_record_locked(struct pfm_context *ctx, struct pfm_event_set *set,
+			    unsigned int pmd)
+{
+	if (likely(ctx->smpl.fmt)) {
+		if (likely(!ctx->smpl.shared))
+			return ctx->smpl.fmt->handler(&ctx->smpl, ctx, set, pmd);
+		return pfm_smpl_record_shared(ctx, set, pmd);
+	}
+	if (ctx->sink)
+		ctx->sink->record(ctx->sink_data, ctx, set, pmd);
 	return false;
 }
 
