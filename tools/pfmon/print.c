@@ -237,20 +237,45 @@ static int by_count(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+/* Event i's line for group gi; rsd, bnd and mean as lines() has them. */
+static void group_line(struct where *w, const struct pfmon_group *gi, int i, double elapsed,
+		       const double *rsd, const double *bnd, const double *mean)
+{
+	double v[PFMON_MAX_EVENTS];
+	const struct pfmon_count *c = gi->count;
+	struct metric m;
+	struct shown s;
+	int e;
+
+	for (e = 0; e < opts.nev; e++)
+		v[e] = mean ? mean[e] : estimate(&c[e]);
+	w->g = gi;
+	m = metric(i, v, elapsed);
+	s = (struct shown){ v[i], rsd ? rsd[i] : -1, bnd ? bnd[i] : bound(&c[i]) };
+	line(w, i, &s, &c[i], &m);
+}
+
 /*
  * Each event's line, per group: perf prints an event's threads or CPUs
- * together.  rsd and bnd (per event, or NULL) are -r's and the runs' bound.
+ * together, and a socket's, die's, core's or node's events together
+ * (--per-socket and the like: its print_aggr()).  rsd and bnd (per event, or
+ * NULL) are -r's and the runs' bound.
  */
 static void lines(struct where *w, const struct pfmon_group *g, int n, double elapsed,
 		  const double *rsd, const double *bnd, const double *mean)
 {
-	double v[PFMON_MAX_EVENTS];
 	int *order = calloc(n, sizeof(*order)), i, k;
-	struct metric m;
-	struct shown s;
 
 	if (!order)
 		pfmon_fail("calloc", ENOMEM, -1);
+	if (opts.aggr > AGGR_CPU) {
+		for (k = 0; k < n; k++)
+			for (i = 0; i < opts.nev; i++)
+				if (!opts.ev[i].hidden)
+					group_line(w, &g[k], i, elapsed, rsd, bnd, mean);
+		free(order);
+		return;
+	}
 	for (i = 0; i < opts.nev; i++) {
 		if (opts.ev[i].hidden)
 			continue;
@@ -261,18 +286,8 @@ static void lines(struct where *w, const struct pfmon_group *g, int n, double el
 			sort_ev = i;
 			qsort(order, n, sizeof(*order), by_count);
 		}
-		for (k = 0; k < n; k++) {
-			const struct pfmon_count *c = g[order[k]].count;
-			int e;
-
-			for (e = 0; e < opts.nev; e++)
-				v[e] = mean ? mean[e] : estimate(&c[e]);
-			w->g = &g[order[k]];
-			m = metric(i, v, elapsed);
-			s = (struct shown){ v[i], rsd ? rsd[i] : -1,
-					    bnd ? bnd[i] : bound(&c[i]) };
-			line(w, i, &s, &c[i], &m);
-		}
+		for (k = 0; k < n; k++)
+			group_line(w, &g[order[k]], i, elapsed, rsd, bnd, mean);
 	}
 	free(order);
 }

@@ -134,4 +134,11 @@ client_pfmon_perf() {
 	pfmon_compare pfmon-json-I 1 -I 200 -j
 	pfmon_compare pfmon-csv-A 0 -a -A -x,
 	pfmon_compare pfmon-json-A 0 -a -A -j
+	pfmon_compare pfmon-csv-per-socket 0 -a --per-socket -x,
+	pfmon_compare pfmon-csv-per-die 0 -a --per-die -x,
+	pfmon_compare pfmon-csv-per-core 0 -a --per-core -x,
+	pfmon_compare pfmon-csv-per-node 0 -a --per-node -x,
+	pfmon_compare pfmon-json-per-core 0 -a --per-core -j
+	pfmon_compare pfmon-csv-I-summary 1 -I 200 --summary -x,
+	pfmon_compare pfmon-csv-no-scale 0 --no-scale -x,
 }
