@@ -144,7 +144,7 @@ cg_same() {
 	sort "$1" | uniq -c > "$1.count"
 	sort "$2" | uniq -c > "$2.count"
 	cmp -s "$1.count" "$2.count" || echo " chains differ from native's:" \
-		$(diff "$1.count" "$2.count" | grep '^[<>]' | head -n 6 | tr -s ' ')
+		"native" $(head -n 6 "$1.count") "shim" $(head -n 6 "$2.count")
 }
 
 # --- perf record -F 1000 -g -e task-clock: the rate, and chains through main -------
