@@ -96,6 +96,12 @@ static int perf_name(const char *base, char *out, size_t len)
 	return 1;
 }
 
+/* perf's name for name (libpfm4's "perf::" ones translated), modifiers kept */
+void evnames_perf_name(const char *name, char *out, size_t len)
+{
+	perf_name(name, out, len);
+}
+
 int evnames_sw(const char *base, int *code)
 {
 	char n[64];

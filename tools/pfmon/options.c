@@ -143,7 +143,7 @@ void parse(int argc, char **argv)
 	int opt, i, n, list = 0;
 
 	/* '+': options end at the command, whose own options are its own */
-	while ((opt = getopt_long(argc, argv, "+e:hkuP:F:p:t:aC:r:I:x:jo:iAlBnv", long_opts,
+	while ((opt = getopt_long(argc, argv, "+e:hkuP:F:p:t:aC:r:I:x:jo:iAlBnvG:", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -225,7 +225,7 @@ void parse(int argc, char **argv)
 			usage(stdout);
 			exit(0);
 		default:
-			if (perfopts_option(opt, optarg))
+			if (perfopts_option(opt, optarg) || cgroup_option(opt, optarg))
 				break;
 			usage(stderr);
 			exit(2);
@@ -273,6 +273,7 @@ void parse(int argc, char **argv)
 		opts.levels = PFM_SW_PMC_USR;
 	if (!opts.nev && !opts.null_run)
 		evsel_default();
+	cgroup_check();
 	if (freq)
 		freq_setup(freq);
 	/* -P on a command or -p, inherited in the kernel (target.c) */

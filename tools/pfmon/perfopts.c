@@ -218,5 +218,8 @@ void perfopts_usage(FILE *f)
 "  --interval-clear    with -I on a terminal: clear the screen before each\n"
 "  -v, --verbose       on stderr: each event's code, level, set and PMD\n"
 "  --per-socket, --per-die, --per-core, --per-node  with -a or -C: the CPUs'\n"
-"                      counts summed by socket, die, core, NUMA node\n");
+"                      counts summed by socket, die, core, NUMA node\n"
+"  -G, --cgroup NAME[,NAME]  with -a or -C: the n-th event before it counted only\n"
+"                      while a task of the n-th cgroup runs (one name: every event)\n"
+"  --for-each-cgroup NAME[,NAME]  with -a or -C: every event for each cgroup\n");
 }

@@ -40,6 +40,8 @@ struct pfmon_event {
 	int group;		/* events of one -e '{...}' group share a set */
 	int hidden;		/* counted, not printed (-F's exact count) */
 	uint16_t set, pmd;	/* where it is counted */
+	int cgroup;		/* -G, --for-each-cgroup: its cgroup's index + 1, or 0 */
+	int unsupported;	/* cannot be counted here: "<not supported>" */
 };
 
 /*
@@ -124,7 +126,8 @@ void options_refuse(const char *why) __attribute__((noreturn));
 enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_LOG_FD,
        OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_SCALE, OPT_NO_SCALE, OPT_INTERVAL_COUNT,
        OPT_TIMEOUT, OPT_PRE, OPT_POST, OPT_SUMMARY, OPT_NO_CSV_SUMMARY,
-       OPT_INTERVAL_CLEAR, OPT_PER_SOCKET, OPT_PER_DIE, OPT_PER_CORE, OPT_PER_NODE };
+       OPT_INTERVAL_CLEAR, OPT_PER_SOCKET, OPT_PER_DIE, OPT_PER_CORE, OPT_PER_NODE,
+       OPT_FOR_EACH_CGROUP };
 #define PERFOPTS_LONG \
 	{ "all-user",		no_argument,		NULL, OPT_ALL_USER }, \
 	{ "all-kernel",		no_argument,		NULL, OPT_ALL_KERNEL }, \
@@ -147,7 +150,9 @@ enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_
 	{ "per-socket",		no_argument,		NULL, OPT_PER_SOCKET }, \
 	{ "per-die",		no_argument,		NULL, OPT_PER_DIE }, \
 	{ "per-core",		no_argument,		NULL, OPT_PER_CORE }, \
-	{ "per-node",		no_argument,		NULL, OPT_PER_NODE }
+	{ "per-node",		no_argument,		NULL, OPT_PER_NODE }, \
+	{ "cgroup",		required_argument,	NULL, 'G' }, \
+	{ "for-each-cgroup",	required_argument,	NULL, OPT_FOR_EACH_CGROUP }
 int perfopts_option(int opt, const char *arg);
 void perfopts_check(int sampling);
 void perfopts_usage(FILE *f);
@@ -167,6 +172,18 @@ int evnames_is_perf_table(const char *base);
 int evnames_core_pmu_event(const char *name);
 void evnames_nearest(const char *want, char *buf, size_t len);
 int evnames_list(FILE *f, const char *pattern);
+void evnames_perf_name(const char *name, char *out, size_t len);
+
+/* cgroup.c: -G, --for-each-cgroup: every event through the perf layer, per CPU */
+struct cgperf;
+int cgroup_option(int opt, const char *arg);
+void cgroup_check(void);
+int cgroup_mode(void);
+const char *cgroup_name(int i);
+struct cgperf *cgperf_open(int cpu);
+int cgperf_read(const struct cgperf *p, struct pfmon_count *one);
+void cgperf_enable(const struct cgperf *p, int on);
+void cgperf_close(struct cgperf *p);
 
 /* evsel.c */
 void evsel_parse(char *list);

@@ -65,6 +65,12 @@ double print_pct(const struct pfmon_count *c)
 	return (double)(100 * c->running / c->enabled);
 }
 
+/* perf's word for a count that is not there */
+const char *print_no_value(int i)
+{
+	return opts.ev[i].unsupported ? "<not supported>" : "<not counted>";
+}
+
 static const char *base_is(const char *name, const char *const *list)
 {
 	size_t n;
@@ -86,12 +92,14 @@ static const char *const branch_names[] = { "branches", "BRANCH_INSTRUCTIONS_RET
 static const char *const miss_names[] = { "branch-misses", "MISPREDICTED_BRANCH_RETIRED",
 	"BR_MISP_RETIRED", "RETIRED_MISPREDICTED_BRANCH_INSTRUCTIONS", NULL };
 
-static int find(const double *v, const char *const *names)
+/* The first of names counted in event of's cgroup (perf's shadow stats are per cgroup) */
+static int find(const double *v, const char *const *names, int of)
 {
 	int i;
 
 	for (i = 0; i < opts.nev; i++)
-		if (v[i] >= 0 && !opts.ev[i].hidden && base_is(opts.ev[i].name, names))
+		if (v[i] >= 0 && !opts.ev[i].hidden && opts.ev[i].cgroup == opts.ev[of].cgroup &&
+		    base_is(opts.ev[i].name, names))
 			return i;
 	return -1;
 }
@@ -105,7 +113,7 @@ static struct metric metric(int i, const double *v, double elapsed_ns)
 	const char *scale = "KMG";
 
 	for (k = 0; k < opts.nev; k++) {
-		if (print_is_clock(k) && v[k] >= 0) {
+		if (print_is_clock(k) && v[k] >= 0 && opts.ev[k].cgroup == opts.ev[i].cgroup) {
 			have_clk = 1;
 			clk += v[k];
 		}
@@ -118,14 +126,14 @@ static struct metric metric(int i, const double *v, double elapsed_ns)
 		}
 	} else if (!opts.ev[i].soft && base_is(opts.ev[i].name, insn_names)) {
 		m.unit = "insn per cycle";
-		j = find(v, cycles_names);
+		j = find(v, cycles_names, i);
 		if (j >= 0 && v[j] > 0) {
 			m.fmt = "%7.2f";
 			m.v = v[i] / v[j];
 		}
 	} else if (!opts.ev[i].soft && base_is(opts.ev[i].name, miss_names)) {
 		m.unit = "of all branches";
-		j = find(v, branch_names);
+		j = find(v, branch_names, i);
 		if (j >= 0 && v[j] > 0) {
 			m.fmt = "%7.2f%%";
 			m.v = 100.0 * v[i] / v[j];
@@ -187,12 +195,14 @@ static void text_line(const struct where *w, int i, const struct shown *s,
 	else if (opts.aggr == AGGR_THREAD)
 		fprintf(f, "%16s-%-8ld ", w->g->comm, w->g->id);
 	if (s->v < 0)
-		fprintf(f, "%18s %-4s %-24s", "<not counted>", clk > 1 ? "msec" : "",
+		fprintf(f, "%18s %-4s %-24s", print_no_value(i), clk > 1 ? "msec" : "",
 			opts.ev[i].name);
 	else
 		fprintf(f, "%18s %-4s %-24s", grouped(s->v / clk, clk > 1 ? 2 : 0, num,
 						      sizeof(num)),
 			clk > 1 ? "msec" : "", opts.ev[i].name);
+	if (cgroup_mode())
+		fprintf(f, " %s", cgroup_name(i));
 	if (m->unit && m->fmt && s->v >= 0) {
 		fputs(" # ", f);
 		fprintf(f, m->fmt, m->v);

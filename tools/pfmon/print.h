@@ -36,6 +36,7 @@ static inline int print_is_clock(int i)
 }
 
 double print_pct(const struct pfmon_count *c);
+const char *print_no_value(int i);
 void print_perf_line(const struct where *w, int i, const struct shown *s,
 		     const struct pfmon_count *c, const struct metric *m);
 void print_perf_summary(const struct pfmon_result *res, double elapsed, int nruns);

@@ -67,12 +67,14 @@ static void csv_line(const struct where *w, int i, const struct shown *sh,
 	else if (opts.aggr == AGGR_THREAD)
 		fprintf(f, "%s-%ld%s", w->g->comm, w->g->id, s);
 	if (sh->v < 0)
-		fputs("<not counted>", f);
+		fputs(print_no_value(i), f);
 	else if (clk)
 		fprintf(f, "%.2f", sh->v / 1e6);
 	else
 		fprintf(f, "%.0f", sh->v);
 	fprintf(f, "%s%s%s%s", s, clk ? "msec" : "", s, opts.ev[i].name);
+	if (cgroup_mode())
+		fprintf(f, "%s%s", s, cgroup_name(i));
 	if (sh->rsd >= 0)
 		fprintf(f, "%s%.2f%%", s, sh->rsd);
 	fprintf(f, "%s%llu%s%.2f", s, sh->v < 0 ? 0ULL : (unsigned long long)c->running, s,
@@ -109,11 +111,13 @@ static void json_line(const struct where *w, int i, const struct shown *sh,
 	else if (opts.aggr == AGGR_THREAD)
 		fprintf(f, "\"thread\" : \"%s-%ld\", ", w->g->comm, w->g->id);
 	if (sh->v < 0)
-		fputs("\"counter-value\" : \"<not counted>\", ", f);
+		fprintf(f, "\"counter-value\" : \"%s\", ", print_no_value(i));
 	else
 		fprintf(f, "\"counter-value\" : \"%f\", ", clk ? sh->v / 1e6 : sh->v);
 	fprintf(f, "\"unit\" : \"%s\", \"event\" : \"%s\", ", clk ? "msec" : "",
 		opts.ev[i].name);
+	if (cgroup_mode())
+		fprintf(f, "\"cgroup\" : \"%s\", ", cgroup_name(i));
 	if (sh->rsd >= 0)
 		fprintf(f, "\"variance\" : %.2f, ", sh->rsd);
 	fprintf(f, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",

@@ -100,6 +100,7 @@ struct tctx {
 	struct freq_state freq;	/* -F */
 	int inherit;		/* PFM_FL_INHERIT: kept open after its thread's end */
 	int ended;		/* its thread ended (PFM_MSG_END) */
+	struct cgperf *cg;	/* -G: the CPU's perf counters, and fd is -1 */
 };
 
 struct tracee {
@@ -171,6 +172,12 @@ static int ctx_try(long target, int inherit, const char **what)
 	const void *log = NULL;
 	int fd, err;
 
+	if (cgroup_mode()) {
+		ctxs = pfmon_grow(ctxs, nctx, sizeof(*ctxs));
+		ctxs[nctx++] = (struct tctx){ .fd = -1, .grp = group_of(target),
+					      .target = target, .cg = cgperf_open(target) };
+		return 0;
+	}
 	*what = "pfm_create_context";
 	/*
 	 * A full buffer masks the context until pfmon restarts it: a thread held
@@ -201,7 +208,7 @@ static int ctx_try(long target, int inherit, const char **what)
 	ctxs = pfmon_grow(ctxs, nctx, sizeof(*ctxs));
 	ctxs[nctx++] = (struct tctx){ fd, group_of(target), target, smpl, log,
 				      inherit && opts.nsets > 1 ? famlog_new() : NULL,
-				      { 0, now_ns(), opts.smpl_period }, inherit, 0 };
+				      { 0, now_ns(), opts.smpl_period }, inherit, 0, NULL };
 	ninherit += inherit;
 	return 0;
 fail_close:
@@ -247,8 +254,8 @@ static void ctx_read(struct tctx *t, struct pfmon_count *c, int final)
 	memset(one, 0, opts.nev * sizeof(one[0]));
 	if (t->smpl)
 		smpl_drain(t->smpl);
-	if (evsel_read(t->fd, one))
-		pfmon_fail("pfm_read_pmds", errno, -1);
+	if (t->cg ? cgperf_read(t->cg, one) : evsel_read(t->fd, one))
+		pfmon_fail(t->cg ? "read" : "pfm_read_pmds", errno, -1);
 	/*
 	 * The sampled counter restarts from -period at each sample: its events are
 	 * the whole periods sampled and what it counted since the last reset; with
@@ -283,7 +290,10 @@ static void ctx_retire(int i)
 	if (ctxs[i].log)
 		muxlog_close(ctxs[i].log);
 	famlog_free(ctxs[i].fam);
-	close(ctxs[i].fd);
+	if (ctxs[i].cg)
+		cgperf_close(ctxs[i].cg);
+	else
+		close(ctxs[i].fd);
 	ctxs[i] = ctxs[--nctx];
 }
 
@@ -664,8 +674,12 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 	}
 	t = now_ns();
 	res->elapsed_ns = t - start;
-	for (i = 0; i < nctx; i++)
-		pfm_stop(ctxs[i].fd, 0);
+	for (i = 0; i < nctx; i++) {
+		if (ctxs[i].cg)
+			cgperf_enable(ctxs[i].cg, 0);
+		else
+			pfm_stop(ctxs[i].fd, 0);
+	}
 	while (nctx)
 		ctx_retire(nctx - 1);
 	totals(res->count, 1);

@@ -118,6 +118,39 @@ pfmon_per_thread() {
 	verdict pfmon "$name" "$p"
 }
 
+# pfmon_cgroup NAME OPTIONS...: both tools with -a and OPTIONS (events and -G or
+# --for-each-cgroup, each naming pfmon_perf_cg) on a shell that moves itself into
+# the cgroup, then runs the workload there: the lines' shapes the same, and the
+# cgroup's page faults (the workload's 512 fresh pages and its own) within 5 %
+pfmon_cgroup() {
+	name=$1; shift
+	cg=/sys/fs/cgroup/pfmon_perf_cg
+	if ! mkdir -p $cg 2>/dev/null; then
+		echo "SKIP pfmon $name: no cgroup v2 here"
+		return
+	fi
+	run="echo \$\$ > $cg/cgroup.procs && exec /bin/workload -s 20000 -p 512"
+	perf stat -a "$@" -o $OUT/$name.perf -- sh -c "$run" >/dev/null 2>&1
+	/bin/pfmon -a "$@" -o $OUT/$name.pfmon -- sh -c "$run" >/dev/null
+	rmdir $cg
+	grep -v -e '^#' -e '^$' $OUT/$name.perf | tee $OUT/$name.perf.lines |
+		pfmon_shape > $OUT/$name.perf.shape
+	pfmon_shape < $OUT/$name.pfmon > $OUT/$name.pfmon.shape
+	p=
+	[ -s $OUT/$name.perf.shape ] || p="perf printed nothing"
+	cmp -s $OUT/$name.perf.shape $OUT/$name.pfmon.shape ||
+		p="$p$(diff $OUT/$name.perf.shape $OUT/$name.pfmon.shape | head -n 20)"
+	pf=$(awk -F, '$3 == "page-faults" && $4 == "pfmon_perf_cg" { print $1; exit }' \
+		$OUT/$name.perf.lines)
+	mf=$(awk -F, '$3 == "page-faults" && $4 == "pfmon_perf_cg" { print $1; exit }' \
+		$OUT/$name.pfmon)
+	if isnum "$pf"; then
+		echo "pfmon-perf: $name: the cgroup's page faults: perf $pf, pfmon $mf"
+		isnum "$mf" && within "$pf" "$mf" 5 || p="$p page faults: perf $pf, pfmon $mf"
+	fi
+	verdict pfmon "$name" "$p"
+}
+
 client_pfmon_perf() {
 	pfmon_per_thread pfmon-per-thread-p -p -x';'
 	pfmon_per_thread pfmon-per-thread-t -t -x';'
@@ -141,4 +174,12 @@ client_pfmon_perf() {
 	pfmon_compare pfmon-json-per-core 0 -a --per-core -j
 	pfmon_compare pfmon-csv-I-summary 1 -I 200 --summary -x,
 	pfmon_compare pfmon-csv-no-scale 0 --no-scale -x,
+	pfmon_cgroup pfmon-csv-G -x, -e task-clock,page-faults,context-switches \
+		-G pfmon_perf_cg
+	pfmon_cgroup pfmon-json-G -j -e task-clock,page-faults,context-switches \
+		-G pfmon_perf_cg
+	pfmon_cgroup pfmon-csv-G-some -x, -e page-faults,task-clock -G pfmon_perf_cg, \
+		-e context-switches
+	pfmon_cgroup pfmon-csv-for-each-cgroup -x, -e page-faults,task-clock \
+		--for-each-cgroup pfmon_perf_cg,
 }

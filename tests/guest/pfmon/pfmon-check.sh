@@ -391,6 +391,8 @@ echo "$out" | /bin/jsoncheck >/dev/null &&
 	fail "2 sets: the JSON bound"
 # perf stat's options of the output and the run (with $evs2 and $ph above)
 . /bin/pfmon-opts-check
+# -G and --for-each-cgroup
+. /bin/pfmon-cgroup-check
 
 # several sets through the kernel's inheritance, without ptrace: a command with 2
 # child processes then 2 threads, each with 5000 getppid, in the 2 sets of 64
