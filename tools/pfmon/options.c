@@ -24,10 +24,13 @@ struct pfmon_opts opts = {
 	.big_num = -1,
 };
 
-enum { OPT_SWITCH = 256, OPT_SMPL_OUT, OPT_VERSION, OPT_PER_THREAD, OPT_BOUNDS };
+enum { OPT_SWITCH = 256, OPT_SMPL_OUT, OPT_VERSION, OPT_PER_THREAD, OPT_BOUNDS,
+       OPT_PFM_EVENTS };
 
 static const struct option long_opts[] = {
 	{ "event",		required_argument,	NULL, 'e' },
+	{ "pfm-events",		required_argument,	NULL, OPT_PFM_EVENTS },
+	{ "group",		no_argument,		NULL, 'g' },
 	{ "pid",		required_argument,	NULL, 'p' },
 	{ "tid",		required_argument,	NULL, 't' },
 	{ "all-cpus",		no_argument,		NULL, 'a' },
@@ -36,6 +39,7 @@ static const struct option long_opts[] = {
 	{ "interval-print",	required_argument,	NULL, 'I' },
 	{ "field-separator",	required_argument,	NULL, 'x' },
 	{ "json",		no_argument,		NULL, 'j' },
+	{ "json-output",	no_argument,		NULL, 'j' },
 	{ "output",		required_argument,	NULL, 'o' },
 	{ "period",		required_argument,	NULL, 'P' },
 	{ "freq",		required_argument,	NULL, 'F' },
@@ -59,7 +63,9 @@ static void usage(FILE *f)
 "       pfmon [options] -p PID[,PID] | -t TID[,TID] | -a | -C CPUS [COMMAND]\n"
 "       pfmon -l [PATTERN]    list the events (those whose name or description\n"
 "                             holds PATTERN, or matches it as a glob)\n"
-"  -e EV[,EV|{EV,EV}]  events (groups in braces share an event set)\n"
+"  -e EV[,EV|{EV,EV}]  events (groups in braces share an event set); also\n"
+"                      --pfm-events, as perf's\n"
+"  -g, --group         every event in one group\n"
 "  -u, -k              count at user level (the default), at kernel level\n"
 "  -p PID, -t TID      count running processes (all their threads, new ones\n"
 "                      too), threads (and what they create)\n"
@@ -70,7 +76,8 @@ static void usage(FILE *f)
 "  -A, --no-aggr       each CPU's counts apart (-a, -C)\n"
 "  -r N                run N times: mean and relative standard deviation\n"
 "  -I MS               print the counts every MS milliseconds\n"
-"  -x SEP, -j          perf stat's CSV with separator SEP, its JSON lines:\n"
+"  -x SEP, -j          perf stat's CSV with separator SEP, its JSON lines\n"
+"                      (--json, --json-output):\n"
 "                      [time] [CPU|thread] value unit event [rsd%%] running_ns\n"
 "                      percent metric metric_unit (pfmon(1))\n"
 "  --bounds            with -x or -j, pfmon's fields after perf's: raw enabled_ns\n"
@@ -140,14 +147,18 @@ void options_refuse(const char *why)
 void parse(int argc, char **argv)
 {
 	uint64_t freq = 0;
-	int opt, i, n, list = 0;
+	int opt, i, n, list = 0, group_all = 0;
 
 	/* '+': options end at the command, whose own options are its own */
-	while ((opt = getopt_long(argc, argv, "+e:hkuP:F:p:t:aC:r:I:x:jo:iAlBnvG:", long_opts,
+	while ((opt = getopt_long(argc, argv, "+e:ghkuP:F:p:t:aC:r:I:x:jo:iAlBnvG:", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
+		case OPT_PFM_EVENTS:	/* pfmon's -e takes libpfm4's names already */
 			evsel_parse(optarg);
+			break;
+		case 'g':
+			group_all = 1;
 			break;
 		case 'k':
 			opts.levels |= PFM_SW_PMC_OS;
@@ -273,6 +284,9 @@ void parse(int argc, char **argv)
 		opts.levels = PFM_SW_PMC_USR;
 	if (!opts.nev && !opts.null_run)
 		evsel_default();
+	/* -g: every event in one group, as perf's, so in one event set */
+	for (i = 1; group_all && i < opts.nev; i++)
+		opts.ev[i].group = opts.ev[0].group;
 	cgroup_check();
 	if (freq)
 		freq_setup(freq);

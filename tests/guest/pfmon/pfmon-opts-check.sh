@@ -174,4 +174,17 @@ out=$(/bin/pfmon -a --per-core -I 100 --interval-count 1 -e syscalls) || fail "-
 	fail "--per-core -I: perf's header"
 refused "pfmon: --per-socket, --per-die, --per-core and --per-node sum CPUs' counts: give -a or -C" --per-core -- $W
 refused "pfmon: --per-thread, -A, --per-socket, --per-die, --per-core, --per-node: choose one" -A --per-node -a -- $W
+# --pfm-events is -e; --json-output is -j; -g puts every event in one group: one
+# set, so counted exactly, or refused when they cannot share one
+out=$(/bin/pfmon --pfm-events syscalls -- $W -s 5000) || fail "--pfm-events: $?"
+in_range "$(count syscalls)" 5016 5020 || fail "--pfm-events syscalls: $(count syscalls)"
+out=$(/bin/pfmon --json-output -e syscalls -- $W -s 100) || fail "--json-output: $?"
+echo "$out" | /bin/jsoncheck >/dev/null && echo "$out" | grep -q '"event" : "syscalls"' ||
+	fail "--json-output"
+out=$(/bin/pfmon -g -e syscalls,page-faults -- $W -s 5000 -p 64) || fail "-g: $?"
+in_range "$(count syscalls)" 5016 5020 && in_range "$(count page-faults)" 64 200 ||
+	fail "-g: syscalls $(count syscalls), page-faults $(count page-faults)"
+out=$(/bin/pfmon -g -e $evs2 -- $W 2>&1)
+[ $? -eq 1 ] && [ "$out" = "pfmon: group of 'syscalls': more than 64 software events" ] ||
+	fail "-g with 128 events: not refused"
 echo "pfmon-check: perf stat's output and run options ok"
