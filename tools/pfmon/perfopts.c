@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pfmon.h"
@@ -116,6 +117,12 @@ static void open_output(void)
 		if (!opts.out) {
 			fprintf(stderr, "pfmon: %s: %s\n", opts.out_name, strerror(errno));
 			exit(2);
+		}
+		/* perf's first line in a file, then a blank one (ctime()'s newline) */
+		if (!opts.quiet) {
+			time_t now = time(NULL);
+
+			fprintf(opts.out, "# started on %s\n", ctime(&now));
 		}
 	} else if (opts.log_fd) {
 		/* the descriptor must be open: fdopen() would take any number */

@@ -4,7 +4,8 @@
 # columns, units, event names and number formats.  Values differ from run to run,
 # so each number is reduced to its shape (N, or N. and its decimals), and a rate's
 # K/M/G prefix dropped; the lines must then be the same, in the same order (as
-# sets for -I, whose interval count varies, "<not counted>" intervals aside).
+# sets for -I, whose interval count varies, "<not counted>" intervals aside).  Both
+# start a file of -o with '# started on DATE' and a blank line, left out.
 
 # shape: every number of the input as N or N.ddd
 pfmon_shape() {
@@ -28,7 +29,7 @@ pfmon_compare() {
 	/bin/pfmon "$@" -o $OUT/$name.pfmon -e $ev -- /bin/workload -s 20000 -p 512
 	# perf -o starts with a comment and a blank line
 	grep -v -e '^#' -e '^$' $OUT/$name.perf | pfmon_shape > $OUT/$name.perf.shape
-	pfmon_shape < $OUT/$name.pfmon > $OUT/$name.pfmon.shape
+	grep -v -e '^#' -e '^$' $OUT/$name.pfmon | pfmon_shape > $OUT/$name.pfmon.shape
 	if [ "$sets" = 1 ]; then
 		for f in $OUT/$name.perf.shape $OUT/$name.pfmon.shape; do
 			grep -v 'not counted' $f | sort -u > $f.set
@@ -100,7 +101,7 @@ pfmon_per_thread() {
 	wait $ppid
 	grep -v -e '^#' -e '^$' $OUT/$name.perf | sed 's/raw_syscalls:sys_enter/syscalls/' |
 		tee $OUT/$name.perf.lines | pfmon_shape | sort > $OUT/$name.perf.shape
-	pfmon_shape < $OUT/$name.pfmon | sort > $OUT/$name.pfmon.shape
+	grep -v -e '^#' -e '^$' $OUT/$name.pfmon | pfmon_shape | sort > $OUT/$name.pfmon.shape
 	p=
 	n=$(wc -l < $OUT/$name.perf.lines)
 	[ "$opt" = -t ] && [ "$n" != 3 ] && p="perf printed $n lines, not 3"
@@ -135,7 +136,7 @@ pfmon_cgroup() {
 	rmdir $cg
 	grep -v -e '^#' -e '^$' $OUT/$name.perf | tee $OUT/$name.perf.lines |
 		pfmon_shape > $OUT/$name.perf.shape
-	pfmon_shape < $OUT/$name.pfmon > $OUT/$name.pfmon.shape
+	grep -v -e '^#' -e '^$' $OUT/$name.pfmon | pfmon_shape > $OUT/$name.pfmon.shape
 	p=
 	[ -s $OUT/$name.perf.shape ] || p="perf printed nothing"
 	cmp -s $OUT/$name.perf.shape $OUT/$name.pfmon.shape ||

@@ -194,7 +194,7 @@ waiting $pid
 mon=$!
 seen=$(watch_tracers $mon $pid)
 wait $mon || fail "pfmon --per-thread -p exited with $?"
-pt=$(awk -F';' '{ printf "%s %s ", $1, $2 }' /tmp/pfmon-pt)
+pt=$(awk -F';' '/^#/ || /^$/ { next } { printf "%s %s ", $1, $2 }' /tmp/pfmon-pt)
 echo "pfmon-check: --per-thread -p: $pt; $agg without; seen: $seen"
 set -- $pt
 [ $# = 6 ] && [ "$1" = "workload-$pid" ] && [ "$4" = 5004 ] && [ "$6" = 5004 ] &&
@@ -263,6 +263,10 @@ in_range "$(csv syscalls 8)" 5018 5020 && [ "$(csv syscalls 1)" = "$(csv syscall
 # JSON, through a parser; -o writes to a file
 /bin/pfmon -j --bounds -o /tmp/pfmon.json -e syscalls,task-clock -- $W -s 5000 ||
 	fail "pfmon -j exited with $?"
+# the file starts as perf's: '# started on DATE' and a blank line
+head -n 2 /tmp/pfmon.json | tr '\n' '|' | grep -Eq '^# started on [A-Z][a-z]{2} .* [0-9]{4}\|\|$' ||
+	fail "pfmon -o: not perf's first lines: $(head -n 2 /tmp/pfmon.json)"
+sed -i '1,2d' /tmp/pfmon.json
 out=$(/bin/jsoncheck /tmp/pfmon.json) || fail "pfmon -j: $(cat /tmp/pfmon.json)"
 [ "$out" = "jsoncheck: 3 objects" ] || fail "pfmon -j: 3 objects expected"
 out=$(cat /tmp/pfmon.json)

@@ -32,6 +32,7 @@ rm -f /tmp/o1 /tmp/o2
 /bin/pfmon -o /tmp/o1 -e syscalls -- $W -s 100 && /bin/pfmon -o /tmp/o1 --append -e syscalls -- $W -s 100 ||
 	fail "-o --append: $?"
 [ "$(grep -c 'Performance counter stats' /tmp/o1)" -eq 2 ] || fail "--append: $(cat /tmp/o1)"
+[ "$(grep -c '^# started on ' /tmp/o1)" -eq 2 ] || fail "-o: perf's '# started on' lines"
 /bin/pfmon -o /tmp/o1 -e syscalls -- $W -s 100 || fail "-o: $?"
 [ "$(grep -c 'Performance counter stats' /tmp/o1)" -eq 1 ] || fail "-o does not truncate"
 out=$(/bin/pfmon --log-fd 3 -e syscalls -- $W -s 5000 3>/tmp/o2) && [ -z "$out" ] ||
