@@ -75,7 +75,7 @@ struct goal {
 static const char *const cmp_cause[INH_NCMP] = {
 	[INH_CMP_SHIM] = "the perf layer gives each new task a target of its own "
 		"(perf/inherit.c: a context and a copy of every inherit event, made by a "
-		"task_work, folded by a work item): a fixed cost and one per event, both "
+		"task_work, folded by one in its exit): a fixed cost and one per event, both "
 		"above perf_events' copies (INHERIT_NEV=1 shows the fixed part)",
 	[INH_CMP_PFMON] = "PFM_FL_INHERIT gives each new task a whole context "
 		"(inherit/fork.c: created, sets and PMCs copied, attached, started by a "

@@ -78,9 +78,13 @@ struct pfm_perf_target {
 	struct list_head gated;		/* cgroup events (cgroup.c): ctx->mutex and ctx->lock */
 	bool exec_armed;		/* an event waits for an exec */
 	bool exec_queued;		/* exec_work queued (pfm_perf_targets_lock) */
-	bool exit_queued;		/* exit_work queued (pfm_perf_targets_lock) */
+	bool exit_queued;		/* exit_cb or exit_work queued (pfm_perf_targets_lock) */
 	struct callback_head exec_work;
-	struct work_struct exit_work;	/* folds the copies at the thread's exit */
+	/* folds the copies at the thread's exit: in the exit itself, else by a worker */
+	union {
+		struct callback_head exit_cb;
+		struct work_struct exit_work;
+	};
 	struct list_head sb_events;	/* events that want side-band records (task.c):
 					 * changed under ctx->mutex and ctx->lock */
 	unsigned long sb_queued;	/* bit 0: sb_work queued (the thread's own),

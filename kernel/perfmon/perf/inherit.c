@@ -14,8 +14,8 @@
  * Copies of copies are copies of the opened event.  Reading an
  * opened event adds its copies' counts and times (perf_events does the same).
  * When a copy's thread exits (thread.c's exit probe calls pfm_perf_exit()), a
- * work item folds the copy into its opened event and frees it, with its target;
- * a read that comes first folds it itself.  Enable, disable and reset reach the
+ * task_work item of the exit folds the copy into its opened event and frees it,
+ * with its target; a read that comes first folds it itself.  Enable, disable and reset reach the
  * copies too.
  *
  * pfm_perf_family_mutex protects the copies lists; it is taken before any
@@ -376,9 +376,8 @@ static struct pfm_perf_event *pfm_perf_first_copy(struct pfm_perf_target *t)
  * and freed, and the target with them, so that a program that forks many
  * children holds one context per live child, not per child ever forked.
  */
-static void pfm_perf_exit_work(struct work_struct *work)
+static void pfm_perf_exit_fold(struct pfm_perf_target *t)
 {
-	struct pfm_perf_target *t = container_of(work, struct pfm_perf_target, exit_work);
 	struct pfm_perf_event *copy;
 
 	mutex_lock(&pfm_perf_family_mutex);
@@ -387,6 +386,16 @@ static void pfm_perf_exit_work(struct work_struct *work)
 			break;
 	mutex_unlock(&pfm_perf_family_mutex);
 	pfm_perf_target_put(t);
+}
+
+static void pfm_perf_exit_cb(struct callback_head *head)
+{
+	pfm_perf_exit_fold(container_of(head, struct pfm_perf_target, exit_cb));
+}
+
+static void pfm_perf_exit_work(struct work_struct *work)
+{
+	pfm_perf_exit_fold(container_of(work, struct pfm_perf_target, exit_work));
 }
 
 /* task exits, still attached (thread.c's exit probe): atomic context. */
@@ -404,18 +413,26 @@ void pfm_perf_exit(struct task_struct *task)
 	if (t && !t->exit_queued && atomic_read(&t->nr_inherit) &&
 	    refcount_inc_not_zero(&t->ref)) {
 		t->exit_queued = true;
-		INIT_WORK(&t->exit_work, pfm_perf_exit_work);
 		queue = true;
 	}
 	raw_spin_unlock_irqrestore(&pfm_perf_targets_lock, flags);
+	if (!queue)
+		return;
 	/*
-	 * Queued outside the lock: the overflow path takes the lock under a
-	 * context's lock (sideband.c), which the scheduler takes under the
-	 * runqueue lock, which the workqueue's pool lock leads to (lockdep).
-	 * The reference taken above keeps t.
+	 * The exit runs its task_work items after this probe, before the parent
+	 * can reap the thread: the fold costs no worker's wake-up and switch, and
+	 * a parent that waited reads the child's counts in its events', as in
+	 * perf_events.  A task past its task_work (the probe's caller says when
+	 * that can be) gets a worker, queued outside the lock: the overflow path
+	 * takes the lock under a context's lock (sideband.c), which the scheduler
+	 * takes under the runqueue lock, which the workqueue's pool lock leads to
+	 * (lockdep).  The reference taken above keeps t.
 	 */
-	if (queue)
-		schedule_work(&t->exit_work);
+	init_task_work(&t->exit_cb, pfm_perf_exit_cb);
+	if (!task_work_add(task, &t->exit_cb, TWA_NONE))
+		return;
+	INIT_WORK(&t->exit_work, pfm_perf_exit_work);
+	schedule_work(&t->exit_work);
 }
 
 /* fn on each copy of ev, then the copy's counters; family lock held. */
