@@ -217,18 +217,26 @@ END_TEST
 START_TEST(test_close_sleeping_child)
 {
 	long ctxs = ck_sysfs_read_long(CONTEXTS), hooks = ck_sysfs_read_long(HOOKS);
-	int fd = inherit_ctx(), status;
+	int fd = inherit_ctx(), status, closed[2];
 	pid_t pid;
+	char c;
 
+	ck_assert_ok(pipe(closed));
 	ck_assert_ok(pfm_start(fd, 0));
 	pid = raw_fork();
 	if (!pid) {
 		/* the fd is the parent's to close: the child holds the file too */
 		close(fd);
+		if (write(closed[1], "c", 1) != 1)
+			raw_exit();
 		for (;;)
 			pause();
 	}
 	ck_assert_int_eq(wait_sysfs_long(INH_CONTEXTS, 1), 1);
+	/* the parent's close is the file's last only once the child's is done */
+	ck_assert_int_eq(read(closed[0], &c, 1), 1);
+	close(closed[0]);
+	close(closed[1]);
 	close(fd);
 	ck_assert_int_eq(ck_sysfs_read_long(INH_CONTEXTS), 0);
 	ck_assert_ok(kill(pid, SIGKILL));
