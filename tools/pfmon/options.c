@@ -49,6 +49,7 @@ static const struct option long_opts[] = {
 	{ "version",		no_argument,		NULL, OPT_VERSION },
 	{ "help",		no_argument,		NULL, 'h' },
 	PERFOPTS_LONG,
+	EVOPTS_LONG,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -84,6 +85,7 @@ static void usage(FILE *f)
 "  --smpl-out FILE     every sample: time cpu pid tid ip\n"
 "  --version, -h\n");
 	perfopts_usage(f);
+	evopts_usage(f);
 	evsel_usage(f);
 }
 
@@ -143,7 +145,7 @@ void parse(int argc, char **argv)
 	int opt, i, n, list = 0;
 
 	/* '+': options end at the command, whose own options are its own */
-	while ((opt = getopt_long(argc, argv, "+e:hkuP:F:p:t:aC:r:I:x:jo:iAlBnv", long_opts,
+	while ((opt = getopt_long(argc, argv, "+e:hkuP:F:p:t:aC:r:I:x:jo:iAlBnvd", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -225,7 +227,7 @@ void parse(int argc, char **argv)
 			usage(stdout);
 			exit(0);
 		default:
-			if (perfopts_option(opt, optarg))
+			if (perfopts_option(opt, optarg) || evopts_option(opt, optarg))
 				break;
 			usage(stderr);
 			exit(2);
@@ -267,10 +269,12 @@ void parse(int argc, char **argv)
 		exit(2);
 	}
 	perfopts_check(freq || opts.smpl_period);
+	opts.levels_given = opts.levels != 0;
 	if (opts.all_levels)
 		opts.levels = opts.all_levels;
 	if (!opts.levels)
 		opts.levels = PFM_SW_PMC_USR;
+	evopts_events();
 	if (!opts.nev && !opts.null_run)
 		evsel_default();
 	if (freq)

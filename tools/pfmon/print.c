@@ -187,7 +187,7 @@ static void text_line(const struct where *w, int i, const struct shown *s,
 	else if (opts.aggr == AGGR_THREAD)
 		fprintf(f, "%16s-%-8ld ", w->g->comm, w->g->id);
 	if (s->v < 0)
-		fprintf(f, "%18s %-4s %-24s", "<not counted>", clk > 1 ? "msec" : "",
+		fprintf(f, "%18s %-4s %-24s", print_not_counted(i), clk > 1 ? "msec" : "",
 			opts.ev[i].name);
 	else
 		fprintf(f, "%18s %-4s %-24s", grouped(s->v / clk, clk > 1 ? 2 : 0, num,

@@ -35,6 +35,12 @@ static inline int print_is_clock(int i)
 	return opts.ev[i].soft && opts.ev[i].sw == PFM_SW_EV_TASK_CLOCK;
 }
 
+/* perf's word for a count there is not: the PMU lacks the event, or it never ran */
+static inline const char *print_not_counted(int i)
+{
+	return opts.ev[i].unsupported ? "<not supported>" : "<not counted>";
+}
+
 double print_pct(const struct pfmon_count *c);
 void print_perf_line(const struct where *w, int i, const struct shown *s,
 		     const struct pfmon_count *c, const struct metric *m);

@@ -21,11 +21,14 @@ pfmon_shape() {
 
 # pfmon_compare NAME SETS OPTIONS...: both tools with OPTIONS on one workload; SETS=1
 # compares the sets of lines (for -I)
+# (PFMON_EV: the events, "-" for none: perf's and pfmon's defaults)
 pfmon_compare() {
 	name=$1 sets=$2; shift 2
-	ev=task-clock,context-switches,cs,cpu-migrations,page-faults,faults,cpu-clock,alignment-faults,emulation-faults
-	perf stat "$@" -o $OUT/$name.perf -e $ev -- /bin/workload -s 20000 -p 512 >/dev/null 2>&1
-	/bin/pfmon "$@" -o $OUT/$name.pfmon -e $ev -- /bin/workload -s 20000 -p 512
+	ev=${PFMON_EV:-task-clock,context-switches,cs,cpu-migrations,page-faults,faults,cpu-clock,alignment-faults,emulation-faults}
+	evopt="-e $ev"
+	[ "$ev" = - ] && evopt=
+	perf stat "$@" -o $OUT/$name.perf $evopt -- /bin/workload -s 20000 -p 512 >/dev/null 2>&1
+	/bin/pfmon "$@" -o $OUT/$name.pfmon $evopt -- /bin/workload -s 20000 -p 512
 	# perf -o starts with a comment and a blank line
 	grep -v -e '^#' -e '^$' $OUT/$name.perf | pfmon_shape > $OUT/$name.perf.shape
 	pfmon_shape < $OUT/$name.pfmon > $OUT/$name.pfmon.shape
@@ -118,7 +121,56 @@ pfmon_per_thread() {
 	verdict pfmon "$name" "$p"
 }
 
+# pfmon_tp NAME OPTIONS...: trace events, as perf stat counts them, on a workload
+# of 2000 getppid: the same lines in the same order (names, units, each count
+# exact: field 1 of CSV, counter-value of JSON; running time and share as shapes)
+pfmon_tp() {
+	name=$1; shift
+	perf stat "$@" -o $OUT/$name.perf -- /bin/workload -s 2000 >/dev/null 2>&1
+	/bin/pfmon "$@" -o $OUT/$name.pfmon -- /bin/workload -s 2000
+	grep -v -e '^#' -e '^$' $OUT/$name.perf | sed 's/"event-runtime" : [0-9]*/R/; s/^\([^,]*,[^,]*,[^,]*,\)[0-9]*/\1R/' > $OUT/$name.perf.exact
+	sed 's/"event-runtime" : [0-9]*/R/; s/^\([^,]*,[^,]*,[^,]*,\)[0-9]*/\1R/' $OUT/$name.pfmon > $OUT/$name.pfmon.exact
+	p=
+	[ -s $OUT/$name.perf.exact ] || p="perf printed nothing"
+	grep -q 2000 $OUT/$name.perf.exact || p="$p perf did not count 2000"
+	cmp -s $OUT/$name.perf.exact $OUT/$name.pfmon.exact ||
+		p="$p$(diff $OUT/$name.perf.exact $OUT/$name.pfmon.exact | head -n 20)"
+	verdict pfmon "$name" "$p"
+}
+
+# pfmon_tp_refused NAME EVENT: a trace event perf refuses as an unknown tracepoint
+# (its exit 129), pfmon too (its exit 2), both naming the same missing file
+pfmon_tp_refused() {
+	name=$1 ev=$2
+	perf stat -e "$ev" -- /bin/workload > $OUT/$name.perf 2>&1
+	prc=$?
+	/bin/pfmon -e "$ev" -- /bin/workload > $OUT/$name.pfmon 2>&1
+	mrc=$?
+	pf=$(sed -n 's/^Error:\tFile \(.*\) not found\.$/\1/p' $OUT/$name.perf)
+	p=
+	[ $prc = 129 ] && grep -q 'unknown tracepoint' $OUT/$name.perf || p="perf: exit $prc"
+	[ $mrc = 2 ] && [ "$(cat $OUT/$name.pfmon)" = "pfmon: event '$ev': unknown tracepoint ($pf not found)" ] ||
+		p="$p pfmon: exit $mrc, not perf's file '$pf'"
+	verdict pfmon "$name" "$p"
+}
+
 client_pfmon_perf() {
+	pfmon_tp pfmon-tp-csv -x, -e 'syscalls:sys_enter_getp*,syscalls:sys_exit_getppid'
+	pfmon_tp pfmon-tp-json -j -e 'syscalls:sys_enter_getp*,syscalls:sys_exit_getppid'
+	pfmon_tp pfmon-tp-modifiers -x, -e syscalls:sys_enter_getppid:u,syscalls:sys_enter_getppid:k
+	pfmon_tp pfmon-tp-subsys-glob -x, -e 'sysc*:sys_enter_getppi?'
+	pfmon_tp_refused pfmon-tp-refused-unknown syscalls:nope
+	pfmon_tp_refused pfmon-tp-refused-glob 'syscalls:nope*'
+	pfmon_tp_refused pfmon-tp-refused-subsys-glob '*:sys_enter_getppi?'
+	pfmon_tp_refused pfmon-tp-refused-no-glob 'sys[c]alls:sys_enter_getppid'
+	PFMON_EV=syscalls:sys_enter_getppid
+	pfmon_compare pfmon-csv-d 0 -d -x,
+	PFMON_EV=-
+	pfmon_compare pfmon-csv-d-default 0 -d -x,
+	pfmon_compare pfmon-json-ddd-default 0 -ddd -j
+	unset PFMON_EV
+	pfmon_compare pfmon-csv-ddd 0 -ddd -x';'
+	pfmon_compare pfmon-json-dd 0 -dd -j
 	pfmon_per_thread pfmon-per-thread-p -p -x';'
 	pfmon_per_thread pfmon-per-thread-t -t -x';'
 	pfmon_per_thread pfmon-per-thread-p-json -p -j
@@ -142,3 +194,4 @@ client_pfmon_perf() {
 	pfmon_compare pfmon-csv-I-summary 1 -I 200 --summary -x,
 	pfmon_compare pfmon-csv-no-scale 0 --no-scale -x,
 }
+
