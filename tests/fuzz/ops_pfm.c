@@ -487,7 +487,9 @@ void fz_gen_raw_ioctl(uint64_t *rng, struct fz_op *op)
 
 long fz_run_raw_ioctl(const struct fz_op *op, const struct fz_prog *p, int idx)
 {
-	static const size_t sizes[] = { 32, 24, 24, 24, 16, 16, 16, 24, 24, 24, 16, 40 };
+	/* each call's ioctl structure, by call number */
+	static const size_t sizes[] = { 32, 24, 24, 24, 16, 16, 16, 24, 24, 24, 16, 40, 24 };
+	_Static_assert(sizeof(sizes) / sizeof(sizes[0]) == PFM_CALL_NR, "a size per call");
 	unsigned int nr = op->a[1] & 0xff, type = op->a[3] & 0xff;
 	unsigned int dir = (op->a[3] >> 8) & 3;
 	unsigned long size = op->a[2] & 0x3fff;

@@ -6,9 +6,9 @@
  * --filter takes a trace event filter for every event of the -e before it (a
  * glob's trace events all), joined to one given before as perf joins them:
  * "(first) && (second)".  Refused as perf refuses it: with no -e before it,
- * after an -e whose events are not all trace events.  The filter itself is
- * judged by the kernel's filter parser when the counters are written
- * (trace_filter.c), a bad one refused then.
+ * after an -e whose events are not all trace events.  The filter is the
+ * kernel's: pfm_write_pmc_filter() writes a trace event's PMC through it, and
+ * the kernel's parser refuses a bad one then, as perf's SET_FILTER.
  *
  * -d appends perf stat 6.1's detailed events (its add_default_attrs()), -dd
  * and -ddd more; with no -e, perf's default events come first, its hardware
@@ -131,18 +131,41 @@ int evopts_option(int opt, const char *arg)
 /* The event list done: perf's default events with -d and no -e, then -d's. */
 void evopts_events(void)
 {
-	int i, l;
+	int l;
 
-	for (i = 0; i < opts.nev; i++)
-		if (opts.ev[i].filter)
-			options_refuse("--filter: perfmon's contexts take no trace event "
-				       "filter yet");
 	if (!detailed || opts.null_run)
 		return;
 	if (!opts.nev)
 		add_optional(perf_default);
 	for (l = 0; l < detailed && l < 3; l++)
 		add_optional(perf_detailed[l]);
+}
+
+/*
+ * The filters, on the unloaded context fd whose PMCs evsel_program() wrote: each
+ * filtered event's PMC written again through its filter.  A filter the kernel
+ * refuses ends pfmon with perf stat's line (exit 1).
+ */
+void evopts_program(int fd)
+{
+	struct pfarg_pmc pmc;
+	int i;
+
+	for (i = 0; i < opts.nev; i++) {
+		const struct pfmon_event *e = &opts.ev[i];
+
+		if (!e->filter)
+			continue;
+		memset(&pmc, 0, sizeof(pmc));
+		pmc.reg_num = PFM_SW_FIRST_PMC + e->pmd - PFM_SW_FIRST_PMD;
+		pmc.reg_set = e->set;
+		pmc.reg_value = PFM_SW_PMC_KEYED(e->sw, e->tp_id) | e->sw_levels;
+		if (pfm_write_pmc_filter(fd, &pmc, e->filter)) {
+			fprintf(stderr, "pfmon: failed to set filter \"%s\" on event %s with %d "
+				"(%s)\n", e->filter, e->name, errno, strerror(errno));
+			exit(1);
+		}
+	}
 }
 
 void evopts_usage(FILE *f)

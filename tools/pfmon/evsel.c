@@ -443,6 +443,7 @@ int evsel_program(int fd)
 	}
 	if (pmcs_write(fd, pmcs, npmcs))
 		return -1;
+	evopts_program(fd);
 	return pmds_call(pfm_write_pmds, fd, pd, npmds);
 }
 

@@ -166,6 +166,7 @@ enum { OPT_EVOPTS = 768, OPT_FILTER, OPT_CPUTYPE };
 	{ "cputype",		required_argument,	NULL, OPT_CPUTYPE }
 int evopts_option(int opt, const char *arg);
 void evopts_events(void);
+void evopts_program(int fd);
 void evopts_usage(FILE *f);
 void perfopts_check(int sampling);
 void perfopts_usage(FILE *f);

@@ -154,11 +154,31 @@ pfmon_tp_refused() {
 	verdict pfmon "$name" "$p"
 }
 
+# pfmon_tp_bad_filter NAME FILTER: a filter the kernel refuses: perf stat's line
+# and errno (its exit 255), pfmon's the same after "pfmon: " (its exit 1)
+pfmon_tp_bad_filter() {
+	name=$1 f=$2
+	perf stat -e syscalls:sys_enter_getppid --filter "$f" -- /bin/workload > $OUT/$name.perf 2>&1
+	prc=$?
+	/bin/pfmon -e syscalls:sys_enter_getppid --filter "$f" -- /bin/workload > $OUT/$name.pfmon 2>&1
+	mrc=$?
+	p=
+	[ $prc = 255 ] && grep -q '^failed to set filter' $OUT/$name.perf || p="perf: exit $prc"
+	[ $mrc = 1 ] && [ "$(cat $OUT/$name.pfmon)" = "pfmon: $(cat $OUT/$name.perf)" ] ||
+		p="$p pfmon: exit $mrc, not perf's line"
+	verdict pfmon "$name" "$p"
+}
+
 client_pfmon_perf() {
 	pfmon_tp pfmon-tp-csv -x, -e 'syscalls:sys_enter_getp*,syscalls:sys_exit_getppid'
 	pfmon_tp pfmon-tp-json -j -e 'syscalls:sys_enter_getp*,syscalls:sys_exit_getppid'
 	pfmon_tp pfmon-tp-modifiers -x, -e syscalls:sys_enter_getppid:u,syscalls:sys_enter_getppid:k
 	pfmon_tp pfmon-tp-subsys-glob -x, -e 'sysc*:sys_enter_getppi?'
+	pfmon_tp pfmon-tp-filter -x, -e syscalls:sys_enter_getppid --filter 'common_pid != 1'
+	pfmon_tp pfmon-tp-filters-json -j -e 'syscalls:sys_enter_getp*' --filter 'common_pid != 1' \
+		--filter 'common_pid != 2' -e syscalls:sys_exit_getppid --filter 'ret > 0'
+	pfmon_tp_bad_filter pfmon-tp-filter-refused-field 'nosuchfield == 1'
+	pfmon_tp_bad_filter pfmon-tp-filter-refused-syntax 'bad (('
 	pfmon_tp_refused pfmon-tp-refused-unknown syscalls:nope
 	pfmon_tp_refused pfmon-tp-refused-glob 'syscalls:nope*'
 	pfmon_tp_refused pfmon-tp-refused-subsys-glob '*:sys_enter_getppi?'

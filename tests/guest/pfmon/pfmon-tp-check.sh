@@ -144,7 +144,23 @@ echo "$out" | /bin/jsoncheck >/dev/null &&
 out=$($P -d -- $W) || fail "-d: $?"
 echo "$out" | grep -Eq '^ +<not supported> +LLC-load-misses *$' || fail "-d: the text line"
 
-# --filter: after an -e of trace events only, as perf takes it
+# --filter: the kernel's trace event filter on every event of the -e before it
+# (pfm_write_pmc_filter()); the children and threads count through it too; a
+# second one joined to the first, as perf joins them
+out=$($P -x';' -e syscalls:sys_enter_getppid --filter 'common_pid == 1' -- $W -s 3000) ||
+	fail "--filter: $?"
+[ "$(csv syscalls:sys_enter_getppid 1)" = 0 ] || fail "--filter 'common_pid == 1'"
+out=$($P -x';' -e syscalls:sys_enter_getppid,syscalls:sys_exit_getppid --filter 'common_pid != 1' \
+	-- $W -s 3000 -f 2 -T 2) || fail "--filter: $?"
+[ "$(csv syscalls:sys_enter_getppid 1)" = 15000 ] && [ "$(csv syscalls:sys_exit_getppid 1)" = 15000 ] ||
+	fail "--filter 'common_pid != 1' with 2 children and 2 threads"
+out=$($P -x';' -e 'syscalls:sys_enter_getp*' --filter 'common_pid != 1' --filter 'common_pid == 1' \
+	-e syscalls:sys_exit_getppid --filter 'ret > 0' -- $W -s 3000) || fail "--filter: $?"
+[ "$(csv syscalls:sys_enter_getppid 1)" = 0 ] && [ "$(csv syscalls:sys_exit_getppid 1)" = 3000 ] ||
+	fail "two --filter joined, and one on the second -e"
+refused 1 "pfmon: failed to set filter \"nosuchfield == 1\" on event syscalls:sys_enter_getppid with 22 (Invalid argument)" \
+	-e syscalls:sys_enter_getppid --filter 'nosuchfield == 1' -- $W
+# refused as perf refuses it: after no -e, after an -e of other events
 refused 2 "pfmon: --filter option should follow a -e tracepoint or HW tracer option" \
 	--filter 'common_pid != 0' -- $W
 refused 2 "pfmon: --filter: the -e before it has events that are not tracepoints (perf: This CPU does not support address filtering)" \
