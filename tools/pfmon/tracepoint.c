@@ -16,7 +16,8 @@
  * Levels: a hit counts at user level when its registers are (the system call
  * events), else at kernel level.  perf stat counts both; unprivileged, where
  * kernel-level counting is refused (the paranoid level 2 or more without
- * CAP_PERFMON), it counts at user level only, and so does pfmon.  perf's
+ * CAP_PERFMON), it counts at user level only, and so does pfmon, naming the
+ * event as perf's fallback renames it ("syscalls:sys_enter_getppidu").  perf's
  * kernel level of a trace event (":k", --all-kernel) counts every hit (its
  * tracepoint counters ignore exclude_user), and its name is the trace event's,
  * the modifier left out: pfmon's too.
@@ -261,8 +262,14 @@ void tp_encode(struct pfmon_event *e)
 		;	/* its modifier's */
 	else if (opts.levels_given)
 		e->sw_levels = tp_levels(opts.levels);
-	else
-		e->sw_levels = PFM_SW_PMC_USR | (kernel_allowed() ? PFM_SW_PMC_OS : 0);
+	else if (kernel_allowed())
+		e->sw_levels = PFM_SW_PMC_USR | PFM_SW_PMC_OS;
+	else {
+		/* perf's fallback names the event as it does: "u" appended, no ':' */
+		e->sw_levels = PFM_SW_PMC_USR;
+		if (strlen(e->name) + 1 < sizeof(e->name))
+			strcat(e->name, "u");
+	}
 }
 
 static int cmp_str(const void *a, const void *b)

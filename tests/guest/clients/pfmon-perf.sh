@@ -124,10 +124,11 @@ pfmon_per_thread() {
 # pfmon_tp NAME OPTIONS...: trace events, as perf stat counts them, on a workload
 # of 2000 getppid: the same lines in the same order (names, units, each count
 # exact: field 1 of CSV, counter-value of JSON; running time and share as shapes)
+# (PFMON_AS: a command both run under, e.g. "/bin/runas 1000")
 pfmon_tp() {
 	name=$1; shift
-	perf stat "$@" -o $OUT/$name.perf -- /bin/workload -s 2000 >/dev/null 2>&1
-	/bin/pfmon "$@" -o $OUT/$name.pfmon -- /bin/workload -s 2000
+	$PFMON_AS perf stat "$@" -o $OUT/$name.perf -- /bin/workload -s 2000 -l 50 >/dev/null 2>&1
+	$PFMON_AS /bin/pfmon "$@" -o $OUT/$name.pfmon -- /bin/workload -s 2000 -l 50
 	grep -v -e '^#' -e '^$' $OUT/$name.perf | sed 's/"event-runtime" : [0-9]*/R/; s/^\([^,]*,[^,]*,[^,]*,\)[0-9]*/\1R/' > $OUT/$name.perf.exact
 	sed 's/"event-runtime" : [0-9]*/R/; s/^\([^,]*,[^,]*,[^,]*,\)[0-9]*/\1R/' $OUT/$name.pfmon > $OUT/$name.pfmon.exact
 	p=
@@ -169,6 +170,28 @@ pfmon_tp_bad_filter() {
 	verdict pfmon "$name" "$p"
 }
 
+# pfmon_tp_user: pfmon_tp's cases as a user without capabilities at paranoid 2,
+# tracefs readable by its group: perf stat's fallback to the user level, which
+# renames the events ("syscalls:sys_enter_getppidu"), as pfmon does
+pfmon_tp_user() {
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+	echo 2 > /proc/sys/kernel/perf_event_paranoid
+	tracing=/sys/kernel/tracing
+	[ -d $tracing/events ] || { tracing=/sys/kernel/debug/tracing; ls $tracing/ > /dev/null; }
+	chmod 755 /sys/kernel/debug
+	mount -o remount,mode=750,gid=1000 $tracing
+	chmod 1777 $OUT
+	PFMON_AS="/bin/runas 1000"
+	pfmon_tp pfmon-tp-user-csv -x, -e syscalls:sys_enter_getppid,sched:sched_switch
+	pfmon_tp pfmon-tp-user-json -j -e 'syscalls:sys_enter_getp*' --filter 'common_pid != 1'
+	pfmon_tp pfmon-tp-user-modifier -x, -e syscalls:sys_enter_getppid:u
+	PFMON_AS=
+	chmod 755 $OUT
+	mount -o remount,mode=700,gid=0 $tracing
+	chmod 700 /sys/kernel/debug
+	echo "$paranoid" > /proc/sys/kernel/perf_event_paranoid
+}
+
 client_pfmon_perf() {
 	pfmon_tp pfmon-tp-csv -x, -e 'syscalls:sys_enter_getp*,syscalls:sys_exit_getppid'
 	pfmon_tp pfmon-tp-json -j -e 'syscalls:sys_enter_getp*,syscalls:sys_exit_getppid'
@@ -179,6 +202,7 @@ client_pfmon_perf() {
 		--filter 'common_pid != 2' -e syscalls:sys_exit_getppid --filter 'ret > 0'
 	pfmon_tp_bad_filter pfmon-tp-filter-refused-field 'nosuchfield == 1'
 	pfmon_tp_bad_filter pfmon-tp-filter-refused-syntax 'bad (('
+	pfmon_tp_user
 	pfmon_tp_refused pfmon-tp-refused-unknown syscalls:nope
 	pfmon_tp_refused pfmon-tp-refused-glob 'syscalls:nope*'
 	pfmon_tp_refused pfmon-tp-refused-subsys-glob '*:sys_enter_getppi?'
@@ -214,4 +238,5 @@ client_pfmon_perf() {
 	pfmon_compare pfmon-csv-I-summary 1 -I 200 --summary -x,
 	pfmon_compare pfmon-csv-no-scale 0 --no-scale -x,
 }
+
 

@@ -110,8 +110,10 @@ chmod 755 /sys/kernel/debug
 mount -o remount,mode=750,gid=1000 ${EV%/events} || fail "remount tracefs"
 out=$(/bin/runas 1000 $P -x';' -e syscalls:sys_enter_getppid,sched:sched_switch -- $W -s 3000 -l 100) ||
 	fail "a user: $?"
-[ "$(csv syscalls:sys_enter_getppid 1)" = 3000 ] && [ "$(csv sched:sched_switch 1)" = 0 ] ||
-	fail "a user counts the user level"
+[ "$(csv syscalls:sys_enter_getppidu 1)" = 3000 ] && [ "$(csv sched:sched_switchu 1)" = 0 ] ||
+	fail "a user counts the user level, the events named as perf's fallback names them"
+out=$(/bin/runas 1000 $P -x';' -e syscalls:sys_enter_getppid:u -- $W -s 3000) || fail "a user: $?"
+[ "$(csv syscalls:sys_enter_getppid 1)" = 3000 ] || fail "a user's :u"
 mount -o remount,mode=700,gid=0 ${EV%/events}
 chmod 700 /sys/kernel/debug
 echo "$paranoid" > /proc/sys/kernel/perf_event_paranoid
