@@ -170,6 +170,24 @@ pfmon_tp_bad_filter() {
 	verdict pfmon "$name" "$p"
 }
 
+# pfmon_plain NAME OPTIONS...: the text layout, rows only (between the header
+# and the elapsed time): each row's value shape, unit and event, the metric after
+# '#' and the padding left out (pfmon pads no row's end)
+pfmon_plain() {
+	name=$1; shift
+	perf stat "$@" -o $OUT/$name.perf -- /bin/workload -s 2000 >/dev/null 2>&1
+	/bin/pfmon "$@" -o $OUT/$name.pfmon -- /bin/workload -s 2000
+	for f in $OUT/$name.perf $OUT/$name.pfmon; do
+		awk '/Performance counter stats/ { r = 1; next } /seconds time elapsed/ { r = 0 }
+		     r && NF { sub(/#.*/, ""); $1 = $1; print }' $f | pfmon_shape > $f.rows
+	done
+	p=
+	[ -s $OUT/$name.perf.rows ] || p="perf printed no row"
+	cmp -s $OUT/$name.perf.rows $OUT/$name.pfmon.rows ||
+		p="$p$(diff $OUT/$name.perf.rows $OUT/$name.pfmon.rows | head -n 20)"
+	verdict pfmon "$name" "$p"
+}
+
 # pfmon_tp_user: pfmon_tp's cases as a user without capabilities at paranoid 2,
 # tracefs readable by its group: perf stat's fallback to the user level, which
 # renames the events ("syscalls:sys_enter_getppidu"), as pfmon does
@@ -203,6 +221,8 @@ client_pfmon_perf() {
 	pfmon_tp_bad_filter pfmon-tp-filter-refused-field 'nosuchfield == 1'
 	pfmon_tp_bad_filter pfmon-tp-filter-refused-syntax 'bad (('
 	pfmon_tp_user
+	pfmon_plain pfmon-plain-d -d
+	pfmon_plain pfmon-plain-ddd --no-big-num -ddd -e syscalls:sys_enter_getppid,task-clock
 	pfmon_tp_refused pfmon-tp-refused-unknown syscalls:nope
 	pfmon_tp_refused pfmon-tp-refused-glob 'syscalls:nope*'
 	pfmon_tp_refused pfmon-tp-refused-subsys-glob '*:sys_enter_getppi?'
