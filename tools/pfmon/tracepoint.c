@@ -8,7 +8,8 @@
  *
  * A name is a tracepoint's when it is none of pfmon's other names: a software
  * event with its modifier ("syscalls:u"), perf's generic hardware names, a name
- * libpfm4 knows on this machine's PMU ("INST_RETIRED:ANY_P").  Refused as perf
+ * libpfm4 knows on this machine's PMU ("INST_RETIRED:ANY_P"), or one in upper
+ * case that no subsystem of tracefs has (libpfm4's, for another PMU).  Refused as perf
  * refuses them: a name tracefs does not have, a glob that matches nothing
  * ("unknown tracepoint"), tracefs that cannot be read ("can't access trace
  * events"), each one line and exit 2.
@@ -156,6 +157,15 @@ static int add_events_of(const char *events, const char *sys, const char *name,
 	return n;
 }
 
+/* tracefs's subsystems are lower case; libpfm4's event names upper case */
+static int has_upper(const char *s)
+{
+	for (; *s; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			return 1;
+	return 0;
+}
+
 static int only_levels(const char *s)
 {
 	return *s && strspn(s, "uk") == strlen(s);
@@ -209,7 +219,13 @@ int tp_add(const char *tok, int group)
 		tp_refuse(tok, err, path);
 	}
 	if (!glob(sys)) {
+		char path[512];
+
 		closedir(d);
+		/* libpfm4's EVENT:UMASK, not on this PMU: its own diagnosis (evsel.c) */
+		snprintf(path, sizeof(path), "%s/%s", events, sys);
+		if (has_upper(sys) && access(path, F_OK))
+			return 0;
 		n = add_events_of(events, sys, name, mod, group, tok);
 	} else {
 		while ((de = readdir(d)))

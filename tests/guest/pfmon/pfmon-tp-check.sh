@@ -87,6 +87,12 @@ refused 2 "pfmon: event 'syscalls:nope*': unknown tracepoint ($EV/syscalls/nope*
 	-e 'syscalls:nope*' -- $W
 refused 2 "pfmon: event 'nosys:nope': unknown tracepoint ($EV/nosys/nope not found)" \
 	-e nosys:nope -- $W
+# a name in upper case that tracefs has not is libpfm4's: its own diagnosis
+out=$($P -e INST_RETIRED:ANY_P -- $W 2>&1)
+[ $? -eq 2 ] && case $out in
+	"pfmon: event 'INST_RETIRED:ANY_P': unknown (not a software event, and not one libpfm4 knows"*) ;;
+	*) false ;;
+	esac || fail "a libpfm4 name without a PMU"
 # every subsystem a glob names must have the event; "[...]" alone is no glob
 out=$($P -e '*:sys_enter_getppid' -- $W 2>&1)
 [ $? -eq 2 ] && case $out in
