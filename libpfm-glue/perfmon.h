@@ -36,6 +36,12 @@ int pfm_stop(int fd, int flags);
 int pfm_create_evtsets(int fd, struct pfarg_setdesc *req, size_t size);
 int pfm_delete_evtsets(int fd, struct pfarg_setdesc *req, size_t size);
 int pfm_getinfo_evtsets(int fd, struct pfarg_setinfo *req, size_t size);
+/*
+ * pfm_write_pmcs() of one software PMC counting a trace event (TRACEPOINT, its key
+ * a tracefs id) that counts only the hits that pass filter, a trace event filter
+ * (<perfmon/perfmon_sw.h>); ENOSYS without the trace layer.
+ */
+int pfm_write_pmc_filter(int fd, struct pfarg_pmc *req, const char *filter);
 
 /*
  * The context's counts page (<perfmon/perfmon.h>, COUNTS PAGE), mapped read-only;

@@ -200,6 +200,7 @@ static_assert(PFM_CALL_GETINFO_EVTSETS == 8);
 static_assert(PFM_CALL_DELETE_EVTSETS == 9);
 static_assert(PFM_CALL_UNLOAD_CONTEXT == 10);
 static_assert(PFM_CALL_PERF_EVENT_OPEN == 11);
+static_assert(PFM_CALL_WRITE_PMC_FILTER == 12);
 
 /* The functions layers registered for their rows (PFM_ENTRY_LAYER). */
 static long (*pfm_layer_calls[PFM_CALL_NR])(const struct pfm_args *args);

@@ -2,7 +2,8 @@
 #ifndef _PERFMON_FILE_H
 #define _PERFMON_FILE_H
 
+#include "layer.h"
+
 int pfm_ctx_install_fd(struct pfm_context *ctx, bool cloexec);
-struct pfm_context *pfm_ctx_from_fd(int fd);
 
 #endif

@@ -203,6 +203,9 @@ int pfm_paranoid_level(void);
 int pfm_access_create(u32 flags);
 int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value);
 
+/* file.c: the context of fd, held (pfm_context_put()), or ERR_PTR(-EBADF) */
+struct pfm_context *pfm_ctx_from_fd(int fd);
+
 /* thread.c: the thread of that id, held, or NULL */
 struct task_struct *pfm_find_task(pid_t tid);
 

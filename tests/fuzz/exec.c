@@ -443,5 +443,7 @@ const struct fz_opdef fz_ops[] = {
 	ROW("perf_prctl",	perf_prctl,	perf_prctl,	1),
 	ROW("pmc",		lib_seq,	pmc,		1),
 	ROW("perf_counter",	lib_seq,	perf_counter,	1),
+	ROW("pmc_filter",	pmc_filter,	pmc_filter,	2,
+	    .slots = FZ_S_USE_FD0),
 };
 const int fz_nops = sizeof(fz_ops) / sizeof(fz_ops[0]);

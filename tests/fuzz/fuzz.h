@@ -243,6 +243,10 @@ FZ_DECL_OP(perf_smpl);
 FZ_DECL_OP(counts);
 FZ_DECL_OP(perf_attr);
 FZ_DECL_OP(perf_prctl);
+FZ_DECL_OP(pmc_filter);
+/* ops_attr.c: a tracefs id (mostly of a few trace events); ops_fd.c: filter n of 8 */
+uint64_t fz_tp_id(uint64_t *rng);
+const char *fz_tp_filter(uint64_t n);
 void fz_gen_lib_seq(uint64_t *rng, struct fz_op *op);
 long fz_run_pmc(const struct fz_op *op, const struct fz_prog *p, int idx);
 long fz_run_perf_counter(const struct fz_op *op, const struct fz_prog *p, int idx);

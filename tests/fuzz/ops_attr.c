@@ -43,7 +43,7 @@ static const char *const tp_names[] = {
 };
 #define TP_NR	(sizeof(tp_names) / sizeof(tp_names[0]))
 
-static uint64_t tp_id(uint64_t *rng)
+uint64_t fz_tp_id(uint64_t *rng)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	static long ids[TP_NR];
@@ -281,7 +281,7 @@ void fz_gen_perf_attr(uint64_t *rng, struct fz_op *op)
 	op->a[3] = fz_below(rng, 3) ? FZ_FDS : fz_below(rng, FZ_FDS + 4);
 	op->a[4] = fz_below(rng, 4) ? PERF_FLAG_FD_CLOEXEC :
 		   sparse_bits(rng, 0x1f) | (fz_below(rng, 8) ? 0 : fz_rand(rng));
-	op->a[5] = tp_id(rng);
+	op->a[5] = fz_tp_id(rng);
 }
 
 long fz_run_perf_attr(const struct fz_op *op, const struct fz_prog *p, int idx)

@@ -188,6 +188,11 @@ static const char *const fz_filters[] = {
 	"", "nosuchfield == 1", "common_pid ==", "(((((", "next_comm ~ \"pfm*\"",
 };
 
+const char *fz_tp_filter(uint64_t n)
+{
+	return fz_filters[n % 8];
+}
+
 static const struct fz_perf_op {
 	const char *name;
 	unsigned long cmd;

@@ -487,7 +487,9 @@ void fz_gen_raw_ioctl(uint64_t *rng, struct fz_op *op)
 
 long fz_run_raw_ioctl(const struct fz_op *op, const struct fz_prog *p, int idx)
 {
-	static const size_t sizes[] = { 32, 24, 24, 24, 16, 16, 16, 24, 24, 24, 16, 40 };
+	/* each call's ioctl structure, by call number */
+	static const size_t sizes[] = { 32, 24, 24, 24, 16, 16, 16, 24, 24, 24, 16, 40, 24 };
+	_Static_assert(sizeof(sizes) / sizeof(sizes[0]) == PFM_CALL_NR, "a size per call");
 	unsigned int nr = op->a[1] & 0xff, type = op->a[3] & 0xff;
 	unsigned int dir = (op->a[3] >> 8) & 3;
 	unsigned long size = op->a[2] & 0x3fff;
@@ -506,4 +508,61 @@ long fz_run_raw_ioctl(const struct fz_op *op, const struct fz_prog *p, int idx)
 	else
 		fd = fz_fd(word);
 	return fz_ret(ioctl(fd, _IOC(dir, type, nr, size), raw_word(op->a[4])));
+}
+
+/* ---- pmc_filter ------------------------------------------------------------ */
+
+/*
+ * a0 slot, a1 a tracefs id, a2 filter (of fz_tp_filter()'s; past 8: a string of a2
+ * bytes), a3 filter pointer kind, a4 PMC seed, a5 req pointer kind
+ */
+void fz_gen_pmc_filter(uint64_t *rng, struct fz_op *op)
+{
+	op->a[0] = gen_fd_slot(rng);
+	op->a[1] = fz_tp_id(rng);
+	op->a[2] = fz_one_in(rng, 16) ? 4000 + fz_below(rng, 200) : fz_below(rng, 8);
+	op->a[3] = fz_gen_ptr(rng);
+	op->a[4] = fz_rand(rng);
+	op->a[5] = fz_gen_ptr(rng);
+}
+
+long fz_run_pmc_filter(const struct fz_op *op, const struct fz_prog *p, int idx)
+{
+	uint64_t seed = op->a[4];
+	struct pfarg_pmc pc;
+	char *str = NULL;
+	const char *f;
+	void *req;
+	long r;
+
+	(void)p, (void)idx;
+	memset(&pc, 0, sizeof(pc));
+	pc.reg_num = gen_reg(&seed);
+	pc.reg_set = gen_set(&seed);
+	/* mostly a TRACEPOINT of the id, at user level, both, or another event */
+	pc.reg_value = PFM_SW_PMC_KEYED(fz_below(&seed, 4) ? PFM_SW_EV_TRACEPOINT :
+					fz_below(&seed, PFM_SW_EV_MAX + 2), op->a[1]);
+	if (fz_one_in(&seed, 4))
+		pc.reg_value |= PFM_SW_PMC_OS;
+	if (fz_one_in(&seed, 16))
+		pc.reg_value ^= 1ULL << fz_below(&seed, 64);
+	if (op->a[2] < 8) {
+		f = fz_tp_filter(op->a[2]);
+	} else {
+		/* around a page: the longest filter the call takes */
+		str = malloc(op->a[2] + 1);
+		if (!str)
+			return -ENOMEM;
+		memset(str, '(', op->a[2]);
+		str[op->a[2]] = '\0';
+		f = str;
+	}
+	/* one of the two in the scratch buffer, the other where it is */
+	if (op->a[5] % FZ_PTR_NR != FZ_PTR_OK)
+		req = fz_place(op->a[5], &pc, sizeof(pc));
+	else
+		req = &pc, f = fz_place(op->a[3], f, strlen(f) + 1);
+	r = fz_ret(pfm_write_pmc_filter(fz_fd(op->a[0]), req, f));
+	free(str);
+	return r;
 }

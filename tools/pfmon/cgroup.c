@@ -321,6 +321,13 @@ static int attr_of(int i, struct perf_event_attr *a)
 	 * kernel's): all of them are the system calls made from user level, which
 	 * are what pfmon's event counts at USR.
 	 */
+	/* a trace event's :u is its user-level hits, :k every hit (perf's) */
+	if (e->tp) {
+		a->type = PERF_TYPE_TRACEPOINT;
+		a->config = e->tp_id;
+		a->exclude_user = 0;
+		return 1;
+	}
 	if (e->soft && e->sw == PFM_SW_EV_SYSCALLS) {
 		a->type = PERF_TYPE_TRACEPOINT;
 		a->config = syscalls_id();
@@ -355,6 +362,10 @@ struct cgperf *cgperf_open(int cpu)
 		p->fd[i] = pfm_perf_event_open(&a, cg ? cgroups[cg - 1].fd : -1, cpu, -1,
 					       PERF_FLAG_FD_CLOEXEC |
 					       (cg ? PERF_FLAG_PID_CGROUP : 0));
+		/* --filter's, as perf sets it on each CPU's event */
+		if (p->fd[i] >= 0 && opts.ev[i].filter &&
+		    ioctl(p->fd[i], PERF_EVENT_IOC_SET_FILTER, opts.ev[i].filter))
+			evopts_filter_refused(&opts.ev[i]);
 		if (p->fd[i] >= 0)
 			continue;
 		/* what perf shows as not supported; anything else ends the run */

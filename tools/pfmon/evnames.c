@@ -50,14 +50,37 @@ const char *const evnames_default[] = { "task-clock", "context-switches",
 /* perf's names that perfmon's software PMU cannot count */
 static const char *const sw_lacking[] = { "minor-faults", "major-faults", NULL };
 
-/* perf's generic hardware names, as libpfm4 names them on Intel and on AMD */
+/*
+ * perf's generic hardware and cache names, and libpfm4's names for them, tried in
+ * order (Intel's, then AMD's; model-specific ones newest first) until one is this
+ * PMU's: the cache events of perf stat -d, -dd, -ddd (evopts.c) are counted as
+ * perf's tables count them on those models; L1-dcache-prefetch-misses has none.
+ */
 const struct hw_alias hw_aliases[] = {
 	{ "cycles",		{ "UNHALTED_CORE_CYCLES", "CYCLES_NOT_IN_HALT" } },
 	{ "instructions",	{ "INSTRUCTION_RETIRED", "RETIRED_INSTRUCTIONS" } },
 	{ "branches",		{ "BRANCH_INSTRUCTIONS_RETIRED", "RETIRED_BRANCH_INSTRUCTIONS" } },
 	{ "branch-misses",	{ "MISPREDICTED_BRANCH_RETIRED",
 				  "RETIRED_MISPREDICTED_BRANCH_INSTRUCTIONS" } },
-	{ NULL, { NULL, NULL } }
+	{ "L1-dcache-loads",	{ "MEM_INST_RETIRED:ALL_LOADS", "MEM_UOPS_RETIRED:ALL_LOADS",
+				  "DATA_CACHE_ACCESSES", "LS_DISPATCH:LD_DISPATCH" } },
+	{ "L1-dcache-load-misses", { "L1D:REPLACEMENT", "DATA_CACHE_MISSES" } },
+	{ "LLC-loads",		{ "LONGEST_LAT_CACHE:REFERENCE", "LLC_REFERENCES" } },
+	{ "LLC-load-misses",	{ "LONGEST_LAT_CACHE:MISS", "LLC_MISSES" } },
+	{ "L1-icache-loads",	{ "INSTRUCTION_CACHE_FETCHES" } },
+	{ "L1-icache-load-misses", { "ICACHE_64B:IFTAG_MISS", "ICACHE:MISSES",
+				     "INSTRUCTION_CACHE_MISSES" } },
+	{ "dTLB-loads",		{ "MEM_INST_RETIRED:ALL_LOADS", "MEM_UOPS_RETIRED:ALL_LOADS",
+				  "DATA_CACHE_ACCESSES", "LS_DISPATCH:LD_DISPATCH" } },
+	{ "dTLB-load-misses",	{ "DTLB_LOAD_MISSES:MISS_CAUSES_A_WALK",
+				  "DTLB_LOAD_MISSES:WALK_COMPLETED", "L1_DTLB_AND_L2_DTLB_MISS" } },
+	{ "iTLB-loads",		{ "ITLB_MISSES:STLB_HIT", "L1_ITLB_MISS_AND_L2_ITLB_HIT",
+				  "L1_ITLB_MISS_L2_ITLB_HIT" } },
+	{ "iTLB-load-misses",	{ "ITLB_MISSES:MISS_CAUSES_A_WALK", "ITLB_MISSES:WALK_COMPLETED",
+				  "L1_ITLB_MISS_AND_L2_ITLB_MISS" } },
+	{ "L1-dcache-prefetches", { "DATA_PREFETCHES" } },
+	{ "L1-dcache-prefetch-misses", { NULL } },
+	{ NULL, { NULL } }
 };
 
 /* libpfm4's names in its perf table for perf's, PERF_COUNT_{SW,HW}_ dropped */
@@ -292,6 +315,7 @@ int evnames_list(FILE *f, const char *pattern)
 			fprintf(f, "software events (perfmon's software PMU):\n");
 		fprintf(f, "  %-40s %s\n", names, sw_names[i].desc);
 	}
+	n += tp_list(f, matches, pattern);
 	while (next_core_pmu(&pmu, &pinfo)) {
 		hdr = 0;
 		for (i = 0; hw_aliases[i].name; i++) {

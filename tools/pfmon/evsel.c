@@ -30,6 +30,7 @@
 static struct pfarg_pmc pmcs[2 * PFMON_MAX_EVENTS];
 static struct pfarg_pmd pmds[PFMON_MAX_EVENTS];
 static unsigned int npmcs;
+static int npmds;		/* the events counted: those not <not supported> */
 static int ngroups;
 
 void evsel_usage(FILE *f)
@@ -48,7 +49,8 @@ void evsel_usage(FILE *f)
 		   "  pfmon -l [PATTERN] lists them\n");
 }
 
-static void add_event(const char *tok, int group)
+/* an event of group (0: a group of its own) */
+struct pfmon_event *evsel_add(const char *tok, int group)
 {
 	struct pfmon_event *e;
 
@@ -62,7 +64,8 @@ static void add_event(const char *tok, int group)
 	}
 	e = &opts.ev[opts.nev++];
 	strcpy(e->name, tok);
-	e->group = group;
+	e->group = group ? group : ++ngroups;
+	return e;
 }
 
 static void syntax(const char *list, const char *at, const char *what)
@@ -82,6 +85,7 @@ void evsel_parse(char *list)
 	char *p = list, *end, save;
 	int in_group = 0;
 
+	opts.last_list = opts.nev + 1;
 	if (!*p)
 		syntax(list, p, "no event");
 	for (;;) {
@@ -98,7 +102,8 @@ void evsel_parse(char *list)
 			       *p == '{' ? "a group inside a group" : "an empty event name");
 		save = *end;
 		*end = '\0';
-		add_event(p, in_group ? ngroups : ++ngroups);
+		if (!tp_add(p, in_group ? ngroups : 0))
+			evsel_add(p, in_group ? ngroups : 0);
 		*end = save;
 		p = end;
 		if (*p == '}') {
@@ -127,7 +132,7 @@ void evsel_default(void)
 	int i;
 
 	for (i = 0; evnames_default[i]; i++)
-		add_event(evnames_default[i], ++ngroups);
+		evsel_add(evnames_default[i], 0);
 }
 
 static int read_model(char *buf, size_t len)
@@ -198,6 +203,10 @@ static void encode(struct pfmon_event *e)
 	colon = strchr(base + (evnames_is_perf_table(base) ? 6 : 0), ':');
 	if (colon)
 		*colon++ = '\0';
+	if (e->tp) {
+		tp_encode(e);
+		return;
+	}
 	if (evnames_sw(base, &code)) {
 		e->soft = 1;
 		e->sw = code;
@@ -215,13 +224,18 @@ static void encode(struct pfmon_event *e)
 		plm |= PFMG_PLM_OS;
 	alias = evnames_hw_alias(base);
 	if (alias) {
-		for (j = 0; j < 2; j++) {
+		for (j = 0; j < 4 && alias->lib[j]; j++) {
 			char name[96];
 
 			snprintf(name, sizeof(name), "%s%s%s", alias->lib[j],
 				 colon ? ":" : "", colon ? colon : "");
 			if (!pfmg_encode(name, plm, &e->hw))
 				return;
+		}
+		if (e->optional) {
+			e->unsupported = 1;
+			e->set = UINT16_MAX;
+			return;
 		}
 		unknown_event(e, ENOENT);
 	}
@@ -262,6 +276,8 @@ static int fill_set(int set, int first, int last, unsigned int ngp, unsigned int
 	for (i = first; i < last; i++) {
 		struct pfmon_event *e = &opts.ev[i];
 
+		if (e->unsupported)
+			continue;
 		if (!e->soft) {
 			hw[nhw++] = e->hw;
 			continue;
@@ -270,7 +286,8 @@ static int fill_set(int set, int first, int last, unsigned int ngp, unsigned int
 			return -1;
 		pmcs[npmcs].reg_num = PFM_SW_FIRST_PMC + nsw;
 		pmcs[npmcs].reg_set = set;
-		pmcs[npmcs++].reg_value = e->sw | PFM_SW_PMC_EN | e->sw_levels;
+		pmcs[npmcs++].reg_value = e->sw | PFM_SW_PMC_EN | e->sw_levels |
+					  (uint64_t)e->tp_id << PFM_SW_PMC_KEY_SHIFT;
 		e->pmd = PFM_SW_FIRST_PMD + nsw++;
 		e->set = set;
 	}
@@ -283,7 +300,7 @@ static int fill_set(int set, int first, int last, unsigned int ngp, unsigned int
 		pmcs[npmcs++] = pc[k];
 	}
 	for (i = first, k = 0; i < last; i++) {
-		if (!opts.ev[i].soft) {
+		if (!opts.ev[i].soft && !opts.ev[i].unsupported) {
 			opts.ev[i].pmd = hw_pmd[k++];
 			opts.ev[i].set = set;
 		}
@@ -320,8 +337,16 @@ void evsel_place(void)
 	unsigned int set_start = 0;
 	int i, g, first = 0, set = 0;
 
-	for (i = 0; i < opts.nev; i++)
+	for (i = 0; i < opts.nev; i++) {
 		encode(&opts.ev[i]);
+		/* perf's default and detailed events: <not supported> without a counter */
+		npmcs = 0;
+		if (opts.ev[i].optional && !opts.ev[i].unsupported &&
+		    fill_set(0, i, i + 1, ngp, nfixed)) {
+			opts.ev[i].unsupported = 1;
+			opts.ev[i].set = UINT16_MAX;
+		}
+	}
 	npmcs = 0;
 	for (i = 0; i < opts.nev; i = g) {
 		for (g = i; g < opts.nev && opts.ev[g].group == opts.ev[i].group; g++)
@@ -351,9 +376,11 @@ void evsel_place(void)
 		exit(1);
 	}
 	opts.nsets = set + 1;
-	for (i = 0; i < opts.nev; i++) {
-		pmds[i].reg_num = opts.ev[i].pmd;
-		pmds[i].reg_set = opts.ev[i].set;
+	for (i = 0, npmds = 0; i < opts.nev; i++) {
+		if (opts.ev[i].unsupported)
+			continue;
+		pmds[npmds].reg_num = opts.ev[i].pmd;
+		pmds[npmds++].reg_set = opts.ev[i].set;
 	}
 	mux_note();
 }
@@ -407,7 +434,7 @@ int evsel_program(int fd)
 		if (pfm_create_evtsets(fd, sd, opts.nsets * sizeof(sd[0])))
 			return -1;
 	}
-	memcpy(pd, pmds, opts.nev * sizeof(pd[0]));
+	memcpy(pd, pmds, npmds * sizeof(pd[0]));
 	if (opts.smpl_period) {
 		pd[0].reg_flags = PFM_PMDFL_SMPL;
 		pd[0].reg_value = -opts.smpl_period;
@@ -416,7 +443,8 @@ int evsel_program(int fd)
 	}
 	if (pmcs_write(fd, pmcs, npmcs))
 		return -1;
-	return pmds_call(pfm_write_pmds, fd, pd, opts.nev);
+	evopts_program(fd);
+	return pmds_call(pfm_write_pmds, fd, pd, npmds);
 }
 
 /*
@@ -428,10 +456,10 @@ int evsel_read(int fd, struct pfmon_count *c)
 	struct pfarg_pmd pd[PFMON_MAX_EVENTS];
 	struct pfarg_setinfo si[PFMON_MAX_EVENTS];
 	uint64_t enabled = 0;
-	int i;
+	int i, k;
 
-	memcpy(pd, pmds, opts.nev * sizeof(pd[0]));
-	if (pmds_call(pfm_read_pmds, fd, pd, opts.nev))
+	memcpy(pd, pmds, npmds * sizeof(pd[0]));
+	if (pmds_call(pfm_read_pmds, fd, pd, npmds))
 		return -1;
 	memset(si, 0, opts.nsets * sizeof(si[0]));
 	for (i = 0; i < opts.nsets; i++)
@@ -440,8 +468,11 @@ int evsel_read(int fd, struct pfmon_count *c)
 		return -1;
 	for (i = 0; i < opts.nsets; i++)
 		enabled += si[i].set_act_duration;
-	for (i = 0; i < opts.nev; i++) {
-		c[i].raw += pd[i].reg_value;
+	for (i = 0, k = 0; i < opts.nev; i++) {
+		/* an event perf could not open: no time, as perf has none for it */
+		if (opts.ev[i].unsupported)
+			continue;
+		c[i].raw += pd[k++].reg_value;
 		c[i].running += si[opts.ev[i].set].set_act_duration;
 		c[i].enabled += enabled;
 	}

@@ -53,6 +53,7 @@ static const struct option long_opts[] = {
 	{ "version",		no_argument,		NULL, OPT_VERSION },
 	{ "help",		no_argument,		NULL, 'h' },
 	PERFOPTS_LONG,
+	EVOPTS_LONG,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -91,6 +92,7 @@ static void usage(FILE *f)
 "  --smpl-out FILE     every sample: time cpu pid tid ip\n"
 "  --version, -h\n");
 	perfopts_usage(f);
+	evopts_usage(f);
 	evsel_usage(f);
 }
 
@@ -150,7 +152,7 @@ void parse(int argc, char **argv)
 	int opt, i, n, list = 0, group_all = 0;
 
 	/* '+': options end at the command, whose own options are its own */
-	while ((opt = getopt_long(argc, argv, "+e:ghkuP:F:p:t:aC:r:I:x:jo:iAlBnvG:", long_opts,
+	while ((opt = getopt_long(argc, argv, "+e:ghkuP:F:p:t:aC:r:I:x:jo:iAlBnvdG:", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -236,7 +238,8 @@ void parse(int argc, char **argv)
 			usage(stdout);
 			exit(0);
 		default:
-			if (perfopts_option(opt, optarg) || cgroup_option(opt, optarg))
+			if (perfopts_option(opt, optarg) || evopts_option(opt, optarg) ||
+			    cgroup_option(opt, optarg))
 				break;
 			usage(stderr);
 			exit(2);
@@ -278,10 +281,12 @@ void parse(int argc, char **argv)
 		exit(2);
 	}
 	perfopts_check(freq || opts.smpl_period);
+	opts.levels_given = opts.levels != 0;
 	if (opts.all_levels)
 		opts.levels = opts.all_levels;
 	if (!opts.levels)
 		opts.levels = PFM_SW_PMC_USR;
+	evopts_events();
 	if (!opts.nev && !opts.null_run)
 		evsel_default();
 	/* -g: every event in one group, as perf's, so in one event set */

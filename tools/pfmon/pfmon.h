@@ -39,9 +39,14 @@ struct pfmon_event {
 	struct pfmg_event hw;
 	int group;		/* events of one -e '{...}' group share a set */
 	int hidden;		/* counted, not printed (-F's exact count) */
+	int tp;			/* a trace event (tracepoint.c): sw TRACEPOINT, key tp_id */
+	uint32_t tp_id;
+	char *filter;		/* --filter: the trace event filter, or NULL */
+	int optional;		/* perf's default or detailed event: absent, not refused */
+	int unsupported;	/* absent from this PMU, or -G's counters cannot count it:
+				 * printed <not supported> */
 	uint16_t set, pmd;	/* where it is counted */
 	int cgroup;		/* -G, --for-each-cgroup: its cgroup's index + 1, or 0 */
-	int unsupported;	/* cannot be counted here: "<not supported>" */
 };
 
 /*
@@ -113,6 +118,10 @@ struct pfmon_opts {
 	int summary;			/* --summary (1), with --no-csv-summary (2) */
 	int verbose;			/* -v: each event's encoding and place */
 	int interval_clear;		/* --interval-clear */
+	int levels_given;		/* -u or -k */
+	/* evopts.c: perf stat's options of the event list */
+	int last_list;			/* 1 + the first event of the last -e; 0: none */
+	int pmu_type;			/* --cputype: PFM_FL_PMU_TYPE's id; 0: the default */
 };
 
 extern struct pfmon_opts opts;
@@ -154,6 +163,17 @@ enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_
 	{ "cgroup",		required_argument,	NULL, 'G' }, \
 	{ "for-each-cgroup",	required_argument,	NULL, OPT_FOR_EACH_CGROUP }
 int perfopts_option(int opt, const char *arg);
+/* evopts.c: perf stat's options of the event list, past OPT_EVOPTS */
+enum { OPT_EVOPTS = 768, OPT_FILTER, OPT_CPUTYPE };
+#define EVOPTS_LONG \
+	{ "filter",		required_argument,	NULL, OPT_FILTER }, \
+	{ "detailed",		no_argument,		NULL, 'd' }, \
+	{ "cputype",		required_argument,	NULL, OPT_CPUTYPE }
+int evopts_option(int opt, const char *arg);
+void evopts_events(void);
+void evopts_program(int fd);
+void evopts_filter_refused(const struct pfmon_event *e) __attribute__((noreturn));
+void evopts_usage(FILE *f);
 void perfopts_check(int sampling);
 void perfopts_usage(FILE *f);
 void perfopts_verbose(void);
@@ -161,7 +181,7 @@ void perfopts_verbose(void);
 /* evnames.c */
 struct hw_alias {
 	const char *name;
-	const char *lib[2];	/* libpfm4's names: Intel's, AMD's */
+	const char *lib[4];	/* libpfm4's names, tried in order; NULL ends them */
 };
 extern const struct hw_alias hw_aliases[];	/* up to a NULL name */
 extern const char *const evnames_default[];	/* up to NULL */
@@ -186,12 +206,19 @@ void cgperf_enable(const struct cgperf *p, int on);
 void cgperf_close(struct cgperf *p);
 
 /* evsel.c */
+struct pfmon_event *evsel_add(const char *tok, int group);
 void evsel_parse(char *list);
 void evsel_default(void);
 void evsel_place(void);
 int evsel_program(int fd);
 int evsel_read(int fd, struct pfmon_count *c);
 void evsel_usage(FILE *f);
+
+/* tracepoint.c: trace events (subsys:name) */
+int tp_add(const char *tok, int group);
+void tp_encode(struct pfmon_event *e);
+int tp_list(FILE *f, int (*matches)(const char *pattern, const char *name, const char *desc),
+	    const char *pattern);
 
 /* procs.c */
 DIR *task_dir(int pid, int fatal);

@@ -65,12 +65,6 @@ double print_pct(const struct pfmon_count *c)
 	return (double)(100 * c->running / c->enabled);
 }
 
-/* perf's word for a count that is not there */
-const char *print_no_value(int i)
-{
-	return opts.ev[i].unsupported ? "<not supported>" : "<not counted>";
-}
-
 static const char *base_is(const char *name, const char *const *list)
 {
 	size_t n;
@@ -195,7 +189,7 @@ static void text_line(const struct where *w, int i, const struct shown *s,
 	else if (opts.aggr == AGGR_THREAD)
 		fprintf(f, "%16s-%-8ld ", w->g->comm, w->g->id);
 	if (s->v < 0)
-		fprintf(f, "%18s %-4s %-24s", print_no_value(i), clk > 1 ? "msec" : "",
+		fprintf(f, "%18s %-4s %-24s", print_not_counted(i), clk > 1 ? "msec" : "",
 			opts.ev[i].name);
 	else
 		fprintf(f, "%18s %-4s %-24s", grouped(s->v / clk, clk > 1 ? 2 : 0, num,

@@ -35,8 +35,13 @@ static inline int print_is_clock(int i)
 	return opts.ev[i].soft && opts.ev[i].sw == PFM_SW_EV_TASK_CLOCK;
 }
 
+/* perf's word for a count there is not: the PMU lacks the event, or it never ran */
+static inline const char *print_not_counted(int i)
+{
+	return opts.ev[i].unsupported ? "<not supported>" : "<not counted>";
+}
+
 double print_pct(const struct pfmon_count *c);
-const char *print_no_value(int i);
 void print_perf_line(const struct where *w, int i, const struct shown *s,
 		     const struct pfmon_count *c, const struct metric *m);
 void print_perf_summary(const struct pfmon_result *res, double elapsed, int nruns);

@@ -67,7 +67,7 @@ static void csv_line(const struct where *w, int i, const struct shown *sh,
 	else if (opts.aggr == AGGR_THREAD)
 		fprintf(f, "%s-%ld%s", w->g->comm, w->g->id, s);
 	if (sh->v < 0)
-		fputs(print_no_value(i), f);
+		fputs(print_not_counted(i), f);
 	else if (clk)
 		fprintf(f, "%.2f", sh->v / 1e6);
 	else
@@ -111,7 +111,7 @@ static void json_line(const struct where *w, int i, const struct shown *sh,
 	else if (opts.aggr == AGGR_THREAD)
 		fprintf(f, "\"thread\" : \"%s-%ld\", ", w->g->comm, w->g->id);
 	if (sh->v < 0)
-		fprintf(f, "\"counter-value\" : \"%s\", ", print_no_value(i));
+		fprintf(f, "\"counter-value\" : \"%s\", ", print_not_counted(i));
 	else
 		fprintf(f, "\"counter-value\" : \"%f\", ", clk ? sh->v / 1e6 : sh->v);
 	fprintf(f, "\"unit\" : \"%s\", \"event\" : \"%s\", ", clk ? "msec" : "",

@@ -167,7 +167,7 @@ static long inherit_lost(void)
 static int ctx_try(long target, int inherit, const char **what)
 {
 	int flags = PFM_FL_CLOEXEC | (opts.ncpus ? PFM_FL_SYSTEM_WIDE : 0) |
-		    (inherit ? PFM_FL_INHERIT : 0);
+		    (inherit ? PFM_FL_INHERIT : 0) | PFM_FL_PMU_TYPE(opts.pmu_type);
 	struct smpl_buf *smpl = NULL;
 	const void *log = NULL;
 	int fd, err;

@@ -15,6 +15,9 @@
  *   pfm_read_pmds(fd, struct pfarg_pmd *req, size)      read 64-bit counts
  *   pfm_unload_context(fd, flags)                       detach
  *   pfm_create_evtsets / pfm_delete_evtsets / pfm_getinfo_evtsets   event sets
+ *   pfm_write_pmc_filter(fd, struct pfarg_pmc *req, filter)
+ *                                                       a trace event's PMC, filtered
+ *                                                       (perfmon_sw.h; the trace layer)
  *   read(fd, union pfarg_msg *, n)                      notification messages
  *   mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0)       the sampling buffer, if any
  *   mmap(NULL, page, PROT_READ, MAP_SHARED, fd, PFM_MMAP_COUNTS_OFFSET)

@@ -47,6 +47,12 @@ struct pfarg_ioc_perf_open {
 	__u64 flags;			/* its flags (PERF_FLAG_*) */
 };
 
+struct pfarg_ioc_pmc_filter {
+	__u64 fd;			/* the context (int) */
+	__u64 req;			/* pointer to one struct pfarg_pmc */
+	__u64 filter;			/* pointer to the filter string */
+};
+
 /*
  * THE CALLS
  *
@@ -101,7 +107,9 @@ struct pfarg_ioc_perf_open {
 	  (INT, int, fd), (U32, int, flags))							\
 	X(11, PERF_EVENT_OPEN,	perf_event_open, ARGS_LAYER, pfarg_ioc_perf_open, void,	\
 	  (PTR, struct perf_event_attr, attr), (INT, pid_t, pid), (INT, int, cpu),		\
-	  (INT, int, group_fd), (ULONG, unsigned long, flags))
+	  (INT, int, group_fd), (ULONG, unsigned long, flags))				\
+	X(12, WRITE_PMC_FILTER,	write_pmc_filter, ARGS_LAYER, pfarg_ioc_pmc_filter, void,	\
+	  (INT, int, fd), (PTR, struct pfarg_pmc, req), (PTR, const char, filter))
 
 /*
  * For an X that walks a call's arguments: __PFM_ARGS_MAP(m, args...) is
@@ -157,6 +165,7 @@ PFM_IOC_SIZE_CHECK(pfarg_ioc_create, 32);
 PFM_IOC_SIZE_CHECK(pfarg_ioc_vec, 24);
 PFM_IOC_SIZE_CHECK(pfarg_ioc_ctl, 16);
 PFM_IOC_SIZE_CHECK(pfarg_ioc_perf_open, 40);
+PFM_IOC_SIZE_CHECK(pfarg_ioc_pmc_filter, 24);
 #undef PFM_IOC_SIZE_CHECK
 
 #endif /* _UAPI_PERFMON_PERFMON_CALLS_H */

@@ -56,8 +56,9 @@
  *                   events), OS: the others.  Keys from PFM_SW_TP_FILTERED up
  *                   are no tracefs id (those are below 2^16): the source gives
  *                   them out for the hits of one id that pass a trace event
- *                   filter (the perf layer's PERF_EVENT_IOC_SET_FILTER); one
- *                   that no filter holds now is EINVAL, as an unknown id
+ *                   filter (pfm_write_pmc_filter(), the perf layer's
+ *                   PERF_EVENT_IOC_SET_FILTER); one that no filter holds now
+ *                   is EINVAL, as an unknown id
  *   BREAKPOINT      hits of the breakpoint whose id the source gave out as KEY
  *
  * A counter counts only the hits of its own KEY.  Writing a PMC with a keyed event

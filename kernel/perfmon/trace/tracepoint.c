@@ -44,6 +44,7 @@
 
 #include "layer.h"
 #include "filter.h"
+#include "pmc_filter.h"
 
 
 struct pfm_tp_source {
@@ -435,13 +436,23 @@ static int pfm_tp_init(void)
 	pfm_tp_filter_init();
 	ret = pfm_sw_keyed_register(PFM_SW_EV_TRACEPOINT, &pfm_tp_ops);
 	if (ret)
-		cpuhp_remove_state_nocalls(pfm_tp_cpuhp);
+		goto err_cpuhp;
+	ret = pfm_tp_pmc_filter_init();
+	if (ret)
+		goto err_keyed;
+	return 0;
+
+err_keyed:
+	pfm_sw_keyed_unregister(PFM_SW_EV_TRACEPOINT, &pfm_tp_ops);
+err_cpuhp:
+	cpuhp_remove_state_nocalls(pfm_tp_cpuhp);
 	return ret;
 }
 
 /* No context is left: every hold is given back, only the lingering remain. */
 static void pfm_tp_exit(void)
 {
+	pfm_tp_pmc_filter_exit();
 	pfm_sw_keyed_unregister(PFM_SW_EV_TRACEPOINT, &pfm_tp_ops);
 	cpuhp_remove_state_nocalls(pfm_tp_cpuhp);
 	cancel_work_sync(&pfm_tp_cpu_work);

@@ -86,6 +86,7 @@ PERF_CLIENTS_FILES = $(TOP)/tests/guest/clients/perf-clients.sh \
 	$(TOP)/tests/guest/clients/perf-test.sh:/bin/perf-test.sh \
 	$(TOP)/tests/guest/clients/perf-trace.sh:/bin/perf-trace.sh \
 	$(TOP)/tests/guest/clients/pfmon-perf.sh:/bin/pfmon-perf.sh $(B)/guest/bin/pfmon:/bin/pfmon \
+	$(B)/guest/bin/runas:/bin/runas \
 	/usr/lib/perf-core/tests:/usr/lib/perf-core/tests \
 	+/usr/bin/bash:/bin/bash +/usr/bin/strace:/usr/bin/strace \
 	+/usr/bin/mktemp:/opt/gnu/bin/mktemp +/usr/bin/tail:/opt/gnu/bin/tail \

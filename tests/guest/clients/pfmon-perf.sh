@@ -22,11 +22,14 @@ pfmon_shape() {
 
 # pfmon_compare NAME SETS OPTIONS...: both tools with OPTIONS on one workload; SETS=1
 # compares the sets of lines (for -I)
+# (PFMON_EV: the events, "-" for none: perf's and pfmon's defaults)
 pfmon_compare() {
 	name=$1 sets=$2; shift 2
-	ev=task-clock,context-switches,cs,cpu-migrations,page-faults,faults,cpu-clock,alignment-faults,emulation-faults
-	perf stat "$@" -o $OUT/$name.perf -e $ev -- /bin/workload -s 20000 -p 512 >/dev/null 2>&1
-	/bin/pfmon "$@" -o $OUT/$name.pfmon -e $ev -- /bin/workload -s 20000 -p 512
+	ev=${PFMON_EV:-task-clock,context-switches,cs,cpu-migrations,page-faults,faults,cpu-clock,alignment-faults,emulation-faults}
+	evopt="-e $ev"
+	[ "$ev" = - ] && evopt=
+	perf stat "$@" -o $OUT/$name.perf $evopt -- /bin/workload -s 20000 -p 512 >/dev/null 2>&1
+	/bin/pfmon "$@" -o $OUT/$name.pfmon $evopt -- /bin/workload -s 20000 -p 512
 	# perf -o starts with a comment and a blank line
 	grep -v -e '^#' -e '^$' $OUT/$name.perf | pfmon_shape > $OUT/$name.perf.shape
 	grep -v -e '^#' -e '^$' $OUT/$name.pfmon | pfmon_shape > $OUT/$name.pfmon.shape
@@ -152,7 +155,120 @@ pfmon_cgroup() {
 	verdict pfmon "$name" "$p"
 }
 
+# pfmon_tp NAME OPTIONS...: trace events, as perf stat counts them, on a workload
+# of 2000 getppid: the same lines in the same order (names, units, each count
+# exact: field 1 of CSV, counter-value of JSON; running time and share as shapes)
+# (PFMON_AS: a command both run under, e.g. "/bin/runas 1000")
+pfmon_tp() {
+	name=$1; shift
+	$PFMON_AS perf stat "$@" -o $OUT/$name.perf -- /bin/workload -s 2000 -l 50 >/dev/null 2>&1
+	$PFMON_AS /bin/pfmon "$@" -o $OUT/$name.pfmon -- /bin/workload -s 2000 -l 50
+	grep -v -e '^#' -e '^$' $OUT/$name.perf | sed 's/"event-runtime" : [0-9]*/R/; s/^\([^,]*,[^,]*,[^,]*,\)[0-9]*/\1R/' > $OUT/$name.perf.exact
+	grep -v -e '^#' -e '^$' $OUT/$name.pfmon | sed 's/"event-runtime" : [0-9]*/R/; s/^\([^,]*,[^,]*,[^,]*,\)[0-9]*/\1R/' > $OUT/$name.pfmon.exact
+	p=
+	[ -s $OUT/$name.perf.exact ] || p="perf printed nothing"
+	grep -q 2000 $OUT/$name.perf.exact || p="$p perf did not count 2000"
+	cmp -s $OUT/$name.perf.exact $OUT/$name.pfmon.exact ||
+		p="$p$(diff $OUT/$name.perf.exact $OUT/$name.pfmon.exact | head -n 20)"
+	verdict pfmon "$name" "$p"
+}
+
+# pfmon_tp_refused NAME EVENT: a trace event perf refuses as an unknown tracepoint
+# (its exit 129), pfmon too (its exit 2), both naming the same missing file
+pfmon_tp_refused() {
+	name=$1 ev=$2
+	perf stat -e "$ev" -- /bin/workload > $OUT/$name.perf 2>&1
+	prc=$?
+	/bin/pfmon -e "$ev" -- /bin/workload > $OUT/$name.pfmon 2>&1
+	mrc=$?
+	pf=$(sed -n 's/^Error:\tFile \(.*\) not found\.$/\1/p' $OUT/$name.perf)
+	p=
+	[ $prc = 129 ] && grep -q 'unknown tracepoint' $OUT/$name.perf || p="perf: exit $prc"
+	[ $mrc = 2 ] && [ "$(cat $OUT/$name.pfmon)" = "pfmon: event '$ev': unknown tracepoint ($pf not found)" ] ||
+		p="$p pfmon: exit $mrc, not perf's file '$pf'"
+	verdict pfmon "$name" "$p"
+}
+
+# pfmon_tp_bad_filter NAME FILTER: a filter the kernel refuses: perf stat's line
+# and errno (its exit 255), pfmon's the same after "pfmon: " (its exit 1)
+pfmon_tp_bad_filter() {
+	name=$1 f=$2
+	perf stat -e syscalls:sys_enter_getppid --filter "$f" -- /bin/workload > $OUT/$name.perf 2>&1
+	prc=$?
+	/bin/pfmon -e syscalls:sys_enter_getppid --filter "$f" -- /bin/workload > $OUT/$name.pfmon 2>&1
+	mrc=$?
+	p=
+	[ $prc = 255 ] && grep -q '^failed to set filter' $OUT/$name.perf || p="perf: exit $prc"
+	[ $mrc = 1 ] && [ "$(cat $OUT/$name.pfmon)" = "pfmon: $(cat $OUT/$name.perf)" ] ||
+		p="$p pfmon: exit $mrc, not perf's line"
+	verdict pfmon "$name" "$p"
+}
+
+# pfmon_plain NAME OPTIONS...: the text layout, rows only (between the header
+# and the elapsed time): each row's value shape, unit and event, the metric after
+# '#' and the padding left out (pfmon pads no row's end)
+pfmon_plain() {
+	name=$1; shift
+	perf stat "$@" -o $OUT/$name.perf -- /bin/workload -s 2000 >/dev/null 2>&1
+	/bin/pfmon "$@" -o $OUT/$name.pfmon -- /bin/workload -s 2000
+	for f in $OUT/$name.perf $OUT/$name.pfmon; do
+		awk '/Performance counter stats/ { r = 1; next } /seconds time elapsed/ { r = 0 }
+		     r && NF { sub(/#.*/, ""); $1 = $1; print }' $f | pfmon_shape > $f.rows
+	done
+	p=
+	[ -s $OUT/$name.perf.rows ] || p="perf printed no row"
+	cmp -s $OUT/$name.perf.rows $OUT/$name.pfmon.rows ||
+		p="$p$(diff $OUT/$name.perf.rows $OUT/$name.pfmon.rows | head -n 20)"
+	verdict pfmon "$name" "$p"
+}
+
+# pfmon_tp_user: pfmon_tp's cases as a user without capabilities at paranoid 2,
+# tracefs readable by its group: perf stat's fallback to the user level, which
+# renames the events ("syscalls:sys_enter_getppidu"), as pfmon does
+pfmon_tp_user() {
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+	echo 2 > /proc/sys/kernel/perf_event_paranoid
+	tracing=/sys/kernel/tracing
+	[ -d $tracing/events ] || { tracing=/sys/kernel/debug/tracing; ls $tracing/ > /dev/null; }
+	chmod 755 /sys/kernel/debug
+	mount -o remount,mode=750,gid=1000 $tracing
+	chmod 1777 $OUT
+	PFMON_AS="/bin/runas 1000"
+	pfmon_tp pfmon-tp-user-csv -x, -e syscalls:sys_enter_getppid,sched:sched_switch
+	pfmon_tp pfmon-tp-user-json -j -e 'syscalls:sys_enter_getp*' --filter 'common_pid != 1'
+	pfmon_tp pfmon-tp-user-modifier -x, -e syscalls:sys_enter_getppid:u
+	PFMON_AS=
+	chmod 755 $OUT
+	mount -o remount,mode=700,gid=0 $tracing
+	chmod 700 /sys/kernel/debug
+	echo "$paranoid" > /proc/sys/kernel/perf_event_paranoid
+}
+
 client_pfmon_perf() {
+	pfmon_tp pfmon-tp-csv -x, -e 'syscalls:sys_enter_getp*,syscalls:sys_exit_getppid'
+	pfmon_tp pfmon-tp-json -j -e 'syscalls:sys_enter_getp*,syscalls:sys_exit_getppid'
+	pfmon_tp pfmon-tp-modifiers -x, -e syscalls:sys_enter_getppid:u,syscalls:sys_enter_getppid:k
+	pfmon_tp pfmon-tp-subsys-glob -x, -e 'sysc*:sys_enter_getppi?'
+	pfmon_tp pfmon-tp-filter -x, -e syscalls:sys_enter_getppid --filter 'common_pid != 1'
+	pfmon_tp pfmon-tp-filters-json -j -e 'syscalls:sys_enter_getp*' --filter 'common_pid != 1' \
+		--filter 'common_pid != 2' -e syscalls:sys_exit_getppid --filter 'ret > 0'
+	pfmon_tp_bad_filter pfmon-tp-filter-refused-field 'nosuchfield == 1'
+	pfmon_tp_bad_filter pfmon-tp-filter-refused-syntax 'bad (('
+	pfmon_tp_user
+	pfmon_plain pfmon-plain-d -d
+	pfmon_plain pfmon-plain-ddd --no-big-num -ddd -e syscalls:sys_enter_getppid,task-clock
+	pfmon_tp_refused pfmon-tp-refused-unknown syscalls:nope
+	pfmon_tp_refused pfmon-tp-refused-glob 'syscalls:nope*'
+	pfmon_tp_refused pfmon-tp-refused-subsys-glob '*:sys_enter_getppi?'
+	pfmon_tp_refused pfmon-tp-refused-no-glob 'sys[c]alls:sys_enter_getppid'
+	PFMON_EV=syscalls:sys_enter_getppid
+	pfmon_compare pfmon-csv-d 0 -d -x,
+	PFMON_EV=-
+	pfmon_compare pfmon-csv-d-default 0 -d -x,
+	pfmon_compare pfmon-json-ddd-default 0 -ddd -j
+	unset PFMON_EV
+	pfmon_compare pfmon-csv-ddd 0 -ddd -x';'
+	pfmon_compare pfmon-json-dd 0 -dd -j
 	pfmon_per_thread pfmon-per-thread-p -p -x';'
 	pfmon_per_thread pfmon-per-thread-t -t -x';'
 	pfmon_per_thread pfmon-per-thread-p-json -p -j
@@ -184,3 +300,5 @@ client_pfmon_perf() {
 	pfmon_cgroup pfmon-csv-for-each-cgroup -x, -e page-faults,task-clock \
 		--for-each-cgroup pfmon_perf_cg,
 }
+
+

@@ -71,6 +71,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pfm_state_suite());
 	srunner_add_suite(sr, pfm_count_suite());
 	srunner_add_suite(sr, pfm_tracepoint_suite());
+	srunner_add_suite(sr, pfm_tp_filter_suite());
 	srunner_add_suite(sr, pfm_isolation_suite());
 	srunner_add_suite(sr, pfm_sysfs_suite());
 	srunner_add_suite(sr, pfm_door_suite());

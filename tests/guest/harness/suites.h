@@ -12,6 +12,7 @@ Suite *pfm_rw_suite(void);		/* rw.c: register vectors */
 Suite *pfm_state_suite(void);		/* state.c: load/start/stop/unload */
 Suite *pfm_count_suite(void);		/* count.c: exact software counts */
 Suite *pfm_tracepoint_suite(void);	/* tracepoint.c: the TRACEPOINT event, keyed by id */
+Suite *pfm_tp_filter_suite(void);	/* tp_filter.c: pfm_write_pmc_filter() */
 Suite *pfm_isolation_suite(void);	/* isolation.c: per-thread, per-counter */
 Suite *pfm_sysfs_suite(void);		/* sysfs.c: /sys/kernel/perfmon */
 Suite *pfm_door_suite(void);		/* door.c: syscalls or /dev/perfmon */

@@ -111,7 +111,10 @@ out=$($P -l) || fail "pfmon -l: $?"
 echo "$out" | grep -q "^  task-clock OR cpu-clock " && echo "$out" | grep -q "^  page-faults OR faults " &&
 	echo "$out" | grep -q "^  syscalls " || fail "pfmon -l"
 out=$($P --list fault) || fail "pfmon --list fault: $?"
-[ "$(echo "$out" | grep -c '^  ')" -eq 3 ] || fail "pfmon --list fault"
+# the 3 software lines, and the trace events whose name holds it (pfmon-tp-check)
+[ "$(echo "$out" | grep '^  ' | grep -vc '\[Tracepoint event\]$')" -eq 3 ] &&
+	! echo "$out" | grep '\[Tracepoint event\]$' | grep -viq '^  [^ ]*fault' ||
+	fail "pfmon --list fault"
 out=$($P -l 'c*') || fail "pfmon -l 'c*': $?"
 echo "$out" | grep -q "^  context-switches OR cs" && ! echo "$out" | grep -q syscalls ||
 	fail "pfmon -l 'c*'"

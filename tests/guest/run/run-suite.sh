@@ -16,6 +16,7 @@ rc=$?
 [ $rc -eq 124 ] && exit 1
 [ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 200 pfmon-check /bin/pfmon-check || rc=1; }
 [ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 120 pfmon-perf-check /bin/pfmon-perf-check || rc=1; }
+[ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 120 pfmon-tp-check /bin/pfmon-tp-check || rc=1; }
 
 # Attaches to a process that never runs leave nothing behind once closed: the
 # module unloads while that process still sleeps.
