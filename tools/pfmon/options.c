@@ -143,7 +143,7 @@ void parse(int argc, char **argv)
 	int opt, i, n, list = 0;
 
 	/* '+': options end at the command, whose own options are its own */
-	while ((opt = getopt_long(argc, argv, "+e:hkuP:F:p:t:aC:r:I:x:jo:iAlBnv", long_opts,
+	while ((opt = getopt_long(argc, argv, "+e:hkuP:F:p:t:aC:r:I:x:jo:iAlBnvSD:", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':

@@ -11,6 +11,7 @@
  * counts with error bounds from a context's set switch log, famlog.c from an
  * inherit context's reads; print.c writes the counts as text, print_perf.c as
  * perf stat's CSV or JSON;
+ * control.c starts and stops the contexts for -D and --control;
  * explain.c turns a refusal into one sentence; smpl.c samples (freq.c adapts
  * its period for -F) and sym.c names the sampled code (smpl.h, sym.h).
  */
@@ -111,6 +112,8 @@ struct pfmon_opts {
 	int summary;			/* --summary (1), with --no-csv-summary (2) */
 	int verbose;			/* -v: each event's encoding and place */
 	int interval_clear;		/* --interval-clear */
+	int sync;			/* -S: sync() before each run */
+	int table;			/* --table: -r's runs' elapsed times */
 };
 
 extern struct pfmon_opts opts;
@@ -124,7 +127,8 @@ void options_refuse(const char *why) __attribute__((noreturn));
 enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_LOG_FD,
        OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_SCALE, OPT_NO_SCALE, OPT_INTERVAL_COUNT,
        OPT_TIMEOUT, OPT_PRE, OPT_POST, OPT_SUMMARY, OPT_NO_CSV_SUMMARY,
-       OPT_INTERVAL_CLEAR, OPT_PER_SOCKET, OPT_PER_DIE, OPT_PER_CORE, OPT_PER_NODE };
+       OPT_INTERVAL_CLEAR, OPT_PER_SOCKET, OPT_PER_DIE, OPT_PER_CORE, OPT_PER_NODE,
+       OPT_TABLE, OPT_CONTROL };
 #define PERFOPTS_LONG \
 	{ "all-user",		no_argument,		NULL, OPT_ALL_USER }, \
 	{ "all-kernel",		no_argument,		NULL, OPT_ALL_KERNEL }, \
@@ -147,11 +151,26 @@ enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_
 	{ "per-socket",		no_argument,		NULL, OPT_PER_SOCKET }, \
 	{ "per-die",		no_argument,		NULL, OPT_PER_DIE }, \
 	{ "per-core",		no_argument,		NULL, OPT_PER_CORE }, \
-	{ "per-node",		no_argument,		NULL, OPT_PER_NODE }
+	{ "per-node",		no_argument,		NULL, OPT_PER_NODE }, \
+	{ "sync",		no_argument,		NULL, 'S' }, \
+	{ "table",		no_argument,		NULL, OPT_TABLE }, \
+	{ "delay",		required_argument,	NULL, 'D' }, \
+	{ "control",		required_argument,	NULL, OPT_CONTROL }
 int perfopts_option(int opt, const char *arg);
 void perfopts_check(int sampling);
 void perfopts_usage(FILE *f);
 void perfopts_verbose(void);
+
+/* control.c: -D and --control, when the contexts count */
+int control_option(int opt, const char *arg);
+void control_check(int sampling);
+int control_fd(void);
+void control_run_begin(void);
+int control_counting(void);
+int control_delayed(void);
+uint64_t control_delay_ns(void);
+void control_enable(void (*set)(int on));
+void control_process(short revents, void (*set)(int on));
 
 /* evnames.c */
 struct hw_alias {
