@@ -139,8 +139,9 @@ pfmon_delay() {
 }
 
 # pfmon_control NAME: perf stat and pfmon with -D -1 and --control fd:, the same
-# commands sent to each (an unknown one, snapshot, ping, enable, disable, stop):
-# the same acknowledgements, bytes included, and the same lines on stderr
+# commands sent to each (an unknown one, snapshot, ping, evlist, enable of an
+# unknown event, a malformed enable, enable, disable, stop): the same
+# acknowledgements, bytes included, and the same lines on stderr
 pfmon_control() {
 	name=$1
 	rm -f $OUT/ctl $OUT/ack
@@ -155,8 +156,8 @@ pfmon_control() {
 		# a reader ended after a while: a missing ack must not hang the test
 		cat $OUT/ack > $OUT/$name.$t.ack &
 		h=$!
-		for c in bogus snapshot ping enable disable stop; do
-			echo $c > $OUT/ctl
+		for c in bogus snapshot ping evlist 'enable nosuch' enablex enable disable stop; do
+			echo "$c" > $OUT/ctl
 			sleep 0.1
 		done
 		sleep 0.5
