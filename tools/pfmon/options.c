@@ -152,7 +152,7 @@ void parse(int argc, char **argv)
 	int opt, i, n, list = 0, group_all = 0;
 
 	/* '+': options end at the command, whose own options are its own */
-	while ((opt = getopt_long(argc, argv, "+e:ghkuP:F:p:t:aC:r:I:x:jo:iAlBnvdG:", long_opts,
+	while ((opt = getopt_long(argc, argv, "+e:ghkuP:F:p:t:aC:r:I:x:jo:iAlBnvdG:SD:", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':

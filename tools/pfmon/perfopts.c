@@ -3,9 +3,10 @@
  * pfmon: perf stat's options of the output and of the run (pfmon.h), read by
  * options.c's loop: --all-user, --all-kernel, --quiet, -o with --append,
  * --log-fd, -B / --no-big-num, --scale / --no-scale, --interval-count,
- * --timeout, -n, --pre, --post, --summary, --no-csv-summary, -v and
- * --interval-clear.  Their combinations are checked once every option is read, and
- * the output is opened then (--append must be known before -o's file is).
+ * --timeout, -n, --pre, --post, --summary, --no-csv-summary, -v,
+ * --interval-clear, -S and --table (-D and --control are control.c's).  Their
+ * combinations are checked once every option is read, and the output is
+ * opened then (--append must be known before -o's file is).
  * A bad value or combination is one line on stderr and exit 2, where perf
  * sometimes ignores the option.
  */
@@ -102,8 +103,14 @@ int perfopts_option(int opt, const char *arg)
 	case OPT_NO_CSV_SUMMARY:
 		summary_opts |= 2;
 		break;
+	case 'S':
+		opts.sync = 1;
+		break;
+	case OPT_TABLE:
+		opts.table = 1;
+		break;
 	default:
-		return 0;
+		return control_option(opt, arg);
 	}
 	return 1;
 }
@@ -164,6 +171,9 @@ void perfopts_check(int sampling)
 			      opts.timeout_ms || sampling || opts.aggr != AGGR_ALL))
 		options_refuse("-n times the command only: not with -e, -p, -t, -a, -C, -I, "
 			       "--timeout, -P, -F, --per-thread or -A");
+	if (opts.table && opts.repeat < 2)
+		options_refuse("--table prints each of -r's runs: give -r 2 or more");
+	control_check(sampling);
 	if (opts.aggr > AGGR_CPU && !opts.ncpus)
 		options_refuse("--per-socket, --per-die, --per-core and --per-node sum CPUs' "
 			       "counts: give -a or -C");
@@ -228,5 +238,11 @@ void perfopts_usage(FILE *f)
 "                      counts summed by socket, die, core, NUMA node\n"
 "  -G, --cgroup NAME[,NAME]  with -a or -C: the n-th event before it counted only\n"
 "                      while a task of the n-th cgroup runs (one name: every event)\n"
-"  --for-each-cgroup NAME[,NAME]  with -a or -C: every event for each cgroup\n");
+"  --for-each-cgroup NAME[,NAME]  with -a or -C: every event for each cgroup\n"
+"  -S, --sync          sync() before each run\n"
+"  --table             with -r: each run's elapsed time, in perf's table\n"
+"  -D MS, --delay MS   count from MS ms after the command starts (-1: only\n"
+"                      once --control says enable); the time from then on\n"
+"  --control fd:CTL[,ACK] or fifo:CTL[,ACK]  perf's commands from CTL (enable,\n"
+"                      disable, evlist, ping, stop), its acks to ACK\n");
 }

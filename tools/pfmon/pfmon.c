@@ -117,6 +117,9 @@ int main(int argc, char **argv)
 		memset(&res, 0, sizeof(res));
 		nprev = 0;
 		hook(opts.pre, "--pre");
+		/* -S: as perf, after --pre, so that the run does not pay for earlier writes */
+		if (opts.sync)
+			sync();
 		if (opts.null_run)
 			null_run(&res);
 		else

@@ -11,6 +11,7 @@
  * counts with error bounds from a context's set switch log, famlog.c from an
  * inherit context's reads; print.c writes the counts as text, print_perf.c as
  * perf stat's CSV or JSON;
+ * control.c starts and stops the contexts for -D and --control;
  * explain.c turns a refusal into one sentence; smpl.c samples (freq.c adapts
  * its period for -F) and sym.c names the sampled code (smpl.h, sym.h).
  */
@@ -122,6 +123,8 @@ struct pfmon_opts {
 	/* evopts.c: perf stat's options of the event list */
 	int last_list;			/* 1 + the first event of the last -e; 0: none */
 	int pmu_type;			/* --cputype: PFM_FL_PMU_TYPE's id; 0: the default */
+	int sync;			/* -S: sync() before each run */
+	int table;			/* --table: -r's runs' elapsed times */
 };
 
 extern struct pfmon_opts opts;
@@ -136,7 +139,7 @@ enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_
        OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_SCALE, OPT_NO_SCALE, OPT_INTERVAL_COUNT,
        OPT_TIMEOUT, OPT_PRE, OPT_POST, OPT_SUMMARY, OPT_NO_CSV_SUMMARY,
        OPT_INTERVAL_CLEAR, OPT_PER_SOCKET, OPT_PER_DIE, OPT_PER_CORE, OPT_PER_NODE,
-       OPT_FOR_EACH_CGROUP };
+       OPT_FOR_EACH_CGROUP, OPT_TABLE, OPT_CONTROL };
 #define PERFOPTS_LONG \
 	{ "all-user",		no_argument,		NULL, OPT_ALL_USER }, \
 	{ "all-kernel",		no_argument,		NULL, OPT_ALL_KERNEL }, \
@@ -161,7 +164,11 @@ enum { OPT_PERF = 512, OPT_ALL_USER, OPT_ALL_KERNEL, OPT_QUIET, OPT_APPEND, OPT_
 	{ "per-core",		no_argument,		NULL, OPT_PER_CORE }, \
 	{ "per-node",		no_argument,		NULL, OPT_PER_NODE }, \
 	{ "cgroup",		required_argument,	NULL, 'G' }, \
-	{ "for-each-cgroup",	required_argument,	NULL, OPT_FOR_EACH_CGROUP }
+	{ "for-each-cgroup",	required_argument,	NULL, OPT_FOR_EACH_CGROUP }, \
+	{ "sync",		no_argument,		NULL, 'S' }, \
+	{ "table",		no_argument,		NULL, OPT_TABLE }, \
+	{ "delay",		required_argument,	NULL, 'D' }, \
+	{ "control",		required_argument,	NULL, OPT_CONTROL }
 int perfopts_option(int opt, const char *arg);
 /* evopts.c: perf stat's options of the event list, past OPT_EVOPTS */
 enum { OPT_EVOPTS = 768, OPT_FILTER, OPT_CPUTYPE };
@@ -177,6 +184,17 @@ void evopts_usage(FILE *f);
 void perfopts_check(int sampling);
 void perfopts_usage(FILE *f);
 void perfopts_verbose(void);
+
+/* control.c: -D and --control, when the contexts count */
+int control_option(int opt, const char *arg);
+void control_check(int sampling);
+int control_fd(void);
+void control_run_begin(void);
+int control_counting(void);
+int control_delayed(void);
+uint64_t control_delay_ns(void);
+void control_enable(void (*set)(int on));
+void control_process(short revents, void (*set)(int on));
 
 /* evnames.c */
 struct hw_alias {

@@ -361,6 +361,77 @@ static double mean_rsd(const double *x, int n, double *rsd)
 	return mean;
 }
 
+/* perf's precision of -r's times: two digits past the first of their deviation */
+static int precision(double sd)
+{
+	if (sd > 1)
+		return 2;
+	/* no deviation: perf's lround() of infinity comes out as 0 */
+	if (sd <= 0)
+		return 2;
+	return (int)lround(ceil(-log10(sd))) + 2;
+}
+
+/*
+ * --table: each run's elapsed time, its distance to the mean, and a '#' for
+ * every 5% of it, indented as the mean is, as perf prints it
+ */
+static void table(const uint64_t *elapsed, int nruns, int prec, double avg)
+{
+	FILE *f = opts.out;
+	char tmp[64];
+	int r, h, n, indent = 0;
+	double run;
+
+	snprintf(tmp, sizeof(tmp), " %17.*f", prec, avg);
+	while (tmp[indent] == ' ')
+		indent++;
+	fprintf(f, "%*s# Table of individual measurements:\n", indent, "");
+	for (r = 0; r < nruns; r++) {
+		run = elapsed[r] / 1e9;
+		n = 1 + abs((int)(100.0 * (run - avg) / run) / 5);
+		fprintf(f, " %17.*f (%+.*f) ", prec, run, prec, run - avg);
+		for (h = 0; h < n; h++)
+			fputc('#', f);
+		fputc('\n', f);
+	}
+	fprintf(f, "\n%*s# Final result:\n", indent, "");
+}
+
+/*
+ * The text's last lines, perf's: the elapsed time, and the command's user and
+ * system times; with -r the runs' mean and the deviation of the mean instead
+ * (after --table's table), and no user and system times.  el is the mean in
+ * ns, rsd the deviation of the mean in % of it.
+ */
+static void footer(const struct pfmon_result *res, const uint64_t *elapsed, int nruns,
+		   double el, double rsd)
+{
+	FILE *f = opts.out;
+	double sd;
+	int prec;
+
+	/* -n: no counts, and no blank line for them */
+	if (!opts.null_run)
+		fputc('\n', f);
+	if (nruns == 1) {
+		fprintf(f, " %17.9f seconds time elapsed", el / 1e9);
+		if (res->have_ru)
+			fprintf(f, "\n\n %17.9f seconds user\n %17.9f seconds sys\n",
+				res->ru.ru_utime.tv_sec + res->ru.ru_utime.tv_usec / 1e6,
+				res->ru.ru_stime.tv_sec + res->ru.ru_stime.tv_usec / 1e6);
+	} else {
+		sd = rsd > 0 ? rsd * el / 100 / 1e9 : 0;
+		prec = precision(sd);
+		if (opts.table)
+			table(elapsed, nruns, prec, el / 1e9);
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed", prec, el / 1e9, prec, sd);
+		if (rsd > 0)
+			fprintf(f, "  ( +-%6.2f%% )", rsd);
+	}
+	fputs("\n\n", f);
+}
+
 void print_counts(const struct pfmon_count *const *runs, int nruns,
 		  const struct pfmon_result *res, const uint64_t *elapsed)
 {
@@ -420,14 +491,5 @@ void print_counts(const struct pfmon_count *const *runs, int nruns,
 			print_perf_summary(res, el, nruns);
 		return;
 	}
-	/* -n: no counts, and no blank line for them (perf's) */
-	fprintf(f, "%s%18.9f seconds time elapsed", opts.null_run ? "" : "\n", el / 1e9);
-	if (el_rsd > 0)
-		fprintf(f, "  ( +- %5.2f%% )", el_rsd);
-	fputc('\n', f);
-	if (res->have_ru)
-		fprintf(f, "\n%18.9f seconds user\n%18.9f seconds sys\n",
-			res->ru.ru_utime.tv_sec + res->ru.ru_utime.tv_usec / 1e6,
-			res->ru.ru_stime.tv_sec + res->ru.ru_stime.tv_usec / 1e6);
-	fputc('\n', f);
+	footer(res, elapsed, nruns, el, el_rsd);
 }

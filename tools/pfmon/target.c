@@ -176,6 +176,8 @@ static int ctx_try(long target, int inherit, const char **what)
 		ctxs = pfmon_grow(ctxs, nctx, sizeof(*ctxs));
 		ctxs[nctx++] = (struct tctx){ .fd = -1, .grp = group_of(target),
 					      .target = target, .cg = cgperf_open(target) };
+		if (!control_counting())
+			cgperf_enable(ctxs[nctx - 1].cg, 0);
 		return 0;
 	}
 	*what = "pfm_create_context";
@@ -201,7 +203,8 @@ static int ctx_try(long target, int inherit, const char **what)
 	if (pfm_load_context(fd, 0, target))
 		goto fail_close;
 	*what = "pfm_start";
-	if (pfm_start(fd, 0))
+	/* -D, --control: started later (control.c) */
+	if (control_counting() && pfm_start(fd, 0))
 		goto fail_close;
 	/* messages are read until the queue is empty */
 	fcntl(fd, F_SETFL, O_NONBLOCK);
@@ -239,6 +242,20 @@ static int ctx_open(long target, int fatal, int inherit)
 	}
 	pfmon_warn(what, errno, target);
 	return -1;
+}
+
+/* -D, --control: every context started (on) or stopped, its inheritors with it */
+static void ctx_set_all(int on)
+{
+	int i;
+
+	for (i = 0; i < nctx; i++) {
+		if (ctxs[i].cg)
+			cgperf_enable(ctxs[i].cg, on);
+		else if ((on ? pfm_start(ctxs[i].fd, 0) : pfm_stop(ctxs[i].fd, 0)) &&
+			 !ctxs[i].ended)
+			pfmon_warn(on ? "pfm_start" : "pfm_stop", errno, ctxs[i].target);
+	}
 }
 
 /*
@@ -554,14 +571,36 @@ static void setup_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/*
+ * The command released: written go, or (traced) continued; 1 when it could not
+ * even stop itself (errpipe says why) and *err is set when it failed to exec.
+ */
+static int release(int go, int errfd, int *err)
+{
+	if (go >= 0) {
+		/* counted from here: the exec */
+		if (write(go, "g", 1) != 1)
+			pfmon_fail("write", errno, -1);
+		close(go);
+		/* sampling: the new image's mappings, once its exec closed errpipe */
+		if (opts.smpl_period && !read(errfd, err, sizeof(*err)))
+			smpl_snapshot_maps(child);
+	} else if (opts.argv && ntracees) {
+		run_command();
+	} else if (opts.argv) {
+		return 1;
+	}
+	return 0;
+}
+
 void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 {
-	struct pollfd pfd[1 + 1024 + 64];
+	struct pollfd pfd[1 + 1024 + 64 + 1];
 	int errpipe[2] = { -1, -1 }, i, n, done = 0, timeout, err = 0;
 	unsigned int nticks = 0;
 	long lost = kernel_inherit() ? inherit_lost() : -1;
-	int go = -1;
-	uint64_t start, next_tick = 0, next_adapt = 0, t, last_tick;
+	int go = -1, cfd, ng;
+	uint64_t start, enable_at = 0, next_tick = 0, next_adapt = 0, t, last_tick;
 	const struct pfmon_group *v;
 	char c;
 
@@ -569,6 +608,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 	if (!res->count)
 		pfmon_fail("calloc", ENOMEM, -1);
 	groups_free();
+	control_run_begin();
 	nknown = ninherit = 0;
 	for (i = 0; i < 64; i++)
 		pidfds[i] = -1;
@@ -595,26 +635,17 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		group_name(group_of(child), opts.argv[0]);
 	start = now_ns();
 	last_tick = start;
+	/* -D: the command runs uncounted for the delay; the run's time begins after it */
+	if (control_delayed())
+		enable_at = control_delay_ns() ? start + control_delay_ns() : 0;
 	/* --timeout's end is a tick of its own (it goes without -I) */
-	if (opts.interval_ms || opts.timeout_ms)
+	if (!enable_at && (opts.interval_ms || opts.timeout_ms))
 		next_tick = start + (opts.interval_ms ?: opts.timeout_ms) * 1000000ULL;
 	if (opts.smpl_freq || (kernel_inherit() && opts.smpl_period))
 		next_adapt = start + freq_adapt_ms() * 1000000ULL;
 	else if (kernel_inherit() && opts.nsets > 1)
 		next_adapt = start + famlog_interval_ns(1);
-	if (go >= 0) {
-		/* counted from here: the exec */
-		if (write(go, "g", 1) != 1)
-			pfmon_fail("write", errno, -1);
-		close(go);
-		/* sampling: the new image's mappings, once its exec closed errpipe */
-		if (opts.smpl_period && !read(errpipe[0], &err, sizeof(err)))
-			smpl_snapshot_maps(child);
-	} else if (opts.argv && ntracees) {
-		run_command();
-	}
-	else if (opts.argv)
-		done = 1;	/* it could not even stop itself: errpipe says why */
+	done = release(go, errpipe[0], &err);
 
 	while (!done) {
 		pfd[0] = (struct pollfd){ sigpipe[0], POLLIN, 0 };
@@ -623,15 +654,27 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		/* -p without ptrace: the processes' ends (a negative fd is not polled) */
 		for (i = 0; i < opts.npids; i++)
 			pfd[1 + n + i] = (struct pollfd){ pidfds[i], POLLIN, 0 };
+		cfd = 1 + n + opts.npids;
+		/* perf reads no command during -D's delay */
+		pfd[cfd] = (struct pollfd){ enable_at ? -1 : control_fd(), POLLIN, 0 };
 		timeout = -1;
 		t = now_ns();
+		if (enable_at)
+			timeout = enable_at > t ? (enable_at - t + 999999) / 1000000 : 0;
 		if (next_tick)
 			timeout = next_tick > t ? (next_tick - t + 999999) / 1000000 : 0;
 		if (next_adapt && (timeout < 0 || next_adapt < next_tick))
 			timeout = next_adapt > t ? (next_adapt - t + 999999) / 1000000 : 0;
-		if (poll(pfd, 1 + n + opts.npids, timeout) < 0 && errno != EINTR)
+		if (poll(pfd, cfd + 1, timeout) < 0 && errno != EINTR)
 			pfmon_fail("poll", errno, -1);
 		t = now_ns();
+		if (enable_at && t >= enable_at) {
+			enable_at = 0;
+			control_enable(ctx_set_all);
+			start = last_tick = t;
+			if (opts.interval_ms || opts.timeout_ms)
+				next_tick = start + (opts.interval_ms ?: opts.timeout_ms) * 1000000ULL;
+		}
 		if (next_tick && t >= next_tick && opts.timeout_ms) {
 			/* the command's end is counted to the last; without one, this is it */
 			next_tick = 0;
@@ -642,8 +685,8 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 				done = 1;
 		} else if (next_tick && t >= next_tick) {
 			totals(res->count, 0);
-			v = groups_view(&n);
-			tick(v, n, t - start);
+			v = groups_view(&ng);
+			tick(v, ng, t - start);
 			last_tick = t;
 			next_tick += opts.interval_ms * 1000000ULL;
 			/* then nothing more is printed; a command runs on to its end, as in perf */
@@ -654,6 +697,8 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		}
 		if (next_adapt && t >= next_adapt)
 			next_adapt = t + periodic(t);
+		if (pfd[cfd].revents)
+			control_process(pfd[cfd].revents, ctx_set_all);
 		for (i = 0; i < opts.npids; i++) {
 			if (pfd[1 + n + i].revents & POLLIN) {
 				close(pidfds[i]);
@@ -671,6 +716,11 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		/* -p, -t: until every thread has ended */
 		if (!opts.argv && !opts.ncpus && !running())
 			done = 1;
+	}
+	/* the command ended within -D's delay: perf's sleep ends then too */
+	if (enable_at) {
+		control_enable(ctx_set_all);
+		start = now_ns();
 	}
 	t = now_ns();
 	res->elapsed_ns = t - start;

@@ -244,6 +244,92 @@ pfmon_tp_user() {
 	echo "$paranoid" > /proc/sys/kernel/perf_event_paranoid
 }
 
+# pfmon_same NAME PERF PFMON TEXT: the verdict on perf stat's file PERF, which must
+# hold TEXT, and pfmon's PFMON being the same
+pfmon_same() {
+	p=
+	grep -q "$4" $2 || p="perf printed no '$4'"
+	cmp -s $2 $3 || p="$p$(diff $2 $3 | head -n 20)"
+	verdict pfmon "$1" "$p"
+}
+
+# pfmon_delay NAME OPTIONS...: -D's messages, perf stat's and pfmon's stderr
+# with OPTIONS (the counts to -o): the same lines
+pfmon_delay() {
+	name=$1; shift
+	perf stat "$@" -o $OUT/$name.perf -e task-clock -- /bin/workload -l 300 \
+		>/dev/null 2>$OUT/$name.perf.err
+	/bin/pfmon "$@" -o $OUT/$name.pfmon -e task-clock -- /bin/workload -l 300 \
+		>/dev/null 2>$OUT/$name.pfmon.err
+	pfmon_same $name $OUT/$name.perf.err $OUT/$name.pfmon.err "Events disabled"
+}
+
+# pfmon_control NAME: perf stat and pfmon with -D -1 and --control fd:, the same
+# commands sent to each (an unknown one, snapshot, ping, evlist, enable of an
+# unknown event, a malformed enable, enable, disable, stop): the same
+# acknowledgements, bytes included, and the same lines on stderr
+pfmon_control() {
+	name=$1
+	rm -f $OUT/ctl $OUT/ack
+	mkfifo $OUT/ctl $OUT/ack
+	for t in perf pfmon; do
+		cmd="perf stat"
+		[ $t = pfmon ] && cmd=/bin/pfmon
+		$cmd -D -1 --control fd:5,6 -o $OUT/$name.$t -e task-clock -- /bin/workload -l 2500 \
+			5<>$OUT/ctl 6<>$OUT/ack >/dev/null 2>$OUT/$name.$t.err &
+		pid=$!
+		sleep 0.5
+		# a reader ended after a while: a missing ack must not hang the test
+		cat $OUT/ack > $OUT/$name.$t.ack &
+		h=$!
+		for c in bogus snapshot ping evlist 'enable nosuch' enablex enable disable stop; do
+			echo "$c" > $OUT/ctl
+			sleep 0.1
+		done
+		sleep 0.5
+		kill $h 2>/dev/null
+		wait $h
+		od -v -c $OUT/$name.$t.ack >> $OUT/$name.$t.err
+		wait $pid
+	done
+	pfmon_same $name $OUT/$name.perf.err $OUT/$name.pfmon.err 'a   c   k'
+}
+
+# pfmon_table NAME OPTIONS...: -r's last lines (from the table, or the blank line
+# before the result) of perf stat and pfmon, their numbers reduced to N, the bars
+# of '#' to one and the spaces to one (the widths follow the runs' deviation):
+# the same lines
+pfmon_table() {
+	name=$1; shift
+	perf stat "$@" -o $OUT/$name.perf -e task-clock -- /bin/workload -l 100 >/dev/null 2>&1
+	/bin/pfmon "$@" -o $OUT/$name.pfmon -e task-clock -- /bin/workload -l 100 >/dev/null
+	for t in perf pfmon; do
+		awk '/task-clock/ { go = 1; next } go' $OUT/$name.$t |
+			sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/\(\+N\)|\(-N\)/(+-N)/; s/#+$/#/; s/ +/ /g' > $OUT/$name.$t.tail
+	done
+	pfmon_same $name $OUT/$name.perf.tail $OUT/$name.pfmon.tail 'seconds time elapsed'
+}
+
+# pfmon_sync NAME: perf stat's and pfmon's -S -r 3, each under perf stat counting
+# sync(): 3 each, and none without -S
+pfmon_sync() {
+	name=$1
+	p=
+	for t in perf pfmon; do
+		cmd="perf stat"
+		[ $t = pfmon ] && cmd=/bin/pfmon
+		perf stat -x';' -o $OUT/$name.$t.S -e syscalls:sys_enter_sync -- \
+			$cmd -S -r 3 -o /dev/null -e task-clock -- /bin/true
+		perf stat -x';' -o $OUT/$name.$t -e syscalls:sys_enter_sync -- \
+			$cmd -r 3 -o /dev/null -e task-clock -- /bin/true
+		s=$(awk -F';' '$3 == "syscalls:sys_enter_sync" { print $1 }' $OUT/$name.$t.S)
+		n=$(awk -F';' '$3 == "syscalls:sys_enter_sync" { print $1 }' $OUT/$name.$t)
+		echo "pfmon-perf: $name: $t -S -r 3: $s sync(), without -S: $n"
+		[ "$s" = 3 ] && [ "$n" = 0 ] || p="$p $t: $s and $n sync()"
+	done
+	verdict pfmon "$name" "$p"
+}
+
 client_pfmon_perf() {
 	pfmon_tp pfmon-tp-csv -x, -e 'syscalls:sys_enter_getp*,syscalls:sys_exit_getppid'
 	pfmon_tp pfmon-tp-json -j -e 'syscalls:sys_enter_getp*,syscalls:sys_exit_getppid'
@@ -299,6 +385,13 @@ client_pfmon_perf() {
 		-e context-switches
 	pfmon_cgroup pfmon-csv-for-each-cgroup -x, -e page-faults,task-clock \
 		--for-each-cgroup pfmon_perf_cg,
+	pfmon_delay pfmon-delay -D 100
+	pfmon_delay pfmon-delay-disabled -D -1
+	pfmon_control pfmon-control
+	pfmon_table pfmon-table -r 3 --table
+	pfmon_table pfmon-repeat -r 3
+	pfmon_compare pfmon-csv-table 0 -r 3 --table -x,
+	pfmon_sync pfmon-sync
 }
 
 

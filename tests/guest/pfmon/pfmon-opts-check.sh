@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Sourced by pfmon-check (its fail, count, csv, in_range, $W, $evs2, $ph): perf
-# stat's options of the output and the run (tools/pfmon/perfopts.c), each on a
-# count the option changes, and each refusal as one line and exit 2.
+# stat's options of the output and the run (tools/pfmon/perfopts.c, control.c),
+# each on a count the option changes, and each refusal as one line and exit 2.
 
 # refused: $1 the expected line, then pfmon's arguments
 refused() {
@@ -188,4 +188,132 @@ in_range "$(count syscalls)" 5016 5020 && in_range "$(count page-faults)" 64 200
 out=$(/bin/pfmon -g -e $evs2 -- $W 2>&1)
 [ $? -eq 1 ] && [ "$out" = "pfmon: group of 'syscalls': more than 64 software events" ] ||
 	fail "-g with 128 events: not refused"
+
+# -D: counting from 300 ms after the command's start, the elapsed time from then
+# on, and perf's "Events disabled" and "Events enabled" on stderr: the 5000
+# getppid made at once are not counted (its exit is), those made after a 900 ms
+# wait are (and its exit and one more)
+out=$(/bin/pfmon -D 300 -e syscalls -- $W -s 5000 -l 900 2>/tmp/d.err) || fail "-D: $?"
+sys=$(count syscalls)
+el=$(echo "$out" | awk '$3 == "time" && $4 == "elapsed" { print $1 }')
+echo "pfmon-check: -D 300 before a 900 ms sleep: $sys system calls, $el s"
+in_range "$sys" 1 2 && awk -v e="$el" 'BEGIN { exit !(e >= 0.5 && e < 0.9) }' ||
+	fail "-D 300: $sys system calls, $el s"
+[ "$(cat /tmp/d.err)" = "Events disabled
+Events enabled" ] || fail "-D: stderr '$(cat /tmp/d.err)'"
+out=$(/bin/pfmon -D 300 -e syscalls -- $W -w 900 -s 5000 2>/dev/null) || fail "-D: $?"
+in_range "$(count syscalls)" 5001 5003 || fail "-D 300, then 5000 calls: $(count syscalls)"
+# a shell's child, made while the contexts are stopped: its inheritor starts with them
+out=$(/bin/pfmon -D 300 -e syscalls -- /bin/sh -c "$W -w 900 -s 5000; true" 2>/dev/null) ||
+	fail "-D, a shell: $?"
+in_range "$(count syscalls)" 5001 5012 || fail "-D 300, a shell's child: $(count syscalls)"
+# -D -1: never started without --control, "<not counted>" as perf
+out=$(/bin/pfmon -D -1 -e syscalls -- $W -s 5000 2>/tmp/d.err) || fail "-D -1: $?"
+echo "$out" | grep -Eq "^ +<not counted> +syscalls" && [ "$(cat /tmp/d.err)" = "Events disabled" ] ||
+	fail "-D -1: stderr '$(cat /tmp/d.err)'"
+# -a and -p as with a command: from the delay on
+out=$(/bin/pfmon -a -D 300 -e syscalls -- $W -s 5000 -l 900 2>/dev/null) || fail "-a -D: $?"
+in_range "$(count syscalls)" 1 1000 || fail "-a -D 300 before the calls: $(count syscalls)"
+out=$(/bin/pfmon -a -D 300 -e syscalls -- $W -w 900 -s 5000 2>/dev/null) || fail "-a -D: $?"
+in_range "$(count syscalls)" 5001 6000 || fail "-a -D 300, then the calls: $(count syscalls)"
+$W -w 200 -s 5000 -l 1200 &
+out=$(/bin/pfmon -D 700 -e syscalls -p $! 2>/dev/null) || fail "-p -D: $?"
+in_range "$(count syscalls)" 1 2 || fail "-p -D 700 after the calls: $(count syscalls)"
+$W -w 1000 -s 5000 &
+out=$(/bin/pfmon -D 300 -e syscalls -p $! 2>/dev/null) || fail "-p -D: $?"
+in_range "$(count syscalls)" 5001 5003 || fail "-p -D 300 before the calls: $(count syscalls)"
+refused "pfmon: bad delay '-2': milliseconds, or -1" -D -2 -- $W
+refused "pfmon: bad delay '1x': milliseconds, or -1" -D 1x -- $W
+refused "pfmon: -D and --control start and stop counting contexts: not with -P or -F" -D 10 -P 1000 -- $W
+refused "pfmon: -n counts nothing: not with -D or --control" -n -D 10 -- $W
+
+# --control fifo: "enable" 700 ms into a shell's child's 1500 ms wait, "disable"
+# in its 2000 ms sleep after its 5000 getppid: the kernel's inheritor of the
+# child is started and stopped with pfmon's context (5000 calls and the sleep's);
+# each command is acknowledged with perf's "ack\n" and its NUL
+# (a reader of the acks is ended after a while, as a missing one must not hang the test)
+acks() {
+	cat /tmp/ack > /tmp/acks &
+	h=$!
+	for c in "$@"; do
+		echo "$c" > /tmp/ctl
+		sleep 0.1
+	done
+	sleep 0.5
+	kill $h 2>/dev/null
+	wait $h
+	od -An -v -c /tmp/acks | tr -d ' \n'
+}
+rm -f /tmp/ctl /tmp/ack
+mkfifo /tmp/ctl /tmp/ack
+/bin/pfmon -D -1 --control fifo:/tmp/ctl,/tmp/ack -e syscalls -- \
+	/bin/sh -c "$W -w 1500 -s 5000 -l 2000; true" >/tmp/c.out 2>/tmp/c.err &
+pf=$!
+sleep 0.7
+a1=$(acks enable)
+sleep 1.2
+a2=$(acks disable)
+wait $pf || fail "--control: $?"
+out=$(cat /tmp/c.out)
+echo "pfmon-check: --control enable and disable around 5000 getppid: $(count syscalls)"
+[ "$a1" = 'ack\n\0' ] && [ "$a2" = "$a1" ] || fail "--control: acks '$a1' '$a2'"
+in_range "$(count syscalls)" 5001 5002 && [ "$(cat /tmp/c.err)" = "Events disabled
+Events enabled
+Events disabled" ] || fail "--control: stderr '$(cat /tmp/c.err)'"
+# --control fd: every command of perf's, one acknowledged each but snapshot and
+# the unknown; -I's intervals go on (about 10 in 3 s)
+/bin/pfmon -D -1 --control fd:5,6 -I 300 -x';' -e syscalls -- $W -l 3000 \
+	5<>/tmp/ctl 6<>/tmp/ack >/tmp/c.out 2>/tmp/c.err &
+pf=$!
+sleep 0.5
+acks=$(acks ping snapshot bogus evlist 'enable syscalls' 'enable nosuch' enablex stop \
+	'evlist -g' enable disable)
+wait $pf || fail "--control fd: $?"
+out=$(cat /tmp/c.out)
+n=$(echo "$out" | awk -F';' '$4 == "syscalls"' | wc -l)
+echo "pfmon-check: --control fd: $n intervals, acks $acks"
+[ "$acks" = "$(printf 'ack\\n\\0%.0s' 1 2 3 4 5 6 7 8 9)" ] || fail "--control fd: acks '$acks'"
+[ "$n" -ge 8 ] || fail "--control fd: $n intervals"
+[ "$(cat /tmp/c.err)" = "Events disabled
+syscalls
+failed: pfmon enables every event together, not 'syscalls' alone
+failed: can't find 'nosuch' event
+failed: wrong command
+syscalls
+Events enabled
+Events disabled" ] || fail "--control fd: stderr '$(cat /tmp/c.err)'"
+refused "pfmon: --control 'fd:': fd:CTL[,ACK] takes descriptor numbers" --control fd: -- $W
+refused "pfmon: --control 'fd:x': fd:CTL[,ACK] takes descriptor numbers" --control fd:x -- $W
+refused "pfmon: --control 'fd:0x': fd:CTL[,ACK] takes descriptor numbers" --control fd:0x -- $W
+refused "pfmon: --control 'fd:0,': fd:CTL[,ACK] takes descriptor numbers" --control fd:0, -- $W
+refused "pfmon: --control 'fd:0,1x': fd:CTL[,ACK] takes descriptor numbers" --control fd:0,1x -- $W
+refused "pfmon: --control 'fd:-1': fd:CTL[,ACK] takes descriptor numbers" --control fd:-1 -- $W
+refused "pfmon: --control 'fd:9': descriptor 9: Bad file descriptor" --control fd:9 -- $W
+refused "pfmon: --control 'fd:0,9': descriptor 9: Bad file descriptor" --control fd:0,9 -- $W
+refused "pfmon: --control 'fifo:': fifo:CTL[,ACK] takes FIFO paths" --control fifo: -- $W
+refused "pfmon: --control 'fifo:,/tmp/ack': fifo:CTL[,ACK] takes FIFO paths" --control fifo:,/tmp/ack -- $W
+refused "pfmon: --control 'fifo:/nonexistent': /nonexistent: No such file or directory" --control fifo:/nonexistent -- $W
+refused "pfmon: --control 'fifo:/tmp/ctl,/nonexistent': /nonexistent: No such file or directory" \
+	--control fifo:/tmp/ctl,/nonexistent -- $W
+refused "pfmon: --control 'fifo:/tmp/c.out': /tmp/c.out: not a FIFO" --control fifo:/tmp/c.out -- $W
+refused "pfmon: --control 'pipe:1': give fd:CTL[,ACK] or fifo:CTL[,ACK]" --control pipe:1 -- $W
+refused "pfmon: --control: give it once" --control fd:0 --control fd:0 -- $W
+
+# --table: -r's runs' elapsed times in perf's table, whose mean is the result's,
+# with as many decimals, the headers indented as the numbers
+out=$(/bin/pfmon -r 3 --table -e syscalls -- $W -l 100) || fail "--table: $?"
+echo "$out" | awk '
+	function indent() { match($0, /^ +/); return RLENGTH }
+	/^ +# Table of individual measurements:$/ { t = 1; in1 = indent(); next }
+	t == 1 && /^ +0\.[0-9]+ \([+-]0\.[0-9]+\) #+$/ {
+		n++; s += $1; d = length($1); bad += indent() != in1; next }
+	t == 1 && /^$/ { t = 2; next }
+	t == 2 && /^ +# Final result:$/ { t = 3; bad += indent() != in1; next }
+	t == 3 && /^ +0\.[0-9]+ \+- 0\.[0-9]+ seconds time elapsed/ {
+		ok = n == 3 && !bad && indent() == in1 && length($1) == d && length($3) == d &&
+			(s / 3 - $1) * (s / 3 - $1) < 4e-8; exit }
+	END { exit !ok }' || fail "--table: the table"
+out=$(/bin/pfmon -r 2 --table -x';' -e syscalls -- $W) || fail "--table -x: $?"
+[ "$(echo "$out" | grep -c Table)" = 0 ] || fail "--table -x: a table in CSV"
+refused "pfmon: --table prints each of -r's runs: give -r 2 or more" --table -- $W
 echo "pfmon-check: perf stat's output and run options ok"
