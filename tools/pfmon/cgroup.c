@@ -264,33 +264,6 @@ static const struct {
 };
 
 /*
- * pfmon's own system call event is perf's raw_syscalls:sys_enter tracepoint: its
- * tracefs id, or 0.
- */
-static uint64_t syscalls_id(void)
-{
-	static const char *const dirs[] = { "/sys/kernel/tracing",
-					    "/sys/kernel/debug/tracing" };
-	char path[128];
-	unsigned long long id;
-	unsigned int i;
-	FILE *f;
-
-	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/events/raw_syscalls/sys_enter/id", dirs[i]);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%llu", &id) != 1)
-			id = 0;
-		fclose(f);
-		if (id)
-			return id;
-	}
-	return 0;
-}
-
-/*
  * Event i as perf_event_open() takes it; 0 when it has no such form (a
  * hardware event by libpfm4's name: perfmon's perf layer takes perf's generic
  * ones and raw codes, not libpfm4's encodings).
@@ -301,6 +274,7 @@ static int attr_of(int i, struct perf_event_attr *a)
 	uint64_t lv = e->soft ? e->sw_levels : opts.levels;
 	char base[64], *mod;
 	unsigned int k;
+	long id;
 
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
@@ -330,9 +304,11 @@ static int attr_of(int i, struct perf_event_attr *a)
 	}
 	if (e->soft && e->sw == PFM_SW_EV_SYSCALLS) {
 		a->type = PERF_TYPE_TRACEPOINT;
-		a->config = syscalls_id();
+		/* pfmon's own system call event is perf's raw_syscalls:sys_enter */
+		id = tp_id_of("raw_syscalls", "sys_enter");
+		a->config = id;
 		a->exclude_user = a->exclude_kernel = 0;
-		return (lv & PFM_SW_PMC_USR) && a->config;
+		return (lv & PFM_SW_PMC_USR) && id >= 0;
 	}
 	for (k = 0; k < sizeof(perf_events) / sizeof(perf_events[0]); k++) {
 		if (!strcmp(base, perf_events[k].name)) {

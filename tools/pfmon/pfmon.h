@@ -235,6 +235,7 @@ void evsel_usage(FILE *f);
 /* tracepoint.c: trace events (subsys:name) */
 int tp_add(const char *tok, int group);
 void tp_encode(struct pfmon_event *e);
+long tp_id_of(const char *sys, const char *name);
 int tp_list(FILE *f, int (*matches)(const char *pattern, const char *name, const char *desc),
 	    const char *pattern);
 

@@ -86,6 +86,18 @@ static long read_id(const char *events, const char *sys, const char *name)
 	return id;
 }
 
+/* the id of trace event sys:name in tracefs, or -1 with errno */
+long tp_id_of(const char *sys, const char *name)
+{
+	char events[256];
+	DIR *d = events_open(events, sizeof(events));
+
+	if (!d)
+		return -1;
+	closedir(d);
+	return read_id(events, sys, name);
+}
+
 /* perf's globs have a '*' or a '?' ("[...]" alone is no glob, and matches in one) */
 static int glob(const char *s)
 {
