@@ -28,7 +28,7 @@ SHIM="env PFM_PERF_FALLBACK=0 noperf pfm-perf"
 OUT=/tmp/perf-clients
 SNG_CPU_OPS=${SNG_CPU_OPS:-200}
 SNG_VM_OPS=${SNG_VM_OPS:-4}
-npass=0 nfail=0 nxfail=0
+npass=0 nfail=0 nxfail=0 failed=
 
 mkdir -p $OUT
 
@@ -51,6 +51,7 @@ verdict() {
 	else
 		echo "FAIL $2 $1:$3"
 		nfail=$((nfail + 1))
+		failed="$failed $2/$1"
 	fi
 }
 
@@ -460,11 +461,13 @@ done
 # the evidence for every FAIL
 if [ $nfail -gt 0 ] || [ $nxfail -gt 0 ]; then
 	for f in $OUT/*; do
+		# a test's FIFO left behind would block the reading for ever
+		[ -f "$f" ] || continue
 		echo "--- $f"
 		grep -v '^stress-ng: info: .* 0 ' "$f" | head -n 60
 	done
 fi
 
 [ $nxfail -gt 0 ] && xf=" ($nxfail expected failures)"
-echo "perf-clients: $npass passed, $nfail failed$xf"
+echo "perf-clients: $npass passed, $nfail failed$xf${failed:+:$failed}"
 [ $nfail -eq 0 ]

@@ -282,16 +282,21 @@ pfmon_control() {
 		# a reader ended after a while: a missing ack must not hang the test
 		cat $OUT/ack > $OUT/$name.$t.ack &
 		h=$!
+		# opened for reading and writing: an open for writing alone
+		# would block for ever once the tool has gone
+		exec 7<>$OUT/ctl
 		for c in bogus snapshot ping evlist 'enable nosuch' enablex enable disable stop; do
-			echo "$c" > $OUT/ctl
+			echo "$c" >&7
 			sleep 0.1
 		done
+		exec 7>&-
 		sleep 0.5
 		kill $h 2>/dev/null
 		wait $h
 		od -v -c $OUT/$name.$t.ack >> $OUT/$name.$t.err
 		wait $pid
 	done
+	rm -f $OUT/ctl $OUT/ack
 	pfmon_same $name $OUT/$name.perf.err $OUT/$name.pfmon.err 'a   c   k'
 }
 
