@@ -22,6 +22,7 @@
 #include "sets.h"
 #include "env.h"
 #include "pmu_state.h"
+#include "sw_pmu.h"
 
 DEFINE_PER_CPU(struct pfm_context *, pfm_pmu_owner[2]);
 DEFINE_PER_CPU(struct pfm_context *, pfm_pmu_hw_owner);
@@ -151,6 +152,16 @@ void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 void pfm_pmc_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value)
 {
+	/*
+	 * The holds on a keyed event's source follow the writes (sw_keyed.c): a
+	 * value changed in place that named another key would leave one source
+	 * held by a value that is gone and the other put by a value it never held.
+	 */
+	u64 was = pfm_set_pmc_val(set, i);
+
+	if (WARN_ONCE(!pfm_sw_keyed_same(i, was, value),
+		      "perfmon: PMC%u of set %u: %#llx in place of %#llx\n", i, set->id, value, was))
+		return;
 	*pfm_set_pmc(set, i) = value;
 	pfm_pmc_update(ctx, set, i);
 }

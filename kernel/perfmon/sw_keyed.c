@@ -199,6 +199,15 @@ void pfm_sw_keyed_set_free(const struct pfm_event_set *set)
 			pfm_sw_keyed_release(i, *pfm_set_pmc(set, i));
 }
 
+bool pfm_sw_keyed_same(unsigned int reg_num, u64 old, u64 value)
+{
+	unsigned int ev = pfm_sw_keyed_event(reg_num, old);
+
+	if (ev != pfm_sw_keyed_event(reg_num, value))
+		return false;
+	return !ev || PFM_SW_PMC_KEY(old) == PFM_SW_PMC_KEY(value);
+}
+
 /* The payload of the hit being counted on this CPU (layer.h). */
 static DEFINE_PER_CPU(struct pfm_sw_payload, pfm_sw_payload);
 

@@ -32,6 +32,8 @@ void pfm_sw_keyed_write_undo(const struct pfarg_pmc *req, unsigned int n);
 void pfm_sw_keyed_write_replace(struct pfm_context *ctx, const struct pfarg_pmc *req,
 				unsigned int n);
 void pfm_sw_keyed_set_free(const struct pfm_event_set *set);
+/* whether a value in place of old on reg_num names the same keyed event and key */
+bool pfm_sw_keyed_same(unsigned int reg_num, u64 old, u64 value);
 void pfm_sw_set_moved(struct pfm_event_set *set);
 
 #endif /* _PERFMON_SW_PMU_H */

@@ -135,14 +135,28 @@ static void pfm_perf_cgroup_gate(struct pfm_perf_target *t, struct task_struct *
 			continue;
 		list_for_each_entry(ev, &t->gated, gate_entry) {
 			struct pfm_perf_counter *c;
+			unsigned int reg;
+			u64 was, pmc;
 			bool on;
 
 			if (ev->counter < 0 || !pfm_perf_in_set(ev, set->id))
 				continue;
 			c = &t->sets[set->id]->counters[ev->counter];
+			reg = pfm_perf_counter_pmc(ev->counter);
+			was = pfm_set_pmc_val(set, reg);
+			/*
+			 * A row ahead of its set (a new counter, SET_FILTER's new
+			 * key, changed under ctx->mutex, not this lock) waits for
+			 * its write, which takes the holds of the value it finds in
+			 * the set and applies the gates after it
+			 * (pfm_perf_cgroup_sync()): only the switch changes here.
+			 */
+			pmc = READ_ONCE(c->pmc);
+			if ((was & ~PFM_PERF_PMC_EN) != pmc)
+				continue;
 			on = c->counting && pfm_perf_gate_open(ev, task, smp_processor_id());
-			pfm_pmc_set_value(ctx, set, pfm_perf_counter_pmc(ev->counter),
-					  c->pmc | (on ? PFM_PERF_PMC_EN : 0));
+			if (on != !!(was & PFM_PERF_PMC_EN))
+				pfm_pmc_set_value(ctx, set, reg, pmc | (on ? PFM_PERF_PMC_EN : 0));
 		}
 	}
 }

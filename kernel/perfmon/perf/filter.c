@@ -61,7 +61,8 @@ static int pfm_perf_filter_rekey(struct pfm_perf_event *ev, u64 pmc)
 	for (s = 0; ev->counter >= 0 && s < t->nr_sets; s++) {
 		if (!pfm_perf_in_set(ev, s))
 			continue;
-		t->sets[s]->counters[ev->counter].pmc = pmc;
+		/* read by a cgroup's gate under ctx->lock (cgroup.c) */
+		WRITE_ONCE(t->sets[s]->counters[ev->counter].pmc, pmc);
 		ret = pfm_perf_filter_write(t, s, ev->counter);
 		if (ret)
 			goto undo;
@@ -75,7 +76,7 @@ undo:
 	for (u = 0; u <= s; u++) {
 		if (!pfm_perf_in_set(ev, u))
 			continue;
-		t->sets[u]->counters[ev->counter].pmc = was;
+		WRITE_ONCE(t->sets[u]->counters[ev->counter].pmc, was);
 		if (u < s)
 			pfm_perf_filter_write(t, u, ev->counter);
 	}
@@ -101,6 +102,8 @@ static long pfm_perf_filter_set(struct pfm_perf_event *ev, const char *filter)
 	if (ret)
 		goto err_put;
 	ev->tp_fkey = fkey;
+	/* the write put the counter on as it counts: a cgroup's gate says where */
+	pfm_perf_cgroup_sync(ev->target);
 	return 0;
 
 err_put:

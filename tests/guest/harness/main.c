@@ -90,6 +90,7 @@ int main(int argc, char **argv)
 	srunner_add_suite(sr, pfm_notify_suite());
 	srunner_add_suite(sr, pfm_perf_shim_suite());
 	srunner_add_suite(sr, pfm_perf_cpu_suite());
+	srunner_add_suite(sr, pfm_perf_cgroup_suite());
 	srunner_add_suite(sr, pfm_perf_sample_suite());
 	srunner_add_suite(sr, pfm_perf_freq_suite());
 	srunner_add_suite(sr, pfm_perf_mux_suite());

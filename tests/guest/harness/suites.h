@@ -32,6 +32,7 @@ Suite *pfm_smpl_suite(void);		/* smpl.c: sampling buffers, locked memory */
 Suite *pfm_notify_suite(void);		/* notify.c: overflow notification, restart */
 Suite *pfm_perf_shim_suite(void);	/* perf_shim.c: pfm_perf_event_open's own rules */
 Suite *pfm_perf_cpu_suite(void);	/* perf_cpu.c: CPU events on CPU sessions */
+Suite *pfm_perf_cgroup_suite(void);	/* perf_cgroup.c: cgroup events, filtered, gates switching */
 Suite *pfm_perf_sample_suite(void);
 void pfm_perf_ring_tests(TCase *tc);	/* perf_sample's ring tests (shim/perf_sample_ring.c) */	/* perf_sample.c: perf's ring, samples, wakeups */
 Suite *pfm_perf_mux_suite(void);	/* perf_mux.c: groups over event sets, pinned groups */

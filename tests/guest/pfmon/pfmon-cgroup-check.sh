@@ -68,9 +68,9 @@ else
 		in_range "$(cgcsv 1 syscalls pfmon_cg)" 5003 5040 &&
 			in_range "$(cgcsv 1 syscalls /)" 5041 10000000 ||
 			fail "--for-each-cgroup: the cgroups' syscalls"
-		# a trace event: the cgroup's getppid, exactly the workload's
-		out=$(eval /bin/pfmon -a -x "';'" -e syscalls:sys_enter_getppid -G pfmon_cg -- $(in_cg)) ||
-			fail "-G, a trace event: exit $?"
+		# a trace event with a filter: the cgroup's getppid, exactly the workload's
+		out=$(eval /bin/pfmon -a -x "';'" -e syscalls:sys_enter_getppid \
+			--filter "'common_pid != 1'" -G pfmon_cg -- $(in_cg)) || fail "-G, a trace event: exit $?"
 		[ "$(cgcsv 1 syscalls:sys_enter_getppid pfmon_cg)" = 5000 ] ||
 			fail "-G: the cgroup's getppid $(cgcsv 1 syscalls:sys_enter_getppid pfmon_cg)"
 		# a pattern matches the hierarchy's cgroups

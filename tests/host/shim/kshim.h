@@ -90,6 +90,7 @@ void shim_warn(const char *cond, const char *file, int line);
 		shim_warn(#cond, __FILE__, __LINE__);			\
 	__c; })
 #define WARN_ON_ONCE(cond)	WARN_ON(cond)
+#define WARN_ONCE(cond, fmt, ...)	WARN_ON(cond)
 
 /* err.h */
 #define MAX_ERRNO	4095
