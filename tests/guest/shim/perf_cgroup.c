@@ -7,7 +7,8 @@
  * and one out of it, pass a byte back and forth through pipes, so that the CPU
  * switches between them all the time, and the gate with it, while the test
  * (on the other CPU) opens, filters and closes events as perf stat -G does: one
- * per CPU, the same filter on each, so both share one filtered source.  Any
+ * per CPU, the same filter on each, so both share one filtered source, closed
+ * in either order; then as perf stat -a --filter does, without the cgroup.  Any
  * hold of a source lost or left behind is a kernel WARNING, which fails the run.
  */
 #define _GNU_SOURCE
@@ -70,7 +71,7 @@ static int open_tp(long id, int cg, int cpu, const char *filter)
 		.size = sizeof(a),
 		.config = id,
 	};
-	int fd = pfm_perf_event_open(&a, cg, cpu, -1, PERF_FLAG_PID_CGROUP);
+	int fd = pfm_perf_event_open(&a, cg, cpu, -1, cg >= 0 ? PERF_FLAG_PID_CGROUP : 0);
 
 	ck_assert_msg(fd >= 0, "cgroup event on CPU %d: %s", cpu, strerror(errno));
 	ck_assert_msg(!ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter), "SET_FILTER %s: %s",
@@ -110,11 +111,14 @@ START_TEST(test_cgroup_filter_switching)
 	cg_enter(a);
 	ck_assert_int_eq(write(ba[1], "x", 1), 1);
 	ck_pin(0);
+	/* cgroup events, then CPU events (perf stat -a --filter); closed either way */
 	for (i = 0; i < ROUNDS; i++) {
-		fd[0] = open_tp(id, cg, 1, "common_pid != 0");
-		fd[1] = open_tp(id, cg, 0, "common_pid != 0");
-		close(fd[1]);
-		close(fd[0]);
+		int g = i < ROUNDS / 2 ? cg : -1;
+
+		fd[0] = open_tp(id, g, 1, "common_pid != 0");
+		fd[1] = open_tp(id, g, 0, "common_pid != 0");
+		close(fd[i & 1]);
+		close(fd[!(i & 1)]);
 	}
 
 	k.cpu = 1;
