@@ -54,7 +54,12 @@ void case_thread_on_cpu_times(const struct backend *be, struct trace *t)
 	for (i = 0; i < n; i++)
 		if (fd[i] < 0)
 			goto out;
-	for (i = 0; i < n; i++)
+	/*
+	 * The first CPU's event last, just before the move to the last CPU: on a
+	 * loaded debug kernel the other ENABLEs take tens of ms of the thread's
+	 * time, which would count on the first CPU if the thread is there.
+	 */
+	for (i = n - 1; i >= 0; i--)
 		do_ioctl(t, fd[i], PERF_EVENT_IOC_ENABLE, 0, "ENABLE");
 	pin(n - 1);
 	work_spin(ON_LAST_MS);
