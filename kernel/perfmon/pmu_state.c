@@ -152,13 +152,16 @@ void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 void pfm_pmc_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value)
 {
+	u64 was = pfm_set_pmc_val(set, i);
+
+	/* a PMC no write reached has no slot in the set to change */
+	if (WARN_ON_ONCE(pfm_pmu.pmc_slot[i] >= set->pmc_slots))
+		return;
 	/*
 	 * The holds on a keyed event's source follow the writes (sw_keyed.c): a
 	 * value changed in place that named another key would leave one source
 	 * held by a value that is gone and the other put by a value it never held.
 	 */
-	u64 was = pfm_set_pmc_val(set, i);
-
 	if (WARN_ONCE(!pfm_sw_keyed_same(i, was, value),
 		      "perfmon: PMC%u of set %u: %#llx in place of %#llx\n", i, set->id, value, was))
 		return;
