@@ -146,8 +146,12 @@ START_TEST(test_sys_task_clock)
 	ck_assert_int_eq(rt, 0);
 	ns = count(fd);
 	window = elapsed_ns(&t0, &t1);
+	/*
+	 * The clock is local_clock(): where the guest marks its TSC unstable, CPU
+	 * 1's may run up to a tick (4 ms) ahead of CLOCK_MONOTONIC at each end.
+	 */
 	ck_assert_msg(ns >= 190 * NSEC_PER_MSEC && ns <= 260 * NSEC_PER_MSEC &&
-		      ns <= window,
+		      ns <= window + 8 * NSEC_PER_MSEC,
 		      "%llu ns counted over a 200 ms sleep (%llu ns between the calls)",
 		      (unsigned long long)ns, (unsigned long long)window);
 	close(fd);
