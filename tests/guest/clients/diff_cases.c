@@ -647,6 +647,10 @@ static void case_inherit(const struct backend *be, struct trace *t)
 	close_fd(do_open(be, t, &a, 0, -1, -1, 0, "inherit with read_format GROUP"));
 }
 
+const char *const diff_clock_cases[] = {
+	"clock-switches", "thread-on-cpu-times", "cgroup-times", NULL
+};
+
 const struct diff_case diff_cases[] = {
 	{ "attr-size", case_attr_size },
 	{ "bad-args", case_bad_args },
