@@ -21,6 +21,8 @@
 struct fz_state fz;
 unsigned long (*fz_results)[3];
 int *fz_global_dirty;
+unsigned long (*fz_stats)[2];
+__thread int fz_cur_op = -1;
 void (*fz_cov_task_start)(void);
 void (*fz_cov_collect)(void);
 
@@ -206,6 +208,18 @@ int fz_devfd(void)
 	return fd;
 }
 
+void fz_stat_add(int st, const struct timespec *t0)
+{
+	struct timespec t;
+
+	if (!fz_stats)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	__atomic_fetch_add(&fz_stats[st][0], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&fz_stats[st][1], (t.tv_sec - t0->tv_sec) * 1000000 +
+			   (t.tv_nsec - t0->tv_nsec) / 1000, __ATOMIC_RELAXED);
+}
+
 void fz_mark_global(void)
 {
 	if (fz_global_dirty)
@@ -291,11 +305,13 @@ void fz_target_step(int kind, long n)
 long fz_op_run(const struct fz_prog *p, int idx)
 {
 	const struct fz_op *op = &p->op[idx];
+	int outer = fz_cur_op;
 	struct timespec t0, t1;
 	long r;
 
 	if (op->code >= fz_nops)
 		return -ENOSYS;
+	fz_cur_op = op->code;
 	errno = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = fz_ops[op->code].run(op, p, idx);
@@ -308,6 +324,7 @@ long fz_op_run(const struct fz_prog *p, int idx)
 	}
 	if (fz_cov_collect)
 		fz_cov_collect();
+	fz_cur_op = outer;
 	return r;
 }
 

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "perfmon.h"
 
@@ -157,6 +158,23 @@ extern unsigned long (*fz_results)[3];
 extern int *fz_global_dirty;
 void fz_mark_global(void);
 
+/*
+ * The runtime's own steps, timed, in memory the manager shares with every
+ * program: [FZ_ST_*][0] how many, [1] microseconds.  NULL in a reproducer.
+ */
+enum {
+	FZ_ST_FORK,		/* fz_fork_task()'s fork(), in the parent */
+	FZ_ST_SCEN,		/* the bodies of scenario's 4 kinds */
+	FZ_ST_SMPL = FZ_ST_SCEN + 4,	/* perf_smpl's 4 variants */
+	FZ_ST_NR = FZ_ST_SMPL + 4
+};
+extern unsigned long (*fz_stats)[2];
+/* one more step st, begun at *t0 */
+void fz_stat_add(int st, const struct timespec *t0);
+
+/* the operation the calling thread runs (its code), -1 outside one */
+extern __thread int fz_cur_op;
+
 /* Coverage hooks (kcov.c in the fuzzer; none in a reproducer). */
 extern void (*fz_cov_task_start)(void);
 extern void (*fz_cov_collect)(void);
@@ -262,7 +280,7 @@ void fz_wait_event(int fd, long us);
 typedef void (*fz_scen_body)(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot,
 			     uint64_t which);
 void fz_scen_gen(uint64_t *rng, struct fz_op *op, int kinds);
-long fz_scen_run(const struct fz_op *op, fz_scen_body body);
+long fz_scen_run(const struct fz_op *op, fz_scen_body body, int st, int kinds);
 /*
  * ops_fd.c: the software events perfmon counts (perf/event.c), the first
  * FZ_PERF_SW_COUNTED of the table, then two it does not

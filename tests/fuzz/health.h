@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* saves the sysfs knobs, starts reading the kernel log from its end */
-void fz_check_init(void);
+/*
+ * saves the sysfs knobs, starts reading the kernel log from its end; log: where
+ * a long wait for the counts is noted ("# leftovers ...")
+ */
+void fz_check_init(FILE *log);
 /* reaps the zombies the manager has (a child subreaper: orphans come to it) */
 void fz_check_reap(void);
 /* SIGKILL to the program's process group: every process must be gone in 30 s */
@@ -24,9 +27,11 @@ void fz_dump_timeout(pid_t pgid, FILE *log, long id);
 void fz_check_restore(void);
 /*
  * no context, session, hook or sampling buffer memory left after at most
- * wait_ms; log NULL: no F line
+ * wait_ms; log NULL: no F line (a "# leftovers" note instead)
  */
 int fz_check_nothing_left(FILE *log, long id, int wait_ms);
+/* what fz_check_nothing_left() waited for: per count, how often and how long */
+void fz_check_report(FILE *out);
 /* no kernel report since the last call */
 int fz_check_kmsg(FILE *log, long id);
 

@@ -407,7 +407,7 @@ void fz_gen_perf_smpl(uint64_t *rng, struct fz_op *op)
 long fz_run_perf_smpl(const struct fz_op *op, const struct fz_prog *p, int idx)
 {
 	(void)p, (void)idx;
-	return fz_scen_run(op, ps_body);
+	return fz_scen_run(op, ps_body, FZ_ST_SMPL, PS_NR);
 }
 
 /* ---- the counts page ------------------------------------------------------- */

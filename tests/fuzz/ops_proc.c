@@ -49,10 +49,15 @@ static int become_nobody(void)
  */
 pid_t fz_fork_task(int nobody)
 {
-	pid_t pid = fork();
+	struct timespec t0;
+	pid_t pid;
 
-	if (pid)
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid) {
+		fz_stat_add(FZ_ST_FORK, &t0);
 		return pid;
+	}
 	/* another thread of the parent may have held it */
 	pthread_mutex_init(&slots_lock, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -154,7 +159,8 @@ static void *target_thread(void *arg)
 	int kind = t->tid;	/* the creator left the kind there */
 	int i = 0;
 
-	t->tid = gettid();
+	__atomic_store_n(&t->tid, gettid(), __ATOMIC_RELEASE);
+	syscall(SYS_futex, &t->tid, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 	if (fz_cov_task_start)
 		fz_cov_task_start();
 	while (!t->stop) {
@@ -198,7 +204,7 @@ long fz_run_thread(const struct fz_op *op, const struct fz_prog *p, int idx)
 	struct fz_target *t = &fz.tgt[op->a[0] % FZ_TGTS];
 	pthread_t th;
 	long r = 0;
-	int i;
+	pid_t v;
 
 	(void)p, (void)idx;
 	pthread_mutex_lock(&slots_lock);
@@ -213,10 +219,14 @@ long fz_run_thread(const struct fz_op *op, const struct fz_prog *p, int idx)
 		goto out;
 	}
 	t->thread = (unsigned long)th;
-	/* the slot names the thread once it runs */
-	for (i = 0; i < 1000 && t->tid < 5; i++)
-		sched_yield();
-	r = t->tid;
+	/*
+	 * The slot names the thread once it runs.  Asleep, not spinning: the
+	 * thread may start on the other CPU, which a guest's CPUs in one host
+	 * thread run only once this one stops.
+	 */
+	while ((v = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE)) < 5)
+		syscall(SYS_futex, &t->tid, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+	r = v;
 out:
 	pthread_mutex_unlock(&slots_lock);
 	return r;

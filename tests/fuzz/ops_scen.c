@@ -467,9 +467,10 @@ void fz_scen_gen(uint64_t *rng, struct fz_op *op, int kinds)
 }
 
 /* body runs with the seed, here or in that child; the result is the fd slot's. */
-long fz_scen_run(const struct fz_op *op, fz_scen_body body)
+long fz_scen_run(const struct fz_op *op, fz_scen_body body, int st, int kinds)
 {
 	uint64_t rng = op->a[1], slot = op->a[0] % FZ_FDS;
+	struct timespec t0;
 	pid_t pid;
 
 	/* without privilege: the user's own limits and charges, the paranoid levels */
@@ -480,7 +481,9 @@ long fz_scen_run(const struct fz_op *op, fz_scen_body body)
 		if (pid)
 			return fz_wait_or_kill(pid, 300, -1);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	body(&rng, slot, op->a[2], op->a[3]);
+	fz_stat_add(st + (int)(op->a[3] % kinds), &t0);
 	if (op->a[4] == 1)
 		_exit(0);
 	return fz.fd[slot];
@@ -512,5 +515,5 @@ void fz_gen_scenario(uint64_t *rng, struct fz_op *op)
 long fz_run_scenario(const struct fz_op *op, const struct fz_prog *p, int idx)
 {
 	(void)p, (void)idx;
-	return fz_scen_run(op, sc_body);
+	return fz_scen_run(op, sc_body, FZ_ST_SCEN, SC_NR);
 }
