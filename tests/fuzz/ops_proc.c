@@ -49,8 +49,8 @@ static int become_nobody(void)
  */
 pid_t fz_fork_task(int nobody)
 {
+	pid_t parent = getpid(), pid;
 	struct timespec t0;
-	pid_t pid;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
@@ -60,11 +60,18 @@ pid_t fz_fork_task(int nobody)
 	}
 	/* another thread of the parent may have held it */
 	pthread_mutex_init(&slots_lock, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (fz_cov_task_start)
 		fz_cov_task_start();
 	if (nobody && become_nobody())
 		_exit(1);
+	/*
+	 * After the change of user, which clears it: a nobody left alive by its
+	 * parent would hold the program's fds until the executor's whole group
+	 * is killed.  A parent gone before this never sends it.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
 	return 0;
 }
 
