@@ -22,7 +22,7 @@ struct fz_state fz;
 unsigned long (*fz_results)[3];
 int *fz_global_dirty;
 unsigned long (*fz_stats)[2];
-__thread int fz_cur_op = -1;
+__thread int fz_cur_op = -1, fz_cur_st = -1;
 void (*fz_cov_task_start)(void);
 void (*fz_cov_collect)(void);
 
@@ -459,7 +459,7 @@ const struct fz_opdef fz_ops[] = {
 	    .slots = FZ_S_NEW_FD0),
 	ROW("perf_prctl",	perf_prctl,	perf_prctl,	2),
 	ROW("pmc",		lib_seq,	pmc,		1),
-	ROW("perf_counter",	lib_seq,	perf_counter,	1),
+	ROW("perf_counter",	lib_seq,	perf_counter,	2),
 	ROW("pmc_filter",	pmc_filter,	pmc_filter,	4,
 	    .slots = FZ_S_USE_FD0),
 };

@@ -172,12 +172,22 @@ extern unsigned long (*fz_stats)[2];
 /* one more step st, begun at *t0 */
 void fz_stat_add(int st, const struct timespec *t0);
 
-/* the operation the calling thread runs (its code), -1 outside one */
-extern __thread int fz_cur_op;
+/*
+ * the operation the calling thread runs (its code), -1 outside one; the kind of
+ * scenario or perf_smpl body it runs (FZ_ST_*), -1 outside one
+ */
+extern __thread int fz_cur_op, fz_cur_st;
 
 /* Coverage hooks (kcov.c in the fuzzer; none in a reproducer). */
 extern void (*fz_cov_task_start)(void);
 extern void (*fz_cov_collect)(void);
+
+/* what the calling task traced, into the program's PCs: before it exits or execs */
+static inline void fz_cov_flush(void)
+{
+	if (fz_cov_collect)
+		fz_cov_collect();
+}
 
 /* exec.c */
 void fz_state_init(const char *self_exe, pid_t manager);

@@ -50,8 +50,12 @@ uint8_t *fz_cov_prog;
  * each was first reached
  */
 static uint8_t *total;
-/* per operation code (the last: the targets' own tracing), the PCs it reached first */
+/*
+ * the PCs reached first in the run: per operation code, then the targets' own
+ * tracing, then per kind of scenario and perf_smpl body (FZ_ST_*)
+ */
 static unsigned long *op_new;
+#define OP_NEW_NR	(fz_nops + 1 + FZ_ST_NR)
 static unsigned int *first;
 static size_t reached;
 static unsigned int last_new;
@@ -145,7 +149,7 @@ int fz_kcov_load(const char *table)
 	if (!npcs)
 		return -1;
 	total = mmap(NULL, npcs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	op_new = mmap(NULL, (fz_nops + 1) * sizeof(*op_new), PROT_READ | PROT_WRITE,
+	op_new = mmap(NULL, OP_NEW_NR * sizeof(*op_new), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	first = calloc(npcs, sizeof(*first));
 	if (total == MAP_FAILED || op_new == MAP_FAILED || !first || pc_hash_build())
@@ -169,8 +173,9 @@ static void kcov_collect(void)
 		if (k < 0 || fz_cov_prog[k] ||
 		    __atomic_exchange_n(&fz_cov_prog[k], 1, __ATOMIC_RELAXED) || total[k])
 			continue;
-		__atomic_fetch_add(&op_new[fz_cur_op >= 0 && fz_cur_op < fz_nops ? fz_cur_op :
-				   fz_nops], 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&op_new[fz_cur_st >= 0 ? fz_nops + 1 + fz_cur_st :
+				   fz_cur_op >= 0 && fz_cur_op < fz_nops ? fz_cur_op : fz_nops],
+				   1, __ATOMIC_RELAXED);
 	}
 	__atomic_store_n(&kcov_area[0], 0, __ATOMIC_RELAXED);
 }

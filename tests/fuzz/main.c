@@ -452,9 +452,13 @@ int main(int argc, char **argv)
 	       "put-back", ms);
 	for (i = 0; (step = fz_exec_putback(i, &ms)); i++)
 		printf("fuzz: time put-back %-10s %8lu ms\n", step, ms);
-	for (i = 0; i < FZ_ST_NR; i++)
-		printf("fuzz: time %-16s %8lu ms %6lu times\n", st_names[i], fz_stats[i][1] / 1000,
+	for (i = 0; i < FZ_ST_NR; i++) {
+		printf("fuzz: time %-16s %8lu ms %6lu times", st_names[i], fz_stats[i][1] / 1000,
 		       fz_stats[i][0]);
+		if (corpus && i >= FZ_ST_SCEN)
+			printf(" %6lu new PCs", fz_kcov_op_new(fz_nops + 1 + i));
+		printf("\n");
+	}
 	printf("fuzz: guest CPUs idle %lu%% of the run\n", idle_pct(idle0));
 	fz_check_report(stdout);
 	printf("fuzz: mappings listed after %lu programs\n", fz_exec_maps_listed());

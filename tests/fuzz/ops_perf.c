@@ -236,6 +236,7 @@ static pid_t ps_exec_child(uint64_t *rng, int *go, int *done)
 		close(dp[0]);
 		if (read(gp[0], &c, 1) != 1)
 			_exit(0);
+		fz_cov_flush();
 		execl(fz.self_exe, fz.self_exe, "--fz-target", kind, (char *)NULL);
 		_exit(1);
 	}
@@ -357,6 +358,7 @@ static void ps_session(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot, int v
 		child = fz_fork_task(0);
 		if (!child) {
 			ps_work(rng, a.config);
+			fz_cov_flush();
 			if (fz_below(rng, 2))
 				execl(fz.self_exe, fz.self_exe, "--fz-target", "exit", (char *)NULL);
 			_exit(0);

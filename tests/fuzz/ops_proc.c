@@ -266,6 +266,7 @@ long fz_run_fork_target(const struct fz_op *op, const struct fz_prog *p, int idx
 	if (!pid) {
 		if (op->a[2] & 2) {
 			fz_workload(4, op->a[3]);
+			fz_cov_flush();
 			snprintf(kind, sizeof(kind), "%d", (int)(op->a[1] % 5));
 			execl(fz.self_exe, fz.self_exe, "--fz-target", kind, (char *)NULL);
 			_exit(1);

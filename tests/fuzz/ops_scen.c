@@ -432,6 +432,7 @@ static void sc_perf(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 			if (fz_cov_task_start)
 				fz_cov_task_start();
 			fz_workload((int)fz_below(rng, 3), 100);
+			fz_cov_flush();
 			if (fz_below(rng, 2))
 				execl(fz.self_exe, fz.self_exe, "--fz-target", "exit", (char *)NULL);
 			_exit(0);
@@ -481,9 +482,13 @@ long fz_scen_run(const struct fz_op *op, fz_scen_body body, int st, int kinds)
 		if (pid)
 			return fz_wait_or_kill(pid, 300, -1);
 	}
+	st += (int)(op->a[3] % kinds);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	fz_cur_st = st;
 	body(&rng, slot, op->a[2], op->a[3]);
-	fz_stat_add(st + (int)(op->a[3] % kinds), &t0);
+	fz_cov_flush();
+	fz_cur_st = -1;
+	fz_stat_add(st, &t0);
 	if (op->a[4] == 1)
 		_exit(0);
 	return fz.fd[slot];
