@@ -220,10 +220,10 @@ void fz_stat_add(int st, const struct timespec *t0)
 			   (t.tv_nsec - t0->tv_nsec) / 1000, __ATOMIC_RELAXED);
 }
 
-void fz_mark_global(void)
+void fz_mark_global(int what)
 {
 	if (fz_global_dirty)
-		__atomic_store_n(fz_global_dirty, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_or(fz_global_dirty, 1 << what, __ATOMIC_RELAXED);
 }
 
 int fz_pipe_pair(int a[2], int b[2])

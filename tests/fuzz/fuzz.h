@@ -151,12 +151,16 @@ extern struct fz_state fz;
  */
 extern unsigned long (*fz_results)[3];
 /*
- * Set (fz_mark_global()) by an operation about to change the machine: a knob,
- * a CPU offline.  The manager puts them back after the program.  NULL in a
- * reproducer.
+ * Marked (fz_mark_global()) by an operation about to change the machine: a knob
+ * (bit: its index, fz_knob_file()), a CPU offline (bit FZ_GLOBAL_CPUS).  The
+ * manager puts back what is marked after the program.  NULL in a reproducer.
  */
 extern int *fz_global_dirty;
-void fz_mark_global(void);
+void fz_mark_global(int what);
+/* the knobs put back: the sysfs operation's writable ones, then perf_max_sample_rate */
+#define FZ_RW_KNOBS		7
+#define FZ_KNOB_SAMPLE_RATE	FZ_RW_KNOBS
+#define FZ_GLOBAL_CPUS		30
 
 /*
  * The runtime's own steps, timed, in memory the manager shares with every

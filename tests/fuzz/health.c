@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fuzz.h"
 #include "health.h"
 
 #define PFM_SYSFS	"/sys/kernel/perfmon/"
@@ -204,21 +205,21 @@ int fz_check_group_dies(pid_t pgid, FILE *log, long id)
 	return -1;
 }
 
-void fz_check_restore(void)
+void fz_check_restore(unsigned int marked)
 {
 	char path[128], buf[64];
 	int i;
 
 	/* a knob written may take time (limits recomputed): only those that changed */
 	for (i = 0; i < KNOBS_MAX && fz_knob_file(i); i++) {
-		if (!saved[i][0])
+		if (!saved[i][0] || !(marked & (1U << i)))
 			continue;
 		snprintf(path, sizeof(path), PFM_SYSFS "%s", fz_knob_file(i));
 		if (fz_file_read(path, buf, sizeof(buf)) || strcmp(buf, saved[i]))
 			file_write(path, saved[i]);
 	}
 	/* CPUs are numbered from 0 without holes: the first missing one ends them */
-	for (i = 1; i < 64; i++) {
+	for (i = 1; i < 64 && (marked & (1U << FZ_GLOBAL_CPUS)); i++) {
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", i);
 		if (fz_file_read(path, buf, sizeof(buf)))
 			break;

@@ -23,8 +23,8 @@ int fz_check_group_dies(pid_t pgid, FILE *log, long id);
  * log ("T <program>: pid tid state", then its kernel stack), before it is killed
  */
 void fz_dump_timeout(pid_t pgid, FILE *log, long id);
-/* the knobs as they were, every CPU online */
-void fz_check_restore(void);
+/* the knobs marked (fz_mark_global()) as they were; if marked, every CPU online */
+void fz_check_restore(unsigned int marked);
 /*
  * no context, session, hook or sampling buffer memory left after at most
  * wait_ms; log NULL: no F line (a "# leftovers" note instead)

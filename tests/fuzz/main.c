@@ -200,6 +200,7 @@ static int retire_executor(long id)
 /* Runs one program and checks what it left: 0, or -1 after logging a failure. */
 static int run_one(const struct fz_prog *p, long id)
 {
+	unsigned int marked;
 	int r, started;
 	char why;
 
@@ -239,8 +240,9 @@ static int run_one(const struct fz_prog *p, long id)
 	}
 	fz_check_reap();
 	phase(PH_REAP);
-	if (__atomic_exchange_n(fz_global_dirty, 0, __ATOMIC_RELAXED))
-		fz_check_restore();
+	marked = (unsigned int)__atomic_exchange_n(fz_global_dirty, 0, __ATOMIC_RELAXED);
+	if (marked)
+		fz_check_restore(marked);
 	phase(PH_RESTORE);
 	/*
 	 * A kept executor closed what the program made; should something stay

@@ -107,7 +107,7 @@ static void ps_rate(uint64_t *rng)
 	const char *v = rates[fz_below(rng, fz_one_in(rng, 4) ? 7 : 4)];
 	int fd;
 
-	fz_mark_global();
+	fz_mark_global(FZ_KNOB_SAMPLE_RATE);
 	fd = open("/sys/kernel/perfmon/perf_max_sample_rate", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;

@@ -111,8 +111,7 @@ static const struct fz_knob {
 	{ "../debug/perfmon/stats", { "0", NULL, "1", NULL, "", NULL } },
 };
 #define FZ_KNOBS	(sizeof(fz_knobs) / sizeof(fz_knobs[0]))
-/* the writable ones come first; the manager puts them back after each program */
-#define FZ_RW_KNOBS	7
+/* the writable ones come first (FZ_RW_KNOBS); the manager puts them back after a program */
 
 /* knobs that operations other than sysfs write (perf_smpl): put back too */
 static const char *const fz_other_knobs[] = { "perf_max_sample_rate" };
@@ -144,8 +143,8 @@ long fz_run_sysfs(const struct fz_op *op, const struct fz_prog *p, int idx)
 
 	(void)p, (void)idx;
 	snprintf(path, sizeof(path), "/sys/kernel/perfmon/%s", k->file);
-	if (op->a[2] && v)
-		fz_mark_global();
+	if (op->a[2] && v && op->a[0] % FZ_KNOBS < FZ_RW_KNOBS)
+		fz_mark_global((int)(op->a[0] % FZ_KNOBS));
 	fd = open(path, (op->a[2] ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -537,7 +536,7 @@ long fz_run_cpu(const struct fz_op *op, const struct fz_prog *p, int idx)
 		return fz_ret(sched_setaffinity(0, sizeof(set), &set));
 	}
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fz_mark_global();
+	fz_mark_global(FZ_GLOBAL_CPUS);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -313,7 +313,7 @@ static int sc_cpu_online(int cpu, int on)
 	int fd, r;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fz_mark_global();
+	fz_mark_global(FZ_GLOBAL_CPUS);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
