@@ -21,6 +21,8 @@
 struct fz_state fz;
 unsigned long (*fz_results)[3];
 int *fz_global_dirty;
+unsigned long (*fz_stats)[2];
+__thread int fz_cur_op = -1, fz_cur_st = -1;
 void (*fz_cov_task_start)(void);
 void (*fz_cov_collect)(void);
 
@@ -206,10 +208,22 @@ int fz_devfd(void)
 	return fd;
 }
 
-void fz_mark_global(void)
+void fz_stat_add(int st, const struct timespec *t0)
+{
+	struct timespec t;
+
+	if (!fz_stats)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	__atomic_fetch_add(&fz_stats[st][0], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&fz_stats[st][1], (t.tv_sec - t0->tv_sec) * 1000000 +
+			   (t.tv_nsec - t0->tv_nsec) / 1000, __ATOMIC_RELAXED);
+}
+
+void fz_mark_global(int what)
 {
 	if (fz_global_dirty)
-		__atomic_store_n(fz_global_dirty, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_or(fz_global_dirty, 1 << what, __ATOMIC_RELAXED);
 }
 
 int fz_pipe_pair(int a[2], int b[2])
@@ -291,11 +305,13 @@ void fz_target_step(int kind, long n)
 long fz_op_run(const struct fz_prog *p, int idx)
 {
 	const struct fz_op *op = &p->op[idx];
+	int outer = fz_cur_op;
 	struct timespec t0, t1;
 	long r;
 
 	if (op->code >= fz_nops)
 		return -ENOSYS;
+	fz_cur_op = op->code;
 	errno = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = fz_ops[op->code].run(op, p, idx);
@@ -308,6 +324,7 @@ long fz_op_run(const struct fz_prog *p, int idx)
 	}
 	if (fz_cov_collect)
 		fz_cov_collect();
+	fz_cur_op = outer;
 	return r;
 }
 
@@ -376,74 +393,74 @@ int fz_target_main(int argc, char **argv)
 
 /* The operation table.  Append only: a log names operations, not numbers. */
 const struct fz_opdef fz_ops[] = {
-	ROW("create",		create,		create,		6,
+	ROW("create",		create,		create,		12,
 	    .slots = FZ_S_NEW_FD0),
-	ROW("write_pmcs",	vec,		vec,		8, .call = PFM_CALL_WRITE_PMCS,
+	ROW("write_pmcs",	vec,		vec,		16, .call = PFM_CALL_WRITE_PMCS,
 	    .slots = FZ_S_USE_FD0),
-	ROW("write_pmds",	vec,		vec,		8, .call = PFM_CALL_WRITE_PMDS,
+	ROW("write_pmds",	vec,		vec,		16, .call = PFM_CALL_WRITE_PMDS,
 	    .slots = FZ_S_USE_FD0),
-	ROW("read_pmds",	vec,		vec,		5, .call = PFM_CALL_READ_PMDS,
+	ROW("read_pmds",	vec,		vec,		10, .call = PFM_CALL_READ_PMDS,
 	    .slots = FZ_S_USE_FD0),
-	ROW("create_evtsets",	vec,		vec,		4, .call = PFM_CALL_CREATE_EVTSETS,
+	ROW("create_evtsets",	vec,		vec,		8, .call = PFM_CALL_CREATE_EVTSETS,
 	    .slots = FZ_S_USE_FD0),
-	ROW("delete_evtsets",	vec,		vec,		2, .call = PFM_CALL_DELETE_EVTSETS,
+	ROW("delete_evtsets",	vec,		vec,		4, .call = PFM_CALL_DELETE_EVTSETS,
 	    .slots = FZ_S_USE_FD0),
-	ROW("getinfo_evtsets",	vec,		vec,		3, .call = PFM_CALL_GETINFO_EVTSETS,
+	ROW("getinfo_evtsets",	vec,		vec,		6, .call = PFM_CALL_GETINFO_EVTSETS,
 	    .slots = FZ_S_USE_FD0),
-	ROW("load",		load,		load,		7,
+	ROW("load",		load,		load,		14,
 	    .slots = FZ_S_USE_FD0 | FZ_S_USE_TGT3),
-	ROW("start",		ctl,		ctl,		6, .call = PFM_CALL_START,
+	ROW("start",		ctl,		ctl,		12, .call = PFM_CALL_START,
 	    .slots = FZ_S_USE_FD0),
-	ROW("stop",		ctl,		ctl,		3, .call = PFM_CALL_STOP,
+	ROW("stop",		ctl,		ctl,		6, .call = PFM_CALL_STOP,
 	    .slots = FZ_S_USE_FD0),
-	ROW("unload",		ctl,		ctl,		3, .call = PFM_CALL_UNLOAD_CONTEXT,
+	ROW("unload",		ctl,		ctl,		6, .call = PFM_CALL_UNLOAD_CONTEXT,
 	    .slots = FZ_S_USE_FD0),
-	ROW("raw_call",		raw_call,	raw_call,	2),
-	ROW("raw_ioctl",	raw_ioctl,	raw_ioctl,	2),
-	ROW("perf_open",	perf_open,	perf_open,	4,
+	ROW("raw_call",		raw_call,	raw_call,	4),
+	ROW("raw_ioctl",	raw_ioctl,	raw_ioctl,	4),
+	ROW("perf_open",	perf_open,	perf_open,	8,
 	    .slots = FZ_S_NEW_FD0),
-	ROW("perf_op",		perf_op,	perf_op,	4,
+	ROW("perf_op",		perf_op,	perf_op,	8,
 	    .slots = FZ_S_USE_FD0),
-	ROW("read",		read,		read,		3,
+	ROW("read",		read,		read,		6,
 	    .slots = FZ_S_USE_FD0),
-	ROW("poll",		poll,		poll,		2,
+	ROW("poll",		poll,		poll,		4,
 	    .slots = FZ_S_USE_FD0),
-	ROW("mmap",		mmap,		mmap,		3,
+	ROW("mmap",		mmap,		mmap,		6,
 	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_MAP1),
-	ROW("munmap",		munmap,		munmap,		1,
+	ROW("munmap",		munmap,		munmap,		2,
 	    .slots = FZ_S_USE_MAP0),
-	ROW("touch",		touch,		touch,		1,
+	ROW("touch",		touch,		touch,		2,
 	    .slots = FZ_S_USE_MAP0),
-	ROW("close",		close,		close,		3,
+	ROW("close",		close,		close,		6,
 	    .slots = FZ_S_USE_FD0),
-	ROW("dup",		dup,		dup,		2,
+	ROW("dup",		dup,		dup,		4,
 	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_FD1),
-	ROW("fasync",		fasync,		fasync,		1,
+	ROW("fasync",		fasync,		fasync,		2,
 	    .slots = FZ_S_USE_FD0),
-	ROW("sysfs",		sysfs,		sysfs,		2),
-	ROW("thread",		thread,		thread,		3,
+	ROW("sysfs",		sysfs,		sysfs,		4),
+	ROW("thread",		thread,		thread,		6,
 	    .slots = FZ_S_NEW_TGT0),
-	ROW("fork_target",	fork_target,	fork_target,	2,
+	ROW("fork_target",	fork_target,	fork_target,	3,
 	    .slots = FZ_S_NEW_TGT0),
-	ROW("signal",		signal,		signal,		2,
+	ROW("signal",		signal,		signal,		4,
 	    .slots = FZ_S_USE_TGT0),
-	ROW("child",		child,		child,		2, .nested = 1,
+	ROW("child",		child,		child,		3, .nested = 1,
 	    .slots = FZ_S_NEW_TGT2),
-	ROW("async",		async,		async,		2, .nested = 1),
-	ROW("cpu",		cpu,		cpu,		1),
-	ROW("work",		work,		work,		5),
-	ROW("scenario",		scenario,	scenario,	3,
+	ROW("async",		async,		async,		4, .nested = 1),
+	ROW("cpu",		cpu,		cpu,		2),
+	ROW("work",		work,		work,		6),
+	ROW("scenario",		scenario,	scenario,	6,
 	    .slots = FZ_S_NEW_FD0 | FZ_S_NEW_TGT2),
-	ROW("perf_smpl",	perf_smpl,	perf_smpl,	2,
+	ROW("perf_smpl",	perf_smpl,	perf_smpl,	4,
 	    .slots = FZ_S_NEW_FD0 | FZ_S_NEW_TGT2),
-	ROW("counts",		counts,		counts,		3,
+	ROW("counts",		counts,		counts,		6,
 	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_MAP1),
-	ROW("perf_attr",	perf_attr,	perf_attr,	5,
+	ROW("perf_attr",	perf_attr,	perf_attr,	10,
 	    .slots = FZ_S_NEW_FD0),
-	ROW("perf_prctl",	perf_prctl,	perf_prctl,	1),
+	ROW("perf_prctl",	perf_prctl,	perf_prctl,	2),
 	ROW("pmc",		lib_seq,	pmc,		1),
-	ROW("perf_counter",	lib_seq,	perf_counter,	1),
-	ROW("pmc_filter",	pmc_filter,	pmc_filter,	2,
+	ROW("perf_counter",	lib_seq,	perf_counter,	2),
+	ROW("pmc_filter",	pmc_filter,	pmc_filter,	4,
 	    .slots = FZ_S_USE_FD0),
 };
 const int fz_nops = sizeof(fz_ops) / sizeof(fz_ops[0]);

@@ -67,6 +67,8 @@ static unsigned long keep_map[MAP_KEEP_MAX];
 static int nkeep_map;
 /* the process's size when its mappings were last listed */
 static long listed_pages = -1;
+/* /sys/kernel/perfmon/contexts_count, opened once */
+static int ctx_count_fd = -1;
 
 static long ms_since(const struct timespec *t0)
 {
@@ -210,17 +212,34 @@ static long vm_pages(void)
 	return fz_file_read("/proc/self/statm", buf, sizeof(buf)) ? -1 : atol(buf);
 }
 
+/* 1 if perfmon counts a context anywhere (the executor's fds are closed by now) */
+static int contexts_counted(void)
+{
+	char buf[32];
+	ssize_t n;
+
+	if (ctx_count_fd < 0)
+		return 1;
+	n = pread(ctx_count_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	return atol(buf) != 0;
+}
+
 /*
  * The file mappings a program left, unmapped.  Listing them costs more than
  * many operations (a seq_file walk of every mapping, each path formatted), so
- * only a process whose size moved since the last listing is listed: a program
- * that maps without unmapping grows it.
+ * the process is listed only when its size moved since the last listing (a
+ * program that maps without unmapping grows it) or, its fds closed, a context
+ * is still counted: a mapping of one (a buffer, a ring, a counts page) holds
+ * it, whatever the size says (another mapping may have shrunk as much).
  */
 static void clean_maps(void)
 {
 	long pages = vm_pages();
 
-	if (pages >= 0 && pages == listed_pages)
+	if (pages >= 0 && pages == listed_pages && !contexts_counted())
 		return;
 	shm->maps_listed++;
 	file_maps(0);
@@ -256,7 +275,9 @@ static int threads_counted(void)
 /*
  * 1 while a thread other than this one is counted: a joined thread is still
  * counted until it has done exiting, a little after join returns.  It needs
- * the CPU to get there: yield first, then sleep a little, 100 ms at most.
+ * the CPU to get there, maybe the other one: this one sleeps (a yield would
+ * spin while a guest's CPUs, one host thread, run the other only when this
+ * one stops), 100 ms at most.
  */
 static int threads_left(void)
 {
@@ -267,10 +288,7 @@ static int threads_left(void)
 	for (k = 0; ms_since(&t0) < 100; k++) {
 		if (threads_counted() == 1)
 			return 0;
-		if (k < 20)
-			sched_yield();
-		else
-			usleep(200);
+		usleep(k < 20 ? 50 : 200);
 	}
 	return 1;
 }
@@ -327,6 +345,7 @@ static void __attribute__((noreturn)) exec_loop(int go, int done, int verbose, i
 	/* the fds opened once per process, before the ones a program opens */
 	fz_devfd();
 	fz_sysbase();
+	ctx_count_fd = open("/sys/kernel/perfmon/contexts_count", O_RDONLY | O_CLOEXEC);
 	keep_fds();
 	file_maps(1);
 	listed_pages = vm_pages();

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "perfmon.h"
 
@@ -150,16 +151,47 @@ extern struct fz_state fz;
  */
 extern unsigned long (*fz_results)[3];
 /*
- * Set (fz_mark_global()) by an operation about to change the machine: a knob,
- * a CPU offline.  The manager puts them back after the program.  NULL in a
- * reproducer.
+ * Marked (fz_mark_global()) by an operation about to change the machine: a knob
+ * (bit: its index, fz_knob_file()), a CPU offline (bit FZ_GLOBAL_CPUS).  The
+ * manager puts back what is marked after the program.  NULL in a reproducer.
  */
 extern int *fz_global_dirty;
-void fz_mark_global(void);
+void fz_mark_global(int what);
+/* the knobs put back: the sysfs operation's writable ones, then perf_max_sample_rate */
+#define FZ_RW_KNOBS		7
+#define FZ_KNOB_SAMPLE_RATE	FZ_RW_KNOBS
+#define FZ_GLOBAL_CPUS		30
+
+/*
+ * The runtime's own steps, timed, in memory the manager shares with every
+ * program: [FZ_ST_*][0] how many, [1] microseconds.  NULL in a reproducer.
+ */
+enum {
+	FZ_ST_FORK,		/* fz_fork_task()'s fork(), in the parent */
+	FZ_ST_SCEN,		/* the bodies of scenario's 4 kinds */
+	FZ_ST_SMPL = FZ_ST_SCEN + 4,	/* perf_smpl's 4 variants */
+	FZ_ST_NR = FZ_ST_SMPL + 4
+};
+extern unsigned long (*fz_stats)[2];
+/* one more step st, begun at *t0 */
+void fz_stat_add(int st, const struct timespec *t0);
+
+/*
+ * the operation the calling thread runs (its code), -1 outside one; the kind of
+ * scenario or perf_smpl body it runs (FZ_ST_*), -1 outside one
+ */
+extern __thread int fz_cur_op, fz_cur_st;
 
 /* Coverage hooks (kcov.c in the fuzzer; none in a reproducer). */
 extern void (*fz_cov_task_start)(void);
 extern void (*fz_cov_collect)(void);
+
+/* what the calling task traced, into the program's PCs: before it exits or execs */
+static inline void fz_cov_flush(void)
+{
+	if (fz_cov_collect)
+		fz_cov_collect();
+}
 
 /* exec.c */
 void fz_state_init(const char *self_exe, pid_t manager);
@@ -262,7 +294,7 @@ void fz_wait_event(int fd, long us);
 typedef void (*fz_scen_body)(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot,
 			     uint64_t which);
 void fz_scen_gen(uint64_t *rng, struct fz_op *op, int kinds);
-long fz_scen_run(const struct fz_op *op, fz_scen_body body);
+long fz_scen_run(const struct fz_op *op, fz_scen_body body, int st, int kinds);
 /*
  * ops_fd.c: the software events perfmon counts (perf/event.c), the first
  * FZ_PERF_SW_COUNTED of the table, then two it does not

@@ -14,7 +14,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fuzz.h"
 #include "health.h"
 
 #define PFM_SYSFS	"/sys/kernel/perfmon/"
@@ -42,6 +42,11 @@ static const char *const counts[] = {
  * allocation) cost more than the reads.
  */
 static int count_fd[NCOUNTS] = { -1, -1, -1, -1, -1 };
+/* per count: the checks that found it above 0 at first, and the microseconds until 0 */
+static unsigned long count_waits[NCOUNTS], count_wait_us[NCOUNTS];
+/* what the last check found at first; where a long wait is noted (the log) */
+static char first_left[256];
+static FILE *log_waits;
 
 int fz_file_read(const char *path, char *buf, size_t len)
 {
@@ -70,7 +75,7 @@ static int file_write(const char *path, const char *s)
 	return n < 0 ? -1 : 0;
 }
 
-void fz_check_init(void)
+void fz_check_init(FILE *log)
 {
 	char path[128];
 	int i;
@@ -84,6 +89,7 @@ void fz_check_init(void)
 		snprintf(path, sizeof(path), PFM_SYSFS "%s", counts[i]);
 		count_fd[i] = open(path, O_RDONLY | O_CLOEXEC);
 	}
+	log_waits = log;
 	kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kmsg_fd >= 0)
 		lseek(kmsg_fd, 0, SEEK_END);
@@ -171,14 +177,13 @@ static long ms_since(const struct timespec *t0)
 
 /*
  * Between polls: most waits are short (a task that must run once more, on the
- * other CPU or after us), so first a yield, then 200 us, then 10 ms.
+ * other CPU or after us), so first 50 us, then 200 us, then 10 ms.  Asleep,
+ * never a yield: a guest's CPUs share one host thread, and the other CPU runs
+ * only once this one stops.
  */
 static void poll_sleep(int k)
 {
-	if (k < 10)
-		sched_yield();
-	else
-		usleep(k < 60 ? 200 : 10000);
+	usleep(k < 10 ? 50 : k < 60 ? 200 : 10000);
 }
 
 int fz_check_group_dies(pid_t pgid, FILE *log, long id)
@@ -200,21 +205,21 @@ int fz_check_group_dies(pid_t pgid, FILE *log, long id)
 	return -1;
 }
 
-void fz_check_restore(void)
+void fz_check_restore(unsigned int marked)
 {
 	char path[128], buf[64];
 	int i;
 
 	/* a knob written may take time (limits recomputed): only those that changed */
 	for (i = 0; i < KNOBS_MAX && fz_knob_file(i); i++) {
-		if (!saved[i][0])
+		if (!saved[i][0] || !(marked & (1U << i)))
 			continue;
 		snprintf(path, sizeof(path), PFM_SYSFS "%s", fz_knob_file(i));
 		if (fz_file_read(path, buf, sizeof(buf)) || strcmp(buf, saved[i]))
 			file_write(path, saved[i]);
 	}
 	/* CPUs are numbered from 0 without holes: the first missing one ends them */
-	for (i = 1; i < 64; i++) {
+	for (i = 1; i < 64 && (marked & (1U << FZ_GLOBAL_CPUS)); i++) {
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", i);
 		if (fz_file_read(path, buf, sizeof(buf)))
 			break;
@@ -240,10 +245,19 @@ static int count_read(int i, char *buf, size_t len)
 	return 0;
 }
 
+static long us_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000000 + (t.tv_nsec - t0->tv_nsec) / 1000;
+}
+
 int fz_check_nothing_left(FILE *log, long id, int wait_ms)
 {
 	char buf[32], what[256];
 	struct timespec t0;
+	unsigned int waited = 0;
 	size_t i;
 	int k, left;
 
@@ -253,22 +267,54 @@ int fz_check_nothing_left(FILE *log, long id, int wait_ms)
 		left = 0;
 		what[0] = '\0';
 		for (i = 0; i < NCOUNTS; i++) {
-			if (count_read(i, buf, sizeof(buf)) || atol(buf) == 0)
+			if (count_read(i, buf, sizeof(buf)) || atol(buf) == 0) {
+				if (waited & (1U << i)) {
+					waited &= ~(1U << i);
+					count_wait_us[i] += us_since(&t0);
+				}
 				continue;
+			}
+			if (!k) {
+				waited |= 1U << i;
+				count_waits[i]++;
+			}
 			left = 1;
 			buf[strcspn(buf, "\n")] = '\0';
 			snprintf(what + strlen(what), sizeof(what) - strlen(what), " %s=%s",
 				 counts[i], buf);
 		}
-		if (!left)
+		if (!k)
+			snprintf(first_left, sizeof(first_left), "%s", what);
+		if (!left) {
+			if (k && log_waits && ms_since(&t0) >= 10)
+				fprintf(log_waits, "# leftovers: %ld ms for%s\n", ms_since(&t0),
+					first_left);
 			return 0;
+		}
 		poll_sleep(k);
 	}
-	if (!log)
+	for (i = 0; i < NCOUNTS; i++)
+		if (waited & (1U << i))
+			count_wait_us[i] += us_since(&t0);
+	if (!log) {
+		if (log_waits)
+			fprintf(log_waits, "# leftovers after %d ms:%s (at first:%s)\n", wait_ms,
+				what, first_left);
 		return -1;
+	}
 	fprintf(log, "F %ld leak: after every process of the program is gone:%s\n", id, what);
 	fflush(log);
 	return -1;
+}
+
+void fz_check_report(FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < NCOUNTS; i++)
+		if (count_waits[i])
+			fprintf(out, "fuzz: leftovers waited for %-20s %6lu checks %8lu ms\n",
+				counts[i], count_waits[i], count_wait_us[i] / 1000);
 }
 
 /* Keep in sync with PROBLEMS in scripts/guest/init. */

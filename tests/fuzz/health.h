@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* saves the sysfs knobs, starts reading the kernel log from its end */
-void fz_check_init(void);
+/*
+ * saves the sysfs knobs, starts reading the kernel log from its end; log: where
+ * a long wait for the counts is noted ("# leftovers ...")
+ */
+void fz_check_init(FILE *log);
 /* reaps the zombies the manager has (a child subreaper: orphans come to it) */
 void fz_check_reap(void);
 /* SIGKILL to the program's process group: every process must be gone in 30 s */
@@ -20,13 +23,15 @@ int fz_check_group_dies(pid_t pgid, FILE *log, long id);
  * log ("T <program>: pid tid state", then its kernel stack), before it is killed
  */
 void fz_dump_timeout(pid_t pgid, FILE *log, long id);
-/* the knobs as they were, every CPU online */
-void fz_check_restore(void);
+/* the knobs marked (fz_mark_global()) as they were; if marked, every CPU online */
+void fz_check_restore(unsigned int marked);
 /*
  * no context, session, hook or sampling buffer memory left after at most
- * wait_ms; log NULL: no F line
+ * wait_ms; log NULL: no F line (a "# leftovers" note instead)
  */
 int fz_check_nothing_left(FILE *log, long id, int wait_ms);
+/* what fz_check_nothing_left() waited for: per count, how often and how long */
+void fz_check_report(FILE *out);
 /* no kernel report since the last call */
 int fz_check_kmsg(FILE *log, long id);
 

@@ -44,8 +44,18 @@ static int nfiles;
 
 /* one byte per PC: shared by the manager and every task of the program */
 uint8_t *fz_cov_prog;
-/* the manager's: the run's PCs, and the second of the run each was first reached */
+/*
+ * The run's PCs (written by the manager only, read by every task: a PC is new to
+ * the run if neither the run nor the program had it), and the second of the run
+ * each was first reached
+ */
 static uint8_t *total;
+/*
+ * the PCs reached first in the run: per operation code, then the targets' own
+ * tracing, then per kind of scenario and perf_smpl body (FZ_ST_*)
+ */
+static unsigned long *op_new;
+#define OP_NEW_NR	(fz_nops + 1 + FZ_ST_NR)
 static unsigned int *first;
 static size_t reached;
 static unsigned int last_new;
@@ -138,9 +148,11 @@ int fz_kcov_load(const char *table)
 	fclose(in);
 	if (!npcs)
 		return -1;
-	total = calloc(npcs, 1);
+	total = mmap(NULL, npcs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	op_new = mmap(NULL, OP_NEW_NR * sizeof(*op_new), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	first = calloc(npcs, sizeof(*first));
-	if (!total || !first || pc_hash_build())
+	if (total == MAP_FAILED || op_new == MAP_FAILED || !first || pc_hash_build())
 		return -1;
 	fz_cov_prog = mmap(NULL, npcs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	return fz_cov_prog == MAP_FAILED ? -1 : 0;
@@ -158,8 +170,12 @@ static void kcov_collect(void)
 		n = KCOV_WORDS - 1;
 	for (i = 0; i < n; i++) {
 		k = pc_index(kcov_area[i + 1]);
-		if (k >= 0 && !fz_cov_prog[k])
-			__atomic_store_n(&fz_cov_prog[k], 1, __ATOMIC_RELAXED);
+		if (k < 0 || fz_cov_prog[k] ||
+		    __atomic_exchange_n(&fz_cov_prog[k], 1, __ATOMIC_RELAXED) || total[k])
+			continue;
+		__atomic_fetch_add(&op_new[fz_cur_st >= 0 ? fz_nops + 1 + fz_cur_st :
+				   fz_cur_op >= 0 && fz_cur_op < fz_nops ? fz_cur_op : fz_nops],
+				   1, __ATOMIC_RELAXED);
 	}
 	__atomic_store_n(&kcov_area[0], 0, __ATOMIC_RELAXED);
 }
@@ -316,6 +332,11 @@ size_t fz_kcov_merge(unsigned int now)
 size_t fz_kcov_reached(void)
 {
 	return reached;
+}
+
+unsigned long fz_kcov_op_new(int code)
+{
+	return op_new ? op_new[code] : 0;
 }
 
 /*

@@ -17,6 +17,11 @@ int fz_kcov_enable(void);
 size_t fz_kcov_merge(unsigned int now);
 /* the run's PCs so far */
 size_t fz_kcov_reached(void);
+/*
+ * the PCs operation 'code' reached first in the run (fz_nops: the targets' own;
+ * fz_nops + 1 + FZ_ST_*: a scenario's or perf_smpl's body of that kind)
+ */
+unsigned long fz_kcov_op_new(int code);
 /* per file and in all, with the time of the last new PC; now: the run's length */
 void fz_kcov_report(FILE *out, unsigned int now);
 

@@ -79,6 +79,39 @@ static void phase(int ph)
 
 static unsigned long run_start;
 
+static const char *const st_names[FZ_ST_NR] = {
+	"fork() (parent)", "scenario ovfl", "scenario sets", "scenario cpu", "scenario perf",
+	"perf_smpl self", "perf_smpl target", "perf_smpl exec", "perf_smpl inherit",
+};
+
+/* /proc/stat's idle and total jiffies of all CPUs: [0] idle, [1] all */
+static void cpu_jiffies(unsigned long long j[2])
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "re");
+	int i;
+
+	j[0] = j[1] = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]) == 8) {
+		j[0] = v[3] + v[4];
+		for (i = 0; i < 8; i++)
+			j[1] += v[i];
+	}
+	fclose(f);
+}
+
+/* the share of the CPUs' time spent idle since idle0 was taken */
+static unsigned long idle_pct(const unsigned long long idle0[2])
+{
+	unsigned long long j[2];
+
+	cpu_jiffies(j);
+	return j[1] > idle0[1] ? (unsigned long)(100 * (j[0] - idle0[0]) / (j[1] - idle0[1])) : 0;
+}
+
 static unsigned int run_seconds(void)
 {
 	return (unsigned int)((now_us() - run_start) / 1000000);
@@ -167,6 +200,7 @@ static int retire_executor(long id)
 /* Runs one program and checks what it left: 0, or -1 after logging a failure. */
 static int run_one(const struct fz_prog *p, long id)
 {
+	unsigned int marked;
 	int r, started;
 	char why;
 
@@ -206,8 +240,9 @@ static int run_one(const struct fz_prog *p, long id)
 	}
 	fz_check_reap();
 	phase(PH_REAP);
-	if (__atomic_exchange_n(fz_global_dirty, 0, __ATOMIC_RELAXED))
-		fz_check_restore();
+	marked = (unsigned int)__atomic_exchange_n(fz_global_dirty, 0, __ATOMIC_RELAXED);
+	if (marked)
+		fz_check_restore(marked);
 	phase(PH_RESTORE);
 	/*
 	 * A kept executor closed what the program made; should something stay
@@ -322,6 +357,7 @@ static int repro(void)
 
 int main(int argc, char **argv)
 {
+	unsigned long long idle0[2];
 	const char *step;
 	unsigned long ms;
 	int ret, kcov, i;
@@ -361,10 +397,14 @@ int main(int argc, char **argv)
 	signal(SIGIO, SIG_IGN);
 	signal(SIGUSR1, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
-	fz_check_init();
+	fz_check_init(logf);
 	fz_results = mmap(NULL, fz_nops * sizeof(*fz_results), PROT_READ | PROT_WRITE,
 			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (fz_results == MAP_FAILED)
+		return 2;
+	fz_stats = mmap(NULL, FZ_ST_NR * sizeof(*fz_stats), PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fz_stats == MAP_FAILED)
 		return 2;
 	fz_global_dirty = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
 			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -389,6 +429,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	run_start = now_us();
+	cpu_jiffies(idle0);
 	ret = opt.replay ? replay() : fuzz_loop();
 	if (!ret && (retire_executor(nprogs) || fz_check_nothing_left(logf, nprogs, 10000)))
 		ret = 1;
@@ -397,9 +438,15 @@ int main(int argc, char **argv)
 	log_flush();
 	printf("fuzz: %ld programs, %ld operations, %ld timed out (killed): %s\n",
 	       nprogs, nops, ntimeouts, ret ? "FAILED" : "no failure");
-	for (i = 0; i < fz_nops; i++)
-		printf("fuzz: %-16s %8lu ok %8lu failed %8lu ms\n", fz_ops[i].name,
+	for (i = 0; i < fz_nops; i++) {
+		printf("fuzz: %-16s %8lu ok %8lu failed %8lu ms", fz_ops[i].name,
 		       fz_results[i][0], fz_results[i][1], fz_results[i][2] / 1000);
+		if (corpus)
+			printf(" %6lu new PCs", fz_kcov_op_new(i));
+		printf("\n");
+	}
+	if (corpus)
+		printf("fuzz: %-16s %6lu new PCs\n", "(targets' own)", fz_kcov_op_new(fz_nops));
 	for (i = 0; i < PH_NR; i++)
 		printf("fuzz: time %-10s %8lu ms\n", ph_names[i], ph_us[i] / 1000);
 	fz_exec_putback(-1, &ms);
@@ -407,6 +454,15 @@ int main(int argc, char **argv)
 	       "put-back", ms);
 	for (i = 0; (step = fz_exec_putback(i, &ms)); i++)
 		printf("fuzz: time put-back %-10s %8lu ms\n", step, ms);
+	for (i = 0; i < FZ_ST_NR; i++) {
+		printf("fuzz: time %-16s %8lu ms %6lu times", st_names[i], fz_stats[i][1] / 1000,
+		       fz_stats[i][0]);
+		if (corpus && i >= FZ_ST_SCEN)
+			printf(" %6lu new PCs", fz_kcov_op_new(fz_nops + 1 + i));
+		printf("\n");
+	}
+	printf("fuzz: guest CPUs idle %lu%% of the run\n", idle_pct(idle0));
+	fz_check_report(stdout);
 	printf("fuzz: mappings listed after %lu programs\n", fz_exec_maps_listed());
 	for (i = 0; i < 256; i++)
 		if (nretired[i])

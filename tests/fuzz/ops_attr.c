@@ -358,6 +358,7 @@ static long lib_seq_run(const struct fz_op *op, void (*call)(uint64_t *rng, int 
 		return fz_wait_or_kill(pid, 200, -1);
 	for (i = 0; i < (int)(op->a[1] % 9); i++)
 		call(&rng, fds);
+	fz_cov_flush();
 	_exit(0);
 }
 

@@ -107,7 +107,7 @@ static void ps_rate(uint64_t *rng)
 	const char *v = rates[fz_below(rng, fz_one_in(rng, 4) ? 7 : 4)];
 	int fd;
 
-	fz_mark_global();
+	fz_mark_global(FZ_KNOB_SAMPLE_RATE);
 	fd = open("/sys/kernel/perfmon/perf_max_sample_rate", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -236,6 +236,7 @@ static pid_t ps_exec_child(uint64_t *rng, int *go, int *done)
 		close(dp[0]);
 		if (read(gp[0], &c, 1) != 1)
 			_exit(0);
+		fz_cov_flush();
 		execl(fz.self_exe, fz.self_exe, "--fz-target", kind, (char *)NULL);
 		_exit(1);
 	}
@@ -357,6 +358,7 @@ static void ps_session(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot, int v
 		child = fz_fork_task(0);
 		if (!child) {
 			ps_work(rng, a.config);
+			fz_cov_flush();
 			if (fz_below(rng, 2))
 				execl(fz.self_exe, fz.self_exe, "--fz-target", "exit", (char *)NULL);
 			_exit(0);
@@ -407,7 +409,7 @@ void fz_gen_perf_smpl(uint64_t *rng, struct fz_op *op)
 long fz_run_perf_smpl(const struct fz_op *op, const struct fz_prog *p, int idx)
 {
 	(void)p, (void)idx;
-	return fz_scen_run(op, ps_body);
+	return fz_scen_run(op, ps_body, FZ_ST_SMPL, PS_NR);
 }
 
 /* ---- the counts page ------------------------------------------------------- */

@@ -49,17 +49,29 @@ static int become_nobody(void)
  */
 pid_t fz_fork_task(int nobody)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid;
+	struct timespec t0;
 
-	if (pid)
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid) {
+		fz_stat_add(FZ_ST_FORK, &t0);
 		return pid;
+	}
 	/* another thread of the parent may have held it */
 	pthread_mutex_init(&slots_lock, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (fz_cov_task_start)
 		fz_cov_task_start();
 	if (nobody && become_nobody())
 		_exit(1);
+	/*
+	 * After the change of user, which clears it: a nobody left alive by its
+	 * parent would hold the program's fds until the executor's whole group
+	 * is killed.  A parent gone before this never sends it.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
 	return 0;
 }
 
@@ -99,8 +111,7 @@ static const struct fz_knob {
 	{ "../debug/perfmon/stats", { "0", NULL, "1", NULL, "", NULL } },
 };
 #define FZ_KNOBS	(sizeof(fz_knobs) / sizeof(fz_knobs[0]))
-/* the writable ones come first; the manager puts them back after each program */
-#define FZ_RW_KNOBS	7
+/* the writable ones come first (FZ_RW_KNOBS); the manager puts them back after a program */
 
 /* knobs that operations other than sysfs write (perf_smpl): put back too */
 static const char *const fz_other_knobs[] = { "perf_max_sample_rate" };
@@ -132,8 +143,8 @@ long fz_run_sysfs(const struct fz_op *op, const struct fz_prog *p, int idx)
 
 	(void)p, (void)idx;
 	snprintf(path, sizeof(path), "/sys/kernel/perfmon/%s", k->file);
-	if (op->a[2] && v)
-		fz_mark_global();
+	if (op->a[2] && v && op->a[0] % FZ_KNOBS < FZ_RW_KNOBS)
+		fz_mark_global((int)(op->a[0] % FZ_KNOBS));
 	fd = open(path, (op->a[2] ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -154,7 +165,8 @@ static void *target_thread(void *arg)
 	int kind = t->tid;	/* the creator left the kind there */
 	int i = 0;
 
-	t->tid = gettid();
+	__atomic_store_n(&t->tid, gettid(), __ATOMIC_RELEASE);
+	syscall(SYS_futex, &t->tid, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 	if (fz_cov_task_start)
 		fz_cov_task_start();
 	while (!t->stop) {
@@ -198,7 +210,7 @@ long fz_run_thread(const struct fz_op *op, const struct fz_prog *p, int idx)
 	struct fz_target *t = &fz.tgt[op->a[0] % FZ_TGTS];
 	pthread_t th;
 	long r = 0;
-	int i;
+	pid_t v;
 
 	(void)p, (void)idx;
 	pthread_mutex_lock(&slots_lock);
@@ -213,10 +225,14 @@ long fz_run_thread(const struct fz_op *op, const struct fz_prog *p, int idx)
 		goto out;
 	}
 	t->thread = (unsigned long)th;
-	/* the slot names the thread once it runs */
-	for (i = 0; i < 1000 && t->tid < 5; i++)
-		sched_yield();
-	r = t->tid;
+	/*
+	 * The slot names the thread once it runs.  Asleep, not spinning: the
+	 * thread may start on the other CPU, which a guest's CPUs in one host
+	 * thread run only once this one stops.
+	 */
+	while ((v = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE)) < 5)
+		syscall(SYS_futex, &t->tid, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+	r = v;
 out:
 	pthread_mutex_unlock(&slots_lock);
 	return r;
@@ -249,6 +265,7 @@ long fz_run_fork_target(const struct fz_op *op, const struct fz_prog *p, int idx
 	if (!pid) {
 		if (op->a[2] & 2) {
 			fz_workload(4, op->a[3]);
+			fz_cov_flush();
 			snprintf(kind, sizeof(kind), "%d", (int)(op->a[1] % 5));
 			execl(fz.self_exe, fz.self_exe, "--fz-target", kind, (char *)NULL);
 			_exit(1);
@@ -519,7 +536,7 @@ long fz_run_cpu(const struct fz_op *op, const struct fz_prog *p, int idx)
 		return fz_ret(sched_setaffinity(0, sizeof(set), &set));
 	}
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fz_mark_global();
+	fz_mark_global(FZ_GLOBAL_CPUS);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -313,7 +313,7 @@ static int sc_cpu_online(int cpu, int on)
 	int fd, r;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fz_mark_global();
+	fz_mark_global(FZ_GLOBAL_CPUS);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -432,6 +432,7 @@ static void sc_perf(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 			if (fz_cov_task_start)
 				fz_cov_task_start();
 			fz_workload((int)fz_below(rng, 3), 100);
+			fz_cov_flush();
 			if (fz_below(rng, 2))
 				execl(fz.self_exe, fz.self_exe, "--fz-target", "exit", (char *)NULL);
 			_exit(0);
@@ -467,9 +468,10 @@ void fz_scen_gen(uint64_t *rng, struct fz_op *op, int kinds)
 }
 
 /* body runs with the seed, here or in that child; the result is the fd slot's. */
-long fz_scen_run(const struct fz_op *op, fz_scen_body body)
+long fz_scen_run(const struct fz_op *op, fz_scen_body body, int st, int kinds)
 {
 	uint64_t rng = op->a[1], slot = op->a[0] % FZ_FDS;
+	struct timespec t0;
 	pid_t pid;
 
 	/* without privilege: the user's own limits and charges, the paranoid levels */
@@ -480,7 +482,13 @@ long fz_scen_run(const struct fz_op *op, fz_scen_body body)
 		if (pid)
 			return fz_wait_or_kill(pid, 300, -1);
 	}
+	st += (int)(op->a[3] % kinds);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	fz_cur_st = st;
 	body(&rng, slot, op->a[2], op->a[3]);
+	fz_cov_flush();
+	fz_cur_st = -1;
+	fz_stat_add(st, &t0);
 	if (op->a[4] == 1)
 		_exit(0);
 	return fz.fd[slot];
@@ -512,5 +520,5 @@ void fz_gen_scenario(uint64_t *rng, struct fz_op *op)
 long fz_run_scenario(const struct fz_op *op, const struct fz_prog *p, int idx)
 {
 	(void)p, (void)idx;
-	return fz_scen_run(op, sc_body);
+	return fz_scen_run(op, sc_body, FZ_ST_SCEN, SC_NR);
 }
