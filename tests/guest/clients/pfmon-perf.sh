@@ -20,6 +20,22 @@ pfmon_shape() {
 	}'
 }
 
+# pfmon_shapes NAME: both tools' -o files without their comment and blank lines
+# (perf's start with a comment and a blank line; NAME.perf.lines keeps perf's),
+# and their lines' shapes: NAME.perf.shape, NAME.pfmon.shape
+pfmon_shapes() {
+	grep -v -e '^#' -e '^$' $OUT/$1.perf | tee $OUT/$1.perf.lines |
+		pfmon_shape > $OUT/$1.perf.shape
+	grep -v -e '^#' -e '^$' $OUT/$1.pfmon | pfmon_shape > $OUT/$1.pfmon.shape
+}
+
+# shapes_differ NAME: how pfmon's shapes differ from perf's (nothing if alike)
+shapes_differ() {
+	[ -s $OUT/$1.perf.shape ] || echo "perf printed nothing"
+	cmp -s $OUT/$1.perf.shape $OUT/$1.pfmon.shape ||
+		diff $OUT/$1.perf.shape $OUT/$1.pfmon.shape | head -n 20
+}
+
 # pfmon_compare NAME SETS OPTIONS...: both tools with OPTIONS on one workload; SETS=1
 # compares the sets of lines (for -I)
 # (PFMON_EV: the events, "-" for none: perf's and pfmon's defaults)
@@ -30,20 +46,14 @@ pfmon_compare() {
 	[ "$ev" = - ] && evopt=
 	perf stat "$@" -o $OUT/$name.perf $evopt -- /bin/workload -s 20000 -p 512 >/dev/null 2>&1
 	/bin/pfmon "$@" -o $OUT/$name.pfmon $evopt -- /bin/workload -s 20000 -p 512
-	# perf -o starts with a comment and a blank line
-	grep -v -e '^#' -e '^$' $OUT/$name.perf | pfmon_shape > $OUT/$name.perf.shape
-	grep -v -e '^#' -e '^$' $OUT/$name.pfmon | pfmon_shape > $OUT/$name.pfmon.shape
+	pfmon_shapes $name
 	if [ "$sets" = 1 ]; then
 		for f in $OUT/$name.perf.shape $OUT/$name.pfmon.shape; do
 			grep -v 'not counted' $f | sort -u > $f.set
 			mv $f.set $f
 		done
 	fi
-	p=
-	[ -s $OUT/$name.perf.shape ] || p="perf printed nothing"
-	cmp -s $OUT/$name.perf.shape $OUT/$name.pfmon.shape ||
-		p="$p$(diff $OUT/$name.perf.shape $OUT/$name.pfmon.shape | head -n 20)"
-	verdict pfmon "$name" "$p"
+	verdict pfmon "$name" "$(shapes_differ $name)"
 }
 
 # pfmon_inherit NAME COMMAND...: pfmon and perf stat -x, on a command whose
@@ -137,13 +147,8 @@ pfmon_cgroup() {
 	perf stat -a "$@" -o $OUT/$name.perf -- sh -c "$run" >/dev/null 2>&1
 	/bin/pfmon -a "$@" -o $OUT/$name.pfmon -- sh -c "$run" >/dev/null
 	rmdir $cg
-	grep -v -e '^#' -e '^$' $OUT/$name.perf | tee $OUT/$name.perf.lines |
-		pfmon_shape > $OUT/$name.perf.shape
-	grep -v -e '^#' -e '^$' $OUT/$name.pfmon | pfmon_shape > $OUT/$name.pfmon.shape
-	p=
-	[ -s $OUT/$name.perf.shape ] || p="perf printed nothing"
-	cmp -s $OUT/$name.perf.shape $OUT/$name.pfmon.shape ||
-		p="$p$(diff $OUT/$name.perf.shape $OUT/$name.pfmon.shape | head -n 20)"
+	pfmon_shapes $name
+	p=$(shapes_differ $name)
 	pf=$(awk -F, '$3 == "page-faults" && $4 == "pfmon_perf_cg" { print $1; exit }' \
 		$OUT/$name.perf.lines)
 	mf=$(awk -F, '$3 == "page-faults" && $4 == "pfmon_perf_cg" { print $1; exit }' \
