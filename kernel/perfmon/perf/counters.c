@@ -304,14 +304,29 @@ int pfm_perf_counters_write(struct pfm_context *ctx, u16 set,
 	return 0;
 }
 
+/* The new counters pfm_perf_counter_get() left in *unwritten, programmed at once. */
+int pfm_perf_counters_program(struct pfm_context *ctx, u16 set,
+			      const struct pfm_perf_counter *counters, u64 *unwritten)
+{
+	int ret;
+
+	ret = pfm_perf_counters_send(ctx, set, counters, NULL, *unwritten, NULL);
+	if (ret)
+		return ret == -EPERM ? -EACCES : ret;
+	*unwritten = 0;
+	return 0;
+}
+
 /*
  * A counter for enc (pfm_perf_place()), taken by one more event: the counter
  * index, with *pmc its value, or the errno.  A new counter is programmed (off)
  * at once, which checks the value: privilege refusals are EACCES, the errno
- * perf tools fall back on.
+ * perf tools fall back on.  With unwritten, a new general-purpose or software
+ * counter is only marked there, for pfm_perf_counters_program() to write with
+ * the others in one vector (events copied at once, of values already checked).
  */
 int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
-			 const struct pfm_perf_enc *enc, u64 *pmc)
+			 const struct pfm_perf_enc *enc, u64 *pmc, u64 *unwritten)
 {
 	struct pfm_perf_counter *c;
 	struct pfarg_pmc req;
@@ -324,7 +339,10 @@ int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_count
 	c = &counters[i];
 	if (!c->users) {
 		ret = pfm_perf_counter_check(i, *pmc);
-		if (!ret) {
+		if (!ret && unwritten && !pfm_perf_is_fixed(i)) {
+			c->pmc = *pmc;
+			*unwritten |= PFM_PERF_COUNTER(i);
+		} else if (!ret) {
 			c->pmc = *pmc;
 			c->users = 1;
 			pfm_perf_counters_req(counters, NULL, PFM_PERF_COUNTER(i), &req);

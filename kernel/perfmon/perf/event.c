@@ -251,6 +251,12 @@ static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set, struct pfm_op_c
 	unsigned int i, nr;
 	int ret;
 
+	/* before the read: a counter is read once programmed */
+	if (t->sets[set]->unwritten) {
+		ret = pfm_perf_counters_program(t->ctx, set, counters, &t->sets[set]->unwritten);
+		if (ret)
+			return ret;
+	}
 	pfm_perf_wanted(t, set, counting, &moved);
 	nr = hweight64(moved);
 	if (nr > PFM_PERF_SYNC_STACK) {

@@ -177,12 +177,17 @@ static void pfm_perf_copies_undo(struct pfm_perf_target *child, struct list_head
 {
 	struct pfm_perf_event *copy, *c;
 
+	unsigned int s;
+
 	list_for_each_entry_safe_reverse(copy, c, list, child_entry) {
 		list_del_init(&copy->child_entry);
 		pfm_perf_event_unlink(copy);
 		pfm_perf_event_dealloc(copy);
 		pfm_perf_target_put(child);	/* not the last: the caller's */
 	}
+	/* their counters went quiescent as they left */
+	for (s = 0; s < child->nr_sets; s++)
+		child->sets[s]->unwritten = 0;
 }
 
 /*
@@ -221,6 +226,7 @@ static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 	mutex_unlock(pfm_ctx_mutex(parent->ctx));
 
 	mutex_lock(pfm_ctx_mutex(child->ctx));
+	child->copying = true;
 	list_for_each_entry_safe(copy, c, &copies, child_entry) {
 		leader = NULL;
 		if (copy->leader != copy) {
@@ -244,6 +250,7 @@ static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 		pfm_perf_event_mark(copy, copy->enabled);
 		list_add_tail(&copy->child_entry, &attached);
 	}
+	child->copying = false;
 	if (pfm_perf_target_sync(child)) {
 		pfm_perf_copies_undo(child, &attached);
 	} else {
