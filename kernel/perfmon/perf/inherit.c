@@ -176,7 +176,6 @@ struct pfm_perf_target *pfm_perf_fork_parent_locked(struct task_struct *task)
 static void pfm_perf_copies_undo(struct pfm_perf_target *child, struct list_head *list)
 {
 	struct pfm_perf_event *copy, *c;
-
 	unsigned int s;
 
 	list_for_each_entry_safe_reverse(copy, c, list, child_entry) {
@@ -194,8 +193,9 @@ static void pfm_perf_copies_undo(struct pfm_perf_target *child, struct list_head
  * Copies the inherit events of parent onto child, in parent's order (a leader
  * comes before its members), and links each copy to its opened event.  The
  * copies are attached first and child's counters put in line with them at
- * once, one PMC write for them all.  A child whose counters cannot be
- * programmed gets none.  Family lock held; the two contexts are locked in turn.
+ * once: one sync programs and starts them all.  A child whose counters cannot
+ * be programmed gets none.  Family lock held; the two contexts are locked in
+ * turn.
  */
 static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 				 struct pfm_perf_target *child)
