@@ -367,9 +367,10 @@ void pfm_perf_counter_put(struct pfm_context *ctx, u16 set, struct pfm_perf_coun
 	struct pfm_perf_counter *c = &counters[i];
 	struct pfarg_pmc req;
 
+	/* ctx NULL: the context goes with its events, nothing to stop (counters.h) */
 	if (counting)
 		c->counting--;
-	if (!--c->users || !c->counting) {
+	if ((!--c->users || !c->counting) && ctx) {
 		pfm_perf_counters_req(counters, NULL, PFM_PERF_COUNTER(i), &req);
 		req.reg_set = set;
 		pfm_write_pmcs(ctx, &req, 1);

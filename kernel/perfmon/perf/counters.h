@@ -96,6 +96,7 @@ unsigned int pfm_perf_counter_pmd(unsigned int i);
 unsigned int pfm_perf_counter_pmc(unsigned int i);
 int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			 const struct pfm_perf_enc *enc, u64 *pmc, u64 *unwritten);
+/* ctx NULL: the counter is left as it is, its context going unread (inherit.c) */
 void pfm_perf_counter_put(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			  unsigned int i, bool counting);
 struct pfm_op_clock;

@@ -395,8 +395,8 @@ void pfm_perf_event_teardown(struct pfm_perf_event *ev)
 			continue;
 		if (t->sets[s]->counters[ev->counter].smpl)
 			pfm_perf_sample_teardown(ev, s);
-		pfm_perf_counter_put(t->ctx, s, t->sets[s]->counters, ev->counter,
-				     pfm_perf_open_in(ev, s));
+		pfm_perf_counter_put(t->folding ? NULL : t->ctx, s, t->sets[s]->counters,
+				     ev->counter, pfm_perf_open_in(ev, s));
 	}
 	ev->open_sets = 0;
 	ev->counting = false;

@@ -81,6 +81,7 @@ struct pfm_perf_target {
 	bool exec_queued;		/* exec_work queued (pfm_perf_targets_lock) */
 	bool exit_queued;		/* exit_cb or exit_work queued (pfm_perf_targets_lock) */
 	bool copying;			/* inherited copies being attached (inherit.c) */
+	bool folding;			/* its copies, all its events, folded at its exit */
 	struct callback_head exec_work;
 	/* folds the copies at the thread's exit: in the exit itself, else by a worker */
 	union {

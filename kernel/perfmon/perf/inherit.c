@@ -396,15 +396,21 @@ void pfm_perf_children_value(struct pfm_perf_event *ev, struct pfm_perf_value *v
  * in one hold of the context's lock, the last copy first: a member goes before
  * its leader, which then has no members to hand on (and sync) as it leaves.  A
  * copy whose count cannot be read stays, for a read of its opened event to fold
- * it or its close to drop it.
+ * it or its close to drop it.  When every event of t is a copy, the context
+ * goes with them: their counters are left as they are, not stopped one PMC
+ * write at a time.
  */
 static void pfm_perf_exit_fold(struct pfm_perf_target *t)
 {
 	struct pfm_perf_event *copy, *tmp;
 	struct pfm_perf_value cv;
+	bool all = true;
 
 	mutex_lock(&pfm_perf_family_mutex);
 	mutex_lock(pfm_ctx_mutex(t->ctx));
+	list_for_each_entry(copy, &t->events, entry)
+		all &= !!copy->parent;
+	t->folding = all;
 	list_for_each_entry_safe_reverse(copy, tmp, &t->events, entry) {
 		if (!copy->parent || pfm_perf_event_value(copy, &cv))
 			continue;
@@ -416,6 +422,7 @@ static void pfm_perf_exit_fold(struct pfm_perf_target *t)
 		pfm_perf_event_dealloc(copy);
 		pfm_perf_target_put(t);		/* not the last: this fold's */
 	}
+	t->folding = false;
 	mutex_unlock(pfm_ctx_mutex(t->ctx));
 	mutex_unlock(&pfm_perf_family_mutex);
 	pfm_perf_target_put(t);
