@@ -158,6 +158,8 @@ bench-fork: module $(B)/guest/bin/fork_bench $(B)/guest/bin/pfmon
 # PROF_MODE=pfm-four or perf-four: a read of those four events (bench-ops' read).
 # PROF_MODE=smp-none, smp-shim or smp-perf: one page fault of bench-ops' sample row.
 # PROF_MODE=ses-pfm: one perfmon session of bench-ops' session row (create to close).
+# PROF_MODE=inh-none, inh-shim or inh-perf: one child of bench-inherit's fork row
+# (fork, exit, wait), nothing or its four events counting with attr.inherit.
 PROF_MODE ?= pfm
 PROF_N ?= 4
 $(B)/guest/bin/prof_read: $(TOP)/tools/bench/prof_read.c $(BENCH_STAT) $(B)/lib/libperfmon.a \
@@ -169,4 +171,4 @@ $(B)/guest/bin/prof_read: $(TOP)/tools/bench/prof_read.c $(BENCH_STAT) $(B)/lib/
 prof-read: module $(B)/guest/bin/prof_read
 	GUEST_KERNEL=$(GUEST_KERNEL) PFM_KO=$(PFM_KO) \
 		$(TOP)/tools/bench/prof-read.sh $(B)/bench $(PROF_MODE) \
-		$(if $(filter csw-% smp-% ses-% %-four,$(PROF_MODE)),,$(PROF_N))
+		$(if $(filter csw-% smp-% ses-% inh-% %-four,$(PROF_MODE)),,$(PROF_N))

@@ -118,6 +118,15 @@ void bench_perf_attr(struct perf_event_attr *a, int config, int group,
 	a->sample_type = period ? PERF_SAMPLE_IP | PERF_SAMPLE_TID : 0;
 }
 
+void bench_inherit_attr(struct perf_event_attr *a, int i)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = bench_perf_ev[i];
+	a->inherit = 1;
+}
+
 pid_t bench_start_ponger(int ping[2], int pong[2])
 {
 	pid_t pid;

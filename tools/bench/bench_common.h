@@ -47,6 +47,8 @@ int bench_perf_open(int pid, int config, int group, unsigned long long period);
 struct perf_event_attr;
 void bench_perf_attr(struct perf_event_attr *a, int config, int group,
 		     unsigned long long period);
+/* bench-inherit's event i of the four: on its own, enabled, attr.inherit */
+void bench_inherit_attr(struct perf_event_attr *a, int i);
 
 #include <sys/types.h>
 

@@ -82,11 +82,7 @@ static void open_inherit(int fd[BENCH_NEV], int nev)
 	int i;
 
 	for (i = 0; i < nev; i++) {
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		a.type = PERF_TYPE_SOFTWARE;
-		a.config = bench_perf_ev[i];
-		a.inherit = 1;
+		bench_inherit_attr(&a, i);
 		fd[i] = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
 		if (fd[i] < 0)
 			die("perf_event_open");

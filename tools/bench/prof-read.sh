@@ -10,9 +10,11 @@
 #   tools/bench/prof-read.sh OUTDIR pfm-four|perf-four
 #   tools/bench/prof-read.sh OUTDIR csw-none|csw-pfm|csw-perf
 #   tools/bench/prof-read.sh OUTDIR ses-pfm
+#   tools/bench/prof-read.sh OUTDIR inh-none|inh-shim|inh-perf
 #
 # The csw modes follow one round trip of bench-ops' ctxsw instead of a read, both
-# processes and the switches between them (prof_read.c).
+# processes and the switches between them (prof_read.c); the inh modes one child
+# (fork, exit, wait) with inherited events, the child's instructions too.
 # Needs make's products: the guest kernel, perfmon.ko, build/guest/bin/prof_read.
 # Writes OUTDIR/prof-MODE-N.{log,trace,txt,pfm-syms}; the table goes to stdout too.
 set -eu
@@ -23,7 +25,7 @@ kernel=${GUEST_KERNEL:?} ko=${PFM_KO:?}
 bin=$top/build/guest/bin/prof_read
 mkdir -p "$out"
 case $mode in
-csw-*|smp-*|ses-*|*-four)	args=$mode tag=$out/prof-$mode ;;
+csw-*|smp-*|ses-*|inh-*|*-four)	args=$mode tag=$out/prof-$mode ;;
 *)	args="$mode $n" tag=$out/prof-$mode-$n ;;
 esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/perfmon-prof.XXXXXX")

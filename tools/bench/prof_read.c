@@ -22,6 +22,12 @@
  * every call writes a sample.
  * ses-pfm: one session of bench-ops' session row: a context created, its four
  * events programmed, attached to this thread, and closed.
+ * inh-none|inh-shim|inh-perf: one child of bench-inherit's fork row (fork, _exit
+ * in the child, waitpid), nothing counting or its four events opened with
+ * attr.inherit on this thread, through perfmon's perf_event_open or the
+ * kernel's: the child's copies, its exit's fold and the parent's wait.  The
+ * debugger follows the one CPU, the child too; what RCU or a worker does later
+ * is not in the trace.
  * The debugger stops at prof_call() (its address from the symbol table), steps to
  * its return and attributes each instruction to the function it is in.
  */
@@ -32,6 +38,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,7 +62,7 @@ static const int perf_ev[3] = {
 };
 
 static int fd0, nr;
-static int use_perf, use_csw, use_smp, use_ses;
+static int use_perf, use_csw, use_smp, use_ses, use_inh;
 static struct sample_session smp;
 /* the pages the fault mode touches, one a call, given back when all were */
 #define SMP_PAGES	256
@@ -78,9 +85,24 @@ static int session_call(void)
 	return ret != 0;
 }
 
+/* bench-inherit's child: forked, exits at once, waited for */
+static int child_call(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return 1;
+	if (!pid)
+		_exit(0);
+	return waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st);
+}
+
 /* the call the debugger follows, from its first instruction to its return */
 __attribute__((noinline)) int prof_call(void)
 {
+	if (use_inh)
+		return child_call();
 	if (use_ses)
 		return session_call();
 	if (use_smp) {
@@ -152,6 +174,26 @@ static void setup_four(const char *tool)
 	}
 }
 
+/* bench-inherit's four events with attr.inherit, each on its own, as perf stat opens them */
+static void setup_inh(const char *how)
+{
+	struct perf_event_attr a;
+	int i, fd;
+
+	use_inh = 1;
+	if (!strcmp(how, "none"))
+		return;
+	for (i = 0; i < BENCH_NEV; i++) {
+		bench_inherit_attr(&a, i);
+		if (!strcmp(how, "shim"))
+			fd = pfm_perf_event_open(&a, 0, -1, -1, 0);
+		else
+			fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+		if (fd < 0)
+			die("perf_event_open");
+	}
+}
+
 /* Between two calls: a fresh page for the next, and the ring read to its head. */
 static void between(void)
 {
@@ -195,6 +237,9 @@ int main(int argc, char **argv)
 	} else if (argc == 2 && (!strcmp(argv[1], "smp-none") || !strcmp(argv[1], "smp-shim") ||
 				 !strcmp(argv[1], "smp-perf"))) {
 		setup_smp(argv[1] + 4);
+	} else if (argc == 2 && (!strcmp(argv[1], "inh-none") || !strcmp(argv[1], "inh-shim") ||
+				 !strcmp(argv[1], "inh-perf"))) {
+		setup_inh(argv[1] + 4);
 	} else if (argc == 2 && !strcmp(argv[1], "ses-pfm")) {
 		use_ses = 1;
 	} else if (argc == 2 && (!strcmp(argv[1], "pfm-four") || !strcmp(argv[1], "perf-four"))) {
@@ -214,11 +259,11 @@ int main(int argc, char **argv)
 	} else {
 		fprintf(stderr, "usage: prof_read pfm|perf N, prof_read pfm-four|perf-four, "
 			"prof_read csw-none|csw-pfm|csw-perf, prof_read smp-none|smp-shim|smp-perf, "
-			"or prof_read ses-pfm\n");
+			"prof_read inh-none|inh-shim|inh-perf, or prof_read ses-pfm\n");
 		return 2;
 	}
 	/* the caches and the lazy parts of the path warmed up first */
-	for (k = 0; k < 1000; k++) {
+	for (k = 0; k < (use_inh ? 100 : 1000); k++) {
 		if (prof_call())
 			die("read");
 		between();

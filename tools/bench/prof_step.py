@@ -28,7 +28,7 @@ while True:
     if pc == ret:
         break
     pcs.append(pc)
-    if len(pcs) > 200000:
+    if len(pcs) > 2000000:
         break
 with open(out, "w") as f:
     for pc in pcs:

@@ -93,34 +93,40 @@ int pfm_perf_place(const struct pfm_perf_counter *counters, const struct pfm_per
 {
 	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
 	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
-	unsigned long mask = enc->counters;
-	int free = -1, busy = 0;
+	unsigned long mask = enc->counters, used = 0, open, fixed;
 	unsigned int i;
 	u64 v;
 
-	pfm_pmu_avail(pmcs, pmds);
-	for_each_set_bit(i, &mask, PFM_PERF_NUM_COUNTERS) {
+	/* the counters it may use that are taken: one of them it may share */
+	for (i = 0; mask >> i; i++)
+		if (counters[i].users)
+			used |= 1UL << i;
+	used &= mask;
+	for_each_set_bit(i, &used, PFM_PERF_NUM_COUNTERS) {
 		v = pfm_perf_is_fixed(i) ? enc->fixed_pmc : enc->pmc;
-		if (counters[i].users) {
-			if (!enc->own && !counters[i].smpl && counters[i].pmc == v &&
-			    counters[i].users < PFM_PERF_USERS_MAX) {
-				*pmc = v;
-				return i;
-			}
-			continue;
+		if (!enc->own && !counters[i].smpl && counters[i].pmc == v &&
+		    counters[i].users < PFM_PERF_USERS_MAX) {
+			*pmc = v;
+			return i;
 		}
-		if (!pfm_perf_counter_avail(i, pmcs, pmds)) {
-			busy = -EBUSY;
-			continue;
-		}
-		/* a fixed counter first: the set bits run upwards, so keep looking */
-		if (free < 0 || (pfm_perf_is_fixed(i) && !pfm_perf_is_fixed(free)))
-			free = i;
 	}
-	if (free < 0)
-		return busy ? busy : -EINVAL;
-	*pmc = pfm_perf_is_fixed(free) ? enc->fixed_pmc : enc->pmc;
-	return free;
+	open = mask & ~used;
+	if (!open)
+		return -EINVAL;
+	/* a fixed counter first, as perf_events' scheduler prefers them, else the lowest */
+	pfm_pmu_avail(pmcs, pmds);
+	fixed = open & ~(PFM_PERF_COUNTER(PFM_PERF_FIXED_FIRST) - 1);
+	for_each_set_bit(i, &fixed, PFM_PERF_NUM_COUNTERS)
+		if (pfm_perf_counter_avail(i, pmcs, pmds)) {
+			*pmc = enc->fixed_pmc;
+			return i;
+		}
+	for_each_set_bit(i, &open, PFM_PERF_FIXED_FIRST)
+		if (pfm_perf_counter_avail(i, pmcs, pmds)) {
+			*pmc = enc->pmc;
+			return i;
+		}
+	return -EBUSY;
 }
 
 /* Index i of every row is free for enc, or shares a counter it may share. */
@@ -218,31 +224,61 @@ unsigned int pfm_perf_counters_req(const struct pfm_perf_counter *counters,
 				   const unsigned int *counting, u64 changed,
 				   struct pfarg_pmc *req)
 {
-	unsigned long mask = changed;
+	unsigned long mask = changed & (PFM_PERF_COUNTER(PFM_PERF_FIXED_FIRST) - 1);
 	unsigned int i, n = 0;
 	u64 fixed = 0;
 	bool on;
 
-	for (i = 0; i < PFM_PERF_NUM_COUNTERS; i++) {
+	/* a sync changes a few counters of the row: only those are visited */
+	for_each_set_bit(i, &mask, PFM_PERF_FIXED_FIRST) {
 		on = counting ? counting[i] : counters[i].counting;
-		if (pfm_perf_is_fixed(i)) {
-			fixed |= pfm_perf_counter_value(&counters[i], i, on);
-			continue;
-		}
-		if (!test_bit(i, &mask))
-			continue;
 		memset(&req[n], 0, sizeof(req[n]));
 		req[n].reg_num = pfm_perf_counter_pmc(i);
 		req[n].reg_value = pfm_perf_counter_value(&counters[i], i, on);
 		n++;
 	}
-	if (mask >> PFM_PERF_FIXED_FIRST) {
-		memset(&req[n], 0, sizeof(req[n]));
-		req[n].reg_num = PFM_X86_FIXED_CTRL_PMC;
-		req[n].reg_value = fixed;
-		n++;
+	if (!(changed >> PFM_PERF_FIXED_FIRST))
+		return n;
+	for (i = PFM_PERF_FIXED_FIRST; i < PFM_PERF_NUM_COUNTERS; i++) {
+		on = counting ? counting[i] : counters[i].counting;
+		fixed |= pfm_perf_counter_value(&counters[i], i, on);
 	}
-	return n;
+	memset(&req[n], 0, sizeof(req[n]));
+	req[n].reg_num = PFM_X86_FIXED_CTRL_PMC;
+	req[n].reg_value = fixed;
+	return n + 1;
+}
+
+/*
+ * Writes the PMCs of the counters in changed as counting[] says (the counters'
+ * own counting when NULL): one vector, with a request per changed counter (a
+ * sync's few fit in the frame, more take an allocation); clock, if any, is
+ * taken with the write (rw.h).
+ */
+#define PFM_PERF_REQ_STACK	4
+static int pfm_perf_counters_send(struct pfm_context *ctx, u16 set,
+				  const struct pfm_perf_counter *counters,
+				  const unsigned int *counting, u64 changed,
+				  struct pfm_op_clock *clock)
+{
+	struct pfarg_pmc on_stack[PFM_PERF_REQ_STACK], *req = on_stack;
+	unsigned int i, n;
+	long ret;
+
+	n = hweight64(changed & (PFM_PERF_COUNTER(PFM_PERF_FIXED_FIRST) - 1)) +
+	    !!(changed >> PFM_PERF_FIXED_FIRST);
+	if (n > PFM_PERF_REQ_STACK) {
+		req = kmalloc_array(n, sizeof(*req), GFP_KERNEL);
+		if (!req)
+			return -ENOMEM;
+	}
+	n = pfm_perf_counters_req(counters, counting, changed, req);
+	for (i = 0; i < n; i++)
+		req[i].reg_set = set;
+	ret = pfm_write_pmcs_clocked(ctx, req, n, clock);
+	if (req != on_stack)
+		kfree(req);
+	return ret;
 }
 
 /*
@@ -255,20 +291,11 @@ int pfm_perf_counters_write(struct pfm_context *ctx, u16 set,
 			    const unsigned int *counting, u64 changed,
 			    struct pfm_op_clock *clock)
 {
-	struct pfarg_pmc *req;
-	unsigned int i, n;
-	long ret = 0;
+	unsigned int i;
+	int ret;
 
 	if (changed) {
-		/* a vector of the size of the counters would not fit on the stack */
-		req = kcalloc(PFM_PERF_NUM_COUNTERS, sizeof(*req), GFP_KERNEL);
-		if (!req)
-			return -ENOMEM;
-		n = pfm_perf_counters_req(counters, counting, changed, req);
-		for (i = 0; i < n; i++)
-			req[i].reg_set = set;
-		ret = pfm_write_pmcs_clocked(ctx, req, n, clock);
-		kfree(req);
+		ret = pfm_perf_counters_send(ctx, set, counters, counting, changed, clock);
 		if (ret)
 			return ret;
 	}
@@ -277,14 +304,29 @@ int pfm_perf_counters_write(struct pfm_context *ctx, u16 set,
 	return 0;
 }
 
+/* The new counters pfm_perf_counter_get() left in *unwritten, programmed at once. */
+int pfm_perf_counters_program(struct pfm_context *ctx, u16 set,
+			      const struct pfm_perf_counter *counters, u64 *unwritten)
+{
+	int ret;
+
+	ret = pfm_perf_counters_send(ctx, set, counters, NULL, *unwritten, NULL);
+	if (ret)
+		return ret == -EPERM ? -EACCES : ret;
+	*unwritten = 0;
+	return 0;
+}
+
 /*
  * A counter for enc (pfm_perf_place()), taken by one more event: the counter
  * index, with *pmc its value, or the errno.  A new counter is programmed (off)
  * at once, which checks the value: privilege refusals are EACCES, the errno
- * perf tools fall back on.
+ * perf tools fall back on.  With unwritten, a new general-purpose or software
+ * counter is only marked there, for pfm_perf_counters_program() to write with
+ * the others in one vector (events copied at once, of values already checked).
  */
 int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
-			 const struct pfm_perf_enc *enc, u64 *pmc)
+			 const struct pfm_perf_enc *enc, u64 *pmc, u64 *unwritten)
 {
 	struct pfm_perf_counter *c;
 	struct pfarg_pmc req;
@@ -297,7 +339,10 @@ int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_count
 	c = &counters[i];
 	if (!c->users) {
 		ret = pfm_perf_counter_check(i, *pmc);
-		if (!ret) {
+		if (!ret && unwritten && !pfm_perf_is_fixed(i)) {
+			c->pmc = *pmc;
+			*unwritten |= PFM_PERF_COUNTER(i);
+		} else if (!ret) {
 			c->pmc = *pmc;
 			c->users = 1;
 			pfm_perf_counters_req(counters, NULL, PFM_PERF_COUNTER(i), &req);
@@ -322,9 +367,10 @@ void pfm_perf_counter_put(struct pfm_context *ctx, u16 set, struct pfm_perf_coun
 	struct pfm_perf_counter *c = &counters[i];
 	struct pfarg_pmc req;
 
+	/* ctx NULL: the context goes with its events, nothing to stop (counters.h) */
 	if (counting)
 		c->counting--;
-	if (!--c->users || !c->counting) {
+	if ((!--c->users || !c->counting) && ctx) {
 		pfm_perf_counters_req(counters, NULL, PFM_PERF_COUNTER(i), &req);
 		req.reg_set = set;
 		pfm_write_pmcs(ctx, &req, 1);

@@ -95,12 +95,15 @@ struct pfm_context;
 unsigned int pfm_perf_counter_pmd(unsigned int i);
 unsigned int pfm_perf_counter_pmc(unsigned int i);
 int pfm_perf_counter_get(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
-			 const struct pfm_perf_enc *enc, u64 *pmc);
+			 const struct pfm_perf_enc *enc, u64 *pmc, u64 *unwritten);
+/* ctx NULL: the counter is left as it is, its context going unread (inherit.c) */
 void pfm_perf_counter_put(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			  unsigned int i, bool counting);
 struct pfm_op_clock;
 int pfm_perf_counters_write(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *counters,
 			    const unsigned int *counting, u64 changed, struct pfm_op_clock *clock);
+int pfm_perf_counters_program(struct pfm_context *ctx, u16 set,
+			      const struct pfm_perf_counter *counters, u64 *unwritten);
 int pfm_perf_place_every(struct pfm_perf_counter *const *rows, unsigned int nr,
 			 const struct pfm_perf_enc *enc);
 

@@ -251,6 +251,12 @@ static int pfm_perf_set_sync(struct pfm_perf_target *t, u16 set, struct pfm_op_c
 	unsigned int i, nr;
 	int ret;
 
+	/* before the read: a counter is read once programmed */
+	if (t->sets[set]->unwritten) {
+		ret = pfm_perf_counters_program(t->ctx, set, counters, &t->sets[set]->unwritten);
+		if (ret)
+			return ret;
+	}
 	pfm_perf_wanted(t, set, counting, &moved);
 	nr = hweight64(moved);
 	if (nr > PFM_PERF_SYNC_STACK) {
@@ -389,8 +395,8 @@ void pfm_perf_event_teardown(struct pfm_perf_event *ev)
 			continue;
 		if (t->sets[s]->counters[ev->counter].smpl)
 			pfm_perf_sample_teardown(ev, s);
-		pfm_perf_counter_put(t->ctx, s, t->sets[s]->counters, ev->counter,
-				     pfm_perf_open_in(ev, s));
+		pfm_perf_counter_put(t->folding ? NULL : t->ctx, s, t->sets[s]->counters,
+				     ev->counter, pfm_perf_open_in(ev, s));
 	}
 	ev->open_sets = 0;
 	ev->counting = false;

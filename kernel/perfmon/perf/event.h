@@ -57,6 +57,7 @@ struct pfm_perf_set {
 	 * counter (sample.c, ctx->mutex), else NULL, and kept with the row
 	 */
 	u64 *wrapped;
+	u64 unwritten;			/* new counters the next sync programs first */
 	unsigned int users;		/* events in it */
 	bool exclusive;			/* an exclusive group's own */
 };
@@ -79,6 +80,8 @@ struct pfm_perf_target {
 	bool exec_armed;		/* an event waits for an exec */
 	bool exec_queued;		/* exec_work queued (pfm_perf_targets_lock) */
 	bool exit_queued;		/* exit_cb or exit_work queued (pfm_perf_targets_lock) */
+	bool copying;			/* inherited copies being attached (inherit.c) */
+	bool folding;			/* its copies, all its events, folded at its exit */
 	struct callback_head exec_work;
 	/* folds the copies at the thread's exit: in the exit itself, else by a worker */
 	union {

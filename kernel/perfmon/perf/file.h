@@ -24,6 +24,8 @@ void pfm_perf_event_cache_exit(void);
 struct pfm_perf_event *pfm_perf_event_alloc(const struct perf_event_attr *attr);
 void pfm_perf_event_dealloc(struct pfm_perf_event *ev);
 int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader);
+/* link without the sync: events linked together, then one pfm_perf_target_sync() */
+int pfm_perf_event_attach(struct pfm_perf_event *ev, struct pfm_perf_event *leader);
 
 /* file.c */
 int pfm_perf_install_fd(struct pfm_perf_event *ev, int fd);

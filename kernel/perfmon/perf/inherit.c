@@ -169,15 +169,40 @@ struct pfm_perf_target *pfm_perf_fork_parent_locked(struct task_struct *task)
 }
 
 /*
+ * Takes back the copies on list (child_entry) that pfm_perf_copy_events()
+ * attached, the last first (members before their leaders); child's ctx->mutex
+ * held.
+ */
+static void pfm_perf_copies_undo(struct pfm_perf_target *child, struct list_head *list)
+{
+	struct pfm_perf_event *copy, *c;
+	unsigned int s;
+
+	list_for_each_entry_safe_reverse(copy, c, list, child_entry) {
+		list_del_init(&copy->child_entry);
+		pfm_perf_event_unlink(copy);
+		pfm_perf_event_dealloc(copy);
+		pfm_perf_target_put(child);	/* not the last: the caller's */
+	}
+	/* their counters went quiescent as they left */
+	for (s = 0; s < child->nr_sets; s++)
+		child->sets[s]->unwritten = 0;
+}
+
+/*
  * Copies the inherit events of parent onto child, in parent's order (a leader
- * comes before its members), and links each copy to its opened event.  Family
- * lock held; the two contexts are locked in turn.
+ * comes before its members), and links each copy to its opened event.  The
+ * copies are attached first and child's counters put in line with them at
+ * once: one sync programs and starts them all.  A child whose counters cannot
+ * be programmed gets none.  Family lock held; the two contexts are locked in
+ * turn.
  */
 static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 				 struct pfm_perf_target *child)
 {
 	struct pfm_perf_event *ev, *copy, *leader, *c;
 	LIST_HEAD(copies);
+	LIST_HEAD(attached);
 
 	/* Snapshot: the opened events cannot go while the family lock is held. */
 	mutex_lock(pfm_ctx_mutex(parent->ctx));
@@ -201,6 +226,7 @@ static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 	mutex_unlock(pfm_ctx_mutex(parent->ctx));
 
 	mutex_lock(pfm_ctx_mutex(child->ctx));
+	child->copying = true;
 	list_for_each_entry_safe(copy, c, &copies, child_entry) {
 		leader = NULL;
 		if (copy->leader != copy) {
@@ -216,12 +242,20 @@ static void pfm_perf_copy_events(struct pfm_perf_target *parent,
 		list_del_init(&copy->child_entry);
 		copy->target = child;
 		refcount_inc(&child->ref);
-		if (pfm_perf_event_link(copy, leader)) {
+		if (pfm_perf_event_attach(copy, leader)) {
 			pfm_perf_target_put(child);	/* not the last: the caller's */
 			pfm_perf_event_dealloc(copy);
 			continue;
 		}
-		list_add_tail(&copy->child_entry, &copy->parent->children);
+		pfm_perf_event_mark(copy, copy->enabled);
+		list_add_tail(&copy->child_entry, &attached);
+	}
+	child->copying = false;
+	if (pfm_perf_target_sync(child)) {
+		pfm_perf_copies_undo(child, &attached);
+	} else {
+		list_for_each_entry_safe(copy, c, &attached, child_entry)
+			list_move_tail(&copy->child_entry, &copy->parent->children);
 	}
 	mutex_unlock(pfm_ctx_mutex(child->ctx));
 }
@@ -355,35 +389,41 @@ void pfm_perf_children_value(struct pfm_perf_event *ev, struct pfm_perf_value *v
 	v->run_ns += ev->child_run_ns;
 }
 
-/* The first copy among t's events, or NULL. */
-static struct pfm_perf_event *pfm_perf_first_copy(struct pfm_perf_target *t)
-{
-	struct pfm_perf_event *ev, *found = NULL;
-
-	mutex_lock(pfm_ctx_mutex(t->ctx));
-	list_for_each_entry(ev, &t->events, entry) {
-		if (ev->parent) {
-			found = ev;
-			break;
-		}
-	}
-	mutex_unlock(pfm_ctx_mutex(t->ctx));
-	return found;
-}
-
 /*
  * The thread of t has exited: its copies are folded into their opened events
  * and freed, and the target with them, so that a program that forks many
- * children holds one context per live child, not per child ever forked.
+ * children holds one context per live child, not per child ever forked.  All
+ * in one hold of the context's lock, the last copy first: a member goes before
+ * its leader, which then has no members to hand on (and sync) as it leaves.  A
+ * copy whose count cannot be read stays, for a read of its opened event to fold
+ * it or its close to drop it.  When every event of t is a copy, the context
+ * goes with them: their counters are left as they are, not stopped one PMC
+ * write at a time.
  */
 static void pfm_perf_exit_fold(struct pfm_perf_target *t)
 {
-	struct pfm_perf_event *copy;
+	struct pfm_perf_event *copy, *tmp;
+	struct pfm_perf_value cv;
+	bool all = true;
 
 	mutex_lock(&pfm_perf_family_mutex);
-	while ((copy = pfm_perf_first_copy(t)))
-		if (pfm_perf_copy_fold(copy))
-			break;
+	mutex_lock(pfm_ctx_mutex(t->ctx));
+	list_for_each_entry(copy, &t->events, entry)
+		all &= !!copy->parent;
+	t->folding = all;
+	list_for_each_entry_safe_reverse(copy, tmp, &t->events, entry) {
+		if (!copy->parent || pfm_perf_event_value(copy, &cv))
+			continue;
+		copy->parent->child_count += cv.count;
+		copy->parent->child_ns += cv.ena_ns;
+		copy->parent->child_run_ns += cv.run_ns;
+		list_del_init(&copy->child_entry);
+		pfm_perf_event_unlink(copy);
+		pfm_perf_event_dealloc(copy);
+		pfm_perf_target_put(t);		/* not the last: this fold's */
+	}
+	t->folding = false;
+	mutex_unlock(pfm_ctx_mutex(t->ctx));
 	mutex_unlock(&pfm_perf_family_mutex);
 	pfm_perf_target_put(t);
 }

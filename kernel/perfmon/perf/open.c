@@ -266,8 +266,11 @@ static int pfm_perf_check_event(const struct perf_event_attr *attr,
 	return 0;
 }
 
-/* The new event on its target, linked into its group; ctx->mutex held. */
-int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader)
+/*
+ * The new event on its target, linked into its group, its counters not yet in
+ * line with its state (the caller syncs the target); ctx->mutex held.
+ */
+int pfm_perf_event_attach(struct pfm_perf_event *ev, struct pfm_perf_event *leader)
 {
 	unsigned long flags;
 	int ret;
@@ -302,13 +305,24 @@ int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader
 	pfm_perf_target_add(ev);
 	if (ev->exec_armed || ev->attr.remove_on_exec)
 		pfm_perf_exec_arm(ev->target);
-	ret = pfm_perf_event_set_enabled(ev, ev->enabled);
-	if (ret)
-		pfm_perf_event_unlink(ev);
-	return ret;
+	return 0;
 
 err_bp:
 	pfm_perf_bp_put(ev);
+	return ret;
+}
+
+/* The new event on its target, linked into its group; ctx->mutex held. */
+int pfm_perf_event_link(struct pfm_perf_event *ev, struct pfm_perf_event *leader)
+{
+	int ret;
+
+	ret = pfm_perf_event_attach(ev, leader);
+	if (ret)
+		return ret;
+	ret = pfm_perf_event_set_enabled(ev, ev->enabled);
+	if (ret)
+		pfm_perf_event_unlink(ev);
 	return ret;
 }
 

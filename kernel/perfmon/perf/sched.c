@@ -96,7 +96,7 @@ static int pfm_perf_sched_at(struct pfm_perf_target *t, struct pfm_perf_event *e
 	struct pfm_perf_enc one = ev->enc;
 
 	one.counters = PFM_PERF_COUNTER(i);
-	return pfm_perf_counter_get(t->ctx, s, t->sets[s]->counters, &one, &ev->pmc);
+	return pfm_perf_counter_get(t->ctx, s, t->sets[s]->counters, &one, &ev->pmc, NULL);
 }
 
 /* A pinned event's counter, its PMD a sampling one if so, in set s: new or grown. */
@@ -266,7 +266,9 @@ static int pfm_perf_sched_try(struct pfm_perf_target *t, struct pfm_perf_event *
 		ev->set = s;
 		return 0;
 	}
-	i = pfm_perf_counter_get(t->ctx, s, t->sets[s]->counters, enc, &ev->pmc);
+	/* a counting copy's new counter is programmed by the sync that follows */
+	i = pfm_perf_counter_get(t->ctx, s, t->sets[s]->counters, enc, &ev->pmc,
+				 t->copying && !enc->own ? &t->sets[s]->unwritten : NULL);
 	if (i < 0)
 		return i;
 	ev->set = s;

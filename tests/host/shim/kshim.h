@@ -250,6 +250,11 @@ static inline bool bitmap_and(unsigned long *dst, const unsigned long *a,
 	return any != 0;
 }
 
+static inline unsigned int hweight64(u64 w)
+{
+	return __builtin_popcountll(w);
+}
+
 static inline unsigned int bitmap_weight(const unsigned long *src, unsigned int nbits)
 {
 	unsigned int i, n = 0;

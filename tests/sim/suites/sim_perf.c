@@ -332,7 +332,7 @@ int open_ev_in(struct pfm_context *ctx, u16 set, struct pfm_perf_counter *cnt,
 	ret = encode(ev->type, ev->config, ev->excl, &e);
 	if (ret)
 		return ret;
-	ret = pfm_perf_counter_get(ctx, set, cnt, &e, &pmc);
+	ret = pfm_perf_counter_get(ctx, set, cnt, &e, &pmc, NULL);
 	if (ret >= 0)
 		ev->counter = ret;
 	return ret;

@@ -219,7 +219,7 @@ static int open_typed(struct pfm_context *ctx, struct pfm_perf_counter *cnt, u32
 	e.own = true;
 	e.counters &= PFM_PERF_COUNTER(PFM_PERF_FIXED_FIRST) - 1;
 	*t = e.type;
-	return pfm_perf_counter_get(ctx, 0, cnt, &e, &pmc);
+	return pfm_perf_counter_get(ctx, 0, cnt, &e, &pmc, NULL);
 }
 
 /*

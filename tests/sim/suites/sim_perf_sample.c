@@ -136,7 +136,7 @@ static void smpl_open(struct pfm_context *ctx, struct smpl *s, u16 set, u32 type
 	ck_assert_int_eq(pfm_perf_sample_bits_check(&a), 0);
 	ck_assert_int_eq(pfm_perf_hw_encode(&a, -1, &e), 0);
 	e.own = true;
-	c = pfm_perf_counter_get(ctx, set, cnt[set], &e, &pmc);
+	c = pfm_perf_counter_get(ctx, set, cnt[set], &e, &pmc, NULL);
 	ck_assert_int_ge(c, PFM_PERF_GP_FIRST);		/* a hardware counter */
 	s->ev.counter = c;
 	cnt[set][c].smpl = true;

@@ -127,7 +127,7 @@ START_TEST(test_sampling_routed_by_set)
 					    &hw[i]), 0);
 	}
 	for (s = 0; s < 2; s++) {
-		c[s] = pfm_perf_counter_get(ctx, s, cnt[s], &sw, &pmc);
+		c[s] = pfm_perf_counter_get(ctx, s, cnt[s], &sw, &pmc, NULL);
 		ck_assert_int_eq(c[s], 0);
 		ck_assert(cnt[s][0].users == 1);
 		cnt[s][0].smpl = true;
@@ -135,7 +135,7 @@ START_TEST(test_sampling_routed_by_set)
 		set_counting_in(ctx, s, cnt[s], ~0ULL, true);
 	}
 	/* a sampling event's counter is its own: another one takes the next */
-	ck_assert_int_eq(pfm_perf_counter_get(ctx, 0, cnt[0], &sw, &pmc), 1);
+	ck_assert_int_eq(pfm_perf_counter_get(ctx, 0, cnt[0], &sw, &pmc, NULL), 1);
 	pfm_perf_counter_put(ctx, 0, cnt[0], 1, false);
 	pfm_perf_route_set(&test_routes, 0, c[0], ev_a);
 	pfm_perf_route_set(&test_routes, 1, c[1], ev_b);
@@ -221,7 +221,7 @@ START_TEST(test_pinned_every_set)
 	/* the pinned event at its index in both sets, counting in both */
 	pin.counters = PFM_PERF_COUNTER(at);
 	for (s = 0; s < 2; s++) {
-		ck_assert_int_eq(pfm_perf_counter_get(ctx, s, cnt[s], &pin, &pmc), at);
+		ck_assert_int_eq(pfm_perf_counter_get(ctx, s, cnt[s], &pin, &pmc, NULL), at);
 		set_counting_in(ctx, s, cnt[s], ~0ULL, true);
 	}
 	ck_load_self(ctx);
