@@ -217,12 +217,12 @@ static int pc_duration(struct pc_ctx *x, uint64_t *ns)
  */
 static int pc_apply(struct pc_counter *c)
 {
-	struct pc_counter *chg[PFM_SW_NUM_COUNTERS], *m;
-	struct pfarg_pmc pmc[PFM_SW_NUM_COUNTERS];
+	struct pc_counter *chg[PC_SLOTS], *m;
+	struct pfarg_pmc pmc[PC_SLOTS];
 	int i, n = 0, timed = 0;
 	uint64_t now = 0;
 
-	for (i = -1; i < pc_lib.len && n < PFM_SW_NUM_COUNTERS; i++) {
+	for (i = -1; i < pc_lib.len && n < PC_SLOTS; i++) {
 		m = i < 0 ? c : pc_lib.tab[i];
 		if (!m || (i >= 0 && (m == c || m->leader != c)) ||
 		    (m->enabled && m->leader->enabled) == m->on)
@@ -346,9 +346,9 @@ static int pc_open_native(const struct perf_counter_hw_event *hw, pid_t pid, int
 	err = pc_get_ctx(tid, tid < 0 ? cpu : -1, &x);
 	if (err)
 		return err;
-	for (slot = 0; slot < PFM_SW_NUM_COUNTERS && (x->used & PC_SLOT(slot)); slot++)
+	for (slot = 0; slot < PC_SLOTS && (x->used & PC_SLOT(slot)); slot++)
 		;
-	if (slot == PFM_SW_NUM_COUNTERS) {
+	if (slot == PC_SLOTS) {
 		err = ENOSPC;
 		goto put;
 	}

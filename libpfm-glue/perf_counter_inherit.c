@@ -62,7 +62,7 @@ static void pc_fold(struct pc_ctx *x)
 			pp = &ch->next;
 			continue;
 		}
-		for (slot = 0; slot < PFM_SW_NUM_COUNTERS; slot++) {
+		for (slot = 0; slot < PC_SLOTS; slot++) {
 			c = (ch->slots & PC_SLOT(slot)) ? pc_at(x, slot) : NULL;
 			if (c && !pc_read_slot(ch->fd, slot, &v))
 				c->inherited += v;
@@ -151,8 +151,8 @@ static int pc_fork_ctx(struct pc_ctx *x, uint64_t *slots)
 
 	*slots = 0;
 	/* a register of each kind per software counter: 14 KiB, too much for a stack */
-	pmc = calloc(PFM_SW_NUM_COUNTERS, sizeof(*pmc));
-	pmd = calloc(PFM_SW_NUM_COUNTERS, sizeof(*pmd));
+	pmc = calloc(PC_SLOTS, sizeof(*pmc));
+	pmd = calloc(PC_SLOTS, sizeof(*pmd));
 	if (!pmc || !pmd)
 		goto out;
 	for (i = 0; i < pc_lib.len; i++) {

@@ -12,8 +12,12 @@
 
 #include "perfmon.h"
 
-/* A set of slots (software counters): bit i is slot i. */
+/*
+ * A set of slots (software counters): bit i is slot i.  The interface uses the
+ * software PMU's first 64 counters: one word of slots.
+ */
 #define PC_SLOT(i)	(UINT64_C(1) << (i))
+#define PC_SLOTS	64
 
 #define PC_EN		(1ULL << 22)	/* PFM_SW_PMC_EN */
 

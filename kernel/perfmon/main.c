@@ -63,6 +63,7 @@ static int pfm_timers_start(void)
 	}
 PFM_STEP(ctx_cache, pfm_ctx_cache_init, pfm_ctx_cache_exit);
 PFM_STEP(set_cache, pfm_set_cache_init, pfm_set_cache_exit);
+PFM_STEP(sw_banks, pfm_sw_banks_init, pfm_sw_banks_exit);
 PFM_STEP(pmu, pfm_pmu_init, pfm_pmu_exit);
 PFM_STEP(timers, pfm_timers_start, pfm_timer_resync_exit);
 PFM_STEP(sw_hooks, pfm_sw_hooks_init, pfm_sw_hooks_exit);
@@ -88,6 +89,7 @@ PFM_LAYERS(PFM_LAYER_DECLARE)
 static const struct pfm_layer *const pfm_steps[] = {
 	&pfm_step_ctx_cache,
 	&pfm_step_set_cache,
+	&pfm_step_sw_banks,
 	&pfm_step_pmu,
 	&pfm_step_timers,
 	&pfm_step_sw_hooks,

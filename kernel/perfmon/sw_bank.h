@@ -3,9 +3,12 @@
  * perfmon: the software PMU's per-CPU banks (sw_pmu.c), shared with the task
  * clock's folds and carry timer (sw_clock.c).  Private to those two files.
  *
- * The bank's masks have a bit per counter, counter i at bit i: the counters are
- * PMD bits of one word (pfm_sw_carried()), so every mask is one u64 and a walk
- * over one costs the bits it has set, not the number of counters.
+ * The bank's masks have a bit per counter, counter i at bit i % 64 of word
+ * i / 64: the counters are PMD bits of whole words (pfm_sw_carried()), so a
+ * mask's word is one u64 and a walk over one costs the bits it has set, not the
+ * number of counters.  Only the words up to the last counter in use are walked
+ * (nwords): a context of up to 64 software events walks one, as if the unit had
+ * no more counters.
  */
 #ifndef _PERFMON_SW_BANK_H
 #define _PERFMON_SW_BANK_H
@@ -22,21 +25,26 @@
 #define pfm_sw_for_each(i, bits)					\
 	for (; (bits) && ((i) = __ffs(bits), 1); (bits) &= (bits) - 1)
 
+#define PFM_SW_WORDS	(PFM_SW_NUM_COUNTERS / 64)
+
 struct pfm_sw_bank {
 	struct task_struct *owner;	/* thread whose events count, when enabled */
 	bool enabled;
 	bool system_wide;		/* the CPU bank: every thread's events count */
 	bool stale;			/* pmc[] changed since the masks were derived */
-	/* derived from pmc[] while enabled (pfm_sw_recount()) */
-	u64 counting[PFM_SW_EV_MAX + 1];	/* counters counting each event */
-	u64 at_usr;			/* counters counting at user level */
-	u64 at_os;			/* counters counting at kernel level */
-	u64 switch_mask;		/* counters counting the thread's switches */
+	/* the words of in_use up to its last counter: the ones the masks have */
+	u8 nwords;
+	/* derived from pmc[] while enabled (pfm_sw_recount()), by word */
+	u8 tick_words;			/* words with a task-clock counter */
+	u64 counting[PFM_SW_EV_MAX + 1][PFM_SW_WORDS];	/* counters counting each event */
+	u64 at_usr[PFM_SW_WORDS];	/* counters counting at user level */
+	u64 at_os[PFM_SW_WORDS];	/* counters counting at kernel level */
+	u64 switch_mask[PFM_SW_WORDS];	/* counters counting the thread's switches */
 	/*
 	 * Counters whose PMC is not 0: the masks come from these alone, and a bind
 	 * compares these and the set's written ones, however many counters there are.
 	 */
-	u64 in_use;
+	u64 in_use[PFM_SW_WORDS];
 	u64 pmc[PFM_SW_NUM_COUNTERS];
 	u64 pmcs_gen;			/* the set values pmc[] holds, 0 if unknown */
 	struct pfm_event_set *set;	/* bound: the live set, whose PMDs count */
@@ -55,12 +63,20 @@ struct pfm_sw_bank {
 	u64 tick_next;			/* in_tick: ns to the restart, 0 for none */
 };
 
-/* [false]: the thread bank; [true]: the CPU bank (system_wide) */
-DECLARE_PER_CPU(struct pfm_sw_bank, pfm_sw_banks[2]);
+/*
+ * A CPU's banks, [false] the thread bank, [true] the CPU bank (system_wide):
+ * allocated per CPU at init (pfm_sw_banks_init()), being too large for the
+ * room a module has for static per-CPU data.
+ */
+struct pfm_sw_banks {
+	struct pfm_sw_bank bank[2];
+};
+
+extern struct pfm_sw_banks __percpu *pfm_sw_banks;
 
 static inline struct pfm_sw_bank *pfm_sw_bank(bool system_wide)
 {
-	return this_cpu_ptr(&pfm_sw_banks[system_wide]);
+	return &this_cpu_ptr(pfm_sw_banks)->bank[system_wide];
 }
 
 /* The counters' values, counter i at [i * stride]: the bound set's, or the bank's own. */
@@ -96,28 +112,35 @@ static inline u64 *pfm_sw_pmd(struct pfm_sw_bank *c, unsigned int i)
 }
 
 /*
- * Carries that no overflow call reports (a fold at unbind, or while a read holds
- * the owner's lock): pending in the bound set, acted on by the core at the set's
- * next overflow path or switch-in.  The bank's PMDs are bits of one word there.
+ * Carries of word w's counters that no overflow call reports (a fold at unbind,
+ * while a read holds the owner's lock, or of a word past the first, which the
+ * overflow call finds here): pending in the bound set, acted on by the core at
+ * the set's overflow path or next switch-in.  The bank's PMDs are whole words
+ * there.
  */
-static __always_inline void pfm_sw_carried(struct pfm_sw_bank *c, u64 ovfl)
+static __always_inline void pfm_sw_carried(struct pfm_sw_bank *c, unsigned int w, u64 ovfl)
 {
-	BUILD_BUG_ON(PFM_SW_FIRST_PMD % BITS_PER_LONG + PFM_SW_NUM_COUNTERS > BITS_PER_LONG);
+	BUILD_BUG_ON(BITS_PER_LONG != 64 || PFM_SW_FIRST_PMD % 64 || PFM_SW_NUM_COUNTERS % 64);
 	if (unlikely(ovfl) && c->set)
-		c->set->ovfl_pending[PFM_SW_FIRST_PMD / BITS_PER_LONG] |=
-			ovfl << (PFM_SW_FIRST_PMD % BITS_PER_LONG);
+		c->set->ovfl_pending[PFM_SW_FIRST_PMD / 64 + w] |= ovfl;
 }
 
-/* The task-clock counters, which advance with time while the bank is enabled. */
-static inline u64 pfm_sw_ticking_mask(const struct pfm_sw_bank *c)
+/* The task-clock counters of word w, which advance with time while the bank is enabled. */
+static inline u64 pfm_sw_ticking_mask(const struct pfm_sw_bank *c, unsigned int w)
 {
-	return c->enabled ? c->counting[PFM_SW_EV_TASK_CLOCK] : 0;
+	return c->enabled ? c->counting[PFM_SW_EV_TASK_CLOCK][w] : 0;
+}
+
+/* The words with task-clock counters that tick (as pfm_sw_ticking_mask()). */
+static inline unsigned long pfm_sw_ticking_words(const struct pfm_sw_bank *c)
+{
+	return c->enabled ? c->tick_words : 0;
 }
 
 /*
  * Adds the time since the last fold to task-clock counter i, whose value is *v.  A
  * switch out's time may be older than the last fold (pfm_ns_since()): nothing is
- * added, and the stamp stays.
+ * added, and the stamp stays.  Returns its carry as a bit of its word.
  */
 static __always_inline u64 __pfm_sw_fold(struct pfm_sw_bank *c, u64 *v, unsigned int i,
 					 u64 now)
@@ -128,7 +151,7 @@ static __always_inline u64 __pfm_sw_fold(struct pfm_sw_bank *c, u64 *v, unsigned
 		return 0;
 	*v += d;
 	c->stamp[i] = now;
-	return *v < d ? 1ULL << i : 0;
+	return *v < d ? 1ULL << (i % 64) : 0;
 }
 
 /* sw_clock.c: the task clock's folds and its carry timer */
@@ -136,7 +159,10 @@ u64 pfm_sw_fold(struct pfm_sw_bank *c, unsigned int i, u64 now);
 void pfm_sw_arm(struct pfm_sw_bank *c, u64 now);
 void __pfm_sw_disarm(struct pfm_sw_bank *c);
 
-/* A keyed hit inside one of the core's timer calls carried (hold.h). */
+/*
+ * A keyed hit inside one of the core's timer calls carried (hold.h): ovfl, the
+ * first word's carries (the others' are pending already).
+ */
 void pfm_sw_carry_held(struct pfm_sw_bank *c, u64 ovfl);
 
 static __always_inline void pfm_sw_disarm(struct pfm_sw_bank *c)

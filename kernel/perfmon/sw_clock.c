@@ -11,11 +11,9 @@
 #include "pmu_state.h"
 #include "sw_bank.h"
 
-#define N	PFM_SW_NUM_COUNTERS
-
 static bool pfm_sw_ticking(const struct pfm_sw_bank *c, unsigned int i)
 {
-	return (pfm_sw_ticking_mask(c) >> i) & 1;
+	return (pfm_sw_ticking_mask(c, i / 64) >> (i % 64)) & 1;
 }
 
 /* Adds the time since the last fold to a running task-clock counter: its carry. */
@@ -83,17 +81,21 @@ static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t);
  */
 static void __pfm_sw_arm(struct pfm_sw_bank *c, u64 now)
 {
-	unsigned long ticking = pfm_sw_ticking_mask(c);
+	unsigned long words = pfm_sw_ticking_words(c);
 	u64 next = PFM_SW_TIMER_HORIZON;
-	unsigned int i;
+	unsigned int i, w;
 
-	for_each_set_bit(i, &ticking, N) {
-		u64 v = *pfm_sw_pmd(c, i), ahead = v + (now - c->stamp[i]);
+	pfm_sw_for_each(w, words) {
+		unsigned long ticking = pfm_sw_ticking_mask(c, w);
 
-		if ((s64)v < 0 && (s64)ahead >= 0)
-			next = 1;		/* the carry is already owed */
-		else if (ahead && -ahead < next)
-			next = -ahead;
+		pfm_sw_for_each(i, ticking) {
+			u64 v = *pfm_sw_pmd(c, w * 64 + i), ahead = v + (now - c->stamp[w * 64 + i]);
+
+			if ((s64)v < 0 && (s64)ahead >= 0)
+				next = 1;		/* the carry is already owed */
+			else if (ahead && -ahead < next)
+				next = -ahead;
+		}
 	}
 	if (next < PFM_SW_TIMER_HORIZON) {
 		next = max_t(u64, next, 1);
@@ -132,7 +134,7 @@ noinline void pfm_sw_arm(struct pfm_sw_bank *c, u64 now)
  */
 void pfm_sw_carry_held(struct pfm_sw_bank *c, u64 ovfl)
 {
-	pfm_sw_carried(c, ovfl);
+	pfm_sw_carried(c, 0, ovfl);
 	if (c->carry_acting) {
 		c->carry_waiting = true;
 		return;
@@ -177,20 +179,32 @@ static void pfm_sw_timer_workfn(struct irq_work *work)
 static enum hrtimer_restart pfm_sw_tick(struct hrtimer *t)
 {
 	struct pfm_sw_bank *c = container_of(t, struct pfm_sw_bank, timer);
-	unsigned long ticking = pfm_sw_ticking_mask(c);
+	unsigned long words = pfm_sw_ticking_words(c);
 	u64 now = pfm_clock_ns(), ovfl = 0;
 	struct pfm_ovfl_where at;
-	unsigned int i;
+	bool more = false;
+	unsigned int i, w;
 
 	c->timer_armed = false;
 	if (!c->enabled)
 		return HRTIMER_NORESTART;
-	for_each_set_bit(i, &ticking, N)
-		ovfl |= pfm_sw_fold(c, i, now);
+	/* the first word's carries go with the call, the others' pending in the set */
+	pfm_sw_for_each(w, words) {
+		unsigned long ticking = pfm_sw_ticking_mask(c, w);
+		u64 o = 0;
+
+		pfm_sw_for_each(i, ticking)
+			o |= pfm_sw_fold(c, w * 64 + i, now);
+		if (w)
+			pfm_sw_carried(c, w, o);
+		else
+			ovfl = o;
+		more |= w && o;
+	}
 	c->in_tick = true;
 	c->tick_next = 0;
 	/* a clock's sample is where the timer found the CPU, as perf's hrtimer's */
-	if (ovfl)
+	if (ovfl || more)
 		pfm_pmu_bank_overflow_at(&pfm_sw_unit, c->system_wide, ovfl, /* resets re-arm */
 					 pfm_irq_where(&at) ? &at : NULL);
 	else
@@ -208,7 +222,7 @@ void pfm_sw_timers_exit(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct pfm_sw_bank *c = per_cpu_ptr(pfm_sw_banks, cpu);
+		struct pfm_sw_bank *c = per_cpu_ptr(pfm_sw_banks, cpu)->bank;
 		unsigned int b;
 
 		for (b = 0; b < 2; b++) {

@@ -26,7 +26,20 @@
 
 #define N	PFM_SW_NUM_COUNTERS
 
-DEFINE_PER_CPU(struct pfm_sw_bank, pfm_sw_banks[2]);
+struct pfm_sw_banks __percpu *pfm_sw_banks;
+
+int pfm_sw_banks_init(void)
+{
+	pfm_sw_banks = alloc_percpu(struct pfm_sw_banks);
+	return pfm_sw_banks ? 0 : -ENOMEM;
+}
+
+/* After pfm_sw_timers_exit(): no bank counts, no timer or work of one is left. */
+void pfm_sw_banks_exit(void)
+{
+	free_percpu(pfm_sw_banks);
+	pfm_sw_banks = NULL;
+}
 
 /*
  * Threads moved onto each CPU while it has a CPU session: a migration is seen on the
@@ -53,44 +66,58 @@ static unsigned int pfm_sw_event(u64 pmc)
 	return pmc & PFM_SW_PMC_EVENT_MASK;
 }
 
-/* The counters that count an event at level (PFM_SW_PMC_USR/OS). */
-static u64 pfm_sw_level_mask(const struct pfm_sw_bank *c, u64 level)
+/* The counters of word w that count an event at level (PFM_SW_PMC_USR/OS). */
+static u64 pfm_sw_level_mask(const struct pfm_sw_bank *c, u64 level, unsigned int w)
 {
-	return ((level & PFM_SW_PMC_USR) ? c->at_usr : 0) |
-	       ((level & PFM_SW_PMC_OS) ? c->at_os : 0);
+	return ((level & PFM_SW_PMC_USR) ? c->at_usr[w] : 0) |
+	       ((level & PFM_SW_PMC_OS) ? c->at_os[w] : 0);
 }
 
 /* pmc[i] takes value: in_use follows it, the masks wait for pfm_sw_recount(). */
 static void pfm_sw_set_pmc(struct pfm_sw_bank *c, unsigned int i, u64 value)
 {
+	unsigned int w = i / 64;
+
 	c->pmc[i] = value;
 	if (value)
-		c->in_use |= 1ULL << i;
+		c->in_use[w] |= 1ULL << (i % 64);
 	else
-		c->in_use &= ~(1ULL << i);
+		c->in_use[w] &= ~(1ULL << (i % 64));
+	if (value && w >= c->nwords)
+		c->nwords = w + 1;
+	while (c->nwords > 1 && !c->in_use[c->nwords - 1])
+		c->nwords--;
 }
 
 /* A PMC of 0 counts nothing: only the counters in use have a bit to derive. */
 static void pfm_sw_recount(struct pfm_sw_bank *c)
 {
-	u64 used = c->in_use;
-	unsigned int i;
+	unsigned int i, w;
 
 	memset(c->counting, 0, sizeof(c->counting));
-	c->at_usr = 0;
-	c->at_os = 0;
-	pfm_sw_for_each(i, used) {
-		u64 bit = 1ULL << i;
+	memset(c->at_usr, 0, sizeof(c->at_usr));
+	memset(c->at_os, 0, sizeof(c->at_os));
+	c->tick_words = 0;
+	for (w = 0; w < c->nwords; w++) {
+		u64 used = c->in_use[w];
 
-		c->counting[pfm_sw_event(c->pmc[i])] |= bit;
-		if (c->pmc[i] & PFM_SW_PMC_USR)
-			c->at_usr |= bit;
-		if (c->pmc[i] & PFM_SW_PMC_OS)
-			c->at_os |= bit;
+		pfm_sw_for_each(i, used) {
+			u64 bit = 1ULL << i, pmc = c->pmc[w * 64 + i];
+
+			c->counting[pfm_sw_event(pmc)][w] |= bit;
+			if (pmc & PFM_SW_PMC_USR)
+				c->at_usr[w] |= bit;
+			if (pmc & PFM_SW_PMC_OS)
+				c->at_os[w] |= bit;
+		}
+		c->counting[PFM_SW_EV_NONE][w] = 0;
+		c->switch_mask[w] = c->counting[PFM_SW_EV_CTX_SWITCHES][w] &
+			pfm_sw_level_mask(c, pfm_sw_own_level[PFM_SW_EV_CTX_SWITCHES], w);
+		if (c->counting[PFM_SW_EV_TASK_CLOCK][w])
+			c->tick_words |= 1U << w;
 	}
-	c->counting[PFM_SW_EV_NONE] = 0;
-	c->switch_mask = c->counting[PFM_SW_EV_CTX_SWITCHES] &
-			 pfm_sw_level_mask(c, pfm_sw_own_level[PFM_SW_EV_CTX_SWITCHES]);
+	for (; w < PFM_SW_WORDS; w++)
+		c->switch_mask[w] = 0;
 	c->stale = false;
 }
 
@@ -103,10 +130,12 @@ static __always_inline bool pfm_sw_page_mapped(const struct pfm_sw_bank *c)
 }
 
 /*
- * Adds n to the counters in mask; returns the carries.  The owner's counts page
- * follows (upage.c): software counts are 64-bit, so the bank's value is the PMD's.
+ * Adds n to the counters of word w in mask; returns their carries.  The owner's
+ * counts page follows (upage.c): software counts are 64-bit, so the bank's value
+ * is the PMD's.
  */
-static __always_inline u64 pfm_sw_add_mask(struct pfm_sw_bank *c, unsigned long mask, u64 n)
+static __always_inline u64 pfm_sw_add_mask(struct pfm_sw_bank *c, unsigned int w,
+					   unsigned long mask, u64 n)
 {
 	unsigned long changed;
 	unsigned int i, stride;
@@ -115,6 +144,7 @@ static __always_inline u64 pfm_sw_add_mask(struct pfm_sw_bank *c, unsigned long 
 	if (!mask)
 		return 0;
 	vals = pfm_sw_vals(c, &stride);
+	vals += w * 64 * stride;
 	changed = mask;
 	pfm_sw_for_each(i, mask) {
 		u64 *v = &vals[i * stride];
@@ -124,38 +154,77 @@ static __always_inline u64 pfm_sw_add_mask(struct pfm_sw_bank *c, unsigned long 
 			ovfl |= 1ULL << i;
 	}
 	if (pfm_sw_page_mapped(c))
-		pfm_upage_publish(c->system_wide, PFM_SW_FIRST_PMD, vals, stride, changed);
+		pfm_upage_publish(c->system_wide, PFM_SW_FIRST_PMD + w * 64, vals, stride,
+				  changed);
 	return ovfl;
 }
 
-/* Of the counters in mask, those whose PMC has key (keyed events, perfmon_sw.h). */
-static noinline unsigned long pfm_sw_key_mask(const struct pfm_sw_bank *c, unsigned long mask,
-					      u32 key)
+/* Of the counters of word w in mask, those whose PMC has key (keyed events, perfmon_sw.h). */
+static noinline unsigned long pfm_sw_key_mask(const struct pfm_sw_bank *c, unsigned int w,
+					      unsigned long mask, u32 key)
 {
 	unsigned long keep = 0;
 	unsigned int i;
 
 	pfm_sw_for_each(i, mask)
-		if (PFM_SW_PMC_KEY(c->pmc[i]) == key)
+		if (PFM_SW_PMC_KEY(c->pmc[w * 64 + i]) == key)
 			keep |= 1UL << i;
 	return keep;
 }
 
-/* Adds n to the counters of event (of key, if keyed), at level; returns the carries. */
-static u64 pfm_sw_add(struct pfm_sw_bank *c, unsigned int event, u64 n, u64 level, u32 key)
+/* Adds n to word w's counters of event (of key, if keyed), at level; returns the carries. */
+static __always_inline u64 pfm_sw_add_word(struct pfm_sw_bank *c, unsigned int w,
+					   unsigned int event, u64 n, u64 level, u32 key)
 {
-	unsigned long mask = c->counting[event] & pfm_sw_level_mask(c, level);
+	unsigned long mask = c->counting[event][w] & pfm_sw_level_mask(c, level, w);
 
 	if (unlikely(event >= PFM_SW_EV_TRACEPOINT) && mask)
-		mask = pfm_sw_key_mask(c, mask, key);
-	return pfm_sw_add_mask(c, mask, n);
+		mask = pfm_sw_key_mask(c, w, mask, key);
+	return pfm_sw_add_mask(c, w, mask, n);
 }
 
 /*
- * On the bank's CPU, interrupts off.  Carries are left to the caller: where a lock of
- * the owner is held (a read, a disable) the core's sync finds them itself.
+ * The words past the first, in a bank with counters there: their carries go
+ * pending in the bound set at once, where the overflow call that the first
+ * word's would make finds them (pfm_sw_carried()).  Whether any carried.
  */
-static noinline u64 __pfm_sw_fold_migrations(struct pfm_sw_bank *c)
+static noinline bool pfm_sw_add_more(struct pfm_sw_bank *c, unsigned int event, u64 n,
+				     u64 level, u32 key)
+{
+	bool carried = false;
+	unsigned int w;
+
+	for (w = 1; w < c->nwords; w++) {
+		u64 ovfl = pfm_sw_add_word(c, w, event, n, level, key);
+
+		pfm_sw_carried(c, w, ovfl);
+		carried |= ovfl != 0;
+	}
+	return carried;
+}
+
+/*
+ * Adds n to the counters of event (of key, if keyed), at level; returns the first
+ * word's carries, and in *more whether the other words' carried (pending in the
+ * set already): either way the caller's overflow call acts on them.  A bank of
+ * no more than 64 counters in use pays one compare for the words it lacks.
+ */
+static __always_inline u64 pfm_sw_add(struct pfm_sw_bank *c, unsigned int event, u64 n,
+				      u64 level, u32 key, bool *more)
+{
+	u64 ovfl = pfm_sw_add_word(c, 0, event, n, level, key);
+
+	if (unlikely(c->nwords > 1) && pfm_sw_add_more(c, event, n, level, key))
+		*more = true;
+	return ovfl;
+}
+
+/*
+ * On the bank's CPU, interrupts off.  Carries are left to the caller (the first
+ * word's returned, the others' pending, *more set): where a lock of the owner is
+ * held (a read, a disable) the core's sync finds them itself.
+ */
+static noinline u64 __pfm_sw_fold_migrations(struct pfm_sw_bank *c, bool *more)
 {
 	long n;
 
@@ -163,15 +232,15 @@ static noinline u64 __pfm_sw_fold_migrations(struct pfm_sw_bank *c)
 	if (!n)
 		return 0;
 	return pfm_sw_add(c, PFM_SW_EV_CPU_MIGRATIONS, n,
-			  pfm_sw_own_level[PFM_SW_EV_CPU_MIGRATIONS], 0);
+			  pfm_sw_own_level[PFM_SW_EV_CPU_MIGRATIONS], 0, more);
 }
 
-static __always_inline u64 pfm_sw_fold_migrations(struct pfm_sw_bank *c)
+static __always_inline u64 pfm_sw_fold_migrations(struct pfm_sw_bank *c, bool *more)
 {
 	/* per-thread banks count their own thread's moves, at no atomic's cost here */
 	if (likely(!c->enabled || !c->system_wide))
 		return 0;
-	return __pfm_sw_fold_migrations(c);
+	return __pfm_sw_fold_migrations(c, more);
 }
 
 /* Only a user-level system call counter needs the system call tracepoint. */
@@ -219,7 +288,7 @@ static void pfm_sw_write_pmc(bool system_wide, unsigned int i, u64 value)
 		return;
 	}
 	now = pfm_clock_ns();
-	pfm_sw_carried(c, pfm_sw_fold(c, i, now));
+	pfm_sw_carried(c, i / 64, pfm_sw_fold(c, i, now));
 	c->stamp[i] = now;
 	pfm_sw_set_pmc(c, i, value);
 	pfm_sw_recount(c);
@@ -246,43 +315,65 @@ static void pfm_sw_reload_pmd(bool system_wide, unsigned int i, u64 value)
 	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
 
 	*pfm_sw_pmd(c, i) = value;
-	if (pfm_sw_ticking_mask(c) & (1ULL << i))
+	if (pfm_sw_ticking_mask(c, i / 64) & (1ULL << (i % 64)))
 		pfm_sw_arm(c, pfm_clock_ns());
 }
 
-/* The time since their last fold to the task clocks in ticking (not 0): their carries. */
-static __always_inline u64 pfm_sw_fold_ticking(struct pfm_sw_bank *c, unsigned long ticking)
+/*
+ * The time since their last fold to the task clocks of word w in ticking (not 0),
+ * at time now: their carries.
+ */
+static __always_inline u64 pfm_sw_fold_ticking(struct pfm_sw_bank *c, unsigned int w,
+					       unsigned long ticking, u64 now)
 {
-	u64 ovfl = 0, now = pfm_clock_ns(), *vals;
 	unsigned int i, stride;
+	u64 ovfl = 0, *vals;
 
 	vals = pfm_sw_vals(c, &stride);
+	vals += w * 64 * stride;
 	pfm_sw_for_each(i, ticking)
-		ovfl |= __pfm_sw_fold(c, &vals[i * stride], i, now);
+		ovfl |= __pfm_sw_fold(c, &vals[i * stride], w * 64 + i, now);
 	return ovfl;
 }
 
-/*
- * What is owed to the counters in ticking (task clocks), at one reading of the
- * clock, and to a CPU session's migration counters.
- */
-static noinline void pfm_sw_fold_owed(struct pfm_sw_bank *c, unsigned long ticking)
+/* The time owed to every ticking task clock, at time now, left pending in the set. */
+static __always_inline void pfm_sw_fold_all(struct pfm_sw_bank *c, u64 now)
 {
-	u64 ovfl = pfm_sw_fold_migrations(c);
+	unsigned long words = pfm_sw_ticking_words(c);
+	unsigned int w;
 
-	if (ticking)
-		ovfl |= pfm_sw_fold_ticking(c, ticking);
-	pfm_sw_carried(c, ovfl);
+	pfm_sw_for_each(w, words)
+		pfm_sw_carried(c, w, pfm_sw_fold_ticking(c, w, pfm_sw_ticking_mask(c, w), now));
+}
+
+/*
+ * What is owed to the counters of word w in ticking (task clocks; all of them if
+ * every), at one reading of the clock, and to a CPU session's migration counters.
+ */
+static noinline void pfm_sw_fold_owed(struct pfm_sw_bank *c, unsigned int w,
+				      unsigned long ticking, bool every)
+{
+	bool more = false;
+	u64 now;
+
+	pfm_sw_carried(c, 0, pfm_sw_fold_migrations(c, &more));
+	if (!every && !ticking)
+		return;
+	now = pfm_clock_ns();
+	if (every)
+		pfm_sw_fold_all(c, now);
+	else
+		pfm_sw_carried(c, w, pfm_sw_fold_ticking(c, w, ticking, now));
 }
 
 /* A count of events is whole where it is: only time and arrivals are owed to it. */
 static u64 pfm_sw_read_pmd(bool system_wide, unsigned int i)
 {
 	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
-	unsigned long ticking = pfm_sw_ticking_mask(c) & (1UL << i);
+	unsigned long ticking = pfm_sw_ticking_mask(c, i / 64) & (1UL << (i % 64));
 
 	if (c->system_wide || ticking)
-		pfm_sw_fold_owed(c, ticking);
+		pfm_sw_fold_owed(c, i / 64, ticking, false);
 	return *pfm_sw_pmd(c, i);
 }
 
@@ -294,12 +385,11 @@ static u64 pfm_sw_read_pmd(bool system_wide, unsigned int i)
 static void pfm_sw_sync(bool system_wide)
 {
 	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
-	unsigned long ticking = pfm_sw_ticking_mask(c);
 
 	if (unlikely(c->system_wide))
-		pfm_sw_fold_owed(c, ticking);
-	else if (ticking)
-		pfm_sw_carried(c, pfm_sw_fold_ticking(c, ticking));
+		pfm_sw_fold_owed(c, 0, 0, true);
+	else if (pfm_sw_ticking_words(c))
+		pfm_sw_fold_all(c, pfm_clock_ns());
 }
 
 /*
@@ -311,13 +401,17 @@ static void pfm_sw_sync(bool system_wide)
  */
 static void pfm_sw_start(struct pfm_sw_bank *c, bool system_wide, u64 now)
 {
-	unsigned long ticking = c->counting[PFM_SW_EV_TASK_CLOCK];
-	unsigned int i, stride;
+	unsigned long words = c->tick_words;
+	unsigned int i, w, stride;
 	u64 *vals = pfm_sw_vals(c, &stride), tops = 0;
 
-	pfm_sw_for_each(i, ticking) {
-		c->stamp[i] = now;
-		tops |= vals[i * stride];
+	pfm_sw_for_each(w, words) {
+		unsigned long ticking = c->counting[PFM_SW_EV_TASK_CLOCK][w];
+
+		pfm_sw_for_each(i, ticking) {
+			c->stamp[w * 64 + i] = now;
+			tops |= vals[(w * 64 + i) * stride];
+		}
 	}
 	/* what moved here before the session was enabled is not its business */
 	if (unlikely(system_wide))
@@ -342,8 +436,7 @@ static void pfm_sw_enable(bool system_wide)
 
 	if (c->stale)
 		pfm_sw_recount(c);
-	pfm_sw_start(c, system_wide,
-		     c->counting[PFM_SW_EV_TASK_CLOCK] ? pfm_clock_ns() : 0);
+	pfm_sw_start(c, system_wide, c->tick_words ? pfm_clock_ns() : 0);
 }
 
 /*
@@ -358,17 +451,19 @@ static void pfm_sw_enable(bool system_wide)
 static noinline void pfm_sw_bind_pmcs(struct pfm_sw_bank *c, struct pfm_event_set *set,
 				      bool system_wide, u64 now)
 {
+	unsigned int i, w;
 	u64 look, v;
-	unsigned int i;
 
-	BUILD_BUG_ON(PFM_SW_FIRST_PMC % BITS_PER_LONG || N != BITS_PER_LONG);
-	look = c->in_use | set->used_pmcs[PFM_SW_FIRST_PMC / BITS_PER_LONG];
-	pfm_sw_for_each(i, look) {
-		/* the bank's counters in use may be past the set's arrays */
-		v = pfm_set_pmc_val(set, PFM_SW_FIRST_PMC + i);
-		if (c->pmc[i] != v) {
-			pfm_sw_set_pmc(c, i, v);
-			c->stale = true;
+	BUILD_BUG_ON(PFM_SW_FIRST_PMC % BITS_PER_LONG || N % BITS_PER_LONG);
+	for (w = 0; w < PFM_SW_WORDS; w++) {
+		look = c->in_use[w] | set->used_pmcs[PFM_SW_FIRST_PMC / BITS_PER_LONG + w];
+		pfm_sw_for_each(i, look) {
+			/* the bank's counters in use may be past the set's arrays */
+			v = pfm_set_pmc_val(set, PFM_SW_FIRST_PMC + w * 64 + i);
+			if (c->pmc[w * 64 + i] != v) {
+				pfm_sw_set_pmc(c, w * 64 + i, v);
+				c->stale = true;
+			}
 		}
 	}
 	c->pmcs_gen = set->pmcs_gen;
@@ -404,37 +499,35 @@ static void pfm_sw_bind(struct pfm_event_set *set, bool system_wide, u64 now)
 }
 
 /*
- * Folds what is owed up to now and stops counting; the carries are returned.
- * plain: the caller knows there are no migrations to fold and no timer to
- * cancel (a per-thread bank at a context switch), and the stop makes no call.
+ * Folds what is owed up to now and stops counting; the carries are left pending
+ * in the set.  plain: the caller knows there are no migrations to fold and no
+ * timer to cancel (a per-thread bank at a context switch), and the stop makes no
+ * call.
  */
-static __always_inline u64 __pfm_sw_stop(struct pfm_sw_bank *c, u64 now, bool plain)
+static __always_inline void __pfm_sw_stop(struct pfm_sw_bank *c, u64 now, bool plain)
 {
-	unsigned long ticking = pfm_sw_ticking_mask(c);
-	unsigned int i, stride;
-	u64 ovfl = 0, *vals = pfm_sw_vals(c, &stride);
+	bool more = false;
 
 	if (!plain)
-		ovfl = pfm_sw_fold_migrations(c);
-	pfm_sw_for_each(i, ticking)
-		ovfl |= __pfm_sw_fold(c, &vals[i * stride], i, now);
+		pfm_sw_carried(c, 0, pfm_sw_fold_migrations(c, &more));
+	if (unlikely(pfm_sw_ticking_words(c)))
+		pfm_sw_fold_all(c, now);
 	c->enabled = false;
 	c->owner = NULL;
 	if (!plain)
 		pfm_sw_disarm(c);
-	return ovfl;
 }
 
-static noinline u64 pfm_sw_stop(struct pfm_sw_bank *c, u64 now)
+static noinline void pfm_sw_stop(struct pfm_sw_bank *c, u64 now)
 {
-	return __pfm_sw_stop(c, now, false);
+	__pfm_sw_stop(c, now, false);
 }
 
 static void pfm_sw_disable(bool system_wide)
 {
 	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
 
-	pfm_sw_stop(c, pfm_sw_ticking_mask(c) ? pfm_clock_ns() : 0);
+	pfm_sw_stop(c, pfm_sw_ticking_words(c) ? pfm_clock_ns() : 0);
 }
 
 /*
@@ -445,13 +538,11 @@ static void pfm_sw_disable(bool system_wide)
 static void pfm_sw_unbind(bool system_wide, u64 now)
 {
 	struct pfm_sw_bank *c = pfm_sw_bank(system_wide);
-	u64 ovfl;
 
 	if (unlikely(c->system_wide || c->timer_armed))
-		ovfl = pfm_sw_stop(c, now);
+		pfm_sw_stop(c, now);
 	else
-		ovfl = __pfm_sw_stop(c, now, true);
-	pfm_sw_carried(c, ovfl);
+		__pfm_sw_stop(c, now, true);
 	c->set = NULL;
 }
 
@@ -463,8 +554,8 @@ static void pfm_sw_unbind(bool system_wide, u64 now)
 /* Whether a bank of to is enabled on this CPU (the test, inline). */
 static __always_inline bool pfm_sw_any_enabled(unsigned int to)
 {
-	return ((to & PFM_SW_TO_THREAD) && this_cpu_read(pfm_sw_banks[0].enabled)) ||
-	       ((to & PFM_SW_TO_CPU) && this_cpu_read(pfm_sw_banks[1].enabled));
+	return ((to & PFM_SW_TO_THREAD) && this_cpu_read(pfm_sw_banks->bank[0].enabled)) ||
+	       ((to & PFM_SW_TO_CPU) && this_cpu_read(pfm_sw_banks->bank[1].enabled));
 }
 
 /*
@@ -504,6 +595,7 @@ static void __pfm_sw_count(unsigned int event, u64 n, u64 level, unsigned int to
 {
 	struct pfm_sw_bank *c;
 	unsigned long flags;
+	bool more;
 	u64 ovfl;
 
 	if (!pfm_sw_any_enabled(to))
@@ -513,16 +605,18 @@ static void __pfm_sw_count(unsigned int event, u64 n, u64 level, unsigned int to
 		pfm_timers_hold();
 	c = pfm_sw_bank(false);
 	if ((to & PFM_SW_TO_THREAD) && c->enabled && c->owner == current) {
-		ovfl = pfm_sw_add(c, event, n, level, key);
-		if (ovfl || pfm_sw_carry_waits(c, to))
+		more = false;
+		ovfl = pfm_sw_add(c, event, n, level, key, &more);
+		if (ovfl || unlikely(more) || pfm_sw_carry_waits(c, to))
 			pfm_sw_overflow(c, false, ovfl, at, to);
 	}
 	c = pfm_sw_bank(true);
 	if ((to & PFM_SW_TO_CPU) && c->enabled) {
-		ovfl = pfm_sw_add(c, event, n, level, key);
+		more = false;
+		ovfl = pfm_sw_add(c, event, n, level, key, &more);
 		if (!(to & PFM_SW_TO_THREAD))
-			ovfl |= pfm_sw_fold_migrations(c);
-		if (ovfl || pfm_sw_carry_waits(c, to))
+			ovfl |= pfm_sw_fold_migrations(c, &more);
+		if (ovfl || unlikely(more) || pfm_sw_carry_waits(c, to))
 			pfm_sw_overflow(c, true, ovfl, at, to);
 	}
 	if (to & PFM_SW_HOLD_TIMERS)
@@ -570,12 +664,20 @@ void pfm_sw_count_thread(unsigned int event, u64 n)
 void pfm_sw_count_switch_out(void)
 {
 	struct pfm_sw_bank *c = pfm_sw_bank(false);
+	bool more = false;
+	unsigned int w;
 	u64 ovfl;
 
 	if (!c->enabled || c->owner != current)
 		return;
-	ovfl = pfm_sw_add_mask(c, c->switch_mask, 1);
-	if (ovfl)
+	ovfl = pfm_sw_add_mask(c, 0, c->switch_mask[0], 1);
+	for (w = 1; unlikely(w < c->nwords); w++) {
+		u64 o = pfm_sw_add_mask(c, w, c->switch_mask[w], 1);
+
+		pfm_sw_carried(c, w, o);
+		more |= o != 0;
+	}
+	if (ovfl || unlikely(more))
 		pfm_pmu_bank_overflow_at(&pfm_sw_unit, false, ovfl, NULL);
 }
 
@@ -614,7 +716,7 @@ u64 pfm_sw_event_addr(void)
 /* A thread is being moved onto cpu (from any CPU, runqueue locks held). */
 void pfm_sw_migration_to(int cpu)
 {
-	struct pfm_sw_bank *c = per_cpu_ptr(&pfm_sw_banks[true], cpu);
+	struct pfm_sw_bank *c = &per_cpu_ptr(pfm_sw_banks, cpu)->bank[true];
 
 	if (READ_ONCE(c->enabled))
 		atomic_long_inc(per_cpu_ptr(&pfm_sw_migrations_in, cpu));
@@ -632,20 +734,30 @@ void pfm_sw_migration_to(int cpu)
 }
 
 /*
- * D(n) for n = 0..63, as literal numbers, which the register names are made of
- * (SW_PMC0 .. SW_PMC63).  The tens are pasted onto the units: 1##0 is 10.
+ * D(n) for n = 0..255, as literal numbers, which the register names are made of
+ * (SW_PMC0 .. SW_PMC255).  The tens are pasted onto the units: 1##0 is 10, and
+ * 10##0 is 100.
  */
 #define PFM_SW_TEN(D, t)						\
 	D(t##0), D(t##1), D(t##2), D(t##3), D(t##4),			\
 	D(t##5), D(t##6), D(t##7), D(t##8), D(t##9)
-#define PFM_SW_SIXTY_FOUR(D)						\
+#define PFM_SW_HUNDRED(D, h)						\
+	PFM_SW_TEN(D, h##0), PFM_SW_TEN(D, h##1), PFM_SW_TEN(D, h##2),	\
+	PFM_SW_TEN(D, h##3), PFM_SW_TEN(D, h##4), PFM_SW_TEN(D, h##5),	\
+	PFM_SW_TEN(D, h##6), PFM_SW_TEN(D, h##7), PFM_SW_TEN(D, h##8),	\
+	PFM_SW_TEN(D, h##9)
+#define PFM_SW_ALL(D)							\
 	D(0), D(1), D(2), D(3), D(4), D(5), D(6), D(7), D(8), D(9),	\
 	PFM_SW_TEN(D, 1), PFM_SW_TEN(D, 2), PFM_SW_TEN(D, 3),		\
-	PFM_SW_TEN(D, 4), PFM_SW_TEN(D, 5),				\
-	D(60), D(61), D(62), D(63)
+	PFM_SW_TEN(D, 4), PFM_SW_TEN(D, 5), PFM_SW_TEN(D, 6),		\
+	PFM_SW_TEN(D, 7), PFM_SW_TEN(D, 8), PFM_SW_TEN(D, 9),		\
+	PFM_SW_HUNDRED(D, 1),						\
+	PFM_SW_TEN(D, 20), PFM_SW_TEN(D, 21), PFM_SW_TEN(D, 22),	\
+	PFM_SW_TEN(D, 23), PFM_SW_TEN(D, 24),				\
+	D(250), D(251), D(252), D(253), D(254), D(255)
 
-static const struct pfm_regdesc pfm_sw_pmcs[] = { PFM_SW_SIXTY_FOUR(PFM_SW_PMC_DESC) };
-static const struct pfm_regdesc pfm_sw_pmds[] = { PFM_SW_SIXTY_FOUR(PFM_SW_PMD_DESC) };
+static const struct pfm_regdesc pfm_sw_pmcs[] = { PFM_SW_ALL(PFM_SW_PMC_DESC) };
+static const struct pfm_regdesc pfm_sw_pmds[] = { PFM_SW_ALL(PFM_SW_PMD_DESC) };
 static_assert(ARRAY_SIZE(pfm_sw_pmcs) == N && ARRAY_SIZE(pfm_sw_pmds) == N);
 
 const struct pfm_pmu_unit pfm_sw_unit = {

@@ -15,6 +15,8 @@ void pfm_sw_count_switch_out(void);
 void pfm_sw_migration_to(int cpu);
 void pfm_sw_count_fault(unsigned long addr, const struct pfm_ovfl_where *at);
 void pfm_sw_timers_exit(void);
+int pfm_sw_banks_init(void);
+void pfm_sw_banks_exit(void);
 
 /* Events whose PMC carries a key, fed by a source that a layer registers. */
 static inline bool pfm_sw_keyed(unsigned int event)

@@ -148,10 +148,10 @@ static uint16_t gen_set(uint64_t *rng)
 	return fz_one_in(rng, 8) ? (uint16_t)fz_below(rng, 4) : 0;
 }
 
+/* A PMD of the software counters' first word, or none. */
 static uint64_t gen_bits(uint64_t *rng)
 {
-	return fz_one_in(rng, 2) ? 0 : 1ULL << (PFM_SW_FIRST_PMD % 64 +
-						  fz_below(rng, PFM_SW_NUM_COUNTERS));
+	return fz_one_in(rng, 2) ? 0 : 1ULL << fz_below(rng, 64);
 }
 
 /* A counter value: mostly a few events short of a 64-bit overflow. */
@@ -213,8 +213,8 @@ static void gen_pmd(uint64_t *rng, struct pfarg_pmd *pd, int hostile)
 	pd->reg_long_reset = gen_count(rng);
 	pd->reg_short_reset = gen_count(rng);
 	pd->reg_ovfl_switch_cnt = fz_below(rng, 4);
-	pd->reg_reset_pmds[1] = gen_bits(rng);
-	pd->reg_smpl_pmds[1] = gen_bits(rng);
+	pd->reg_reset_pmds[PFM_SW_FIRST_PMD / 64 + fz_below(rng, 2)] = gen_bits(rng);
+	pd->reg_smpl_pmds[PFM_SW_FIRST_PMD / 64 + fz_below(rng, 2)] = gen_bits(rng);
 	pd->reg_smpl_eventid = fz_rand(rng);
 	pd->reg_random_mask = fz_one_in(rng, 2) ? 0 : 0xff;
 	if (hostile) {

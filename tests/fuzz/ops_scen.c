@@ -87,18 +87,21 @@ static void sc_program(int fd, uint64_t *rng, uint16_t set, uint32_t pmd_flags, 
 	struct pfarg_pmc pc[SC_COUNTERS];
 	struct pfarg_pmd pd[SC_COUNTERS];
 	int n = 1 + (int)fz_below(rng, SC_COUNTERS), i;
+	/* now and then the counters of a later word of the software unit's */
+	int base = fz_one_in(rng, 4) ? 64 * (1 + (int)fz_below(rng, 3)) : 0;
+	int word = (PFM_SW_FIRST_PMD + base) / 64;
 
 	memset(pc, 0, sizeof(pc));
 	memset(pd, 0, sizeof(pd));
 	for (i = 0; i < n; i++) {
 		uint64_t period = 1 + fz_below(rng, fz_one_in(rng, 4) ? 2000 : 40);
 
-		pc[i].reg_num = PFM_SW_FIRST_PMC + i;
+		pc[i].reg_num = PFM_SW_FIRST_PMC + base + i;
 		pc[i].reg_set = set;
 		pc[i].reg_value = PFM_SW_PMC(events[fz_below(rng, 6)]);
 		if (os)
 			pc[i].reg_value |= PFM_SW_PMC_OS;
-		pd[i].reg_num = PFM_SW_FIRST_PMD + i;
+		pd[i].reg_num = PFM_SW_FIRST_PMD + base + i;
 		pd[i].reg_set = set;
 		pd[i].reg_flags = i && fz_one_in(rng, 2) ? 0 : pmd_flags;
 		if (fz_one_in(rng, 4))
@@ -109,11 +112,9 @@ static void sc_program(int fd, uint64_t *rng, uint16_t set, uint32_t pmd_flags, 
 		pd[i].reg_random_mask = fz_below(rng, 16);
 		pd[i].reg_ovfl_switch_cnt = 1 + fz_below(rng, 2);
 		if (n > 1 && fz_one_in(rng, 2))
-			pd[i].reg_reset_pmds[PFM_SW_FIRST_PMD / 64] |=
-				1ULL << ((PFM_SW_FIRST_PMD + (i + 1) % n) % 64);
+			pd[i].reg_reset_pmds[word] |= 1ULL << ((i + 1) % n);
 		if (pmd_flags & PFM_PMDFL_SMPL)
-			pd[i].reg_smpl_pmds[PFM_SW_FIRST_PMD / 64] =
-				((1ULL << n) - 1) << (PFM_SW_FIRST_PMD % 64);
+			pd[i].reg_smpl_pmds[word] = (1ULL << n) - 1;
 		pd[i].reg_smpl_eventid = i;
 	}
 	pfm_write_pmcs(fd, pc, n * sizeof(pc[0]));

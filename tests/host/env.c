@@ -396,3 +396,13 @@ void pfm_msg_end(struct pfm_context *ctx __always_unused,
 {
 	pfm_host_env.end_msgs++;
 }
+
+/*
+ * main.c's sw_banks step, once for the test process: every test's fork starts
+ * with the banks allocated, zeroed as the kernel's are.
+ */
+static void __attribute__((constructor)) env_sw_banks(void)
+{
+	if (pfm_sw_banks_init())
+		abort();
+}

@@ -41,6 +41,7 @@ Suite *pfm_emul64_suite(void);
 Suite *pfm_state_suite(void);
 Suite *pfm_sw_suite(void);
 Suite *pfm_sw_banks_suite(void);
+Suite *pfm_sw_words_suite(void);
 Suite *pfm_sw_keyed_suite(void);
 Suite *pfm_upage_suite(void);
 Suite *pfm_ctx_suite(void);
@@ -173,6 +174,12 @@ struct pfm_event_set *ctx_set0(struct pfm_context *ctx);
 /* A PMD written with its flags, resets and switch threshold. */
 void ck_write_pmd_full(struct pfm_context *ctx, u16 set, u16 num, u64 value, u32 flags,
 		       u64 short_reset, u64 long_reset, u64 switch_cnt);
+/*
+ * A context sampling with a task clock on software counter clk (at -1000, reset
+ * -1000, samples to a stand-in format), started at time 1000: its carry's timer
+ * is armed for 2000.  The test clears ctx->smpl.fmt before ck_done().  (sw.c)
+ */
+struct pfm_context *ck_sampling_clock_at_1000(u16 clk);
 /* Detaches if attached, then drops the test's reference. */
 void ck_done(struct pfm_context *ctx);
 /* Event set id created (or changed) with flags and timeout. */

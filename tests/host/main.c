@@ -26,6 +26,7 @@ int main(void)
 	srunner_add_suite(sr, pfm_state_suite());
 	srunner_add_suite(sr, pfm_sw_suite());
 	srunner_add_suite(sr, pfm_sw_banks_suite());
+	srunner_add_suite(sr, pfm_sw_words_suite());
 	srunner_add_suite(sr, pfm_sw_keyed_suite());
 	srunner_add_suite(sr, pfm_upage_suite());
 	srunner_add_suite(sr, pfm_calls_suite());

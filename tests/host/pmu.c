@@ -90,12 +90,13 @@ START_TEST(test_overlap)
 	ck_add_fails(fake_copy(3, 10), -EBUSY);			/* one PMC in common */
 	ck_add_fails(fake_copy(10, 2), -EBUSY);			/* two PMDs in common */
 	ck_assert_int_eq(pfm_pmu_add_unit(&pfm_sw_unit), 0);
-	ck_add_fails(fake_copy(PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS - 1, 20), -EBUSY);
+	ck_add_fails(fake_copy(PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS - FAKE_NUM, 20), -EBUSY);
 	ck_add_fails(fake_copy(20, PFM_SW_FIRST_PMD - 1), -EBUSY);
+	/* the software unit reaches the end of the numbering space: nothing fits past it */
+	ck_add_fails(fake_copy(PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS - 1, 20), -EINVAL);
 	/* Right beside them is fine. */
-	ck_assert_int_eq(pfm_pmu_add_unit(fake_copy(FAKE_NUM,
-						    PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS)), 0);
-	ck_assert_uint_eq(pfm_pmu.pmd_end, PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS + FAKE_NUM);
+	ck_assert_int_eq(pfm_pmu_add_unit(fake_copy(FAKE_NUM, PFM_SW_FIRST_PMD - FAKE_NUM)), 0);
+	ck_assert_uint_eq(pfm_pmu.pmd_end, PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS);
 	ck_assert_uint_eq(pfm_pmu.num_pmd_slots, PFM_SW_NUM_COUNTERS + 2 * FAKE_NUM);
 }
 END_TEST

@@ -156,7 +156,7 @@ static const struct {
 	{ "reserved2[7]", { .reg_num = 1, .reg_reserved2 = { [7] = 1 } }, -EINVAL },
 	{ "reset_pmds unimplemented", { .reg_num = 1, .reg_reset_pmds = { 1ULL << 10 } },
 	  -EINVAL },
-	{ "smpl_pmds unimplemented", { .reg_num = 1, .reg_smpl_pmds = { [4] = 1ULL << 63 } },
+	{ "smpl_pmds unimplemented", { .reg_num = 1, .reg_smpl_pmds = { [0] = 1ULL << 63 } },
 	  -EINVAL },
 	{ "SMPL without a format", { .reg_num = 1, .reg_flags = PFM_PMDFL_SMPL }, -EINVAL },
 	{ "SMPL|OVFL_NOTIFY without a format", { .reg_num = 1,

@@ -468,12 +468,8 @@ START_TEST(test_switch_out_stamped_before_last_reading)
 }
 END_TEST
 
-/*
- * A context sampling with a task clock on PMD clk (at -1000, reset -1000, samples
- * to a stand-in format), started at time 1000: its carry's timer is armed for
- * 2000.  The test clears ctx->smpl.fmt before ck_done().
- */
-static struct pfm_context *ck_sampling_clock_at_1000(u16 clk)
+/* harness.h */
+struct pfm_context *ck_sampling_clock_at_1000(u16 clk)
 {
 	static const char fake_fmt;
 	struct pfm_context *ctx = ck_ctx_new(0);
@@ -581,7 +577,7 @@ START_TEST(test_pmc_written_while_out)
 END_TEST
 
 /*
- * The registers are SW_PMC0..SW_PMC63 and SW_PMD0..SW_PMD63, each PMD controlled
+ * The registers are SW_PMC0..SW_PMC255 and SW_PMD0..SW_PMD255, each PMD controlled
  * by its own PMC, the last counter as much as the first.
  */
 START_TEST(test_register_names)
@@ -589,8 +585,8 @@ START_TEST(test_register_names)
 	char name[16];
 	unsigned int i;
 
-	ck_assert_uint_eq(u->num_pmcs, 64);
-	ck_assert_uint_eq(u->num_pmds, 64);
+	ck_assert_uint_eq(u->num_pmcs, 256);
+	ck_assert_uint_eq(u->num_pmds, 256);
 	for (i = 0; i < N_SW; i++) {
 		snprintf(name, sizeof(name), "SW_PMC%u", i);
 		ck_assert_str_eq(u->pmcs[i].name, name);

@@ -209,7 +209,7 @@ static void expand(void)
 		exit(2);
 	}
 	if ((long)n * ncgroups > PFMON_MAX_EVENTS)
-		options_refuse("--for-each-cgroup: more than 256 events in all");
+		options_refuse("--for-each-cgroup: more than " PFMON_MAX_EVENTS_STR " events in all");
 	orig = malloc(n * sizeof(*orig));
 	if (!orig)
 		pfmon_fail("malloc", ENOMEM, -1);

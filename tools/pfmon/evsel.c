@@ -4,9 +4,9 @@
  *
  * An event is a software one (the software PMU's, present everywhere) or a
  * libpfm4 name counted on the hardware PMU.  Events are placed in order into
- * event sets: a set takes events while it has counters for them (64 software
+ * event sets: a set takes events while it has counters for them (256 software
  * counters, PFM_SW_NUM_COUNTERS, so software events alone are counted exactly in
- * one set up to 64 of them; the general-purpose and fixed counters pmu_desc
+ * one set up to 256 of them; the general-purpose and fixed counters pmu_desc
  * lists), an -e group
  * '{a,b}' goes whole into one set, and the kernel switches the sets round-robin
  * every --switch-timeout of the monitored thread's time (wall-clock time for a
@@ -328,7 +328,7 @@ static void mux_note(void)
 /*
  * Encodes the events at their levels and places them: each set takes whole
  * groups while they fit.  Trying a set again with one more group is cheap: a
- * set has at most a few dozen events.
+ * set has at most a few hundred events.
  */
 void evsel_place(void)
 {

@@ -29,7 +29,8 @@
 #include "perfmon.h"
 
 #define PFMON_VERSION	"1.0"
-#define PFMON_MAX_EVENTS 256
+#define PFMON_MAX_EVENTS 1024
+#define PFMON_MAX_EVENTS_STR "1024"
 
 /* one event as selected on the command line */
 struct pfmon_event {

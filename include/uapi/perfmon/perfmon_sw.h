@@ -4,11 +4,12 @@
  *
  * Present on every machine, beside any hardware PMU, at fixed register numbers:
  * PMC(PFM_SW_FIRST_PMC + i) controls PMD(PFM_SW_FIRST_PMD + i), for i in
- * 0..PFM_SW_NUM_COUNTERS-1 (PMC/PMD 64..127, one 64-bit word of the PMD bitmaps).
- * Any counter can count any event.  A software event takes no hardware counter,
- * so one event set counts up to 64 of them at once, exactly, where a tool with
- * fewer counters would multiplex them (perf_events counts any number of them
- * together).  A PMC value is
+ * 0..PFM_SW_NUM_COUNTERS-1 (PMC/PMD 64..319, the last four 64-bit words of the
+ * bit vectors).  Any counter can count any event.  A software event takes no
+ * hardware counter, so one event set counts up to 256 of them at once, exactly,
+ * where a tool with fewer counters would multiplex them (perf_events counts any
+ * number of them together).  A context that uses the first 64 counters alone
+ * costs what it would if there were no more.  A PMC value is
  *
  *   bits  0-7   event (PFM_SW_EV_*; 0 counts nothing)
  *   bit  16     USR: count events at user level
@@ -72,7 +73,7 @@
 
 #define PFM_SW_FIRST_PMC	64
 #define PFM_SW_FIRST_PMD	64
-#define PFM_SW_NUM_COUNTERS	64
+#define PFM_SW_NUM_COUNTERS	256
 
 #define PFM_SW_EV_NONE		0
 #define PFM_SW_EV_TASK_CLOCK	1

@@ -72,6 +72,9 @@ static void bad_field(struct perf_counter_hw_event *hw, int i)
 	}
 }
 
+/* the library's software counters on one thread or CPU (perf_counter.h) */
+#define PC_COUNTERS	64
+
 /* configs with no meaning on perfmon (EINVAL) */
 static const uint64_t bad_config[] = {
 	PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE, PERF_COUNT_INSTRUCTIONS),
@@ -88,7 +91,7 @@ static const uint64_t bad_config[] = {
 START_TEST(test_open_errors)
 {
 	struct perf_counter_hw_event hw;
-	int fds[PFM_SW_NUM_COUNTERS], p[2], lead, member, i;
+	int fds[PC_COUNTERS], p[2], lead, member, i;
 	struct kid k = KID_INIT;
 
 #define RESET(cfg) do { memset(&hw, 0, sizeof(hw)); hw.config = (cfg); } while (0)
@@ -141,10 +144,10 @@ START_TEST(test_open_errors)
 	ck_assert_ok(perf_counter_close(lead));
 
 	/* the refusals took no counter: all 64 are there, then no more */
-	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
+	for (i = 0; i < PC_COUNTERS; i++)
 		fds[i] = counter(SYSCALLS, 1, -1);
 	ck_assert_errno(open_hw(&hw, 0, -1), ENOSPC);
-	for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
+	for (i = 0; i < PC_COUNTERS; i++)
 		ck_assert_ok(perf_counter_close(fds[i]));
 #undef RESET
 }

@@ -27,7 +27,7 @@ static const struct {
 #define NUM_PMD_CALLS	((int)ARRAY_SIZE(pmd_calls))
 
 /* not a PMC or PMD of any PMU: below, past and far past the software PMU */
-static const unsigned int unknown_regs[] = { 63, 128, 319, 320, 65535 };
+static const unsigned int unknown_regs[] = { 20, 63, 320, 321, 65535 };
 /* sets that were never created (set 0 always exists) */
 static const unsigned int unknown_sets[] = { 1, PFM_MAX_SET_ID };
 
@@ -255,22 +255,30 @@ START_TEST(test_pmcs_unknown_set)
 }
 END_TEST
 
+#define PMCS_PER_PAGE	(4096 / sizeof(struct pfarg_pmc))
+
 /*
- * every software PMC takes every event, enabled or not, in one vector; the keyed
- * events (their sources say which keys exist) are tested with their sources
+ * every software PMC takes every event, enabled or not, in vectors of a page (the
+ * default arg_mem_max); the keyed events (their sources say which keys exist) are
+ * tested with their sources
  */
 START_TEST(test_pmcs_valid)
 {
 	struct pfarg_pmc pc[PFM_SW_NUM_COUNTERS];
 	int fd = ck_ctx_create();
-	int ev, i;
+	int ev, i, k, m;
 
 	for (ev = PFM_SW_EV_NONE; ev < PFM_SW_EV_TRACEPOINT; ev++) {
 		for (i = 0; i < PFM_SW_NUM_COUNTERS; i++)
 			pmc_init(&pc[i], SW_PMC(i), (i & 1) ? PFM_SW_PMC(ev)
 							    : (uint64_t)ev);
-		ck_assert_ok(pfm_write_pmcs(fd, pc, sizeof(pc)));
+		for (k = 0; k < PFM_SW_NUM_COUNTERS; k += m) {
+			m = PFM_SW_NUM_COUNTERS - k < (int)PMCS_PER_PAGE ?
+			    PFM_SW_NUM_COUNTERS - k : (int)PMCS_PER_PAGE;
+			ck_assert_ok(pfm_write_pmcs(fd, pc + k, m * sizeof(pc[0])));
+		}
 	}
+	ck_assert_errno(pfm_write_pmcs(fd, pc, sizeof(pc)), E2BIG);
 	close(fd);
 }
 END_TEST

@@ -132,6 +132,7 @@ START_TEST(test_sets_create_info)
 	struct pfarg_setdesc d[2] = { setdesc(65535, PFM_SETFL_TIME_SWITCH, 1234567),
 				      setdesc(300, PFM_SETFL_OVFL_SWITCH, 0) };
 	struct pfarg_setinfo si;
+	int w;
 
 	ck_assert_ok(pfm_create_evtsets(fd, d, sizeof(d)));
 	ck_assert_uint_ge(d[0].set_timeout, 1234567);
@@ -141,9 +142,11 @@ START_TEST(test_sets_create_info)
 	ck_assert_uint_eq(si.set_timeout, d[0].set_timeout);
 	ck_assert_uint_eq(si.set_runs, 0);
 	ck_assert_uint_eq(si.set_act_duration, 0);
-	/* the 64 software counters (PMC/PMD 64..127) are available in every set */
-	ck_assert_uint_eq(si.set_avail_pmcs[1], ~0ULL);
-	ck_assert_uint_eq(si.set_avail_pmds[1], ~0ULL);
+	/* the 256 software counters (PMC/PMD 64..319) are available in every set */
+	for (w = 1; w < PFM_PMD_BV; w++) {
+		ck_assert_uint_eq(si.set_avail_pmcs[w], ~0ULL);
+		ck_assert_uint_eq(si.set_avail_pmds[w], ~0ULL);
+	}
 	si = ck_setinfo(fd, 300);
 	ck_assert_uint_eq(si.set_flags, PFM_SETFL_OVFL_SWITCH);
 	/* creating an existing set changes its properties, not its registers */

@@ -320,10 +320,10 @@ rep() {
 	done
 	echo "$r"
 }
-# software events need no hardware counter: 10 and 40 of them (up to the 64 software
-# counters) count in one set, each exactly, and none is an estimate (no bound, no
-# percentage, no multiplexing note)
-for n in 5 20; do
+# software events need no hardware counter: 10, 40 and 256 of them (up to the 256
+# software counters) count in one set, each exactly, and none is an estimate (no
+# bound, no percentage, no multiplexing note)
+for n in 5 20 128; do
 	out=$(/bin/pfmon -e "$(rep $n syscalls,page-faults)" -- $W -s 5000 -p 256 2>&1) ||
 		fail "pfmon with $((2 * n)) software events exited with $?"
 	k=$(echo "$out" | tr -d , | awk '$2 == "syscalls" && $1 >= 5018 && $1 <= 5020' | wc -l)
@@ -333,13 +333,13 @@ for n in 5 20; do
 	echo "$out" | grep -Eq "%\)|\[\+-|multiplexed" && fail "$((2 * n)) software events: an estimate"
 done
 
-# more events than counters: 66 events in 2 sets (64 software counters), switched
+# more events than counters: 258 events in 2 sets (256 software counters), switched
 # every millisecond, with a note that says so; the raw counts of the two sets add
 # up to the exact total and the shares of time to 100%
-evs=$(rep 32 syscalls,page-faults)
+evs=$(rep 128 syscalls,page-faults)
 out=$(/bin/pfmon --switch-timeout 1 -e $evs,syscalls:u,page-faults:u -- $W -s 50 2>&1 >/dev/null) ||
 	fail "pfmon with 2 sets exited with $?"
-[ "$out" = "pfmon: 66 software events, more than the 64 software counters: multiplexed in 2 event sets, counts are estimates" ] ||
+[ "$out" = "pfmon: 258 software events, more than the 256 software counters: multiplexed in 2 event sets, counts are estimates" ] ||
 	fail "2 sets: the note"
 out=$(/bin/pfmon -x ';' --bounds --switch-timeout 1 -e $evs,syscalls:u,page-faults:u -- $W -s 5000) ||
 	fail "pfmon with 2 sets exited with $?"
@@ -372,7 +372,7 @@ out=$(/bin/pfmon -x ';' -e syscalls,page-faults -- $ph) || fail "pfmon exited wi
 xs=$(csv syscalls 1)
 xf=$(csv page-faults 1)
 in_range "$xs" 120060 120080 && in_range "$xf" 6144 6400 || fail "phases: $xs, $xf"
-evs2=$evs,$(rep 32 syscalls:u,page-faults:u)
+evs2=$evs,$(rep 128 syscalls:u,page-faults:u)
 out=$(/bin/pfmon -x ';' --bounds --switch-timeout 1 -e $evs2 -- $ph) ||
 	fail "pfmon with 2 sets exited with $?"
 echo "$out" | awk -F';' 'NF != 10 { exit 1 }' || fail "CSV lines of other than 10 fields"

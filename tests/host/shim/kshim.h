@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
@@ -472,6 +473,9 @@ static inline u64 div64_u64_rem(u64 a, u64 b, u64 *rem)
 #define this_cpu_ptr(ptr)		(ptr)
 #define per_cpu_ptr(ptr, cpu)		((void)(cpu), (ptr))
 #define this_cpu_read(var)		(var)
+#define __percpu
+#define alloc_percpu(type)		((type *)calloc(1, sizeof(type)))
+#define free_percpu(p)			free(p)
 #define this_cpu_write(var, v)		((var) = (v))
 #define __this_cpu_add(var, n)		((var) += (n))
 #define __this_cpu_inc(var)		((var)++)
