@@ -189,7 +189,9 @@ void parse(int argc, char **argv)
 			opts.ncpus = parse_list(optarg, opts.cpus, 1024, "CPU list");
 			break;
 		case 'r':
-			opts.repeat = options_number(optarg, "repeat count");
+			/* 0 is perf's "forever" */
+			opts.forever = !strcmp(optarg, "0");
+			opts.repeat = opts.forever ? 1 : options_number(optarg, "repeat count");
 			break;
 		case 'I':
 			opts.interval_ms = options_number(optarg, "interval");

@@ -83,6 +83,25 @@ static void hook(const char *cmd, const char *what)
 	}
 }
 
+/*
+ * -r 0, perf stat's "forever": each run is printed as a run of its own (its
+ * intervals alone with -I, as perf), then forgotten, until pfmon is killed.
+ * Returns 1 to run again.
+ */
+static int forever_print(struct pfmon_result *res, uint64_t elapsed)
+{
+	const struct pfmon_count *one = res->count;
+
+	if (!opts.interval_ms)
+		print_counts(&one, 1, res, &elapsed);
+	if (fflush(opts.out)) {
+		perror("pfmon: output");
+		exit(1);
+	}
+	free(res->count);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct pfmon_count **runs;
@@ -129,6 +148,10 @@ int main(int argc, char **argv)
 		hook(opts.post, "--post");
 		runs[r] = res.count;
 		elapsed[r] = res.elapsed_ns;
+		if (opts.forever && forever_print(&res, elapsed[r])) {
+			r--;
+			continue;
+		}
 	}
 	print_counts((const struct pfmon_count *const *)runs, opts.repeat, &res, elapsed);
 	if (opts.smpl_period && !opts.quiet)

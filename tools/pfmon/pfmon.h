@@ -98,6 +98,7 @@ struct pfmon_opts {
 	int pids[64];
 	int pid_is_tid[64];
 	int repeat;			/* -r */
+	int forever;			/* -r 0: run until killed, each run printed */
 	unsigned int interval_ms;	/* -I */
 	const char *sep;		/* -x: CSV with this separator */
 	int json;			/* -j */

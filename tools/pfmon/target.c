@@ -567,6 +567,9 @@ static void setup_signals(void)
 	sa.sa_flags = SA_RESTART;
 	/* a handler, not SIG_IGN: the command gets the default back at exec */
 	sigaction(SIGCHLD, &sa, NULL);
+	/* -r 0 runs until killed, as perf stat's, which leaves ^C its default then */
+	if (opts.forever)
+		return;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }

@@ -97,9 +97,10 @@ struct diff_case {
 
 extern const struct diff_case diff_cases[];
 /*
- * Cases that measure shares of a thread's time, which the host's preemptions
- * of the guest's CPUs move at random on a loaded machine: a difference is
- * looked at again, once, with both backends run anew.  NULL-terminated.
+ * Cases that measure shares of a thread's time, or count its context switches,
+ * which the host's preemptions of the guest's CPUs move at random on a loaded
+ * machine: a difference is looked at again, once, with both backends run anew.
+ * NULL-terminated.
  */
 extern const char *const diff_clock_cases[];
 

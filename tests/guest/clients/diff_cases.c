@@ -648,7 +648,8 @@ static void case_inherit(const struct backend *be, struct trace *t)
 }
 
 const char *const diff_clock_cases[] = {
-	"clock-switches", "thread-on-cpu-times", "cgroup-times", NULL
+	"clock-switches", "thread-on-cpu-times", "cgroup-times", "sw-events", "group-read",
+	NULL
 };
 
 const struct diff_case diff_cases[] = {

@@ -316,4 +316,26 @@ echo "$out" | awk '
 out=$(/bin/pfmon -r 2 --table -x';' -e syscalls -- $W) || fail "--table -x: $?"
 [ "$(echo "$out" | grep -c Table)" = 0 ] || fail "--table -x: a table in CSV"
 refused "pfmon: --table prints each of -r's runs: give -r 2 or more" --table -- $W
+refused "pfmon: --table prints each of -r's runs: give -r 2 or more" -r 0 --table -- $W
+
+# -r 0, perf's "forever": run after run, each printed as a run alone (exact
+# counts, no mean), until pfmon is killed (SIGTERM: it does not wait for the run)
+f=/tmp/pfmon-forever
+rm -f $f
+/bin/pfmon -r 0 -x';' -o $f -e syscalls -- $W -s 100 &
+pid=$!
+i=0
+while [ "$(grep -c ';syscalls;' $f 2>/dev/null)" -lt 3 ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -TERM $pid
+wait $pid
+st=$?
+out=$(cat $f)
+[ $st -eq 143 ] || fail "-r 0: pfmon ended with $st, not by SIGTERM"
+[ "$(echo "$out" | grep -c ';syscalls;')" -ge 3 ] || fail "-r 0: fewer than 3 runs printed"
+echo "$out" | awk -F';' '$3 == "syscalls" && ($1 < 116 || $1 > 120) { exit 1 }' ||
+	fail "-r 0: a run's count not exact"
+rm -f $f
 echo "pfmon-check: perf stat's output and run options ok"
