@@ -98,6 +98,7 @@ noinline void pfm_overflow_act_locked(struct pfm_context *ctx)
 
 	bitmap_copy(ovfl, set->ovfl_pending, PFM_MAX_PMDS);
 	bitmap_zero(set->ovfl_pending, PFM_MAX_PMDS);
+	set->ovfl_pending_any = false;
 	bitmap_zero(notify, PFM_MAX_PMDS);
 	/* a sample per overflow: the bits are looked for inline, and counted here */
 	pfm_for_each_reg(i, ovfl, pfm_pmu.pmd_end) {
@@ -173,8 +174,10 @@ void pfm_overflow_locked(struct pfm_context *ctx, const struct pfm_pmu_unit *uni
 		if (!(bits & 1) || !test_bit(i, set->used_pmds))
 			continue;
 		/* a unit counting into memory carried in place: no sync can see it */
-		if (unit->bind)
+		if (unit->bind) {
 			__set_bit(i, set->ovfl_pending);
+			set->ovfl_pending_any = true;
+		}
 		else
 			pfm_pmd_sync(set, i);
 	}

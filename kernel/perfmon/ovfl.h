@@ -15,21 +15,14 @@ void pfm_overflow_act_locked(struct pfm_context *ctx);
 
 /*
  * Acts on the pending 64-bit overflows of the live active set.  Asked at every
- * switch-in, where there are almost never any: only the words of implemented PMDs
- * are looked at, inline, without the stack frame of acting on them (bitmap_empty()
- * over PFM_MAX_PMDS would scan them all, out of line).
+ * switch-in, where there are almost never any: one flag is looked at, inline,
+ * without the stack frame of acting on them (a scan of the bitmap would look at
+ * a word per 64 PMDs).
  */
 static inline void pfm_overflow_pending_locked(struct pfm_context *ctx)
 {
-	const unsigned long *pending = ctx->active->ovfl_pending;
-	unsigned int w;
-
-	for (w = 0; w < BITS_TO_LONGS(pfm_pmu.pmd_end); w++) {
-		if (pending[w]) {
-			pfm_overflow_act_locked(ctx);
-			return;
-		}
-	}
+	if (unlikely(ctx->active->ovfl_pending_any))
+		pfm_overflow_act_locked(ctx);
 }
 struct pfm_event_set *pfm_overflow_restart_locked(struct pfm_context *ctx);
 void pfm_overflow_unmask_locked(struct pfm_context *ctx);

@@ -89,6 +89,7 @@ static __always_inline bool __pfm_pmd_sync(struct pfm_event_set *set, unsigned i
 	if (p->value >= old)
 		return false;
 	__set_bit(i, set->ovfl_pending);
+	set->ovfl_pending_any = true;
 	return true;
 }
 

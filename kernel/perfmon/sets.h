@@ -49,6 +49,11 @@ struct pfm_event_set {
 	u64 duration_ns;		/* time live: on the CPU, started, active */
 	DECLARE_BITMAP(ovfl_pmds, PFM_MAX_PMDS);	/* overflowed last */
 	DECLARE_BITMAP(ovfl_pending, PFM_MAX_PMDS);	/* carried, not yet acted on */
+	/*
+	 * Set with every bit of ovfl_pending, cleared with all of them: the test at
+	 * each switch-in (ovfl.h) looks at it, not at every word of the bitmap.
+	 */
+	bool ovfl_pending_any;
 	DECLARE_BITMAP(restart_pmds, PFM_MAX_PMDS);	/* notified: long reset at restart */
 	DECLARE_BITMAP(used_pmcs, PFM_MAX_PMCS);	/* written by the user */
 	DECLARE_BITMAP(used_pmds, PFM_MAX_PMDS);

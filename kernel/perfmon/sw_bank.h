@@ -27,6 +27,14 @@
 
 #define PFM_SW_WORDS	(PFM_SW_NUM_COUNTERS / 64)
 
+/* One word's masks, derived from pmc[] while enabled (pfm_sw_recount()). */
+struct pfm_sw_masks {
+	u64 counting[PFM_SW_EV_MAX + 1];	/* counters counting each event */
+	u64 at_usr;			/* counters counting at user level */
+	u64 at_os;			/* counters counting at kernel level */
+	u64 switch_mask;		/* counters counting the thread's switches */
+};
+
 struct pfm_sw_bank {
 	struct task_struct *owner;	/* thread whose events count, when enabled */
 	bool enabled;
@@ -34,12 +42,9 @@ struct pfm_sw_bank {
 	bool stale;			/* pmc[] changed since the masks were derived */
 	/* the words of in_use up to its last counter: the ones the masks have */
 	u8 nwords;
-	/* derived from pmc[] while enabled (pfm_sw_recount()), by word */
+	u8 mask_words;			/* the words m[] may have bits in */
 	u8 tick_words;			/* words with a task-clock counter */
-	u64 counting[PFM_SW_EV_MAX + 1][PFM_SW_WORDS];	/* counters counting each event */
-	u64 at_usr[PFM_SW_WORDS];	/* counters counting at user level */
-	u64 at_os[PFM_SW_WORDS];	/* counters counting at kernel level */
-	u64 switch_mask[PFM_SW_WORDS];	/* counters counting the thread's switches */
+	struct pfm_sw_masks m[PFM_SW_WORDS];
 	/*
 	 * Counters whose PMC is not 0: the masks come from these alone, and a bind
 	 * compares these and the set's written ones, however many counters there are.
@@ -121,20 +126,28 @@ static inline u64 *pfm_sw_pmd(struct pfm_sw_bank *c, unsigned int i)
 static __always_inline void pfm_sw_carried(struct pfm_sw_bank *c, unsigned int w, u64 ovfl)
 {
 	BUILD_BUG_ON(BITS_PER_LONG != 64 || PFM_SW_FIRST_PMD % 64 || PFM_SW_NUM_COUNTERS % 64);
-	if (unlikely(ovfl) && c->set)
+	if (unlikely(ovfl) && c->set) {
 		c->set->ovfl_pending[PFM_SW_FIRST_PMD / 64 + w] |= ovfl;
+		c->set->ovfl_pending_any = true;
+	}
 }
 
 /* The task-clock counters of word w, which advance with time while the bank is enabled. */
 static inline u64 pfm_sw_ticking_mask(const struct pfm_sw_bank *c, unsigned int w)
 {
-	return c->enabled ? c->counting[PFM_SW_EV_TASK_CLOCK][w] : 0;
+	return c->enabled ? c->m[w].counting[PFM_SW_EV_TASK_CLOCK] : 0;
 }
 
 /* The words with task-clock counters that tick (as pfm_sw_ticking_mask()). */
 static inline unsigned long pfm_sw_ticking_words(const struct pfm_sw_bank *c)
 {
 	return c->enabled ? c->tick_words : 0;
+}
+
+/* Whether task clocks of words past the first tick: the rare case, out of line. */
+static inline bool pfm_sw_ticking_later(const struct pfm_sw_bank *c)
+{
+	return unlikely(pfm_sw_ticking_words(c) > 1);
 }
 
 /*

@@ -69,8 +69,8 @@ static unsigned int pfm_sw_event(u64 pmc)
 /* The counters of word w that count an event at level (PFM_SW_PMC_USR/OS). */
 static u64 pfm_sw_level_mask(const struct pfm_sw_bank *c, u64 level, unsigned int w)
 {
-	return ((level & PFM_SW_PMC_USR) ? c->at_usr[w] : 0) |
-	       ((level & PFM_SW_PMC_OS) ? c->at_os[w] : 0);
+	return ((level & PFM_SW_PMC_USR) ? c->m[w].at_usr : 0) |
+	       ((level & PFM_SW_PMC_OS) ? c->m[w].at_os : 0);
 }
 
 /* pmc[i] takes value: in_use follows it, the masks wait for pfm_sw_recount(). */
@@ -89,35 +89,40 @@ static void pfm_sw_set_pmc(struct pfm_sw_bank *c, unsigned int i, u64 value)
 		c->nwords--;
 }
 
-/* A PMC of 0 counts nothing: only the counters in use have a bit to derive. */
+/*
+ * A PMC of 0 counts nothing: only the counters in use have a bit to derive, and
+ * only the words that had masks or have counters are cleared.
+ */
 static void pfm_sw_recount(struct pfm_sw_bank *c)
 {
 	unsigned int i, w;
 
-	memset(c->counting, 0, sizeof(c->counting));
-	memset(c->at_usr, 0, sizeof(c->at_usr));
-	memset(c->at_os, 0, sizeof(c->at_os));
+	/* one word, the most frequent, in a clear of known size */
+	if (likely(max(c->mask_words, c->nwords) <= 1))
+		memset(c->m, 0, sizeof(c->m[0]));
+	else
+		memset(c->m, 0, max(c->mask_words, c->nwords) * sizeof(c->m[0]));
+	c->mask_words = c->nwords;
 	c->tick_words = 0;
 	for (w = 0; w < c->nwords; w++) {
+		struct pfm_sw_masks *m = &c->m[w];
 		u64 used = c->in_use[w];
 
 		pfm_sw_for_each(i, used) {
 			u64 bit = 1ULL << i, pmc = c->pmc[w * 64 + i];
 
-			c->counting[pfm_sw_event(pmc)][w] |= bit;
+			m->counting[pfm_sw_event(pmc)] |= bit;
 			if (pmc & PFM_SW_PMC_USR)
-				c->at_usr[w] |= bit;
+				m->at_usr |= bit;
 			if (pmc & PFM_SW_PMC_OS)
-				c->at_os[w] |= bit;
+				m->at_os |= bit;
 		}
-		c->counting[PFM_SW_EV_NONE][w] = 0;
-		c->switch_mask[w] = c->counting[PFM_SW_EV_CTX_SWITCHES][w] &
+		m->counting[PFM_SW_EV_NONE] = 0;
+		m->switch_mask = m->counting[PFM_SW_EV_CTX_SWITCHES] &
 			pfm_sw_level_mask(c, pfm_sw_own_level[PFM_SW_EV_CTX_SWITCHES], w);
-		if (c->counting[PFM_SW_EV_TASK_CLOCK][w])
+		if (m->counting[PFM_SW_EV_TASK_CLOCK])
 			c->tick_words |= 1U << w;
 	}
-	for (; w < PFM_SW_WORDS; w++)
-		c->switch_mask[w] = 0;
 	c->stale = false;
 }
 
@@ -176,7 +181,7 @@ static noinline unsigned long pfm_sw_key_mask(const struct pfm_sw_bank *c, unsig
 static __always_inline u64 pfm_sw_add_word(struct pfm_sw_bank *c, unsigned int w,
 					   unsigned int event, u64 n, u64 level, u32 key)
 {
-	unsigned long mask = c->counting[event][w] & pfm_sw_level_mask(c, level, w);
+	unsigned long mask = c->m[w].counting[event] & pfm_sw_level_mask(c, level, w);
 
 	if (unlikely(event >= PFM_SW_EV_TRACEPOINT) && mask)
 		mask = pfm_sw_key_mask(c, w, mask, key);
@@ -336,14 +341,28 @@ static __always_inline u64 pfm_sw_fold_ticking(struct pfm_sw_bank *c, unsigned i
 	return ovfl;
 }
 
-/* The time owed to every ticking task clock, at time now, left pending in the set. */
-static __always_inline void pfm_sw_fold_all(struct pfm_sw_bank *c, u64 now)
+/* The later words' part of pfm_sw_fold_all(). */
+static noinline void pfm_sw_fold_later(struct pfm_sw_bank *c, u64 now)
 {
-	unsigned long words = pfm_sw_ticking_words(c);
+	unsigned long words = pfm_sw_ticking_words(c) & ~1UL;
 	unsigned int w;
 
 	pfm_sw_for_each(w, words)
 		pfm_sw_carried(c, w, pfm_sw_fold_ticking(c, w, pfm_sw_ticking_mask(c, w), now));
+}
+
+/*
+ * The time owed to every ticking task clock, at time now, left pending in the
+ * set: the first word's inline, as if the unit had no more.
+ */
+static __always_inline void pfm_sw_fold_all(struct pfm_sw_bank *c, u64 now)
+{
+	unsigned long ticking = pfm_sw_ticking_mask(c, 0);
+
+	if (ticking)
+		pfm_sw_carried(c, 0, pfm_sw_fold_ticking(c, 0, ticking, now));
+	if (pfm_sw_ticking_later(c))
+		pfm_sw_fold_later(c, now);
 }
 
 /*
@@ -399,20 +418,36 @@ static void pfm_sw_sync(bool system_wide)
  * and the carry timer is worked out only when one of them has its top bit set
  * (a sampling one, written at -period).
  */
-static void pfm_sw_start(struct pfm_sw_bank *c, bool system_wide, u64 now)
+/* Stamps the task clocks of words past the first at now; the OR of their values. */
+static noinline u64 pfm_sw_stamp_later(struct pfm_sw_bank *c, u64 now)
 {
-	unsigned long words = c->tick_words;
+	unsigned long words = c->tick_words & ~1UL;
 	unsigned int i, w, stride;
 	u64 *vals = pfm_sw_vals(c, &stride), tops = 0;
 
 	pfm_sw_for_each(w, words) {
-		unsigned long ticking = c->counting[PFM_SW_EV_TASK_CLOCK][w];
+		unsigned long ticking = c->m[w].counting[PFM_SW_EV_TASK_CLOCK];
 
 		pfm_sw_for_each(i, ticking) {
 			c->stamp[w * 64 + i] = now;
 			tops |= vals[(w * 64 + i) * stride];
 		}
 	}
+	return tops;
+}
+
+static void pfm_sw_start(struct pfm_sw_bank *c, bool system_wide, u64 now)
+{
+	unsigned long ticking = c->m[0].counting[PFM_SW_EV_TASK_CLOCK];
+	unsigned int i, stride;
+	u64 *vals = pfm_sw_vals(c, &stride), tops = 0;
+
+	pfm_sw_for_each(i, ticking) {
+		c->stamp[i] = now;
+		tops |= vals[i * stride];
+	}
+	if (unlikely(c->tick_words > 1))
+		tops |= pfm_sw_stamp_later(c, now);
 	/* what moved here before the session was enabled is not its business */
 	if (unlikely(system_wide))
 		atomic_long_set(this_cpu_ptr(&pfm_sw_migrations_in), 0);
@@ -451,11 +486,15 @@ static void pfm_sw_enable(bool system_wide)
 static noinline void pfm_sw_bind_pmcs(struct pfm_sw_bank *c, struct pfm_event_set *set,
 				      bool system_wide, u64 now)
 {
-	unsigned int i, w;
+	/* the set's writes named no software PMC past its arrays (set_room.c) */
+	int named = (int)set->pmc_slots - pfm_pmu.pmc_slot[PFM_SW_FIRST_PMC];
+	unsigned int i, w, words = c->nwords;
 	u64 look, v;
 
 	BUILD_BUG_ON(PFM_SW_FIRST_PMC % BITS_PER_LONG || N % BITS_PER_LONG);
-	for (w = 0; w < PFM_SW_WORDS; w++) {
+	if (named > 0)
+		words = max_t(unsigned int, words, min((named + 63) / 64, PFM_SW_WORDS));
+	for (w = 0; w < words; w++) {
 		look = c->in_use[w] | set->used_pmcs[PFM_SW_FIRST_PMC / BITS_PER_LONG + w];
 		pfm_sw_for_each(i, look) {
 			/* the bank's counters in use may be past the set's arrays */
@@ -510,8 +549,7 @@ static __always_inline void __pfm_sw_stop(struct pfm_sw_bank *c, u64 now, bool p
 
 	if (!plain)
 		pfm_sw_carried(c, 0, pfm_sw_fold_migrations(c, &more));
-	if (unlikely(pfm_sw_ticking_words(c)))
-		pfm_sw_fold_all(c, now);
+	pfm_sw_fold_all(c, now);
 	c->enabled = false;
 	c->owner = NULL;
 	if (!plain)
@@ -655,6 +693,21 @@ void pfm_sw_count_thread(unsigned int event, u64 n)
 	__pfm_sw_count(event, n, pfm_sw_own_level[event], PFM_SW_TO_THREAD, NULL, 0);
 }
 
+/* The switch counters of words past the first; whether any carried (pending). */
+static noinline bool pfm_sw_switch_out_later(struct pfm_sw_bank *c)
+{
+	bool carried = false;
+	unsigned int w;
+
+	for (w = 1; w < c->nwords; w++) {
+		u64 ovfl = pfm_sw_add_mask(c, w, c->m[w].switch_mask, 1);
+
+		pfm_sw_carried(c, w, ovfl);
+		carried |= ovfl != 0;
+	}
+	return carried;
+}
+
 /*
  * A per-thread session's own switch out, from its hook in the scheduler, where
  * interrupts are off already: counted as pfm_sw_count_thread() would, without
@@ -665,18 +718,13 @@ void pfm_sw_count_switch_out(void)
 {
 	struct pfm_sw_bank *c = pfm_sw_bank(false);
 	bool more = false;
-	unsigned int w;
 	u64 ovfl;
 
 	if (!c->enabled || c->owner != current)
 		return;
-	ovfl = pfm_sw_add_mask(c, 0, c->switch_mask[0], 1);
-	for (w = 1; unlikely(w < c->nwords); w++) {
-		u64 o = pfm_sw_add_mask(c, w, c->switch_mask[w], 1);
-
-		pfm_sw_carried(c, w, o);
-		more |= o != 0;
-	}
+	ovfl = pfm_sw_add_mask(c, 0, c->m[0].switch_mask, 1);
+	if (unlikely(c->nwords > 1))
+		more = pfm_sw_switch_out_later(c);
 	if (ovfl || unlikely(more))
 		pfm_pmu_bank_overflow_at(&pfm_sw_unit, false, ovfl, NULL);
 }
