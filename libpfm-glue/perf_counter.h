@@ -138,7 +138,7 @@
  *                          an fd that is no counter)
  *   flags                must be 0 -> EINVAL
  *   hw_event NULL        EFAULT (other bad addresses fault in the caller)
- *   a 65th counter       on one thread or CPU (64 software counters) -> ENOSPC
+ *   a 65th counter       on one thread or CPU (the library uses 64 software counters) -> ENOSPC
  *   no perfmon           ENOENT (the module is not loaded)
  *
  * THE RING BUFFER (perf_event path)
