@@ -376,7 +376,7 @@ static noinline void pfm_sw_fold_owed(struct pfm_sw_bank *c, unsigned int w,
 	u64 now;
 
 	pfm_sw_carried(c, 0, pfm_sw_fold_migrations(c, &more));
-	if (!every && !ticking)
+	if (every ? !pfm_sw_ticking_words(c) : !ticking)
 		return;
 	now = pfm_clock_ns();
 	if (every)
@@ -411,13 +411,6 @@ static void pfm_sw_sync(bool system_wide)
 		pfm_sw_fold_all(c, pfm_clock_ns());
 }
 
-/*
- * The bank counts from time now (read by the caller only if a task clock ticks).
- * A task clock below 2^63 is more than 2^63 ns from its carry, beyond the timer's
- * horizon (counting ones, from 0): the values are looked at as they are stamped,
- * and the carry timer is worked out only when one of them has its top bit set
- * (a sampling one, written at -period).
- */
 /* Stamps the task clocks of words past the first at now; the OR of their values. */
 static noinline u64 pfm_sw_stamp_later(struct pfm_sw_bank *c, u64 now)
 {
@@ -436,6 +429,13 @@ static noinline u64 pfm_sw_stamp_later(struct pfm_sw_bank *c, u64 now)
 	return tops;
 }
 
+/*
+ * The bank counts from time now (read by the caller only if a task clock ticks).
+ * A task clock below 2^63 is more than 2^63 ns from its carry, beyond the timer's
+ * horizon (counting ones, from 0): the values are looked at as they are stamped,
+ * and the carry timer is worked out only when one of them has its top bit set
+ * (a sampling one, written at -period).
+ */
 static void pfm_sw_start(struct pfm_sw_bank *c, bool system_wide, u64 now)
 {
 	unsigned long ticking = c->m[0].counting[PFM_SW_EV_TASK_CLOCK];

@@ -149,6 +149,7 @@ void options_refuse(const char *why)
 void parse(int argc, char **argv)
 {
 	uint64_t freq = 0;
+	char *end;
 	int opt, i, n, list = 0, group_all = 0;
 
 	/* '+': options end at the command, whose own options are its own */
@@ -189,8 +190,9 @@ void parse(int argc, char **argv)
 			opts.ncpus = parse_list(optarg, opts.cpus, 1024, "CPU list");
 			break;
 		case 'r':
-			/* 0 is perf's "forever" */
-			opts.forever = !strcmp(optarg, "0");
+			/* 0 (in any base, as perf reads it) is perf's "forever" */
+			opts.forever = *optarg && *optarg != '-' && !strtoull(optarg, &end, 0) &&
+				       !*end;
 			opts.repeat = opts.forever ? 1 : options_number(optarg, "repeat count");
 			break;
 		case 'I':
@@ -278,6 +280,13 @@ void parse(int argc, char **argv)
 		       "sessions count CPUs");
 	if (opts.aggr != AGGR_ALL && opts.repeat > 1)
 		options_refuse("--per-thread and -A print one run: not with -r");
+	/* a run of -r 0 must end by itself: ^C and SIGTERM end pfmon then */
+	if (opts.forever && !opts.argv && !opts.timeout_ms && !opts.interval_count)
+		options_refuse("-r 0 repeats runs that end by themselves: give a command, "
+			       "--timeout or --interval-count");
+	if (opts.forever && (freq || opts.smpl_period))
+		options_refuse("-r 0 runs until killed: sampling (-P, -F) reports at the end, "
+			       "give -r 1 or more");
 	if (freq && opts.smpl_period) {
 		fprintf(stderr, "pfmon: -P and -F: choose one\n");
 		exit(2);

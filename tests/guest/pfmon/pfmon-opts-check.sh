@@ -319,23 +319,40 @@ refused "pfmon: --table prints each of -r's runs: give -r 2 or more" --table -- 
 refused "pfmon: --table prints each of -r's runs: give -r 2 or more" -r 0 --table -- $W
 
 # -r 0, perf's "forever": run after run, each printed as a run alone (exact
-# counts, no mean), until pfmon is killed (SIGTERM: it does not wait for the run)
+# counts, no mean), until pfmon is killed (SIGTERM: it does not wait for the run).
+# forever N ARGS: pfmon -r 0 ARGS until N runs are printed (20 s at most), then
+# killed; $out its output
 f=/tmp/pfmon-forever
-rm -f $f
-/bin/pfmon -r 0 -x';' -o $f -e syscalls -- $W -s 100 2>$f.err &
-pid=$!
-i=0
-while [ "$(grep -c ';syscalls;' $f 2>/dev/null)" -lt 3 ] && [ $i -lt 400 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-kill -TERM $pid
-wait $pid
-st=$?
-out=$(cat $f $f.err)
-[ $st -eq 143 ] || fail "-r 0: pfmon ended with $st, not by SIGTERM"
-[ "$(echo "$out" | grep -c ';syscalls;')" -ge 3 ] || fail "-r 0: fewer than 3 runs printed in $i polls"
+forever() {
+	want=$1
+	shift
+	rm -f $f $f.err
+	/bin/pfmon -r 0 -x';' -o $f "$@" 2>$f.err &
+	pid=$!
+	i=0
+	# cat: before pfmon makes the file, 0 (grep -c on a missing file prints nothing)
+	while [ "$(cat $f 2>/dev/null | grep -c ';syscalls;')" -lt "$want" ] &&
+	      [ $i -lt 400 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -TERM $pid
+	wait $pid
+	st=$?
+	out=$(cat $f $f.err)
+	rm -f $f $f.err
+	[ $st -eq 143 ] || fail "-r 0 $*: pfmon ended with $st, not by SIGTERM"
+	[ "$(echo "$out" | grep -c ';syscalls;')" -ge "$want" ] ||
+		fail "-r 0 $*: fewer than $want runs printed in $i polls"
+}
+forever 3 -e syscalls -- $W -s 100
 echo "$out" | awk -F';' '$3 == "syscalls" && ($1 < 116 || $1 > 120) { exit 1 }' ||
 	fail "-r 0: a run's count not exact"
-rm -f $f $f.err
+# CPU sessions' runs end at --timeout: each is printed
+forever 2 -a --timeout 200 -e syscalls
+# 0 in any form is forever (--table refuses it as it refuses -r 1); runs must end
+# by themselves; sampling reports at the end, which -r 0 never reaches
+refused "pfmon: --table prints each of -r's runs: give -r 2 or more" -r 00 --table -- $W
+refused "pfmon: -r 0 repeats runs that end by themselves: give a command, --timeout or --interval-count" -r 0 -a
+refused "pfmon: -r 0 runs until killed: sampling (-P, -F) reports at the end, give -r 1 or more" -r 0 -P 64 -- $W
 echo "pfmon-check: perf stat's output and run options ok"
