@@ -370,13 +370,19 @@ int cgperf_read(const struct cgperf *p, struct pfmon_count *one)
 	return 0;
 }
 
+/* every event, but those --control switched off alone */
 void cgperf_enable(const struct cgperf *p, int on)
 {
 	int i;
 
 	for (i = 0; i < opts.nev; i++)
-		if (p->fd[i] >= 0)
-			ioctl(p->fd[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+		cgperf_enable_event(p, i, on && !control_event_off(i));
+}
+
+void cgperf_enable_event(const struct cgperf *p, int ev, int on)
+{
+	if (p->fd[ev] >= 0)
+		ioctl(p->fd[ev], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
 }
 
 void cgperf_close(struct cgperf *p)

@@ -15,9 +15,17 @@
  * events on stderr, "ping" and "stop" do nothing else (perf stat ignores
  * stop too); each of these is answered with perf's "ack\n" and its NUL on
  * the ack channel, "snapshot" and anything else are not.  -I's intervals go
- * on as they were (perf 6.1 prints none at an enable or a disable).  pfmon starts
- * and stops whole contexts: "enable NAME" and "disable NAME" of one event
- * are answered "failed: ..." (acknowledged, as perf acknowledges its failures).
+ * on as they were (perf 6.1 prints none at an enable or a disable).
+ *
+ * "enable NAME" and "disable NAME" switch the groups whose leader is NAME (perf
+ * switches group leaders) alone: a software event's PMC is written again with
+ * its enable bit set or cleared (a write on an inherit context reaches its
+ * inheritors), a cgroup event's fd enabled or disabled.  "enable NAME" while
+ * nothing counts switches every other event off and starts the contexts, so
+ * that NAME alone counts, as in perf; "enable" switches every event back on.
+ * An event whose PMC pfmon cannot write again (a hardware event, a filtered
+ * trace event) is answered "failed: ..." (acknowledged, as perf acknowledges
+ * its failures).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +44,13 @@ static int delay_set;			/* -D given */
 static int delay_ms;			/* -D: 0, -1, or milliseconds */
 static int ctl_fd = -1, ack_fd = -1;	/* --control */
 static int counting;			/* the contexts are started */
+/* events switched off alone ("disable NAME", or others at "enable NAME") */
+static unsigned char ev_off[PFMON_MAX_EVENTS];
+
+int control_event_off(int ev)
+{
+	return ev_off[ev];
+}
 
 static void __attribute__((noreturn)) bad_spec(const char *spec, const char *why)
 {
@@ -208,7 +223,72 @@ static int cmd_arg(const char *line, const char *cmd, const char **arg)
 	return 1;
 }
 
-static void enable(const char *line, int on, void (*set)(int on))
+/* whether event i can be switched alone: a cgroup event, or a PMC pfmon can write */
+static int switchable(int i)
+{
+	struct pfarg_pmc pc;
+
+	return opts.ev[i].cgroup || !evsel_event_pmc(i, 1, &pc);
+}
+
+/* event i of a group whose leader is named name (perf switches group leaders) */
+static int led_by(int i, const char *name)
+{
+	int l = i;
+
+	while (l > 0 && opts.ev[l - 1].group == opts.ev[i].group)
+		l--;
+	return !strcmp(opts.ev[l].name, name);
+}
+
+static void switch_event(int i, int on, void (*set_event)(int ev, int on))
+{
+	if (ev_off[i] == !on)
+		return;
+	ev_off[i] = !on;
+	set_event(i, on);
+}
+
+/* "enable NAME", "disable NAME": 0, or -1 (said why) */
+static int enable_name(const char *name, int on, void (*set)(int on),
+		       void (*set_event)(int ev, int on))
+{
+	int i, shown = -1;
+
+	for (i = 0; i < opts.nev; i++)
+		if (!opts.ev[i].hidden && !strcmp(opts.ev[i].name, name))
+			shown = i;
+	if (shown < 0) {
+		fprintf(stderr, "failed: can't find '%s' event\n", name);
+		return -1;
+	}
+	/* those it switches, and at an enable while nothing counts every other one */
+	for (i = 0; i < opts.nev; i++) {
+		if ((led_by(i, name) || (on && !counting)) && !opts.ev[i].unsupported &&
+		    !switchable(i)) {
+			fprintf(stderr, "failed: pfmon switches software events alone, not "
+				"'%s'\n", opts.ev[i].name);
+			return -1;
+		}
+	}
+	for (i = 0; i < opts.nev; i++) {
+		if (opts.ev[i].unsupported)
+			continue;
+		if (led_by(i, name))
+			switch_event(i, on, set_event);
+		else if (on && !counting)
+			switch_event(i, 0, set_event);
+	}
+	if (on && !counting) {
+		set(1);
+		counting = 1;
+	}
+	fprintf(stderr, "Event %s %s\n", opts.ev[shown].name, on ? "enabled" : "disabled");
+	return 0;
+}
+
+static void enable(const char *line, int on, void (*set)(int on),
+		   void (*set_event)(int ev, int on))
 {
 	const char *arg = NULL;
 	int r = cmd_arg(line, on ? "enable" : "disable", &arg), i;
@@ -218,15 +298,13 @@ static void enable(const char *line, int on, void (*set)(int on))
 		return;
 	}
 	if (r) {
-		for (i = 0; i < opts.nev && strcmp(opts.ev[i].name, arg); i++)
-			;
-		if (i == opts.nev || opts.ev[i].hidden)
-			fprintf(stderr, "failed: can't find '%s' event\n", arg);
-		else
-			fprintf(stderr, "failed: pfmon %ss every event together, not '%s' alone\n",
-				on ? "enable" : "disable", arg);
+		enable_name(arg, on, set, set_event);
 		return;
 	}
+	/* "enable": every event back on, those switched off alone too */
+	for (i = 0; on && i < opts.nev; i++)
+		if (!opts.ev[i].unsupported)
+			switch_event(i, 1, set_event);
 	if (on != counting)
 		set(on);
 	counting = on;
@@ -254,9 +332,10 @@ static void evlist(const char *line)
 
 /*
  * revents of the control descriptor: one command read and done, as perf reads
- * one per wake-up; set(on) starts or stops every context.
+ * one per wake-up; set(on) starts or stops every context, set_event(ev, on)
+ * switches event ev alone in every context.
  */
-void control_process(short revents, void (*set)(int on))
+void control_process(short revents, void (*set)(int on), void (*set_event)(int ev, int on))
 {
 	char line[64];
 	size_t n = 0;
@@ -282,7 +361,7 @@ void control_process(short revents, void (*set)(int on))
 	if (!n)
 		return;
 	if (!strncmp(line, "enable", 6) || !strncmp(line, "disable", 7))
-		enable(line, line[0] == 'e', set);
+		enable(line, line[0] == 'e', set, set_event);
 	else if (!strncmp(line, "evlist", 6))
 		evlist(line);
 	else if (strncmp(line, "stop", 4) && strncmp(line, "ping", 4))

@@ -417,6 +417,33 @@ static int pmcs_write(int fd, struct pfarg_pmc *pc, int n)
 	return 0;
 }
 
+/*
+ * The PMC of software event ev as evsel_place() made it, its enable bit on or
+ * off, for --control's "enable NAME": 0, or -1 for an event whose PMC pfmon
+ * cannot write again as it stands (a hardware event, whose fixed counters share
+ * a control; a filtered trace event, whose key the kernel gave).
+ */
+int evsel_event_pmc(int ev, int on, struct pfarg_pmc *pc)
+{
+	const struct pfmon_event *e = &opts.ev[ev];
+	unsigned int i;
+
+	if (!e->soft || e->filter || e->unsupported)
+		return -1;
+	for (i = 0; i < npmcs; i++) {
+		if (pmcs[i].reg_set != e->set ||
+		    pmcs[i].reg_num != PFM_SW_FIRST_PMC + (e->pmd - PFM_SW_FIRST_PMD))
+			continue;
+		*pc = pmcs[i];
+		if (on)
+			pc->reg_value |= PFM_SW_PMC_EN;
+		else
+			pc->reg_value &= ~PFM_SW_PMC_EN;
+		return 0;
+	}
+	return -1;
+}
+
 /* Writes the sets and registers into the (unloaded) context fd. */
 int evsel_program(int fd)
 {

@@ -196,7 +196,9 @@ int control_counting(void);
 int control_delayed(void);
 uint64_t control_delay_ns(void);
 void control_enable(void (*set)(int on));
-void control_process(short revents, void (*set)(int on));
+void control_process(short revents, void (*set)(int on), void (*set_event)(int ev, int on));
+/* whether --control switched event ev off alone ("disable NAME") */
+int control_event_off(int ev);
 
 /* evnames.c */
 struct hw_alias {
@@ -223,6 +225,7 @@ const char *cgroup_name(int i);
 struct cgperf *cgperf_open(int cpu);
 int cgperf_read(const struct cgperf *p, struct pfmon_count *one);
 void cgperf_enable(const struct cgperf *p, int on);
+void cgperf_enable_event(const struct cgperf *p, int ev, int on);
 void cgperf_close(struct cgperf *p);
 
 /* evsel.c */
@@ -231,6 +234,7 @@ void evsel_parse(char *list);
 void evsel_default(void);
 void evsel_place(void);
 int evsel_program(int fd);
+int evsel_event_pmc(int ev, int on, struct pfarg_pmc *pc);
 int evsel_read(int fd, struct pfmon_count *c);
 void evsel_usage(FILE *f);
 

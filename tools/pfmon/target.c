@@ -259,6 +259,27 @@ static void ctx_set_all(int on)
 }
 
 /*
+ * --control's "enable NAME": event ev switched on or off alone in every context
+ * (a PMC write on an inherit context reaches its inheritors).
+ */
+static void ctx_set_event(int ev, int on)
+{
+	struct pfarg_pmc pc;
+	int i;
+
+	for (i = 0; i < nctx; i++) {
+		if (ctxs[i].cg) {
+			cgperf_enable_event(ctxs[i].cg, ev, on);
+			continue;
+		}
+		if (evsel_event_pmc(ev, on, &pc))
+			return;
+		if (pfm_write_pmcs(ctxs[i].fd, &pc, sizeof(pc)) && !ctxs[i].ended)
+			pfmon_warn("pfm_write_pmcs", errno, ctxs[i].target);
+	}
+}
+
+/*
  * Adds the context's counts to c: the sampled event's from its samples.  final:
  * the context counts no more (stopped, or its thread ended), and the estimates
  * of multiplexed counts are made.
@@ -701,7 +722,7 @@ void target_run(struct pfmon_result *res, pfmon_tick_fn tick)
 		if (next_adapt && t >= next_adapt)
 			next_adapt = t + periodic(t);
 		if (pfd[cfd].revents)
-			control_process(pfd[cfd].revents, ctx_set_all);
+			control_process(pfd[cfd].revents, ctx_set_all, ctx_set_event);
 		for (i = 0; i < opts.npids; i++) {
 			if (pfd[1 + n + i].revents & POLLIN) {
 				close(pidfds[i]);

@@ -260,6 +260,39 @@ echo "pfmon-check: --control enable and disable around 5000 getppid: $(count sys
 in_range "$(count syscalls)" 5001 5002 && [ "$(cat /tmp/c.err)" = "Events disabled
 Events enabled
 Events disabled" ] || fail "--control: stderr '$(cat /tmp/c.err)'"
+# --control "enable NAME" and "disable NAME" switch one event alone: enabled while
+# nothing counts, syscalls counts the 5000 getppid (and the pages' mmap, the
+# sleep's) and page-faults,
+# never enabled, none of the 256 pages touched after them; "enable" then switches
+# page-faults on (the shell's exit faults), "disable syscalls" in the sleep leaves
+# syscalls as it was
+/bin/pfmon -D -1 --control fifo:/tmp/ctl,/tmp/ack -x';' -e syscalls,page-faults -- \
+	/bin/sh -c "$W -w 1500 -s 5000 -p 256 -l 2000; true" >/tmp/c.out 2>/tmp/c.err &
+pf=$!
+sleep 0.7
+a1=$(acks 'enable syscalls')
+sleep 1.2
+a2=$(acks 'disable syscalls' 'disable nosuch')
+wait $pf || fail "--control NAME: $?"
+out=$(cat /tmp/c.out)
+echo "pfmon-check: --control enable syscalls alone: $(csv syscalls 1) syscalls, $(csv page-faults 1) page faults"
+in_range "$(csv syscalls 1)" 5001 5004 && [ "$(csv page-faults 1)" = 0 ] &&
+	[ "$a2" = 'ack\n\0ack\n\0' ] && [ "$(cat /tmp/c.err)" = "Events disabled
+Event syscalls enabled
+Event syscalls disabled
+failed: can't find 'nosuch' event" ] ||
+	fail "--control NAME: stderr '$(cat /tmp/c.err)', acks '$a1' '$a2'"
+/bin/pfmon -D -1 --control fifo:/tmp/ctl,/tmp/ack -x';' -e syscalls,page-faults -- \
+	/bin/sh -c "$W -w 1500 -s 5000 -p 256 -l 2000; true" >/tmp/c.out 2>/tmp/c.err &
+pf=$!
+sleep 0.7
+a1=$(acks 'enable page-faults' 'disable page-faults' enable)
+sleep 1.2
+a2=$(acks 'disable syscalls')
+wait $pf || fail "--control NAME: $?"
+out=$(cat /tmp/c.out)
+in_range "$(csv syscalls 1)" 5001 5004 && in_range "$(csv page-faults 1)" 256 400 ||
+	fail "--control enable after NAME: syscalls $(csv syscalls 1), page faults $(csv page-faults 1)"
 # --control fd: every command of perf's, one acknowledged each but snapshot and
 # the unknown; -I's intervals go on (about 10 in 3 s)
 /bin/pfmon -D -1 --control fd:5,6 -I 300 -x';' -e syscalls -- $W -l 3000 \
@@ -276,7 +309,7 @@ echo "pfmon-check: --control fd: $n intervals, acks $acks"
 [ "$n" -ge 8 ] || fail "--control fd: $n intervals"
 [ "$(cat /tmp/c.err)" = "Events disabled
 syscalls
-failed: pfmon enables every event together, not 'syscalls' alone
+Event syscalls enabled
 failed: can't find 'nosuch' event
 failed: wrong command
 syscalls
