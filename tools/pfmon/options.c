@@ -62,6 +62,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: pfmon [options] [--] COMMAND [ARGS]\n"
 "       pfmon [options] -p PID[,PID] | -t TID[,TID] | -a | -C CPUS [COMMAND]\n"
+"       pfmon [options]     every CPU, as -a, until ^C or --timeout\n"
 "       pfmon -l [PATTERN]    list the events (those whose name or description\n"
 "                             holds PATTERN, or matches it as a glob)\n"
 "  -e EV[,EV|{EV,EV}]  events (groups in braces share an event set); also\n"
@@ -260,8 +261,10 @@ void parse(int argc, char **argv)
 		}
 		exit(0);
 	}
-	if (!!opts.argv + !!opts.npids > 1 || (opts.npids && opts.ncpus) ||
-	    (!opts.argv && !opts.npids && !opts.ncpus)) {
+	/* nothing to count named: every CPU until ^C or --timeout, as perf stat */
+	if (!opts.argv && !opts.npids && !opts.ncpus)
+		opts.ncpus = -1;
+	if (!!opts.argv + !!opts.npids > 1 || (opts.npids && opts.ncpus)) {
 		fprintf(stderr, "pfmon: give one of a command, -p/-t, or -a/-C (with or "
 			"without a command)\n");
 		usage(stderr);

@@ -255,6 +255,11 @@ out=$(/bin/pfmon -a -e syscalls -- $W -s 5000) || fail "pfmon -a exited with $?"
 sys=$(count syscalls)
 in_range "$sys" 5018 9000 || fail "pfmon -a: syscalls $sys"
 out=$(/bin/pfmon -C 0 -x ';' -e task-clock -- $W -l 300) || fail "pfmon -C exited with $?"
+# no command and no -p/-t: every CPU, as perf stat (here until --timeout): the task
+# clock is the wall-clock time of each CPU
+out=$(/bin/pfmon --timeout 300 -x ';' -e task-clock) || fail "pfmon alone exited with $?"
+ns=$(csv task-clock 4)
+in_range "$ns" 500000000 4000000000 || fail "pfmon alone: task-clock $ns ns on every CPU"
 ns=$(csv task-clock 4)
 in_range "$ns" 300000000 2000000000 || fail "pfmon -C 0: task-clock $ns ns"
 
