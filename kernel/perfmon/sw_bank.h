@@ -68,6 +68,23 @@ struct pfm_sw_bank {
 	u64 tick_next;			/* in_tick: ns to the restart, 0 for none */
 };
 
+#define PFM_SW_LEVELS	(PFM_SW_PMC_USR | PFM_SW_PMC_OS)
+
+/* The event a PMC value counts: none without EN or a level. */
+static inline unsigned int pfm_sw_event(u64 pmc)
+{
+	if (!(pmc & PFM_SW_PMC_EN) || !(pmc & PFM_SW_LEVELS))
+		return PFM_SW_EV_NONE;
+	return pmc & PFM_SW_PMC_EVENT_MASK;
+}
+
+/* sw_regs.c: the unit's registers and what a PMC value is allowed, needs and shows */
+extern const struct pfm_regdesc pfm_sw_pmcs[PFM_SW_NUM_COUNTERS];
+extern const struct pfm_regdesc pfm_sw_pmds[PFM_SW_NUM_COUNTERS];
+int pfm_sw_pmc_check(unsigned int idx, u64 value);
+u32 pfm_sw_pmc_needs(unsigned int idx, u64 value);
+bool pfm_sw_pmd_in_page(unsigned int idx, u64 pmc_value);
+
 /*
  * A CPU's banks, [false] the thread bank, [true] the CPU bank (system_wide):
  * allocated per CPU at init (pfm_sw_banks_init()), being too large for the

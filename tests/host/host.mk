@@ -24,7 +24,7 @@ PFM_HOST_BIN	:= $(PFM_HOST_B)/pfm_host_tests
 # The core files that run on the host (the portable core); what they ask of the
 # kernel-only rest (thread.c, sw_hooks.c, access.c, res.c, msg.c, ...) is declared
 # in kernel/perfmon/env.h, and tests/host/env.c implements it here.
-PFM_HOST_CORE_SRCS := ctx.c flag_ops.c args.c rw.c rw_user.c sets.c set_room.c pmu.c pmu_type.c pmu_state.c state.c sw_pmu.c sw_clock.c hold.c sw_keyed.c \
+PFM_HOST_CORE_SRCS := ctx.c flag_ops.c args.c rw.c rw_user.c sets.c set_room.c pmu.c pmu_type.c pmu_state.c state.c sw_pmu.c sw_regs.c sw_clock.c hold.c sw_keyed.c \
 		      switch.c ovfl.c \
 		      upage.c
 # The layer's portable parts: the simulator's perf suites run them.
