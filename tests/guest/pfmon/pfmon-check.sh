@@ -510,13 +510,18 @@ grep -q "^TracerPid:[[:space:]]*0$" /tmp/tracer || fail "pfmon -F: traced ($(cat
 # -F: about HZ samples a second of the thread's time, the period adapted every 10 ms
 # from the rate (a fixed start of 1000 calls would give some 300 a second here); the
 # count exact all the same (a hidden counter): 200000 getppid
-out=$(/bin/pfmon -F 1000 -e syscalls -- $W -s 200000) || fail "pfmon -F exited with $?"
-sys=$(count syscalls)
-ns=$(count samples)
-hz=$(echo "$out" | awk '$2 == "per" { print $1; exit }')
-echo "pfmon-check: -F 1000: $ns samples, $hz a second"
-in_range "$sys" 200016 200018 || fail "pfmon -F: syscalls $sys"
-in_range "$hz" 700 1300 || fail "pfmon -F 1000: $hz samples a second"
+# The period adapts to the thread's time, which a loaded host disturbs: a rate out
+# of range is measured once more.
+for try in 1 2; do
+	out=$(/bin/pfmon -F 1000 -e syscalls -- $W -s 200000) || fail "pfmon -F exited with $?"
+	sys=$(count syscalls)
+	ns=$(count samples)
+	hz=$(echo "$out" | awk '$2 == "per" { print $1; exit }')
+	echo "pfmon-check: -F 1000: $ns samples, $hz a second"
+	in_range "$sys" 200016 200018 || fail "pfmon -F: syscalls $sys"
+	in_range "$hz" 700 1300 && break
+	[ $try = 2 ] && fail "pfmon -F 1000: $hz samples a second"
+done
 # task-clock cannot be sampled by time, -P and -F are one or the other: one line each
 out=$(/bin/pfmon -F 1000 -- $W 2>&1)
 [ $? -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] &&

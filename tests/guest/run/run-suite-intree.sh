@@ -25,7 +25,7 @@ fi
 # backtraces of every CPU and blocked task), before the host's 900 s end the boot.
 CK_DEFAULT_TIMEOUT=120 /bin/pfm-watchdog 600 run-suite-intree /bin/pfm_tests || rc=$?
 [ $rc -eq 124 ] && exit 1
-[ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 200 pfmon-check /bin/pfmon-check || rc=1; }
+[ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 300 pfmon-check /bin/pfmon-check || rc=1; }
 [ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 120 pfmon-perf-check /bin/pfmon-perf-check || rc=1; }
 [ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 120 pfmon-tp-check /bin/pfmon-tp-check || rc=1; }
 # The short fault injection sweep (tests/guest/faults/README; make check-faults: all of it),
