@@ -186,7 +186,7 @@ out=$(/bin/pfmon -g -e syscalls,page-faults -- $W -s 5000 -p 64) || fail "-g: $?
 in_range "$(count syscalls)" 5016 5020 && in_range "$(count page-faults)" 64 200 ||
 	fail "-g: syscalls $(count syscalls), page-faults $(count page-faults)"
 out=$(/bin/pfmon -g -e $evs2 -- $W 2>&1)
-[ $? -eq 1 ] && [ "$out" = "pfmon: group of 'syscalls': more than 256 software events" ] ||
+[ $? -eq 1 ] && [ "$out" = "pfmon: group of 'cpu-migrations': more than 256 software events" ] ||
 	fail "-g with 512 events: not refused"
 
 # -D: counting from 300 ms after the command's start, the elapsed time from then
