@@ -48,11 +48,14 @@ static bool pfm_mux_smpl_handler(struct pfm_smpl_buf *b __always_unused,
 	return false;
 }
 
+/* The PMDs a record holds: those below PFM_MAX_PMDS, as PFM_MUX_SMPL_MIN_SIZE has room for. */
+#define PFM_MUX_PMDS	PFM_MAX_PMDS
+
 static u64 *pfm_mux_put_values(u64 *val, const struct pfm_event_set *set)
 {
 	unsigned int i;
 
-	for_each_set_bit(i, set->used_pmds, pfm_pmu.pmd_end)
+	for_each_set_bit(i, set->used_pmds, PFM_MUX_PMDS)
 		*val++ = pfm_set_pmd(set, i)->value;
 	return val;
 }
@@ -67,8 +70,8 @@ static void pfm_mux_smpl_switch(struct pfm_smpl_buf *b, struct pfm_context *ctx,
 	size_t need;
 
 	if (prev)
-		nr_prev = bitmap_weight(prev->used_pmds, pfm_pmu.pmd_end);
-	nr_next = bitmap_weight(next->used_pmds, pfm_pmu.pmd_end);
+		nr_prev = bitmap_weight(prev->used_pmds, PFM_MUX_PMDS);
+	nr_next = bitmap_weight(next->used_pmds, PFM_MUX_PMDS);
 	need = sizeof(*e) + (nr_prev + nr_next) * sizeof(u64);
 	if (cur > b->size || need > b->size - cur) {
 		hdr->hdr_lost++;

@@ -55,7 +55,7 @@ static void pfm_pmd_reset(struct pfm_event_set *set, unsigned int i, bool long_r
 		pfm_pmd_reload(set, i);
 	if (!set->opts)
 		return;
-	for_each_set_bit(j, (unsigned long *)pfm_set_opts(set, i)->reset_pmds, pfm_pmu.pmd_end) {
+	for_each_set_bit(j, (unsigned long *)pfm_set_opts(set, i)->reset_pmds, PFM_MAX_PMDS) {
 		struct pfm_pmd *q;
 
 		if (j == i || !test_bit(j, set->used_pmds))
@@ -101,7 +101,7 @@ noinline void pfm_overflow_act_locked(struct pfm_context *ctx)
 	set->ovfl_pending_any = false;
 	bitmap_zero(notify, PFM_MAX_PMDS);
 	/* a sample per overflow: the bits are looked for inline, and counted here */
-	pfm_for_each_reg(i, ovfl, pfm_pmu.pmd_end) {
+	pfm_for_each_reg(i, ovfl, PFM_MAX_PMDS) {
 		struct pfm_pmd *p = pfm_set_pmd(set, i);
 		bool full = false;
 
@@ -140,7 +140,7 @@ struct pfm_event_set *pfm_overflow_restart_locked(struct pfm_context *ctx)
 	struct pfm_event_set *set = ctx->active;
 	unsigned int i;
 
-	for_each_set_bit(i, set->restart_pmds, pfm_pmu.pmd_end)
+	for_each_set_bit(i, set->restart_pmds, PFM_MAX_PMDS)
 		pfm_pmd_reset(set, i, true, false);
 	bitmap_zero(set->restart_pmds, PFM_MAX_PMDS);
 	pfm_upage_refresh(ctx);

@@ -12,8 +12,12 @@ static int pfm_check_unit(const struct pfm_pmu_unit *u)
 {
 	unsigned int i;
 
-	if (u->first_pmc + u->num_pmcs > PFM_MAX_PMCS ||
-	    u->first_pmd + u->num_pmds > PFM_MAX_PMDS)
+	if (u->first_pmc + u->num_pmcs > PFM_NUM_PMCS ||
+	    u->first_pmd + u->num_pmds > PFM_NUM_PMDS)
+		return -EINVAL;
+	/* registers that move at a switch are below the end of the bit vectors (pmu_state.c) */
+	if (!u->bind && (u->first_pmc + u->num_pmcs > PFM_MAX_PMCS ||
+			 u->first_pmd + u->num_pmds > PFM_MAX_PMDS))
 		return -EINVAL;
 	if (!u->write_pmc || !u->write_pmd || !u->read_pmd || !u->enable || !u->disable)
 		return -EINVAL;
@@ -53,15 +57,15 @@ static void pfm_pmu_index(void)
 {
 	unsigned int i, n = 0;
 
-	BUILD_BUG_ON(PFM_MAX_PMDS * sizeof(struct pfm_pmd) > U16_MAX);
-	for_each_set_bit(i, pfm_pmu.impl_pmcs, PFM_MAX_PMCS) {
+	BUILD_BUG_ON(PFM_NUM_PMDS * sizeof(struct pfm_pmd) >= PFM_PMD_NO_OFF);
+	for_each_set_bit(i, pfm_pmu.impl_pmcs, PFM_NUM_PMCS) {
 		pfm_pmu.pmc_slot[i] = n;
 		pfm_pmu.dfl_pmcs[n++] = pfm_pmu.pmc[i].desc->dfl_val;
 	}
 	pfm_pmu.num_pmc_slots = n;
 	n = 0;
 	memset(pfm_pmu.pmd_off, 0xff, sizeof(pfm_pmu.pmd_off));
-	for_each_set_bit(i, pfm_pmu.impl_pmds, PFM_MAX_PMDS) {
+	for_each_set_bit(i, pfm_pmu.impl_pmds, PFM_NUM_PMDS) {
 		pfm_pmu.pmd_slot[i] = n;
 		pfm_pmu.pmd_off[i] = n * sizeof(struct pfm_pmd);
 		pfm_pmu.slot_pmd[n++] = i;
@@ -146,12 +150,12 @@ void pfm_pmu_reset(void)
 /* Logical bitmaps of the registers usable now: implemented, and not held elsewhere. */
 void pfm_pmu_avail(unsigned long *pmcs, unsigned long *pmds)
 {
-	DECLARE_BITMAP(upmcs, PFM_MAX_PMCS);
-	DECLARE_BITMAP(upmds, PFM_MAX_PMDS);
+	DECLARE_BITMAP(upmcs, PFM_NUM_PMCS);
+	DECLARE_BITMAP(upmds, PFM_NUM_PMDS);
 	unsigned int u, i;
 
-	bitmap_copy(pmcs, pfm_pmu.impl_pmcs, PFM_MAX_PMCS);
-	bitmap_copy(pmds, pfm_pmu.impl_pmds, PFM_MAX_PMDS);
+	bitmap_copy(pmcs, pfm_pmu.impl_pmcs, PFM_NUM_PMCS);
+	bitmap_copy(pmds, pfm_pmu.impl_pmds, PFM_NUM_PMDS);
 	for (u = 0; u < pfm_pmu.num_units; u++) {
 		const struct pfm_pmu_unit *unit = pfm_pmu.units[u];
 

@@ -19,6 +19,19 @@
 #define PFM_REG_INTR	0x08	/* PMD: can raise an overflow interrupt */
 #define PFM_REG_NO64	0x10	/* PMC: accepts PFM_PMCFL_NO_EMUL64 */
 
+#include <uapi/perfmon/perfmon.h>
+#include <uapi/perfmon/perfmon_sw.h>
+
+/*
+ * The kernel's register numbers: those the ABI's bit vectors name (below
+ * PFM_MAX_PMCS and PFM_MAX_PMDS), then the software PMU's counters past them,
+ * which count but take no part in sampling or overflow handling
+ * (<perfmon/perfmon_sw.h>).  Every table and bitmap of the core covers them
+ * all; only what goes out in the ABI's bit vectors stops at PFM_MAX_PMDS.
+ */
+#define PFM_NUM_PMCS	(PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS)
+#define PFM_NUM_PMDS	(PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS)
+
 #define PFM_MAX_UNITS	4
 #define PFM_MAX_PMU_TYPES	4
 
@@ -54,7 +67,7 @@ struct pfm_regdesc {
 	u64 priv_msk;		/* PMC: bits that need privilege (kernel-level counting) */
 	u16 type;		/* PFM_REG_* */
 	u8 width;		/* PMD: counter width in bits (1..64) */
-	u8 dep_pmc;		/* PMD: index, inside the unit, of its PMC */
+	u16 dep_pmc;		/* PMD: index, inside the unit, of its PMC */
 };
 
 /*
@@ -238,18 +251,18 @@ struct pfm_pmu {
 	 */
 	unsigned int num_pmc_slots;
 	unsigned int num_pmd_slots;
-	u16 pmc_slot[PFM_MAX_PMCS];
-	u16 pmd_slot[PFM_MAX_PMDS];
-	u16 pmd_off[PFM_MAX_PMDS];
-	u16 slot_pmd[PFM_MAX_PMDS];
-	u64 dfl_pmcs[PFM_MAX_PMCS];	/* a fresh set's pmcs[]: the quiescent values */
-	struct pfm_reg pmc[PFM_MAX_PMCS];
-	struct pfm_reg pmd[PFM_MAX_PMDS];
-	DECLARE_BITMAP(impl_pmcs, PFM_MAX_PMCS);
-	DECLARE_BITMAP(impl_pmds, PFM_MAX_PMDS);
+	u16 pmc_slot[PFM_NUM_PMCS];
+	u16 pmd_slot[PFM_NUM_PMDS];
+	u16 pmd_off[PFM_NUM_PMDS];
+	u16 slot_pmd[PFM_NUM_PMDS];
+	u64 dfl_pmcs[PFM_NUM_PMCS];	/* a fresh set's pmcs[]: the quiescent values */
+	struct pfm_reg pmc[PFM_NUM_PMCS];
+	struct pfm_reg pmd[PFM_NUM_PMDS];
+	DECLARE_BITMAP(impl_pmcs, PFM_NUM_PMCS);
+	DECLARE_BITMAP(impl_pmds, PFM_NUM_PMDS);
 	/* the registers that move at a switch: those of units without bind() */
-	DECLARE_BITMAP(moved_pmcs, PFM_MAX_PMCS);
-	DECLARE_BITMAP(moved_pmds, PFM_MAX_PMDS);
+	DECLARE_BITMAP(moved_pmcs, PFM_NUM_PMCS);
+	DECLARE_BITMAP(moved_pmds, PFM_NUM_PMDS);
 	bool any_moved;			/* some register moves: a unit has no bind() */
 	/* the units with bind(), which a read syncs once each (pfm_pmu_sync_bound()) */
 	const struct pfm_pmu_unit *bound[PFM_MAX_UNITS];

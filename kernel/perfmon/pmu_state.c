@@ -60,12 +60,15 @@ static void pfm_pmc_load(struct pfm_event_set *set, unsigned int i)
 	r->unit->write_pmc(set->system_wide, r->idx, *pfm_set_pmc(set, i));
 }
 
-/* The registers of the set that move at a switch: used, of a unit with registers. */
+/*
+ * The registers of the set that move at a switch: used, of a unit with registers,
+ * all below PFM_MAX_PMCS and PFM_MAX_PMDS (pfm_check_unit()).
+ */
 static void pfm_set_moved(const struct pfm_event_set *set, unsigned long *pmcs,
 			  unsigned long *pmds)
 {
-	bitmap_and(pmcs, set->used_pmcs, pfm_pmu.moved_pmcs, pfm_pmu.pmc_end);
-	bitmap_and(pmds, set->used_pmds, pfm_pmu.moved_pmds, pfm_pmu.pmd_end);
+	bitmap_and(pmcs, set->used_pmcs, pfm_pmu.moved_pmcs, PFM_MAX_PMCS);
+	bitmap_and(pmds, set->used_pmds, pfm_pmu.moved_pmds, PFM_MAX_PMDS);
 }
 
 /* Only the registers the set uses are written: the others are quiescent already. */
@@ -76,9 +79,9 @@ void pfm_set_restore(struct pfm_event_set *set)
 	unsigned int i;
 
 	pfm_set_moved(set, pmcs, pmds);
-	pfm_for_each_reg(i, pmcs, pfm_pmu.pmc_end)
+	pfm_for_each_reg(i, pmcs, PFM_MAX_PMCS)
 		pfm_pmc_load(set, i);
-	pfm_for_each_reg(i, pmds, pfm_pmu.pmd_end)
+	pfm_for_each_reg(i, pmds, PFM_MAX_PMDS)
 		pfm_pmd_load(set, i);
 }
 
@@ -90,9 +93,9 @@ void pfm_set_save(struct pfm_event_set *set)
 	unsigned int i;
 
 	pfm_set_moved(set, pmcs, pmds);
-	pfm_for_each_reg(i, pmds, pfm_pmu.pmd_end)
+	pfm_for_each_reg(i, pmds, PFM_MAX_PMDS)
 		pfm_pmd_sync(set, i);
-	pfm_for_each_reg(i, pmcs, pfm_pmu.pmc_end) {
+	pfm_for_each_reg(i, pmcs, PFM_MAX_PMCS) {
 		const struct pfm_reg *r = &pfm_pmu.pmc[i];
 
 		r->unit->write_pmc(set->system_wide, r->idx, r->desc->dfl_val);
@@ -111,11 +114,11 @@ void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to)
 	unsigned int i, pmc_writes = 0;
 
 	pfm_set_moved(from, pmcs, pmds);
-	for_each_set_bit(i, pmds, pfm_pmu.pmd_end)
+	for_each_set_bit(i, pmds, PFM_MAX_PMDS)
 		pfm_pmd_sync(from, i);
 	pfm_set_moved(to, to_pmcs, pmds);
-	bitmap_or(pmcs, pmcs, to_pmcs, pfm_pmu.pmc_end);
-	for_each_set_bit(i, pmcs, pfm_pmu.pmc_end) {
+	bitmap_or(pmcs, pmcs, to_pmcs, PFM_MAX_PMCS);
+	for_each_set_bit(i, pmcs, PFM_MAX_PMCS) {
 		const struct pfm_reg *r = &pfm_pmu.pmc[i];
 		u64 cur = test_bit(i, from->used_pmcs) ? *pfm_set_pmc(from, i) : r->desc->dfl_val;
 		u64 want = test_bit(i, to->used_pmcs) ? *pfm_set_pmc(to, i) : r->desc->dfl_val;
@@ -125,10 +128,10 @@ void pfm_set_swap(struct pfm_event_set *from, struct pfm_event_set *to)
 			pmc_writes++;
 		}
 	}
-	for_each_set_bit(i, pmds, pfm_pmu.pmd_end)
+	for_each_set_bit(i, pmds, PFM_MAX_PMDS)
 		pfm_pmd_load(to, i);
 	pfm_stat_add(set_switch_pmc_writes, pmc_writes);
-	pfm_stat_add(set_switch_pmd_writes, bitmap_weight(pmds, pfm_pmu.pmd_end));
+	pfm_stat_add(set_switch_pmd_writes, bitmap_weight(pmds, PFM_MAX_PMDS));
 }
 
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i)

@@ -53,8 +53,8 @@ static inline bool pfm_set_moves(const struct pfm_event_set *set)
 {
 	if (!pfm_pmu.any_moved)
 		return false;
-	return bitmap_intersects(set->used_pmcs, pfm_pmu.moved_pmcs, pfm_pmu.pmc_end) ||
-	       bitmap_intersects(set->used_pmds, pfm_pmu.moved_pmds, pfm_pmu.pmd_end);
+	return bitmap_intersects(set->used_pmcs, pfm_pmu.moved_pmcs, PFM_MAX_PMCS) ||
+	       bitmap_intersects(set->used_pmds, pfm_pmu.moved_pmds, PFM_MAX_PMDS);
 }
 
 void pfm_set_restore(struct pfm_event_set *set);

@@ -35,8 +35,8 @@ static bool pfm_pmds_implemented(const u64 *bv)
 
 /* Registers held by someone else (the NMI watchdog, perf_events) are not ours to write. */
 struct pfm_avail {
-	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
-	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
+	DECLARE_BITMAP(pmcs, PFM_NUM_PMCS);
+	DECLARE_BITMAP(pmds, PFM_NUM_PMDS);
 };
 
 static int pfm_check_pmc(struct pfm_context *ctx, const struct pfarg_pmc *req,
@@ -44,7 +44,7 @@ static int pfm_check_pmc(struct pfm_context *ctx, const struct pfarg_pmc *req,
 {
 	const struct pfm_reg *r;
 
-	if (req->reg_num >= PFM_MAX_PMCS || !test_bit(req->reg_num, pfm_pmu.impl_pmcs))
+	if (req->reg_num >= PFM_NUM_PMCS || !test_bit(req->reg_num, pfm_pmu.impl_pmcs))
 		return -EINVAL;
 	if (!pfm_find_set(ctx, req->reg_set))
 		return -EINVAL;
@@ -53,7 +53,9 @@ static int pfm_check_pmc(struct pfm_context *ctx, const struct pfarg_pmc *req,
 	if (!pfm_all_zero(req->reg_reserved2, sizeof(req->reg_reserved2)))
 		return -EINVAL;
 	r = &pfm_pmu.pmc[req->reg_num];
-	if ((req->reg_flags & PFM_PMCFL_NO_EMUL64) && !(r->desc->type & PFM_REG_NO64))
+	/* raw export is of the PMDs the bit vectors name (the counts page's) */
+	if ((req->reg_flags & PFM_PMCFL_NO_EMUL64) &&
+	    (!(r->desc->type & PFM_REG_NO64) || req->reg_num >= PFM_MAX_PMCS))
 		return -EINVAL;
 	if (req->reg_value & r->desc->rsvd_msk)
 		return -EINVAL;
@@ -97,7 +99,7 @@ static void pfm_apply_pmcs(struct pfm_context *ctx, void *arg)
 		     pmd = pfm_pmu.pmd[pmd].dep_pmd) {
 			if (req[k].reg_flags & PFM_PMCFL_NO_EMUL64)
 				__set_bit(pmd, set->no_emul64);
-			else
+			else if (pmd < PFM_MAX_PMDS)
 				__clear_bit(pmd, set->no_emul64);
 			if (!__test_and_set_bit(pmd, set->used_pmds))
 				pfm_pmd_set_value(ctx, set, pmd, pfm_set_pmd(set, pmd)->value);
@@ -303,6 +305,16 @@ static int pfm_check_pmd_write(struct pfm_context *ctx, const struct pfarg_pmd *
 	if (!pfm_pmds_implemented(req->reg_reset_pmds) ||
 	    !pfm_pmds_implemented(req->reg_smpl_pmds))
 		return -EINVAL;
+	/*
+	 * No bit vector names a PMD past them (a message, a sample, the counts
+	 * page): it counts, and takes no part in overflow handling.
+	 */
+	if (req->reg_num >= PFM_MAX_PMDS &&
+	    (req->reg_flags || req->reg_long_reset || req->reg_short_reset ||
+	     req->reg_ovfl_switch_cnt || req->reg_random_mask || req->reg_smpl_eventid ||
+	     !pfm_all_zero(req->reg_reset_pmds, sizeof(req->reg_reset_pmds)) ||
+	     !pfm_all_zero(req->reg_smpl_pmds, sizeof(req->reg_smpl_pmds))))
+		return -EINVAL;
 	/* Samples go to the context's sampling buffer, or a layer's sink. */
 	if ((req->reg_flags & PFM_PMDFL_SMPL) && !ctx->smpl.fmt && !ctx->sink)
 		return -EINVAL;
@@ -335,7 +347,8 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 		}
 		__set_bit(i, set->used_pmds);
 		/* a new value replaces the reset a restart would have made */
-		__clear_bit(i, set->restart_pmds);
+		if (i < PFM_MAX_PMDS)
+			__clear_bit(i, set->restart_pmds);
 		pfm_pmd_set_value(ctx, set, i, req[k].reg_value);
 	}
 	pfm_pmu_hw_join_locked(ctx);

@@ -16,7 +16,7 @@
 /* What a request's PMD number and flags must be, whatever the context. */
 static __always_inline bool pfm_pmd_num_ok(unsigned int num)
 {
-	return num < PFM_MAX_PMDS && test_bit(num, pfm_pmu.impl_pmds);
+	return num < PFM_NUM_PMDS && test_bit(num, pfm_pmu.impl_pmds);
 }
 
 /* the flags no PMD may have: none, or the request is EINVAL */

@@ -172,7 +172,7 @@ static __always_inline bool pfm_read_at_once(struct pfm_context *ctx,
 		pfm_unsafe_get_request(q, h, z, fault);
 		/* what must be zero, the flags' unknown bits with the reserved field */
 		rsvd |= z | pfm_pmd_flags_bad(h.flags);
-		if (unlikely(h.num >= PFM_MAX_PMDS))
+		if (unlikely(h.num >= PFM_NUM_PMDS))
 			goto fault;
 		if (unlikely(h.set_id != set_id)) {
 			struct pfm_event_set *set;

@@ -379,8 +379,8 @@ static void pfm_fill_setinfo(struct pfm_context *ctx, void *arg)
 long pfm_getinfo_evtsets(struct pfm_context *ctx, void *vec, unsigned int n)
 {
 	struct pfarg_setinfo *req = vec;
-	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
-	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
+	DECLARE_BITMAP(pmcs, PFM_NUM_PMCS);
+	DECLARE_BITMAP(pmds, PFM_NUM_PMDS);
 	struct pfm_info_args a = { .req = req, .n = n, .avail_pmcs = pmcs, .avail_pmds = pmds };
 	unsigned int k;
 

@@ -47,6 +47,10 @@ struct pfm_event_set {
 	u64 timeout_left_ns;		/* left of it: when it last went live, or left (switch.c) */
 	u64 runs;			/* activations */
 	u64 duration_ns;		/* time live: on the CPU, started, active */
+	/*
+	 * The overflow bitmaps cover the PMDs the bit vectors name alone: those
+	 * past them take no part in overflow handling (perfmon_sw.h).
+	 */
 	DECLARE_BITMAP(ovfl_pmds, PFM_MAX_PMDS);	/* overflowed last */
 	DECLARE_BITMAP(ovfl_pending, PFM_MAX_PMDS);	/* carried, not yet acted on */
 	/*
@@ -55,8 +59,8 @@ struct pfm_event_set {
 	 */
 	bool ovfl_pending_any;
 	DECLARE_BITMAP(restart_pmds, PFM_MAX_PMDS);	/* notified: long reset at restart */
-	DECLARE_BITMAP(used_pmcs, PFM_MAX_PMCS);	/* written by the user */
-	DECLARE_BITMAP(used_pmds, PFM_MAX_PMDS);
+	DECLARE_BITMAP(used_pmcs, PFM_NUM_PMCS);	/* written by the user */
+	DECLARE_BITMAP(used_pmds, PFM_NUM_PMDS);
 	DECLARE_BITMAP(no_emul64, PFM_MAX_PMDS);	/* PMDs exported raw */
 	/*
 	 * By slot (pmu.h), reached through pfm_set_pmc(), pfm_set_pmd(), pfm_set_opts():
@@ -110,7 +114,7 @@ static __always_inline struct pfm_pmd *pfm_set_pmd(const struct pfm_event_set *s
 extern const struct pfm_pmd pfm_pmd_none;
 
 /*
- * PMD i (below PFM_MAX_PMDS) in an array of bytes bytes, reached or not: to read
+ * PMD i (below PFM_NUM_PMDS) in an array of bytes bytes, reached or not: to read
  * only.  The one compare that finds a PMD the array reaches, the common case, also
  * rules out a PMD not implemented (its offset, PFM_PMD_NO_OFF, is past any array):
  * that one sets *bad, so that the visit needs no test of its own against the PMU.

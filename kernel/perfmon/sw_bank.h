@@ -26,6 +26,7 @@
 	for (; (bits) && ((i) = __ffs(bits), 1); (bits) &= (bits) - 1)
 
 #define PFM_SW_WORDS	(PFM_SW_NUM_COUNTERS / 64)
+static_assert(PFM_SW_WORDS <= 16);	/* a bit per word in tick_words */
 
 /* One word's masks, derived from pmc[] while enabled (pfm_sw_recount()). */
 struct pfm_sw_masks {
@@ -43,19 +44,23 @@ struct pfm_sw_bank {
 	/* the words of in_use up to its last counter: the ones the masks have */
 	u8 nwords;
 	u8 mask_words;			/* the words m[] may have bits in */
-	u8 tick_words;			/* words with a task-clock counter */
+	u16 tick_words;			/* words with a task-clock counter: bit w, word w */
 	struct pfm_sw_masks m[PFM_SW_WORDS];
 	/*
 	 * Counters whose PMC is not 0: the masks come from these alone, and a bind
 	 * compares these and the set's written ones, however many counters there are.
 	 */
 	u64 in_use[PFM_SW_WORDS];
-	u64 pmc[PFM_SW_NUM_COUNTERS];
+	/*
+	 * [PFM_SW_NUM_COUNTERS] each, allocated apart at init (pfm_sw_banks_init()):
+	 * together they are more than a per-CPU allocation may be.
+	 */
+	u64 *pmc;
 	u64 pmcs_gen;			/* the set values pmc[] holds, 0 if unknown */
 	struct pfm_event_set *set;	/* bound: the live set, whose PMDs count */
 	u64 *set_vals;			/* bound: its first PMD's value (pfm_sw_bind_to()) */
-	u64 own[PFM_SW_NUM_COUNTERS];	/* the PMDs when unbound */
-	u64 stamp[PFM_SW_NUM_COUNTERS];	/* task-clock counters: when they last folded */
+	u64 *own;			/* the PMDs when unbound */
+	u64 *stamp;			/* task-clock counters: when they last folded */
 	struct hrtimer timer;		/* the next carry of a task-clock counter */
 	struct irq_work timer_work;	/* a held start or cancel, done after (sw_clock.c) */
 	bool timer_ready;
@@ -88,7 +93,7 @@ bool pfm_sw_pmd_in_page(unsigned int idx, u64 pmc_value);
 /*
  * A CPU's banks, [false] the thread bank, [true] the CPU bank (system_wide):
  * allocated per CPU at init (pfm_sw_banks_init()), being too large for the
- * room a module has for static per-CPU data.
+ * room a module has for static per-CPU data; their counters' arrays apart.
  */
 struct pfm_sw_banks {
 	struct pfm_sw_bank bank[2];
@@ -138,15 +143,22 @@ static inline u64 *pfm_sw_pmd(struct pfm_sw_bank *c, unsigned int i)
  * while a read holds the owner's lock, or of a word past the first, which the
  * overflow call finds here): pending in the bound set, acted on by the core at
  * the set's overflow path or next switch-in.  The bank's PMDs are whole words
- * there.
+ * there.  A word past the bit vectors is a plain 64-bit wrap: told to nobody.
+ * Whether any went pending.
  */
-static __always_inline void pfm_sw_carried(struct pfm_sw_bank *c, unsigned int w, u64 ovfl)
+#define PFM_SW_BV_WORDS	(PFM_SW_BV_COUNTERS / 64)
+
+static __always_inline bool pfm_sw_carried(struct pfm_sw_bank *c, unsigned int w, u64 ovfl)
 {
 	BUILD_BUG_ON(BITS_PER_LONG != 64 || PFM_SW_FIRST_PMD % 64 || PFM_SW_NUM_COUNTERS % 64);
-	if (unlikely(ovfl) && c->set) {
+	BUILD_BUG_ON(PFM_SW_FIRST_PMD + PFM_SW_BV_COUNTERS != PFM_MAX_PMDS);
+	if (likely(!ovfl) || w >= PFM_SW_BV_WORDS)
+		return false;
+	if (c->set) {
 		c->set->ovfl_pending[PFM_SW_FIRST_PMD / 64 + w] |= ovfl;
 		c->set->ovfl_pending_any = true;
 	}
+	return true;
 }
 
 /* The task-clock counters of word w, which advance with time while the bank is enabled. */

@@ -28,17 +28,49 @@
 
 struct pfm_sw_banks __percpu *pfm_sw_banks;
 
-int pfm_sw_banks_init(void)
-{
-	pfm_sw_banks = alloc_percpu(struct pfm_sw_banks);
-	return pfm_sw_banks ? 0 : -ENOMEM;
-}
-
 /* After pfm_sw_timers_exit(): no bank counts, no timer or work of one is left. */
 void pfm_sw_banks_exit(void)
 {
+	unsigned int cpu, b;
+
+	if (!pfm_sw_banks)
+		return;
+	for_each_possible_cpu(cpu) {
+		for (b = 0; b < 2; b++) {
+			struct pfm_sw_bank *c = &per_cpu_ptr(pfm_sw_banks, cpu)->bank[b];
+
+			kfree(c->pmc);
+			kfree(c->own);
+			kfree(c->stamp);
+		}
+	}
 	free_percpu(pfm_sw_banks);
 	pfm_sw_banks = NULL;
+}
+
+/* The banks, zeroed, and each one's counters' arrays (8 KiB each, of the CPU's node). */
+int pfm_sw_banks_init(void)
+{
+	unsigned int cpu, b;
+
+	pfm_sw_banks = alloc_percpu(struct pfm_sw_banks);
+	if (!pfm_sw_banks)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		for (b = 0; b < 2; b++) {
+			struct pfm_sw_bank *c = &per_cpu_ptr(pfm_sw_banks, cpu)->bank[b];
+			int node = cpu_to_node(cpu);
+
+			c->pmc = kcalloc_node(N, sizeof(u64), GFP_KERNEL, node);
+			c->own = kcalloc_node(N, sizeof(u64), GFP_KERNEL, node);
+			c->stamp = kcalloc_node(N, sizeof(u64), GFP_KERNEL, node);
+			if (!c->pmc || !c->own || !c->stamp) {
+				pfm_sw_banks_exit();
+				return -ENOMEM;
+			}
+		}
+	}
+	return 0;
 }
 
 /*
@@ -182,7 +214,7 @@ static __always_inline u64 pfm_sw_add_word(struct pfm_sw_bank *c, unsigned int w
 /*
  * The words past the first, in a bank with counters there: their carries go
  * pending in the bound set at once, where the overflow call that the first
- * word's would make finds them (pfm_sw_carried()).  Whether any carried.
+ * word's would make finds them (pfm_sw_carried()).  Whether any went pending.
  */
 static noinline bool pfm_sw_add_more(struct pfm_sw_bank *c, unsigned int event, u64 n,
 				     u64 level, u32 key)
@@ -193,8 +225,7 @@ static noinline bool pfm_sw_add_more(struct pfm_sw_bank *c, unsigned int event, 
 	for (w = 1; w < c->nwords; w++) {
 		u64 ovfl = pfm_sw_add_word(c, w, event, n, level, key);
 
-		pfm_sw_carried(c, w, ovfl);
-		carried |= ovfl != 0;
+		carried |= pfm_sw_carried(c, w, ovfl);
 	}
 	return carried;
 }
@@ -667,8 +698,7 @@ static noinline bool pfm_sw_switch_out_later(struct pfm_sw_bank *c)
 	for (w = 1; w < c->nwords; w++) {
 		u64 ovfl = pfm_sw_add_mask(c, w, c->m[w].switch_mask, 1);
 
-		pfm_sw_carried(c, w, ovfl);
-		carried |= ovfl != 0;
+		carried |= pfm_sw_carried(c, w, ovfl);
 	}
 	return carried;
 }

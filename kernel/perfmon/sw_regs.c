@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfmon: the software PMU's registers (sw_pmu.c): their descriptions,
- * SW_PMC0..SW_PMC255 and SW_PMD0..SW_PMD255, each PMD controlled by its own PMC,
+ * SW_PMC0..SW_PMC1023 and SW_PMD0..SW_PMD1023, each PMD controlled by its own PMC,
  * and what a PMC value is allowed, needs and shows.
  */
 #include "internal.h"
@@ -46,9 +46,9 @@ int pfm_sw_pmc_check(unsigned int idx __always_unused, u64 value)
 }
 
 /*
- * D(n) for n = 0..255, as literal numbers, which the register names are made of
- * (SW_PMC0 .. SW_PMC255).  The tens are pasted onto the units: 1##0 is 10, and
- * 10##0 is 100.
+ * D(n) for n = 0..1023, as literal numbers, which the register names are made of
+ * (SW_PMC0 .. SW_PMC1023).  The tens are pasted onto the units: 1##0 is 10,
+ * 10##0 is 100 and 100##0 is 1000.
  */
 #define PFM_SW_TEN(D, t)						\
 	D(t##0), D(t##1), D(t##2), D(t##3), D(t##4),			\
@@ -63,10 +63,11 @@ int pfm_sw_pmc_check(unsigned int idx __always_unused, u64 value)
 	PFM_SW_TEN(D, 1), PFM_SW_TEN(D, 2), PFM_SW_TEN(D, 3),		\
 	PFM_SW_TEN(D, 4), PFM_SW_TEN(D, 5), PFM_SW_TEN(D, 6),		\
 	PFM_SW_TEN(D, 7), PFM_SW_TEN(D, 8), PFM_SW_TEN(D, 9),		\
-	PFM_SW_HUNDRED(D, 1),						\
-	PFM_SW_TEN(D, 20), PFM_SW_TEN(D, 21), PFM_SW_TEN(D, 22),	\
-	PFM_SW_TEN(D, 23), PFM_SW_TEN(D, 24),				\
-	D(250), D(251), D(252), D(253), D(254), D(255)
+	PFM_SW_HUNDRED(D, 1), PFM_SW_HUNDRED(D, 2), PFM_SW_HUNDRED(D, 3), \
+	PFM_SW_HUNDRED(D, 4), PFM_SW_HUNDRED(D, 5), PFM_SW_HUNDRED(D, 6), \
+	PFM_SW_HUNDRED(D, 7), PFM_SW_HUNDRED(D, 8), PFM_SW_HUNDRED(D, 9), \
+	PFM_SW_TEN(D, 100), PFM_SW_TEN(D, 101),				\
+	D(1020), D(1021), D(1022), D(1023)
 
 const struct pfm_regdesc pfm_sw_pmcs[] = { PFM_SW_ALL(PFM_SW_PMC_DESC) };
 const struct pfm_regdesc pfm_sw_pmds[] = { PFM_SW_ALL(PFM_SW_PMD_DESC) };

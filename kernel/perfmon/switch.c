@@ -70,7 +70,8 @@ void pfm_set_activate(struct pfm_context *ctx, struct pfm_event_set *set)
 	ctx->active = set;
 	set->runs++;
 	set->timeout_left_ns = pfm_run_timeout(set);
-	pfm_for_each_reg(i, set->used_pmds, pfm_pmu.pmd_end) {
+	/* past the bit vectors no PMD has a switch count (rw.c) */
+	pfm_for_each_reg(i, set->used_pmds, PFM_MAX_PMDS) {
 		struct pfm_pmd *p = pfm_set_pmd(set, i);
 
 		p->switch_left = p->ovfl_switch_cnt;

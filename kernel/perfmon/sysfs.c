@@ -55,16 +55,16 @@ static ssize_t model_show(struct kobject *kobj, struct kobj_attribute *attr, cha
 static ssize_t types_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	const struct pfm_pmu_unit *u = pfm_pmu.typed;
-	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
-	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
+	DECLARE_BITMAP(pmcs, PFM_NUM_PMCS);
+	DECLARE_BITMAP(pmds, PFM_NUM_PMDS);
 	unsigned int k;
 	ssize_t n = 0;
 
 	for (k = 0; u && k < u->num_types; k++) {
 		const struct pfm_pmu_type *t = &u->types[k];
 
-		bitmap_copy(pmcs, pfm_pmu.impl_pmcs, PFM_MAX_PMCS);
-		bitmap_copy(pmds, pfm_pmu.impl_pmds, PFM_MAX_PMDS);
+		bitmap_copy(pmcs, pfm_pmu.impl_pmcs, PFM_NUM_PMCS);
+		bitmap_copy(pmds, pfm_pmu.impl_pmds, PFM_NUM_PMDS);
 		pfm_pmu_type_regs(k, pmcs, pmds);
 		n += sysfs_emit_at(buf, n, "%#x %s %*pb %*pb\n", t->id, t->name,
 				   PFM_MAX_PMCS, pmcs, PFM_MAX_PMDS, pmds);
@@ -256,7 +256,7 @@ static struct kobj_type pfm_pmd_ktype = {
 	.default_groups = pfm_pmd_groups,
 };
 
-static struct kobject *pfm_reg_kobjs[PFM_MAX_PMCS + PFM_MAX_PMDS];
+static struct kobject *pfm_reg_kobjs[PFM_NUM_PMCS + PFM_NUM_PMDS];
 static unsigned int pfm_nr_reg_kobjs;
 
 static int pfm_add_reg(struct kobj_type *type, const char *prefix, unsigned int n,
@@ -305,12 +305,12 @@ int pfm_sysfs_init(void)
 		ret = sysfs_create_file(pfm_desc_kobj, &pfm_types_attr.attr);
 	if (ret)
 		goto err_desc;
-	for_each_set_bit(i, pfm_pmu.impl_pmcs, PFM_MAX_PMCS) {
+	for_each_set_bit(i, pfm_pmu.impl_pmcs, PFM_NUM_PMCS) {
 		ret = pfm_add_reg(&pfm_pmc_ktype, "pmc", i, pfm_pmu.pmc[i].desc);
 		if (ret)
 			goto err_regs;
 	}
-	for_each_set_bit(i, pfm_pmu.impl_pmds, PFM_MAX_PMDS) {
+	for_each_set_bit(i, pfm_pmu.impl_pmds, PFM_NUM_PMDS) {
 		ret = pfm_add_reg(&pfm_pmd_ktype, "pmd", i, pfm_pmu.pmd[i].desc);
 		if (ret)
 			goto err_regs;

@@ -119,7 +119,8 @@ void pfm_upage_show(struct pfm_context *ctx, bool live)
 	if (!pg)
 		return;
 	pfm_upage_begin(pg);
-	for_each_set_bit(i, set->used_pmds, pfm_pmu.pmd_end) {
+	/* the page's pmds[] and mapped_pmds[] stop at PFM_MAX_PMDS: no room past it */
+	for_each_set_bit(i, set->used_pmds, PFM_MAX_PMDS) {
 		if (!pfm_upage_holds(set, i))
 			continue;
 		if (pfm_pmu.pmd[i].unit->user_read) {

@@ -134,6 +134,9 @@ static uint16_t gen_reg(uint64_t *rng)
 	case 4:
 		/* the last software counter, or the first register past them */
 		return PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS - 1 + fz_below(rng, 2);
+	case 5:
+		/* either side of the bit vectors' end (overflow fields refused past it) */
+		return PFM_MAX_PMCS - 2 + fz_below(rng, 4);
 	default:
 		/* mostly the first two counters, so that PMCs and PMDs meet */
 		return PFM_SW_FIRST_PMC + fz_below(rng, fz_below(rng, 4) ? 2 :

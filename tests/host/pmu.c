@@ -53,7 +53,7 @@ START_TEST(test_both_units)
 	ck_assert_str_eq(pfm_pmu.model, "fake48");
 	ck_assert_uint_eq(pfm_pmu.pmc_end, PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS);
 	ck_assert_uint_eq(pfm_pmu.pmd_end, PFM_SW_FIRST_PMD + PFM_SW_NUM_COUNTERS);
-	for (i = 0; i < PFM_MAX_PMCS; i++) {
+	for (i = 0; i < PFM_NUM_PMCS; i++) {
 		bool impl = i < FAKE_NUM ||
 			    (i >= PFM_SW_FIRST_PMC && i < PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS);
 
@@ -83,6 +83,20 @@ START_TEST(test_sw_only)
 }
 END_TEST
 
+/*
+ * A unit whose registers move at a switch (no bind()) stays below the end of the
+ * bit vectors, where the switch's bitmaps stop; the software unit goes past it.
+ */
+START_TEST(test_moved_below_bit_vectors)
+{
+	ck_add_fails(fake_copy(PFM_MAX_PMCS, 0), -EINVAL);
+	ck_add_fails(fake_copy(0, PFM_MAX_PMDS - 1), -EINVAL);
+	ck_assert_int_eq(pfm_pmu_add_unit(fake_copy(PFM_MAX_PMCS - FAKE_NUM,
+						    PFM_MAX_PMDS - FAKE_NUM)), 0);
+	ck_assert_uint_eq(pfm_pmu.pmd_end, PFM_MAX_PMDS);
+}
+END_TEST
+
 START_TEST(test_overlap)
 {
 	ck_assert_int_eq(pfm_pmu_add_unit(&fake_unit), 0);
@@ -90,7 +104,7 @@ START_TEST(test_overlap)
 	ck_add_fails(fake_copy(3, 10), -EBUSY);			/* one PMC in common */
 	ck_add_fails(fake_copy(10, 2), -EBUSY);			/* two PMDs in common */
 	ck_assert_int_eq(pfm_pmu_add_unit(&pfm_sw_unit), 0);
-	ck_add_fails(fake_copy(PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS - FAKE_NUM, 20), -EBUSY);
+	ck_add_fails(fake_copy(PFM_SW_FIRST_PMC + PFM_SW_BV_COUNTERS - FAKE_NUM, 20), -EBUSY);
 	ck_add_fails(fake_copy(20, PFM_SW_FIRST_PMD - 1), -EBUSY);
 	/* the software unit reaches the end of the numbering space: nothing fits past it */
 	ck_add_fails(fake_copy(PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS - 1, 20), -EINVAL);
@@ -319,6 +333,7 @@ Suite *pfm_pmu_suite(void)
 
 	tcase_add_test(tc, test_both_units);
 	tcase_add_test(tc, test_sw_only);
+	tcase_add_test(tc, test_moved_below_bit_vectors);
 	tcase_add_test(tc, test_overlap);
 	tcase_add_test(tc, test_unimplemented_hole);
 	tcase_add_test(tc, test_bad_pmd);

@@ -105,7 +105,7 @@ START_TEST(test_visit_failed_reads_no_register)
 		req_init(&pd[1], 0, SW_PMD(0));
 		req_init(&pd[2], 0, 0);
 		if (k == 0)
-			pd[2].reg_num = 999;
+			pd[2].reg_num = PFM_NUM_PMDS;
 		else if (k == 4)
 			pd[2].reg_num = 7;	/* in the space, not implemented */
 		else if (k == 1)

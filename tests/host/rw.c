@@ -22,10 +22,10 @@ static struct pfarg_pmd pmd(u16 num, u64 value)
 
 /* The whole state a vector may change: the set image, the context, the hardware. */
 struct image {
-	u64 pmcs[PFM_MAX_PMCS];
-	struct pfm_pmd pmds[PFM_MAX_PMDS];
-	DECLARE_BITMAP(used_pmcs, PFM_MAX_PMCS);
-	DECLARE_BITMAP(used_pmds, PFM_MAX_PMDS);
+	u64 pmcs[PFM_NUM_PMCS];
+	struct pfm_pmd pmds[PFM_NUM_PMDS];
+	DECLARE_BITMAP(used_pmcs, PFM_NUM_PMCS);
+	DECLARE_BITMAP(used_pmds, PFM_NUM_PMDS);
 	DECLARE_BITMAP(no_emul64, PFM_MAX_PMDS);
 	u64 runs, duration_ns;
 	enum pfm_state state;
@@ -113,7 +113,7 @@ static const struct {
 	{ "unimplemented PMC", { .reg_num = FAKE_NUM }, -EINVAL },
 	{ "PMC in the hole", { .reg_num = SW_PMC(0) - 1 }, -EINVAL },
 	{ "PMC past the sw unit", { .reg_num = SW_PMC(PFM_SW_NUM_COUNTERS) }, -EINVAL },
-	{ "PMC past the space", { .reg_num = PFM_MAX_PMCS }, -EINVAL },
+	{ "PMC past the space", { .reg_num = PFM_NUM_PMCS }, -EINVAL },
 	{ "PMC 65535", { .reg_num = 0xffff }, -EINVAL },
 	{ "reserved bit 32", { .reg_num = 1, .reg_value = 1ULL << 32 }, -EINVAL },
 	{ "reserved bit 63", { .reg_num = 3, .reg_value = 1ULL << 63 }, -EINVAL },
@@ -149,7 +149,9 @@ static const struct {
 	long err;
 } bad_pmds[] = {
 	{ "unimplemented PMD", { .reg_num = FAKE_NUM }, -EINVAL },
-	{ "PMD past the space", { .reg_num = PFM_MAX_PMDS }, -EINVAL },
+	{ "PMD past the space", { .reg_num = PFM_NUM_PMDS }, -EINVAL },
+	{ "notify past the bit vectors", { .reg_num = PFM_MAX_PMDS,
+					   .reg_flags = PFM_PMDFL_OVFL_NOTIFY }, -EINVAL },
 	{ "PMD 65535", { .reg_num = 0xffff }, -EINVAL },
 	{ "unknown set", { .reg_num = 1, .reg_set = 3 }, -EINVAL },
 	{ "unknown flag", { .reg_num = 1, .reg_flags = 0x10 }, -EINVAL },
@@ -178,7 +180,7 @@ static const struct {
 	struct pfarg_pmd req;
 } bad_reads[] = {
 	{ "unimplemented PMD", { .reg_num = 7 } },
-	{ "PMD past the space", { .reg_num = PFM_MAX_PMDS + 1 } },
+	{ "PMD past the space", { .reg_num = PFM_NUM_PMDS + 1 } },
 	{ "unknown set", { .reg_num = 0, .reg_set = 1 } },
 	{ "unknown flag", { .reg_num = 0, .reg_flags = 0x100 } },
 	{ "reserved2[0]", { .reg_num = 0, .reg_reserved2 = { 1 } } },
@@ -314,7 +316,7 @@ START_TEST(test_unknown_register)
 	ck_assert_int_eq(pfm_write_pmcs(ctx, &c, 1), -EINVAL);
 	ck_assert_int_eq(pfm_write_pmds(ctx, &d, 1), -EINVAL);
 	ck_assert_int_eq(pfm_read_pmds(ctx, &d, 1), -EINVAL);
-	d.reg_num = PFM_MAX_PMDS;
+	d.reg_num = PFM_NUM_PMDS;		/* past the last software counter */
 	ck_assert_int_eq(pfm_read_pmds(ctx, &d, 1), -EINVAL);
 	pfm_context_put(ctx);
 }

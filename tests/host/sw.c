@@ -577,7 +577,7 @@ START_TEST(test_pmc_written_while_out)
 END_TEST
 
 /*
- * The registers are SW_PMC0..SW_PMC255 and SW_PMD0..SW_PMD255, each PMD controlled
+ * The registers are SW_PMC0..SW_PMC1023 and SW_PMD0..SW_PMD1023, each PMD controlled
  * by its own PMC, the last counter as much as the first.
  */
 START_TEST(test_register_names)
@@ -585,8 +585,8 @@ START_TEST(test_register_names)
 	char name[16];
 	unsigned int i;
 
-	ck_assert_uint_eq(u->num_pmcs, 256);
-	ck_assert_uint_eq(u->num_pmds, 256);
+	ck_assert_uint_eq(u->num_pmcs, 1024);
+	ck_assert_uint_eq(u->num_pmds, 1024);
 	for (i = 0; i < N_SW; i++) {
 		snprintf(name, sizeof(name), "SW_PMC%u", i);
 		ck_assert_str_eq(u->pmcs[i].name, name);

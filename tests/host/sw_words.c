@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sw_words: the software unit's counters past the first 64 (PMC/PMD 128..319),
- * through the core.  Every word of counters counts, carries, notifies, ticks and
- * switches as the first does; a bank walks only the words up to its last counter
- * in use, so one that used the last word and no longer does walks one again.
+ * sw_words: the software unit's counters past the first 64 (PMC/PMD 128..1087),
+ * through the core.  Every word of counters counts, carries, ticks and switches
+ * as the first does, and those the bit vectors name (below PMD 320) notify as
+ * well; a bank walks only the words up to its last counter in use, so one that
+ * used the last word and no longer does walks one again.  The counters past the
+ * bit vectors take no part in overflow handling: what would need a bit vector
+ * is refused, and their carries are told to nobody.
  */
 #include "harness.h"
 #include "sw_bank.h"
 
 #define LAST	(PFM_SW_NUM_COUNTERS - 1)
+#define LAST_BV	(PFM_SW_BV_COUNTERS - 1)	/* the last counter a bit vector names */
 
 static void syscalls(unsigned int n)
 {
@@ -19,7 +23,8 @@ static void syscalls(unsigned int n)
 /* One counter in each word, and two in the last: each counts exactly. */
 START_TEST(test_every_word_counts)
 {
-	static const u16 at[] = { 0, 63, 64, 130, 191, 192, LAST - 1, LAST };
+	static const u16 at[] = { 0, 63, 64, 130, 191, 192, LAST_BV, LAST_BV + 1, 600, 1000,
+				  LAST - 1, LAST };
 	struct pfm_context *ctx = ck_ctx_new(0);
 	unsigned int i;
 
@@ -57,10 +62,10 @@ START_TEST(test_carries_of_every_word_notify_once)
 
 	ck_write_pmc(ctx, SW_PMC(1), PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
 	ck_write_pmc(ctx, SW_PMC(150), PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
-	ck_write_pmc(ctx, SW_PMC(LAST), PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_write_pmc(ctx, SW_PMC(LAST_BV), PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
 	ck_write_pmd_full(ctx, 0, SW_PMD(1), -3ULL, PFM_PMDFL_OVFL_NOTIFY, 0, -5ULL, 0);
 	ck_write_pmd_full(ctx, 0, SW_PMD(150), -3ULL, PFM_PMDFL_OVFL_NOTIFY, 0, -5ULL, 0);
-	ck_write_pmd_full(ctx, 0, SW_PMD(LAST), -3ULL, PFM_PMDFL_OVFL_NOTIFY, 0, -5ULL, 0);
+	ck_write_pmd_full(ctx, 0, SW_PMD(LAST_BV), -3ULL, PFM_PMDFL_OVFL_NOTIFY, 0, -5ULL, 0);
 	ck_load_self(ctx);
 	ck_start(ctx);
 	syscalls(2);
@@ -69,11 +74,11 @@ START_TEST(test_carries_of_every_word_notify_once)
 	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 1);
 	ck_assert(test_bit(SW_PMD(1), pfm_host_env.ovfl_msg_pmds));
 	ck_assert(test_bit(SW_PMD(150), pfm_host_env.ovfl_msg_pmds));
-	ck_assert(test_bit(SW_PMD(LAST), pfm_host_env.ovfl_msg_pmds));
+	ck_assert(test_bit(SW_PMD(LAST_BV), pfm_host_env.ovfl_msg_pmds));
 	ck_assert_uint_eq(bitmap_weight(pfm_host_env.ovfl_msg_pmds, PFM_MAX_PMDS), 3);
 	ck_assert(ctx->masked);
 	ck_assert_int_eq(pfm_start(ctx, PFM_STARTFL_RESTART, 0), 0);
-	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(LAST)), -5ULL);
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(LAST_BV)), -5ULL);
 	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(150)), -5ULL);
 	ck_done(ctx);
 }
@@ -171,6 +176,81 @@ START_TEST(test_words_walked_follow_use)
 }
 END_TEST
 
+/*
+ * A counter past the bit vectors refuses, one at a time and changing nothing,
+ * what only overflow handling uses (each flag, a random mask, a sample event id,
+ * reset and sample vectors, reset values, a switch count); the last counter
+ * they name takes them.
+ */
+START_TEST(test_past_the_bit_vectors_no_overflow_fields)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfm_event_set *set = ctx_set0(ctx);
+	static const u32 flags[] = { PFM_PMDFL_SMPL, PFM_PMDFL_SWITCH, PFM_PMDFL_OVFL_NOTIFY,
+				     PFM_PMDFL_RANDOM };
+	struct pfarg_pmd r;
+	unsigned int k;
+
+	ck_write_pmc(ctx, SW_PMC(LAST_BV + 1), PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_write_pmd(ctx, SW_PMD(LAST_BV + 1), 5);
+	for (k = 0; k < ARRAY_SIZE(flags) + 7; k++) {
+		memset(&r, 0, sizeof(r));
+		r.reg_num = SW_PMD(LAST_BV + 1);
+		r.reg_value = 99;
+		if (k < ARRAY_SIZE(flags))
+			r.reg_flags = flags[k];
+		else if (k == ARRAY_SIZE(flags) + 4)
+			r.reg_short_reset = 1;
+		else if (k == ARRAY_SIZE(flags) + 5)
+			r.reg_long_reset = 1;
+		else if (k == ARRAY_SIZE(flags) + 6)
+			r.reg_ovfl_switch_cnt = 1;
+		else if (k == ARRAY_SIZE(flags))
+			r.reg_random_mask = 0xff;
+		else if (k == ARRAY_SIZE(flags) + 1)
+			r.reg_smpl_eventid = 1;
+		else if (k == ARRAY_SIZE(flags) + 2)
+			r.reg_reset_pmds[1] = 1;
+		else
+			r.reg_smpl_pmds[1] = 1;
+		ck_assert_msg(pfm_write_pmds(ctx, &r, 1) == -EINVAL, "case %u", k);
+		ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(LAST_BV + 1)), 5);
+		ck_assert_uint_eq(pfm_set_pmd(set, SW_PMD(LAST_BV + 1))->flags, 0);
+	}
+	/* the last counter the bit vectors name takes them */
+	memset(&r, 0, sizeof(r));
+	r.reg_num = SW_PMD(LAST_BV);
+	r.reg_flags = PFM_PMDFL_OVFL_NOTIFY;
+	r.reg_random_mask = 0xff;
+	r.reg_reset_pmds[1] = 1;
+	ck_assert_int_eq(pfm_write_pmds(ctx, &r, 1), 0);
+	ck_done(ctx);
+}
+END_TEST
+
+/*
+ * A carry of a counter past the bit vectors is a plain 64-bit wrap, told to
+ * nobody: no message, nothing masked, the others count on.
+ */
+START_TEST(test_carry_past_the_bit_vectors_silent)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+
+	ck_write_pmc(ctx, SW_PMC(0), PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_write_pmc(ctx, SW_PMC(LAST), PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_write_pmd(ctx, SW_PMD(LAST), -3ULL);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	syscalls(4);
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 0);
+	ck_assert(!ctx->masked);
+	ck_assert(ctx->started);
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(LAST)), 1);
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(0)), 4);
+	ck_done(ctx);
+}
+END_TEST
+
 /* The register past the last counter is no register: refused, and nothing changes. */
 START_TEST(test_past_the_last_counter)
 {
@@ -194,6 +274,8 @@ Suite *pfm_sw_words_suite(void)
 	tcase_add_test(tc, test_task_clock_in_last_word);
 	tcase_add_test(tc, test_sampling_clock_past_first_word);
 	tcase_add_test(tc, test_words_walked_follow_use);
+	tcase_add_test(tc, test_past_the_bit_vectors_no_overflow_fields);
+	tcase_add_test(tc, test_carry_past_the_bit_vectors_silent);
 	tcase_add_test(tc, test_past_the_last_counter);
 	suite_add_tcase(s, tc);
 	return s;

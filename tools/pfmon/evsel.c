@@ -4,10 +4,10 @@
  *
  * An event is a software one (the software PMU's, present everywhere) or a
  * libpfm4 name counted on the hardware PMU.  Events are placed in order into
- * event sets: a set takes events while it has counters for them (256 software
- * counters, PFM_SW_NUM_COUNTERS, so software events alone are counted exactly in
- * one set up to 256 of them; the general-purpose and fixed counters pmu_desc
- * lists), an -e group
+ * event sets: a set takes events while it has counters for them (1024 software
+ * counters, PFM_SW_NUM_COUNTERS, as many as pfmon takes events, so software
+ * events alone are counted exactly in one set; the general-purpose and fixed
+ * counters pmu_desc lists), an -e group
  * '{a,b}' goes whole into one set, and the kernel switches the sets round-robin
  * every --switch-timeout of the monitored thread's time (wall-clock time for a
  * CPU).  The counts of an event are then scaled by the share of time its set was
@@ -262,6 +262,36 @@ static unsigned int count_regs(const char *kind, unsigned int first, unsigned in
 }
 
 /*
+ * The software counters a set takes: all of them, or fewer where
+ * PFMON_SW_COUNTERS says so (pfmon(1), ENVIRONMENT), so that multiplexing can be
+ * tried on software events where there is no hardware PMU to try it on.
+ */
+static unsigned int sw_counters(void)
+{
+	static unsigned int n;
+	unsigned long v;
+	const char *s;
+	char *end;
+
+	if (n)
+		return n;
+	n = PFM_SW_NUM_COUNTERS;
+	s = getenv("PFMON_SW_COUNTERS");
+	if (s && *s) {
+		errno = 0;
+		v = strtoul(s, &end, 10);
+
+		if (errno || *end || !isdigit((unsigned char)*s) || !v || v > PFM_SW_NUM_COUNTERS) {
+			fprintf(stderr, "pfmon: PFMON_SW_COUNTERS '%s': not a number of "
+				"software counters (1..%d)\n", s, PFM_SW_NUM_COUNTERS);
+			exit(2);
+		}
+		n = v;
+	}
+	return n;
+}
+
+/*
  * The registers of set 'set' for events [first, last): appends its PMC writes,
  * sets each event's PMD.  -1 when they do not fit.
  */
@@ -282,7 +312,7 @@ static int fill_set(int set, int first, int last, unsigned int ngp, unsigned int
 			hw[nhw++] = e->hw;
 			continue;
 		}
-		if (nsw == PFM_SW_NUM_COUNTERS)
+		if (nsw == sw_counters())
 			return -1;
 		pmcs[npmcs].reg_num = PFM_SW_FIRST_PMC + nsw;
 		pmcs[npmcs].reg_set = set;
@@ -310,8 +340,8 @@ static int fill_set(int set, int first, int last, unsigned int ngp, unsigned int
 
 /*
  * Software events take no hardware counter, and up to PFM_SW_NUM_COUNTERS of them
- * are counted exactly: past that they are multiplexed like hardware events, which
- * a reader of the estimates is told once, on stderr.
+ * (sw_counters()) are counted exactly: past that they are multiplexed like
+ * hardware events, which a reader of the estimates is told once, on stderr.
  */
 static void mux_note(void)
 {
@@ -319,10 +349,10 @@ static void mux_note(void)
 
 	for (i = 0; i < opts.nev; i++)
 		nsw += opts.ev[i].soft;
-	if (opts.nsets > 1 && nsw > PFM_SW_NUM_COUNTERS)
-		fprintf(stderr, "pfmon: %d software events, more than the %d software "
+	if (opts.nsets > 1 && nsw > (int)sw_counters())
+		fprintf(stderr, "pfmon: %d software events, more than the %u software "
 			"counters: multiplexed in %d event sets, counts are estimates\n",
-			nsw, PFM_SW_NUM_COUNTERS, opts.nsets);
+			nsw, sw_counters(), opts.nsets);
 }
 
 /*
@@ -367,8 +397,8 @@ void evsel_place(void)
 		}
 		/* no counter for the group, even alone in a set: perfmon's limit */
 		if (opts.ev[i].soft && opts.ev[g - 1].soft)
-			fprintf(stderr, "pfmon: group of '%s': more than %d software events\n",
-				opts.ev[i].name, PFM_SW_NUM_COUNTERS);
+			fprintf(stderr, "pfmon: group of '%s': more than %u software events\n",
+				opts.ev[i].name, sw_counters());
 		else
 			fprintf(stderr, "pfmon: %d hardware event%s from '%s': not enough "
 				"counters (pmu_desc/model says which PMU perfmon drives)\n",

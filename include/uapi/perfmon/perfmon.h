@@ -404,7 +404,11 @@
 #define PFM_VERSION_MAJOR(v)	((v) >> 16)
 #define PFM_VERSION_MINOR(v)	((v) & 0xffff)
 
-/* Register numbering space; the bit vectors below cover all of it. */
+/*
+ * The bit vectors' register space: registers below these numbers may be named in
+ * a bit vector (reset, sample, overflow, the counts page).  The software PMU's
+ * counters go on past it, counting only (perfmon_sw.h).
+ */
 #define PFM_MAX_PMCS		320
 #define PFM_MAX_PMDS		320
 #define PFM_PMC_BV		((PFM_MAX_PMCS + 63) / 64)

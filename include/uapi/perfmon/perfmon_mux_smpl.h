@@ -33,7 +33,8 @@
  * Each record is a struct pfm_mux_smpl_entry followed by nr_prev values (the 64-bit
  * PMDs of the set whose run ended, at its end) then nr_next values (those of the set
  * whose run begins, at its start).  The values of a set are those of the PMDs the
- * controller wrote in that set (pfm_write_pmds), in increasing register order: the
+ * controller wrote in that set (pfm_write_pmds), in increasing register order, below
+ * PFM_MAX_PMDS (the software counters past it are not logged: perfmon_sw.h): the
  * controller knows which.  A run of set S therefore begins at the record whose
  * next_set is S and ends at the following record, whose prev_set is S, or, for the
  * run under way when monitoring stopped, at the live time given above with the

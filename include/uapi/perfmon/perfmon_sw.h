@@ -4,12 +4,22 @@
  *
  * Present on every machine, beside any hardware PMU, at fixed register numbers:
  * PMC(PFM_SW_FIRST_PMC + i) controls PMD(PFM_SW_FIRST_PMD + i), for i in
- * 0..PFM_SW_NUM_COUNTERS-1 (PMC/PMD 64..319, the last four 64-bit words of the
- * bit vectors).  Any counter can count any event.  A software event takes no
- * hardware counter, so one event set counts up to 256 of them at once, exactly,
- * where a tool with fewer counters would multiplex them (perf_events counts any
- * number of them together).  A context that uses the first 64 counters alone
- * costs what it would if there were no more.  A PMC value is
+ * 0..PFM_SW_NUM_COUNTERS-1 (PMC/PMD 64..1087).  Any counter can count any event.
+ * A software event takes no hardware counter, so one event set counts up to 1024
+ * of them at once, exactly, where a tool with fewer counters would multiplex them
+ * (perf_events counts any number of them together).  A context that uses the
+ * first 64 counters alone costs what it would if there were no more.
+ *
+ * The bit vectors of the ABI (perfmon.h: PFM_MAX_PMDS) name registers below 320:
+ * the first PFM_SW_BV_COUNTERS counters (PMD 64..319).  The counters past them
+ * (PMD 320..1087) count as the others do, are written and read by number, and
+ * take no part in overflow handling: their pfarg_pmd has no flags, no reset
+ * values, switch count, reset or sample vector, random mask or sample event id,
+ * and their PMC no PFM_PMCFL_NO_EMUL64 (EINVAL); the counts page does not map
+ * them (read them with pfm_read_pmds()), nor does the set switch log
+ * (perfmon_mux_smpl.h) record them.  A carry of one is a plain 64-bit wrap,
+ * told to nobody.
+ * A PMC value is
  *
  *   bits  0-7   event (PFM_SW_EV_*; 0 counts nothing)
  *   bit  16     USR: count events at user level
@@ -73,7 +83,9 @@
 
 #define PFM_SW_FIRST_PMC	64
 #define PFM_SW_FIRST_PMD	64
-#define PFM_SW_NUM_COUNTERS	256
+#define PFM_SW_NUM_COUNTERS	1024
+/* the counters the bit vectors name (PMD 64..319): those that may sample */
+#define PFM_SW_BV_COUNTERS	256
 
 #define PFM_SW_EV_NONE		0
 #define PFM_SW_EV_TASK_CLOCK	1

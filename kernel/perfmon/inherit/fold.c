@@ -93,14 +93,14 @@ static int pfm_inh_sum_read(struct pfm_context *ctx, struct pfm_inh_sum *sum)
 	unsigned int n = 0, i;
 
 	pfm_for_each_set(ctx, set)
-		n += bitmap_weight(set->used_pmds, PFM_MAX_PMDS);
+		n += bitmap_weight(set->used_pmds, PFM_NUM_PMDS);
 	if (!n)
 		return 0;
 	sum->pmds = kcalloc(n, sizeof(*sum->pmds), GFP_KERNEL | __GFP_NOWARN);
 	if (!sum->pmds)
 		return -ENOMEM;
 	pfm_for_each_set(ctx, set) {
-		for_each_set_bit(i, set->used_pmds, PFM_MAX_PMDS) {
+		for_each_set_bit(i, set->used_pmds, PFM_NUM_PMDS) {
 			if (pfm_inh_samples(ctx, set->id, i))
 				continue;
 			sum->pmds[sum->n].reg_num = i;
@@ -127,7 +127,7 @@ static int pfm_inh_fold_each(struct pfm_context *opened, struct pfm_context *ctx
 	int ret;
 
 	pfm_for_each_set(ctx, set) {
-		for_each_set_bit(i, set->used_pmds, PFM_MAX_PMDS) {
+		for_each_set_bit(i, set->used_pmds, PFM_NUM_PMDS) {
 			if (pfm_inh_samples(ctx, set->id, i))
 				continue;
 			memset(&one, 0, sizeof(one));

@@ -91,8 +91,8 @@ static bool pfm_perf_counter_avail(unsigned int i, const unsigned long *pmcs,
 int pfm_perf_place(const struct pfm_perf_counter *counters, const struct pfm_perf_enc *enc,
 		   u64 *pmc)
 {
-	DECLARE_BITMAP(pmcs, PFM_MAX_PMCS);
-	DECLARE_BITMAP(pmds, PFM_MAX_PMDS);
+	DECLARE_BITMAP(pmcs, PFM_NUM_PMCS);
+	DECLARE_BITMAP(pmds, PFM_NUM_PMDS);
 	unsigned long mask = enc->counters, used = 0, open, fixed;
 	unsigned int i;
 	u64 v;

@@ -320,7 +320,7 @@ START_TEST(test_ctx_ioctl_rules)
 	ck_assert_errno(ctx_vec(fd, PFM_CALL_WRITE_PMCS, &pc, sizeof(pc) + 1), EINVAL);
 	ck_assert_errno(ctx_vec(fd, PFM_CALL_READ_PMDS, NULL, sizeof(pd)), EFAULT);
 	ck_assert_errno(ctx_vec(fd, PFM_CALL_WRITE_PMCS, NULL, sizeof(pc)), EFAULT);
-	pd.reg_num = PFM_MAX_PMDS;
+	pd.reg_num = SW_PMD(PFM_SW_NUM_COUNTERS);	/* past the last register */
 	ck_assert_errno(ctx_vec(fd, PFM_CALL_READ_PMDS, &pd, sizeof(pd)), EINVAL);
 	close(fd);
 }

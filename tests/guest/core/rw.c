@@ -27,7 +27,7 @@ static const struct {
 #define NUM_PMD_CALLS	((int)ARRAY_SIZE(pmd_calls))
 
 /* not a PMC or PMD of any PMU: below, past and far past the software PMU */
-static const unsigned int unknown_regs[] = { 20, 63, 320, 321, 65535 };
+static const unsigned int unknown_regs[] = { 20, 63, 1088, 1089, 65535 };
 /* sets that were never created (set 0 always exists) */
 static const unsigned int unknown_sets[] = { 1, PFM_MAX_SET_ID };
 
@@ -358,7 +358,7 @@ START_TEST(test_pmds_failed_vector)
 	ck_write_pmd(fd, SW_PMD(0), 5);
 	ck_write_pmd(fd, SW_PMD(1), 0);
 	pmd_init(&pd[0], SW_PMD(1), 7);
-	pmd_init(&pd[1], 999, 1);
+	pmd_init(&pd[1], 1999, 1);
 	ck_assert_errno(pfm_write_pmds(fd, pd, sizeof(pd)), EINVAL);
 	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(0)), 5);
 	ck_assert_uint_eq(ck_read_pmd(fd, SW_PMD(1)), 0);
@@ -403,7 +403,7 @@ START_TEST(test_read_pmds_failed_no_writeback)
 
 	ck_write_pmd(fd, SW_PMD(0), 5);
 	pmd_init(&pd[0], SW_PMD(0), 0x5a5a5a5a);
-	pmd_init(&pd[1], 999, 0);
+	pmd_init(&pd[1], 1999, 0);
 	ck_assert_errno(pfm_read_pmds(fd, pd, sizeof(pd)), EINVAL);
 	ck_assert_uint_eq(pd[0].reg_value, 0x5a5a5a5a);
 	close(fd);
@@ -428,7 +428,7 @@ START_TEST(test_pmcs_failed_vector)
 
 	/* bad register after a good one */
 	pmc_init(&pc[0], SW_PMC(1), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
-	pmc_init(&pc[1], 999, 0);
+	pmc_init(&pc[1], 1999, 0);
 	ck_assert_errno(pfm_write_pmcs(fd, pc, sizeof(pc)), EINVAL);
 	/* bad value after a good one */
 	pmc_init(&pc[1], SW_PMC(2), PFM_SW_PMC(PFM_SW_EV_SYSCALLS) | (1ULL << 8));
@@ -635,7 +635,7 @@ START_TEST(test_read_pmds_fault_before_invalid)
 	int fd = ck_ctx_create();
 
 	ck_write_pmd(fd, SW_PMD(0), 7);
-	pmd_init(&pd[0], 999, 0x5a);
+	pmd_init(&pd[0], 1999, 0x5a);
 	pmd_init(&pd[1], SW_PMD(0), 0x5a);
 	ck_assert_errno(pfm_read_pmds(fd, pd, sizeof(*pd) * 2), EINVAL);
 	/* the second request now runs into a page that is not there */

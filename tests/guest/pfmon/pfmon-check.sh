@@ -325,9 +325,9 @@ rep() {
 	done
 	echo "$r"
 }
-# software events need no hardware counter: 10, 40 and 256 of them (up to the 256
-# software counters) count in one set, each exactly, and none is an estimate (no
-# bound, no percentage, no multiplexing note)
+# software events need no hardware counter: 10, 40 and 256 of them count in one
+# set, each exactly, and none is an estimate (no bound, no percentage, no
+# multiplexing note); 1024 below
 for n in 5 20 128; do
 	out=$(/bin/pfmon -e "$(rep $n syscalls,page-faults)" -- $W -s 5000 -p 256 2>&1) ||
 		fail "pfmon with $((2 * n)) software events exited with $?"
@@ -338,11 +338,30 @@ for n in 5 20 128; do
 	echo "$out" | grep -Eq "%\)|\[\+-|multiplexed" && fail "$((2 * n)) software events: an estimate"
 done
 
-# more events than counters: 258 events in 2 sets (256 software counters), switched
-# every millisecond, with a note that says so; the raw counts of the two sets add
-# up to the exact total and the shares of time to 100%.  254 of the events count
-# CPU migrations, so that a system call is counted once a set, not 128 times (the
-# debug kernel's run)
+# 1024 software events, the software counters' number (PMDs 320..1087 past the
+# ABI's bit vectors among them), count in one set, each exactly: 1022 CPU-migration
+# counters, then system calls and page faults in the last two counters
+out=$(/bin/pfmon -x ';' -e "$(rep 1022 cpu-migrations),syscalls,page-faults" -- \
+	$W -s 5000 -p 256 2>&1) || fail "pfmon with 1024 software events exited with $?"
+[ "$(echo "$out" | grep -c ';cpu-migrations;')" = 1022 ] &&
+	in_range "$(csv syscalls 1)" 5018 5020 && in_range "$(csv page-faults 1)" 256 400 &&
+	[ "$(csv syscalls 5)" = 100.00 ] && ! echo "$out" | grep -q multiplexed ||
+	fail "1024 software events: $(echo "$out" | grep -v cpu-migrations | head -n 3)"
+out=$(/bin/pfmon -e "$(rep 1025 syscalls)" -- true 2>&1)
+[ $? = 2 ] && [ "$out" = "pfmon: at most 1024 events" ] || fail "1025 events: $out"
+
+# more events than counters: PFMON_SW_COUNTERS=256 gives a set 256 software
+# counters, so that the software events multiplex as hardware ones would (there
+# is no hardware PMU here).  258 events in 2 sets switched every millisecond, with
+# a note that says so; the raw counts of the two sets add up to the exact total
+# and the shares of time to 100%.  254 of the events count CPU migrations, so
+# that a system call is counted once a set, not 128 times (the debug kernel's run)
+export PFMON_SW_COUNTERS=256
+for v in 0 1025 x 1x -1; do
+	out=$(PFMON_SW_COUNTERS=$v /bin/pfmon -e syscalls -- true 2>&1)
+	[ $? = 2 ] && [ "$out" = "pfmon: PFMON_SW_COUNTERS '$v': not a number of software counters (1..1024)" ] ||
+		fail "PFMON_SW_COUNTERS=$v: $out"
+done
 evs=$(rep 254 cpu-migrations),syscalls,page-faults
 out=$(/bin/pfmon --switch-timeout 1 -e $evs,syscalls:u,page-faults:u -- $W -s 50 2>&1 >/dev/null) ||
 	fail "pfmon with 2 sets exited with $?"
@@ -464,6 +483,7 @@ echo "pfmon-check: -p, 2 sets, 2 children and 2 threads: $a + $b syscalls, the c
 set -- $seen
 [ "$1" -ge 2 ] && [ "$2" = 1 ] && [ $# -eq 2 ] ||
 	fail "pfmon -p, 2 sets: the threads seen, a child seen, the tracers: $seen"
+unset PFMON_SW_COUNTERS
 
 # sampling: one sample every 64 page faults of 2048 fresh pages, named by libdw
 out=$(/bin/pfmon -P 64 -e page-faults --smpl-out /tmp/samples -- $W -p 2048) ||

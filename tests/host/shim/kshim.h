@@ -119,6 +119,7 @@ static inline void *memchr_inv(const void *s, int c, size_t n)
 #define DIV_ROUND_UP_ULL(n, d)	(((n) + (d) - 1) / (d))
 #ifndef max_t
 #define max_t(type, a, b)	((type)(a) > (type)(b) ? (type)(a) : (type)(b))
+#define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
 #endif
 
 /* bitops.h, bitmap.h */
@@ -572,6 +573,8 @@ static inline void *kcalloc(size_t n, size_t size, gfp_t gfp)
 		return NULL;
 	return shim_kmalloc(n * size, gfp, true);
 }
+#define cpu_to_node(cpu)	((void)(cpu), 0)
+#define kcalloc_node(n, size, gfp, node)	((void)(node), kcalloc((n), (size), (gfp)))
 static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
 {
 	if (size && n > SIZE_MAX / size)
