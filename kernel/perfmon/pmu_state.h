@@ -120,7 +120,7 @@ static inline bool pfm_pmd_counting(const struct pfm_context *ctx, unsigned int 
 static inline u64 pfm_pmd_value_live(const struct pfm_context *ctx, struct pfm_event_set *set,
 				     unsigned int i, bool live)
 {
-	if (live && test_bit(i, set->used_pmds) && pfm_pmd_counting(ctx, i))
+	if (live && pfm_set_uses_pmd(set, i) && pfm_pmd_counting(ctx, i))
 		__pfm_pmd_sync(set, i);
 	return pfm_set_pmd_read(set, i)->value;
 }

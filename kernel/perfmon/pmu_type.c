@@ -70,10 +70,10 @@ static int pfm_pmu_type_check_sets(struct pfm_context *ctx, unsigned int k)
 	unsigned int i;
 
 	list_for_each_entry(set, &ctx->sets, list) {
-		for_each_set_bit(i, set->used_pmcs, pfm_pmu.pmc_end)
+		for_each_set_bit(i, set->used_pmcs, min_t(unsigned int, pfm_pmu.pmc_end, set->used_bits))
 			if (pfm_pmu_type_check(k, false, i, *pfm_set_pmc(set, i)))
 				return -EINVAL;
-		for_each_set_bit(i, set->used_pmds, pfm_pmu.pmd_end)
+		for_each_set_bit(i, set->used_pmds, min_t(unsigned int, pfm_pmu.pmd_end, set->used_bits))
 			if (pfm_pmu_type_check(k, true, i, 0))
 				return -EINVAL;
 	}

@@ -8,7 +8,9 @@
  * PMDs it controls), copies the old ones in and puts them in place where the
  * state is, under ctx->lock, so that a unit counting into the set's memory (the
  * software bank) moves with them.  The readers of a register a set's arrays do
- * not reach get its quiescent value (sets.h).
+ * not reach get its quiescent value (sets.h).  A write that first names a
+ * register past the ABI's bit vectors (a software counter past PMD 319) gives
+ * the set bitmaps of used registers that cover every register.
  */
 #include "internal.h"
 #include "ctx.h"
@@ -25,6 +27,7 @@ struct pfm_set_room {
 	u64 *pmcs;
 	struct pfm_pmd *pmds;
 	struct pfm_pmd_opts *opts;
+	unsigned long *used;		/* [2 * PFM_USED_WORDS]: PMCs', then PMDs' */
 };
 
 static void pfm_set_room_free(struct pfm_set_room *r)
@@ -32,6 +35,17 @@ static void pfm_set_room_free(struct pfm_set_room *r)
 	kfree(r->pmcs);
 	kfree(r->pmds);
 	kfree(r->opts);
+	kfree(r->used);
+}
+
+/*
+ * Whether PMD slots reach past the bit vectors.  The registers there are the
+ * software counters, each PMC with its PMD, so the PMDs tell for both.
+ */
+static bool pfm_set_room_past_bv(const struct pfm_event_set *set, unsigned int pmd_slots)
+{
+	return set->used_bits < PFM_NUM_PMDS && pmd_slots &&
+	       pfm_pmu.slot_pmd[pmd_slots - 1] >= PFM_MAX_PMDS;
 }
 
 /*
@@ -52,8 +66,11 @@ static int pfm_set_room_alloc(struct pfm_set_room *r)
 		r->pmds = kcalloc(r->pmd_slots, sizeof(*r->pmds), GFP_KERNEL);
 	if (pmds && set->opts)
 		r->opts = kcalloc(r->pmd_slots, sizeof(*r->opts), GFP_KERNEL);
+	if (pfm_set_room_past_bv(set, r->pmd_slots))
+		r->used = kcalloc(2 * PFM_USED_WORDS, sizeof(*r->used), GFP_KERNEL);
 	if ((r->pmc_slots > set->pmc_slots && !r->pmcs) || (pmds && !r->pmds) ||
-	    (pmds && set->opts && !r->opts)) {
+	    (pmds && set->opts && !r->opts) ||
+	    (pfm_set_room_past_bv(set, r->pmd_slots) && !r->used)) {
 		pfm_set_room_free(r);
 		return -ENOMEM;
 	}
@@ -78,6 +95,16 @@ static void pfm_set_room_swap(struct pfm_context *ctx __always_unused, void *arg
 		set->pmcs = r->pmcs;
 		set->pmc_slots = r->pmc_slots;
 		r->pmcs = pmcs;
+	}
+	if (r->used) {
+		/* the bits change only under ctx->mutex, held by the write */
+		bitmap_copy(r->used, set->used_pmcs, set->used_bits);
+		bitmap_copy(r->used + PFM_USED_WORDS, set->used_pmds, set->used_bits);
+		set->used_pmcs = r->used;
+		set->used_pmds = r->used + PFM_USED_WORDS;
+		set->used_bits = PFM_NUM_PMDS;
+		/* the set keeps it (pfm_set_free()) */
+		r->used = NULL;
 	}
 	if (!r->pmds)
 		return;

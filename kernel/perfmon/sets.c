@@ -31,6 +31,9 @@ struct pfm_event_set *pfm_set_alloc(u16 id, bool system_wide)
 		return NULL;
 	set->id = id;
 	set->system_wide = system_wide;
+	set->used_pmcs = set->used_bv[0];
+	set->used_pmds = set->used_bv[1];
+	set->used_bits = PFM_MAX_PMDS;
 	INIT_LIST_HEAD(&set->list);
 	pfm_set_pmcs_changed(set);
 	return set;
@@ -44,6 +47,8 @@ void pfm_set_free(struct pfm_event_set *set)
 	kfree(set->pmcs);
 	kfree(set->pmds);
 	kfree(set->opts);
+	if (set->used_pmcs != set->used_bv[0])
+		kfree(set->used_pmcs);
 	kmem_cache_free(pfm_set_cache, set);
 }
 

@@ -58,9 +58,17 @@ struct pfm_event_set {
 	 * each switch-in (ovfl.h) looks at it, not at every word of the bitmap.
 	 */
 	bool ovfl_pending_any;
+	u16 used_bits;			/* what used_pmcs and used_pmds cover (below) */
 	DECLARE_BITMAP(restart_pmds, PFM_MAX_PMDS);	/* notified: long reset at restart */
-	DECLARE_BITMAP(used_pmcs, PFM_NUM_PMCS);	/* written by the user */
-	DECLARE_BITMAP(used_pmds, PFM_NUM_PMDS);
+	/*
+	 * The registers written by the user, below used_bits: in used_bv, the
+	 * registers the bit vectors name, until a write names a software counter
+	 * past them; then in an array of the set's own, which covers them all
+	 * (set_room.c).  Most sets never need it.
+	 */
+	unsigned long *used_pmcs;
+	unsigned long *used_pmds;
+	unsigned long used_bv[2][BITS_TO_LONGS(PFM_MAX_PMDS)];
 	DECLARE_BITMAP(no_emul64, PFM_MAX_PMDS);	/* PMDs exported raw */
 	/*
 	 * By slot (pmu.h), reached through pfm_set_pmc(), pfm_set_pmd(), pfm_set_opts():
@@ -76,6 +84,21 @@ struct pfm_event_set {
 	u16 pmd_slots;
 	u32 pmds_bytes;			/* pmd_slots * sizeof(struct pfm_pmd) */
 };
+
+/* used_bv's two bitmaps, and the array past it, serve PMCs and PMDs alike. */
+static_assert(PFM_MAX_PMCS == PFM_MAX_PMDS && PFM_NUM_PMCS == PFM_NUM_PMDS);
+#define PFM_USED_WORDS	BITS_TO_LONGS(PFM_NUM_PMDS)
+
+/* Whether the user wrote PMD i (any number) or PMC i in set. */
+static __always_inline bool pfm_set_uses_pmd(const struct pfm_event_set *set, unsigned int i)
+{
+	return i < set->used_bits && test_bit(i, set->used_pmds);
+}
+
+static __always_inline bool pfm_set_uses_pmc(const struct pfm_event_set *set, unsigned int i)
+{
+	return i < set->used_bits && test_bit(i, set->used_pmcs);
+}
 
 /* The value of implemented PMC i in set, whose arrays reach it. */
 static inline u64 *pfm_set_pmc(const struct pfm_event_set *set, unsigned int i)

@@ -194,7 +194,8 @@ void pfm_sw_keyed_set_free(const struct pfm_event_set *set)
 	if (!set->pmcs)
 		return;
 	/* a PMU without the software unit (the host tests' bare ones) has no slot for it */
-	for_each_set_bit_from(i, set->used_pmcs, PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS)
+	for_each_set_bit_from(i, set->used_pmcs,
+			      min_t(unsigned int, set->used_bits, PFM_SW_FIRST_PMC + PFM_SW_NUM_COUNTERS))
 		if (test_bit(i, pfm_pmu.impl_pmcs))
 			pfm_sw_keyed_release(i, *pfm_set_pmc(set, i));
 }

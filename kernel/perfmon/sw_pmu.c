@@ -491,7 +491,10 @@ static noinline void pfm_sw_bind_pmcs(struct pfm_sw_bank *c, struct pfm_event_se
 	if (named > 0)
 		words = max_t(unsigned int, words, min((named + 63) / 64, PFM_SW_WORDS));
 	for (w = 0; w < words; w++) {
-		look = c->in_use[w] | set->used_pmcs[PFM_SW_FIRST_PMC / BITS_PER_LONG + w];
+		look = c->in_use[w];
+		/* the set's bitmap may stop at the bit vectors' end (sets.h) */
+		if ((PFM_SW_FIRST_PMC / BITS_PER_LONG + w) * BITS_PER_LONG < set->used_bits)
+			look |= set->used_pmcs[PFM_SW_FIRST_PMC / BITS_PER_LONG + w];
 		pfm_sw_for_each(i, look) {
 			/* the bank's counters in use may be past the set's arrays */
 			v = pfm_set_pmc_val(set, PFM_SW_FIRST_PMC + w * 64 + i);

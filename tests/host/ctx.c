@@ -91,8 +91,9 @@ START_TEST(test_alloc_set0_only)
 	ck_assert_u64_eq(pfm_set_pmc_val(set, 3), FAKE_PMC3_DFL);
 	for_each_set_bit(i, pfm_pmu.impl_pmds, pfm_pmu.pmd_end)
 		ck_assert_u64_eq(pfm_set_pmd_read(set, i)->value, 0);
-	ck_assert(!memchr_inv(set->used_pmcs, 0, sizeof(set->used_pmcs)));
-	ck_assert(!memchr_inv(set->used_pmds, 0, sizeof(set->used_pmds)));
+	ck_assert(bitmap_empty(set->used_pmcs, set->used_bits));
+	ck_assert(bitmap_empty(set->used_pmds, set->used_bits));
+	ck_assert_uint_eq(set->used_bits, PFM_MAX_PMDS);	/* the bit vectors' inline bitmaps */
 	ck_assert_uint_eq(set->runs, 0);
 	pfm_context_put(ctx);
 }

@@ -46,8 +46,8 @@ static void snap(struct pfm_context *ctx, struct image *img)
 		img->pmcs[pfm_pmu.pmc_slot[i]] = pfm_set_pmc_val(set, i);
 	for_each_set_bit(i, pfm_pmu.impl_pmds, pfm_pmu.pmd_end)
 		img->pmds[pfm_pmu.pmd_slot[i]] = *pfm_set_pmd_read(set, i);
-	memcpy(img->used_pmcs, set->used_pmcs, sizeof(img->used_pmcs));
-	memcpy(img->used_pmds, set->used_pmds, sizeof(img->used_pmds));
+	bitmap_copy(img->used_pmcs, set->used_pmcs, set->used_bits);
+	bitmap_copy(img->used_pmds, set->used_pmds, set->used_bits);
 	memcpy(img->no_emul64, set->no_emul64, sizeof(img->no_emul64));
 	img->runs = set->runs;
 	img->duration_ns = set->duration_ns;

@@ -251,6 +251,49 @@ START_TEST(test_carry_past_the_bit_vectors_silent)
 }
 END_TEST
 
+/*
+ * A set's bitmaps of used registers cover the bit vectors' registers until a
+ * write names one past them: then every register, the bits before kept.  Each
+ * allocation of that write failed in turn is ENOMEM, and changes nothing.
+ */
+START_TEST(test_used_bitmaps_grow_past_the_bit_vectors)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfm_event_set *set = ctx_set0(ctx);
+	unsigned long n;
+	long live;
+
+	ck_write_pmc(ctx, SW_PMC(5), PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_write_pmd(ctx, SW_PMD(LAST_BV), 7);
+	ck_assert_uint_eq(set->used_bits, PFM_MAX_PMDS);
+	live = shim_alloc_live;
+	for (n = 1; n < 10; n++) {
+		shim_alloc_fail_nth(n);
+		if (!pfm_host_write_pmc(ctx, 0, SW_PMC(LAST_BV + 1),
+					PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0))
+			break;
+		ck_assert_uint_eq(set->used_bits, PFM_MAX_PMDS);
+		ck_assert_int_eq(shim_alloc_live, live);
+	}
+	shim_alloc_fail_nth(0);
+	ck_assert_uint_gt(n, 1);
+	ck_assert_uint_eq(set->used_bits, PFM_NUM_PMDS);
+	ck_assert(test_bit(SW_PMC(5), set->used_pmcs) && test_bit(SW_PMD(5), set->used_pmds));
+	ck_assert(test_bit(SW_PMD(LAST_BV), set->used_pmds));
+	ck_assert(test_bit(SW_PMC(LAST_BV + 1), set->used_pmcs));
+	ck_assert(test_bit(SW_PMD(LAST_BV + 1), set->used_pmds));
+	ck_assert(!test_bit(SW_PMD(LAST), set->used_pmds));
+	ck_load_self(ctx);
+	ck_start(ctx);
+	syscalls(3);
+	ck_stop(ctx);
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(LAST_BV + 1)), 3);
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(5)), 3);
+	ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(LAST_BV)), 7);
+	ck_done(ctx);
+}
+END_TEST
+
 /* The register past the last counter is no register: refused, and nothing changes. */
 START_TEST(test_past_the_last_counter)
 {
@@ -276,6 +319,7 @@ Suite *pfm_sw_words_suite(void)
 	tcase_add_test(tc, test_words_walked_follow_use);
 	tcase_add_test(tc, test_past_the_bit_vectors_no_overflow_fields);
 	tcase_add_test(tc, test_carry_past_the_bit_vectors_silent);
+	tcase_add_test(tc, test_used_bitmaps_grow_past_the_bit_vectors);
 	tcase_add_test(tc, test_past_the_last_counter);
 	suite_add_tcase(s, tc);
 	return s;

@@ -51,7 +51,7 @@ static void pfm_inh_add(struct pfm_context *ctx, void *arg)
 		p = &sum->pmds[k];
 		set = pfm_find_set(ctx, p->reg_set);
 		/* a set or PMD the opened context no longer has is not counted */
-		if (!set || !test_bit(p->reg_num, set->used_pmds))
+		if (!set || !pfm_set_uses_pmd(set, p->reg_num))
 			continue;
 		pfm_pmd_set_value(ctx, set, p->reg_num,
 				  pfm_pmd_value(ctx, set, p->reg_num) + p->reg_value);
@@ -93,14 +93,14 @@ static int pfm_inh_sum_read(struct pfm_context *ctx, struct pfm_inh_sum *sum)
 	unsigned int n = 0, i;
 
 	pfm_for_each_set(ctx, set)
-		n += bitmap_weight(set->used_pmds, PFM_NUM_PMDS);
+		n += bitmap_weight(set->used_pmds, set->used_bits);
 	if (!n)
 		return 0;
 	sum->pmds = kcalloc(n, sizeof(*sum->pmds), GFP_KERNEL | __GFP_NOWARN);
 	if (!sum->pmds)
 		return -ENOMEM;
 	pfm_for_each_set(ctx, set) {
-		for_each_set_bit(i, set->used_pmds, PFM_NUM_PMDS) {
+		for_each_set_bit(i, set->used_pmds, set->used_bits) {
 			if (pfm_inh_samples(ctx, set->id, i))
 				continue;
 			sum->pmds[sum->n].reg_num = i;
@@ -127,7 +127,7 @@ static int pfm_inh_fold_each(struct pfm_context *opened, struct pfm_context *ctx
 	int ret;
 
 	pfm_for_each_set(ctx, set) {
-		for_each_set_bit(i, set->used_pmds, PFM_NUM_PMDS) {
+		for_each_set_bit(i, set->used_pmds, set->used_bits) {
 			if (pfm_inh_samples(ctx, set->id, i))
 				continue;
 			memset(&one, 0, sizeof(one));

@@ -58,8 +58,8 @@ static long pfm_inh_copy_sets(struct pfm_context *from, struct pfm_context *to)
 /* A set's PMCs as written, then its used PMDs at 0; both mutexes held. */
 static long pfm_inh_copy_set(struct pfm_event_set *set, struct pfm_context *to)
 {
-	unsigned int npmc = bitmap_weight(set->used_pmcs, PFM_NUM_PMCS);
-	unsigned int npmd = bitmap_weight(set->used_pmds, PFM_NUM_PMDS);
+	unsigned int npmc = bitmap_weight(set->used_pmcs, set->used_bits);
+	unsigned int npmd = bitmap_weight(set->used_pmds, set->used_bits);
 	struct pfarg_pmc *pmc;
 	struct pfarg_pmd *pmd;
 	unsigned int n = 0, i;
@@ -71,7 +71,7 @@ static long pfm_inh_copy_set(struct pfm_event_set *set, struct pfm_context *to)
 	ret = -ENOMEM;
 	if ((npmc && !pmc) || (npmd && !pmd))
 		goto out;
-	for_each_set_bit(i, set->used_pmcs, PFM_NUM_PMCS) {
+	for_each_set_bit(i, set->used_pmcs, set->used_bits) {
 		pmc[n].reg_num = i;
 		pmc[n].reg_set = set->id;
 		pmc[n].reg_value = *pfm_set_pmc(set, i);
@@ -81,7 +81,7 @@ static long pfm_inh_copy_set(struct pfm_event_set *set, struct pfm_context *to)
 	if (ret)
 		goto out;
 	n = 0;
-	for_each_set_bit(i, set->used_pmds, PFM_NUM_PMDS) {
+	for_each_set_bit(i, set->used_pmds, set->used_bits) {
 		pmd[n].reg_num = i;
 		pmd[n].reg_set = set->id;
 		pfm_inh_smpl_pmd(set, i, &pmd[n]);

@@ -77,7 +77,7 @@ bool pfm_inh_samples(struct pfm_context *ctx, u16 set_id, unsigned int num)
 {
 	struct pfm_event_set *set = pfm_find_set(ctx, set_id);
 
-	return set && num < PFM_NUM_PMDS && test_bit(num, set->used_pmds) &&
+	return set && pfm_set_uses_pmd(set, num) &&
 	       (pfm_set_pmd(set, num)->flags & PFM_PMDFL_SMPL);
 }
 
