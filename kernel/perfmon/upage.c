@@ -157,6 +157,7 @@ void __pfm_upage_refresh(struct pfm_context *ctx)
  * A unit's counters first..first+n-1 (logical PMD numbers) changed by an event, on
  * the CPU whose PMU the owner's active set is on, interrupts off; counter b's value
  * is values[b * stride] (a unit counting in the set's memory passes its PMDs').
+ * The page holds the PMDs below PFM_MAX_PMDS alone: the others are not shown.
  */
 void pfm_upage_publish(bool system_wide, unsigned int first, const u64 *values,
 		       unsigned int stride, unsigned long changed)
@@ -165,8 +166,10 @@ void pfm_upage_publish(bool system_wide, unsigned int first, const u64 *values,
 	struct pfm_counts_page *pg = ctx ? READ_ONCE(ctx->upage) : NULL;
 	unsigned int b;
 
-	if (!pg)
+	if (!pg || first >= PFM_MAX_PMDS)
 		return;
+	if (PFM_MAX_PMDS - first < BITS_PER_LONG)
+		changed &= (1UL << (PFM_MAX_PMDS - first)) - 1;
 	pfm_upage_begin(pg);
 	for_each_set_bit(b, &changed, BITS_PER_LONG)
 		WRITE_ONCE(pg->pmds[first + b], values[b * stride]);

@@ -92,6 +92,39 @@ START_TEST(test_page_follows_the_counts)
 }
 END_TEST
 
+/*
+ * Counters past the ABI's bit vectors (PMD 320 on) count while the page is
+ * mapped, and the page, which ends at PMD 319, is not written past its end
+ * (ASAN: the host's page is exactly a struct pfm_counts_page): the counters
+ * below show, those past do not, and the call reads them all.
+ */
+START_TEST(test_page_ends_at_the_bit_vectors)
+{
+	static const unsigned int past[] = { PFM_SW_BV_COUNTERS, PFM_SW_BV_COUNTERS + 63,
+					     PFM_SW_BV_COUNTERS + 64, PFM_SW_NUM_COUNTERS - 1 };
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfm_counts_page *pg;
+	unsigned int k;
+
+	ck_write_pmc(ctx, SW_PMC(SYS), PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	ck_write_pmc(ctx, SW_PMC(PFM_SW_BV_COUNTERS - 1), PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	for (k = 0; k < ARRAY_SIZE(past); k++)
+		ck_write_pmc(ctx, SW_PMC(past[k]), PFM_SW_PMC(PFM_SW_EV_SYSCALLS), 0);
+	pg = page_new(ctx);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	pfm_sw_count(PFM_SW_EV_SYSCALLS, 7);
+	ck_assert_u64_eq(pg->pmds[SW_PMD(SYS)], 7);
+	ck_assert(shown(pg, SW_PMD(PFM_SW_BV_COUNTERS - 1)));
+	ck_assert_u64_eq(pg->pmds[SW_PMD(PFM_SW_BV_COUNTERS - 1)], 7);
+	ck_stop(ctx);
+	for (k = 0; k < ARRAY_SIZE(past); k++)
+		ck_assert_u64_eq(ck_read_pmd(ctx, SW_PMD(past[k])), 7);
+	ck_unload(ctx);
+	pfm_context_put(ctx);
+}
+END_TEST
+
 /* The page shows the active set, whichever it is. */
 START_TEST(test_page_follows_the_set)
 {
@@ -178,6 +211,7 @@ Suite *pfm_upage_suite(void)
 	TCase *tc = pfm_host_tcase("page", pfm_host_setup_sw);
 
 	tcase_add_test(tc, test_page_follows_the_counts);
+	tcase_add_test(tc, test_page_ends_at_the_bit_vectors);
 	tcase_add_test(tc, test_page_follows_the_set);
 	tcase_add_test(tc, test_page_layout_generation);
 	suite_add_tcase(s, tc);
