@@ -15,7 +15,7 @@ echo "the same work again in 2 child processes, followed by pfmon, 3 runs:"
 show /bin/pfmon -r 3 -e syscalls,page-faults,task-clock -- $W -s 10000 -p 256 -f 2
 echo "every 100 ms, as CSV:"
 show /bin/pfmon -I 100 -x , -e syscalls,task-clock -- $W -s 20000 -t 250
-echo "10 software events at once, each counted exactly (256 software counters):"
+echo "10 software events at once, each counted exactly (1024 software counters):"
 show /bin/pfmon \
 	-e syscalls,page-faults,context-switches,task-clock,syscalls:u,page-faults:u,syscalls:k,page-faults:k,cpu-migrations,task-clock \
 	-- $W -s 100000 -p 2048 -t 200
