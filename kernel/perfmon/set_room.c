@@ -58,6 +58,7 @@ static int pfm_set_room_alloc(struct pfm_set_room *r)
 {
 	struct pfm_event_set *set = r->set;
 	bool pmds = r->pmd_slots > set->pmd_slots;
+	bool used = pfm_set_room_past_bv(set, r->pmd_slots);
 	unsigned int s;
 
 	if (r->pmc_slots > set->pmc_slots)
@@ -66,11 +67,11 @@ static int pfm_set_room_alloc(struct pfm_set_room *r)
 		r->pmds = kcalloc(r->pmd_slots, sizeof(*r->pmds), GFP_KERNEL);
 	if (pmds && set->opts)
 		r->opts = kcalloc(r->pmd_slots, sizeof(*r->opts), GFP_KERNEL);
-	if (pfm_set_room_past_bv(set, r->pmd_slots))
+	if (used)
 		r->used = kcalloc(2 * PFM_USED_WORDS, sizeof(*r->used), GFP_KERNEL);
 	if ((r->pmc_slots > set->pmc_slots && !r->pmcs) || (pmds && !r->pmds) ||
 	    (pmds && set->opts && !r->opts) ||
-	    (pfm_set_room_past_bv(set, r->pmd_slots) && !r->used)) {
+	    (used && !r->used)) {
 		pfm_set_room_free(r);
 		return -ENOMEM;
 	}

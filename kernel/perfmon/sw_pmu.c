@@ -181,8 +181,8 @@ static __always_inline u64 pfm_sw_add_mask(struct pfm_sw_bank *c, unsigned int w
 		if (unlikely(*v < n))
 			ovfl |= 1ULL << i;
 	}
-	/* the counts page ends with the bit vectors' PMDs */
-	if (w < PFM_SW_BV_WORDS && pfm_sw_page_mapped(c))
+	/* the page takes the words it has room for (pfm_upage_publish()) */
+	if (pfm_sw_page_mapped(c))
 		pfm_upage_publish(c->system_wide, PFM_SW_FIRST_PMD + w * 64, vals, stride,
 				  changed);
 	return ovfl;
