@@ -20,53 +20,58 @@ struct pfm_hook;
 struct pfm_event_set;
 struct pfm_smpl_sink;
 
+/*
+ * Small fields go in pairs and fours, so that the struct has no holes: a
+ * monitored thread holds one, and so does each inheritor and perf target.
+ */
 struct pfm_context {
 	refcount_t ref;			/* fd + attachment + in-flight users */
+	kuid_t uid;			/* user charged for the context */
 	struct mutex mutex;
 	raw_spinlock_t lock;
 	u32 flags;			/* PFM_FL_* */
 	enum pfm_state state;
 	bool started;
+	bool timer_stale;		/* the timer (below) may be anywhere, does
+					 * nothing (switch.c) */
+	bool masked;			/* stopped by a notifying overflow until restart */
+	bool restart_switch;		/* that overflow also completed a set switch */
 	int on_cpu;			/* CPU the monitored thread (or the monitored CPU)
 					 * runs on now, or -1: where the live state is */
 	int last_cpu;			/* CPU the monitored thread last ran on */
 	int cpu;			/* system-wide: the monitored CPU, or -1 */
+	bool hw_wanted;			/* a register of a hardware unit was written */
+	u8 pmu_type;			/* its type of CPU + 1, 0: none (pmu_type.h) */
+	bool pmu_type_at_attach;	/* taken from the CPU attached to */
+	bool hw_held;			/* the hardware, taken while attached (res.c;
+					 * ctx->lock) */
 	struct task_struct *task;	/* attached thread, or NULL */
 	struct pfm_hook *hook;		/* its hook (thread.c), or NULL */
-	kuid_t uid;			/* user charged for the context */
 	struct list_head sets;		/* ordered by set id; set 0 always exists */
 	struct pfm_event_set *active;	/* set on the PMU when started */
 	u64 live_since_ns;		/* when the active set last became live */
 	u64 live_ns;			/* live time of all sets together: the time
 					 * base of the set switch log (smpl.h) */
 	struct hrtimer timer;		/* the active set's switch timeout */
-	bool timer_stale;		/* may be anywhere, does nothing (switch.c) */
 	u64 timer_at_ns;		/* its expiry on pfm_clock_ns()'s clock */
 	u64 nr_switches;		/* set switches done by the kernel */
 
 	struct pfm_smpl_buf smpl;	/* set at creation, freed at the last close */
 	raw_spinlock_t smpl_lock;	/* a shared buffer's appends and drains (smpl.h);
 					 * inside any context's lock */
+	bool upage_hw;			/* the counts page shows hardware counters
+					 * (upage.c) */
+	bool keep_claims;		/* the next detach keeps what the attachment
+					 * holds: a reattach (state.c; ctx->lock) */
+	u8 msgq_head;			/* the message queue's (below), ctx->lock */
+	u8 msgq_count;
 	const struct pfm_smpl_sink *sink;	/* samples without a buffer (layer.h;
 						 * ctx->lock) */
 	void *sink_data;
 	struct pfm_counts_page *upage;	/* the counts page, from its first mmap (ctx->lock
 					 * to set; freed with the context) */
-	bool upage_hw;			/* it shows hardware counters (upage.c) */
 	u32 unit_wants[PFM_MAX_UNITS];	/* needs of every PMC value written (pmu.h) */
 	u32 unit_held[PFM_MAX_UNITS];	/* taken while attached (ctx->lock) */
-	bool hw_wanted;			/* a register of a hardware unit was written */
-	u8 pmu_type;			/* its type of CPU + 1, 0: none (pmu_type.h) */
-	bool pmu_type_at_attach;	/* taken from the CPU attached to */
-	bool hw_held;			/* the hardware, taken while attached (res.c;
-					 * ctx->lock) */
-	bool keep_claims;		/* the next detach keeps what the attachment
-					 * holds: a reattach (state.c; ctx->lock) */
-
-	bool masked;			/* stopped by a notifying overflow until restart */
-	bool restart_switch;		/* that overflow also completed a set switch */
-	u8 msgq_head;			/* the message queue's (below), ctx->lock */
-	u8 msgq_count;
 	struct irq_work wake_work;	/* wakes readers up from any context (msg.c) */
 	wait_queue_head_t restart_wait;	/* PFM_FL_NOTIFY_BLOCK: the held thread */
 	struct fasync_struct *fasync;	/* SIGIO owners */

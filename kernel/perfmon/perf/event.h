@@ -102,6 +102,10 @@ struct pfm_perf_target {
 	struct callback_head sigtrap_work; /* sends the SIGTRAPs marked (sigtrap.c) */
 };
 
+/*
+ * Small fields go in pairs and fours, so that the struct has no holes: a
+ * thread counted through the shim holds one per event.
+ */
 struct pfm_perf_event {
 	struct perf_event_attr attr;
 	struct pfm_perf_target *target;	/* holds a reference */
@@ -110,26 +114,26 @@ struct pfm_perf_event {
 	struct list_head sibling_entry;	/* member: in the leader's siblings */
 	struct list_head entry;		/* in target->events */
 	unsigned int nr_siblings;	/* leader: members */
+	int counter;			/* its counter (counters.h), or -1: counts nothing */
 	u64 id;
 	u16 set;			/* its group's event set (sched.c) */
+	u8 open_sets;			/* sets whose count interval is open (base[] holds) */
 	bool all_sets;			/* pinned group: in every set, on one counter index */
 	bool in_set;			/* counted in its set's users (not pinned) */
 	bool unsched;			/* pinned leader that fits in no set beside the others */
 	bool error;			/* perf's ERROR state: unsched and enabled once */
-	int counter;			/* its counter (counters.h), or -1: counts nothing */
-	u64 pmc;			/* its counter's PMC value, without the on switch */
-	struct pfm_perf_enc enc;	/* what it may count on (pfm_perf_encode()) */
-	u32 tp_fkey;			/* SET_FILTER's key (filter.c), held; else 0 */
 	bool enabled;			/* perf's state: not OFF */
 	bool counting;			/* enabled and its leader too */
 	bool exec_armed;		/* enable_on_exec not yet fired */
 	bool exec_fired;		/* enabled by the exec whose records are due */
 	bool removed;			/* remove_on_exec fired: never counts again */
+	u32 tp_fkey;			/* SET_FILTER's key (filter.c), held; else 0 */
+	u64 pmc;			/* its counter's PMC value, without the on switch */
+	struct pfm_perf_enc enc;	/* what it may count on (pfm_perf_encode()) */
 	u64 on_since;			/* local_clock() when last enabled */
 	struct list_head sb_entry;	/* in target->sb_events, if it wants records */
 	u64 acc;			/* count of the closed intervals */
 	u64 base[PFM_PERF_MAX_SETS];	/* counter value in each set when counting began */
-	u8 open_sets;			/* sets whose count interval is open (base[] holds) */
 	u64 ena_ns;			/* time enabled, closed intervals */
 	u64 run_ns;			/* time its set ran, closed intervals */
 	u64 since_ns;			/* all sets' duration when counting began */
@@ -150,36 +154,37 @@ struct pfm_perf_event {
 	/* output (output.c): ring, ring_entry under pfm_perf_output_mutex */
 	struct pfm_perf_ring *ring;	/* its own mapping's, or SET_OUTPUT's; RCU */
 	struct list_head ring_entry;	/* in ring->evs */
-	atomic_t mmap_count;		/* its mappings */
 	wait_queue_head_t wait;		/* poll()ers */
+	atomic_t mmap_count;		/* its mappings */
 
 	/* signals and REFRESH (async.c) */
+	int pending_kill;		/* its si_code: POLL_IN, POLL_HUP, or 0 */
 	struct fasync_struct *fasync;	/* O_ASYNC's owner, F_SETSIG's signal */
 	struct irq_work kill_work;	/* sends it from any context */
-	int pending_kill;		/* its si_code: POLL_IN, POLL_HUP, or 0 */
 	atomic_t event_limit;		/* REFRESH: overflows left, 0 for no limit */
 	bool limit_hit;			/* the last one came: disabled at once */
-	int cpu;			/* -1, or the one CPU whose samples it takes */
 	u8 pmu_type;			/* hybrid: its group's type of CPU + 1, else 0 */
+	bool bp_armed;			/* its breakpoint (bp, below) is on (ctx->mutex) */
+	bool gate_in;			/* its gate is open (gate_base, below) */
+	int cpu;			/* -1, or the one CPU whose samples it takes */
+	u32 bp_key;			/* the key its breakpoint's hits count under */
 	struct cgroup *cgrp;		/* a cgroup event's (held), else NULL */
 	struct list_head gate_entry;	/* in target->gated */
 	unsigned long sigtrap_pending;	/* bit 0: a SIGTRAP is due (sigtrap.c) */
 	u64 sigtrap_addr;		/* its si_addr */
 	struct perf_event *bp;		/* a BREAKPOINT event's breakpoint (breakpoint.c) */
-	u32 bp_key;			/* the key its hits count under */
-	bool bp_armed;			/* the breakpoint is on (ctx->mutex) */
 	/*
 	 * its gate's time (cgroup.c), in the terms of the durations its times
 	 * come from, ctx->lock: open since gate_base, closed intervals gate_ns;
 	 * gate_snap_ns, its value at the last clock taken (ctx->mutex)
 	 */
-	bool gate_in;
 	u64 gate_base;
 	u64 gate_ns;
 	u64 gate_snap_ns;
 	struct pfm_perf_period per;	/* sampling: the period counting now */
 	struct pfm_perf_throttle thr;	/* max sample rate: no samples until the next tick */
 };
+
 
 /*
  * A thread's event on one CPU or on one type of CPU (hybrid), or a cgroup
