@@ -83,6 +83,7 @@ void pfm_smpl_switch_locked(struct pfm_context *ctx, struct pfm_event_set *prev,
 int pfm_sw_hooks_get(bool system_wide);
 void pfm_sw_hooks_put(bool system_wide);
 #define PFM_SW_NEED_SYSCALLS	0x1	/* the system call tracepoint */
+#define PFM_SW_NEED_FAULTS	0x2	/* the page fault tracepoints */
 int pfm_sw_needs_get(u32 bits);
 void pfm_sw_needs_put(u32 bits);
 

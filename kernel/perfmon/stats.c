@@ -2,8 +2,8 @@
 /*
  * perfmon: per-CPU statistics, summed in /sys/kernel/debug/perfmon/stats (writing
  * to the file resets them).  They measure the kernel's own work, such as what a set
- * switch costs, for `make bench`; the file also says whether the system call probe,
- * which costs every thread, is attached.  The debug kernel's race windows (race.h)
+ * switch costs, for `make bench`; the file also says whether the system call and
+ * page fault probes, which cost every thread, are attached.  The debug kernel's race windows (race.h)
  * are set in the same directory.
  */
 #include <linux/debugfs.h>
@@ -17,11 +17,11 @@
 DEFINE_PER_CPU(struct pfm_stats, pfm_stats);
 
 static struct dentry *pfm_debugfs_dir;
-static bool pfm_stats_syscall_hook_on;
+static bool pfm_stats_hook_on[PFM_STATS_NR_HOOKS];
 
-void pfm_stats_syscall_hook(bool on)
+void pfm_stats_hook(enum pfm_stats_hook hook, bool on)
 {
-	WRITE_ONCE(pfm_stats_syscall_hook_on, on);
+	WRITE_ONCE(pfm_stats_hook_on[hook], on);
 }
 
 static int pfm_stats_show(struct seq_file *m, void *v)
@@ -45,8 +45,10 @@ static int pfm_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "set_switch_pmd_writes %llu\n", sum.set_switch_pmd_writes);
 	seq_printf(m, "overflows %llu\n", sum.overflows);
 	seq_printf(m, "notifications %llu\n", sum.notifications);
-	/* not a count: whether every thread's system calls go through our probe now */
-	seq_printf(m, "syscall_hook_on %d\n", READ_ONCE(pfm_stats_syscall_hook_on));
+	/* not counts: whether every thread's system calls, faults go through our probes now */
+	seq_printf(m, "syscall_hook_on %d\n",
+		   READ_ONCE(pfm_stats_hook_on[PFM_STATS_HOOK_SYSCALL]));
+	seq_printf(m, "fault_hook_on %d\n", READ_ONCE(pfm_stats_hook_on[PFM_STATS_HOOK_FAULT]));
 	return 0;
 }
 

@@ -10,7 +10,8 @@
 
 void pfm_stats_init(void);
 void pfm_stats_exit(void);
-/* sw_hooks.c tells whether the system call probe is attached now */
-void pfm_stats_syscall_hook(bool on);
+/* sw_hooks.c tells whether each probe that taxes every thread is attached now */
+enum pfm_stats_hook { PFM_STATS_HOOK_SYSCALL, PFM_STATS_HOOK_FAULT, PFM_STATS_NR_HOOKS };
+void pfm_stats_hook(enum pfm_stats_hook hook, bool on);
 
 #endif /* _PERFMON_STATS_H */

@@ -3,12 +3,15 @@
  * perfmon: where the software events come from.
  *
  * System calls and page faults are seen through the kernel's tracepoints, found by
- * name because a module cannot link against them.  They are attached only while a
- * context is attached, the system call one only while a context that counts system
- * calls is (an enabled syscall tracepoint sends every thread of the system through
- * the slow syscall path), and detached a second after the last (probes.h).
+ * name because a module cannot link against them.  Each is attached only while a
+ * context that counts its events is attached (an enabled syscall tracepoint sends
+ * every thread of the system through the slow syscall path, the page fault ones
+ * every fault of the system through the probes), and detached a second after the
+ * last (probes.h).
  * Context switches and migrations come from the core's own context-switch hooks.
  */
+#include <linux/bits.h>
+#include <linux/log2.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 #include <asm/processor.h>
@@ -78,11 +81,10 @@ static void pfm_probe_attach_switch(void *data, bool preempt, struct task_struct
 }
 
 /*
- * Hooks are attached in groups, each with its users (probes.h): the page faults
- * for any attached context, the scheduler's switches and migrations for CPU
- * sessions only (a per-thread session sees its own in its preempt notifier), and
- * the system call hook only for contexts that count system calls (it is the one
- * that taxes every thread of the system).  One more group is no software event:
+ * Hooks are attached in groups, each with its users (probes.h): the scheduler's
+ * switches and migrations for CPU sessions (a per-thread session sees its own in
+ * its preempt notifier), the page faults for contexts that count them, and the
+ * system call hook for contexts that count system calls at user level.  One more group is no software event:
  * the switch probe that picks up attaches pending on a thread that was not
  * running (thread.c), on while such an attach is pending.
  */
@@ -104,10 +106,15 @@ static struct pfm_probe pfm_sw_attach_probes[] = {
 	{ .name = "sched_switch", .func = pfm_probe_attach_switch },
 };
 
-/* The statistics say whether the system call probe, the costly one, is attached. */
+/* The statistics say whether the probes that tax every thread are attached. */
 static void pfm_sw_syscalls_attached(bool on)
 {
-	pfm_stats_syscall_hook(on);
+	pfm_stats_hook(PFM_STATS_HOOK_SYSCALL, on);
+}
+
+static void pfm_sw_faults_attached(bool on)
+{
+	pfm_stats_hook(PFM_STATS_HOOK_FAULT, on);
 }
 
 enum {
@@ -117,7 +124,8 @@ enum {
 
 static struct pfm_probe_set pfm_sw_groups[PFM_SW_NR_GROUPS] = {
 	[PFM_SW_GROUP_FAULTS] = { .probes = pfm_sw_fault_probes,
-				  .count = ARRAY_SIZE(pfm_sw_fault_probes) },
+				  .count = ARRAY_SIZE(pfm_sw_fault_probes),
+				  .attached = pfm_sw_faults_attached },
 	[PFM_SW_GROUP_CPU] = { .probes = pfm_sw_cpu_probes,
 			       .count = ARRAY_SIZE(pfm_sw_cpu_probes) },
 	[PFM_SW_GROUP_SYSCALLS] = { .probes = pfm_sw_syscall_probes,
@@ -139,36 +147,46 @@ static int pfm_sw_group_get(struct pfm_probe_set *g)
 
 int pfm_sw_hooks_get(bool system_wide)
 {
-	int ret;
-
-	ret = pfm_sw_group_get(&pfm_sw_groups[PFM_SW_GROUP_FAULTS]);
-	if (ret || !system_wide)
-		return ret;
-	ret = pfm_sw_group_get(&pfm_sw_groups[PFM_SW_GROUP_CPU]);
-	if (ret)
-		pfm_probe_set_put(&pfm_sw_groups[PFM_SW_GROUP_FAULTS]);
-	return ret;
+	return system_wide ? pfm_sw_group_get(&pfm_sw_groups[PFM_SW_GROUP_CPU]) : 0;
 }
 
 void pfm_sw_hooks_put(bool system_wide)
 {
 	if (system_wide)
 		pfm_probe_set_put(&pfm_sw_groups[PFM_SW_GROUP_CPU]);
-	pfm_probe_set_put(&pfm_sw_groups[PFM_SW_GROUP_FAULTS]);
 }
 
-/* The unit's needs (sw_pmu.c): PFM_SW_NEED_SYSCALLS is the only one. */
-int pfm_sw_needs_get(u32 bits)
-{
-	if (!(bits & PFM_SW_NEED_SYSCALLS))
-		return 0;
-	return pfm_sw_group_get(&pfm_sw_groups[PFM_SW_GROUP_SYSCALLS]);
-}
+/* The unit's needs (sw_regs.c), each a group: PFM_SW_NEED_* */
+static const unsigned int pfm_sw_need_group[] = {
+	[ilog2(PFM_SW_NEED_SYSCALLS)] = PFM_SW_GROUP_SYSCALLS,
+	[ilog2(PFM_SW_NEED_FAULTS)] = PFM_SW_GROUP_FAULTS,
+};
 
 void pfm_sw_needs_put(u32 bits)
 {
-	if (bits & PFM_SW_NEED_SYSCALLS)
-		pfm_probe_set_put(&pfm_sw_groups[PFM_SW_GROUP_SYSCALLS]);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pfm_sw_need_group); i++)
+		if (bits & BIT(i))
+			pfm_probe_set_put(&pfm_sw_groups[pfm_sw_need_group[i]]);
+}
+
+/* All of bits' groups, or none (a failure gives back those taken). */
+int pfm_sw_needs_get(u32 bits)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(pfm_sw_need_group); i++) {
+		if (!(bits & BIT(i)))
+			continue;
+		ret = pfm_sw_group_get(&pfm_sw_groups[pfm_sw_need_group[i]]);
+		if (ret) {
+			pfm_sw_needs_put(bits & (BIT(i) - 1));
+			return ret;
+		}
+	}
+	return 0;
 }
 
 /* Process context: attaching the probe may sleep. */

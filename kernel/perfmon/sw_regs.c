@@ -8,12 +8,20 @@
 #include "env.h"
 #include "sw_bank.h"
 
-/* Only a user-level system call counter needs the system call tracepoint. */
+/*
+ * Only a user-level system call counter needs the system call tracepoint, and
+ * only a page fault counter the page fault ones.
+ */
 u32 pfm_sw_pmc_needs(unsigned int idx __always_unused, u64 value)
 {
-	if (pfm_sw_event(value) == PFM_SW_EV_SYSCALLS && (value & PFM_SW_PMC_USR))
-		return PFM_SW_NEED_SYSCALLS;
-	return 0;
+	switch (pfm_sw_event(value)) {
+	case PFM_SW_EV_SYSCALLS:
+		return value & PFM_SW_PMC_USR ? PFM_SW_NEED_SYSCALLS : 0;
+	case PFM_SW_EV_PAGE_FAULTS:
+		return PFM_SW_NEED_FAULTS;
+	default:
+		return 0;
+	}
 }
 
 /* Counts of events are exact in the counts page; the task clock ticks between them. */

@@ -48,44 +48,63 @@ static const long syscall_n[] = { 0, 1, 1000, 100000 };
 
 #define PFM_STATS	"/sys/kernel/debug/perfmon/stats"
 
-/* The syscall_hook_on line of the statistics, or -1. */
-static int syscall_hook_on(void)
+/* The "<name>_hook_on" line of the statistics, or -1. */
+static int hook_on(const char *name)
 {
-	char buf[1024], *p;
+	char buf[1024], key[32], *p;
 
 	if (sysfs_read(PFM_STATS, buf, sizeof(buf)))
 		return -1;
-	p = strstr(buf, "syscall_hook_on ");
-	return p ? atoi(p + strlen("syscall_hook_on ")) : -1;
+	snprintf(key, sizeof(key), "%s_hook_on ", name);
+	p = strstr(buf, key);
+	return p ? atoi(p + strlen(key)) : -1;
 }
 
 /* Polls the statistics for up to 5 s (the probes linger 1 s after their last user). */
-static int wait_syscall_hook(int want)
+static int wait_hook(const char *name, int want)
 {
 	int i;
 
-	for (i = 0; i < 500 && syscall_hook_on() != want; i++)
+	for (i = 0; i < 500 && hook_on(name) != want; i++)
 		usleep(10000);
-	return syscall_hook_on();
+	return hook_on(name);
 }
 
 /*
- * The system call probe, which sends every thread of the system down the slow
- * system call path, is attached only while a context that counts system calls is.
+ * The probes that tax every thread of the system are attached only while a
+ * context that counts their events is: the system call probe (every thread down
+ * the slow system call path), counting system calls at user level, and the page
+ * fault probes (every fault of the system through them), counting page faults.
+ * Each case: the hook, an event that does not need it, one that does.
  */
-START_TEST(test_syscall_hook_only_when_counted)
+static const struct {
+	const char *hook;
+	int other, needs;
+} hook_cases[] = {
+	{ "syscall", PFM_SW_EV_PAGE_FAULTS, PFM_SW_EV_SYSCALLS },
+	{ "fault", PFM_SW_EV_TASK_CLOCK, PFM_SW_EV_PAGE_FAULTS },
+};
+
+START_TEST(test_hook_only_when_counted)
 {
+	const char *hook = hook_cases[_i].hook;
 	int fd;
 
-	ck_assert_int_eq(wait_syscall_hook(0), 0);
-	fd = counting_ctx(PFM_SW_EV_PAGE_FAULTS);		/* attached */
+	ck_assert_int_eq(wait_hook(hook, 0), 0);
+	fd = counting_ctx(hook_cases[_i].other);		/* attached */
 	ck_assert_ok(pfm_start(fd, 0));
-	ck_assert_int_eq(syscall_hook_on(), 0);
-	/* a system call counter written while attached takes it at once */
-	ck_write_pmc(fd, SW_PMC(1), PFM_SW_PMC(PFM_SW_EV_SYSCALLS));
-	ck_assert_int_eq(syscall_hook_on(), 1);
+	ck_assert_int_eq(hook_on(hook), 0);
+	/* a counter that needs it, written while attached, takes it at once */
+	ck_write_pmc(fd, SW_PMC(1), PFM_SW_PMC(hook_cases[_i].needs));
+	ck_assert_int_eq(hook_on(hook), 1);
 	close(fd);
-	ck_assert_int_eq(wait_syscall_hook(0), 0);
+	ck_assert_int_eq(wait_hook(hook, 0), 0);
+
+	/* one attached with such a counter takes it with the attach */
+	fd = counting_ctx(hook_cases[_i].needs);
+	ck_assert_int_eq(hook_on(hook), 1);
+	close(fd);
+	ck_assert_int_eq(wait_hook(hook, 0), 0);
 }
 END_TEST
 
@@ -699,7 +718,7 @@ Suite *pfm_count_suite(void)
 	tcase_add_test(tc, test_write_resets_count);
 	tcase_add_test(tc, test_count_64bit);
 	tcase_add_test(tc, test_cpu_migrations);
-	tcase_add_test(tc, test_syscall_hook_only_when_counted);
+	tcase_add_loop_test(tc, test_hook_only_when_counted, 0, ARRAY_SIZE(hook_cases));
 	tcase_add_test(tc, test_all_counters_exact);
 	suite_add_tcase(s, tc);
 	return s;
