@@ -3,8 +3,8 @@
  * perfmon: per-CPU statistics, summed in /sys/kernel/debug/perfmon/stats (writing
  * to the file resets them).  They measure the kernel's own work, such as what a set
  * switch costs, for `make bench`; the file also says whether the system call and
- * page fault probes, which cost every thread, are attached.  The debug kernel's race windows (race.h)
- * are set in the same directory.
+ * page fault probes, which cost every thread, are attached.  The debug kernel's
+ * race windows (race.h) are set in the same directory.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>

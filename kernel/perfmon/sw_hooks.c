@@ -84,9 +84,9 @@ static void pfm_probe_attach_switch(void *data, bool preempt, struct task_struct
  * Hooks are attached in groups, each with its users (probes.h): the scheduler's
  * switches and migrations for CPU sessions (a per-thread session sees its own in
  * its preempt notifier), the page faults for contexts that count them, and the
- * system call hook for contexts that count system calls at user level.  One more group is no software event:
- * the switch probe that picks up attaches pending on a thread that was not
- * running (thread.c), on while such an attach is pending.
+ * system call hook for contexts that count system calls at user level.  One more
+ * group is no software event: the switch probe that picks up attaches pending on
+ * a thread that was not running (thread.c), on while such an attach is pending.
  */
 static struct pfm_probe pfm_sw_fault_probes[] = {
 	{ .name = "page_fault_user", .func = pfm_probe_fault_user },
