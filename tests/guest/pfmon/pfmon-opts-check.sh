@@ -230,13 +230,15 @@ refused "pfmon: -n counts nothing: not with -D or --control" -n -D 10 -- $W
 # --control fifo: "enable" 700 ms into a shell's child's 1500 ms wait, "disable"
 # in its 2000 ms sleep after its 5000 getppid: the kernel's inheritor of the
 # child is started and stopped with pfmon's context (5000 calls and the sleep's);
-# each command is acknowledged with perf's "ack\n" and its NUL
-# (a reader of the acks is ended after a while, as a missing one must not hang the test)
+# each command is acknowledged with perf's "ack\n" and its NUL.  A pfmon already
+# gone must fail the test, not hang it: the reader of the acks is ended after a
+# while, and the commands are written through a read-write open of the FIFO,
+# which does not wait for a reader as a write-only one does
 acks() {
 	cat /tmp/ack > /tmp/acks &
 	h=$!
 	for c in "$@"; do
-		echo "$c" > /tmp/ctl
+		echo "$c" 1<>/tmp/ctl
 		sleep 0.1
 	done
 	sleep 0.5

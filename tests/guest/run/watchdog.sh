@@ -26,8 +26,11 @@ if [ $stuck -eq 1 ]; then
 	echo l > /proc/sysrq-trigger
 	echo w > /proc/sysrq-trigger
 	for d in /proc/[0-9]*; do
-		# kernel threads have no command line (a /proc file's size is 0)
+		# kernel threads have no command line (a /proc file's size is 0), nor
+		# have zombies, which are shown by name: an early exit explains a wait
 		cmd=$(tr '\0' ' ' < "$d/cmdline" 2>/dev/null)
+		grep -q '^State:.*Z' "$d/status" 2>/dev/null &&
+			cmd="$(sed -n 's/^Name:[[:space:]]*//p' "$d/status") (zombie)"
 		[ -n "$cmd" ] || continue
 		echo "$name: pid ${d#/proc/}: $cmd"
 		grep -E '^(State|PPid|Tgid|SigQ|SigPnd|ShdPnd|SigBlk)' "$d/status" 2>/dev/null |
