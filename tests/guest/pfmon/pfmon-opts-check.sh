@@ -232,13 +232,13 @@ refused "pfmon: -n counts nothing: not with -D or --control" -n -D 10 -- $W
 # child is started and stopped with pfmon's context (5000 calls and the sleep's);
 # each command is acknowledged with perf's "ack\n" and its NUL.  A pfmon already
 # gone must fail the test, not hang it: the reader of the acks is ended after a
-# while, and the commands are written through a read-write open of the FIFO,
-# which does not wait for a reader as a write-only one does
+# while, and a command's write-only open, which waits for pfmon to hold the FIFO
+# (it may still be starting), gives up after 5 s
 acks() {
 	cat /tmp/ack > /tmp/acks &
 	h=$!
 	for c in "$@"; do
-		echo "$c" 1<>/tmp/ctl
+		timeout 5 sh -c 'echo "$1" > /tmp/ctl' sh "$c"
 		sleep 0.1
 	done
 	sleep 0.5
