@@ -14,8 +14,14 @@
  * it has started the threads, which run together, the process ending with the
  * last of them.  -E: N more threads, started before the wait, each of which
  * waits too, then does the same work alongside the first thread, which joins
- * them at the end: a process with threads for pfmon -p to find.  It prints nothing, so that its own system calls stay few and
- * the requested ones stand out.
+ * them at the end: a process with threads for pfmon -p to find.  It prints
+ * nothing, so that its own system calls stay few and the requested ones stand
+ * out.
+ *
+ * -w sig and -l sig wait for a SIGUSR1 instead of a time (sigwaitinfo, one
+ * system call): a test then acts while the workload is known to be in the
+ * wait, on a loaded or debug kernel as on an idle one, and ends the wait when
+ * it is done.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,15 +31,19 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+/* -w and -l given as "sig": wait for a SIGUSR1 */
+#define WAIT_SIGNAL	(-1L)
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: workload [-w ms_wait] [-s N_syscalls] [-p N_pages] "
-			"[-R N_rounds] [-t ms_spin] [-l ms_sleep] [-f N_processes] "
+	fprintf(stderr, "usage: workload [-w ms_wait|sig] [-s N_syscalls] [-p N_pages] "
+			"[-R N_rounds] [-t ms_spin] [-l ms_sleep|sig] [-f N_processes] "
 			"[-T N_threads [-e]] [-E N_threads]\n");
 	exit(2);
 }
@@ -108,10 +118,23 @@ __attribute__((noinline)) static void do_spin(long ms)
 	} while (thread_cpu_ns() < end);
 }
 
+static long wait_arg(const char *s)
+{
+	return strcmp(s, "sig") ? number(s) : WAIT_SIGNAL;
+}
+
 __attribute__((noinline)) static void do_sleep(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	sigset_t usr1;
 
+	if (ms == WAIT_SIGNAL) {
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		while (sigwaitinfo(&usr1, NULL) < 0 && errno == EINTR)
+			;
+		return;
+	}
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }
@@ -147,7 +170,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "w:s:p:R:t:l:f:T:eE:")) != -1) {
 		switch (opt) {
 		case 'w':
-			wait_ms = number(optarg);
+			wait_ms = wait_arg(optarg);
 			break;
 		case 's':
 			nsys = number(optarg);
@@ -162,7 +185,7 @@ int main(int argc, char **argv)
 			spin = number(optarg);
 			break;
 		case 'l':
-			sleep_ms = number(optarg);
+			sleep_ms = wait_arg(optarg);
 			break;
 		case 'f':
 			nproc = number(optarg);
@@ -182,6 +205,18 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || (early_exit && !nthr) || (early_exit && nearly))
 		usage();
+	/*
+	 * Blocked before any thread is made, so that every thread inherits
+	 * the mask and a SIGUSR1 waits for a sigwaitinfo instead of ending
+	 * the process.
+	 */
+	if (wait_ms == WAIT_SIGNAL || sleep_ms == WAIT_SIGNAL) {
+		sigset_t usr1;
+
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &usr1, NULL);
+	}
 
 	et = calloc(nearly, sizeof(*et));
 	if (nearly && !et)

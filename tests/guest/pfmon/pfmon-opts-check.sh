@@ -227,34 +227,60 @@ refused "pfmon: bad delay '1x': milliseconds, or -1" -D 1x -- $W
 refused "pfmon: -D and --control start and stop counting contexts: not with -P or -F" -D 10 -P 1000 -- $W
 refused "pfmon: -n counts nothing: not with -D or --control" -n -D 10 -- $W
 
-# --control fifo: "enable" 700 ms into a shell's child's 1500 ms wait, "disable"
-# in its 2000 ms sleep after its 5000 getppid: the kernel's inheritor of the
-# child is started and stopped with pfmon's context (5000 calls and the sleep's);
-# each command is acknowledged with perf's "ack\n" and its NUL.  A pfmon already
-# gone must fail the test, not hang it: the reader of the acks is ended after a
-# while, and a command's write-only open, which waits for pfmon to hold the FIFO
-# (it may still be starting), gives up after 5 s
+# --control: each command is acknowledged with perf's "ack\n" and its NUL.  The
+# workload waits for a SIGUSR1 (-w sig, -l sig) where a command must land, and
+# the test sends it once the acks are in: the commands land where the counts
+# need them however slow the kernel.  A pfmon already gone must fail the test,
+# not hang it: a command's write-only open, which waits for pfmon to hold the
+# FIFO (it may still be starting), gives up after 5 s, and the reader of the
+# acks is ended after 30 s.
+# acks N COMMAND...: writes each command, prints the acks once N have come
 acks() {
+	n=$1
+	shift
+	: > /tmp/acks
 	cat /tmp/ack > /tmp/acks &
 	h=$!
 	for c in "$@"; do
 		timeout 5 sh -c 'echo "$1" > /tmp/ctl' sh "$c"
 		sleep 0.1
 	done
-	sleep 0.5
+	for _ in $(seq 300); do
+		[ "$(wc -c < /tmp/acks)" -ge $((n * 5)) ] && break
+		sleep 0.1
+	done
+	# an ack too many would come now
+	sleep 0.3
 	kill $h 2>/dev/null
 	wait $h
 	od -An -v -c /tmp/acks | tr -d ' \n'
 }
+# ctl_start PFMON_ARGS... -- WORKLOAD_ARGS...: pfmon with the FIFOs, around a
+# shell's child, so that the kernel's inheritor of the child is started and
+# stopped with pfmon's context; $pf is pfmon, $w the workload in its first wait
+ctl_start() {
+	a=
+	while [ "$1" != -- ]; do
+		a="$a $1"
+		shift
+	done
+	shift
+	/bin/pfmon -D -1 --control fifo:/tmp/ctl,/tmp/ack $a -- \
+		/bin/sh -c "$W $*; true" >/tmp/c.out 2>/tmp/c.err &
+	pf=$!
+	w=$(child_of "$(child_of $pf)") || fail "--control: no workload under pfmon $pf"
+	sigwaiting $w
+}
 rm -f /tmp/ctl /tmp/ack
 mkfifo /tmp/ctl /tmp/ack
-/bin/pfmon -D -1 --control fifo:/tmp/ctl,/tmp/ack -e syscalls -- \
-	/bin/sh -c "$W -w 1500 -s 5000 -l 2000; true" >/tmp/c.out 2>/tmp/c.err &
-pf=$!
-sleep 0.7
-a1=$(acks enable)
-sleep 1.2
-a2=$(acks disable)
+# "enable" in the first wait, "disable" in the second, after the 5000 getppid:
+# counted are those and the second wait's call
+ctl_start -e syscalls -- -w sig -s 5000 -l sig
+a1=$(acks 1 enable)
+kill -USR1 $w
+sigwaiting $w
+a2=$(acks 1 disable)
+kill -USR1 $w
 wait $pf || fail "--control: $?"
 out=$(cat /tmp/c.out)
 echo "pfmon-check: --control enable and disable around 5000 getppid: $(count syscalls)"
@@ -262,47 +288,53 @@ echo "pfmon-check: --control enable and disable around 5000 getppid: $(count sys
 in_range "$(count syscalls)" 5001 5002 && [ "$(cat /tmp/c.err)" = "Events disabled
 Events enabled
 Events disabled" ] || fail "--control: stderr '$(cat /tmp/c.err)'"
-# --control "enable NAME" and "disable NAME" switch one event alone: enabled while
-# nothing counts, syscalls counts the 5000 getppid (and the pages' mmap, the
-# sleep's) and page-faults,
-# never enabled, none of the 256 pages touched after them; "enable" then switches
-# page-faults on (the shell's exit faults), "disable syscalls" in the sleep leaves
-# syscalls as it was
-/bin/pfmon -D -1 --control fifo:/tmp/ctl,/tmp/ack -x';' -e syscalls,page-faults -- \
-	/bin/sh -c "$W -w 1500 -s 5000 -p 256 -l 2000; true" >/tmp/c.out 2>/tmp/c.err &
-pf=$!
-sleep 0.7
-a1=$(acks 'enable syscalls')
-sleep 1.2
-a2=$(acks 'disable syscalls' 'disable nosuch')
+# "enable NAME" and "disable NAME" switch one event alone: syscalls counts the
+# 5000 getppid (and the pages' mmap and madvise, the wait's call) and
+# page-faults, never enabled, none of the 256 pages touched after them;
+# "disable syscalls" in the second wait leaves syscalls as it was; an unknown
+# name is acknowledged and said
+ctl_start -x';' -e syscalls,page-faults -- -w sig -s 5000 -p 256 -l sig
+a1=$(acks 1 'enable syscalls')
+kill -USR1 $w
+sigwaiting $w
+a2=$(acks 2 'disable syscalls' 'disable nosuch')
+kill -USR1 $w
 wait $pf || fail "--control NAME: $?"
 out=$(cat /tmp/c.out)
 echo "pfmon-check: --control enable syscalls alone: $(csv syscalls 1) syscalls, $(csv page-faults 1) page faults"
 in_range "$(csv syscalls 1)" 5001 5004 && [ "$(csv page-faults 1)" = 0 ] &&
-	[ "$a2" = 'ack\n\0ack\n\0' ] && [ "$(cat /tmp/c.err)" = "Events disabled
+	[ "$a1" = 'ack\n\0' ] && [ "$a2" = 'ack\n\0ack\n\0' ] && [ "$(cat /tmp/c.err)" = "Events disabled
 Event syscalls enabled
 Event syscalls disabled
 failed: can't find 'nosuch' event" ] ||
 	fail "--control NAME: stderr '$(cat /tmp/c.err)', acks '$a1' '$a2'"
-/bin/pfmon -D -1 --control fifo:/tmp/ctl,/tmp/ack -x';' -e syscalls,page-faults -- \
-	/bin/sh -c "$W -w 1500 -s 5000 -p 256 -l 2000; true" >/tmp/c.out 2>/tmp/c.err &
-pf=$!
-sleep 0.7
-a1=$(acks 'enable page-faults' 'disable page-faults' enable)
-sleep 1.2
-a2=$(acks 'disable syscalls')
+# "enable" after a NAME's enable and disable switches every event on again:
+# page-faults counts the 256 pages (and the shell's exit's)
+ctl_start -x';' -e syscalls,page-faults -- -w sig -s 5000 -p 256 -l sig
+a1=$(acks 3 'enable page-faults' 'disable page-faults' enable)
+kill -USR1 $w
+sigwaiting $w
+a2=$(acks 1 'disable syscalls')
+kill -USR1 $w
 wait $pf || fail "--control NAME: $?"
 out=$(cat /tmp/c.out)
-in_range "$(csv syscalls 1)" 5001 5004 && in_range "$(csv page-faults 1)" 256 400 ||
-	fail "--control enable after NAME: syscalls $(csv syscalls 1), page faults $(csv page-faults 1)"
+in_range "$(csv syscalls 1)" 5001 5004 && in_range "$(csv page-faults 1)" 256 400 &&
+	[ "$a1" = 'ack\n\0ack\n\0ack\n\0' ] && [ "$a2" = 'ack\n\0' ] ||
+	fail "--control enable after NAME: syscalls $(csv syscalls 1), page faults $(csv page-faults 1), acks '$a1' '$a2'"
 # --control fd: every command of perf's, one acknowledged each but snapshot and
-# the unknown; -I's intervals go on (about 10 in 3 s)
-/bin/pfmon -D -1 --control fd:5,6 -I 300 -x';' -e syscalls -- $W -l 3000 \
+# the unknown; -I's intervals go on while the workload waits, until 8 are out
+/bin/pfmon -D -1 --control fd:5,6 -I 300 -x';' -e syscalls -- $W -l sig \
 	5<>/tmp/ctl 6<>/tmp/ack >/tmp/c.out 2>/tmp/c.err &
 pf=$!
-sleep 0.5
-acks=$(acks ping snapshot bogus evlist 'enable syscalls' 'enable nosuch' enablex stop \
+w=$(child_of $pf) || fail "--control fd: no workload under pfmon $pf"
+sigwaiting $w
+acks=$(acks 9 ping snapshot bogus evlist 'enable syscalls' 'enable nosuch' enablex stop \
 	'evlist -g' enable disable)
+for _ in $(seq 300); do
+	[ "$(awk -F';' '$4 == "syscalls"' /tmp/c.out | wc -l)" -ge 8 ] && break
+	sleep 0.1
+done
+kill -USR1 $w
 wait $pf || fail "--control fd: $?"
 out=$(cat /tmp/c.out)
 n=$(echo "$out" | awk -F';' '$4 == "syscalls"' | wc -l)
