@@ -93,13 +93,12 @@ noinline void pfm_overflow_act_locked(struct pfm_context *ctx)
 	struct pfm_event_set *set = ctx->active;
 	DECLARE_BITMAP(ovfl, PFM_MAX_PMDS);
 	DECLARE_BITMAP(notify, PFM_MAX_PMDS);
-	bool do_switch = false;
+	bool do_switch = false, notified = false;
 	unsigned int i, n = 0;
 
 	bitmap_copy(ovfl, set->ovfl_pending, PFM_MAX_PMDS);
 	bitmap_zero(set->ovfl_pending, PFM_MAX_PMDS);
 	set->ovfl_pending_any = false;
-	bitmap_zero(notify, PFM_MAX_PMDS);
 	/* a sample per overflow: the bits are looked for inline, and counted here */
 	pfm_for_each_reg(i, ovfl, PFM_MAX_PMDS) {
 		struct pfm_pmd *p = pfm_set_pmd(set, i);
@@ -109,11 +108,19 @@ noinline void pfm_overflow_act_locked(struct pfm_context *ctx)
 		/* A full sampling buffer notifies as PFM_PMDFL_OVFL_NOTIFY does. */
 		if (p->flags & PFM_PMDFL_SMPL)
 			full = pfm_smpl_record_locked(ctx, set, i);
-		/* A notified PMD is reset at restart, with its long reset value. */
-		if (full || (p->flags & PFM_PMDFL_OVFL_NOTIFY))
+		/*
+		 * A notified PMD is reset at restart, with its long reset value.
+		 * Most overflows notify nothing (a sample, a reset): the map
+		 * of those that do is cleared only once one does.
+		 */
+		if (full || (p->flags & PFM_PMDFL_OVFL_NOTIFY)) {
+			if (!notified)
+				bitmap_zero(notify, PFM_MAX_PMDS);
+			notified = true;
 			__set_bit(i, notify);
-		else
+		} else {
 			pfm_pmd_reset(set, i, false, true);
+		}
 		if ((set->flags & PFM_SETFL_OVFL_SWITCH) && (p->flags & PFM_PMDFL_SWITCH) &&
 		    p->switch_left && !--p->switch_left)
 			do_switch = true;
@@ -122,7 +129,7 @@ noinline void pfm_overflow_act_locked(struct pfm_context *ctx)
 	bitmap_copy(set->ovfl_pmds, ovfl, PFM_MAX_PMDS);
 	/* the resets, before the state may leave the PMU (mask) or the set (switch) */
 	pfm_upage_refresh(ctx);
-	if (!bitmap_empty(notify, PFM_MAX_PMDS)) {
+	if (notified) {
 		/* The switch waits for the restart, so the reader sees this set's counts. */
 		ctx->restart_switch = do_switch;
 		pfm_mask_locked(ctx, notify);
