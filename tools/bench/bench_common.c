@@ -207,3 +207,30 @@ double bench_run_timed(char *const argv[], char *const env[], const char *path)
 	fclose(f);
 	return ns;
 }
+
+/* Whether perfmon's "<name>" probe is attached (debugfs statistics), or -1. */
+static int bench_hook_on(const char *name)
+{
+	char buf[2048], key[32], *p;
+	FILE *f = fopen("/sys/kernel/debug/perfmon/stats", "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	snprintf(key, sizeof(key), "%s_hook_on ", name);
+	p = strstr(buf, key);
+	return p ? atoi(p + strlen(key)) : -1;
+}
+
+void bench_hook_wait_off(const char *name)
+{
+	int i;
+
+	for (i = 0; i < 500 && bench_hook_on(name) > 0; i++)
+		usleep(10000);
+	if (bench_hook_on(name) != 0)
+		die("perfmon's probe still attached (debugfs mounted?)");
+}

@@ -71,4 +71,14 @@ double bench_now_ns(void);
 void bench_put_ns(const char *path, double ns);
 double bench_run_timed(char *const argv[], char *const env[], const char *path);
 
+/*
+ * perfmon's probes stay attached 1 s after their last user: the system call
+ * probe sends every thread down the slow system call path, the page fault
+ * probes put every fault through them.  A batch that makes such events first
+ * waits for the probe "syscall" or "fault" to go (debugfs statistics), so
+ * that no tool, nor the unmonitored batch, is measured under the previous
+ * batch's probe; dies if it stays.
+ */
+void bench_hook_wait_off(const char *name);
+
 #endif /* _PFM_BENCH_COMMON_H */

@@ -305,40 +305,6 @@ static const struct op ops[] = {
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 
-/* Whether perfmon's "<name>" probe is attached (debugfs statistics), or -1. */
-static int hook_on(const char *name)
-{
-	char buf[2048], key[32], *p;
-	FILE *f = fopen("/sys/kernel/debug/perfmon/stats", "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	snprintf(key, sizeof(key), "%s_hook_on ", name);
-	p = strstr(buf, key);
-	return p ? atoi(p + strlen(key)) : -1;
-}
-
-/*
- * perfmon's probes stay attached 1 s after their last user: the system call
- * probe sends every thread down the slow system call path, the page fault
- * probes put every fault through them.  A batch that makes such events waits
- * for the probe to go, so that no tool (nor none) is measured under the
- * previous batch's probe.
- */
-static void hook_wait_off(const char *name)
-{
-	int i;
-
-	for (i = 0; i < 500 && hook_on(name) > 0; i++)
-		usleep(10000);
-	if (hook_on(name) != 0)
-		die("perfmon's probe still attached (debugfs mounted?)");
-}
-
 /* One batch of op by tool: ns per operation. */
 static double batch(const struct op *op, enum tool tool)
 {
@@ -347,7 +313,7 @@ static double batch(const struct op *op, enum tool tool)
 	uint64_t t0, t;
 
 	if (op->fn == op_fault)
-		hook_wait_off("fault");
+		bench_hook_wait_off("fault");
 	if (op->pfm_sampler != SMP_NONE) {
 		if (tool != NONE)
 			sample_open(&smp, tool == PERFMON ? op->pfm_sampler : SMP_PERF);
@@ -360,7 +326,7 @@ static double batch(const struct op *op, enum tool tool)
 	}
 	cur_tool = tool;
 	if (op->counts == CNT_SYSCALLS)
-		hook_wait_off("syscall");
+		bench_hook_wait_off("syscall");
 	session_open(&s, op->own_session ? NONE : tool, op->counts);
 	session_start(&s);
 	t0 = now_ns();

@@ -65,6 +65,7 @@ static double batch(enum tool tool, int n, long nfaults)
 	uint64_t t0, t;
 	int k;
 
+	bench_hook_wait_off("fault");
 	for (k = 0; tool != NONE && k < n; k++)
 		sample_open(&s[k], tool == SHIM ? SMP_SHIM : SMP_PERF);
 	p = mmap(NULL, nfaults * psz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

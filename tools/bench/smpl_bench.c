@@ -230,6 +230,7 @@ static double run_job(const struct job *j, struct sample_counts *n)
 
 	memset(n, 0, sizeof(*n));
 	if (j->wl == WL_FAULTS) {
+		bench_hook_wait_off("fault");
 		p = mmap(NULL, cfg.faults * psz, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)

@@ -143,9 +143,8 @@ static void ratio_note(const struct curve *cv, int pt, enum sampler how, char *b
 	const struct smp_res *x = &cv->r[pt][how], *p = &cv->r[pt][SMP_PERF];
 	const struct smp_res *d = &cv->r[pt][SMP_DFL];
 	const char *path = cv->wl == WL_CLOCK ?
-		"perfmon's task-clock timer (sw_clock.c: an hrtimer started again at each "
-		"reset, where perf's hrtimer returns HRTIMER_RESTART) and the core's overflow "
-		"path (ovfl.c)" :
+		"perfmon's task-clock timer (sw_clock.c: the clocks folded and the next "
+		"expiry set in the interrupt) and the core's overflow path (ovfl.c)" :
 		"perfmon's fault probe (sw_hooks.c) and the core's overflow path (ovfl.c)";
 	int k;
 
