@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The manual as installed under a throwaway root: every function the installed
 # libperfmon.so exports has a page (its own, or a link to its family's), so a new
-# export without one fails; every page of sections 2, 3 and 7 has EXAMPLES; and
+# export without one fails; every page of sections 2, 3, 5 and 7 has EXAMPLES; and
 # every example that is a whole program (an .EX block that starts with
 # #include) builds and links against the installed headers and library, as a
 # reader would copy it.  Called by check-install.sh.
@@ -25,7 +25,7 @@ done
 [ -z "$missing" ] || fail "exported without a manual page:$missing"
 
 noex=
-for p in "$man"/man[237]/*; do
+for p in "$man"/man[2357]/*; do
 	grep -q '^\.SH EXAMPLES' "$p" || noex="$noex ${p##*/}"
 done
 [ -z "$noex" ] || fail "pages without EXAMPLES:$noex"
@@ -37,7 +37,7 @@ dir=$root/man-examples
 rm -rf "$dir" && mkdir -p "$dir"
 nex=0
 # a link shares its family's page: each page once
-for p in $(find "$man" -type f -name '*.[1237]' | sort); do
+for p in $(find "$man" -type f -name '*.[12357]' | sort); do
 	# the .EX blocks of EXAMPLES, their roff escapes undone
 	awk -v out="$dir/${p##*/}" '
 		/^\.SH/ { ex = ($2 == "EXAMPLES") }

@@ -17,7 +17,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 PRELOADDIR ?= $(LIBDIR)/perfmon
 PERFMON_VERSION := 1.0.0
 
-MAN_PAGES := $(wildcard $(TOP)/man/man*/*.[1237])
+MAN_PAGES := $(wildcard $(TOP)/man/man*/*.[12357])
 UAPI_HDRS := $(wildcard $(TOP)/include/uapi/perfmon/*.h)
 
 .PHONY: install install-dkms tools check-install check-man check-dkms
