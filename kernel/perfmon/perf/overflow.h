@@ -102,6 +102,20 @@ static inline void pfm_perf_period_done_at(struct pfm_perf_period *pp, u64 freq,
 }
 
 /*
+ * The common case of pfm_perf_throttle_at(): a sample within the tick's limit,
+ * counted; false when the tick changed or the limit is reached.
+ */
+static inline bool pfm_perf_throttle_within(struct pfm_perf_throttle *t, unsigned long tick,
+					    unsigned int max)
+{
+	if (likely(tick == t->tick && !t->on && t->count < max)) {
+		t->count++;
+		return true;
+	}
+	return false;
+}
+
+/*
  * perf_event_max_sample_rate, as max samples a tick (__pfm_perf_throttle_at()):
  * true when this overflow is not to be sampled, with the THROTTLE or UNTHROTTLE
  * record to write in *record (else 0).
@@ -110,8 +124,7 @@ static inline bool pfm_perf_throttle_at(struct pfm_perf_throttle *t, unsigned lo
 					unsigned int max, struct pfm_perf_period *pp,
 					struct pfm_pmd *p, u32 *record)
 {
-	if (likely(tick == t->tick && !t->on && t->count < max)) {
-		t->count++;
+	if (pfm_perf_throttle_within(t, tick, max)) {
 		*record = 0;
 		return false;
 	}

@@ -244,9 +244,12 @@ static unsigned int pfm_perf_read_member(const struct pfm_perf_event *e, u64 cou
  * them for a pinned event).  With PERF_FORMAT_GROUP, the sampled event's times
  * and every member's count, leader first, as perf_output_read_group(): the
  * group's list is changed under ctx->lock too (open.c), which is held here.
+ * Out of line: few samples read, and the sample path keeps its registers.
  */
-static unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev, struct pfm_context *ctx,
-					 struct pfm_event_set *set, unsigned int pmd, u64 *w)
+static noinline unsigned int pfm_perf_sample_read(struct pfm_perf_event *ev,
+						  struct pfm_context *ctx,
+						  struct pfm_event_set *set, unsigned int pmd,
+						  u64 *w)
 {
 	u64 rf = ev->attr.read_format, count = ev->acc, ena = ev->ena_ns, run = ev->run_ns;
 	struct pfm_perf_event *leader = ev->leader, *e;
@@ -289,15 +292,12 @@ static void pfm_perf_period_done(struct pfm_perf_event *ev, u64 *wrapped,
  * overflow costs no interrupt: it keeps its period, and its next occurrence
  * after the tick samples again, as 6.1's; a hardware counter backs off.
  */
-static bool pfm_perf_throttled(struct pfm_perf_event *ev, u64 *wrapped,
-			       struct pfm_pmd *p, u64 now)
+static noinline bool pfm_perf_throttle_tick(struct pfm_perf_event *ev, u64 *wrapped,
+					    struct pfm_pmd *p, u64 now, unsigned int max)
 {
-	unsigned int max = DIV_ROUND_UP(READ_ONCE(pfm_perf_max_sample_rate), HZ);
 	bool skip;
 	u32 record;
 
-	if (!pfm_perf_throttles(&ev->attr))
-		return false;
 	skip = pfm_perf_throttle_at(&ev->thr, jiffies, max, &ev->per, p, &record);
 	if (record)
 		pfm_perf_throttle_record(ev, record);
@@ -308,6 +308,20 @@ static bool pfm_perf_throttled(struct pfm_perf_event *ev, u64 *wrapped,
 	else
 		pfm_perf_period_backoff(&ev->thr, &ev->per, max, wrapped, p);
 	return true;
+}
+
+/*
+ * The same, its common case inline: a sample within the tick's limit, which
+ * writes no record (out of line, with the record's word on its own stack).
+ */
+static __always_inline bool pfm_perf_throttled(struct pfm_perf_event *ev, u64 *wrapped,
+					       struct pfm_pmd *p, u64 now)
+{
+	unsigned int max = DIV_ROUND_UP(READ_ONCE(pfm_perf_max_sample_rate), HZ);
+
+	if (!pfm_perf_throttles(&ev->attr) || pfm_perf_throttle_within(&ev->thr, jiffies, max))
+		return false;
+	return pfm_perf_throttle_tick(ev, wrapped, p, now, max);
 }
 
 /*
@@ -331,9 +345,11 @@ u64 pfm_perf_sample_addr(const struct pfm_perf_event *ev)
  * event's record, trace/tracepoint.c) as perf_prepare_sample() lays it out: a u32
  * size, the bytes, zeros up to a u64 boundary, the size counting the bytes and the
  * zeros.  An event without one gives 4 zero bytes, as perf's empty raw record.
- * Returns the words written.
+ * Returns the words written.  Out of line, as few samples have one: its
+ * size's word, on the stack for pfm_sw_event_payload(), would otherwise put a
+ * stack canary into every sample.
  */
-static unsigned int pfm_perf_sample_raw(u64 *w)
+static noinline unsigned int pfm_perf_sample_raw(u64 *w)
 {
 	u32 size;
 	const void *data = pfm_sw_event_payload(&size);
