@@ -131,10 +131,23 @@ static inline wait_queue_head_t *pfm_ctx_msg_wait(struct pfm_context *ctx)
 	return &ctx->msgq_wait;
 }
 
-/* the thread it is attached to, or NULL (ctx->mutex held) */
-static inline struct task_struct *pfm_ctx_task(struct pfm_context *ctx)
+/*
+ * The thread it is attached to, with a reference for the caller to put, or NULL.
+ * The thread's exit detaches it under ctx->lock alone, not ctx->mutex: a caller
+ * holding the mutex, right after the attach, may find it gone already, and
+ * only while ctx->lock is held does the attachment's own reference keep it.
+ */
+static inline struct task_struct *pfm_ctx_get_task(struct pfm_context *ctx)
 {
-	return ctx->task;
+	struct task_struct *task;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	task = ctx->task;
+	if (task)
+		get_task_struct(task);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return task;
 }
 
 static inline u64 pfm_ctx_live_ns(const struct pfm_context *ctx)

@@ -148,14 +148,24 @@ static int pfm_inh_loaded(struct pfm_context *ctx)
 {
 	struct pfm_inh_family *fam;
 	struct pfm_inh_thread *th;
+	struct task_struct *task;
 	unsigned long flags;
 
 	pfm_inh_family_end(ctx);	/* a reload after the opened thread exited */
+	/*
+	 * The thread may have exited since the attach, which its exit undid: as
+	 * for an exit after this, the context is left unloaded, with nothing to
+	 * inherit.
+	 */
+	task = pfm_ctx_get_task(ctx);
+	if (!task)
+		return 0;
 	fam = kzalloc(sizeof(*fam), GFP_KERNEL);
 	th = kzalloc(sizeof(*th), GFP_KERNEL);
 	if (!fam || !th) {
 		kfree(fam);
 		kfree(th);
+		put_task_struct(task);
 		return -ENOMEM;
 	}
 	refcount_set(&fam->ref, 1);
@@ -164,8 +174,7 @@ static int pfm_inh_loaded(struct pfm_context *ctx)
 	pfm_context_get(ctx);
 	fam->ctx = ctx;
 	th->fam = fam;
-	th->task = pfm_ctx_task(ctx);
-	get_task_struct(th->task);
+	th->task = task;
 	INIT_LIST_HEAD(&th->entry);
 	fam->opened = th;
 	raw_spin_lock_irqsave(&pfm_inh_lock, flags);

@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -176,6 +177,44 @@ START_TEST(test_exit_after_attach)
 }
 END_TEST
 
+/*
+ * The same with PFM_FL_INHERIT: the inherit layer, told of the attach after it,
+ * finds the thread gone already.  The load succeeds as above, with no family to
+ * inherit into, and the context loads again on this thread, whose child's
+ * system calls it then counts.
+ */
+START_TEST(test_exit_after_attach_inherit)
+{
+	struct exiter e;
+	int fd, ret, err, i;
+	pid_t child;
+
+	if (!race_windows())
+		return;
+	fd = pfm_create_context(PFM_FL_INHERIT);
+	ck_assert_msg(fd >= 0, "pfm_create_context(PFM_FL_INHERIT): %s", strerror(errno));
+	ck_counter(fd, 0, PFM_SW_EV_SYSCALLS);
+	ret = load_racing_exit(fd, RACE_LOADED, &e, &err);
+	ck_assert_msg(!ret, "load: %s", strerror(err));
+	ck_assert_errno(pfm_start(fd, 0), EINVAL);
+	ck_assert_int_eq(wait_sysfs_long(HOOKS, e.hooks), e.hooks);
+	ck_load_self(fd);
+	ck_assert_ok(pfm_start(fd, 0));
+	child = fork();
+	if (!child) {
+		for (i = 0; i < 1000; i++)
+			syscall(SYS_getppid);
+		_exit(0);
+	}
+	waitpid(child, NULL, 0);
+	pfm_stop(fd, 0);
+	ck_assert_int_gt(child, 0);
+	ck_assert_uint_ge(count(fd), 1000);
+	ck_assert_ok(pfm_unload_context(fd, 0));
+	close(fd);
+}
+END_TEST
+
 Suite *pfm_attach_races_suite(void)
 {
 	Suite *s = suite_create("attach_races");
@@ -184,6 +223,7 @@ Suite *pfm_attach_races_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_exit_after_map);
 	tcase_add_test(tc, test_exit_after_attach);
+	tcase_add_test(tc, test_exit_after_attach_inherit);
 	suite_add_tcase(s, tc);
 	return s;
 }
