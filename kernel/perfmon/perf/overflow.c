@@ -86,7 +86,12 @@ u64 pfm_perf_first_period(struct perf_event_attr *attr)
 	if (!attr->freq)
 		return attr->sample_period;
 	if (pfm_perf_is_clock(attr)) {
-		attr->sample_period = div64_u64(NSEC_PER_SEC, attr->sample_freq);
+		/*
+		 * Past 1 GHz (the rate knob allows it) the kernel's period is 0 ns;
+		 * here it is 1, the finest there is: a period of 0 would never
+		 * carry, and the skip of missed periods divides by it.
+		 */
+		attr->sample_period = max_t(u64, div64_u64(NSEC_PER_SEC, attr->sample_freq), 1);
 		attr->freq = 0;
 		return attr->sample_period;
 	}

@@ -152,6 +152,49 @@ START_TEST(test_max_rate_refused)
 END_TEST
 
 /*
+ * A clock's frequency above 1 GHz, allowed once the rate knob is raised past
+ * it: 1e9/freq is 0 ns, which the kernel's period would be; the shim's is 1
+ * ns, the finest a period can be (a period of 0 carries at every reset, and
+ * the overflow's skip of missed periods divides by it).  The clock samples,
+ * throttled at the knob's rate, and counts all the thread's time.
+ */
+START_TEST(test_clock_freq_past_ns)
+{
+	const uint64_t run = 20000000;
+	struct perf_event_attr a;
+	uint64_t pos = 0, hd, v = 0, t0;
+	struct ring r;
+	struct rec rec;
+	long i = 0;
+	int fd;
+
+	ck_assert_ok(sysfs_write(MAX_RATE, "2000000000"));
+	attr_smpl(&a, PERF_COUNT_SW_TASK_CLOCK, 0, PERF_SAMPLE_PERIOD);
+	a.freq = 1;
+	a.sample_freq = 1500000000;
+	fd = ck_open(&a, 0);
+	ck_map(&r, fd, 4, PROT_READ | PROT_WRITE);
+	t0 = thread_cpu_ns();
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin_until(t0 + run);
+	ck_assert_ok(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	hd = head(&r);
+	while (next_rec(&r, &pos, hd, &rec)) {
+		if (rec.h.type != PERF_RECORD_SAMPLE)
+			continue;
+		ck_assert_uint_eq(rec.w[0], 1);
+		i++;
+	}
+	ck_assert_int_gt(i, 0);
+	ck_assert_int_eq(read(fd, &v, sizeof(v)), sizeof(v));
+	/* the spin, less the enable's part of it */
+	ck_assert_uint_ge(v, run / 2);
+	unmap(&r);
+	close(fd);
+}
+END_TEST
+
+/*
  * At 1000 samples a second (4 a tick at HZ 250), a task clock sampled every 10 us
  * throttles: a THROTTLE record, no sample until the next tick, then UNTHROTTLE.
  * All of its time is still counted.
@@ -427,6 +470,7 @@ Suite *pfm_perf_freq_suite(void)
 	tcase_add_unchecked_fixture(tc, save_rate, restore_rate);
 	tcase_add_checked_fixture(tc, save_rate, restore_rate);
 	tcase_add_test(tc, test_clock_freq);
+	tcase_add_test(tc, test_clock_freq_past_ns);
 	tcase_add_test(tc, test_task_clock_is_thread_time);
 	tcase_add_test(tc, test_fault_freq_adapts);
 	tcase_add_test(tc, test_max_rate_refused);
