@@ -88,10 +88,16 @@ long pfm_read_pmd_vec_clocked(struct pfm_context *ctx, struct pfm_pmd_read *rd,
 long pfm_write_pmcs_clocked(struct pfm_context *ctx, void *vec, unsigned int n,
 			    struct pfm_op_clock *clock);
 
-/* pmu_state.c: a PMD's 64-bit value, where the state is (ctx->lock held) */
+/*
+ * pmu_state.c: a PMD's 64-bit value, where the state is (ctx->lock held).  A value
+ * set goes on from the old one (a carry of the old one is still acted on); a value
+ * replaced starts afresh.
+ */
 u64 pfm_pmd_value(struct pfm_context *ctx, struct pfm_event_set *set, unsigned int i);
 void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value);
+void pfm_pmd_replace_value(struct pfm_context *ctx, struct pfm_event_set *set,
+			   unsigned int i, u64 value);
 /* the same for a PMC the context wrote: its value changed, no checks */
 void pfm_pmc_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 		       unsigned int i, u64 value);

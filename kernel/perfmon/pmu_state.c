@@ -148,6 +148,24 @@ void pfm_pmd_set_value(struct pfm_context *ctx, struct pfm_event_set *set,
 }
 
 /*
+ * A value that replaces PMD i's: what the old value's carry had left to do (its
+ * act at the next switch-in, its reset at a restart) is dropped with it, so that
+ * no overflow is acted on for a value that never carried.
+ */
+void pfm_pmd_replace_value(struct pfm_context *ctx, struct pfm_event_set *set,
+			   unsigned int i, u64 value)
+{
+	if (i < PFM_MAX_PMDS) {
+		__clear_bit(i, set->restart_pmds);
+		if (unlikely(test_bit(i, set->ovfl_pending))) {
+			__clear_bit(i, set->ovfl_pending);
+			set->ovfl_pending_any = !bitmap_empty(set->ovfl_pending, PFM_MAX_PMDS);
+		}
+	}
+	pfm_pmd_set_value(ctx, set, i, value);
+}
+
+/*
  * A PMC the context already wrote (pfm_write_pmcs() checked its value) takes
  * another, where the state is (ctx->lock held): a layer that turns a counter on
  * and off in atomic context, at a context switch, flips its enable bit here.

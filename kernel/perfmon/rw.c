@@ -346,10 +346,7 @@ static void pfm_apply_pmds(struct pfm_context *ctx, void *arg)
 			o->smpl_eventid = req[k].reg_smpl_eventid;
 		}
 		__set_bit(i, set->used_pmds);
-		/* a new value replaces the reset a restart would have made */
-		if (i < PFM_MAX_PMDS)
-			__clear_bit(i, set->restart_pmds);
-		pfm_pmd_set_value(ctx, set, i, req[k].reg_value);
+		pfm_pmd_replace_value(ctx, set, i, req[k].reg_value);
 	}
 	pfm_pmu_hw_join_locked(ctx);
 	pfm_upage_refresh(ctx);

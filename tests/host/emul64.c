@@ -204,6 +204,36 @@ START_TEST(test_switch_out_in)
 }
 END_TEST
 
+/*
+ * A carry the save saw is acted on when the thread is back, unless a write
+ * replaced the PMD meanwhile: the carry was the old value's, and acting on it
+ * would notify (or sample, or reset) the new one.
+ */
+START_TEST(test_write_drops_pending_carry)
+{
+	struct pfm_context *ctx = ck_ctx_new(0);
+	struct pfm_event_set *set;
+
+	ck_write_pmc(ctx, 0, PMC0, 0);
+	ck_write_pmd_full(ctx, 0, 0, -5ULL, PFM_PMDFL_OVFL_NOTIFY, 0, 0, 0);
+	ck_load_self(ctx);
+	ck_start(ctx);
+	set = ctx_set0(ctx);
+	fake_pmu_advance(0, 10);		/* past 2^64, no interrupt yet */
+	pfm_host_sched_out(ctx);
+	ck_assert(test_bit(0, set->ovfl_pending));
+	ck_write_pmd_full(ctx, 0, 0, 100, PFM_PMDFL_OVFL_NOTIFY, 0, 0, 0);
+	ck_assert(!test_bit(0, set->ovfl_pending));
+	pfm_host_sched_in(ctx);
+	ck_assert_uint_eq(pfm_host_env.ovfl_msgs, 0);
+	ck_assert(!ctx->masked);
+	ck_assert(bitmap_empty(set->ovfl_pmds, PFM_MAX_PMDS));
+	fake_pmu_advance(0, 3);
+	ck_assert_u64_eq(ck_read_pmd(ctx, 0), 103);
+	done(ctx);
+}
+END_TEST
+
 /* 64-bit software counters wrap like any 64-bit counter. */
 START_TEST(test_sw_counter_64)
 {
@@ -236,6 +266,7 @@ Suite *pfm_emul64_suite(void)
 	tcase_add_test(tc, test_read_stopped_no_hw);
 	tcase_add_test(tc, test_write_live);
 	tcase_add_test(tc, test_switch_out_in);
+	tcase_add_test(tc, test_write_drops_pending_carry);
 	tcase_add_test(tc, test_sw_counter_64);
 	suite_add_tcase(s, tc);
 	return s;

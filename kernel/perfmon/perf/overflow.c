@@ -111,6 +111,9 @@ void pfm_perf_overrun(u64 *wrapped, struct pfm_pmd *p, u64 period)
 {
 	u64 rem, skip;
 
+	/* only a sampling event's PMD carries: a counting one's never does */
+	if (WARN_ON_ONCE(!period))
+		return;
 	div64_u64_rem(p->value, period, &rem);
 	skip = p->value - rem;
 	p->value -= skip;

@@ -579,7 +579,7 @@ static void pfm_perf_restart_period(struct pfm_context *ctx, void *arg)
 			pfm_pmd_value(ctx, set, pmd) + np->period;
 		p->short_reset = -np->period;
 		p->long_reset = -np->period;
-		pfm_pmd_set_value(ctx, set, pmd, -np->period);
+		pfm_pmd_replace_value(ctx, set, pmd, -np->period);
 	}
 	ev->per.period = np->period;
 }

@@ -7,6 +7,7 @@
  * pages touched with a period of 1 are N samples at their N addresses.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -452,6 +453,62 @@ START_TEST(test_per_cpu_events)
 }
 END_TEST
 
+/*
+ * A clock's carry can wait in a thread's saved state until the thread runs again
+ * (the clock is folded in as it leaves the CPU).  An event that takes the
+ * counter meanwhile must not get it: a sampling one would be sampled before its
+ * first period, a counting one on one CPU (a period of 0, no sampling) would
+ * have a period skipped that it does not have.  A page-fault event keeps the
+ * kid's context between the clocks; the kid runs a few ms at a 10 us period,
+ * blocks, and the clock is closed and another opened, many times.
+ */
+START_TEST(test_pending_carry_not_given_over)
+{
+	struct kid k = KID_INIT;
+	struct perf_event_attr a;
+	struct ring r, rb;
+	int keep, fd, i, n = 0;
+
+	k.cpu = 0;
+	ck_kid_start(&k);
+	attr_sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
+	a.disabled = 0;
+	keep = ck_open(&a, k.pid);
+	for (i = 0; i < 40; i++) {
+		attr_smpl(&a, PERF_COUNT_SW_TASK_CLOCK, 10000, PERF_SAMPLE_TID);
+		a.disabled = 0;
+		fd = ck_open(&a, k.pid);
+		ck_map(&r, fd, 4, PROT_READ | PROT_WRITE);
+		ck_kid_run(&k, 20000);
+		n += samples_from(&r, 0) > 0;
+		unmap(&r);
+		close(fd);
+		if (i & 1) {
+			attr_sw(&a, PERF_COUNT_SW_TASK_CLOCK);
+			a.disabled = 0;
+			fd = pfm_perf_event_open(&a, k.pid, 0, -1, 0);
+			ck_assert_msg(fd >= 0, "open on CPU 0: %s", strerror(errno));
+			ck_kid_run(&k, 100);
+			ck_assert_uint_gt(ck_read1(fd), 0);
+		} else {
+			attr_smpl(&a, PERF_COUNT_SW_TASK_CLOCK, 1000000000, PERF_SAMPLE_TID);
+			a.disabled = 0;
+			fd = ck_open(&a, k.pid);
+			ck_map(&rb, fd, 4, PROT_READ | PROT_WRITE);
+			ck_kid_run(&k, 100);
+			ck_assert_msg(ck_read1(fd) < 1000000000, "the kid ran a second");
+			ck_assert_int_eq(samples_from(&rb, 0), 0);
+			unmap(&rb);
+		}
+		close(fd);
+	}
+	/* the 10 us clock sampled the kid's run: the carries were there to leave */
+	ck_assert_int_eq(n, 40);
+	close(keep);
+	kid_kill(&k);
+}
+END_TEST
+
 Suite *pfm_perf_sample_suite(void)
 {
 	Suite *s = suite_create("perf_sample");
@@ -468,6 +525,7 @@ Suite *pfm_perf_sample_suite(void)
 	tcase_add_test(tc, test_cpu_clock_samples);
 	tcase_add_test(tc, test_switch_samples);
 	tcase_add_test(tc, test_per_cpu_events);
+	tcase_add_test(tc, test_pending_carry_not_given_over);
 	suite_add_tcase(s, tc);
 	return s;
 }
