@@ -228,13 +228,22 @@ static int pfm_perf_sched_grow(struct pfm_perf_target *t)
 	/* a CPU session is not detached for a new set: a CPU's groups fit in one */
 	if (n > PFM_PERF_MAX_SETS || !t->task)
 		return -EINVAL;
-	/* a row left by a set that went again is nobody's: it starts clean */
-	if (t->sets[n - 1])
-		memset(t->sets[n - 1], 0, sizeof(*t->sets[n - 1]));
-	else
+	/*
+	 * A row left by a set that went again is nobody's: it starts clean, but
+	 * for its wrapped array, kept with it (each counter's entry is zeroed
+	 * when a sampling event takes the counter).
+	 */
+	if (t->sets[n - 1]) {
+		struct pfm_perf_set *row = t->sets[n - 1];
+		u64 *wrapped = row->wrapped;
+
+		memset(row, 0, sizeof(*row));
+		row->wrapped = wrapped;
+	} else {
 		t->sets[n - 1] = pfm_perf_set_row_alloc();
-	if (!t->sets[n - 1])
-		return -ENOMEM;
+		if (!t->sets[n - 1])
+			return -ENOMEM;
+	}
 	d = kcalloc(n, sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;

@@ -68,21 +68,41 @@ static long read_count(int fd)
 	return read(fd, &v, sizeof(v)) == sizeof(v) ? (long)v : -1;
 }
 
-/* fd[0] a pinned counting event, fd[1] a pinned sampling one; set 0 then full. */
-static int setup_full(struct fenv *e)
+/* The flexible sampling events that fill set 0 beside the two pinned ones. */
+static int fill_set0(void)
 {
 	int i;
 
-	e->fd[0] = open_pf(true, false);
-	e->fd[1] = open_pf(true, true);
-	if (e->fd[0] < 0 || e->fd[1] < 0)
-		return -1;
 	for (i = 0; i < SW_COUNTERS - 2; i++) {
 		flex[i] = open_pf(false, true);
 		if (flex[i] < 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* fd[0] a pinned counting event, fd[1] a pinned sampling one; set 0 then full. */
+static int setup_full(struct fenv *e)
+{
+	e->fd[0] = open_pf(true, false);
+	e->fd[1] = open_pf(true, true);
+	if (e->fd[0] < 0 || e->fd[1] < 0)
+		return -1;
+	return fill_set0();
+}
+
+/*
+ * The same, the sampling event opened first: in a new set it is placed first,
+ * so a fault of the counting one after it undoes a set whose row already has
+ * the sampling counters' array, and the call made again reuses that row.
+ */
+static int setup_full_smpl_first(struct fenv *e)
+{
+	e->fd[1] = open_pf(true, true);
+	e->fd[0] = open_pf(true, false);
+	if (e->fd[0] < 0 || e->fd[1] < 0)
+		return -1;
+	return fill_set0();
 }
 
 /* One flexible sampling event more: it needs a new set. */
@@ -163,6 +183,8 @@ static long op_enable(struct fenv *e)
 const struct fcase fcases_sched[] = {
 	FCASE("sched_new_set_pinned", 0, setup_full, op_grow, state_pinned,
 	      check_pinned_count),
+	FCASE("sched_new_set_pinned_smpl_first", FC_SHORT, setup_full_smpl_first, op_grow,
+	      state_pinned, check_pinned_count),
 	FCASE("sched_disable_pinned", FC_SHORT, setup_counted, op_disable, state_pinned,
 	      check_disabled),
 	FCASE("sched_enable_pinned", FC_SHORT, setup_disabled, op_enable, NULL, check_pinned_count),
