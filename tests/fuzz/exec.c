@@ -305,16 +305,20 @@ void fz_target_step(int kind, long n)
 long fz_op_run(const struct fz_prog *p, int idx)
 {
 	const struct fz_op *op = &p->op[idx];
-	int outer = fz_cur_op;
+	int outer = fz_cur_op, fault;
 	struct timespec t0, t1;
+	unsigned int armed;
 	long r;
 
 	if (op->code >= fz_nops)
 		return -ENOSYS;
 	fz_cur_op = op->code;
-	errno = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	fault = fz_fault_arm(op->code, &armed);
+	errno = 0;
 	r = fz_ops[op->code].run(op, p, idx);
+	if (fault >= 0)
+		fz_fault_disarm(fault, op->code, armed, &t0);
 	if (fz_results) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		__atomic_fetch_add(&fz_results[op->code][r < 0], 1, __ATOMIC_RELAXED);
@@ -394,49 +398,49 @@ int fz_target_main(int argc, char **argv)
 /* The operation table.  Append only: a log names operations, not numbers. */
 const struct fz_opdef fz_ops[] = {
 	ROW("create",		create,		create,		12,
-	    .slots = FZ_S_NEW_FD0),
+	    .slots = FZ_S_NEW_FD0, .faults = 1),
 	ROW("write_pmcs",	vec,		vec,		16, .call = PFM_CALL_WRITE_PMCS,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("write_pmds",	vec,		vec,		16, .call = PFM_CALL_WRITE_PMDS,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("read_pmds",	vec,		vec,		10, .call = PFM_CALL_READ_PMDS,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("create_evtsets",	vec,		vec,		8, .call = PFM_CALL_CREATE_EVTSETS,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("delete_evtsets",	vec,		vec,		4, .call = PFM_CALL_DELETE_EVTSETS,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("getinfo_evtsets",	vec,		vec,		6, .call = PFM_CALL_GETINFO_EVTSETS,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("load",		load,		load,		14,
-	    .slots = FZ_S_USE_FD0 | FZ_S_USE_TGT3),
+	    .slots = FZ_S_USE_FD0 | FZ_S_USE_TGT3, .faults = 1),
 	ROW("start",		ctl,		ctl,		12, .call = PFM_CALL_START,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("stop",		ctl,		ctl,		6, .call = PFM_CALL_STOP,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("unload",		ctl,		ctl,		6, .call = PFM_CALL_UNLOAD_CONTEXT,
-	    .slots = FZ_S_USE_FD0),
-	ROW("raw_call",		raw_call,	raw_call,	4),
-	ROW("raw_ioctl",	raw_ioctl,	raw_ioctl,	4),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
+	ROW("raw_call",		raw_call,	raw_call,	4, .faults = 1),
+	ROW("raw_ioctl",	raw_ioctl,	raw_ioctl,	4, .faults = 1),
 	ROW("perf_open",	perf_open,	perf_open,	8,
-	    .slots = FZ_S_NEW_FD0),
+	    .slots = FZ_S_NEW_FD0, .faults = 1),
 	ROW("perf_op",		perf_op,	perf_op,	8,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("read",		read,		read,		6,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("poll",		poll,		poll,		4,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("mmap",		mmap,		mmap,		6,
-	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_MAP1),
+	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_MAP1, .faults = 1),
 	ROW("munmap",		munmap,		munmap,		2,
 	    .slots = FZ_S_USE_MAP0),
 	ROW("touch",		touch,		touch,		2,
 	    .slots = FZ_S_USE_MAP0),
 	ROW("close",		close,		close,		6,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("dup",		dup,		dup,		4,
-	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_FD1),
+	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_FD1, .faults = 1),
 	ROW("fasync",		fasync,		fasync,		2,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("sysfs",		sysfs,		sysfs,		4),
 	ROW("thread",		thread,		thread,		6,
 	    .slots = FZ_S_NEW_TGT0),
@@ -454,13 +458,14 @@ const struct fz_opdef fz_ops[] = {
 	ROW("perf_smpl",	perf_smpl,	perf_smpl,	4,
 	    .slots = FZ_S_NEW_FD0 | FZ_S_NEW_TGT2),
 	ROW("counts",		counts,		counts,		6,
-	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_MAP1),
+	    .slots = FZ_S_USE_FD0 | FZ_S_NEW_MAP1, .faults = 1),
 	ROW("perf_attr",	perf_attr,	perf_attr,	10,
-	    .slots = FZ_S_NEW_FD0),
-	ROW("perf_prctl",	perf_prctl,	perf_prctl,	2),
+	    .slots = FZ_S_NEW_FD0, .faults = 1),
+	ROW("perf_prctl",	perf_prctl,	perf_prctl,	2, .faults = 1),
 	ROW("pmc",		lib_seq,	pmc,		1),
 	ROW("perf_counter",	lib_seq,	perf_counter,	2),
 	ROW("pmc_filter",	pmc_filter,	pmc_filter,	4,
-	    .slots = FZ_S_USE_FD0),
+	    .slots = FZ_S_USE_FD0, .faults = 1),
+	ROW("fault",		fault,		fault,		8),
 };
 const int fz_nops = sizeof(fz_ops) / sizeof(fz_ops[0]);

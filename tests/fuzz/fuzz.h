@@ -72,6 +72,7 @@ struct fz_opdef {
 	int nested;
 	int call;		/* PFM_CALL_* of the pfm_* rows */
 	int slots;		/* FZ_S_*: which arguments name slots */
+	int faults;		/* one call into perfmon: a "fault" before it injects */
 };
 
 /*
@@ -170,7 +171,8 @@ enum {
 	FZ_ST_FORK,		/* fz_fork_task()'s fork(), in the parent */
 	FZ_ST_SCEN,		/* the bodies of scenario's 4 kinds */
 	FZ_ST_SMPL = FZ_ST_SCEN + 4,	/* perf_smpl's 4 variants */
-	FZ_ST_NR = FZ_ST_SMPL + 4
+	FZ_ST_FAULT = FZ_ST_SMPL + 4,	/* operations a fault was injected into */
+	FZ_ST_NR
 };
 extern unsigned long (*fz_stats)[2];
 /* one more step st, begun at *t0 */
@@ -276,6 +278,21 @@ FZ_DECL_OP(counts);
 FZ_DECL_OP(perf_attr);
 FZ_DECL_OP(perf_prctl);
 FZ_DECL_OP(pmc_filter);
+FZ_DECL_OP(fault);
+/*
+ * fault.c: fault injection on (fz_faults) where the kernel has it; a
+ * "fault"'s N for the operation code after it; the calling thread's fail-nth
+ * armed for operation code if a "fault" came just before (its fd, else -1; N
+ * in *armed), and disarmed after it (an injection counted as a step begun at
+ * *t0, the sites the operation reached learnt)
+ */
+extern int fz_faults;
+void fz_fault_init(void);
+void fz_fault_draw(uint64_t *rng, struct fz_op *fault, int code);
+int fz_fault_arm(int code, unsigned int *armed);
+void fz_fault_disarm(int fd, int code, unsigned int n, const struct timespec *t0);
+/* the most fault sites operation code was seen to reach */
+unsigned int fz_fault_sites_of(int code);
 /* ops_attr.c: a tracefs id (mostly of a few trace events); ops_fd.c: filter n of 8 */
 uint64_t fz_tp_id(uint64_t *rng);
 const char *fz_tp_filter(uint64_t n);

@@ -16,8 +16,8 @@
 FUZZ_SECONDS ?= 600
 FUZZ_LONG_SECONDS ?= 1800
 FUZZ_SEED ?=
-FUZZ_SRCS := $(wildcard $(TOP)/tests/fuzz/*.c)
-FUZZ_HDRS := $(wildcard $(TOP)/tests/fuzz/*.h)
+FUZZ_SRCS := $(wildcard $(TOP)/tests/fuzz/*.c) $(TOP)/tests/guest/harness/fail_nth.c
+FUZZ_HDRS := $(wildcard $(TOP)/tests/fuzz/*.h) $(TOP)/tests/guest/harness/fail_nth.h
 FUZZ_BIN  := $(B)/guest/bin/pfm_fuzz
 FUZZ_PCS  := $(B)/fuzz/pcs.txt
 FUZZ_RUN  := $(TOP)/tests/fuzz/run-fuzz.sh
@@ -42,7 +42,8 @@ fuzz-bin: $(FUZZ_BIN)
 
 $(FUZZ_BIN): $(FUZZ_SRCS) $(FUZZ_HDRS) $(LIBPFM_A) $(LIBPFM_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_USER) -static -pthread -o $@ $(FUZZ_SRCS) $(LIBPFM_A)
+	$(CC) $(CFLAGS_USER) -I$(TOP)/tests/guest/harness -static -pthread -o $@ $(FUZZ_SRCS) \
+		$(LIBPFM_A)
 
 # The PCs of perfmon's code in the debug kernel, for KCOV (pcs.sh).
 $(FUZZ_PCS): $(DEBUG_KERNEL) $(TOP)/tests/fuzz/pcs.sh

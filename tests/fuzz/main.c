@@ -82,6 +82,7 @@ static unsigned long run_start;
 static const char *const st_names[FZ_ST_NR] = {
 	"fork() (parent)", "scenario ovfl", "scenario sets", "scenario cpu", "scenario perf",
 	"perf_smpl self", "perf_smpl target", "perf_smpl exec", "perf_smpl inherit",
+	"fault injected",
 };
 
 /* /proc/stat's idle and total jiffies of all CPUs: [0] idle, [1] all */
@@ -349,6 +350,7 @@ static int repro(void)
 	printf("} };\n\nint main(int argc, char **argv)\n{\n"
 	       "\tfz_target_main(argc, argv);\t/* an exec'd target: never returns */\n"
 	       "\tfz_state_init(\"/proc/self/exe\", getppid());\n"
+	       "\tfz_fault_init();\n"
 	       "\tfz.verbose = 1;\n"
 	       "\tfz_prog_run(&prog, 0, prog.n);\n"
 	       "\treturn 0;\n}\n");
@@ -411,6 +413,7 @@ int main(int argc, char **argv)
 	if (fz_global_dirty == MAP_FAILED)
 		return 2;
 
+	fz_fault_init();
 	kcov = opt.pcs_path && !fz_kcov_load(opt.pcs_path) && !fz_kcov_enable();
 	if (kcov) {
 		corpus = calloc(CORPUS_MAX, sizeof(*corpus));
@@ -423,9 +426,9 @@ int main(int argc, char **argv)
 		kcov ? fz_kcov_npcs() : 0, opt.replay ? 0 : opt.seconds,
 		opt.replay ? "replay" : "fuzz");
 	log_flush();
-	printf("fuzz: seed %#llx, %s door, coverage %s\n", (unsigned long long)opt.seed,
-	       pfm_door() == PFM_DOOR_SYSCALL ? "syscall" : "ioctl",
-	       kcov ? "on" : "off (no KCOV or no PC table)");
+	printf("fuzz: seed %#llx, %s door, coverage %s, fault injection %s\n",
+	       (unsigned long long)opt.seed, pfm_door() == PFM_DOOR_SYSCALL ? "syscall" : "ioctl",
+	       kcov ? "on" : "off (no KCOV or no PC table)", fz_faults ? "on" : "off");
 	fflush(stdout);
 
 	run_start = now_us();
@@ -457,10 +460,14 @@ int main(int argc, char **argv)
 	for (i = 0; i < FZ_ST_NR; i++) {
 		printf("fuzz: time %-16s %8lu ms %6lu times", st_names[i], fz_stats[i][1] / 1000,
 		       fz_stats[i][0]);
-		if (corpus && i >= FZ_ST_SCEN)
+		if (corpus && i >= FZ_ST_SCEN && i < FZ_ST_FAULT)
 			printf(" %6lu new PCs", fz_kcov_op_new(fz_nops + 1 + i));
 		printf("\n");
 	}
+	for (i = 0; fz_faults && i < fz_nops; i++)
+		if (fz_fault_sites_of(i))
+			printf("fuzz: fault sites of %-16s %4u at most\n", fz_ops[i].name,
+			       fz_fault_sites_of(i));
 	printf("fuzz: guest CPUs idle %lu%% of the run\n", idle_pct(idle0));
 	fz_check_report(stdout);
 	printf("fuzz: mappings listed after %lu programs\n", fz_exec_maps_listed());

@@ -4,6 +4,7 @@
  * text form of them (README.md, "The log").
  */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,18 @@
 #include "fuzz.h"
 #include "prog.h"
 
+/* An operation's weight: "fault" has none where the kernel cannot inject. */
+static int op_weight(int code)
+{
+	return fz_ops[code].run == fz_run_fault && !fz_faults ? 0 : fz_ops[code].weight;
+}
+
 static int total_weight(void)
 {
 	int i, w = 0;
 
 	for (i = 0; i < fz_nops; i++)
-		w += fz_ops[i].weight;
+		w += op_weight(i);
 	return w;
 }
 
@@ -75,20 +82,46 @@ static void use_live(uint64_t *rng, struct fz_op *op, struct live *l)
 		l->tgts |= 1U << (op->a[2] % FZ_TGTS);
 }
 
-static void gen_op(uint64_t *rng, struct fz_op *op, int code)
+static int pick_code(uint64_t *rng)
 {
+	int w = (int)fz_below(rng, total_weight()), code;
+
+	for (code = 0; code < fz_nops - 1; code++) {
+		w -= op_weight(code);
+		if (w < 0)
+			break;
+	}
+	return code;
+}
+
+static bool is_fault(const struct fz_op *op)
+{
+	return fz_ops[op->code].run == fz_run_fault;
+}
+
+/*
+ * code, or one drawn by weight; after a "fault" (prev), one that it can fault,
+ * mostly.
+ */
+static void gen_op_after(uint64_t *rng, struct fz_op *op, int code, struct fz_op *prev)
+{
+	int tries = 8;
+
 	memset(op, 0, sizeof(*op));
 	if (code < 0) {
-		int w = (int)fz_below(rng, total_weight());
-
-		for (code = 0; code < fz_nops - 1; code++) {
-			w -= fz_ops[code].weight;
-			if (w < 0)
-				break;
-		}
+		code = pick_code(rng);
+		while (prev && is_fault(prev) && !fz_ops[code].faults && --tries)
+			code = pick_code(rng);
 	}
 	op->code = (uint16_t)code;
 	fz_ops[code].gen(rng, op);
+	if (prev && is_fault(prev) && fz_ops[code].faults)
+		fz_fault_draw(rng, prev, code);
+}
+
+static void gen_op(uint64_t *rng, struct fz_op *op, int code)
+{
+	gen_op_after(rng, op, code, NULL);
 }
 
 /*
@@ -116,7 +149,7 @@ void fz_prog_gen(uint64_t *rng, struct fz_prog *p)
 		}
 	}
 	for (; i < n; i++) {
-		gen_op(rng, &p->op[i], -1);
+		gen_op_after(rng, &p->op[i], -1, i ? &p->op[i - 1] : NULL);
 		use_live(rng, &p->op[i], &l);
 	}
 	p->n = n;
@@ -150,6 +183,11 @@ void fz_prog_mutate(uint64_t *rng, struct fz_prog *p, const struct fz_prog *othe
 			break;
 		case 2:
 			gen_op(rng, &op, -1);
+			/* a fault goes before an operation it can fault, if there is one */
+			for (k = 0; is_fault(&op) && k < p->n && !fz_ops[p->op[at].code].faults; k++)
+				at = (at + 1) % p->n;
+			if (is_fault(&op) && at < p->n && fz_ops[p->op[at].code].faults)
+				fz_fault_draw(rng, &op, p->op[at].code);
 			insert_op(p, at, &op);
 			break;
 		case 3:

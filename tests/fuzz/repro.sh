@@ -103,9 +103,13 @@ prog "$out/shrink/ops" "$out/repro.log"
 	echo " */"
 	echo "#define _GNU_SOURCE"
 	sed '/^\/\/ SPDX/d' "$TOP/tests/fuzz/fuzz.h"
-	for f in exec.c ops_pfm.c ops_fd.c ops_proc.c ops_scen.c ops_perf.c ops_attr.c; do
-		echo "/* ---- tests/fuzz/$f ---- */"
-		sed '/^#include "fuzz.h"/d; /^#define _GNU_SOURCE/d; /^\/\/ SPDX/d' "$TOP/tests/fuzz/$f"
+	sed '/^\/\* SPDX/d' "$TOP/tests/guest/harness/fail_nth.h"
+	for f in tests/fuzz/exec.c tests/fuzz/ops_pfm.c tests/fuzz/ops_fd.c tests/fuzz/ops_proc.c \
+		 tests/fuzz/ops_scen.c tests/fuzz/ops_perf.c tests/fuzz/ops_attr.c tests/fuzz/fault.c \
+		 tests/guest/harness/fail_nth.c; do
+		echo "/* ---- $f ---- */"
+		sed '/^#include "fuzz.h"/d; /^#include "fail_nth.h"/d; /^#define _GNU_SOURCE/d;
+		     /^\/\/ SPDX/d' "$TOP/$f"
 	done
 	"$fuzz" --repro "$out/repro.log"
 } > "$out/repro.c"

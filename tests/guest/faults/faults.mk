@@ -9,7 +9,7 @@
 
 FAULTS_SRCS := $(wildcard $(TOP)/tests/guest/faults/*.c)
 FAULTS_OBJS := $(patsubst $(TOP)/tests/guest/%.c,$(B)/guest/obj/tests/%.o,$(FAULTS_SRCS)) \
-	       $(B)/guest/obj/tests/harness/util.o
+	       $(B)/guest/obj/tests/harness/util.o $(B)/guest/obj/tests/harness/fail_nth.o
 FAULTS_HDRS := $(wildcard $(TOP)/tests/guest/faults/*.h) $(GUEST_TEST_HDRS)
 
 $(B)/guest/bin/pfm_faults: $(FAULTS_OBJS) $(B)/lib/libperfmon.a

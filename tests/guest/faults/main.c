@@ -4,11 +4,9 @@
  * short list make check's debug guest runs; one line per scenario with the fault
  * points swept.  Exit status 0 when every scenario passed.
  *
- * The fault attributes are set as syzkaller's executor sets them: failslab and
- * fail_page_alloc fail sleeping allocations too (ignore-gfp-wait N), pages of
- * any order and zone; probability stays 0, so that only fail-nth injects.  Their
- * reports are off (verbose 0): each would print a stack, which the guest's scan
- * of the kernel log would take for a kernel problem.
+ * The fault attributes are set as syzkaller's executor sets them (fail_nth.c).
+ * Their reports are off (verbose 0): each would print a stack, which the guest's
+ * scan of the kernel log would take for a kernel problem.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -18,34 +16,16 @@
 #include <unistd.h>
 
 #include "faults.h"
-
-#define DEBUGFS "/sys/kernel/debug"
-
-static const struct {
-	const char *path;
-	const char *value;
-} fault_knobs[] = {
-	{ DEBUGFS "/failslab/ignore-gfp-wait", "N" },
-	{ DEBUGFS "/failslab/verbose", "0" },
-	{ DEBUGFS "/failslab/probability", "0" },
-	{ DEBUGFS "/fail_page_alloc/ignore-gfp-wait", "N" },
-	{ DEBUGFS "/fail_page_alloc/ignore-gfp-highmem", "N" },
-	{ DEBUGFS "/fail_page_alloc/min-order", "0" },
-	{ DEBUGFS "/fail_page_alloc/verbose", "0" },
-	{ DEBUGFS "/fail_page_alloc/probability", "0" },
-	{ DEBUGFS "/fail_usercopy/verbose", "0" },
-	{ DEBUGFS "/fail_usercopy/probability", "0" },
-};
+#include "fail_nth.h"
 
 static int setup_faults(void)
 {
-	unsigned int i;
+	const char *bad;
 
-	for (i = 0; i < ARRAY_SIZE(fault_knobs); i++)
-		if (sysfs_write(fault_knobs[i].path, fault_knobs[i].value)) {
-			printf("pfm_faults: %s: %s\n", fault_knobs[i].path, strerror(errno));
-			return -1;
-		}
+	if (fail_nth_setup(&bad)) {
+		printf("pfm_faults: %s: %s\n", bad, strerror(errno));
+		return -1;
+	}
 	if (fault_open()) {
 		printf("pfm_faults: /proc/thread-self/fail-nth: %s\n", strerror(errno));
 		return -1;

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "faults.h"
+#include "fail_nth.h"
 
 /* Fault points per scenario beyond which the sweep is taken to loop. */
 #define SWEEP_MAX	4000
@@ -40,36 +41,21 @@ static int fail_nth_fd = -1;
 
 int fault_open(void)
 {
-	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	fail_nth_fd = fail_nth_open();
 	return fail_nth_fd < 0 ? -1 : 0;
 }
 
 void fault_arm(unsigned int n)
 {
-	char b[16];
-	int len = snprintf(b, sizeof(b), "%u", n);
-
-	if (write(fail_nth_fd, b, len) != len)
+	if (fail_nth_arm(fail_nth_fd, n))
 		_exit(ONE_FAILED);
 }
 
-/*
- * Whether the fault was injected (fail-nth reads 0), and fail-nth back to 0.  The
- * read and the write copy from and to user space, each a fault site too: a read
- * that fails with EFAULT found 1 left, not injected, and took it; the write may
- * take the last one the same way, so it is made again.
- */
 bool fault_disarm(void)
 {
-	char b[16];
-	ssize_t r = pread(fail_nth_fd, b, sizeof(b) - 1, 0);
-	bool injected = false;
+	int injected = fail_nth_disarm(fail_nth_fd, NULL);
 
-	if (r > 0) {
-		b[r] = '\0';
-		injected = strtoul(b, NULL, 10) == 0;
-	}
-	if (write(fail_nth_fd, "0", 1) != 1 && write(fail_nth_fd, "0", 1) != 1)
+	if (injected < 0)
 		_exit(ONE_FAILED);
 	return injected;
 }

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault injection mixed into the programs, as syzkaller mixes it: the
+ * operation "fault N" makes the N-th slab or page allocation or user copy of
+ * the next operation fail (the calling thread's fail-nth), where the kernel has
+ * fault injection (the debug kernel) and the next operation is one call into
+ * perfmon.  A whole session or a task's birth is not faulted: their failures
+ * outside perfmon tell nothing about it.  The run's checks then hold the call
+ * to what they hold every call to: no kernel report, nothing left behind.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "fail_nth.h"
+
+int fz_faults;
+static __thread unsigned int fz_fault_next;
+/*
+ * The most fault sites each operation was seen to reach, in memory the manager
+ * shares with every program: the N drawn for an operation covers them.
+ */
+static unsigned int *fz_fault_sites;
+
+void fz_fault_init(void)
+{
+	static int done;
+	const char *bad;
+
+	if (done)
+		return;
+	done = 1;
+	if (access("/proc/thread-self/fail-nth", W_OK))
+		return;
+	if (fail_nth_setup(&bad)) {
+		fprintf(stderr, "fuzz: fault injection off: %s: %m\n", bad);
+		return;
+	}
+	fz_fault_sites = mmap(NULL, fz_nops * sizeof(*fz_fault_sites), PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fz_fault_sites == MAP_FAILED)
+		fz_fault_sites = NULL;
+	fz_faults = 1;
+}
+
+/* N for a "fault" whose next operation is not known yet: the first few sites */
+void fz_gen_fault(uint64_t *rng, struct fz_op *op)
+{
+	op->a[0] = fz_one_in(rng, 2) ? 1 : 1 + fz_below(rng, 8);
+}
+
+/*
+ * N for a "fault" before operation code: any site it was seen to reach, or one
+ * past them, so that the sites are all tried however many the call has; now and
+ * then any of the first 64.
+ */
+void fz_fault_draw(uint64_t *rng, struct fz_op *fault, int code)
+{
+	unsigned int m = fz_fault_sites ? fz_fault_sites[code] : 0;
+
+	if (fz_one_in(rng, 8))
+		fault->a[0] = 1 + fz_below(rng, 64);
+	else
+		fault->a[0] = 1 + fz_below(rng, (m ?: 1) + 1);
+}
+
+long fz_run_fault(const struct fz_op *op, const struct fz_prog *p, int idx)
+{
+	(void)p;
+	(void)idx;
+	if (!fz_faults)
+		return -ENOSYS;
+	fz_fault_next = (unsigned int)(op->a[0] % 1024) ?: 1;
+	return 0;
+}
+
+int fz_fault_arm(int code, unsigned int *armed)
+{
+	unsigned int n = fz_fault_next;
+	int fd;
+
+	fz_fault_next = 0;
+	*armed = n;
+	if (!n || !fz_ops[code].faults)
+		return -1;
+	fd = fail_nth_open();
+	if (fd < 0)
+		return -1;
+	if (fail_nth_arm(fd, n)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+void fz_fault_disarm(int fd, int code, unsigned int n, const struct timespec *t0)
+{
+	unsigned int left = n, reached;
+	int r = fail_nth_disarm(fd, &left);
+
+	close(fd);
+	if (r == 1)
+		fz_stat_add(FZ_ST_FAULT, t0);
+	if (r < 0 || !fz_fault_sites)
+		return;
+	reached = r == 1 ? n : n - (left < n ? left : n);
+	if (reached > __atomic_load_n(&fz_fault_sites[code], __ATOMIC_RELAXED))
+		__atomic_store_n(&fz_fault_sites[code], reached, __ATOMIC_RELAXED);
+}
+
+unsigned int fz_fault_sites_of(int code)
+{
+	return fz_fault_sites ? fz_fault_sites[code] : 0;
+}
