@@ -15,6 +15,7 @@
 #include "ctx.h"
 #include "entry.h"
 #include "file.h"
+#include "race.h"
 #include "rw.h"
 #include "rw_user.h"
 #include "sets.h"
@@ -89,31 +90,35 @@ long pfm_vec_run(const struct pfm_entry *e, struct pfm_context *ctx, void __user
 static long pfm_vec_call(const struct pfm_entry *e, const struct pfm_args *args)
 {
 	struct pfm_context *ctx;
+	struct fd f;
 	long ret;
 
-	ctx = pfm_ctx_from_fd((int)args->a[0]);
+	ctx = pfm_ctx_fdget((int)args->a[0], &f);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
+	pfm_race_window(PFM_RACE_CALL_FD);
 	ret = pfm_vec_run(e, ctx, (void __user *)args->a[1], args->a[2]);
-	pfm_context_put(ctx);
+	fdput(f);
 	return ret;
 }
 
 static long pfm_ctl_call(const struct pfm_entry *e, const struct pfm_args *args)
 {
 	struct pfm_context *ctx;
+	struct fd f;
 	long ret;
 
-	ctx = pfm_ctx_from_fd((int)args->a[0]);
+	ctx = pfm_ctx_fdget((int)args->a[0], &f);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
+	pfm_race_window(PFM_RACE_CALL_FD);
 	mutex_lock(&ctx->mutex);
 	if (e->kind == PFM_ENTRY_CTL)
 		ret = e->ctl(ctx, args->a[1], args->a[2]);
 	else
 		ret = e->ctl_flags(ctx, args->a[1]);
 	mutex_unlock(&ctx->mutex);
-	pfm_context_put(ctx);
+	fdput(f);
 	return ret;
 }
 

@@ -144,20 +144,22 @@ int pfm_ctx_install_fd(struct pfm_context *ctx, bool cloexec)
 				O_RDONLY | (cloexec ? O_CLOEXEC : 0));
 }
 
-/* The context behind fd, with a reference the caller drops with pfm_context_put(). */
-struct pfm_context *pfm_ctx_from_fd(int fd)
+/*
+ * The context behind fd, its file held in *f until the caller's fdput(), as
+ * any system call holds the file it works on: the context's release cannot
+ * begin before the call ends.  A reference on the context alone would let a
+ * call that raced with the last close load, start or program a context whose
+ * release had already run (which unloads it, ends what the layers hold, frees
+ * the sampling buffer), and nothing would end that attachment but the thread.
+ */
+struct pfm_context *pfm_ctx_fdget(int fd, struct fd *f)
 {
-	struct pfm_context *ctx;
-	struct fd f = fdget(fd);
-
-	if (!f.file)
+	*f = fdget(fd);
+	if (!f->file)
 		return ERR_PTR(-EBADF);
-	if (f.file->f_op != &pfm_file_ops) {
-		fdput(f);
+	if (f->file->f_op != &pfm_file_ops) {
+		fdput(*f);
 		return ERR_PTR(-EBADF);
 	}
-	ctx = f.file->private_data;
-	pfm_context_get(ctx);
-	fdput(f);
-	return ctx;
+	return f->file->private_data;
 }

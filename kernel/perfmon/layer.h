@@ -23,6 +23,8 @@
 #ifndef _PERFMON_LAYER_H
 #define _PERFMON_LAYER_H
 
+#include <linux/file.h>
+
 #include "ctx.h"
 #include "entry.h"
 #include "pmu.h"
@@ -209,8 +211,8 @@ int pfm_paranoid_level(void);
 int pfm_access_create(u32 flags);
 int pfm_access_pmc(const struct pfm_regdesc *desc, u64 value);
 
-/* file.c: the context of fd, held (pfm_context_put()), or ERR_PTR(-EBADF) */
-struct pfm_context *pfm_ctx_from_fd(int fd);
+/* file.c: the context of fd, its file held in *f (fdput()), or ERR_PTR(-EBADF) */
+struct pfm_context *pfm_ctx_fdget(int fd, struct fd *f);
 
 /* thread.c: the thread of that id, held, or NULL */
 struct task_struct *pfm_find_task(pid_t tid);

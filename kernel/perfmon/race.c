@@ -18,6 +18,7 @@ static u32 pfm_race_us[PFM_RACE_NR];
 static const char *const pfm_race_names[PFM_RACE_NR] = {
 	[PFM_RACE_ATTACH_MAPPED] = "race_attach_mapped_us",
 	[PFM_RACE_ATTACH_LOADED] = "race_attach_loaded_us",
+	[PFM_RACE_CALL_FD] = "race_call_fd_us",
 };
 
 void pfm_race_window(enum pfm_race_point point)

@@ -9,13 +9,15 @@
 #ifndef _PERFMON_RACE_H
 #define _PERFMON_RACE_H
 
-#include <linux/dcache.h>
+struct dentry;
 
 enum pfm_race_point {
 	/* an attach from another thread: its hook is mapped, ctx not attached yet */
 	PFM_RACE_ATTACH_MAPPED,
 	/* the same, ctx attached through the hook, the thread not told yet */
 	PFM_RACE_ATTACH_LOADED,
+	/* a call on a context's fd: the context found, the call not begun */
+	PFM_RACE_CALL_FD,
 	PFM_RACE_NR
 };
 
@@ -24,8 +26,8 @@ enum pfm_race_point {
 void pfm_race_window(enum pfm_race_point point);
 void pfm_race_init(struct dentry *dir);
 #else
-static inline void pfm_race_window(enum pfm_race_point point) {}
-static inline void pfm_race_init(struct dentry *dir) {}
+static inline void pfm_race_window(enum pfm_race_point point __always_unused) {}
+static inline void pfm_race_init(struct dentry *dir __always_unused) {}
 #endif
 
 #endif /* _PERFMON_RACE_H */

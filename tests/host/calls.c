@@ -16,8 +16,9 @@ int pfm_access_create(u32 flags __always_unused)
 	return -EPERM;
 }
 
-struct pfm_context *pfm_ctx_from_fd(int fd __always_unused)
+struct pfm_context *pfm_ctx_fdget(int fd __always_unused, struct fd *f)
 {
+	f->file = NULL;
 	return ERR_PTR(-EBADF);
 }
 

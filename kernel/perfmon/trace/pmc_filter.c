@@ -44,11 +44,12 @@ static long pfm_tp_write_pmc_filter(const struct pfm_args *args)
 	struct pfarg_pmc __user *ureq = (void __user *)args->a[1];
 	struct pfm_context *ctx;
 	struct pfarg_pmc req;
+	struct fd f;
 	char *filter;
 	long ret, id;
 	u32 fkey;
 
-	ctx = pfm_ctx_from_fd((int)args->a[0]);
+	ctx = pfm_ctx_fdget((int)args->a[0], &f);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 	ret = -EFAULT;
@@ -74,7 +75,7 @@ static long pfm_tp_write_pmc_filter(const struct pfm_args *args)
 out_filter:
 	kfree(filter);
 out_ctx:
-	pfm_context_put(ctx);
+	fdput(f);
 	return ret;
 }
 

@@ -3,7 +3,7 @@
  * attach_races: a load on another process's thread while that thread exits, at
  * the two points of the attach where the exit used to find a hook half made:
  * mapped but ctx not yet attached through it, and attached but the thread not yet
- * told.  The debug kernel holds each window open for as long as a test asks
+ * told; and a load whose context's last close comes in the middle of the call.  The debug kernel holds each window open for as long as a test asks
  * (kernel/perfmon/race.h), so the exit lands inside it every time; the module
  * kernel has no race windows and skips these tests.
  *
@@ -28,7 +28,9 @@
 #define RACE_DIR	"/sys/kernel/debug/perfmon/"
 #define RACE_MAPPED	RACE_DIR "race_attach_mapped_us"
 #define RACE_LOADED	RACE_DIR "race_attach_loaded_us"
+#define RACE_CALL	RACE_DIR "race_call_fd_us"
 #define HOOKS		PFM_SYSFS "/task_hooks_count"
+#define CONTEXTS	PFM_SYSFS "/contexts_count"
 /* Long enough for an exit on the debug kernel under load, short for the suite. */
 #define WINDOW_US	"500000\n"
 
@@ -217,6 +219,66 @@ START_TEST(test_exit_after_attach_inherit)
 }
 END_TEST
 
+struct closer_call {
+	int fd;
+	int ready;		/* write end: told just before the call */
+	int ret, err;
+};
+
+/* The load of fd on this thread, in the window after the lookup of fd. */
+static void *load_self_in_window(void *arg)
+{
+	struct closer_call *c = arg;
+
+	if (write(c->ready, "x", 1) != 1)
+		c->err = errno;
+	c->ret = pfm_load_context(c->fd, 0, (uint64_t)syscall(SYS_gettid));
+	if (c->ret)
+		c->err = errno;
+	return NULL;
+}
+
+/*
+ * The last close of a context comes while a call on it from another thread is
+ * between the lookup of its fd and its work.  The call holds the file, as any
+ * system call does: the release waits for it, then unloads the context and
+ * ends its inherit family, and the context is freed.  (With only a reference on
+ * the context, the load attached it after its release had run: its family then
+ * held it for good, and contexts_count never came back.)
+ */
+START_TEST(test_close_during_call)
+{
+	struct closer_call c = { 0 };
+	long base, hooks;
+	pthread_t t;
+	int p[2];
+	char x;
+
+	if (!race_windows())
+		return;
+	base = ck_sysfs_read_long(CONTEXTS);
+	hooks = ck_sysfs_read_long(HOOKS);
+	c.fd = pfm_create_context(PFM_FL_INHERIT);
+	ck_assert_msg(c.fd >= 0, "pfm_create_context(PFM_FL_INHERIT): %s", strerror(errno));
+	ck_counter(c.fd, 0, PFM_SW_EV_SYSCALLS);
+	ck_assert_ok(pipe(p));
+	c.ready = p[1];
+	window_set(RACE_CALL, WINDOW_US);
+	ck_assert_int_eq(pthread_create(&t, NULL, load_self_in_window, &c), 0);
+	ck_assert_int_eq(read(p[0], &x, 1), 1);
+	usleep(100000);		/* into the window, which is 500 ms */
+	ck_assert_ok(close(c.fd));
+	pthread_join(t, NULL);
+	window_set(RACE_CALL, "0\n");
+	close(p[0]);
+	close(p[1]);
+	ck_assert_msg(!c.ret, "load: %s", strerror(c.err));
+	/* released once the load was done: nothing attached, nothing kept */
+	ck_assert_int_eq(wait_sysfs_long(HOOKS, hooks), hooks);
+	ck_assert_int_eq(wait_sysfs_long(CONTEXTS, base), base);
+}
+END_TEST
+
 Suite *pfm_attach_races_suite(void)
 {
 	Suite *s = suite_create("attach_races");
@@ -226,6 +288,7 @@ Suite *pfm_attach_races_suite(void)
 	tcase_add_test(tc, test_exit_after_map);
 	tcase_add_test(tc, test_exit_after_attach);
 	tcase_add_test(tc, test_exit_after_attach_inherit);
+	tcase_add_test(tc, test_close_during_call);
 	suite_add_tcase(s, tc);
 	return s;
 }
