@@ -502,8 +502,11 @@ START_TEST(test_pending_carry_not_given_over)
 		}
 		close(fd);
 	}
-	/* the 10 us clock sampled the kid's run: the carries were there to leave */
-	ck_assert_int_eq(n, 40);
+	/*
+	 * The 10 us clock sampled the kid's run, most times at least (a loaded
+	 * guest may throttle a run's samples): carries were there to leave.
+	 */
+	ck_assert_int_ge(n, 20);
 	close(keep);
 	kid_kill(&k);
 }
