@@ -81,28 +81,35 @@ static int fill_set0(void)
 	return 0;
 }
 
-/* fd[0] a pinned counting event, fd[1] a pinned sampling one; set 0 then full. */
-static int setup_full(struct fenv *e)
+/*
+ * fd[0] a pinned counting event, fd[1] a pinned sampling one; set 0 then full.
+ * In a new set the pinned events are placed in the order they were opened.
+ */
+static int setup_pinned(struct fenv *e, bool smpl_first)
 {
+	if (smpl_first)
+		e->fd[1] = open_pf(true, true);
 	e->fd[0] = open_pf(true, false);
-	e->fd[1] = open_pf(true, true);
+	if (!smpl_first)
+		e->fd[1] = open_pf(true, true);
 	if (e->fd[0] < 0 || e->fd[1] < 0)
 		return -1;
 	return fill_set0();
 }
 
+static int setup_full(struct fenv *e)
+{
+	return setup_pinned(e, false);
+}
+
 /*
- * The same, the sampling event opened first: in a new set it is placed first,
- * so a fault of the counting one after it undoes a set whose row already has
- * the sampling counters' array, and the call made again reuses that row.
+ * The sampling event first: a fault of the counting one after it undoes a set
+ * whose row already has the sampling counters' array, and the call made again
+ * reuses that row.
  */
 static int setup_full_smpl_first(struct fenv *e)
 {
-	e->fd[1] = open_pf(true, true);
-	e->fd[0] = open_pf(true, false);
-	if (e->fd[0] < 0 || e->fd[1] < 0)
-		return -1;
-	return fill_set0();
+	return setup_pinned(e, true);
 }
 
 /* One flexible sampling event more: it needs a new set. */
