@@ -191,6 +191,7 @@ GUEST_TOOLS := $(B)/guest/bin/pfmon:/bin/pfmon $(B)/guest/bin/workload:/bin/work
 	       $(TOP)/tests/guest/pfmon/workload-wait.sh:/bin/pfmon-workload-wait.sh \
 	       $(TOP)/tests/guest/run/exec-images.sh:/bin/pfm-exec-images \
 	       $(TOP)/tests/guest/run/watchdog.sh:/bin/pfm-watchdog \
+	       $(TOP)/tests/guest/run/slowest.sh:/bin/pfm-slowest \
 	       $(B)/guest/bin/jsoncheck:/bin/jsoncheck $(B)/guest/bin/runas:/bin/runas
 
 # The stock kernel has AppArmor: security.c checks that it refuses an attach.

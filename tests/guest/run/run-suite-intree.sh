@@ -23,7 +23,9 @@ fi
 /bin/pfm-exec-images || { echo "run-suite-intree: pfm-exec-images failed"; exit 1; }
 # A stage that stops making progress is a failure with evidence (pfm-watchdog:
 # backtraces of every CPU and blocked task), before the host's 900 s end the boot.
-CK_DEFAULT_TIMEOUT=120 /bin/pfm-watchdog 600 run-suite-intree /bin/pfm_tests || rc=$?
+CK_DEFAULT_TIMEOUT=120 CK_XML_LOG_FILE_NAME=/tmp/suite.xml \
+	/bin/pfm-watchdog 600 run-suite-intree /bin/pfm_tests || rc=$?
+/bin/pfm-slowest /tmp/suite.xml 12
 [ $rc -eq 124 ] && exit 1
 [ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 300 pfmon-check /bin/pfmon-check || rc=1; }
 [ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 120 pfmon-perf-check /bin/pfmon-perf-check || rc=1; }

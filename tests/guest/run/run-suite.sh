@@ -11,8 +11,10 @@ apparmor_parser -r -K /etc/apparmor.d/pfm_confined ||
 
 # A stage that stops making progress is a failure with evidence (pfm-watchdog:
 # backtraces of every CPU and blocked task), before the host's 900 s end the boot.
-CK_DEFAULT_TIMEOUT=120 /bin/pfm-watchdog 600 run-suite /bin/pfm_tests
+CK_DEFAULT_TIMEOUT=120 CK_XML_LOG_FILE_NAME=/tmp/suite.xml \
+	/bin/pfm-watchdog 600 run-suite /bin/pfm_tests
 rc=$?
+/bin/pfm-slowest /tmp/suite.xml 12
 [ $rc -eq 124 ] && exit 1
 [ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 200 pfmon-check /bin/pfmon-check || rc=1; }
 [ -z "$CK_RUN_SUITE" ] && { /bin/pfm-watchdog 120 pfmon-perf-check /bin/pfmon-perf-check || rc=1; }

@@ -1,18 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # In the guest: pfm-watchdog SECONDS NAME CMD [ARG...] runs CMD and exits with its
-# status.  A CMD still running after SECONDS is a failure with evidence: the
-# backtraces of every CPU and of every blocked task go to the kernel log (sysrq l
-# and w), which the guest's init prints; every user process's state, wait channel
-# and kernel stack go to the console (sysrq w shows uninterruptible sleeps only: a
-# process waiting in poll() or in an interruptible wait of perfmon's is in none of
-# them); and the watchdog exits 124 without waiting for CMD.  The host's own timeout only says that the guest stopped.
+# status, and says how long CMD took.  A CMD still running after SECONDS is a
+# failure with evidence: the backtraces of every CPU and of every blocked task go
+# to the kernel log (sysrq l and w), which the guest's init prints; every user
+# process's state, wait channel and kernel stack go to the console (sysrq w shows
+# uninterruptible sleeps only: a process waiting in poll() or in an interruptible
+# wait of perfmon's is in none of them); and the watchdog exits 124 without
+# waiting for CMD.  The host's own timeout only says that the guest stopped.
 # One sleep times it, not a polling loop: a process started every few seconds
 # would fault and run on the CPUs that CPU-wide tests count exactly.
 limit=$1
 name=$2
 shift 2
 stuck=0
+t0=$(date +%s)
 trap 'stuck=1' USR1
 "$@" &
 pid=$!
@@ -44,4 +46,6 @@ if [ $stuck -eq 1 ]; then
 	exit 124
 fi
 kill $timer 2>/dev/null
+# each stage's time, for make check's budget
+echo "$name: ended in $(( $(date +%s) - t0 )) s"
 exit $rc

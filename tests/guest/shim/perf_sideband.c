@@ -358,15 +358,63 @@ START_TEST(test_dummy_mmap_records)
 }
 END_TEST
 
+struct switch_waker {
+	pid_t tid;
+	int pipe[2];
+	long base;	/* the main thread's count once its event is enabled */
+	volatile int go;
+};
+
+/* the thread's voluntary context switches so far (its blocking switch-outs) */
+static long nvcsw(pid_t tid)
+{
+	char path[64], line[128];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 /*
- * context_switch on a counting DUMMY: each of 4 sleeps is a SWITCH out, not
- * preempted, then a SWITCH in; header and trailer only, this thread's; outs
+ * Wakes the main thread's 4 reads, each only once the main thread has switched
+ * out blocking: a sleep's timer can fire before its thread reaches schedule()
+ * in a guest whose CPU the host took away, and then the thread never blocks.
+ */
+static void *switch_waker(void *arg)
+{
+	struct switch_waker *w = arg;
+	long last, n, i;
+
+	while (!w->go)
+		usleep(100);
+	last = w->base;
+	for (i = 0; i < 4; i++) {
+		while ((n = nvcsw(w->tid)) <= last && n >= 0)
+			usleep(200);
+		last = n;
+		if (write(w->pipe[1], "x", 1) != 1)
+			break;
+	}
+	return NULL;
+}
+
+/*
+ * context_switch on a counting DUMMY: each of 4 blocking reads is a SWITCH out,
+ * not preempted, then a SWITCH in; header and trailer only, this thread's; outs
  * and ins alternate (a switch inside ENABLE or DISABLE may leave one alone
  * at either end).
  */
 START_TEST(test_switch_records)
 {
-	struct timespec ts = { 0, 2000000 };
+	struct switch_waker w = { .tid = self_tid() };
 	struct perf_event_attr a;
 	uint64_t pos = 0, hd, me = getpid() | (uint64_t)self_tid() << 32;
 	long outs = 0, ins = 0, blocked = 0, i;
@@ -374,6 +422,8 @@ START_TEST(test_switch_records)
 	struct ring r;
 	struct rec rec;
 	int fd, on, off;
+	pthread_t th;
+	char c;
 
 	attr_sw(&a, PERF_COUNT_SW_DUMMY);
 	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
@@ -381,11 +431,19 @@ START_TEST(test_switch_records)
 	a.context_switch = 1;
 	fd = ck_open(&a, 0);
 	ck_map(&r, fd, 8, PROT_READ | PROT_WRITE);
+	ck_assert_ok(pipe(w.pipe));
+	ck_assert_ok(pthread_create(&th, NULL, switch_waker, &w));
 	on = ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	w.base = nvcsw(w.tid);
+	ck_assert_int_ge(w.base, 0);
+	w.go = 1;
 	for (i = 0; i < 4; i++)
-		nanosleep(&ts, NULL);
+		ck_assert_int_eq(read(w.pipe[0], &c, 1), 1);
 	off = ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ck_assert_int_eq(on | off, 0);
+	ck_assert_ok(pthread_join(th, NULL));
+	close(w.pipe[0]);
+	close(w.pipe[1]);
 	hd = head(&r);
 	while (next_rec(&r, &pos, hd, &rec)) {
 		ck_assert_uint_eq(rec.h.type, PERF_RECORD_SWITCH);
