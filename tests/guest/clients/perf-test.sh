@@ -79,8 +79,8 @@ pt_stuck() {
 	done
 }
 
-# pt_run HALF N: perf test N into $PTD/HALF.N; prints its seconds.  The time
-# limit is one sleeping process, not a poll: a process that starts and ends
+# pt_run HALF N [TESTS]: perf test TESTS (N by default) into $PTD/HALF.N;
+# prints its seconds.  The time limit is one sleeping process, not a poll: a process that starts and ends
 # while a test scans /proc (perf stat --per-thread -a reads every thread's
 # comm) would be a thread it cannot name, and fail the test.
 pt_run() {
@@ -92,10 +92,11 @@ pt_run() {
 	for l in $PERF_TEST_LIMITS; do
 		[ "${l%%:*}" = "$2" ] && limit=${l#*:}
 	done
+	tests=${3:-$2}
 	if [ "$1" = shim ]; then
-		PERF_TEST_RUN=$1.$2 $SHIM perf test -v $2 > $out 2>&1 &
+		PERF_TEST_RUN=$1.$2 $SHIM perf test -v $tests > $out 2>&1 &
 	else
-		PERF_TEST_RUN=$1.$2 perf test -v $2 > $out 2>&1 &
+		PERF_TEST_RUN=$1.$2 perf test -v $tests > $out 2>&1 &
 	fi
 	pid=$!
 	(
@@ -183,12 +184,29 @@ client_perf_test_all() {
 	sed -n 's/^ *\([0-9][0-9]*:[0-9][0-9]*\): \(.*\)$/\1 \2/p' $PTD/list.all |
 		tr : . > $PTD/sublist
 	: > $PTD/table
+	# PT_BATCH: the tests of PERF_TEST_ONLY in one perf test a half (one
+	# start-up of perf instead of one a test, seconds each on the debug
+	# kernel), limited by the sum of their limits; each row shows the
+	# batch's time
+	if [ -n "$PT_BATCH" ] && [ -n "$PERF_TEST_ONLY" ]; then
+		bt=$(echo "$PERF_TEST_ONLY" | tr : ' ')
+		ol=$PERF_TEST_LIMIT
+		PERF_TEST_LIMIT=$((PERF_TEST_LIMIT * $(echo $bt | wc -w)))
+		ns=$(pt_run native batch "$bt")
+		ss=$(pt_run shim batch "$bt")
+		PERF_TEST_LIMIT=$ol
+	fi
 	for n in $(awk '{ print $1 }' $PTD/list); do
 		if [ -n "$PERF_TEST_ONLY" ]; then
 			echo ":$PERF_TEST_ONLY:" | grep -q ":$n:" || continue
 		fi
-		ns=$(pt_run native $n)
-		ss=$(pt_run shim $n)
+		if [ -n "$PT_BATCH" ] && [ -n "$PERF_TEST_ONLY" ]; then
+			cp $PTD/native.batch $PTD/native.$n
+			cp $PTD/shim.batch $PTD/shim.$n
+		else
+			ns=$(pt_run native $n)
+			ss=$(pt_run shim $n)
+		fi
 		if [ -n "$PERF_TEST_DUMP" ]; then
 			for f in $PTD/native.$n $PTD/shim.$n $PTD/*.$n.stuck; do
 				[ -f $f ] && { echo "--- $f"; head -n 300 $f; }
@@ -235,9 +253,11 @@ client_perf_test_tpbp() {
 	pt_only=$PERF_TEST_ONLY
 	PERF_TEST_ONLY=$PERF_TEST_TPBP
 	PT_NAME=perf-test-tpbp
+	PT_BATCH=1
 	client_perf_test_all
 	PERF_TEST_ONLY=$pt_only
 	PT_NAME=
+	PT_BATCH=
 }
 
 
