@@ -460,7 +460,7 @@ END_TEST
  * first period, a counting one on one CPU (a period of 0, no sampling) would
  * have a period skipped that it does not have.  A page-fault event keeps the
  * kid's context between the clocks; the kid runs a few ms at a 10 us period,
- * blocks, and the clock is closed and another opened, many times.
+ * blocks, and the clock is closed and another opened, 20 times (each a chance).
  */
 START_TEST(test_pending_carry_not_given_over)
 {
@@ -474,7 +474,7 @@ START_TEST(test_pending_carry_not_given_over)
 	attr_sw(&a, PERF_COUNT_SW_PAGE_FAULTS);
 	a.disabled = 0;
 	keep = ck_open(&a, k.pid);
-	for (i = 0; i < 40; i++) {
+	for (i = 0; i < 20; i++) {
 		attr_smpl(&a, PERF_COUNT_SW_TASK_CLOCK, 10000, PERF_SAMPLE_TID);
 		a.disabled = 0;
 		fd = ck_open(&a, k.pid);
@@ -506,7 +506,7 @@ START_TEST(test_pending_carry_not_given_over)
 	 * The 10 us clock sampled the kid's run, most times at least (a loaded
 	 * guest may throttle a run's samples): carries were there to leave.
 	 */
-	ck_assert_int_ge(n, 20);
+	ck_assert_int_ge(n, 10);
 	close(keep);
 	kid_kill(&k);
 }
