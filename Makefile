@@ -125,25 +125,27 @@ kernel:
 kernel-noperf:
 	$(TOP)/scripts/intree/build.sh --noperf $(B)/intree
 
-# deps first, in its own step: the guest kernel version is known only after it.
-# Then the in-tree debug kernel is built in the background (log
-# build/check/build-kernel.log, then build-kernel.rc), with what reads it after
-# it, at the lowest priority: it takes every CPU nothing else wants.  Beside it,
+# The in-tree kernel's build tools first (deps.sh --kernel).  Then the in-tree
+# debug kernel is built in the background (log build/check/build-kernel.log,
+# then build-kernel.rc), with what reads it after it, at the lowest priority: it
+# takes every CPU nothing else wants.  Beside it, the rest of deps.sh (downloads
+# and unpacking, minutes on a fresh machine, that leave the CPUs to the kernel),
 # the host's checks and the other builds, then the guest stages in two lanes
 # (scripts/check-lanes.sh: a guest keeps one CPU busy), which take everything as
 # built.  A lane's stages on the stock kernel run while the kernel builds; at
 # check-kernel-ready a lane waits for it, and the debug kernel's stages follow.
 # A whole check is bound by its CPU time: the lanes are balanced so that both end
-# together after the kernel.
+# together after the kernel (each stage's time is in the table at the end).
 CHECK_BUILD := check-host check-packages module module-noperf guest-bins \
 	       perf-guest-bins perf-selftests $(FUZZ_BIN) $(COV_PLUGIN) $(LOAD_BIN)
 CHECK_BUILD_AFTER := $(FUZZ_PCS) $(COV_RANGES)
 CHECK_LANE_A := check-guest-noperf check-guest check-perf-clients check-load-short-module \
-		check-fuzz-module !check-kernel-ready check-perf-clients-debug
-CHECK_LANE_B := check-mux !check-kernel-ready check-guest-debug check-fuzz-debug \
+		check-fuzz-module !check-kernel-ready check-perf-clients-debug \
 		check-load-short-debug
+CHECK_LANE_B := check-mux !check-kernel-ready check-guest-debug check-fuzz-debug
 CHECK_KERNEL_RC := $(B)/check/build-kernel.rc
-check: deps
+check:
+	$(TOP)/scripts/deps.sh --kernel
 	@mkdir -p $(B)/check && rm -f $(B)/check/build.secs $(B)/check/build-kernel.*
 	@s=$$(date +%s); \
 	{ nice -n 19 sh -c '$(MAKE) kernel && $(MAKE) $(CHECK_BUILD_AFTER)' \
@@ -152,6 +154,7 @@ check: deps
 	  echo $$(( $$(date +%s) - s )) > $(B)/check/build-kernel.secs; \
 	  mv $(CHECK_KERNEL_RC).tmp $(CHECK_KERNEL_RC); } & \
 	echo $$! > $(B)/check/build-kernel.pid; \
+	$(TOP)/scripts/deps.sh || { wait; exit 1; }; \
 	$(MAKE) $(CHECK_BUILD) || { wait; exit 1; }; \
 	echo $$(( $$(date +%s) - s )) > $(B)/check/build.secs; \
 	MAKE="$(MAKE) PFM_KERNELS_BUILT=1" $(TOP)/scripts/check-lanes.sh $(B)/check \

@@ -6,6 +6,9 @@
 #
 #   scripts/deps.sh            (as root, or with sudo available)
 #   KVER=6.1.0-56-amd64 scripts/deps.sh    to pin a kernel version
+#   scripts/deps.sh --kernel   only what building the in-tree kernel needs
+#                              (make check starts that build, the longest, at
+#                              once, and installs the rest beside it)
 #
 # Results:
 #   Debian packages listed in $PKGS below (plus linux-headers-$KVER), among
@@ -14,6 +17,9 @@
 #   build/guest/kver            $KVER, read back by scripts/kver.sh
 
 set -eu
+
+kernel_only=0
+[ "${1:-}" = --kernel ] && kernel_only=1
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 gdir=$top/build/guest
@@ -46,6 +52,44 @@ image_dep() {
 	apt-cache depends linux-image-amd64 2>/dev/null |
 	    sed -n 's/^ *Depends: linux-image-\([^ <>]*\)$/\1/p' | head -n1
 }
+
+# install_pkgs LIST: those of LIST not installed yet
+install_pkgs() {
+	missing=
+	for p in $1; do
+		st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+		[ "$st" = installed ] || missing="$missing $p"
+	done
+
+	if [ -n "$missing" ]; then
+		say "installing:$missing"
+		apt_update
+		log=$(mktemp "${TMPDIR:-/tmp}/perfmon-apt.XXXXXX")
+		if ! $SUDO apt-get install -y -q --no-install-recommends $missing >"$log" 2>&1; then
+			tail -n 30 "$log" >&2
+			rm -f "$log"
+			die "apt-get install failed for:$missing"
+		fi
+		rm -f "$log"
+		for p in $missing; do
+			st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+			[ "$st" = installed ] || die "package $p is still not installed"
+		done
+	else
+		say "packages already installed"
+	fi
+}
+
+# the in-tree kernel's build (scripts/intree/build.sh, objtool, the fuzzer's
+# and coverage's readings of vmlinux)
+KERNEL_PKGS="gcc make libc6-dev linux-source-6.1 bc bison flex libelf-dev libssl-dev
+	     patch perl xz-utils python3 cpio gzip binutils"
+if [ "$kernel_only" -eq 1 ]; then
+	PKGS=$KERNEL_PKGS
+	install_pkgs "$PKGS"
+	say "ok: the in-tree kernel's build tools"
+	exit 0
+fi
 
 KVER=${KVER:-}
 if [ -z "$KVER" ] && [ -s "$gdir/kver" ]; then
@@ -85,30 +129,7 @@ PKGS="$PKGS lintian"
 # make bench plots multiplexing accuracy (tools/bench/plot-mux.py) with gnuplot.
 PKGS="$PKGS gnuplot-nox"
 
-missing=
-for p in $PKGS; do
-	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-	[ "$st" = installed ] || missing="$missing $p"
-done
-
-if [ -n "$missing" ]; then
-	say "installing:$missing"
-	apt_update
-	log=$(mktemp "${TMPDIR:-/tmp}/perfmon-apt.XXXXXX")
-	# shellcheck disable=SC2086
-	if ! $SUDO apt-get install -y -q --no-install-recommends $missing >"$log" 2>&1; then
-		tail -n 30 "$log" >&2
-		rm -f "$log"
-		die "apt-get install failed for:$missing"
-	fi
-	rm -f "$log"
-	for p in $missing; do
-		st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-		[ "$st" = installed ] || die "package $p is still not installed"
-	done
-else
-	say "packages already installed"
-fi
+install_pkgs "$PKGS"
 
 [ -e "/lib/modules/$KVER/build" ] ||
 	die "/lib/modules/$KVER/build is missing although linux-headers-$KVER is installed"
