@@ -9,6 +9,8 @@
   cov.py host TOP HOSTB TSV UNCOVERED      lines reached by the host unit tests and
                                            the simulator (gcov of their build)
   cov.py table NAME=TSV...                 the files side by side
+  cov.py reach VMLINUX FUZZ_HITS HITS...   the fuzzer's lines of those any run
+                                           reached (the reachable ones)
   cov.py below TSV UNCOVERED PERCENT       the files below PERCENT, with the
                                            functions that hold their lines never
                                            reached (and how many)
@@ -124,12 +126,19 @@ def cmd_guest(vmlinux, hits, tsv, uncovered):
     starts = [r[0] for r in rows]
     fns = functions(vmlinux)
     fstarts = [a for a, _ in fns]
-    lines, hit, func_of = set(), set(), {}
+    lines, func_of = set(), {}
     for s, _, f, l in rows:
         lines.add((f, l))
         if (f, l) not in func_of:
             i = bisect.bisect_right(fstarts, s) - 1
             func_of[(f, l)] = fns[i][1] if i >= 0 else '?'
+    hit = hit_lines(rows, starts, hits)
+    write_results(lines, hit, func_of, tsv, uncovered, top)
+
+
+def hit_lines(rows, starts, hits):
+    """The (file, line)s of the plugin's HITS file."""
+    hit = set()
     with open(hits) as h:
         for text in h:
             try:
@@ -139,7 +148,34 @@ def cmd_guest(vmlinux, hits, tsv, uncovered):
             i = bisect.bisect_right(starts, pc) - 1
             if i >= 0 and rows[i][0] <= pc < rows[i][1]:
                 hit.add((rows[i][2], rows[i][3]))
-    write_results(lines, hit, func_of, tsv, uncovered, top)
+    return hit
+
+
+def cmd_reach(vmlinux, fuzz_hits, others):
+    """
+    The fuzzer's lines against those known to be reachable without a PMU: the
+    lines any run reached (the fuzzer's and the OTHERS, the guest suite's
+    say).  A line no run reaches is not counted: it may need a PMU, a failure
+    no test makes, or a test no one wrote.
+    """
+    rows = line_rows(vmlinux)
+    starts = [r[0] for r in rows]
+    fuzz = hit_lines(rows, starts, fuzz_hits)
+    reach = set(fuzz)
+    for o in others:
+        if os.path.exists(o):
+            reach |= hit_lines(rows, starts, o)
+    files = sorted({f for f, _ in reach})
+    print('%-34s %9s %9s %7s' % ('file', 'reachable', 'fuzzer', '%'))
+    for f in files:
+        n = sum(1 for g, _ in reach if g == f)
+        c = sum(1 for g, _ in fuzz if g == f)
+        print('%-34s %9d %9d %6.1f%%' % (f, n, c, 100.0 * c / n))
+    for d in DIRS + ('',):
+        n = sum(1 for g, _ in reach if g.startswith(d))
+        c = sum(1 for g, _ in fuzz if g.startswith(d))
+        print('%-34s %9d %9d %6.1f%%' % ((d or 'all') + ' total', n, c,
+                                        100.0 * c / n if n else 0))
 
 
 def cmd_host(top, hostb, tsv, uncovered):
@@ -247,6 +283,8 @@ def main(argv):
         cmd_host(*argv[2:])
     elif len(argv) == 5 and argv[1] == 'below':
         cmd_below(*argv[2:])
+    elif len(argv) >= 4 and argv[1] == 'reach':
+        cmd_reach(argv[2], argv[3], argv[4:])
     elif len(argv) >= 3 and argv[1] == 'table':
         cmd_table(argv[2:])
     else:

@@ -10,6 +10,10 @@
 #                    by file, then the files below 90% with the functions that
 #                    hold their lines never reached.  Results in build/coverage/:
 #                    *.tsv (file, lines, covered), uncovered-*.txt (each line).
+#   make coverage-fuzz   the last make fuzz run's lines against the lines known
+#                    to be reachable without a PMU: those it or the last make
+#                    coverage's guest suite reached (a fuzzer is judged by the
+#                    code it can reach, not by code that needs a hardware PMU)
 #
 # The guest suite's own verdict does not stop the figures: make coverage fails
 # after printing them if the suite failed.
@@ -24,7 +28,7 @@ DEBUG_VMLINUX := $(B)/intree/obj/vmlinux
 # QEMU options that record the perfmon instructions the guest runs into $(1).
 cov_qemu_opts = -plugin $(COV_PLUGIN),out=$(1),ranges=$(COV_RANGES)
 
-.PHONY: coverage coverage-host coverage-guest cov-tools
+.PHONY: coverage coverage-host coverage-guest coverage-fuzz cov-tools
 cov-tools: $(COV_PLUGIN)
 
 $(COV_PLUGIN): $(COV_DIR)/qemu_cov.c
@@ -66,3 +70,8 @@ coverage: coverage-host coverage-guest
 	@$(COV_PY) below $(COV_B)/guest.tsv $(COV_B)/uncovered-guest.txt 90 | tee $(COV_B)/below.txt
 	@test -e $(COV_B)/guest.ok || { echo "coverage: the guest suite FAILED" \
 		"(build/guest/check-debug.log)"; exit 1; }
+
+coverage-fuzz:
+	@test -r $(B)/fuzz/fuzz-debug.hits || { echo "coverage-fuzz: no make fuzz run"; exit 1; }
+	@test -r $(COV_B)/guest.hits || echo "coverage-fuzz: no make coverage run: the fuzzer's own lines only"
+	$(COV_PY) reach $(DEBUG_VMLINUX) $(B)/fuzz/fuzz-debug.hits $(COV_B)/guest.hits
