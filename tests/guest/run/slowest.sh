@@ -13,7 +13,7 @@ awk '
 /<duration>/ {
 	d = $0; sub(/.*<duration>/, "", d); sub(/<\/duration>.*/, "", d)
 	# check gives a failed case no time of its own (a negative one)
-	if (id != "" && d >= 0) print d, s "/" id
+	if (id != "" && d + 0 >= 0) print d, s "/" id
 	id = ""
 }' "$xml" | sort -rn > /tmp/slowest.txt
 awk '{ t += $1 } END { printf "slowest: %d cases, %.1f s in all; the slowest:\n", NR, t }' \
