@@ -362,7 +362,6 @@ struct switch_waker {
 	pid_t tid;
 	int pipe[2];
 	long base;	/* the main thread's count once its event is enabled */
-	volatile int go;
 };
 
 /* the thread's voluntary context switches so far (its blocking switch-outs) */
@@ -393,8 +392,6 @@ static void *switch_waker(void *arg)
 	struct switch_waker *w = arg;
 	long last, n, i;
 
-	while (!w->go)
-		usleep(100);
 	last = w->base;
 	for (i = 0; i < 4; i++) {
 		while ((n = nvcsw(w->tid)) <= last && n >= 0)
@@ -432,11 +429,10 @@ START_TEST(test_switch_records)
 	fd = ck_open(&a, 0);
 	ck_map(&r, fd, 8, PROT_READ | PROT_WRITE);
 	ck_assert_ok(pipe(w.pipe));
-	ck_assert_ok(pthread_create(&th, NULL, switch_waker, &w));
 	on = ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	w.base = nvcsw(w.tid);
 	ck_assert_int_ge(w.base, 0);
-	w.go = 1;
+	ck_assert_ok(pthread_create(&th, NULL, switch_waker, &w));
 	for (i = 0; i < 4; i++)
 		ck_assert_int_eq(read(w.pipe[0], &c, 1), 1);
 	off = ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
