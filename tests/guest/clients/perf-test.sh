@@ -79,20 +79,31 @@ pt_stuck() {
 	done
 }
 
+# pt_limit N...: the seconds tests N... may take together
+pt_limit() {
+	sum=0
+	for n in "$@"; do
+		lim=$PERF_TEST_LIMIT
+		for l in $PERF_TEST_LIMITS; do
+			[ "${l%%:*}" = "$n" ] && lim=${l#*:}
+		done
+		sum=$((sum + lim))
+	done
+	echo $sum
+}
+
 # pt_run HALF N [TESTS]: perf test TESTS (N by default) into $PTD/HALF.N;
-# prints its seconds.  The time limit is one sleeping process, not a poll: a process that starts and ends
-# while a test scans /proc (perf stat --per-thread -a reads every thread's
-# comm) would be a thread it cannot name, and fail the test.
+# prints its seconds.  The time limit is one sleeping process, not a poll: a
+# process that starts and ends while a test scans /proc (perf stat
+# --per-thread -a reads every thread's comm) would be a thread it cannot
+# name, and fail the test.
 pt_run() {
 	out=$PTD/$1.$2
 	rm -f $out.sleep $out.timeout
 	pt_pids > $PTD/before
 	t0=$(date +%s)
-	limit=$PERF_TEST_LIMIT
-	for l in $PERF_TEST_LIMITS; do
-		[ "${l%%:*}" = "$2" ] && limit=${l#*:}
-	done
 	tests=${3:-$2}
+	limit=$(pt_limit $tests)
 	if [ "$1" = shim ]; then
 		PERF_TEST_RUN=$1.$2 $SHIM perf test -v $tests > $out 2>&1 &
 	else
@@ -190,11 +201,8 @@ client_perf_test_all() {
 	# batch's time
 	if [ -n "$PT_BATCH" ] && [ -n "$PERF_TEST_ONLY" ]; then
 		bt=$(echo "$PERF_TEST_ONLY" | tr : ' ')
-		ol=$PERF_TEST_LIMIT
-		PERF_TEST_LIMIT=$((PERF_TEST_LIMIT * $(echo $bt | wc -w)))
 		ns=$(pt_run native batch "$bt")
 		ss=$(pt_run shim batch "$bt")
-		PERF_TEST_LIMIT=$ol
 	fi
 	for n in $(awk '{ print $1 }' $PTD/list); do
 		if [ -n "$PERF_TEST_ONLY" ]; then
