@@ -65,6 +65,7 @@ install_pkgs() {
 		say "installing:$missing"
 		apt_update
 		log=$(mktemp "${TMPDIR:-/tmp}/perfmon-apt.XXXXXX")
+		# shellcheck disable=SC2086
 		if ! $SUDO apt-get install -y -q --no-install-recommends $missing >"$log" 2>&1; then
 			tail -n 30 "$log" >&2
 			rm -f "$log"
@@ -80,13 +81,14 @@ install_pkgs() {
 	fi
 }
 
-# the in-tree kernel's build (scripts/intree/build.sh, objtool, the fuzzer's
-# and coverage's readings of vmlinux)
+# The in-tree debug kernel (scripts/intree/build.sh): Debian's kernel source,
+# and what building it needs (libelf-dev for objtool, libssl-dev for the
+# kernel's host tools, perl for its build scripts, binutils and python3 for
+# the fuzzer's and coverage's readings of vmlinux).
 KERNEL_PKGS="gcc make libc6-dev linux-source-6.1 bc bison flex libelf-dev libssl-dev
 	     patch perl xz-utils python3 cpio gzip binutils"
 if [ "$kernel_only" -eq 1 ]; then
-	PKGS=$KERNEL_PKGS
-	install_pkgs "$PKGS"
+	install_pkgs "$KERNEL_PKGS"
 	say "ok: the in-tree kernel's build tools"
 	exit 0
 fi
@@ -108,10 +110,7 @@ say "kernel version $KVER"
 # --- packages ---------------------------------------------------------------
 PKGS="gcc make libc6-dev linux-headers-$KVER qemu-system-x86 busybox-static
       libpfm4-dev check pkg-config cpio gzip kmod xz-utils python3"
-# The in-tree debug kernel (scripts/intree/build.sh): Debian's kernel source,
-# and what building it needs (libelf-dev for objtool, libssl-dev for the
-# kernel's host tools, perl for its build scripts).
-PKGS="$PKGS linux-source-6.1 bc bison flex libelf-dev libssl-dev patch perl"
+PKGS="$PKGS $KERNEL_PKGS"
 # Real perf_event clients, run in the guest natively and through the
 # perf_event_open shim (make check-perf-clients): perf, PAPI's tools, stress-ng.
 PKGS="$PKGS linux-perf papi-tools stress-ng"
