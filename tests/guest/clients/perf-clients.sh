@@ -442,17 +442,35 @@ for knob in compaction_proactiveness compact_unevictable_allowed; do
 done
 
 CLIENTS=manpage:execenv:perf_stat:papi:perf_test:perf_test_tpbp:stress_ng:diff:perf_record:perf_report:perf_callgraph:perf_callgraph_dwarf:perf_clock:perf_record_a:perf_stat_cgroup:perf_dlopen:pfmon_perf:perf_stat_tp:perf_record_tp:perf_trace:perf_sched:perf_top:fallback:selftests
-# On the in-tree debug kernel, where the clients run the shim's kernel paths
-# under KASAN, lockdep and UBSAN, two only on demand (make check's time):
+# On the in-tree debug kernel the clients are there to run the shim's kernel paths
+# under KASAN, lockdep and UBSAN; their behaviour is judged on both kernels.  In
+# make check's time, the debug kernel leaves out the clients whose kernel paths
+# others run there too (PERF_CLIENTS_DEBUG=all on the kernel command line, make
+# check-perf-clients-debug PERF_CLIENTS_APPEND=PERF_CLIENTS_DEBUG=all, runs them):
 #   perf_top: its kernel side is perf record -a's (CPU-wide sampling events and
 #     their rings), which perf_record_a checks there; what it adds is its own
 #     reading of /proc/kallsyms, which KASAN makes so slow under TCG that in 60 s
 #     some runs show no sample at all, natively as through the shim;
 #   pfmon_perf: pfmon's formats against perf stat's are user space; its kernel
 #     side (perfmon's contexts, inherited) is the debug guest suite's (inherit,
-#     pfmon-check).
-[ -r /sys/kernel/perfmon/syscall ] &&
-	CLIENTS=$(echo $CLIENTS | sed 's/:perf_top:/:/; s/:pfmon_perf:/:/')
+#     pfmon-check);
+#   perf_report: perf report's reading of what perf record wrote is user space;
+#     its recording is perf_record's, the same events on the same workload;
+#   fallback: the preload's choice between perfmon and the kernel's
+#     perf_event_open is user space; perfmon's side is a refused open, whose
+#     errnos the debug guest suite's perf_shim and perf_cpu cases check;
+#   papi: counting events read as a group, perf_stat's and perf_diff's paths;
+#   stress_ng: counting events inherited by a tree of processes, perf_stat's and
+#     the suite's inherit cases';
+#   perf_clock: task-clock sampling at 1 kHz, whose rate the debug kernel's
+#     stalls make a weak judge; its kernel side is the suite's perf_freq;
+#   perf_dlopen: the MMAP2 record of a library mapped at run time, perf_diff's
+#     track cases'.
+if [ -r /sys/kernel/perfmon/syscall ] && [ "$PERF_CLIENTS_DEBUG" != all ]; then
+	for c in perf_top pfmon_perf perf_report fallback papi stress_ng perf_clock perf_dlopen; do
+		CLIENTS=$(echo ":$CLIENTS:" | sed "s/:$c:/:/; s/^://; s/:\$//")
+	done
+fi
 # PERF_CLIENTS_ONLY=a:b (kernel command line, make PERF_CLIENTS_ONLY=a:b): those only
 for client in $(echo "${PERF_CLIENTS_ONLY:-$CLIENTS}" | tr : " "); do
 	t0=$(date +%s)
