@@ -20,6 +20,13 @@ csv() {
 in_range() {
 	[ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
 }
+# refused: $1 the expected line, then pfmon's arguments
+refused() {
+	want=$1
+	shift
+	out=$(/bin/pfmon "$@" 2>&1)
+	[ $? -eq 2 ] && [ "$out" = "$want" ] || fail "pfmon $*: not refused with '$want'"
+}
 
 . /bin/pfmon-workload-wait.sh
 W=/bin/workload
@@ -425,8 +432,11 @@ out=$(/bin/pfmon -j --bounds --switch-timeout 1 -e $evs2 -- $ph) ||
 echo "$out" | /bin/jsoncheck >/dev/null &&
 	echo "$out" | grep -Eq '"event" : "syscalls:u", .*"pcnt-running" : [0-9.]+, .*"bound" : [1-9][0-9]*}$' ||
 	fail "2 sets: the JSON bound"
-# perf stat's options of the output and the run (with $evs2 and $ph above)
-. /bin/pfmon-opts-check
+# perf stat's options of the output and the run (with $evs2 and $ph above), in the
+# stock guest only: they are pfmon's parsing and printing, and their kernel calls
+# (contexts started, stopped, read, in sets) are the cases' around them, while on
+# the debug kernel they took 70 s of make check's time
+[ -r /sys/kernel/perfmon/syscall ] || . /bin/pfmon-opts-check
 # -G and --for-each-cgroup
 . /bin/pfmon-cgroup-check
 

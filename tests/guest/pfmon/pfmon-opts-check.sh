@@ -1,16 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by pfmon-check (its fail, count, csv, in_range, $W, $evs2, $ph): perf
-# stat's options of the output and the run (tools/pfmon/perfopts.c, control.c),
-# each on a count the option changes, and each refusal as one line and exit 2.
-
-# refused: $1 the expected line, then pfmon's arguments
-refused() {
-	want=$1
-	shift
-	out=$(/bin/pfmon "$@" 2>&1)
-	[ $? -eq 2 ] && [ "$out" = "$want" ] || fail "pfmon $*: not refused with '$want'"
-}
+# Sourced by pfmon-check (its fail, refused, count, csv, in_range, $W, $evs2, $ph):
+# perf stat's options of the output and the run (tools/pfmon/perfopts.c,
+# control.c), each on a count the option changes, and each refusal as one line
+# and exit 2.
 
 # --all-user and --all-kernel win over the events' modifiers: system calls are
 # counted at user level only (5016 to 5018, the lines above), none at kernel level
