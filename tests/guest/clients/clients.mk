@@ -8,7 +8,8 @@
 # on the in-tree debug kernel through system call 462 (check-perf-clients-debug).
 # Both are in make check.  PERF_SHIM=absent expects every shim half to fail (none
 # may be answered by anything else), and passes; PERF_CLIENTS_ONLY=a:b runs only
-# those clients (perf-clients.sh).  PERF_CLIENTS_ONLY=perf_test_all runs every
+# those clients (perf-clients.sh); PERF_CLIENTS_DEBUG=all runs on the debug kernel
+# the clients make check leaves out there.  PERF_CLIENTS_ONLY=perf_test_all runs every
 # test of perf test, natively and through the shim (perf-test.sh; not in the
 # default list: 20 minutes and more under TCG); PERF_TEST_ONLY=50:85 only those test
 # numbers, PERF_TEST_LIMIT=SECONDS each run's limit (120), PERF_TEST_DUMP=1 prints
@@ -96,7 +97,8 @@ PERF_CLIENTS_APPEND = $(strip $(if $(PERF_SHIM),PFM_SHIM=$(PERF_SHIM)) \
 	$(if $(PERF_TEST_ONLY),PERF_TEST_ONLY=$(PERF_TEST_ONLY)) \
 	$(if $(PERF_DIFF_CASES),PERF_DIFF_CASES=$(PERF_DIFF_CASES)) \
 	$(if $(PERF_TEST_LIMIT),PERF_TEST_LIMIT=$(PERF_TEST_LIMIT)) \
-	$(if $(PERF_TEST_DUMP),PERF_TEST_DUMP=$(PERF_TEST_DUMP)))
+	$(if $(PERF_TEST_DUMP),PERF_TEST_DUMP=$(PERF_TEST_DUMP)) \
+	$(if $(PERF_CLIENTS_DEBUG),PERF_CLIENTS_DEBUG=$(PERF_CLIENTS_DEBUG)))
 # perf_test_all takes up to two limits per test: the whole boot gets 3 hours
 PERF_CLIENTS_TIMEOUT = $(if $(findstring perf_test_all,$(PERF_CLIENTS_ONLY)),10800,900)
 

@@ -445,8 +445,8 @@ CLIENTS=manpage:execenv:perf_stat:papi:perf_test:perf_test_tpbp:stress_ng:diff:p
 # On the in-tree debug kernel the clients are there to run the shim's kernel paths
 # under KASAN, lockdep and UBSAN; their behaviour is judged on both kernels.  In
 # make check's time, the debug kernel leaves out the clients whose kernel paths
-# others run there too (PERF_CLIENTS_DEBUG=all on the kernel command line, make
-# check-perf-clients-debug PERF_CLIENTS_APPEND=PERF_CLIENTS_DEBUG=all, runs them):
+# others run there too (PERF_CLIENTS_DEBUG=all on the kernel command line, from
+# make check-perf-clients-debug PERF_CLIENTS_DEBUG=all, runs them):
 #   perf_top: its kernel side is perf record -a's (CPU-wide sampling events and
 #     their rings), which perf_record_a checks there; what it adds is its own
 #     reading of /proc/kallsyms, which KASAN makes so slow under TCG that in 60 s
