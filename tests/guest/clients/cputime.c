@@ -9,9 +9,9 @@
  * checked against the CPU time the kernel's scheduler accounted to that very run,
  * not against another run's task-clock.  The sum user + system is the scheduler's
  * runtime (the split between the two is sampled, the sum is not).  An inherited
- * clock event of the run counts cputime's own time after its exec too: on a
- * debug kernel its fork of CMD alone can take tens of milliseconds, so it is
- * written apart, the most that clock may count beyond CMD's time.
+ * clock event of the run counts cputime's own time after its exec too, which
+ * KASAN makes long enough on a debug kernel to matter: it is written apart, the
+ * most that clock may count beyond CMD's time.
  *
  * Exits with CMD's status, 127 if CMD cannot be run, 2 on bad usage.
  */

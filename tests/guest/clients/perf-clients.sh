@@ -87,8 +87,8 @@ cpu_ms() {	# CPUTIME_FILE
 
 # clock_ok MSEC CPUTIME_FILE: a task-clock of the run under cputime is that run's
 # CPU time, within 5 % and 10 ms, and may hold cputime's own time after its exec
-# too (its fork and wait, at most CPUTIME_FILE.self: tens of ms on the debug
-# kernel, where KASAN makes them slow)
+# too (its fork and wait, at most CPUTIME_FILE.self: KASAN makes them slow on the
+# debug kernel)
 clock_ok() {
 	[ -s "$2" ] && [ -s "$2.self" ] || return 1
 	awk -v t="$1" -v ns="$(cat "$2")" -v own="$(cat "$2.self")" \

@@ -434,8 +434,8 @@ echo "$out" | /bin/jsoncheck >/dev/null &&
 	fail "2 sets: the JSON bound"
 # perf stat's options of the output and the run (with $evs2 and $ph above), in the
 # stock guest only: they are pfmon's parsing and printing, and their kernel calls
-# (contexts started, stopped, read, in sets) are the cases' around them, while on
-# the debug kernel they took 70 s of make check's time
+# (contexts started, stopped, read, in sets) are the cases' around them, which the
+# debug kernel runs too
 [ -r /sys/kernel/perfmon/syscall ] || . /bin/pfmon-opts-check
 # -G and --for-each-cgroup
 . /bin/pfmon-cgroup-check
