@@ -30,11 +30,12 @@ static long sysfs_num(int cpu, const char *file)
 	return v;
 }
 
+/* A CPU no node lists (a kernel without NUMA has none) is perf's node -1. */
 static long node_of(int cpu)
 {
 	char path[64];
 	struct dirent *d;
-	long node = 0;
+	long node = -1;
 	DIR *dir;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);

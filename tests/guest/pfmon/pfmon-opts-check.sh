@@ -148,7 +148,7 @@ topo() {
 		socket) echo "S$p" ;;
 		die) echo "S$p-D$d" ;;
 		core) echo "S$p-D$d-C$k" ;;
-		node) echo "N${n:-0}" ;;
+		node) echo "N${n:--1}" ;;	# perf's node of a CPU no node lists
 		esac
 	done | sort -u | tr '\n' ' '
 }
