@@ -189,6 +189,7 @@ GUEST_TOOLS := $(B)/guest/bin/pfmon:/bin/pfmon $(B)/guest/bin/workload:/bin/work
 	       $(TOP)/tests/guest/pfmon/pfmon-check.sh:/bin/pfmon-check \
 	       $(TOP)/tests/guest/pfmon/pfmon-perf-check.sh:/bin/pfmon-perf-check \
 	       $(TOP)/tests/guest/pfmon/pfmon-opts-check.sh:/bin/pfmon-opts-check \
+	       $(TOP)/tests/guest/pfmon/pfmon-topo-check.sh:/bin/pfmon-topo-check \
 	       $(TOP)/tests/guest/pfmon/pfmon-cgroup-check.sh:/bin/pfmon-cgroup-check \
 	       $(TOP)/tests/guest/pfmon/pfmon-tp-check.sh:/bin/pfmon-tp-check \
 	       $(TOP)/tests/guest/pfmon/workload-wait.sh:/bin/pfmon-workload-wait.sh \

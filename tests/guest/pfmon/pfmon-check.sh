@@ -437,6 +437,8 @@ echo "$out" | /bin/jsoncheck >/dev/null &&
 # (contexts started, stopped, read, in sets) are the cases' around them, which the
 # debug kernel runs too
 [ -r /sys/kernel/perfmon/syscall ] || . /bin/pfmon-opts-check
+# --per-socket, --per-die, --per-core, --per-node: on both kernels, with and without NUMA
+. /bin/pfmon-topo-check
 # -G and --for-each-cgroup
 . /bin/pfmon-cgroup-check
 
