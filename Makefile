@@ -141,8 +141,8 @@ CHECK_BUILD := check-host check-packages module module-noperf guest-bins \
 CHECK_BUILD_AFTER := $(FUZZ_PCS) $(COV_RANGES)
 CHECK_LANE_A := check-guest-noperf check-guest check-perf-clients check-load-short-module \
 		check-fuzz-module !check-kernel-ready check-perf-clients-debug \
-		check-load-short-debug
-CHECK_LANE_B := check-mux !check-kernel-ready check-guest-debug check-fuzz-debug
+		check-load-short-debug check-fuzz-debug
+CHECK_LANE_B := check-mux !check-kernel-ready check-guest-debug
 CHECK_KERNEL_RC := $(B)/check/build-kernel.rc
 check:
 	$(TOP)/scripts/deps.sh --kernel

@@ -41,9 +41,16 @@ SELFTESTS_LIMIT_mmap := -I$(SELFTESTS_SRC)/$(SELFTESTS_DIR) -DSELFTEST_CASE_LIMI
 # cannot come first (-include): the build's copy of the source, in a directory
 # of its own, finds a kselftest_harness.h there that puts selftest_limit.h
 # before the real one.
+#
+# That copy also sends 600 SIGTRAPs a thread in each stress case, not 3000: on
+# the debug kernel the two stress cases were nearly all of the clients' longest
+# run, and what they prove there (KASAN, lockdep and UBSAN on the signal paths
+# of inherited breakpoints, natively and through the shim) does not grow with
+# the count.  Debian's kernel runs the program unchanged.
 SELFTESTS_SLOW_DEBUG := sigtrap_threads
 SELFTESTS_DEBUG_SRC := $(B)/selftests/debug
 SELFTESTS_LIMIT_debug := -I$(SELFTESTS_SRC)/$(SELFTESTS_DIR) -DSELFTEST_CASE_LIMIT=150
+SELFTESTS_DEBUG_SIGNALS := 600
 
 # image.list: the programs as mkinitramfs.sh takes them, each with its shared
 # libraries, at /selftests/NAME
@@ -62,8 +69,11 @@ $(SELFTESTS_BIN)/image.list: $(SELFTESTS_SRC)/.stamp $(TOP)/tests/guest/clients/
 	echo '#include "$(TOP)/tests/guest/clients/selftest_limit.h"' \
 		> $(SELFTESTS_DEBUG_SRC)/kselftest_harness.h
 	for n in $(SELFTESTS_SLOW_DEBUG); do \
-		cp $(SELFTESTS_SRC)/$(SELFTESTS_DIR)/perf_events/$$n.c \
-			$(SELFTESTS_DEBUG_SRC)/perf_events/ || exit 1; \
+		f=$(SELFTESTS_DEBUG_SRC)/perf_events/$$n.c; \
+		sed 's/\<3000\>/$(SELFTESTS_DEBUG_SIGNALS)/' \
+			$(SELFTESTS_SRC)/$(SELFTESTS_DIR)/perf_events/$$n.c > $$f || exit 1; \
+		[ $$(grep -c '\<$(SELFTESTS_DEBUG_SIGNALS)\>' $$f) -eq 2 ] || \
+			{ echo "$$f: the stress counts moved (3000)"; exit 1; }; \
 		$(CC) -O2 -Wl,-no-as-needed -Wall $(SELFTESTS_LIMIT_debug) \
 			-o $(SELFTESTS_BIN)/debug/$$n \
 			$(SELFTESTS_DEBUG_SRC)/perf_events/$$n.c -lpthread || exit 1; \
