@@ -59,8 +59,11 @@ DEBUG_KERNEL ?= $(B)/intree/bzImage
 # Any warning ends the debug run: KASAN and UBSAN reports, WARN_ON()s; so does a
 # thread stuck for 2 minutes (a deadlock would otherwise run into the timeout).  The
 # guest console shows only emergencies: on a panic, replay the whole kernel log to
-# it, so that the report that caused the panic is seen in full.
-DEBUG_APPEND ?= panic_on_warn=1 hung_task_panic=1 panic_print=0x20
+# it, so that the report that caused the panic is seen in full.  That kernel has
+# no ACPI, so no HPET and no PM timer: tsc=reliable makes the TSC its clock, which
+# it is (QEMU's TCG derives every vCPU's TSC from one host clock), where the
+# kernel's guess for a non-Intel CPU in two sockets would leave it jiffies.
+DEBUG_APPEND ?= panic_on_warn=1 hung_task_panic=1 panic_print=0x20 tsc=reliable
 
 CC	?= cc
 CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -I$(TOP)/include/uapi -I$(TOP)/libpfm-glue

@@ -77,10 +77,12 @@ fi
 # running in a loop; it is reproducible with tracefs alone, without perfmon.
 # -nodefaults: no default monitor/serial/parallel/VGA/NIC, so nothing else
 # competes for stdio.  The first -serial is COM1 = ttyS0 (console, on
-# stdout), the second is COM2 = ttyS1 (verdict, to a file).
+# stdout), the second is COM2 = ttyS1 (verdict, to a file).  Two sockets of one
+# CPU each: the BIOS's MP table, which the debug kernel (no ACPI) boots its
+# second CPU from, lists the first CPU of each package only.
 # shellcheck disable=SC2054
 qemu=(qemu-system-x86_64
-	-accel tcg,thread=single -cpu max -smp 2 -m 1024
+	-accel tcg,thread=single -cpu max -smp 2,sockets=2,cores=1,threads=1 -m 1024
 	-nodefaults -display none -no-reboot -nic none
 	-chardev stdio,id=con0,signal=off
 	-serial chardev:con0
