@@ -143,12 +143,18 @@ START_TEST(test_threads_exact)
 	pid_t tid;
 
 	rs = pfm_start(fd, 0);
+	/*
+	 * The kernel sets tid before the thread runs (PARENT_SETTID) and clears it
+	 * at its exit: clone()'s value must not be stored there too, or a thread
+	 * that ends before clone() returns has its tid written back, and the wait
+	 * below never ends.
+	 */
 	for (i = 0; i < n; i++) {
 		t[i].k = k;
-		t[i].tid = clone(thread_fn, t[i].stack + sizeof(t[i].stack),
-				 CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
-				 CLONE_THREAD | CLONE_SYSVSEM | CLONE_PARENT_SETTID |
-				 CLONE_CHILD_CLEARTID, &t[i], &t[i].tid, NULL, &t[i].tid);
+		ck_assert_int_gt(clone(thread_fn, t[i].stack + sizeof(t[i].stack),
+				       CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
+				       CLONE_THREAD | CLONE_SYSVSEM | CLONE_PARENT_SETTID |
+				       CLONE_CHILD_CLEARTID, &t[i], &t[i].tid, NULL, &t[i].tid), 0);
 	}
 	for (i = 0; i < n; i++) {
 		while ((tid = t[i].tid) > 0) {
