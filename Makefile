@@ -62,8 +62,13 @@ DEBUG_KERNEL ?= $(B)/intree/bzImage
 # it, so that the report that caused the panic is seen in full.  That kernel has
 # no ACPI, so no HPET and no PM timer: tsc=reliable makes the TSC its clock, which
 # it is (QEMU's TCG derives every vCPU's TSC from one host clock), where the
-# kernel's guess for a non-Intel CPU in two sockets would leave it jiffies.
-DEBUG_APPEND ?= panic_on_warn=1 hung_task_panic=1 panic_print=0x20 tsc=reliable
+# kernel's guess for a non-Intel CPU in two sockets would leave it jiffies.  Nor
+# can it calibrate the TSC: against the PIT alone that fails when the host is
+# busy.  TCG's TSC runs at the host's rate, which the host's bogomips give
+# (tsc_khz / 500), so tsc_early_khz says it.
+HOST_TSC_KHZ = $(shell awk '/^bogomips/ { printf "%d", $$3 * 500; exit }' /proc/cpuinfo)
+DEBUG_APPEND ?= panic_on_warn=1 hung_task_panic=1 panic_print=0x20 tsc=reliable \
+	$(if $(HOST_TSC_KHZ),tsc_early_khz=$(HOST_TSC_KHZ))
 
 CC	?= cc
 CFLAGS_USER := -O2 -g -Wall -Wextra -Werror -I$(TOP)/include/uapi -I$(TOP)/libpfm-glue

@@ -79,10 +79,14 @@ fi
 # competes for stdio.  The first -serial is COM1 = ttyS0 (console, on
 # stdout), the second is COM2 = ttyS1 (verdict, to a file).  Two sockets of one
 # CPU each: the BIOS's MP table, which the debug kernel (no ACPI) boots its
-# second CPU from, lists the first CPU of each package only.
+# second CPU from, lists the first CPU of each package only.  A -smp in
+# PFM_QEMU_OPTS (one CPU, for the instruction-counted guests) replaces it: QEMU
+# would merge the two.
+smp=(-smp 2,sockets=2,cores=1,threads=1)
+case " ${PFM_QEMU_OPTS:-} " in *" -smp "*) smp=() ;; esac
 # shellcheck disable=SC2054
 qemu=(qemu-system-x86_64
-	-accel tcg,thread=single -cpu max -smp 2,sockets=2,cores=1,threads=1 -m 1024
+	-accel tcg,thread=single -cpu max "${smp[@]}" -m 1024
 	-nodefaults -display none -no-reboot -nic none
 	-chardev stdio,id=con0,signal=off
 	-serial chardev:con0
