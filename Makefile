@@ -149,8 +149,8 @@ CHECK_BUILD := check-host check-packages module module-noperf guest-bins \
 CHECK_BUILD_AFTER := $(FUZZ_PCS) $(COV_RANGES)
 CHECK_LANE_A := check-guest-noperf check-guest check-perf-clients check-load-short-module \
 		check-fuzz-module !check-kernel-ready check-perf-clients-debug \
-		check-load-short-debug check-fuzz-debug
-CHECK_LANE_B := check-mux !check-kernel-ready check-guest-debug
+		check-fuzz-debug
+CHECK_LANE_B := check-mux !check-kernel-ready check-guest-debug check-load-short-debug
 CHECK_KERNEL_RC := $(B)/check/build-kernel.rc
 check:
 	$(TOP)/scripts/deps.sh --kernel
@@ -200,6 +200,7 @@ GUEST_TOOLS := $(B)/guest/bin/pfmon:/bin/pfmon $(B)/guest/bin/workload:/bin/work
 	       $(TOP)/tests/guest/pfmon/pfmon-topo-check.sh:/bin/pfmon-topo-check \
 	       $(TOP)/tests/guest/pfmon/pfmon-cgroup-check.sh:/bin/pfmon-cgroup-check \
 	       $(TOP)/tests/guest/pfmon/pfmon-tp-check.sh:/bin/pfmon-tp-check \
+	       $(TOP)/tests/guest/pfmon/pfmon-tp-opts-check.sh:/bin/pfmon-tp-opts-check \
 	       $(TOP)/tests/guest/pfmon/workload-wait.sh:/bin/pfmon-workload-wait.sh \
 	       $(TOP)/tests/guest/run/exec-images.sh:/bin/pfm-exec-images \
 	       $(TOP)/tests/guest/run/watchdog.sh:/bin/pfm-watchdog \
