@@ -172,6 +172,7 @@ enum {
 	FZ_ST_SCEN,		/* the bodies of scenario's 4 kinds */
 	FZ_ST_SMPL = FZ_ST_SCEN + 4,	/* perf_smpl's 4 variants */
 	FZ_ST_FAULT = FZ_ST_SMPL + 4,	/* operations a fault was injected into */
+	FZ_ST_SPAWN,		/* fz_spawn_target()'s clone(), in the parent */
 	FZ_ST_NR
 };
 extern unsigned long (*fz_stats)[2];
@@ -218,6 +219,19 @@ void fz_target_step(int kind, long n);
 void fz_alarm(int on);
 /* fork(): the child dies with its parent, traces its coverage, maybe as nobody */
 pid_t fz_fork_task(int nobody);
+/* the user a child may become */
+#define FZ_NOBODY		65534
+/* spawn.c: a target that execs the fuzzer as "--fz-target kind", from a clone(CLONE_VM) */
+struct fz_spawn {
+	int close_fd[2];	/* the caller's fds the child closes first (-1: none) */
+	int nobody;		/* then becomes nobody */
+	int wait_fd;		/* then reads a byte from it (-1: no), or exits at end of file */
+	long sleep_us;		/* then sleeps */
+	const char *kind;	/* then execs */
+};
+pid_t fz_spawn_target(const struct fz_spawn *req);
+/* in a forked child: the slots it copied are free */
+void fz_spawn_forget(void);
 /*
  * the child's status once it ends, or once ms pass (or done, if >= 0, reads end
  * of file) and it is SIGKILLed

@@ -82,7 +82,7 @@ static unsigned long run_start;
 static const char *const st_names[FZ_ST_NR] = {
 	"fork() (parent)", "scenario ovfl", "scenario sets", "scenario cpu", "scenario perf",
 	"perf_smpl self", "perf_smpl target", "perf_smpl exec", "perf_smpl inherit",
-	"fault injected",
+	"fault injected", "clone(CLONE_VM) (parent)",
 };
 
 /* /proc/stat's idle and total jiffies of all CPUs: [0] idle, [1] all */

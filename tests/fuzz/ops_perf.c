@@ -189,8 +189,11 @@ static void ps_work(uint64_t *rng, uint64_t config)
 	switch (config) {
 	case PERF_COUNT_SW_PAGE_FAULTS:
 	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
-		/* up to 512 fresh pages, 64 at a time: past a low maximum rate */
-		for (i = 0, n = 1 + (long)fz_below(rng, 8); i < n; i++)
+		/*
+		 * up to 128 fresh pages, 64 at a time: past a low maximum rate
+		 * (a few samples a tick) already, and each page is costly
+		 */
+		for (i = 0, n = 1 + (long)fz_below(rng, 2); i < n; i++)
 			fz_workload(1, 63);
 		return;
 	case PERF_COUNT_SW_CONTEXT_SWITCHES:
@@ -220,7 +223,7 @@ static void ps_work(uint64_t *rng, uint64_t config)
 static pid_t ps_exec_child(uint64_t *rng, int *go, int *done)
 {
 	int gp[2], dp[2];
-	char kind[8], c;
+	char kind[8];
 	pid_t pid;
 
 	*go = *done = -1;
@@ -230,16 +233,8 @@ static pid_t ps_exec_child(uint64_t *rng, int *go, int *done)
 		snprintf(kind, sizeof(kind), "exit");
 	else
 		snprintf(kind, sizeof(kind), "%d", (int)fz_below(rng, 4));
-	pid = fz_fork_task(0);
-	if (!pid) {
-		close(gp[1]);
-		close(dp[0]);
-		if (read(gp[0], &c, 1) != 1)
-			_exit(0);
-		fz_cov_flush();
-		execl(fz.self_exe, fz.self_exe, "--fz-target", kind, (char *)NULL);
-		_exit(1);
-	}
+	pid = fz_spawn_target(&(struct fz_spawn){ .close_fd = { gp[1], dp[0] }, .wait_fd = gp[0],
+						  .kind = kind });
 	if (fz_pipe_parent(pid, gp, dp))
 		return -1;
 	*go = gp[1];

@@ -26,7 +26,6 @@
 
 #include "fuzz.h"
 
-#define FZ_NOBODY	65534
 
 /*
  * Ending and filling a target slot, made one step: an async thread may work on
@@ -60,6 +59,7 @@ pid_t fz_fork_task(int nobody)
 	}
 	/* another thread of the parent may have held it */
 	pthread_mutex_init(&slots_lock, NULL);
+	fz_spawn_forget();
 	if (fz_cov_task_start)
 		fz_cov_task_start();
 	if (nobody && become_nobody())
@@ -256,20 +256,20 @@ long fz_run_fork_target(const struct fz_op *op, const struct fz_prog *p, int idx
 	(void)p, (void)idx;
 	pthread_mutex_lock(&slots_lock);
 	target_end(t);
-	pid = fz_fork_task(op->a[2] & 1);
+	if (op->a[2] & 2) {
+		snprintf(kind, sizeof(kind), "%d", (int)(op->a[1] % 5));
+		pid = fz_spawn_target(&(struct fz_spawn){
+			.close_fd = { -1, -1 }, .nobody = op->a[2] & 1, .wait_fd = -1,
+			.sleep_us = (long)(op->a[3] % 20000), .kind = kind });
+	} else {
+		pid = fz_fork_task(op->a[2] & 1);
+	}
 	if (pid < 0) {
 		pid = -errno;
 		pthread_mutex_unlock(&slots_lock);
 		return pid;
 	}
 	if (!pid) {
-		if (op->a[2] & 2) {
-			fz_workload(4, op->a[3]);
-			fz_cov_flush();
-			snprintf(kind, sizeof(kind), "%d", (int)(op->a[1] % 5));
-			execl(fz.self_exe, fz.self_exe, "--fz-target", kind, (char *)NULL);
-			_exit(1);
-		}
 		for (;;) {
 			fz_target_step((int)op->a[1], 20);
 			if (fz_cov_collect)

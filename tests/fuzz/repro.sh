@@ -106,7 +106,7 @@ prog "$out/shrink/ops" "$out/repro.log"
 	sed '/^\/\* SPDX/d' "$TOP/tests/guest/harness/fail_nth.h"
 	for f in tests/fuzz/exec.c tests/fuzz/ops_pfm.c tests/fuzz/ops_fd.c tests/fuzz/ops_proc.c \
 		 tests/fuzz/ops_scen.c tests/fuzz/ops_perf.c tests/fuzz/ops_attr.c tests/fuzz/fault.c \
-		 tests/guest/harness/fail_nth.c; do
+		 tests/fuzz/spawn.c tests/guest/harness/fail_nth.c; do
 		echo "/* ---- $f ---- */"
 		sed '/^#include "fuzz.h"/d; /^#include "fail_nth.h"/d; /^#define _GNU_SOURCE/d;
 		     /^\/\/ SPDX/d' "$TOP/$f"
