@@ -249,6 +249,35 @@ int fz_pipe_parent(pid_t pid, int a[2], int b[2])
 	return -1;
 }
 
+/*
+ * Memory the manager shares with every process it makes, carved from one
+ * mapping: each mapping more is one more to copy at every fork and to tear
+ * down at every exit, the largest part of their cost on the debug kernel.
+ * Reserved at the first call, touched only where used; never given back.
+ */
+#define FZ_SHARED_MAX	(64UL << 20)
+
+void *fz_shared(size_t len)
+{
+	static char *base;
+	static size_t used;
+	void *p;
+
+	if (!base) {
+		p = mmap(NULL, FZ_SHARED_MAX, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			return MAP_FAILED;
+		base = p;
+	}
+	len = (len + 63) & ~63UL;
+	if (len > FZ_SHARED_MAX - used)
+		return MAP_FAILED;
+	p = base + used;
+	used += len;
+	return p;
+}
+
 long fz_ret(long r)
 {
 	return r < 0 ? -errno : r;

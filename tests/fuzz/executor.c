@@ -368,8 +368,7 @@ static int exec_start(int verbose, int fresh)
 	pid_t pid;
 
 	if (!shm) {
-		shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-			   -1, 0);
+		shm = fz_shared(sizeof(*shm));
 		if (shm == MAP_FAILED) {
 			shm = NULL;
 			return -1;

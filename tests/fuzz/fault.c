@@ -40,8 +40,7 @@ void fz_fault_init(void)
 		fprintf(stderr, "fuzz: fault injection off: %s: %m\n", bad);
 		return;
 	}
-	fz_fault_sites = mmap(NULL, fz_nops * sizeof(*fz_fault_sites), PROT_READ | PROT_WRITE,
-			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	fz_fault_sites = fz_shared(fz_nops * sizeof(*fz_fault_sites));
 	if (fz_fault_sites == MAP_FAILED)
 		fz_fault_sites = NULL;
 	fz_faults = 1;

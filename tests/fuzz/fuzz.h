@@ -244,6 +244,11 @@ int fz_async_wait(int ms);
 /* ops_proc.c: every thread and process of the slots ended (stopped, killed, reaped) */
 void fz_targets_end(void);
 long fz_ret(long r);
+/*
+ * len bytes of zeroes shared with every process forked later (MAP_FAILED if
+ * none are left); before any thread starts: it takes no lock
+ */
+void *fz_shared(size_t len);
 /* two pipes (O_CLOEXEC): 0, or -1 with neither open */
 int fz_pipe_pair(int a[2], int b[2]);
 /*

@@ -148,13 +148,12 @@ int fz_kcov_load(const char *table)
 	fclose(in);
 	if (!npcs)
 		return -1;
-	total = mmap(NULL, npcs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	op_new = mmap(NULL, OP_NEW_NR * sizeof(*op_new), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	total = fz_shared(npcs);
+	op_new = fz_shared(OP_NEW_NR * sizeof(*op_new));
 	first = calloc(npcs, sizeof(*first));
 	if (total == MAP_FAILED || op_new == MAP_FAILED || !first || pc_hash_build())
 		return -1;
-	fz_cov_prog = mmap(NULL, npcs, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	fz_cov_prog = fz_shared(npcs);
 	return fz_cov_prog == MAP_FAILED ? -1 : 0;
 }
 

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,6 +367,11 @@ int main(int argc, char **argv)
 
 	if (fz_target_main(argc, argv) >= 0)
 		return 0;
+	/*
+	 * One heap for every thread: a thread's own arena is two mappings more
+	 * for each fork to copy (fz_shared())
+	 */
+	mallopt(M_ARENA_MAX, 1);
 	parse_args(argc, argv);
 	if (opt.repro)
 		return repro();
@@ -400,16 +406,13 @@ int main(int argc, char **argv)
 	signal(SIGUSR1, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
 	fz_check_init(logf);
-	fz_results = mmap(NULL, fz_nops * sizeof(*fz_results), PROT_READ | PROT_WRITE,
-			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	fz_results = fz_shared(fz_nops * sizeof(*fz_results));
 	if (fz_results == MAP_FAILED)
 		return 2;
-	fz_stats = mmap(NULL, FZ_ST_NR * sizeof(*fz_stats), PROT_READ | PROT_WRITE,
-			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	fz_stats = fz_shared(FZ_ST_NR * sizeof(*fz_stats));
 	if (fz_stats == MAP_FAILED)
 		return 2;
-	fz_global_dirty = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
-			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	fz_global_dirty = fz_shared(sizeof(int));
 	if (fz_global_dirty == MAP_FAILED)
 		return 2;
 

@@ -225,7 +225,8 @@ static void sc_ovfl(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 	pfm_start(fd, 0);
 	rounds = 1 + (int)fz_below(rng, 6);
 	for (i = 0; i < rounds; i++) {
-		if (self && (flags & PFM_FL_INHERIT))
+		/* a fork each time would make this the costliest kind */
+		if (self && (flags & PFM_FL_INHERIT) && (!i || fz_one_in(rng, 4)))
 			sc_child(1 + fz_below(rng, 400));
 		if (self)
 			fz_workload(0, 1 + fz_below(rng, 100));
