@@ -36,6 +36,28 @@ fuzz_log_opts = -object memory-backend-file,id=fzlog,size=$(FUZZ_RING_SIZE),mem-
 	-device ivshmem-plain,memdev=fzlog -serial file:$(1).serial
 fuzz_log_prep = rm -f $(1).ring $(1).serial && truncate -s $(FUZZ_RING_SIZE) $(1).ring
 fuzz_log_text = { tr -d '\000' < $(1).ring; cat $(1).serial; } > $(1).log; rm -f $(1).ring
+# The debug kernel has no PCI, so no ivshmem device: there the guest's whole RAM
+# (run.sh's -m) is a file here, in /dev/shm where there is one (a file on disk
+# would be written back as the guest runs), and the log goes into the
+# FUZZ_RAM_LOG_MB above the first FUZZ_RAM_LOG_AT, which mem= keeps from the
+# kernel (the BIOS's tables at the top of RAM stay out of it); the guest maps it
+# through /dev/mem.  The same three steps: fuzz_ram_opts (and fuzz_ram_append on
+# the kernel's command line), fuzz_ram_prep, fuzz_ram_text.
+FUZZ_RAM_MB := 1024
+FUZZ_RAM_LOG_AT := 896
+FUZZ_RAM_LOG_MB := 64
+FUZZ_SHM := $(if $(wildcard /dev/shm/.),/dev/shm,$(B)/fuzz)
+FUZZ_TREE_ID := $(shell printf %s '$(B)' | cksum | cut -d' ' -f1)
+fuzz_ram_file = $(FUZZ_SHM)/pfm-$(notdir $(1))-$(FUZZ_TREE_ID).ram
+fuzz_ram_opts = -machine memory-backend=fzram -serial file:$(1).serial \
+	-object memory-backend-file,id=fzram,size=$(FUZZ_RAM_MB)M,share=on,mem-path=$(call fuzz_ram_file,$(1))
+fuzz_ram_append = mem=$(FUZZ_RAM_LOG_AT)M \
+	FUZZ_LOG_RAM=$$(($(FUZZ_RAM_LOG_AT) << 20)),$$(($(FUZZ_RAM_LOG_MB) << 20))
+fuzz_ram_prep = rm -f $(1).serial $(call fuzz_ram_file,$(1)) && \
+	truncate -s $(FUZZ_RAM_MB)M $(call fuzz_ram_file,$(1))
+fuzz_ram_text = { dd if=$(call fuzz_ram_file,$(1)) bs=1M skip=$(FUZZ_RAM_LOG_AT) \
+	count=$(FUZZ_RAM_LOG_MB) status=none | tr -d '\000'; cat $(1).serial; } > $(1).log; \
+	rm -f $(call fuzz_ram_file,$(1))
 
 .PHONY: fuzz fuzz-module fuzz-long fuzz-repro check-fuzz fuzz-bin
 fuzz-bin: $(FUZZ_BIN)
@@ -51,20 +73,21 @@ $(FUZZ_PCS): $(DEBUG_KERNEL) $(TOP)/tests/fuzz/pcs.sh
 	$(TOP)/tests/fuzz/pcs.sh $(B)/intree/obj > $@.tmp
 	mv $@.tmp $@
 
-# The log leaves the guest on a third serial port (ttyS2), written before each
-# program runs: a crash cannot take it along.
+# The log leaves the guest through the RAM file (fuzz_ram_*), then the third
+# serial port (ttyS2), written before each program runs: a crash cannot take it
+# along.
 fuzz: $(KERNEL_DEP) $(FUZZ_BIN) $(COV_PLUGIN)
 	$(MAKE) $(FUZZ_PCS) $(COV_RANGES)
 	$(MKINITRAMFS) $(B)/fuzz/fuzz-debug.cpio.gz $(FUZZ_RUN) \
 		$(FUZZ_BIN):/bin/pfm_fuzz $(FUZZ_PCS):/fuzz/pcs.txt
-	$(call fuzz_log_prep,$(B)/fuzz/fuzz-debug)
-	PFM_QEMU_OPTS="$(call fuzz_log_opts,$(B)/fuzz/fuzz-debug) \
+	$(call fuzz_ram_prep,$(B)/fuzz/fuzz-debug)
+	PFM_QEMU_OPTS="$(call fuzz_ram_opts,$(B)/fuzz/fuzz-debug) \
 		$(call cov_qemu_opts,$(B)/fuzz/fuzz-debug.hits)" \
 	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/fuzz/fuzz-debug.cpio.gz \
-		--append "$(DEBUG_APPEND) $(FUZZ_ENV)" \
+		--append "$(DEBUG_APPEND) $(FUZZ_ENV) $(fuzz_ram_append)" \
 		--timeout $$(($(FUZZ_SECONDS) + $(FUZZ_SLACK))) \
 		--log $(B)/fuzz/fuzz-debug.console; rc=$$?; \
-	$(call fuzz_log_text,$(B)/fuzz/fuzz-debug); \
+	$(call fuzz_ram_text,$(B)/fuzz/fuzz-debug); \
 	$(COV_PY) guest $(DEBUG_VMLINUX) $(B)/fuzz/fuzz-debug.hits $(B)/fuzz/lines.tsv \
 		$(B)/fuzz/uncovered.txt && \
 	$(COV_PY) table "lines reached by the fuzzer=$(B)/fuzz/lines.tsv" | tail -n 3; \

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pfm_fuzz: the log in memory the host shares (QEMU's ivshmem-plain device,
- * backed by a file of the host).
+ * pfm_fuzz: the log in memory the host shares: QEMU's ivshmem-plain device,
+ * backed by a file of the host, or on a kernel without PCI the end of the
+ * guest's RAM, which the kernel is told not to use (mem=) while QEMU keeps the
+ * whole RAM in a file of the host (/dev/mem maps it: not the kernel's RAM).
  *
  * A program must be in the log before it runs, so that a crash cannot take it
  * along.  Through a serial port that means waiting, before each program, until
@@ -87,6 +89,32 @@ static char *map_ivshmem(size_t *size)
 	return p;
 }
 
+/* The physical memory at addr (size bytes, "ADDR,SIZE"), mapped; NULL if refused. */
+static char *map_ram(const char *where, size_t *size)
+{
+	unsigned long long addr, len;
+	char *p, *end;
+	int fd;
+
+	addr = strtoull(where, &end, 0);
+	if (*end != ',')
+		return NULL;
+	len = strtoull(end + 1, &end, 0);
+	if (*end || !len)
+		return NULL;
+	fd = open("/dev/mem", O_RDWR | O_SYNC | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)addr);
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	*size = len;
+	/* as the device's: nothing a fork should copy */
+	madvise(p, len, MADV_DONTFORK);
+	return p;
+}
+
 static ssize_t ring_write(void *cookie, const char *buf, size_t len)
 {
 	struct ring *r = cookie;
@@ -108,7 +136,7 @@ static ssize_t ring_write(void *cookie, const char *buf, size_t len)
 	return (ssize_t)len;
 }
 
-FILE *fz_logring_open(FILE *fallback)
+FILE *fz_logring_open(FILE *fallback, const char *ram)
 {
 	cookie_io_functions_t io = { .write = ring_write };
 	struct ring *r = calloc(1, sizeof(*r));
@@ -116,7 +144,7 @@ FILE *fz_logring_open(FILE *fallback)
 
 	if (!r)
 		return NULL;
-	r->base = map_ivshmem(&r->size);
+	r->base = ram ? map_ram(ram, &r->size) : map_ivshmem(&r->size);
 	if (!r->base) {
 		free(r);
 		return NULL;

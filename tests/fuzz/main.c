@@ -6,8 +6,10 @@
  * every process of the program dies when killed, nothing perfmon counts is left
  * behind, the kernel log has no report.  README.md says how to use it.
  *
- *   pfm_fuzz [--seed N] [--seconds N] [--log FILE] [--log-ring] [--pcs FILE] [--verbose]
+ *   pfm_fuzz [--seed N] [--seconds N] [--log FILE] [--log-ring] [--log-ram ADDR,SIZE]
+ *            [--pcs FILE] [--verbose]
  *            (--log-ring: the log in memory shared with the host, logring.c;
+ *            --log-ram: that memory is the guest's RAM at ADDR, not the kernel's;
  *            FILE once that is full or missing; --fresh: a process per program)
  *   pfm_fuzz --replay LOG [--only N] [--verbose]   run a log's programs again
  *   pfm_fuzz --repro LOG [--only N]                 C main() of a program (stdout)
@@ -44,6 +46,7 @@ static struct {
 	int prog_timeout;
 	const char *log_path;
 	int log_ring;
+	const char *log_ram;
 	int fresh;
 	const char *pcs_path;
 	const char *replay;
@@ -137,7 +140,8 @@ static void log_flush(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: pfm_fuzz [--seed N] [--seconds N] [--log FILE] [--log-ring]\n"
-			"                [--pcs FILE] [--prog-timeout S] [--fresh] [--verbose]\n"
+			"                [--log-ram ADDR,SIZE] [--pcs FILE] [--prog-timeout S] [--fresh]\n"
+			"                [--verbose]\n"
 			"       pfm_fuzz --replay LOG [--only N] [--verbose]\n"
 			"       pfm_fuzz --repro LOG [--only N]\n");
 	exit(2);
@@ -173,6 +177,8 @@ static void parse_args(int argc, char **argv)
 			opt.prog_timeout = atoi(v);
 		else if (!strcmp(a, "--log"))
 			opt.log_path = v;
+		else if (!strcmp(a, "--log-ram"))
+			opt.log_ram = v;
 		else if (!strcmp(a, "--pcs"))
 			opt.pcs_path = v;
 		else if (!strcmp(a, "--replay"))
@@ -392,10 +398,11 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (opt.log_ring) {
-		FILE *ring = fz_logring_open(logf);
+	if (opt.log_ring || opt.log_ram) {
+		FILE *ring = fz_logring_open(logf, opt.log_ram);
 
 		printf("fuzz: log %s\n", ring ? "in the memory shared with the host" :
+		       opt.log_ram ? "on the fallback (/dev/mem refused the memory)" :
 		       "on the fallback (no ivshmem device)");
 		if (ring)
 			logf = ring;

@@ -25,7 +25,7 @@ else
 	log=/tmp/fuzz.log
 fi
 # the log in memory shared with the host when QEMU gives it (logring.c), else $log
-set -- --log $log --log-ring
+set -- --log $log --log-ring ${FUZZ_LOG_RAM:+--log-ram $FUZZ_LOG_RAM}
 [ -r /fuzz/pcs.txt ] && set -- "$@" --pcs /fuzz/pcs.txt
 if [ -r /fuzz/replay.log ]; then
 	set -- "$@" --replay /fuzz/replay.log --verbose ${FUZZ_ONLY:+--only $FUZZ_ONLY}
