@@ -102,7 +102,7 @@ static char *map_ram(const char *where, size_t *size)
 	len = strtoull(end + 1, &end, 0);
 	if (*end || !len)
 		return NULL;
-	fd = open("/dev/mem", O_RDWR | O_SYNC | O_CLOEXEC);
+	fd = open("/dev/mem", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)addr);
