@@ -33,6 +33,33 @@ void (*fz_cov_collect)(void);
 #define FZ_SCRATCH_ADDR	((void *)0x100000000000UL)
 #define FZ_PAGE		4096UL
 
+/*
+ * Where the program's mappings of perfmon's fds go (fz_map_hint()): a range the
+ * kernel places nothing in of its own accord, so that the executor unmaps what
+ * a program left with one munmap of it (fz_map_window_clear()) instead of
+ * listing its mappings.
+ */
+#define FZ_WIN_ADDR	0x200000000000UL
+#define FZ_WIN_LEN	0x400000000000UL
+static unsigned long fz_win_next;
+
+void *fz_map_hint(size_t len)
+{
+	unsigned long step = ((len + FZ_PAGE - 1) & ~(FZ_PAGE - 1)) + FZ_PAGE;
+	unsigned long off = __atomic_fetch_add(&fz_win_next, step, __ATOMIC_RELAXED);
+
+	/* a length past the window (or a wrapped one): wherever the kernel puts it */
+	if (step < len || off + step > FZ_WIN_LEN)
+		return NULL;
+	return (void *)(FZ_WIN_ADDR + off);
+}
+
+void fz_map_window_clear(void)
+{
+	munmap((void *)FZ_WIN_ADDR, FZ_WIN_LEN);
+	__atomic_store_n(&fz_win_next, 0, __ATOMIC_RELAXED);
+}
+
 static void fz_nop_handler(int sig)
 {
 	(void)sig;

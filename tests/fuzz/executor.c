@@ -230,14 +230,19 @@ static int contexts_counted(void)
 /*
  * The file mappings a program left, unmapped.  Listing them costs more than
  * many operations (a seq_file walk of every mapping, each path formatted), so
- * the process is listed only when its size moved since the last listing (a
- * program that maps without unmapping grows it) or, its fds closed, a context
- * is still counted: a mapping of one (a buffer, a ring, a counts page) holds
- * it, whatever the size says (another mapping may have shrunk as much).
+ * the mappings the operations made in the window of fz_map_hint() go with one
+ * munmap(), and the process is listed only when its size moved since the last
+ * listing (a mapping placed elsewhere, moved by mremap(), or a library's) or,
+ * its fds closed, a context is still counted: a mapping of one (a buffer, a
+ * ring, a counts page) holds it, whatever the size says (another mapping may
+ * have shrunk as much).
  */
 static void clean_maps(void)
 {
-	long pages = vm_pages();
+	long pages;
+
+	fz_map_window_clear();
+	pages = vm_pages();
 
 	if (pages >= 0 && pages == listed_pages && !contexts_counted())
 		return;

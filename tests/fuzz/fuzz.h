@@ -200,6 +200,12 @@ static inline void fz_cov_flush(void)
 void fz_state_init(const char *self_exe, pid_t manager);
 /* empty slots and zeroed scratch, for the next program of the same process */
 void fz_state_reset(void);
+/*
+ * an address to ask mmap() for len bytes of a perfmon fd at (NULL: none left),
+ * in a window the executor clears after each program with one munmap()
+ */
+void *fz_map_hint(size_t len);
+void fz_map_window_clear(void);
 void fz_prog_run(const struct fz_prog *p, int from, int to);
 long fz_op_run(const struct fz_prog *p, int idx);
 void fz_op_format(const struct fz_op *op, char *buf, size_t len);

@@ -334,7 +334,7 @@ long fz_run_mmap(const struct fz_op *op, const struct fz_prog *p, int idx)
 	void *a;
 
 	(void)p, (void)idx;
-	a = mmap(NULL, len, (int)(op->a[3] & 7), (int)(op->a[4] & (MAP_SHARED | MAP_PRIVATE)),
+	a = mmap(fz_map_hint(len), len, (int)(op->a[3] & 7), (int)(op->a[4] & (MAP_SHARED | MAP_PRIVATE)),
 		 fz_fd(op->a[0]), offs[op->a[5] % 4]);
 	if (a == MAP_FAILED)
 		return -errno;

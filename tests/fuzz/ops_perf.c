@@ -138,7 +138,7 @@ static void ps_map(uint64_t *rng, int fd, struct ps_ring *r)
 	int prot = fz_below(rng, 2) ? PROT_READ | PROT_WRITE : PROT_READ;
 	int flags = fz_one_in(rng, 16) ? MAP_PRIVATE : MAP_SHARED;
 	off_t off = fz_one_in(rng, 16) ? (off_t)PS_PAGE : 0;
-	void *p = mmap(NULL, len, prot, flags, fd, off);
+	void *p = mmap(fz_map_hint(len), len, prot, flags, fd, off);
 
 	memset(r, 0, sizeof(*r));
 	r->pg = MAP_FAILED;
@@ -436,7 +436,7 @@ long fz_run_counts(const struct fz_op *op, const struct fz_prog *p, int idx)
 	void *a;
 
 	(void)p, (void)idx;
-	a = mmap(NULL, len, prot, flags, fz_fd(op->a[0]), off);
+	a = mmap(fz_map_hint(len), len, prot, flags, fz_fd(op->a[0]), off);
 	if (a == MAP_FAILED)
 		return -errno;
 	fz_map_set(m, a, len);

@@ -218,7 +218,7 @@ static void sc_ovfl(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 		return;
 	fz_set_fd(fd_slot, fd);
 	if (flags & PFM_FL_SMPL_FMT)
-		buf = mmap(NULL, arg.buf_size, PROT_READ, MAP_SHARED, fd, 0);
+		buf = mmap(fz_map_hint(arg.buf_size), arg.buf_size, PROT_READ, MAP_SHARED, fd, 0);
 	sc_program(fd, rng, 0, pmd_flags, fz_one_in(rng, 4));
 	tid = self ? gettid() : fz_scen_target(rng, tgt_slot);
 	pfm_load_context(fd, 0, tid);
@@ -405,7 +405,7 @@ static void sc_perf(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 		goto out;
 	grp = fz_below(rng, 2) ? PERF_IOC_FLAG_GROUP : 0;
 	ioctl(fds[0], PERF_EVENT_IOC_ENABLE, grp);
-	page = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fds[fz_below(rng, n)], 0);
+	page = mmap(fz_map_hint(4096), 4096, PROT_READ, MAP_SHARED, fds[fz_below(rng, n)], 0);
 	for (i = 0; i < 1 + (int)fz_below(rng, 3); i++) {
 		fz_workload((int)fz_below(rng, 4), 50);
 		if (read(fds[fz_below(rng, n)], buf, sizeof(buf)) < 0 && errno == EINTR)
