@@ -75,6 +75,8 @@ fi
 # thread=single: with one host thread per vCPU, QEMU hangs now and then when the
 # guest kernel patches code (a tracepoint being switched on) that another vCPU is
 # running in a loop; it is reproducible with tracefs alone, without perfmon.
+# PFM_TCG_THREAD=multi asks for it anyway: the fuzzer's runs of their own, where
+# the guest's two CPUs get the host's two and a hang is a run that times out.
 # -nodefaults: no default monitor/serial/parallel/VGA/NIC, so nothing else
 # competes for stdio.  The first -serial is COM1 = ttyS0 (console, on
 # stdout), the second is COM2 = ttyS1 (verdict, to a file).  Two sockets of one
@@ -86,7 +88,7 @@ smp=(-smp 2,sockets=2,cores=1,threads=1)
 case " ${PFM_QEMU_OPTS:-} " in *" -smp "*) smp=() ;; esac
 # shellcheck disable=SC2054
 qemu=(qemu-system-x86_64
-	-accel tcg,thread=single -cpu max "${smp[@]}" -m 1024
+	-accel tcg,thread=${PFM_TCG_THREAD:-single} -cpu max "${smp[@]}" -m 1024
 	-nodefaults -display none -no-reboot -nic none
 	-chardev stdio,id=con0,signal=off
 	-serial chardev:con0

@@ -12,10 +12,14 @@
 #                      ends with a kmemleak scan)
 # FUZZ_SEED=N picks the seed (default: a new one each run, printed and logged);
 # FUZZ_FRESH=1 forks a process per program instead of keeping the executor.
+# FUZZ_TCG (multi): QEMU's TCG with a host thread per guest CPU (run.sh's
+# PFM_TCG_THREAD), as a run of its own may; make check's runs share the host
+# with another guest and keep one thread.
 
 FUZZ_SECONDS ?= 600
 FUZZ_LONG_SECONDS ?= 1800
 FUZZ_SEED ?=
+FUZZ_TCG ?= multi
 FUZZ_SRCS := $(wildcard $(TOP)/tests/fuzz/*.c) $(TOP)/tests/guest/harness/fail_nth.c
 FUZZ_HDRS := $(wildcard $(TOP)/tests/fuzz/*.h) $(TOP)/tests/guest/harness/fail_nth.h
 FUZZ_BIN  := $(B)/guest/bin/pfm_fuzz
@@ -81,7 +85,7 @@ fuzz: $(KERNEL_DEP) $(FUZZ_BIN) $(COV_PLUGIN)
 	$(MKINITRAMFS) $(B)/fuzz/fuzz-debug.cpio.gz $(FUZZ_RUN) \
 		$(FUZZ_BIN):/bin/pfm_fuzz $(FUZZ_PCS):/fuzz/pcs.txt
 	$(call fuzz_ram_prep,$(B)/fuzz/fuzz-debug)
-	PFM_QEMU_OPTS="$(call fuzz_ram_opts,$(B)/fuzz/fuzz-debug) \
+	PFM_TCG_THREAD=$(FUZZ_TCG) PFM_QEMU_OPTS="$(call fuzz_ram_opts,$(B)/fuzz/fuzz-debug) \
 		$(call cov_qemu_opts,$(B)/fuzz/fuzz-debug.hits)" \
 	$(RUN_GUEST) --kernel $(DEBUG_KERNEL) --initrd $(B)/fuzz/fuzz-debug.cpio.gz \
 		--append "$(DEBUG_APPEND) $(FUZZ_ENV) $(fuzz_ram_append)" \
@@ -101,7 +105,7 @@ fuzz-module: module $(FUZZ_BIN)
 	$(MKINITRAMFS) $(B)/fuzz/fuzz-module.cpio.gz $(FUZZ_RUN) \
 		$(FUZZ_BIN):/bin/pfm_fuzz $(PFM_KO):/lib/perfmon.ko
 	$(call fuzz_log_prep,$(B)/fuzz/fuzz-module)
-	PFM_QEMU_OPTS="$(call fuzz_log_opts,$(B)/fuzz/fuzz-module)" \
+	PFM_TCG_THREAD=$(FUZZ_TCG) PFM_QEMU_OPTS="$(call fuzz_log_opts,$(B)/fuzz/fuzz-module)" \
 	$(RUN_GUEST) --kernel $(GUEST_KERNEL) --initrd $(B)/fuzz/fuzz-module.cpio.gz \
 		--append "$(FUZZ_ENV)" --timeout $$(($(FUZZ_SECONDS) + $(FUZZ_SLACK))) \
 		--log $(B)/fuzz/fuzz-module.console; rc=$$?; \
@@ -117,9 +121,9 @@ FUZZ_CHECK_SECONDS ?= 30
 .PHONY: check-fuzz-module check-fuzz-debug
 check-fuzz: check-fuzz-module check-fuzz-debug
 check-fuzz-module:
-	$(MAKE) fuzz-module FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)
+	$(MAKE) fuzz-module FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS) FUZZ_TCG=single
 check-fuzz-debug:
-	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS)
+	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS) FUZZ_TCG=single
 
 # Long runs: both kernels one after the other, each failing on its own.
 fuzz-long:
