@@ -145,7 +145,8 @@ kernel-noperf:
 # A whole check is bound by its CPU time: the lanes are balanced so that both end
 # together after the kernel (each stage's time is in the table at the end).
 CHECK_BUILD := check-host check-packages module module-noperf guest-bins \
-	       perf-guest-bins perf-selftests $(FUZZ_BIN) $(COV_PLUGIN) $(LOAD_BIN)
+	       perf-guest-bins perf-selftests $(FUZZ_BIN) check-fuzz-self $(COV_PLUGIN) \
+	       $(LOAD_BIN)
 CHECK_BUILD_AFTER := $(FUZZ_PCS) $(COV_RANGES)
 CHECK_LANE_A := check-guest-noperf check-guest check-perf-clients check-load-short-module \
 		check-fuzz-module !check-kernel-ready check-perf-clients-debug \

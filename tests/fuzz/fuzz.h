@@ -238,6 +238,8 @@ struct fz_spawn {
 pid_t fz_spawn_target(const struct fz_spawn *req);
 /* in a forked child: the slots it copied are free */
 void fz_spawn_forget(void);
+/* selftest.c: pfm_fuzz --selftest's exit status, or -1 for other arguments */
+int fz_selftest_main(int argc, char **argv);
 /*
  * the child's status once it ends, or once ms pass (or done, if >= 0, reads end
  * of file) and it is SIGKILLed

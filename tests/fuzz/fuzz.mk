@@ -7,6 +7,8 @@
 #                      shrinks the failing program in the guest and writes
 #                      build/fuzz/repro.c (and its binary build/fuzz/repro)
 #   make check-fuzz    the 1-minute runs of make check (both kernels)
+#   make check-fuzz-self  the fuzzer's own parts that need no perfmon (selftest.c),
+#                      on this machine; make check runs it with its builds
 #   make fuzz-long     FUZZ_LONG_SECONDS (1800) on the debug kernel, then as long on
 #                      the module kernel (rmmod at its end; the debug guest's init
 #                      ends with a kmemleak scan)
@@ -114,6 +116,11 @@ fuzz-module: module $(FUZZ_BIN)
 		{ echo "fuzz-module: FAILED; log $(B)/fuzz/fuzz-module.log, console" \
 		       "$(B)/fuzz/fuzz-module.console; reproduce with" \
 		       "make fuzz-repro LOG=$(B)/fuzz/fuzz-module.log"; exit 1; }
+
+# The fuzzer's own parts that need no perfmon, on this machine (selftest.c).
+.PHONY: check-fuzz-self
+check-fuzz-self: $(FUZZ_BIN)
+	$(FUZZ_BIN) --selftest
 
 # Both kernels, half a minute each: what make check runs (a smoke run within its time
 # budget; the searching is fuzz-long's).

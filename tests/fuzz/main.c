@@ -392,6 +392,9 @@ int main(int argc, char **argv)
 
 	if (fz_target_main(argc, argv) >= 0)
 		return 0;
+	ret = fz_selftest_main(argc, argv);
+	if (ret >= 0)
+		return ret;
 	/*
 	 * One heap for every thread: a thread's own arena is two mappings more
 	 * for each fork to copy (fz_shared())

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfm_fuzz --selftest: the fuzzer's own parts that need no perfmon, checked on
+ * the machine that builds it (make check-fuzz-self).  A fault there would not
+ * show in a fuzz run: a target that the fuzzer fails to make is just an
+ * operation that found nothing.
+ *
+ * spawn.c: a clone(CLONE_VM) child on each of its stacks while they last, a
+ * fork() once every stack's child is still before its exec, each stack free
+ * again once its child has exec'd (the kernel clears the slot's word then),
+ * and every child, cloned or forked, running as asked: it waits for its byte,
+ * execs the target and exits 0; at end of file instead, it exits 0 unexec'd.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+
+#define ST_SPAWNS	9	/* spawn.c's stacks, and one more */
+
+static int st_failed;
+
+static void st_check(int ok, const char *what, long got, long want)
+{
+	if (ok)
+		return;
+	fprintf(stderr, "selftest: %s: %ld, expected %ld\n", what, got, want);
+	st_failed = 1;
+}
+
+static unsigned long st_count(int st)
+{
+	return __atomic_load_n(&fz_stats[st][0], __ATOMIC_RELAXED);
+}
+
+/* the child's exit status once it ends (-1 on a failed wait) */
+static int st_reap(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+static void st_spawn(void)
+{
+	int go[ST_SPAWNS][2], i, status;
+	pid_t pid[ST_SPAWNS], again;
+
+	for (i = 0; i < ST_SPAWNS; i++) {
+		if (pipe2(go[i], O_CLOEXEC)) {
+			perror("selftest: pipe2");
+			st_failed = 1;
+			return;
+		}
+		pid[i] = fz_spawn_target(&(struct fz_spawn){
+			.close_fd = { go[i][1], -1 }, .wait_fd = go[i][0], .kind = "exit" });
+		st_check(pid[i] > 0, "spawn: pid", pid[i], 1);
+		close(go[i][0]);
+	}
+	/* every stack's child waits for its byte: the last one was forked */
+	st_check(st_count(FZ_ST_SPAWN) == ST_SPAWNS - 1, "spawn: clones",
+		 (long)st_count(FZ_ST_SPAWN), ST_SPAWNS - 1);
+	st_check(st_count(FZ_ST_FORK) == 1, "spawn: forks", (long)st_count(FZ_ST_FORK), 1);
+	/*
+	 * The children exec in turn, which closes their copies of the pipes'
+	 * ends; then the first one, which got none, finds end of file and exits
+	 * unexec'd.  Every stack is free again either way.
+	 */
+	for (i = 1; i < ST_SPAWNS; i++) {
+		st_check(write(go[i][1], "x", 1) == 1, "spawn: write", errno, 0);
+		close(go[i][1]);
+		status = st_reap(pid[i]);
+		st_check(status == 0, "spawn: status after the exec", status, 0);
+	}
+	close(go[0][1]);
+	status = st_reap(pid[0]);
+	st_check(status == 0, "spawn: status at end of file", status, 0);
+	/* the stacks are free again: a clone, no fork */
+	again = fz_spawn_target(&(struct fz_spawn){
+		.close_fd = { -1, -1 }, .wait_fd = -1, .kind = "exit" });
+	status = again > 0 ? st_reap(again) : -1;
+	st_check(status == 0, "spawn: status of the next one", status, 0);
+	st_check(st_count(FZ_ST_SPAWN) == ST_SPAWNS, "spawn: clones after",
+		 (long)st_count(FZ_ST_SPAWN), ST_SPAWNS);
+	st_check(st_count(FZ_ST_FORK) == 1, "spawn: forks after", (long)st_count(FZ_ST_FORK), 1);
+}
+
+int fz_selftest_main(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "--selftest"))
+		return -1;
+	fz_state_init("/proc/self/exe", getpid());
+	fz_stats = fz_shared(FZ_ST_NR * sizeof(*fz_stats));
+	if (fz_stats == MAP_FAILED) {
+		perror("selftest: shared memory");
+		return 2;
+	}
+	st_spawn();
+	printf("selftest: spawn: %s\n", st_failed ? "FAILED" : "ok");
+	return st_failed;
+}
