@@ -482,8 +482,13 @@ Suite *pfm_perf_freq_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 60);
+	/*
+	 * The knob as it was before the first test, put back before each test
+	 * too: a failed test ends its process without its teardown, and would
+	 * leave its value to the tests after it.
+	 */
 	tcase_add_unchecked_fixture(tc, save_rate, restore_rate);
-	tcase_add_checked_fixture(tc, save_rate, restore_rate);
+	tcase_add_checked_fixture(tc, restore_rate, restore_rate);
 	tcase_add_test(tc, test_clock_freq);
 	tcase_add_test(tc, test_clock_freq_past_ns);
 	tcase_add_test(tc, test_task_clock_is_thread_time);
