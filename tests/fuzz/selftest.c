@@ -8,12 +8,14 @@
  * spawn.c: a clone(CLONE_VM) child on each of its stacks while they last, a
  * fork() once every stack's child is still before its exec, each stack free
  * again once its child has exec'd (the kernel clears the slot's word then),
- * and every child, cloned or forked, running as asked: it waits for its byte,
- * execs the target and exits 0; at end of file instead, it exits 0 unexec'd.
+ * and every child, cloned or forked, running as asked: it waits for its byte
+ * and execs the target, which exits 0; at end of file instead, it exits 0
+ * unexec'd.  A child that never ends fails the check by its alarm.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -98,6 +100,9 @@ int fz_selftest_main(int argc, char **argv)
 	if (argc < 2 || strcmp(argv[1], "--selftest"))
 		return -1;
 	fz_state_init("/proc/self/exe", getpid());
+	/* fz_state_init() catches SIGALRM for the operations: here it ends a hang */
+	signal(SIGALRM, SIG_DFL);
+	alarm(60);
 	fz_stats = fz_shared(FZ_ST_NR * sizeof(*fz_stats));
 	if (fz_stats == MAP_FAILED) {
 		perror("selftest: shared memory");
