@@ -9,8 +9,9 @@
  * fork() once every stack's child is still before its exec, each stack free
  * again once its child has exec'd (the kernel clears the slot's word then),
  * and every child, cloned or forked, running as asked: it waits for its byte
- * and execs the target, which exits 0; at end of file instead, it exits 0
- * unexec'd.  A child that never ends fails the check by its alarm.
+ * and execs the target, which exits 0 (a failed exec exits 1); at end of file
+ * instead, it exits 0 unexec'd.  A child that never ends is killed and fails
+ * its check; the alarm ends a selftest stuck anywhere else.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,12 +20,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fuzz.h"
 
 #define ST_SPAWNS	9	/* spawn.c's stacks, and one more */
+#define ST_WAIT_MS	10000	/* then a child is killed: wait status 9 */
 
 static int st_failed;
 
@@ -39,16 +40,6 @@ static void st_check(int ok, const char *what, long got, long want)
 static unsigned long st_count(int st)
 {
 	return __atomic_load_n(&fz_stats[st][0], __ATOMIC_RELAXED);
-}
-
-/* the child's exit status once it ends (-1 on a failed wait) */
-static int st_reap(pid_t pid)
-{
-	int status;
-
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return status;
 }
 
 static void st_spawn(void)
@@ -79,16 +70,16 @@ static void st_spawn(void)
 	for (i = 1; i < ST_SPAWNS; i++) {
 		st_check(write(go[i][1], "x", 1) == 1, "spawn: write", errno, 0);
 		close(go[i][1]);
-		status = st_reap(pid[i]);
+		status = fz_wait_or_kill(pid[i], ST_WAIT_MS, -1);
 		st_check(status == 0, "spawn: status after the exec", status, 0);
 	}
 	close(go[0][1]);
-	status = st_reap(pid[0]);
+	status = fz_wait_or_kill(pid[0], ST_WAIT_MS, -1);
 	st_check(status == 0, "spawn: status at end of file", status, 0);
 	/* the stacks are free again: a clone, no fork */
 	again = fz_spawn_target(&(struct fz_spawn){
 		.close_fd = { -1, -1 }, .wait_fd = -1, .kind = "exit" });
-	status = again > 0 ? st_reap(again) : -1;
+	status = again > 0 ? fz_wait_or_kill(again, ST_WAIT_MS, -1) : -1;
 	st_check(status == 0, "spawn: status of the next one", status, 0);
 	st_check(st_count(FZ_ST_SPAWN) == ST_SPAWNS, "spawn: clones after",
 		 (long)st_count(FZ_ST_SPAWN), ST_SPAWNS);
