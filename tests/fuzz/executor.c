@@ -35,6 +35,7 @@
 #include "fuzz.h"
 #include "executor.h"
 #include "health.h"
+#include "kcov.h"
 
 #define FD_KEEP_MAX	32
 #define MAP_KEEP_MAX	128
@@ -51,10 +52,23 @@ struct fz_shm {
 	unsigned long maps_listed;		/* programs after which the maps were listed */
 };
 
+/* the executors, as the manager sees them */
+static struct fz_exec {
+	pid_t pid;
+	int status;		/* how it ended, once known (a wait status); -1 if not */
+	int pidfd, go_w, done_r;
+	int busy;		/* a program runs in it */
+	int refused;		/* it could not be given the program: dead */
+	struct timespec t0;	/* when that program was handed to it */
+} ex[FZ_PROCS_MAX] = {
+	[0 ... FZ_PROCS_MAX - 1] = { .status = -1, .pidfd = -1, .go_w = -1, .done_r = -1 },
+};
+/* one each, carved once from the memory shared with the executors */
+static struct fz_shm *shms;
+/* in an executor: its own */
 static struct fz_shm *shm;
-static pid_t exec_pid;
-static int exec_status = -1;
-static int exec_pidfd = -1, go_w = -1, done_r = -1;
+/* how many executors run side by side */
+static int exec_procs = 1;
 
 /* in the executor: what it started with */
 static struct {
@@ -235,7 +249,8 @@ static int contexts_counted(void)
  * listing (a mapping placed elsewhere, moved by mremap(), or a library's) or,
  * its fds closed, a context is still counted: a mapping of one (a buffer, a
  * ring, a counts page) holds it, whatever the size says (another mapping may
- * have shrunk as much).
+ * have shrunk as much).  Beside other executors the count is theirs too: the
+ * manager's check once none runs finds such a context, and retires them.
  */
 static void clean_maps(void)
 {
@@ -244,7 +259,7 @@ static void clean_maps(void)
 	fz_map_window_clear();
 	pages = vm_pages();
 
-	if (pages >= 0 && pages == listed_pages && !contexts_counted())
+	if (pages >= 0 && pages == listed_pages && (exec_procs > 1 || !contexts_counted()))
 		return;
 	shm->maps_listed++;
 	file_maps(0);
@@ -336,13 +351,15 @@ static char fz_exec_clean(void)
 	return why;
 }
 
-static void __attribute__((noreturn)) exec_loop(int go, int done, int verbose, int fresh)
+static void __attribute__((noreturn)) exec_loop(int e, int go, int done, int verbose, int fresh)
 {
 	struct fz_prog p;
 	long runs = 0;
 	char c;
 
 	setpgid(0, 0);
+	shm = &shms[e];
+	fz_kcov_slot(e);
 	fz_state_init("/proc/self/exe", getppid());
 	fz.verbose = verbose;
 	if (fz_cov_task_start)
@@ -367,15 +384,27 @@ static void __attribute__((noreturn)) exec_loop(int go, int done, int verbose, i
 	_exit(0);
 }
 
-static int exec_start(int verbose, int fresh)
+static void exec_close(struct fz_exec *x)
 {
-	int gp[2], dp[2];
+	if (x->go_w >= 0)
+		close(x->go_w);
+	if (x->done_r >= 0)
+		close(x->done_r);
+	if (x->pidfd >= 0)
+		close(x->pidfd);
+	x->go_w = x->done_r = x->pidfd = -1;
+}
+
+static int exec_start(int e, int verbose, int fresh)
+{
+	struct fz_exec *x = &ex[e];
+	int gp[2], dp[2], i;
 	pid_t pid;
 
-	if (!shm) {
-		shm = fz_shared(sizeof(*shm));
-		if (shm == MAP_FAILED) {
-			shm = NULL;
+	if (!shms) {
+		shms = fz_shared(FZ_PROCS_MAX * sizeof(*shms));
+		if (shms == MAP_FAILED) {
+			shms = NULL;
 			return -1;
 		}
 	}
@@ -385,99 +414,151 @@ static int exec_start(int verbose, int fresh)
 	if (!pid) {
 		close(gp[1]);
 		close(dp[0]);
-		exec_loop(gp[0], dp[1], verbose, fresh);
+		/* the other executors' pipes are the manager's alone */
+		for (i = 0; i < FZ_PROCS_MAX; i++)
+			exec_close(&ex[i]);
+		exec_loop(e, gp[0], dp[1], verbose, fresh);
 	}
 	if (fz_pipe_parent(pid, gp, dp))
 		return -1;
 	setpgid(pid, pid);
-	exec_pid = pid;
-	exec_pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	go_w = gp[1];
-	done_r = dp[0];
+	x->pid = pid;
+	x->status = -1;
+	x->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	x->go_w = gp[1];
+	x->done_r = dp[0];
 	return 0;
 }
 
-void fz_exec_forget(void)
+void fz_exec_procs(int n)
 {
-	if (go_w >= 0)
-		close(go_w);
-	if (done_r >= 0)
-		close(done_r);
-	if (exec_pidfd >= 0)
-		close(exec_pidfd);
-	go_w = done_r = exec_pidfd = -1;
-	exec_pid = 0;
+	exec_procs = n;
 }
 
-pid_t fz_exec_pid(void)
+void fz_exec_forget(int e)
 {
-	return exec_pid;
+	exec_close(&ex[e]);
+	ex[e].pid = 0;
+	ex[e].busy = 0;
+}
+
+pid_t fz_exec_pid(int e)
+{
+	return ex[e].pid;
+}
+
+int fz_exec_busy(int e)
+{
+	return ex[e].busy;
 }
 
 const char *fz_exec_putback(int step, unsigned long *ms)
 {
 	unsigned long us = 0;
-	int i;
+	int i, e;
 
 	if (step >= PB_NR)
 		return NULL;
-	for (i = 0; shm && i < PB_NR; i++)
-		if (step < 0 || step == i)
-			us += shm->putback_us[i];
+	for (e = 0; shms && e < FZ_PROCS_MAX; e++)
+		for (i = 0; i < PB_NR; i++)
+			if (step < 0 || step == i)
+				us += shms[e].putback_us[i];
 	*ms = us / 1000;
 	return step < 0 ? "put-back" : pb_names[step];
 }
 
 unsigned long fz_exec_maps_listed(void)
 {
-	return shm ? shm->maps_listed : 0;
+	unsigned long n = 0;
+	int e;
+
+	for (e = 0; shms && e < FZ_PROCS_MAX; e++)
+		n += shms[e].maps_listed;
+	return n;
 }
 
-int fz_exec_status(void)
+int fz_exec_status(int e)
 {
-	int st = exec_status;
+	int st = ex[e].status;
 
-	exec_status = -1;
+	ex[e].status = -1;
 	return st;
 }
 
-int fz_exec_run(const struct fz_prog *p, int timeout_s, int verbose, int fresh, int *started,
-		char *why)
+int fz_exec_give(int e, const struct fz_prog *p, int verbose, int fresh, int *started)
 {
-	struct pollfd pfd[2];
-	struct timespec t0;
-	long left;
-	char c;
+	struct fz_exec *x = &ex[e];
+	char c = 'g';
 
 	*started = 0;
-	*why = FZ_DONE_DIED;
-	if (!exec_pid) {
-		if (exec_start(verbose, fresh))
+	if (!x->pid) {
+		if (exec_start(e, verbose, fresh))
 			return FZ_EXEC_FAILED;
 		*started = 1;
 	}
-	shm->prog = *p;
-	c = 'g';
-	if (write(go_w, &c, 1) != 1)
-		return FZ_EXEC_RETIRED;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	shms[e].prog = *p;
+	x->busy = 1;
+	clock_gettime(CLOCK_MONOTONIC, &x->t0);
+	/* an executor that cannot take it is dead: fz_exec_wait() says so */
+	x->refused = write(x->go_w, &c, 1) != 1;
+	return 0;
+}
+
+int fz_exec_wait(int timeout_s, int *e, char *why)
+{
+	struct pollfd pfd[2 * FZ_PROCS_MAX];
+	int at[2 * FZ_PROCS_MAX], n, i, k;
+	long left, wait;
+	char c;
+
 	for (;;) {
-		left = timeout_s * 1000L - ms_since(&t0);
-		if (left <= 0)
-			return FZ_EXEC_TIMEOUT;
-		pfd[0] = (struct pollfd){ .fd = done_r, .events = POLLIN };
-		pfd[1] = (struct pollfd){ .fd = exec_pidfd, .events = POLLIN };
-		if (poll(pfd, exec_pidfd >= 0 ? 2 : 1, (int)left) < 0 && errno != EINTR)
-			return FZ_EXEC_RETIRED;
-		if (pfd[0].revents) {
-			if (read(done_r, &c, 1) != 1)
+		n = 0;
+		wait = -1;
+		for (i = 0; i < FZ_PROCS_MAX; i++) {
+			if (!ex[i].busy)
+				continue;
+			*e = i;
+			*why = FZ_DONE_DIED;
+			if (ex[i].refused) {
+				ex[i].busy = 0;
 				return FZ_EXEC_RETIRED;
-			*why = c;
-			return c == FZ_DONE_KEPT ? FZ_EXEC_KEPT : FZ_EXEC_RETIRED;
+			}
+			left = timeout_s * 1000L - ms_since(&ex[i].t0);
+			if (left <= 0) {
+				ex[i].busy = 0;
+				return FZ_EXEC_TIMEOUT;
+			}
+			if (wait < 0 || left < wait)
+				wait = left;
+			pfd[n] = (struct pollfd){ .fd = ex[i].done_r, .events = POLLIN };
+			at[n++] = i;
+			if (ex[i].pidfd >= 0) {
+				pfd[n] = (struct pollfd){ .fd = ex[i].pidfd, .events = POLLIN };
+				at[n++] = i;
+			}
 		}
-		if (exec_pidfd >= 0 && pfd[1].revents) {
-			if (waitpid(exec_pid, &exec_status, WNOHANG | __WALL) != exec_pid)
-				exec_status = -1;
+		if (!n)
+			return -1;
+		if (poll(pfd, n, (int)wait) < 0 && errno != EINTR) {
+			ex[at[0]].busy = 0;
+			*e = at[0];
+			return FZ_EXEC_RETIRED;
+		}
+		for (k = 0; k < n; k++) {
+			struct fz_exec *x = &ex[at[k]];
+
+			if (!pfd[k].revents)
+				continue;
+			*e = at[k];
+			x->busy = 0;
+			if (pfd[k].fd == x->done_r) {
+				if (read(x->done_r, &c, 1) != 1)
+					return FZ_EXEC_RETIRED;
+				*why = c;
+				return c == FZ_DONE_KEPT ? FZ_EXEC_KEPT : FZ_EXEC_RETIRED;
+			}
+			if (waitpid(x->pid, &x->status, WNOHANG | __WALL) != x->pid)
+				x->status = -1;
 			return FZ_EXEC_RETIRED;
 		}
 	}

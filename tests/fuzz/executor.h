@@ -21,8 +21,19 @@
 #define FZ_DONE_THREAD		't'	/* a thread is left */
 #define FZ_DONE_FDS		'd'	/* an fd it started with was closed or replaced */
 #define FZ_DONE_DIED		'x'	/* no answer: it died (or timed out) */
+#define FZ_DONE_LEFT		'l'	/* perfmon still counted something once none ran */
 
-/* what fz_exec_run() says */
+/*
+ * Executors that run programs side by side, as syzkaller's procs do: what one
+ * waits for (a target's turn, a fork, the kernel's teardown) the other fills
+ * with work.  Each has its own process group, shared memory and coverage.
+ */
+#define FZ_PROCS_MAX		4
+
+/* how many run side by side (1 unless told) */
+void fz_exec_procs(int n);
+
+/* what fz_exec_give() and fz_exec_wait() say */
 enum {
 	FZ_EXEC_KEPT,		/* done; the executor is clean and runs the next one */
 	FZ_EXEC_RETIRED,	/* done, or dead: kill its group, fz_exec_forget() */
@@ -31,14 +42,21 @@ enum {
 };
 
 /*
- * Runs p in the executor (forked first if there is none: *started = 1) and
- * waits for its answer at most timeout_s seconds.  fresh: the executor retires
- * after the program (one process per program).  *why: its answer (FZ_DONE_*).
+ * Hands p to executor e (0 .. FZ_PROCS_MAX - 1; forked first if there is none:
+ * *started = 1); 0, or FZ_EXEC_FAILED.  fresh: the executor retires after the
+ * program (one process per program).
  */
-int fz_exec_run(const struct fz_prog *p, int timeout_s, int verbose, int fresh, int *started,
-		char *why);
+int fz_exec_give(int e, const struct fz_prog *p, int verbose, int fresh, int *started);
+/*
+ * Waits for the first busy executor to answer, or to have run its program
+ * timeout_s seconds: which one (*e), what it says (FZ_EXEC_*; -1 if none is
+ * busy) and its answer (*why, FZ_DONE_*).
+ */
+int fz_exec_wait(int timeout_s, int *e, char *why);
+/* 1 while executor e runs a program */
+int fz_exec_busy(int e);
 /* the executor's pid, which is its process group's id; 0 if none */
-pid_t fz_exec_pid(void);
+pid_t fz_exec_pid(int e);
 /*
  * The time the executors spent putting themselves back after programs: in
  * all (step -1, named "put-back"), or in one step of it (0, 1 ... until NULL).
@@ -47,8 +65,8 @@ const char *fz_exec_putback(int step, unsigned long *ms);
 /* how many programs left the executor's size changed, so that its mappings were listed */
 unsigned long fz_exec_maps_listed(void);
 /* how a dead executor ended (a wait status), once; -1 if not known */
-int fz_exec_status(void);
-/* after its group is gone: the next run forks a new executor */
-void fz_exec_forget(void);
+int fz_exec_status(int e);
+/* after its group is gone: the next program given to e forks a new executor */
+void fz_exec_forget(int e);
 
 #endif /* PFM_FUZZ_EXECUTOR_H */

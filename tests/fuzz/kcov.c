@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "executor.h"
 #include "kcov.h"
 
 #define KCOV_INIT_TRACE		_IOR('c', 1, unsigned long)
@@ -42,14 +43,20 @@ static size_t npcs;
 static char *files[FZ_FILES_MAX];
 static int nfiles;
 
-/* one byte per PC: shared by the manager and every task of the program */
-uint8_t *fz_cov_prog;
 /*
- * The run's PCs (written by the manager only, read by every task: a PC is new to
- * the run if neither the run nor the program had it), and the second of the run
- * each was first reached
+ * One byte per PC: shared by the manager and every task of a program, one
+ * array per executor (FZ_PROCS_MAX), so that what a program found is its own
+ * while another runs beside it.
  */
+static uint8_t *cov_progs;
+static uint8_t *fz_cov_prog;
+/* The run's PCs (written by the manager only), and the second of the run each was first reached */
 static uint8_t *total;
+/*
+ * The PCs some task has collected, claimed once: the operation that collected
+ * one first finds it new to the run, whichever executor ran it
+ */
+static uint8_t *claimed;
 /*
  * the PCs reached first in the run: per operation code, then the targets' own
  * tracing, then per kind of scenario and perf_smpl body (FZ_ST_*)
@@ -149,12 +156,23 @@ int fz_kcov_load(const char *table)
 	if (!npcs)
 		return -1;
 	total = fz_shared(npcs);
+	claimed = fz_shared(npcs);
 	op_new = fz_shared(OP_NEW_NR * sizeof(*op_new));
 	first = calloc(npcs, sizeof(*first));
-	if (total == MAP_FAILED || op_new == MAP_FAILED || !first || pc_hash_build())
+	if (total == MAP_FAILED || claimed == MAP_FAILED || op_new == MAP_FAILED || !first ||
+	    pc_hash_build())
 		return -1;
-	fz_cov_prog = fz_shared(npcs);
-	return fz_cov_prog == MAP_FAILED ? -1 : 0;
+	cov_progs = fz_shared(FZ_PROCS_MAX * npcs);
+	if (cov_progs == MAP_FAILED)
+		return -1;
+	fz_cov_prog = cov_progs;
+	return 0;
+}
+
+void fz_kcov_slot(int e)
+{
+	if (cov_progs)
+		fz_cov_prog = cov_progs + (size_t)e * npcs;
 }
 
 static void kcov_collect(void)
@@ -170,7 +188,8 @@ static void kcov_collect(void)
 	for (i = 0; i < n; i++) {
 		k = pc_index(kcov_area[i + 1]);
 		if (k < 0 || fz_cov_prog[k] ||
-		    __atomic_exchange_n(&fz_cov_prog[k], 1, __ATOMIC_RELAXED) || total[k])
+		    __atomic_exchange_n(&fz_cov_prog[k], 1, __ATOMIC_RELAXED) || claimed[k] ||
+		    __atomic_exchange_n(&claimed[k], 1, __ATOMIC_RELAXED))
 			continue;
 		__atomic_fetch_add(&op_new[fz_cur_st >= 0 ? fz_nops + 1 + fz_cur_st :
 				   fz_cur_op >= 0 && fz_cur_op < fz_nops ? fz_cur_op : fz_nops],
@@ -310,17 +329,18 @@ int fz_kcov_enable(void)
  * Adds the program's PCs to the run's, noting when each was first reached
  * (now: seconds into the run); returns how many are new.
  */
-size_t fz_kcov_merge(unsigned int now)
+size_t fz_kcov_merge(int e, unsigned int now)
 {
+	uint8_t *prog = cov_progs + (size_t)e * npcs;
 	size_t i, n = 0;
 
 	for (i = 0; i < npcs; i++) {
-		if (fz_cov_prog[i] && !total[i]) {
+		if (prog[i] && !total[i]) {
 			total[i] = 1;
 			first[i] = now;
 			n++;
 		}
-		fz_cov_prog[i] = 0;
+		prog[i] = 0;
 	}
 	reached += n;
 	if (n)

@@ -13,8 +13,10 @@ int fz_kcov_load(const char *table);
 size_t fz_kcov_npcs(void);
 /* 0 if the kernel has KCOV: the coverage hooks are set */
 int fz_kcov_enable(void);
-/* the program's PCs into the run's; now: seconds into the run; how many are new */
-size_t fz_kcov_merge(unsigned int now);
+/* in executor e (0 .. FZ_PROCS_MAX - 1): its programs' PCs go to its own array */
+void fz_kcov_slot(int e);
+/* executor e's program's PCs into the run's; now: seconds into the run; how many are new */
+size_t fz_kcov_merge(int e, unsigned int now);
 /* the run's PCs so far */
 size_t fz_kcov_reached(void);
 /*

@@ -7,10 +7,11 @@
  * behind, the kernel log has no report.  README.md says how to use it.
  *
  *   pfm_fuzz [--seed N] [--seconds N] [--log FILE] [--log-ring] [--log-ram ADDR,SIZE]
- *            [--pcs FILE] [--verbose]
+ *            [--pcs FILE] [--procs N] [--verbose]
  *            (--log-ring: the log in memory shared with the host, logring.c;
  *            --log-ram: that memory is the guest's RAM at ADDR, not the kernel's;
- *            FILE once that is full or missing; --fresh: a process per program)
+ *            FILE once that is full or missing; --fresh: a process per program;
+ *            --procs: executors side by side, default one per online CPU)
  *   pfm_fuzz --replay LOG [--only N] [--verbose]   run a log's programs again
  *   pfm_fuzz --repro LOG [--only N]                 C main() of a program (stdout)
  *
@@ -54,12 +55,13 @@ static struct {
 	const char *repro;
 	long only;
 	int verbose;
+	int procs;
 } opt = { .seconds = 60, .prog_timeout = 20, .only = -1 };
 
 /* Where the manager's time goes, by phase of a program (printed at the end). */
-enum { PH_GEN, PH_LOG, PH_RUN, PH_REAP, PH_RESTORE, PH_LEFT, PH_KMSG, PH_COV, PH_NR };
+enum { PH_GEN, PH_LOG, PH_RUN, PH_DRAIN, PH_REAP, PH_RESTORE, PH_LEFT, PH_KMSG, PH_COV, PH_NR };
 static const char *const ph_names[PH_NR] = {
-	"generate", "log", "run", "reap", "restore", "leftovers", "kmsg", "coverage",
+	"generate", "log", "run", "drain", "reap", "restore", "leftovers", "kmsg", "coverage",
 };
 static unsigned long ph_us[PH_NR];
 static unsigned long ph_t;
@@ -142,7 +144,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: pfm_fuzz [--seed N] [--seconds N] [--log FILE] [--log-ring]\n"
 			"                [--log-ram ADDR,SIZE] [--pcs FILE] [--prog-timeout S] [--fresh]\n"
-			"                [--verbose]\n"
+			"                [--procs N] [--verbose]\n"
 			"       pfm_fuzz --replay LOG [--only N] [--verbose]\n"
 			"       pfm_fuzz --repro LOG [--only N]\n");
 	exit(2);
@@ -188,54 +190,123 @@ static void parse_args(int argc, char **argv)
 			opt.repro = v;
 		else if (!strcmp(a, "--only"))
 			opt.only = atol(v);
+		else if (!strcmp(a, "--procs"))
+			opt.procs = atoi(v);
 		else
 			usage();
 	}
 }
 
 /* An executor that did not come back clean: its group must die (health.c). */
-static int retire_executor(long id)
+static int retire_executor(int e, long id)
 {
-	pid_t pgid = fz_exec_pid();
+	pid_t pgid = fz_exec_pid(e);
 
 	if (!pgid)
 		return 0;
 	if (fz_check_group_dies(pgid, logf, id))
 		return -1;
-	fz_exec_forget();
+	fz_exec_forget(e);
 	return 0;
 }
 
-/* Runs one program and checks what it left: 0, or -1 after logging a failure. */
-static int run_one(const struct fz_prog *p, long id)
+/* the program each executor runs (its id: -1 if none), kept for the corpus */
+static long in_flight[FZ_PROCS_MAX] = { [0 ... FZ_PROCS_MAX - 1] = -1 };
+static struct fz_prog prog_of[FZ_PROCS_MAX];
+/* the first program given since the leftovers were last checked */
+static long unchecked_from;
+
+/*
+ * After a failure line (F): the programs that may have caused it, for
+ * make fuzz-repro to try one at a time (S ids): the failing one, those
+ * beside it, and with from >= 0 every one since from.
+ */
+static void log_suspects(long id, long from, long to)
 {
-	unsigned int marked;
-	int r, started;
-	char why;
+	long i;
+	int e;
+
+	fprintf(logf, "S %ld", id);
+	for (e = 0; e < opt.procs; e++)
+		if (in_flight[e] >= 0 && in_flight[e] != id)
+			fprintf(logf, " %ld", in_flight[e]);
+	for (i = from; from >= 0 && i < to; i++)
+		if (i != id)
+			fprintf(logf, " %ld", i);
+	fprintf(logf, "\n");
+	fflush(logf);
+}
+
+/* Logs p (before it can crash the kernel), then hands it to executor e. */
+static int give(int e, const struct fz_prog *p, long id)
+{
+	int started;
 
 	phase(PH_GEN);
-	if (!fz_exec_pid())
-		fprintf(logf, "# a new executor\n");
+	if (!fz_exec_pid(e))
+		fprintf(logf, "# a new executor (%d)\n", e);
 	fprintf(logf, "P %ld\n", id);
 	fz_prog_write(logf, p);
 	log_flush();
 	phase(PH_LOG);
-
-	r = fz_exec_run(p, opt.prog_timeout, opt.verbose, opt.fresh || opt.replay, &started, &why);
-	if (r == FZ_EXEC_FAILED) {
+	if (fz_exec_give(e, p, opt.verbose, opt.fresh || opt.replay, &started)) {
 		fprintf(logf, "F %ld fork: %s\n", id, strerror(errno));
 		return -1;
 	}
+	in_flight[e] = id;
+	prog_of[e] = *p;
+	return 0;
+}
+
+/*
+ * Everything perfmon counts is 0 once no program runs: a kept executor closed
+ * what its programs made.  Should something stay counted, the executors go
+ * too before the count is a leak.  0, or -1 after logging a failure.
+ */
+static int check_quiet(long next_id)
+{
+	long id = next_id - 1;
+	int e;
+
+	if (!fz_check_nothing_left(NULL, id, 200)) {
+		unchecked_from = next_id;
+		return 0;
+	}
+	for (e = 0; e < opt.procs; e++) {
+		if (fz_exec_pid(e))
+			nretired[FZ_DONE_LEFT]++;
+		if (retire_executor(e, id))
+			return -1;
+	}
+	if (fz_check_nothing_left(logf, id, 10000)) {
+		log_suspects(id, unchecked_from, next_id);
+		return -1;
+	}
+	unchecked_from = next_id;
+	return 0;
+}
+
+/*
+ * Executor e answered (r, why: fz_exec_wait()): its program's checks.
+ * drain: the wait was for the last programs before a check, with executors
+ * idle.
+ */
+static int finish(int e, int r, char why, int drain)
+{
+	long id = in_flight[e];
+	unsigned int marked;
+
 	nprogs++;
-	nops += p->n;
-	phase(PH_RUN);
+	nops += prog_of[e].n;
+	phase(drain ? PH_DRAIN : PH_RUN);
 	fprintf(logf, "R %ld%s\n", id, r == FZ_EXEC_TIMEOUT ? " timeout" : "");
 	if (r == FZ_EXEC_TIMEOUT) {
 		ntimeouts++;
-		fz_dump_timeout(fz_exec_pid(), logf, id);
+		fz_dump_timeout(fz_exec_pid(e), logf, id);
 	}
+	in_flight[e] = -1;
 	if (r != FZ_EXEC_KEPT) {
-		int st = fz_exec_status();
+		int st = fz_exec_status(e);
 
 		if (st != -1 && WIFSIGNALED(st))
 			fprintf(logf, "# executor retired: %c (signal %d)\n", why, WTERMSIG(st));
@@ -244,8 +315,10 @@ static int run_one(const struct fz_prog *p, long id)
 		else
 			fprintf(logf, "# executor retired: %c\n", why);
 		nretired[(unsigned char)why]++;
-		if (retire_executor(id))
+		if (retire_executor(e, id)) {
+			log_suspects(id, -1, -1);
 			return -1;
+		}
 	}
 	fz_check_reap();
 	phase(PH_REAP);
@@ -253,25 +326,16 @@ static int run_one(const struct fz_prog *p, long id)
 	if (marked)
 		fz_check_restore(marked);
 	phase(PH_RESTORE);
-	/*
-	 * A kept executor closed what the program made; should something stay
-	 * counted, the executor goes too before the count is a leak.
-	 */
-	if (r != FZ_EXEC_KEPT || fz_check_nothing_left(NULL, id, 200)) {
-		if (r == FZ_EXEC_KEPT && retire_executor(id))
-			return -1;
-		if (fz_check_nothing_left(logf, id, 10000))
-			return -1;
-	}
-	phase(PH_LEFT);
-	if (fz_check_kmsg(logf, id))
+	if (fz_check_kmsg(logf, id)) {
+		log_suspects(id, -1, -1);
 		return -1;
+	}
 	phase(PH_KMSG);
 	if (corpus) {
-		size_t fresh = fz_kcov_merge(run_seconds());
+		size_t fresh = fz_kcov_merge(e, run_seconds());
 
 		if (fresh && ncorpus < CORPUS_MAX)
-			corpus[ncorpus++] = *p;
+			corpus[ncorpus++] = prog_of[e];
 		fprintf(logf, "E %ld new=%zu cov=%zu corpus=%d\n", id, fresh, fz_kcov_reached(),
 			ncorpus);
 	} else {
@@ -281,46 +345,91 @@ static int run_one(const struct fz_prog *p, long id)
 	return 0;
 }
 
-static int fuzz_loop(void)
+/* replay: the log's programs (those of --only), one after the other */
+static struct fz_prog *replay_progs;
+static long *replay_ids;
+static int replay_n, replay_at;
+
+/* The next program (fresh, mutated from the corpus, or the log's): 0 if none is left. */
+static int next_prog(uint64_t *rng, time_t end, struct fz_prog *p, long *id)
+{
+	if (opt.replay) {
+		while (replay_at < replay_n && opt.only >= 0 && replay_ids[replay_at] != opt.only)
+			replay_at++;
+		if (replay_at == replay_n)
+			return 0;
+		*id = replay_ids[replay_at];
+		*p = replay_progs[replay_at++];
+		return 1;
+	}
+	if (time(NULL) >= end)
+		return 0;
+	if (ncorpus && fz_below(rng, 3)) {
+		*p = corpus[fz_below(rng, ncorpus)];
+		fz_prog_mutate(rng, p, &corpus[fz_below(rng, ncorpus)]);
+	} else {
+		fz_prog_gen(rng, p);
+	}
+	return 1;
+}
+
+/*
+ * Programs run in opt.procs executors at once.  What perfmon counts is
+ * global, so the leftovers are checked when none runs: after every program
+ * with one executor, else after QUIET_EVERY programs each (the others wait
+ * for the last to end), which is what the parallel run pays for the check.
+ */
+#define QUIET_EVERY	8
+
+static int run_loop(void)
 {
 	uint64_t rng = opt.seed;
 	struct fz_prog p;
 	time_t end = time(NULL) + opt.seconds;
-	long id;
+	long id = 0, done = 0, every = opt.procs > 1 ? QUIET_EVERY * opt.procs : 1;
+	int e, r, busy = 0, more = 1;
+	char why;
 
-	for (id = 0; time(NULL) < end; id++) {
-		if (ncorpus && fz_below(&rng, 3)) {
-			p = corpus[fz_below(&rng, ncorpus)];
-			fz_prog_mutate(&rng, &p, &corpus[fz_below(&rng, ncorpus)]);
-		} else {
-			fz_prog_gen(&rng, &p);
+	for (;;) {
+		for (e = 0; more && done < every && e < opt.procs; e++) {
+			if (fz_exec_busy(e))
+				continue;
+			more = next_prog(&rng, end, &p, &id);
+			if (!more)
+				break;
+			if (give(e, &p, id++))
+				return 1;
+			busy++;
 		}
-		if (run_one(&p, id))
+		if (!busy) {
+			phase(PH_DRAIN);
+			if (check_quiet(id))
+				return 1;
+			phase(PH_LEFT);
+			if (!more)
+				return 0;
+			done = 0;
+			continue;
+		}
+		r = fz_exec_wait(opt.prog_timeout, &e, &why);
+		if (finish(e, r, why, busy < opt.procs))
 			return 1;
+		busy--;
+		done++;
 	}
-	return 0;
 }
 
 static int replay(void)
 {
-	struct fz_prog *ps;
-	long *ids;
 	FILE *in = fopen(opt.replay, "r");
-	int n, i;
 
 	if (!in) {
 		perror(opt.replay);
 		return 2;
 	}
-	n = fz_log_read(in, &ps, &ids);
+	replay_n = fz_log_read(in, &replay_progs, &replay_ids);
 	fclose(in);
-	for (i = 0; i < n; i++) {
-		if (opt.only >= 0 && ids[i] != opt.only)
-			continue;
-		if (run_one(&ps[i], ids[i]))
-			return 1;
-	}
-	return 0;
+	return run_loop();
 }
 
 /* The program as a C main() over the runtime (make fuzz-repro pastes them). */
@@ -410,6 +519,16 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 2;
 	}
+	/* a replay runs the log's programs one at a time, as the shrinking needs */
+	if (opt.replay)
+		opt.procs = 1;
+	else if (opt.procs <= 0)
+		opt.procs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (opt.procs < 1)
+		opt.procs = 1;
+	if (opt.procs > FZ_PROCS_MAX)
+		opt.procs = FZ_PROCS_MAX;
+	fz_exec_procs(opt.procs);
 	if (!opt.seed)
 		opt.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 
@@ -453,21 +572,25 @@ int main(int argc, char **argv)
 		if (!corpus)
 			return 2;
 	}
-	fprintf(logf, "# pfm_fuzz %d seed=%#llx door=%s kcov=%d pcs=%zu seconds=%ld %s\n",
+	fprintf(logf, "# pfm_fuzz %d seed=%#llx door=%s kcov=%d pcs=%zu seconds=%ld procs=%d %s\n",
 		FZ_LOG_VERSION, (unsigned long long)opt.seed,
 		pfm_door() == PFM_DOOR_SYSCALL ? "syscall" : "ioctl", kcov,
-		kcov ? fz_kcov_npcs() : 0, opt.replay ? 0 : opt.seconds,
+		kcov ? fz_kcov_npcs() : 0, opt.replay ? 0 : opt.seconds, opt.procs,
 		opt.replay ? "replay" : "fuzz");
 	log_flush();
-	printf("fuzz: seed %#llx, %s door, coverage %s, fault injection %s\n",
+	printf("fuzz: seed %#llx, %s door, coverage %s, fault injection %s, %d executor%s\n",
 	       (unsigned long long)opt.seed, pfm_door() == PFM_DOOR_SYSCALL ? "syscall" : "ioctl",
-	       kcov ? "on" : "off (no KCOV or no PC table)", fz_faults ? "on" : "off");
+	       kcov ? "on" : "off (no KCOV or no PC table)", fz_faults ? "on" : "off",
+	       opt.procs, opt.procs > 1 ? "s side by side" : "");
 	fflush(stdout);
 
 	run_start = now_us();
 	cpu_jiffies(idle0);
-	ret = opt.replay ? replay() : fuzz_loop();
-	if (!ret && (retire_executor(nprogs) || fz_check_nothing_left(logf, nprogs, 10000)))
+	ret = opt.replay ? replay() : run_loop();
+	for (i = 0; i < opt.procs && !ret; i++)
+		if (retire_executor(i, nprogs))
+			ret = 1;
+	if (!ret && fz_check_nothing_left(logf, nprogs, 10000))
 		ret = 1;
 	fprintf(logf, "# done: %ld programs, %ld operations, %ld timed out, %s\n",
 		nprogs, nops, ntimeouts, ret ? "FAILED" : "ok");

@@ -29,10 +29,13 @@ static uint64_t gen_slot(uint64_t *rng)
 }
 
 /*
- * A blocking call gets 10 ms, then SIGALRM interrupts it.  The timer is the
- * calling thread's and signals that thread alone: with the process's timer
- * (setitimer), an async thread's disarm cancelled another thread's alarm,
- * or its SIGALRM went to a thread not blocked, and the read blocked for good.
+ * A blocking call gets 10 ms, then SIGALRM interrupts it, and again every 10
+ * ms until disarmed: a thread that does not run for 10 ms (the guest busy
+ * with other programs) takes the first signal before its call blocks.  The
+ * timer is the calling thread's and signals that thread alone: with the
+ * process's timer (setitimer), an async thread's disarm cancelled another
+ * thread's alarm, or its SIGALRM went to a thread not blocked, and the read
+ * blocked for good.
  */
 static __thread timer_t alarm_timer;
 /* the thread that made it (a fork has none); minus it: the process's timer instead */
@@ -44,7 +47,7 @@ static void process_alarm(int on)
 
 	memset(&it, 0, sizeof(it));
 	if (on)
-		it.it_value.tv_usec = 10000;
+		it.it_value.tv_usec = it.it_interval.tv_usec = 10000;
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
@@ -75,7 +78,7 @@ void fz_alarm(int on)
 		alarm_tid = gettid();
 	}
 	memset(&it, 0, sizeof(it));
-	it.it_value.tv_nsec = 10000000;
+	it.it_value.tv_nsec = it.it_interval.tv_nsec = 10000000;
 	timer_settime(alarm_timer, 0, &it, NULL);
 }
 

@@ -4,8 +4,12 @@
 # make fuzz-repro LOG=FILE [ONLY=N]: from a failing fuzzer log to a minimal
 # standalone C reproducer.
 #
-#   1. The suspect program: ONLY, else the one an "F" line names, else the last
-#      one the log started (the log is written before a program runs).
+#   1. The suspect program: ONLY, else the first of the suspects that fails
+#      alone: those of the "S" line after the failure (the failing program,
+#      the ones beside it in the other executors, and for a leak every one
+#      since the last check), else the one an "F" line names, else the ones
+#      the log started and never ended (the log is written before a program
+#      runs), the last first.
 #   2. It runs alone in a fresh guest (the kernel the log came from, door= in its
 #      first line); if the failure comes back, operations are taken out, a chunk
 #      at a time, as long as it still comes back (delta debugging; at most
@@ -31,17 +35,15 @@ case $header in
 *)		kernel=$GUEST_KERNEL; append=''; extra=("$PFM_KO:/lib/perfmon.ko") ;;
 esac
 
-if [ -z "$only" ]; then
-	only=$(sed -n 's/^F \([0-9]*\) .*/\1/p' "$log" | head -n1)
-	[ -n "$only" ] || only=$(sed -n 's/^P \([0-9]*\)$/\1/p' "$log" | tail -n1)
+suspects=$only
+if [ -z "$suspects" ]; then
+	suspects=$(sed -n 's/^S \([0-9 ]*\)$/\1/p' "$log" | head -n1)
+	[ -n "$suspects" ] || suspects=$(sed -n 's/^F \([0-9]*\) .*/\1/p' "$log" | head -n1)
+	# started, never ended: a crash took them
+	[ -n "$suspects" ] || suspects=$(awk '$1 == "P" { s[$2] = NR } $1 == "R" { delete s[$2] }
+		END { for (p in s) print s[p], p }' "$log" | sort -rn | cut -d' ' -f2)
 fi
-[ -n "$only" ] || { echo "repro: no program in $log" >&2; exit 2; }
-
-# The operation lines of program N.
-awk -v n="$only" '$1 == "P" { inp = ($2 == n); next }
-		  inp && /^[a-z_]+ / { print; next } { inp = 0 }' "$log" > "$out/shrink/ops"
-[ -s "$out/shrink/ops" ] || { echo "repro: program $only has no operation" >&2; exit 2; }
-echo "repro: program $only of $log, $(wc -l < "$out/shrink/ops") operations"
+[ -n "$suspects" ] || { echo "repro: no program in $log" >&2; exit 2; }
 
 # prog OPSFILE LOGFILE: a log holding those operations as program N
 prog() {
@@ -60,7 +62,26 @@ fails() {
 		--timeout 400 --log "$out/shrink/try.console" >/dev/null 2>&1
 }
 
-if fails "$out/shrink/ops"; then
+# ops_of N: the operation lines of program N, into $out/shrink/ops
+ops_of() {
+	awk -v n="$1" '$1 == "P" { inp = ($2 == n); next }
+		       inp && /^[a-z_]+ / { print; next } { inp = 0 }' "$log" > "$out/shrink/ops"
+}
+
+alone=0
+for only in $suspects; do
+	ops_of "$only"
+	[ -s "$out/shrink/ops" ] || { echo "repro: program $only has no operation"; continue; }
+	echo "repro: program $only of $log, $(wc -l < "$out/shrink/ops") operations"
+	if fails "$out/shrink/ops"; then
+		alone=1
+		break
+	fi
+	echo "repro: program $only alone does not fail"
+done
+[ -s "$out/shrink/ops" ] || { echo "repro: no suspect has an operation" >&2; exit 2; }
+
+if [ $alone -eq 1 ]; then
 	echo "repro: the program fails alone; shrinking (at most $max_boots boots)"
 	mapfile -t ops < "$out/shrink/ops"
 	n=2
@@ -86,9 +107,10 @@ if fails "$out/shrink/ops"; then
 	printf '%s\n' "${ops[@]}" > "$out/shrink/ops"
 	cp "$out/shrink/try.console" "$out/repro.console" 2>/dev/null
 else
-	echo "repro: WARNING: program $only alone does not fail (it may need the programs" \
-	     "before it: replay the whole log with a guest holding it as /fuzz/replay.log," \
-	     "or a timing the replay did not meet); its reproducer is written anyway"
+	echo "repro: WARNING: no suspect fails alone ($suspects; it may need the programs" \
+	     "before it or beside it: replay the whole log with a guest holding it as" \
+	     "/fuzz/replay.log, or a timing the replay did not meet); the reproducer of" \
+	     "program $only is written anyway"
 fi
 prog "$out/shrink/ops" "$out/repro.log"
 
