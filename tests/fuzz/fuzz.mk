@@ -13,7 +13,8 @@
 #                      the module kernel (rmmod at its end; the debug guest's init
 #                      ends with a kmemleak scan)
 # FUZZ_SEED=N picks the seed (default: a new one each run, printed and logged);
-# FUZZ_FRESH=1 forks a process per program instead of keeping the executor.
+# FUZZ_FRESH=1 forks a process per program instead of keeping the executor;
+# FUZZ_PROCS=N runs N executors side by side (default: one per guest CPU).
 # FUZZ_TCG (multi): QEMU's TCG with a host thread per guest CPU (run.sh's
 # PFM_TCG_THREAD), as a run of its own may; make check's runs share the host
 # with another guest and keep one thread.
@@ -29,7 +30,7 @@ FUZZ_PCS  := $(B)/fuzz/pcs.txt
 FUZZ_RUN  := $(TOP)/tests/fuzz/run-fuzz.sh
 # the kernel command line hands these to the guest's init, and so to run-fuzz.sh
 FUZZ_ENV   = FUZZ_SECONDS=$(FUZZ_SECONDS) $(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) \
-	     $(if $(FUZZ_FRESH),FUZZ_FRESH=1)
+	     $(if $(FUZZ_FRESH),FUZZ_FRESH=1) $(if $(FUZZ_PROCS),FUZZ_PROCS=$(FUZZ_PROCS))
 # boot, the last program's checks, kmemleak's scan: on top of FUZZ_SECONDS
 FUZZ_SLACK := 400
 # The log goes into memory the guest shares with a file here (ivshmem-plain;

@@ -7,8 +7,8 @@
 #   - with /fuzz/pcs.txt (the debug kernel): coverage-guided through KCOV;
 #   - with /fuzz/replay.log: the log's programs again instead of new ones
 #     (make fuzz-repro), FUZZ_ONLY=N for one of them.
-# FUZZ_SECONDS, FUZZ_SEED and FUZZ_FRESH (a process per program) come from the
-# kernel command line.  The log goes to
+# FUZZ_SECONDS, FUZZ_SEED, FUZZ_FRESH (a process per program) and FUZZ_PROCS
+# (executors side by side) come from the kernel command line.  The log goes to
 # memory shared with the host (an ivshmem device) or to the third serial port,
 # both of which the host keeps in files.
 rc=0
@@ -31,7 +31,7 @@ if [ -r /fuzz/replay.log ]; then
 	set -- "$@" --replay /fuzz/replay.log --verbose ${FUZZ_ONLY:+--only $FUZZ_ONLY}
 else
 	set -- "$@" --seconds "${FUZZ_SECONDS:-600}" ${FUZZ_SEED:+--seed $FUZZ_SEED} \
-		${FUZZ_FRESH:+--fresh}
+		${FUZZ_FRESH:+--fresh} ${FUZZ_PROCS:+--procs $FUZZ_PROCS}
 fi
 echo "run-fuzz: pfm_fuzz $*"
 /bin/pfm_fuzz "$@" || rc=$?
