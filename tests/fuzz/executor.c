@@ -384,6 +384,7 @@ static void __attribute__((noreturn)) exec_loop(int e, int go, int done, int ver
 	_exit(0);
 }
 
+/* the manager's ends of an executor's pipes and its pidfd */
 static void exec_close(struct fz_exec *x)
 {
 	if (x->go_w >= 0)
@@ -504,32 +505,57 @@ int fz_exec_give(int e, const struct fz_prog *p, int verbose, int fresh, int *st
 	return 0;
 }
 
+void fz_exec_reaped(pid_t pid, int status)
+{
+	int i;
+
+	for (i = 0; i < FZ_PROCS_MAX; i++)
+		if (ex[i].pid == pid)
+			ex[i].status = status;
+}
+
+/* what executor e's readable fd (its done pipe or its pidfd) says */
+static int exec_answer(int e, int fd, char *why)
+{
+	struct fz_exec *x = &ex[e];
+	char c;
+
+	x->busy = 0;
+	if (fd == x->done_r) {
+		if (read(x->done_r, &c, 1) != 1)
+			return FZ_EXEC_RETIRED;
+		*why = c;
+		return c == FZ_DONE_KEPT ? FZ_EXEC_KEPT : FZ_EXEC_RETIRED;
+	}
+	/* its status is known already if the manager's fz_check_reap() came first */
+	waitpid(x->pid, &x->status, WNOHANG | __WALL);
+	return FZ_EXEC_RETIRED;
+}
+
 int fz_exec_wait(int timeout_s, int *e, char *why)
 {
 	struct pollfd pfd[2 * FZ_PROCS_MAX];
 	int at[2 * FZ_PROCS_MAX], n, i, k;
 	long left, wait;
-	char c;
 
+	*why = FZ_DONE_DIED;
 	for (;;) {
 		n = 0;
 		wait = -1;
 		for (i = 0; i < FZ_PROCS_MAX; i++) {
 			if (!ex[i].busy)
 				continue;
-			*e = i;
-			*why = FZ_DONE_DIED;
 			if (ex[i].refused) {
 				ex[i].busy = 0;
+				*e = i;
 				return FZ_EXEC_RETIRED;
 			}
 			left = timeout_s * 1000L - ms_since(&ex[i].t0);
-			if (left <= 0) {
-				ex[i].busy = 0;
-				return FZ_EXEC_TIMEOUT;
-			}
+			if (left < 0)
+				left = 0;
 			if (wait < 0 || left < wait)
 				wait = left;
+			/* the answer before the death: one that answered, then exited, retired */
 			pfd[n] = (struct pollfd){ .fd = ex[i].done_r, .events = POLLIN };
 			at[n++] = i;
 			if (ex[i].pidfd >= 0) {
@@ -540,26 +566,23 @@ int fz_exec_wait(int timeout_s, int *e, char *why)
 		if (!n)
 			return -1;
 		if (poll(pfd, n, (int)wait) < 0 && errno != EINTR) {
-			ex[at[0]].busy = 0;
 			*e = at[0];
+			ex[at[0]].busy = 0;
 			return FZ_EXEC_RETIRED;
 		}
 		for (k = 0; k < n; k++) {
-			struct fz_exec *x = &ex[at[k]];
-
-			if (!pfd[k].revents)
-				continue;
-			*e = at[k];
-			x->busy = 0;
-			if (pfd[k].fd == x->done_r) {
-				if (read(x->done_r, &c, 1) != 1)
-					return FZ_EXEC_RETIRED;
-				*why = c;
-				return c == FZ_DONE_KEPT ? FZ_EXEC_KEPT : FZ_EXEC_RETIRED;
+			if (pfd[k].revents) {
+				*e = at[k];
+				return exec_answer(at[k], pfd[k].fd, why);
 			}
-			if (waitpid(x->pid, &x->status, WNOHANG | __WALL) != x->pid)
-				x->status = -1;
-			return FZ_EXEC_RETIRED;
+		}
+		/* only one that has not answered has timed out */
+		for (i = 0; i < FZ_PROCS_MAX; i++) {
+			if (ex[i].busy && ms_since(&ex[i].t0) >= timeout_s * 1000L) {
+				ex[i].busy = 0;
+				*e = i;
+				return FZ_EXEC_TIMEOUT;
+			}
 		}
 	}
 }

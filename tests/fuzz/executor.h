@@ -64,6 +64,8 @@ pid_t fz_exec_pid(int e);
 const char *fz_exec_putback(int step, unsigned long *ms);
 /* how many programs left the executor's size changed, so that its mappings were listed */
 unsigned long fz_exec_maps_listed(void);
+/* the manager reaped pid (status): if an executor's, how it ended */
+void fz_exec_reaped(pid_t pid, int status);
 /* how a dead executor ended (a wait status), once; -1 if not known */
 int fz_exec_status(int e);
 /* after its group is gone: the next program given to e forks a new executor */

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -25,6 +26,31 @@ static __thread unsigned int fz_fault_next;
  * shares with every program: the N drawn for an operation covers them.
  */
 static unsigned int *fz_fault_sites;
+/* the faults that fell on a signal's delivery instead (shared too) */
+static unsigned long *fz_fault_on_sig;
+/* this thread's fail-nth is armed */
+static __thread volatile sig_atomic_t fz_fault_armed;
+
+/*
+ * The fault armed for an operation stays armed from before its preparation
+ * until after its call: a signal delivered to the thread meanwhile (SIGIO of
+ * an O_ASYNC context, SIGALRM cutting a blocking read) may find it writing
+ * the signal's frame, which the kernel answers with SIGSEGV (SI_KERNEL, no
+ * address).  That is a fault outside perfmon, as a task's birth would be: the
+ * thread carries on, having lost the signal, as if it were interrupted.
+ * Every other SIGSEGV takes its default action, as without this handler.
+ */
+static void fault_segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (si->si_code == SI_KERNEL && !si->si_addr && fz_fault_armed) {
+		if (fz_fault_on_sig)
+			__atomic_fetch_add(fz_fault_on_sig, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
 
 void fz_fault_init(void)
 {
@@ -43,6 +69,11 @@ void fz_fault_init(void)
 	fz_fault_sites = fz_shared(fz_nops * sizeof(*fz_fault_sites));
 	if (fz_fault_sites == MAP_FAILED)
 		fz_fault_sites = NULL;
+	fz_fault_on_sig = fz_shared(sizeof(*fz_fault_on_sig));
+	if (fz_fault_on_sig == MAP_FAILED)
+		fz_fault_on_sig = NULL;
+	sigaction(SIGSEGV, &(struct sigaction){ .sa_sigaction = fault_segv,
+						.sa_flags = SA_SIGINFO }, NULL);
 	fz_faults = 1;
 }
 
@@ -89,7 +120,9 @@ int fz_fault_arm(int code, unsigned int *armed)
 	fd = fail_nth_open();
 	if (fd < 0)
 		return -1;
+	fz_fault_armed = 1;
 	if (fail_nth_arm(fd, n)) {
+		fz_fault_armed = 0;
 		close(fd);
 		return -1;
 	}
@@ -101,6 +134,7 @@ void fz_fault_disarm(int fd, int code, unsigned int n, const struct timespec *t0
 	unsigned int left = n, reached;
 	int r = fail_nth_disarm(fd, &left);
 
+	fz_fault_armed = 0;
 	close(fd);
 	if (r == 1)
 		fz_stat_add(FZ_ST_FAULT, t0);
@@ -109,6 +143,11 @@ void fz_fault_disarm(int fd, int code, unsigned int n, const struct timespec *t0
 	reached = r == 1 ? n : n - (left < n ? left : n);
 	if (reached > __atomic_load_n(&fz_fault_sites[code], __ATOMIC_RELAXED))
 		__atomic_store_n(&fz_fault_sites[code], reached, __ATOMIC_RELAXED);
+}
+
+unsigned long fz_fault_on_signal(void)
+{
+	return fz_fault_on_sig ? *fz_fault_on_sig : 0;
 }
 
 unsigned int fz_fault_sites_of(int code)

@@ -320,6 +320,8 @@ int fz_fault_arm(int code, unsigned int *armed);
 void fz_fault_disarm(int fd, int code, unsigned int n, const struct timespec *t0);
 /* the most fault sites operation code was seen to reach */
 unsigned int fz_fault_sites_of(int code);
+/* how many faults fell on the delivery of a signal instead of the call */
+unsigned long fz_fault_on_signal(void);
 /* ops_attr.c: a tracefs id (mostly of a few trace events); ops_fd.c: filter n of 8 */
 uint64_t fz_tp_id(uint64_t *rng);
 const char *fz_tp_filter(uint64_t n);

@@ -14,7 +14,7 @@
 #                      ends with a kmemleak scan)
 # FUZZ_SEED=N picks the seed (default: a new one each run, printed and logged);
 # FUZZ_FRESH=1 forks a process per program instead of keeping the executor;
-# FUZZ_PROCS=N runs N executors side by side (default: one per guest CPU).
+# FUZZ_PROCS=N runs N executors side by side (default: one more than the CPUs).
 # FUZZ_TCG (multi): QEMU's TCG with a host thread per guest CPU (run.sh's
 # PFM_TCG_THREAD), as a run of its own may; make check's runs share the host
 # with another guest and keep one thread.

@@ -159,12 +159,14 @@ static void dump_group(pid_t pgid, FILE *log, long id)
 	file_write("/proc/sysrq-trigger", "w");
 }
 
-void fz_check_reap(void)
+void fz_check_reap(void (*reaped)(pid_t pid, int status))
 {
 	int status;
+	pid_t pid;
 
-	while (waitpid(-1, &status, WNOHANG | __WALL) > 0)
-		;
+	while ((pid = waitpid(-1, &status, WNOHANG | __WALL)) > 0)
+		if (reaped)
+			reaped(pid, status);
 }
 
 static long ms_since(const struct timespec *t0)
@@ -194,7 +196,7 @@ int fz_check_group_dies(pid_t pgid, FILE *log, long id)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; ms_since(&t0) < 30000; i++) {
 		kill(-pgid, SIGKILL);
-		fz_check_reap();
+		fz_check_reap(NULL);
 		if (kill(-pgid, 0) < 0 && errno == ESRCH)
 			return 0;
 		poll_sleep(i);

@@ -14,8 +14,11 @@
  * a long wait for the counts is noted ("# leftovers ...")
  */
 void fz_check_init(FILE *log);
-/* reaps the zombies the manager has (a child subreaper: orphans come to it) */
-void fz_check_reap(void);
+/*
+ * reaps the zombies the manager has (a child subreaper: orphans come to it);
+ * reaped(pid, wait status) hears of each, if not NULL
+ */
+void fz_check_reap(void (*reaped)(pid_t pid, int status));
 /* SIGKILL to the program's process group: every process must be gone in 30 s */
 int fz_check_group_dies(pid_t pgid, FILE *log, long id);
 /*

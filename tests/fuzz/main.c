@@ -11,7 +11,7 @@
  *            (--log-ring: the log in memory shared with the host, logring.c;
  *            --log-ram: that memory is the guest's RAM at ADDR, not the kernel's;
  *            FILE once that is full or missing; --fresh: a process per program;
- *            --procs: executors side by side, default one per online CPU)
+ *            --procs: executors side by side, default one more than the CPUs)
  *   pfm_fuzz --replay LOG [--only N] [--verbose]   run a log's programs again
  *   pfm_fuzz --repro LOG [--only N]                 C main() of a program (stdout)
  *
@@ -210,31 +210,55 @@ static int retire_executor(int e, long id)
 	return 0;
 }
 
+/*
+ * Programs run in opt.procs executors at once.  What perfmon counts is
+ * global, so the leftovers are checked when none runs: after every program
+ * with one executor, else after QUIET_EVERY programs each (the others wait
+ * for the last to end), which is what the parallel run pays for the check.
+ */
+#define QUIET_EVERY	16
+
 /* the program each executor runs (its id: -1 if none), kept for the corpus */
 static long in_flight[FZ_PROCS_MAX] = { [0 ... FZ_PROCS_MAX - 1] = -1 };
 static struct fz_prog prog_of[FZ_PROCS_MAX];
-/* the first program given since the leftovers were last checked */
-static long unchecked_from;
+/* the last program each executor ran, which a failure to kill it names */
+static long last_of[FZ_PROCS_MAX];
+/* the programs given since the leftovers were last checked */
+#define UNCHECKED_MAX	(QUIET_EVERY * FZ_PROCS_MAX + FZ_PROCS_MAX)
+static long unchecked[UNCHECKED_MAX];
+static int nunchecked;
 
 /*
  * After a failure line (F): the programs that may have caused it, for
  * make fuzz-repro to try one at a time (S ids): the failing one, those
- * beside it, and with from >= 0 every one since from.
+ * beside it, and with all, every one since the leftovers were last checked.
  */
-static void log_suspects(long id, long from, long to)
+static void log_suspects(long id, int all)
 {
-	long i;
-	int e;
+	int e, i;
 
 	fprintf(logf, "S %ld", id);
 	for (e = 0; e < opt.procs; e++)
 		if (in_flight[e] >= 0 && in_flight[e] != id)
 			fprintf(logf, " %ld", in_flight[e]);
-	for (i = from; from >= 0 && i < to; i++)
-		if (i != id)
-			fprintf(logf, " %ld", i);
+	for (i = 0; all && i < nunchecked; i++)
+		if (unchecked[i] != id)
+			fprintf(logf, " %ld", unchecked[i]);
 	fprintf(logf, "\n");
 	fflush(logf);
+}
+
+/*
+ * A failure while other executors run: their programs must not run on
+ * after the manager (rmmod would fail on them, kmemleak scan beside them).
+ */
+static void abandon(void)
+{
+	int e;
+
+	for (e = 0; e < opt.procs; e++)
+		if (fz_exec_pid(e))
+			kill(-fz_exec_pid(e), SIGKILL);
 }
 
 /* Logs p (before it can crash the kernel), then hands it to executor e. */
@@ -253,8 +277,10 @@ static int give(int e, const struct fz_prog *p, long id)
 		fprintf(logf, "F %ld fork: %s\n", id, strerror(errno));
 		return -1;
 	}
-	in_flight[e] = id;
+	in_flight[e] = last_of[e] = id;
 	prog_of[e] = *p;
+	if (nunchecked < UNCHECKED_MAX)
+		unchecked[nunchecked++] = id;
 	return 0;
 }
 
@@ -263,26 +289,28 @@ static int give(int e, const struct fz_prog *p, long id)
  * what its programs made.  Should something stay counted, the executors go
  * too before the count is a leak.  0, or -1 after logging a failure.
  */
-static int check_quiet(long next_id)
+static int check_quiet(void)
 {
-	long id = next_id - 1;
+	long id = nunchecked ? unchecked[nunchecked - 1] : -1;
 	int e;
 
 	if (!fz_check_nothing_left(NULL, id, 200)) {
-		unchecked_from = next_id;
+		nunchecked = 0;
 		return 0;
 	}
 	for (e = 0; e < opt.procs; e++) {
 		if (fz_exec_pid(e))
 			nretired[FZ_DONE_LEFT]++;
-		if (retire_executor(e, id))
+		if (retire_executor(e, last_of[e])) {
+			log_suspects(last_of[e], 1);
 			return -1;
+		}
 	}
 	if (fz_check_nothing_left(logf, id, 10000)) {
-		log_suspects(id, unchecked_from, next_id);
+		log_suspects(id, 1);
 		return -1;
 	}
-	unchecked_from = next_id;
+	nunchecked = 0;
 	return 0;
 }
 
@@ -316,18 +344,18 @@ static int finish(int e, int r, char why, int drain)
 			fprintf(logf, "# executor retired: %c\n", why);
 		nretired[(unsigned char)why]++;
 		if (retire_executor(e, id)) {
-			log_suspects(id, -1, -1);
+			log_suspects(id, 0);
 			return -1;
 		}
 	}
-	fz_check_reap();
+	fz_check_reap(fz_exec_reaped);
 	phase(PH_REAP);
 	marked = (unsigned int)__atomic_exchange_n(fz_global_dirty, 0, __ATOMIC_RELAXED);
 	if (marked)
 		fz_check_restore(marked);
 	phase(PH_RESTORE);
 	if (fz_check_kmsg(logf, id)) {
-		log_suspects(id, -1, -1);
+		log_suspects(id, 0);
 		return -1;
 	}
 	phase(PH_KMSG);
@@ -373,13 +401,6 @@ static int next_prog(uint64_t *rng, time_t end, struct fz_prog *p, long *id)
 	return 1;
 }
 
-/*
- * Programs run in opt.procs executors at once.  What perfmon counts is
- * global, so the leftovers are checked when none runs: after every program
- * with one executor, else after QUIET_EVERY programs each (the others wait
- * for the last to end), which is what the parallel run pays for the check.
- */
-#define QUIET_EVERY	8
 
 static int run_loop(void)
 {
@@ -397,13 +418,15 @@ static int run_loop(void)
 			more = next_prog(&rng, end, &p, &id);
 			if (!more)
 				break;
-			if (give(e, &p, id++))
+			if (give(e, &p, id++)) {
+				abandon();
 				return 1;
+			}
 			busy++;
 		}
 		if (!busy) {
 			phase(PH_DRAIN);
-			if (check_quiet(id))
+			if (check_quiet())
 				return 1;
 			phase(PH_LEFT);
 			if (!more)
@@ -412,8 +435,10 @@ static int run_loop(void)
 			continue;
 		}
 		r = fz_exec_wait(opt.prog_timeout, &e, &why);
-		if (finish(e, r, why, busy < opt.procs))
+		if (finish(e, r, why, busy < opt.procs)) {
+			abandon();
 			return 1;
+		}
 		busy--;
 		done++;
 	}
@@ -523,7 +548,8 @@ int main(int argc, char **argv)
 	if (opt.replay)
 		opt.procs = 1;
 	else if (opt.procs <= 0)
-		opt.procs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+		/* one more than the CPUs: the CPUs idle while all wait (2% of a run, 7-11% with one each) */
+		opt.procs = (int)sysconf(_SC_NPROCESSORS_ONLN) + 1;
 	if (opt.procs < 1)
 		opt.procs = 1;
 	if (opt.procs > FZ_PROCS_MAX)
@@ -624,6 +650,9 @@ int main(int argc, char **argv)
 		if (fz_fault_sites_of(i))
 			printf("fuzz: fault sites of %-16s %4u at most\n", fz_ops[i].name,
 			       fz_fault_sites_of(i));
+	if (fz_faults)
+		printf("fuzz: faults on a signal's delivery %lu (SIGSEGV, taken)\n",
+		       fz_fault_on_signal());
 	printf("fuzz: guest CPUs idle %lu%% of the run\n", idle_pct(idle0));
 	fz_check_report(stdout);
 	printf("fuzz: mappings listed after %lu programs\n", fz_exec_maps_listed());

@@ -68,10 +68,14 @@ ops_of() {
 		       inp && /^[a-z_]+ / { print; next } { inp = 0 }' "$log" > "$out/shrink/ops"
 }
 
+# Each suspect alone, until one fails; their boots do not count against the
+# shrinking's.  None failing: the first suspect (the failing program) is kept.
 alone=0
+first=
 for only in $suspects; do
 	ops_of "$only"
 	[ -s "$out/shrink/ops" ] || { echo "repro: program $only has no operation"; continue; }
+	[ -n "$first" ] || first=$only
 	echo "repro: program $only of $log, $(wc -l < "$out/shrink/ops") operations"
 	if fails "$out/shrink/ops"; then
 		alone=1
@@ -79,7 +83,13 @@ for only in $suspects; do
 	fi
 	echo "repro: program $only alone does not fail"
 done
-[ -s "$out/shrink/ops" ] || { echo "repro: no suspect has an operation" >&2; exit 2; }
+[ -n "$first" ] || { echo "repro: no suspect has an operation" >&2; exit 2; }
+if [ $alone -eq 0 ]; then
+	only=$first
+	ops_of "$only"
+fi
+suspect_boots=$boots
+boots=0
 
 if [ $alone -eq 1 ]; then
 	echo "repro: the program fails alone; shrinking (at most $max_boots boots)"
@@ -138,5 +148,5 @@ prog "$out/shrink/ops" "$out/repro.log"
 # shellcheck disable=SC2086
 $CC $CFLAGS_USER -static -pthread -o "$out/repro" "$out/repro.c" "$LIBPFM_A" ||
 	{ echo "repro: $out/repro.c does not build" >&2; exit 1; }
-echo "repro: $boots boots; $out/repro.log ($(wc -l < "$out/shrink/ops") operations)," \
+echo "repro: $suspect_boots boots for the suspects, $boots shrinking; $out/repro.log ($(wc -l < "$out/shrink/ops") operations)," \
      "$out/repro.c, $out/repro"
