@@ -505,6 +505,51 @@ int fz_exec_give(int e, const struct fz_prog *p, int verbose, int fresh, int *st
 	return 0;
 }
 
+/* 1 if the line names one of perfmon's files (a context's or a perf event's) */
+static int perfmon_file(const char *s)
+{
+	return strstr(s, "[pfmfd]") || strstr(s, "[perf_event]");
+}
+
+int fz_exec_holds(int e, FILE *log)
+{
+	char path[64], line[512], link[128];
+	struct dirent *d;
+	int held = 0;
+	ssize_t n;
+	FILE *f;
+	DIR *dir;
+
+	if (!ex[e].pid)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/maps", ex[e].pid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!perfmon_file(line))
+			continue;
+		held = 1;
+		fprintf(log, "# held by executor %d: a mapping %s", e, line);
+	}
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "/proc/%d/fd", ex[e].pid);
+	dir = opendir(path);
+	while (dir && (d = readdir(dir))) {
+		snprintf(line, sizeof(line), "%s/%s", path, d->d_name);
+		n = readlink(line, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if (!perfmon_file(link))
+			continue;
+		held = 1;
+		fprintf(log, "# held by executor %d: fd %s %s\n", e, d->d_name, link);
+	}
+	if (dir)
+		closedir(dir);
+	return held;
+}
+
 void fz_exec_reaped(pid_t pid, int status)
 {
 	int i;

@@ -5,6 +5,7 @@
 #ifndef PFM_FUZZ_EXECUTOR_H
 #define PFM_FUZZ_EXECUTOR_H
 
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "fuzz.h"
@@ -64,6 +65,8 @@ pid_t fz_exec_pid(int e);
 const char *fz_exec_putback(int step, unsigned long *ms);
 /* how many programs left the executor's size changed, so that its mappings were listed */
 unsigned long fz_exec_maps_listed(void);
+/* 1 if executor e maps or holds a file of perfmon's (each logged) */
+int fz_exec_holds(int e, FILE *log);
 /* the manager reaped pid (status): if an executor's, how it ended */
 void fz_exec_reaped(pid_t pid, int status);
 /* how a dead executor ended (a wait status), once; -1 if not known */

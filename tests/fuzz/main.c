@@ -286,21 +286,28 @@ static int give(int e, const struct fz_prog *p, long id)
 
 /*
  * Everything perfmon counts is 0 once no program runs: a kept executor closed
- * what its programs made.  Should something stay counted, the executors go
- * too before the count is a leak.  0, or -1 after logging a failure.
+ * what its programs made.  Should something stay counted, the executors that
+ * still map or hold a file of perfmon's go (all of them if none does) before
+ * the count is a leak.  0, or -1 after logging a failure.
  */
 static int check_quiet(void)
 {
 	long id = nunchecked ? unchecked[nunchecked - 1] : -1;
-	int e;
+	int e, held[FZ_PROCS_MAX], any = 0;
 
 	if (!fz_check_nothing_left(NULL, id, 200)) {
 		nunchecked = 0;
 		return 0;
 	}
+	/* those that hold a file of perfmon's, else all of them */
+	for (e = 0; e < opt.procs; e++)
+		held[e] = fz_exec_holds(e, logf);
+	for (e = 0; e < opt.procs; e++)
+		any |= held[e];
 	for (e = 0; e < opt.procs; e++) {
-		if (fz_exec_pid(e))
-			nretired[FZ_DONE_LEFT]++;
+		if (!fz_exec_pid(e) || (any && !held[e]))
+			continue;
+		nretired[FZ_DONE_LEFT]++;
 		if (retire_executor(e, last_of[e])) {
 			log_suspects(last_of[e], 1);
 			return -1;

@@ -46,7 +46,12 @@ static int sc_drain(int fd, int block)
 	for (;;) {
 		ssize_t r;
 
-		fz_alarm(block);
+		/*
+		 * Armed even for a read meant not to block: O_NONBLOCK belongs
+		 * to the open file, which a forked child or another thread may
+		 * have made blocking again meanwhile.
+		 */
+		fz_alarm(1);
 		r = read(fd, &msg, sizeof(msg));
 		fz_alarm(0);
 		if (r != sizeof(msg) || ++n >= 16)
