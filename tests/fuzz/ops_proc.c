@@ -179,6 +179,31 @@ static void *target_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * A thread held by a notification (NOTIFY_BLOCK) is released by a signal,
+ * and held again by the next overflow if one comes before it sees its stop:
+ * a signal every 10 ms until it has ended, for 2 s; then the join waits for
+ * good, and the program's timeout tells.
+ */
+static void thread_end(struct fz_target *t)
+{
+	struct timespec ts;
+	int k;
+
+	for (k = 0; k < 200; k++) {
+		syscall(SYS_tgkill, getpid(), t->tid, SIGUSR1);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 10000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (!pthread_timedjoin_np((pthread_t)t->thread, NULL, &ts))
+			return;
+	}
+	pthread_join((pthread_t)t->thread, NULL);
+}
+
 static void target_end(struct fz_target *t)
 {
 	int status;
@@ -187,9 +212,7 @@ static void target_end(struct fz_target *t)
 		return;
 	if (t->is_thread) {
 		t->stop = 1;
-		/* a thread held by a notification is released by a signal */
-		syscall(SYS_tgkill, getpid(), t->tid, SIGUSR1);
-		pthread_join((pthread_t)t->thread, NULL);
+		thread_end(t);
 	} else {
 		kill(t->tid, SIGKILL);
 		waitpid(t->tid, &status, __WALL);
