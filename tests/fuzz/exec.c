@@ -65,6 +65,24 @@ static void fz_nop_handler(int sig)
 	(void)sig;
 }
 
+__thread sigjmp_buf *fz_touch_jmp;
+
+/*
+ * The process's one SIGSEGV and SIGBUS handler (a handler swapped in and
+ * out by one thread would be another's too): a touch's fault goes back to
+ * the touch, a fault injection's SIGSEGV is taken (fault.c), any other
+ * takes the default action.
+ */
+static void fz_segv_handler(int sig, siginfo_t *si, void *uc)
+{
+	if (fz_touch_jmp)
+		siglongjmp(*fz_touch_jmp, sig);
+	if (sig == SIGSEGV && fz_fault_segv(si, uc))
+		return;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 /*
  * The state a program starts from: empty slots, a scratch buffer of zeroes
  * (raw arguments may point past what an operation placed there).
@@ -114,6 +132,10 @@ void fz_state_init(const char *self_exe, pid_t manager)
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGALRM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	sa.sa_sigaction = fz_segv_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
 }
 
 void *fz_ptr(uint64_t kind, size_t len)

@@ -11,6 +11,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -35,21 +38,34 @@ static __thread volatile sig_atomic_t fz_fault_armed;
  * The fault armed for an operation stays armed from before its preparation
  * until after its call: a signal delivered to the thread meanwhile (SIGIO of
  * an O_ASYNC context, SIGALRM cutting a blocking read) may find it writing
- * the signal's frame, which the kernel answers with SIGSEGV (SI_KERNEL, no
- * address).  That is a fault outside perfmon, as a task's birth would be: the
- * thread carries on, having lost the signal, as if it were interrupted.
- * Every other SIGSEGV takes its default action, as without this handler.
+ * the signal's frame, or reading it back at the handler's return, which the
+ * kernel answers with SIGSEGV (SI_KERNEL, no address).  That is a fault
+ * outside perfmon, as a task's birth would be.  A frame not written: the
+ * thread carries on, having lost the signal, as if it were interrupted.  A
+ * frame not read back: the return (rt_sigreturn in glibc's restorer, the
+ * instruction before the one the SIGSEGV came at) is made again, and
+ * succeeds, the fault being spent.  One per armed fault: another SIGSEGV
+ * then is not the fault's.
  */
-static void fault_segv(int sig, siginfo_t *si, void *uc)
+int fz_fault_segv(const siginfo_t *si, void *uc)
 {
-	(void)uc;
-	if (si->si_code == SI_KERNEL && !si->si_addr && fz_fault_armed) {
-		if (fz_fault_on_sig)
-			__atomic_fetch_add(fz_fault_on_sig, 1, __ATOMIC_RELAXED);
-		return;
+	/* mov $SYS_rt_sigreturn, %rax; syscall */
+	static const unsigned char restorer[] = {
+		0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05,
+	};
+	greg_t *r = ((ucontext_t *)uc)->uc_mcontext.gregs;
+	const unsigned char *ip = (const unsigned char *)r[REG_RIP];
+
+	if (si->si_code != SI_KERNEL || si->si_addr || !fz_fault_armed)
+		return 0;
+	fz_fault_armed = 0;
+	if (fz_fault_on_sig)
+		__atomic_fetch_add(fz_fault_on_sig, 1, __ATOMIC_RELAXED);
+	if (ip && !memcmp(ip - sizeof(restorer), restorer, sizeof(restorer))) {
+		r[REG_RIP] -= 2;
+		r[REG_RAX] = SYS_rt_sigreturn;
 	}
-	signal(sig, SIG_DFL);
-	raise(sig);
+	return 1;
 }
 
 void fz_fault_init(void)
@@ -72,8 +88,6 @@ void fz_fault_init(void)
 	fz_fault_on_sig = fz_shared(sizeof(*fz_fault_on_sig));
 	if (fz_fault_on_sig == MAP_FAILED)
 		fz_fault_on_sig = NULL;
-	sigaction(SIGSEGV, &(struct sigaction){ .sa_sigaction = fault_segv,
-						.sa_flags = SA_SIGINFO }, NULL);
 	fz_faults = 1;
 }
 

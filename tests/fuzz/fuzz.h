@@ -15,6 +15,8 @@
 #ifndef PFM_FUZZ_H
 #define PFM_FUZZ_H
 
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -322,6 +324,10 @@ void fz_fault_disarm(int fd, int code, unsigned int n, const struct timespec *t0
 unsigned int fz_fault_sites_of(int code);
 /* how many faults fell on the delivery of a signal instead of the call */
 unsigned long fz_fault_on_signal(void);
+/* 1 if SIGSEGV (si, its ucontext uc) was a fault's on a signal's delivery, then taken */
+int fz_fault_segv(const siginfo_t *si, void *uc);
+/* a touch's way back (ops_fd.c) while it reads a mapping; NULL else */
+extern __thread sigjmp_buf *fz_touch_jmp;
 /* ops_attr.c: a tracefs id (mostly of a few trace events); ops_fd.c: filter n of 8 */
 uint64_t fz_tp_id(uint64_t *rng);
 const char *fz_tp_filter(uint64_t n);

@@ -287,30 +287,34 @@ static int give(int e, const struct fz_prog *p, long id)
 /*
  * Everything perfmon counts is 0 once no program runs: a kept executor closed
  * what its programs made.  Should something stay counted, the executors that
- * still map or hold a file of perfmon's go (all of them if none does) before
- * the count is a leak.  0, or -1 after logging a failure.
+ * still map or hold a file of perfmon's go, then the others if it still is,
+ * before the count is a leak.  0, or -1 after logging a failure.
  */
 static int check_quiet(void)
 {
 	long id = nunchecked ? unchecked[nunchecked - 1] : -1;
-	int e, held[FZ_PROCS_MAX], any = 0;
+	int e, held[FZ_PROCS_MAX], any = 0, round;
 
 	if (!fz_check_nothing_left(NULL, id, 200)) {
 		nunchecked = 0;
 		return 0;
 	}
-	/* those that hold a file of perfmon's, else all of them */
+	/* those that hold a file of perfmon's, then the others if that was not all */
 	for (e = 0; e < opt.procs; e++)
 		held[e] = fz_exec_holds(e, logf);
 	for (e = 0; e < opt.procs; e++)
 		any |= held[e];
-	for (e = 0; e < opt.procs; e++) {
-		if (!fz_exec_pid(e) || (any && !held[e]))
-			continue;
-		nretired[FZ_DONE_LEFT]++;
-		if (retire_executor(e, last_of[e])) {
-			log_suspects(last_of[e], 1);
-			return -1;
+	for (round = any ? 0 : 1; round < 2; round++) {
+		if (round && any && !fz_check_nothing_left(NULL, id, 200))
+			break;
+		for (e = 0; e < opt.procs; e++) {
+			if (!fz_exec_pid(e) || (!round && !held[e]))
+				continue;
+			nretired[FZ_DONE_LEFT]++;
+			if (retire_executor(e, last_of[e])) {
+				log_suspects(last_of[e], 1);
+				return -1;
+			}
 		}
 	}
 	if (fz_check_nothing_left(logf, id, 10000)) {

@@ -33,6 +33,8 @@ else
 	set -- "$@" --seconds "${FUZZ_SECONDS:-600}" ${FUZZ_SEED:+--seed $FUZZ_SEED} \
 		${FUZZ_FRESH:+--fresh} ${FUZZ_PROCS:+--procs $FUZZ_PROCS}
 fi
+# the fuzzer's own parts first (selftest.c): here the kernel injects faults
+/bin/pfm_fuzz --selftest || { echo "run-fuzz: pfm_fuzz --selftest failed"; rc=1; }
 echo "run-fuzz: pfm_fuzz $*"
 /bin/pfm_fuzz "$@" || rc=$?
 

@@ -12,6 +12,13 @@
  * and execs the target, which exits 0 (a failed exec exits 1); at end of file
  * instead, it exits 0 unexec'd.  A child that never ends is killed and fails
  * its check; the alarm ends a selftest stuck anywhere else.
+ *
+ * fault.c, where the kernel injects faults (the debug guest; make fuzz runs
+ * it there first): a fault armed as before an operation, at each of the
+ * first sites in turn, while the thread sends itself a signal it handles.
+ * Some N falls on the signal's delivery or on the handler's return, which
+ * the kernel answers with SIGSEGV: the thread must carry on and exit 0 each
+ * time, and at least one N must have been taken so.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -86,6 +94,39 @@ static void st_spawn(void)
 	st_check(st_count(FZ_ST_FORK) == 1, "spawn: forks after", (long)st_count(FZ_ST_FORK), 1);
 }
 
+#define ST_FAULT_SITES	24
+
+static void st_signal_faults(void)
+{
+	struct fz_op fault = { 0 };
+	struct timespec t0;
+	char what[80];
+	unsigned int armed;
+	int code, n, fd, status;
+	pid_t pid;
+
+	for (code = 0; code < fz_nops && !fz_ops[code].faults; code++)
+		;
+	for (n = 1; n <= ST_FAULT_SITES; n++) {
+		pid = fork();
+		if (!pid) {
+			fault.a[0] = (uint64_t)n;
+			fz_run_fault(&fault, NULL, 0);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			fd = fz_fault_arm(code, &armed);
+			raise(SIGUSR1);
+			if (fd >= 0)
+				fz_fault_disarm(fd, code, armed, &t0);
+			_exit(fd >= 0 ? 0 : 3);
+		}
+		status = -1;
+		waitpid(pid, &status, 0);
+		snprintf(what, sizeof(what), "faults: wait status of the child faulted at site %d", n);
+		st_check(status == 0, what, status, 0);
+	}
+	st_check(fz_fault_on_signal() > 0, "faults: SIGSEGVs taken", (long)fz_fault_on_signal(), 1);
+}
+
 int fz_selftest_main(int argc, char **argv)
 {
 	if (argc < 2 || strcmp(argv[1], "--selftest"))
@@ -101,5 +142,11 @@ int fz_selftest_main(int argc, char **argv)
 	}
 	st_spawn();
 	printf("selftest: spawn: %s\n", st_failed ? "FAILED" : "ok");
+	fz_fault_init();
+	if (fz_faults) {
+		st_signal_faults();
+		printf("selftest: faults on a signal's delivery: %s (%lu taken)\n",
+		       st_failed ? "FAILED" : "ok", fz_fault_on_signal());
+	}
 	return st_failed;
 }
