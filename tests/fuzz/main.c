@@ -412,7 +412,6 @@ static int next_prog(uint64_t *rng, time_t end, struct fz_prog *p, long *id)
 	return 1;
 }
 
-
 static int run_loop(void)
 {
 	uint64_t rng = opt.seed;
@@ -559,7 +558,7 @@ int main(int argc, char **argv)
 	if (opt.replay)
 		opt.procs = 1;
 	else if (opt.procs <= 0)
-		/* one more than the CPUs: the CPUs idle while all wait (2% of a run, 7-11% with one each) */
+		/* one more than the CPUs: while one waits, the CPUs have another's work */
 		opt.procs = (int)sysconf(_SC_NPROCESSORS_ONLN) + 1;
 	if (opt.procs < 1)
 		opt.procs = 1;
