@@ -486,17 +486,13 @@ int fz_exec_status(int e)
 	return st;
 }
 
-int fz_exec_give(int e, const struct fz_prog *p, int verbose, int fresh, int *started)
+int fz_exec_give(int e, const struct fz_prog *p, int verbose, int fresh)
 {
 	struct fz_exec *x = &ex[e];
 	char c = 'g';
 
-	*started = 0;
-	if (!x->pid) {
-		if (exec_start(e, verbose, fresh))
-			return FZ_EXEC_FAILED;
-		*started = 1;
-	}
+	if (!x->pid && exec_start(e, verbose, fresh))
+		return FZ_EXEC_FAILED;
 	shms[e].prog = *p;
 	x->busy = 1;
 	clock_gettime(CLOCK_MONOTONIC, &x->t0);

@@ -43,11 +43,11 @@ enum {
 };
 
 /*
- * Hands p to executor e (0 .. FZ_PROCS_MAX - 1; forked first if there is none:
- * *started = 1); 0, or FZ_EXEC_FAILED.  fresh: the executor retires after the
+ * Hands p to executor e (0 .. FZ_PROCS_MAX - 1; forked first if there is
+ * none); 0, or FZ_EXEC_FAILED.  fresh: the executor retires after the
  * program (one process per program).
  */
-int fz_exec_give(int e, const struct fz_prog *p, int verbose, int fresh, int *started);
+int fz_exec_give(int e, const struct fz_prog *p, int verbose, int fresh);
 /*
  * Waits for the first busy executor to answer, or to have run its program
  * timeout_s seconds: which one (*e), what it says (FZ_EXEC_*; -1 if none is

@@ -264,8 +264,6 @@ static void abandon(void)
 /* Logs p (before it can crash the kernel), then hands it to executor e. */
 static int give(int e, const struct fz_prog *p, long id)
 {
-	int started;
-
 	phase(PH_GEN);
 	if (!fz_exec_pid(e))
 		fprintf(logf, "# a new executor (%d)\n", e);
@@ -273,7 +271,7 @@ static int give(int e, const struct fz_prog *p, long id)
 	fz_prog_write(logf, p);
 	log_flush();
 	phase(PH_LOG);
-	if (fz_exec_give(e, p, opt.verbose, opt.fresh || opt.replay, &started)) {
+	if (fz_exec_give(e, p, opt.verbose, opt.fresh || opt.replay)) {
 		fprintf(logf, "F %ld fork: %s\n", id, strerror(errno));
 		return -1;
 	}
