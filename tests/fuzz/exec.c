@@ -60,9 +60,10 @@ void fz_map_window_clear(void)
 	__atomic_store_n(&fz_win_next, 0, __ATOMIC_RELAXED);
 }
 
-static void fz_nop_handler(int sig)
+static void fz_nop_handler(int sig, siginfo_t *si, void *uc)
 {
-	(void)sig;
+	(void)sig, (void)si;
+	fz_fault_note_signal(uc);
 }
 
 __thread sigjmp_buf *fz_touch_jmp;
@@ -101,9 +102,28 @@ void fz_state_reset(void)
 	mprotect(fz.rdonly, FZ_PAGE, PROT_READ);
 }
 
-void fz_state_init(const char *self_exe, pid_t manager)
+/*
+ * SIGIO and SIGUSR1 are what O_ASYNC contexts send; SIGALRM interrupts a
+ * blocking read (no SA_RESTART).  Their default actions would end the run.
+ */
+void fz_signals_init(void)
 {
 	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = fz_nop_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGIO, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sa.sa_sigaction = fz_segv_handler;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+void fz_state_init(const char *self_exe, pid_t manager)
+{
 	char *p;
 
 	memset(&fz, 0, sizeof(fz));
@@ -121,21 +141,7 @@ void fz_state_init(const char *self_exe, pid_t manager)
 	fz.scratch = p;
 	fz.rdonly = p + FZ_SCRATCH + FZ_PAGE;
 	fz_state_reset();
-
-	/*
-	 * SIGIO and SIGUSR1 are what O_ASYNC contexts send; SIGALRM interrupts a
-	 * blocking read (no SA_RESTART).  Their default actions would end the run.
-	 */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fz_nop_handler;
-	sigaction(SIGIO, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigaction(SIGALRM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	sa.sa_sigaction = fz_segv_handler;
-	sa.sa_flags = SA_SIGINFO;
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
+	fz_signals_init();
 }
 
 void *fz_ptr(uint64_t kind, size_t len)
@@ -414,7 +420,7 @@ void fz_target_step(int kind, long n)
 long fz_op_run(const struct fz_prog *p, int idx)
 {
 	const struct fz_op *op = &p->op[idx];
-	int outer = fz_cur_op, fault;
+	int outer = fz_cur_op, fault, alarm;
 	struct timespec t0, t1;
 	unsigned int armed;
 	long r;
@@ -423,11 +429,16 @@ long fz_op_run(const struct fz_prog *p, int idx)
 		return -ENOSYS;
 	fz_cur_op = op->code;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	alarm = fz_ops[op->code].blocks && fz_fault_pending();
+	if (alarm)
+		fz_alarm(1);
 	fault = fz_fault_arm(op->code, &armed);
 	errno = 0;
 	r = fz_ops[op->code].run(op, p, idx);
 	if (fault >= 0)
 		fz_fault_disarm(fault, op->code, armed, &t0);
+	if (alarm)
+		fz_alarm(0);
 	if (fz_results) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		__atomic_fetch_add(&fz_results[op->code][r < 0], 1, __ATOMIC_RELAXED);
@@ -533,9 +544,9 @@ const struct fz_opdef fz_ops[] = {
 	ROW("perf_open",	perf_open,	perf_open,	8,
 	    .slots = FZ_S_NEW_FD0, .faults = 1),
 	ROW("perf_op",		perf_op,	perf_op,	8,
-	    .slots = FZ_S_USE_FD0, .faults = 1),
+	    .slots = FZ_S_USE_FD0, .faults = 1, .blocks = 1),
 	ROW("read",		read,		read,		6,
-	    .slots = FZ_S_USE_FD0, .faults = 1),
+	    .slots = FZ_S_USE_FD0, .faults = 1, .blocks = 1),
 	ROW("poll",		poll,		poll,		4,
 	    .slots = FZ_S_USE_FD0, .faults = 1),
 	ROW("mmap",		mmap,		mmap,		6,

@@ -327,7 +327,7 @@ static char fz_exec_clean(void)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	if (fz_async_wait(ASYNC_WAIT_MS))
 		return FZ_DONE_ASYNC;
-	fz_alarm(0);
+	fz_alarm_stop();
 	pb_step(PB_ASYNC, &t);
 	fz_targets_end();
 	pb_step(PB_TARGETS, &t);

@@ -33,6 +33,8 @@ static unsigned int *fz_fault_sites;
 static unsigned long *fz_fault_on_sig;
 /* this thread's fail-nth is armed */
 static __thread volatile sig_atomic_t fz_fault_armed;
+/* where the last handled signal came, while armed: rip, rsp, rax */
+static __thread greg_t fz_sig_at[3];
 
 /*
  * The fault armed for an operation stays armed from before its preparation
@@ -44,9 +46,22 @@ static __thread volatile sig_atomic_t fz_fault_armed;
  * thread carries on, having lost the signal, as if it were interrupted.  A
  * frame not read back: the return (rt_sigreturn in glibc's restorer, the
  * instruction before the one the SIGSEGV came at) is made again, and
- * succeeds, the fault being spent.  One per armed fault: another SIGSEGV
- * then is not the fault's.
+ * succeeds, the fault being spent.  A frame read back but the FPU state in
+ * it not: the registers are back, but rt_sigreturn's failure leaves 0 in rax
+ * (a blocking read seen to return 0), which the handler had noted and is put
+ * back.  One per armed fault: another SIGSEGV then is not the fault's.
  */
+void fz_fault_note_signal(void *uc)
+{
+	greg_t *r = ((ucontext_t *)uc)->uc_mcontext.gregs;
+
+	if (!fz_fault_armed)
+		return;
+	fz_sig_at[0] = r[REG_RIP];
+	fz_sig_at[1] = r[REG_RSP];
+	fz_sig_at[2] = r[REG_RAX];
+}
+
 int fz_fault_segv(const siginfo_t *si, void *uc)
 {
 	/* mov $SYS_rt_sigreturn, %rax; syscall */
@@ -64,6 +79,8 @@ int fz_fault_segv(const siginfo_t *si, void *uc)
 	if (ip && !memcmp(ip - sizeof(restorer), restorer, sizeof(restorer))) {
 		r[REG_RIP] -= 2;
 		r[REG_RAX] = SYS_rt_sigreturn;
+	} else if (r[REG_RIP] == fz_sig_at[0] && r[REG_RSP] == fz_sig_at[1]) {
+		r[REG_RAX] = fz_sig_at[2];
 	}
 	return 1;
 }
@@ -120,6 +137,12 @@ long fz_run_fault(const struct fz_op *op, const struct fz_prog *p, int idx)
 		return -ENOSYS;
 	fz_fault_next = (unsigned int)(op->a[0] % 1024) ?: 1;
 	return 0;
+}
+
+/* the next operation gets a fault */
+int fz_fault_pending(void)
+{
+	return fz_fault_next != 0;
 }
 
 int fz_fault_arm(int code, unsigned int *armed)

@@ -75,6 +75,7 @@ struct fz_opdef {
 	int call;		/* PFM_CALL_* of the pfm_* rows */
 	int slots;		/* FZ_S_*: which arguments name slots */
 	int faults;		/* one call into perfmon: a "fault" before it injects */
+	int blocks;		/* may wait for good: the alarm is on before its fault */
 };
 
 /*
@@ -200,6 +201,8 @@ static inline void fz_cov_flush(void)
 
 /* exec.c */
 void fz_state_init(const char *self_exe, pid_t manager);
+/* the handlers of the signals programs meet (fz_state_init() installs them) */
+void fz_signals_init(void);
 /* empty slots and zeroed scratch, for the next program of the same process */
 void fz_state_reset(void);
 /*
@@ -225,6 +228,7 @@ void fz_workload(int kind, long n);
 void fz_target_step(int kind, long n);
 /* arm (1) or disarm (0) the 10 ms SIGALRM that cuts the calling thread's blocking call */
 void fz_alarm(int on);
+void fz_alarm_stop(void);
 /* fork(): the child dies with its parent, traces its coverage, maybe as nobody */
 pid_t fz_fork_task(int nobody);
 /* the user a child may become */
@@ -318,6 +322,7 @@ FZ_DECL_OP(fault);
 extern int fz_faults;
 void fz_fault_init(void);
 void fz_fault_draw(uint64_t *rng, struct fz_op *fault, int code);
+int fz_fault_pending(void);
 int fz_fault_arm(int code, unsigned int *armed);
 void fz_fault_disarm(int fd, int code, unsigned int n, const struct timespec *t0);
 /* the most fault sites operation code was seen to reach */
@@ -326,6 +331,7 @@ unsigned int fz_fault_sites_of(int code);
 unsigned long fz_fault_on_signal(void);
 /* 1 if SIGSEGV (si, its ucontext uc) was a fault's on a signal's delivery, then taken */
 int fz_fault_segv(const siginfo_t *si, void *uc);
+void fz_fault_note_signal(void *uc);
 /* a touch's way back (ops_fd.c) while it reads a mapping; NULL else */
 extern __thread sigjmp_buf *fz_touch_jmp;
 /* ops_attr.c: a tracefs id (mostly of a few trace events); ops_fd.c: filter n of 8 */

@@ -95,6 +95,18 @@ void fz_check_init(FILE *log)
 		lseek(kmsg_fd, 0, SEEK_END);
 }
 
+/* the signal masks of a status file: pending, blocked, ignored, caught */
+static void dump_sig_lines(const char *status, FILE *log)
+{
+	const char *l;
+
+	for (l = status; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, "SigQ", 4) || !strncmp(l, "SigPnd", 6) ||
+		    !strncmp(l, "ShdPnd", 6) || !strncmp(l, "SigBlk", 6) ||
+		    !strncmp(l, "SigIgn", 6) || !strncmp(l, "SigCgt", 6))
+			fprintf(log, "  %.*s\n", (int)strcspn(l, "\n"), l);
+}
+
 /*
  * What each thread of each process of the group is doing (state, kernel stack,
  * wait channel), to the log, under lines "<tag> <program> <what>: pid tid state".
@@ -138,9 +150,16 @@ static void dump_tasks(pid_t pgid, FILE *log, long id, const char *tag, const ch
 			snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", pid, tid);
 			if (!fz_file_read(path, buf, sizeof(buf)))
 				fprintf(log, "  wchan %s\n", buf);
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+			if (!fz_file_read(path, buf, sizeof(buf)))
+				dump_sig_lines(buf, log);
 		}
 		if (tasks)
 			closedir(tasks);
+		/* a thread that should have been woken: were its timers armed? */
+		snprintf(path, sizeof(path), "/proc/%d/timers", pid);
+		if (!fz_file_read(path, buf, sizeof(buf)) && *buf)
+			fprintf(log, "  timers:\n%s", buf);
 	}
 	if (proc)
 		closedir(proc);

@@ -40,6 +40,13 @@ static uint64_t gen_slot(uint64_t *rng)
 static __thread timer_t alarm_timer;
 /* the thread that made it (a fork has none); minus it: the process's timer instead */
 static __thread pid_t alarm_tid;
+/*
+ * Calls on it not yet matched by calls off: an operation that may block gets
+ * its alarm before its fault is armed (fz_op_run()), since the fault could
+ * otherwise fall on the timer's own calls (timer_settime() copies its
+ * argument in) and leave the call that blocks without an alarm.
+ */
+static __thread int alarm_depth;
 
 static void process_alarm(int on)
 {
@@ -56,7 +63,12 @@ void fz_alarm(int on)
 	struct itimerspec it;
 	struct sigevent sev;
 
+	/* a fork's copy of the count is not its own: it has no timer */
+	if (alarm_tid != gettid() && alarm_tid != -gettid())
+		alarm_depth = 0;
 	if (!on) {
+		if (alarm_depth > 0 && --alarm_depth)
+			return;
 		if (alarm_tid == gettid())
 			timer_delete(alarm_timer);
 		else if (alarm_tid == -gettid())
@@ -64,6 +76,8 @@ void fz_alarm(int on)
 		alarm_tid = 0;
 		return;
 	}
+	if (alarm_depth++)
+		return;
 	if (alarm_tid != gettid()) {
 		memset(&sev, 0, sizeof(sev));
 		sev.sigev_notify = SIGEV_THREAD_ID;
@@ -80,6 +94,13 @@ void fz_alarm(int on)
 	memset(&it, 0, sizeof(it));
 	it.it_value.tv_nsec = it.it_interval.tv_nsec = 10000000;
 	timer_settime(alarm_timer, 0, &it, NULL);
+}
+
+/* Off whatever was left on: a program's end. */
+void fz_alarm_stop(void)
+{
+	alarm_depth = 0;
+	fz_alarm(0);
 }
 
 /* ---- perf_event_open ---------------------------------------------------- */

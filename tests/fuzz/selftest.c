@@ -18,13 +18,15 @@
  * first sites in turn, while the thread sends itself a signal it handles.
  * Some N falls on the signal's delivery or on the handler's return, which
  * the kernel answers with SIGSEGV: the thread must carry on and exit 0 each
- * time, and at least one N must have been taken so.
+ * time, and at least one N must have been taken so.  And a read that blocks,
+ * faulted so at each site, must still be ended by its alarm and say EINTR.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -127,6 +129,52 @@ static void st_signal_faults(void)
 	st_check(fz_fault_on_signal() > 0, "faults: SIGSEGVs taken", (long)fz_fault_on_signal(), 1);
 }
 
+/*
+ * A read that blocks (an empty pipe), run as a program's "read" with a fault
+ * armed before it at each of the first sites in turn: wherever the fault
+ * falls, the alarm must end the read with EINTR (not 0: rt_sigreturn's
+ * failure), and the child exit 0 well within ST_BLOCK_MS.
+ */
+#define ST_BLOCK_MS	3000
+
+static void st_blocking_faults(void)
+{
+	struct fz_prog *prog = calloc(1, sizeof(*prog));
+	int code = fz_op_lookup("read"), n, pfd[2], status;
+	struct fz_op fault = { 0 };
+	char what[80];
+	pid_t pid;
+
+	if (!prog || code < 0 || pipe2(pfd, O_CLOEXEC)) {
+		perror("selftest: blocking read");
+		st_failed = 1;
+		free(prog);
+		return;
+	}
+	prog->n = 1;
+	prog->op[0].code = code;	/* slot 0, 64 bytes, the scratch buffer, as it is */
+	for (n = 1; n <= ST_FAULT_SITES; n++) {
+		pid = fork();
+		if (!pid) {
+			fz_signals_init();
+			fz.fd[0] = pfd[0];
+			fault.a[0] = (uint64_t)n;
+			fz_run_fault(&fault, NULL, 0);
+			long r = fz_op_run(prog, 0);
+
+			if (r != -EINTR)
+				fprintf(stderr, "selftest: read faulted at site %d: %ld\n", n, r);
+			_exit(r == -EINTR ? 0 : 4);
+		}
+		status = fz_wait_or_kill(pid, ST_BLOCK_MS, -1);
+		snprintf(what, sizeof(what), "faults: wait status of the read faulted at site %d", n);
+		st_check(status == 0, what, status, 0);
+	}
+	close(pfd[0]);
+	close(pfd[1]);
+	free(prog);
+}
+
 int fz_selftest_main(int argc, char **argv)
 {
 	if (argc < 2 || strcmp(argv[1], "--selftest"))
@@ -147,6 +195,9 @@ int fz_selftest_main(int argc, char **argv)
 		st_signal_faults();
 		printf("selftest: faults on a signal's delivery: %s (%lu taken)\n",
 		       st_failed ? "FAILED" : "ok", fz_fault_on_signal());
+		st_blocking_faults();
+		printf("selftest: faults before a blocking read: %s\n",
+		       st_failed ? "FAILED" : "ok");
 	}
 	return st_failed;
 }
