@@ -216,7 +216,7 @@ static int retire_executor(int e, long id)
  * with one executor, else after QUIET_EVERY programs each (the others wait
  * for the last to end), which is what the parallel run pays for the check.
  */
-#define QUIET_EVERY	16
+#define QUIET_EVERY	32
 
 /* the program each executor runs (its id: -1 if none), kept for the corpus */
 static long in_flight[FZ_PROCS_MAX] = { [0 ... FZ_PROCS_MAX - 1] = -1 };
