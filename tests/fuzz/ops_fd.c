@@ -458,6 +458,13 @@ long fz_run_close(const struct fz_op *op, const struct fz_prog *p, int idx)
 
 	(void)p, (void)idx;
 	fz.fd[op->a[0] % FZ_FDS] = -1;
+	/*
+	 * The raw fd 0 (a file not perfmon's) is the executor's stdin, which
+	 * it must find again after the program or be replaced: a copy of it
+	 * is closed instead, the same call on the same kind of file.
+	 */
+	if (fd >= 0 && fd <= 2)
+		fd = dup(fd);
 	return fz_ret(close(fd));
 }
 
