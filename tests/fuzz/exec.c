@@ -103,8 +103,9 @@ void fz_state_reset(void)
 }
 
 /*
- * SIGIO and SIGUSR1 are what O_ASYNC contexts send; SIGALRM interrupts a
- * blocking read (no SA_RESTART).  Their default actions would end the run.
+ * SIGIO and SIGUSR1 are what O_ASYNC contexts send, SIGTRAP what a perf
+ * event with attr.sigtrap sends; SIGALRM interrupts a blocking read (no
+ * SA_RESTART).  Their default actions would end the executor.
  */
 void fz_signals_init(void)
 {
@@ -116,6 +117,7 @@ void fz_signals_init(void)
 	sigaction(SIGIO, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGALRM, &sa, NULL);
+	sigaction(SIGTRAP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	sa.sa_sigaction = fz_segv_handler;
 	sigaction(SIGSEGV, &sa, NULL);

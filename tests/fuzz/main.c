@@ -585,8 +585,14 @@ int main(int argc, char **argv)
 	}
 	/* programs' orphans come to the manager, which reaps and counts them */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/*
+	 * What a program may aim at the manager (its executor's parent, a
+	 * target of its own): an O_ASYNC context's signals, a perf event's
+	 * SIGTRAP (attr.sigtrap on the parent's pid, which root may open).
+	 */
 	signal(SIGIO, SIG_IGN);
 	signal(SIGUSR1, SIG_IGN);
+	signal(SIGTRAP, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
 	fz_check_init(logf);
 	fz_results = fz_shared(fz_nops * sizeof(*fz_results));

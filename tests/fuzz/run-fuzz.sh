@@ -37,6 +37,19 @@ fi
 /bin/pfm_fuzz --selftest || { echo "run-fuzz: pfm_fuzz --selftest failed"; rc=1; }
 echo "run-fuzz: pfm_fuzz $*"
 /bin/pfm_fuzz "$@" || rc=$?
+# A manager that died leaves its executors to end on their own (their pipes
+# close): rmmod is to judge what perfmon kept, not what still runs.
+i=0
+while pidof pfm_fuzz >/dev/null && [ $i -lt 50 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+if pidof pfm_fuzz >/dev/null; then
+	echo "run-fuzz: pfm_fuzz processes left after the manager: $(pidof pfm_fuzz)"
+	killall -9 pfm_fuzz
+	sleep 1
+	rc=1
+fi
 
 if [ $mod -eq 1 ]; then
 	if ! rmmod perfmon; then
