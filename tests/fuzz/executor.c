@@ -507,7 +507,8 @@ static int perfmon_file(const char *s)
 	return strstr(s, "[pfmfd]") || strstr(s, "[perf_event]");
 }
 
-int fz_exec_holds(int e, FILE *log)
+/* 1 if process pid maps or has open a file of perfmon's; each one logged */
+static int pid_holds(int e, pid_t pid, FILE *log)
 {
 	char path[64], line[512], link[128];
 	struct dirent *d;
@@ -516,19 +517,17 @@ int fz_exec_holds(int e, FILE *log)
 	FILE *f;
 	DIR *dir;
 
-	if (!ex[e].pid)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/maps", ex[e].pid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	f = fopen(path, "re");
 	while (f && fgets(line, sizeof(line), f)) {
 		if (!perfmon_file(line))
 			continue;
 		held = 1;
-		fprintf(log, "# held by executor %d: a mapping %s", e, line);
+		fprintf(log, "# held by executor %d (pid %d): a mapping %s", e, pid, line);
 	}
 	if (f)
 		fclose(f);
-	snprintf(path, sizeof(path), "/proc/%d/fd", ex[e].pid);
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
 	dir = opendir(path);
 	while (dir && (d = readdir(dir))) {
 		snprintf(line, sizeof(line), "%s/%s", path, d->d_name);
@@ -539,10 +538,48 @@ int fz_exec_holds(int e, FILE *log)
 		if (!perfmon_file(link))
 			continue;
 		held = 1;
-		fprintf(log, "# held by executor %d: fd %s %s\n", e, d->d_name, link);
+		fprintf(log, "# held by executor %d (pid %d): fd %s %s\n", e, pid, d->d_name, link);
 	}
 	if (dir)
 		closedir(dir);
+	return held;
+}
+
+/*
+ * What executor e's process group holds once its program is done: its own
+ * perfmon files, and any other process still in the group, a zombie aside
+ * (a task a context is loaded on holds it without a file; an orphan
+ * reparented to the manager keeps the group).
+ */
+int fz_exec_holds(int e, FILE *log)
+{
+	char path[64], buf[512], *r;
+	struct dirent *d;
+	int held, pid, ppid, pg;
+	char state;
+	DIR *proc;
+
+	if (!ex[e].pid)
+		return 0;
+	held = pid_holds(e, ex[e].pid, log);
+	proc = opendir("/proc");
+	while (proc && (d = readdir(proc))) {
+		pid = atoi(d->d_name);
+		if (pid <= 0 || pid == ex[e].pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		if (fz_file_read(path, buf, sizeof(buf)) || !(r = strrchr(buf, ')')) ||
+		    sscanf(r + 1, " %c %d %d", &state, &ppid, &pg) != 3 || pg != ex[e].pid ||
+		    state == 'Z')
+			continue;
+		*r = '\0';
+		fprintf(log, "# held by executor %d: its group's pid %d (%s) ppid %d state %c\n", e,
+			pid, strchr(buf, '(') ? strchr(buf, '(') + 1 : "?", ppid, state);
+		pid_holds(e, pid, log);
+		held = 1;
+	}
+	if (proc)
+		closedir(proc);
 	return held;
 }
 
