@@ -103,9 +103,11 @@ void fz_state_reset(void)
 }
 
 /*
- * SIGIO and SIGUSR1 are what O_ASYNC contexts send, SIGTRAP what a perf
- * event with attr.sigtrap sends; SIGALRM interrupts a blocking read (no
- * SA_RESTART).  Their default actions would end the executor.
+ * SIGIO and SIGUSR1 are what O_ASYNC contexts send; SIGALRM interrupts a
+ * blocking read (no SA_RESTART).  Their default actions would end the
+ * executor.  SIGTRAP, what a perf event with attr.sigtrap sends, is ignored
+ * (the manager's choice, made explicit): a handler would turn a sigtrap event
+ * of a small period into a thread that only ever enters it.
  */
 void fz_signals_init(void)
 {
@@ -117,7 +119,7 @@ void fz_signals_init(void)
 	sigaction(SIGIO, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGALRM, &sa, NULL);
-	sigaction(SIGTRAP, &sa, NULL);
+	signal(SIGTRAP, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
 	sa.sa_sigaction = fz_segv_handler;
 	sigaction(SIGSEGV, &sa, NULL);

@@ -183,7 +183,8 @@ static void *target_thread(void *arg)
  * A thread held by a notification (NOTIFY_BLOCK) is released by a signal,
  * and held again by the next overflow if one comes before it sees its stop:
  * a signal every 10 ms until it has ended, for 2 s; then the join waits for
- * good, and the program's timeout tells.
+ * good, and the program's timeout tells.  SIGUSR1 and SIGALRM in turn: a
+ * thread held while it runs its handler of one has that one blocked.
  */
 static void thread_end(struct fz_target *t)
 {
@@ -191,7 +192,7 @@ static void thread_end(struct fz_target *t)
 	int k;
 
 	for (k = 0; k < 200; k++) {
-		syscall(SYS_tgkill, getpid(), t->tid, SIGUSR1);
+		syscall(SYS_tgkill, getpid(), t->tid, k % 2 ? SIGALRM : SIGUSR1);
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 10000000L;
 		if (ts.tv_nsec >= 1000000000L) {
