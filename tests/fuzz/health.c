@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -108,6 +109,31 @@ static void dump_sig_lines(const char *status, FILE *log)
 }
 
 /*
+ * The call a task is in (number, arguments, user stack and PC, from which
+ * addr2line on the static binary names the caller) and, for a read, its file.
+ */
+static void dump_syscall(int pid, int tid, FILE *log)
+{
+	char path[96], buf[256], link[128];
+	long nr, fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", pid, tid);
+	if (fz_file_read(path, buf, sizeof(buf)))
+		return;
+	buf[strcspn(buf, "\n")] = '\0';
+	fprintf(log, "  syscall %s\n", buf);
+	if (sscanf(buf, "%ld %lx", &nr, &fd) != 2 || (nr != SYS_read && nr != SYS_pread64))
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%ld", pid, fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		fprintf(log, "  fd %ld %s\n", fd, link);
+	}
+}
+
+/*
  * What each thread of each process of the group is doing (state, kernel stack,
  * wait channel), to the log, under lines "<tag> <program> <what>: pid tid state".
  */
@@ -153,6 +179,7 @@ static void dump_tasks(pid_t pgid, FILE *log, long id, const char *tag, const ch
 			snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
 			if (!fz_file_read(path, buf, sizeof(buf)))
 				dump_sig_lines(buf, log);
+			dump_syscall(pid, tid, log);
 		}
 		if (tasks)
 			closedir(tasks);
