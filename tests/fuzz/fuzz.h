@@ -229,6 +229,7 @@ void fz_target_step(int kind, long n);
 /* arm (1) or disarm (0) the 10 ms SIGALRM that cuts the calling thread's blocking call */
 void fz_alarm(int on);
 void fz_alarm_stop(void);
+ssize_t fz_read_alarmed(int fd, void *buf, size_t len);
 /* fork(): the child dies with its parent, traces its coverage, maybe as nobody */
 pid_t fz_fork_task(int nobody);
 /* the user a child may become */

@@ -96,6 +96,22 @@ void fz_alarm(int on)
 	timer_settime(alarm_timer, 0, &it, NULL);
 }
 
+/*
+ * A read of an fd a session opened and means to read without blocking (a
+ * perf event's count): another thread of the program may have closed that
+ * number meanwhile and opened a context under it, whose read waits for a
+ * message.  So it too has the alarm.
+ */
+ssize_t fz_read_alarmed(int fd, void *buf, size_t len)
+{
+	ssize_t r;
+
+	fz_alarm(1);
+	r = read(fd, buf, len);
+	fz_alarm(0);
+	return r;
+}
+
 /* Off whatever was left on: a program's end. */
 void fz_alarm_stop(void)
 {

@@ -344,7 +344,7 @@ static void ps_session(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot, int v
 		poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, self ? 0 : wait_ms);
 		ps_consume(rng, &r1);
 		ps_consume(rng, &r3);
-		if (fz_below(rng, 2) && read(fd, buf, 8 * (1 + fz_below(rng, 64))) < 0 &&
+		if (fz_below(rng, 2) && fz_read_alarmed(fd, buf, 8 * (1 + fz_below(rng, 64))) < 0 &&
 		    errno == EINTR)
 			break;
 	}
@@ -362,7 +362,7 @@ static void ps_session(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot, int v
 			waitpid(child, NULL, 0);
 		child = -1;
 		ps_consume(rng, &r1);
-		if (read(fd, buf, sizeof(buf)) < 0)
+		if (fz_read_alarmed(fd, buf, sizeof(buf)) < 0)
 			buf[0] = 0;
 	}
 	ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0UL);

@@ -413,7 +413,7 @@ static void sc_perf(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 	page = mmap(fz_map_hint(4096), 4096, PROT_READ, MAP_SHARED, fds[fz_below(rng, n)], 0);
 	for (i = 0; i < 1 + (int)fz_below(rng, 3); i++) {
 		fz_workload((int)fz_below(rng, 4), 50);
-		if (read(fds[fz_below(rng, n)], buf, sizeof(buf)) < 0 && errno == EINTR)
+		if (fz_read_alarmed(fds[fz_below(rng, n)], buf, sizeof(buf)) < 0 && errno == EINTR)
 			break;
 		if (page != MAP_FAILED)
 			(void)*(volatile uint32_t *)page;
@@ -446,7 +446,7 @@ static void sc_perf(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 		}
 		if (child > 0)
 			waitpid(child, NULL, 0);
-		if (read(fds[0], buf, sizeof(buf)) < 0)
+		if (fz_read_alarmed(fds[0], buf, sizeof(buf)) < 0)
 			buf[0] = 0;
 	}
 	poll(&(struct pollfd){ .fd = fds[0], .events = POLLIN }, 1, 0);
