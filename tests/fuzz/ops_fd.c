@@ -475,9 +475,10 @@ long fz_run_close(const struct fz_op *op, const struct fz_prog *p, int idx)
 	(void)p, (void)idx;
 	fz.fd[op->a[0] % FZ_FDS] = -1;
 	/*
-	 * The raw fd 0 (a file not perfmon's) is the executor's stdin, which
-	 * it must find again after the program or be replaced: a copy of it
-	 * is closed instead, the same call on the same kind of file.
+	 * Fds 0 to 2 (the raw fd 0 of a slot past the fd slots, a file not
+	 * perfmon's) are the executor's, which it must find again after the
+	 * program or be replaced: a copy is closed instead, the same call on
+	 * the same kind of file.
 	 */
 	if (fd >= 0 && fd <= 2)
 		fd = dup(fd);
