@@ -184,15 +184,21 @@ static void *target_thread(void *arg)
  * and held again by the next overflow if one comes before it sees its stop:
  * a signal every 10 ms until it has ended, for 2 s; then the join waits for
  * good, and the program's timeout tells.  SIGUSR1 and SIGALRM in turn: a
- * thread held while it runs its handler of one has that one blocked.
+ * thread held while it runs its handler of one has that one blocked.  And
+ * after 100 ms a restart of every context in the fd slots, as a tool would
+ * restart it: a thread held on its way out has every signal blocked (glibc
+ * blocks them before the thread's end).
  */
 static void thread_end(struct fz_target *t)
 {
 	struct timespec ts;
-	int k;
+	int k, i;
 
 	for (k = 0; k < 200; k++) {
 		syscall(SYS_tgkill, getpid(), t->tid, k % 2 ? SIGALRM : SIGUSR1);
+		for (i = 0; k >= 10 && i < FZ_FDS; i++)
+			if (fz.fd[i] >= 0)
+				pfm_start(fz.fd[i], PFM_STARTFL_RESTART);
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 10000000L;
 		if (ts.tv_nsec >= 1000000000L) {
