@@ -551,36 +551,33 @@ static int pid_holds(int e, pid_t pid, FILE *log)
  * (a task a context is loaded on holds it without a file; an orphan
  * reparented to the manager keeps the group).
  */
+struct holds_arg {
+	int e;
+	FILE *log;
+	int held;
+};
+
+static void proc_holds(const struct fz_proc *p, void *arg)
+{
+	struct holds_arg *a = arg;
+
+	if (p->pid == ex[a->e].pid || p->state == 'Z')
+		return;
+	fprintf(a->log, "# held by executor %d: its group's pid %d (%s) ppid %d state %c\n", a->e,
+		p->pid, p->comm, p->ppid, p->state);
+	pid_holds(a->e, p->pid, a->log);
+	a->held = 1;
+}
+
 int fz_exec_holds(int e, FILE *log)
 {
-	char path[64], buf[512], *r;
-	struct dirent *d;
-	int held, pid, ppid, pg;
-	char state;
-	DIR *proc;
+	struct holds_arg a = { .e = e, .log = log };
 
 	if (!ex[e].pid)
 		return 0;
-	held = pid_holds(e, ex[e].pid, log);
-	proc = opendir("/proc");
-	while (proc && (d = readdir(proc))) {
-		pid = atoi(d->d_name);
-		if (pid <= 0 || pid == ex[e].pid)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-		if (fz_file_read(path, buf, sizeof(buf)) || !(r = strrchr(buf, ')')) ||
-		    sscanf(r + 1, " %c %d %d", &state, &ppid, &pg) != 3 || pg != ex[e].pid ||
-		    state == 'Z')
-			continue;
-		*r = '\0';
-		fprintf(log, "# held by executor %d: its group's pid %d (%s) ppid %d state %c\n", e,
-			pid, strchr(buf, '(') ? strchr(buf, '(') + 1 : "?", ppid, state);
-		pid_holds(e, pid, log);
-		held = 1;
-	}
-	if (proc)
-		closedir(proc);
-	return held;
+	a.held = pid_holds(e, ex[e].pid, log);
+	fz_group_each(ex[e].pid, proc_holds, &a);
+	return a.held;
 }
 
 void fz_exec_reaped(pid_t pid, int status)

@@ -133,63 +133,89 @@ static void dump_syscall(int pid, int tid, FILE *log)
 	}
 }
 
+int fz_group_each(pid_t pgid, void (*fn)(const struct fz_proc *p, void *arg), void *arg)
+{
+	struct fz_proc p;
+	struct dirent *d;
+	char path[64], buf[512], *r, *l;
+	int n = 0, pg;
+	DIR *proc = opendir("/proc");
+
+	while (proc && (d = readdir(proc))) {
+		p.pid = atoi(d->d_name);
+		if (p.pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", p.pid);
+		/* pid (comm) state ppid pgrp: comm may hold spaces, skip past the last ')' */
+		if (fz_file_read(path, buf, sizeof(buf)) || !(r = strrchr(buf, ')')) ||
+		    sscanf(r + 1, " %c %d %d", &p.state, &p.ppid, &pg) != 3 || pg != pgid)
+			continue;
+		*r = '\0';
+		l = strchr(buf, '(');
+		snprintf(p.comm, sizeof(p.comm), "%s", l ? l + 1 : "?");
+		fn(&p, arg);
+		n++;
+	}
+	if (proc)
+		closedir(proc);
+	return n;
+}
+
+struct dump_arg {
+	FILE *log;
+	long id;
+	const char *tag, *what;
+};
+
+static void dump_proc(const struct fz_proc *p, void *arg)
+{
+	const struct dump_arg *a = arg;
+	char path[96], buf[4096];
+	struct dirent *t;
+	DIR *tasks;
+	char state;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", p->pid);
+	tasks = opendir(path);
+	while (tasks && (t = readdir(tasks))) {
+		int tid = atoi(t->d_name);
+
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", p->pid, tid);
+		if (fz_file_read(path, buf, sizeof(buf)) || !strrchr(buf, ')') ||
+		    sscanf(strrchr(buf, ')') + 1, " %c", &state) != 1)
+			continue;
+		fprintf(a->log, "%s %ld %s: pid %d tid %d state %c\n", a->tag, a->id, a->what,
+			p->pid, tid, state);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", p->pid, tid);
+		if (!fz_file_read(path, buf, sizeof(buf)))
+			fprintf(a->log, "%s", buf);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", p->pid, tid);
+		if (!fz_file_read(path, buf, sizeof(buf)))
+			fprintf(a->log, "  wchan %s\n", buf);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/status", p->pid, tid);
+		if (!fz_file_read(path, buf, sizeof(buf)))
+			dump_sig_lines(buf, a->log);
+		dump_syscall(p->pid, tid, a->log);
+	}
+	if (tasks)
+		closedir(tasks);
+	/* a thread that should have been woken: were its timers armed? */
+	snprintf(path, sizeof(path), "/proc/%d/timers", p->pid);
+	if (!fz_file_read(path, buf, sizeof(buf)) && *buf)
+		fprintf(a->log, "  timers:\n%s", buf);
+}
+
 /*
  * What each thread of each process of the group is doing (state, kernel stack,
  * wait channel), to the log, under lines "<tag> <program> <what>: pid tid state".
  */
 static void dump_tasks(pid_t pgid, FILE *log, long id, const char *tag, const char *what)
 {
-	char path[96], buf[4096];
-	struct dirent *d, *t;
-	DIR *proc, *tasks;
-	int pid, pg;
-	char state;
+	struct dump_arg a = { .log = log, .id = id, .tag = tag, .what = what };
 
-	proc = opendir("/proc");
-	while (proc && (d = readdir(proc))) {
-		pid = atoi(d->d_name);
-		if (pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-		if (fz_file_read(path, buf, sizeof(buf)))
-			continue;
-		/* pid (comm) state ppid pgrp: comm may hold spaces, skip past ')' */
-		if (!strrchr(buf, ')') ||
-		    sscanf(strrchr(buf, ')') + 1, " %c %*d %d", &state, &pg) != 2 || pg != pgid)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task", pid);
-		tasks = opendir(path);
-		while (tasks && (t = readdir(tasks))) {
-			int tid = atoi(t->d_name);
-
-			if (tid <= 0)
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-			if (fz_file_read(path, buf, sizeof(buf)) || !strrchr(buf, ')') ||
-			    sscanf(strrchr(buf, ')') + 1, " %c", &state) != 1)
-				continue;
-			fprintf(log, "%s %ld %s: pid %d tid %d state %c\n", tag, id, what, pid, tid,
-				state);
-			snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", pid, tid);
-			if (!fz_file_read(path, buf, sizeof(buf)))
-				fprintf(log, "%s", buf);
-			snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", pid, tid);
-			if (!fz_file_read(path, buf, sizeof(buf)))
-				fprintf(log, "  wchan %s\n", buf);
-			snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
-			if (!fz_file_read(path, buf, sizeof(buf)))
-				dump_sig_lines(buf, log);
-			dump_syscall(pid, tid, log);
-		}
-		if (tasks)
-			closedir(tasks);
-		/* a thread that should have been woken: were its timers armed? */
-		snprintf(path, sizeof(path), "/proc/%d/timers", pid);
-		if (!fz_file_read(path, buf, sizeof(buf)) && *buf)
-			fprintf(log, "  timers:\n%s", buf);
-	}
-	if (proc)
-		closedir(proc);
+	fz_group_each(pgid, dump_proc, &a);
 }
 
 void fz_dump_timeout(pid_t pgid, FILE *log, long id)

@@ -26,6 +26,14 @@ int fz_check_group_dies(pid_t pgid, FILE *log, long id);
  * log ("T <program>: pid tid state", then its kernel stack), before it is killed
  */
 void fz_dump_timeout(pid_t pgid, FILE *log, long id);
+/* a process of a group, from its /proc/PID/stat */
+struct fz_proc {
+	int pid, ppid;
+	char state;
+	char comm[32];
+};
+/* fn on each process of group pgid (zombies included); how many */
+int fz_group_each(pid_t pgid, void (*fn)(const struct fz_proc *p, void *arg), void *arg);
 /* the knobs marked (fz_mark_global()) as they were; if marked, every CPU online */
 void fz_check_restore(unsigned int marked);
 /*

@@ -97,10 +97,11 @@ void fz_alarm(int on)
 }
 
 /*
- * A read of an fd a session opened and means to read without blocking (a
- * perf event's count): another thread of the program may have closed that
- * number meanwhile and opened a context under it, whose read waits for a
- * message.  So it too has the alarm.
+ * Every read the fuzzer makes of a program's fd, with the alarm: a context's
+ * read waits for a message, and even a read meant not to wait (a perf
+ * event's count, a context made O_NONBLOCK) may meet a context that waits:
+ * another thread of the program may have closed that number and opened a
+ * context under it, or made the open file blocking again.
  */
 ssize_t fz_read_alarmed(int fd, void *buf, size_t len)
 {
@@ -275,10 +276,7 @@ long fz_run_perf_op(const struct fz_op *op, const struct fz_prog *p, int idx)
 	(void)p, (void)idx;
 	switch (po->arg) {
 	case PA_NONE:
-		fz_alarm(1);
-		arg = read(fd, buf, op->a[2] % sizeof(buf));
-		fz_alarm(0);
-		return fz_ret((long)arg);
+		return fz_ret(fz_read_alarmed(fd, buf, op->a[2] % sizeof(buf)));
 	case PA_INT:
 		arg = op->a[2];
 		break;
@@ -321,9 +319,7 @@ long fz_run_read(const struct fz_op *op, const struct fz_prog *p, int idx)
 		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 	else if (fl >= 0 && op->a[3] % 3 == 2)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	fz_alarm(1);
-	r = read(fd, fz_ptr(op->a[2], size), size);
-	fz_alarm(0);
+	r = fz_read_alarmed(fd, fz_ptr(op->a[2], size), size);
 	return fz_ret(r);
 }
 

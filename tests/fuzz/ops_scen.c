@@ -44,16 +44,8 @@ static int sc_drain(int fd, int block)
 	fcntl(fd, F_SETFL, block ? fl & ~O_NONBLOCK : fl | O_NONBLOCK);
 	poll(&pfd, 1, 0);
 	for (;;) {
-		ssize_t r;
+		ssize_t r = fz_read_alarmed(fd, &msg, sizeof(msg));
 
-		/*
-		 * Armed even for a read meant not to block: O_NONBLOCK belongs
-		 * to the open file, which a forked child or another thread may
-		 * have made blocking again meanwhile.
-		 */
-		fz_alarm(1);
-		r = read(fd, &msg, sizeof(msg));
-		fz_alarm(0);
 		if (r != sizeof(msg) || ++n >= 16)
 			break;
 		/*
