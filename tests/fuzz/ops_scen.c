@@ -160,10 +160,11 @@ pid_t fz_scen_target(uint64_t *rng, uint64_t slot)
  */
 static void sc_child(long n)
 {
-	pid_t pid = fork();
+	pid_t pid = fz_fork_task(0);
 
 	if (!pid) {
 		fz_workload(0, n);
+		fz_cov_flush();
 		_exit(0);
 	}
 	if (pid > 0)
@@ -426,10 +427,8 @@ static void sc_perf(uint64_t *rng, uint64_t fd_slot, uint64_t tgt_slot)
 	}
 	/* a child of the monitored caller: inherited events count it, then fold */
 	if (!pid && a.inherit) {
-		child = fork();
+		child = fz_fork_task(0);
 		if (!child) {
-			if (fz_cov_task_start)
-				fz_cov_task_start();
 			fz_workload((int)fz_below(rng, 3), 100);
 			fz_cov_flush();
 			if (fz_below(rng, 2))
